@@ -1,0 +1,155 @@
+"""Per-game random streams (DESIGN.md §1).
+
+Every game draws from two streams derived from ``(seed, game_index)``:
+
+* the **deal** stream (one per round of the game) shuffles the deck and
+  handles a start Wild Draw Four, so a rule or policy change never shifts the
+  deal (common random numbers);
+* the **play** stream serves reshuffles and every policy decision.
+
+A stream is a xoshiro256** generator whose four state words come from
+SplitMix64 seeded with a hash of (seed, index, purpose, round).
+
+The functions here are written on plain integers with explicit 64-bit masks,
+so the same source runs as Python (arbitrary-precision ints, masked) and
+compiles under numba (uint64, where the masks are no-ops). The kernel compiles
+these very functions; the reference engine calls them as Python. Tests check
+both give the same numbers and match the published test vectors.
+
+Bounded integers use Lemire's nearly divisionless method on the upper 32 bits
+of one output (exact; a rejection loop redraws on rare values). Bernoulli
+draws compare a 53-bit uniform double with ``p`` and consume nothing when
+``p`` is 0 or 1, so deterministic policies leave the stream untouched.
+"""
+
+from __future__ import annotations
+
+MASK64 = 0xFFFFFFFFFFFFFFFF
+MASK32 = 0xFFFFFFFF
+GAMMA = 0x9E3779B97F4A7C15
+MIX1 = 0xBF58476D1CE4E5B9
+MIX2 = 0x94D049BB133111EB
+TWO32 = 0x100000000
+
+PURPOSE_DEAL = 1
+PURPOSE_PLAY = 2
+
+SEED_MAX = MASK64
+
+
+def splitmix64(state):
+    """One SplitMix64 step: returns ``(output, new_state)``."""
+    state = (state + GAMMA) & MASK64
+    z = state
+    z = ((z ^ (z >> 30)) * MIX1) & MASK64
+    z = ((z ^ (z >> 27)) * MIX2) & MASK64
+    return z ^ (z >> 31), state
+
+
+def stream_key(seed, index, purpose, sub):
+    """Hash (seed, game index, purpose, round) into one 64-bit key."""
+    h, _ = splitmix64(seed & MASK64)
+    h, _ = splitmix64((h ^ (index & MASK64)) & MASK64)
+    tag = ((purpose & MASK32) * TWO32 + (sub & MASK32)) & MASK64
+    h, _ = splitmix64((h ^ tag) & MASK64)
+    return h
+
+
+def seed_state(key):
+    """xoshiro256** state (four words) from SplitMix64 seeded with ``key``."""
+    s0, st = splitmix64(key)
+    s1, st = splitmix64(st)
+    s2, st = splitmix64(st)
+    s3, st = splitmix64(st)
+    return s0, s1, s2, s3
+
+
+def stream_state(seed, index, purpose, sub):
+    """State of the stream for (seed, game index, purpose, round)."""
+    return seed_state(stream_key(seed, index, purpose, sub))
+
+
+def _rotl(x, k):
+    return ((x << k) & MASK64) | (x >> (64 - k))
+
+
+def xoshiro_next(s0, s1, s2, s3):
+    """One xoshiro256** output: returns ``(output, s0, s1, s2, s3)``."""
+    result = (_rotl((s1 * 5) & MASK64, 7) * 9) & MASK64
+    t = (s1 << 17) & MASK64
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = _rotl(s3, 45)
+    return result, s0, s1, s2, s3
+
+
+def bounded(s0, s1, s2, s3, n):
+    """Uniform integer in ``[0, n)`` for ``1 <= n <= 2**32``: ``(value, s0..s3)``.
+
+    Lemire's method on the top 32 bits; exact. Callers skip the call when
+    ``n == 1`` (one option needs no draw); both engines do the same.
+    """
+    r, s0, s1, s2, s3 = xoshiro_next(s0, s1, s2, s3)
+    m = (r >> 32) * n
+    low = m & MASK32
+    if low < n:
+        threshold = (TWO32 - n) % n
+        while low < threshold:
+            r, s0, s1, s2, s3 = xoshiro_next(s0, s1, s2, s3)
+            m = (r >> 32) * n
+            low = m & MASK32
+    return m >> 32, s0, s1, s2, s3
+
+
+def uniform01(s0, s1, s2, s3):
+    """Uniform double in ``[0, 1)`` from the top 53 bits: ``(u, s0..s3)``."""
+    r, s0, s1, s2, s3 = xoshiro_next(s0, s1, s2, s3)
+    return (r >> 11) * (1.0 / 9007199254740992.0), s0, s1, s2, s3
+
+
+class Stream:
+    """A mutable xoshiro256** stream for the reference engine.
+
+    Parameters
+    ----------
+    seed, index, purpose, sub
+        See :func:`stream_key`.
+    """
+
+    __slots__ = ("s0", "s1", "s2", "s3", "draws")
+
+    def __init__(self, seed: int, index: int, purpose: int, sub: int = 0) -> None:
+        self.s0, self.s1, self.s2, self.s3 = stream_state(seed, index, purpose, sub)
+        self.draws = 0
+
+    def next(self) -> int:
+        r, self.s0, self.s1, self.s2, self.s3 = xoshiro_next(self.s0, self.s1, self.s2, self.s3)
+        self.draws += 1
+        return r
+
+    def below(self, n: int) -> int:
+        """Uniform integer in ``[0, n)``; no draw when ``n == 1``."""
+        if n <= 1:
+            return 0
+        v, self.s0, self.s1, self.s2, self.s3 = bounded(self.s0, self.s1, self.s2, self.s3, n)
+        self.draws += 1
+        return v
+
+    def chance(self, p: float) -> bool:
+        """True with probability ``p``; no draw when ``p`` is 0 or 1."""
+        if p <= 0.0:
+            return False
+        if p >= 1.0:
+            return True
+        u, self.s0, self.s1, self.s2, self.s3 = uniform01(self.s0, self.s1, self.s2, self.s3)
+        self.draws += 1
+        return u < p
+
+    def shuffle(self, items: list) -> None:
+        """Fisher-Yates in place: for i from the end down to 1, swap with below(i + 1)."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
