@@ -24,6 +24,9 @@ draws compare a 53-bit uniform double with ``p`` and consume nothing when
 
 from __future__ import annotations
 
+import numpy as np
+from numba.extending import overload, register_jitable
+
 MASK64 = 0xFFFFFFFFFFFFFFFF
 MASK32 = 0xFFFFFFFF
 GAMMA = 0x9E3779B97F4A7C15
@@ -37,6 +40,22 @@ PURPOSE_PLAY = 2
 SEED_MAX = MASK64
 
 
+def u64(value):
+    """``value`` as an unsigned 64-bit integer.
+
+    In Python this masks an int; compiled by numba it is a cast to uint64.
+    Every small constant below goes through it, because numba types a bare
+    literal as int64 and mixing that with uint64 would change the arithmetic.
+    """
+    return value & MASK64
+
+
+@overload(u64)
+def _u64_numba(value):
+    return lambda value: np.uint64(value)
+
+
+@register_jitable
 def splitmix64(state):
     """One SplitMix64 step: returns ``(output, new_state)``."""
     state = (state + GAMMA) & MASK64
@@ -46,15 +65,17 @@ def splitmix64(state):
     return z ^ (z >> 31), state
 
 
+@register_jitable
 def stream_key(seed, index, purpose, sub):
     """Hash (seed, game index, purpose, round) into one 64-bit key."""
-    h, _ = splitmix64(seed & MASK64)
-    h, _ = splitmix64((h ^ (index & MASK64)) & MASK64)
-    tag = ((purpose & MASK32) * TWO32 + (sub & MASK32)) & MASK64
-    h, _ = splitmix64((h ^ tag) & MASK64)
+    h, _ = splitmix64(u64(seed))
+    h, _ = splitmix64(h ^ u64(index))
+    tag = (((u64(purpose) & u64(MASK32)) << 32) | (u64(sub) & u64(MASK32))) & MASK64
+    h, _ = splitmix64(h ^ tag)
     return h
 
 
+@register_jitable
 def seed_state(key):
     """xoshiro256** state (four words) from SplitMix64 seeded with ``key``."""
     s0, st = splitmix64(key)
@@ -64,18 +85,21 @@ def seed_state(key):
     return s0, s1, s2, s3
 
 
+@register_jitable
 def stream_state(seed, index, purpose, sub):
     """State of the stream for (seed, game index, purpose, round)."""
     return seed_state(stream_key(seed, index, purpose, sub))
 
 
+@register_jitable
 def _rotl(x, k):
     return ((x << k) & MASK64) | (x >> (64 - k))
 
 
+@register_jitable
 def xoshiro_next(s0, s1, s2, s3):
     """One xoshiro256** output: returns ``(output, s0, s1, s2, s3)``."""
-    result = (_rotl((s1 * 5) & MASK64, 7) * 9) & MASK64
+    result = (_rotl((s1 * u64(5)) & MASK64, 7) * u64(9)) & MASK64
     t = (s1 << 17) & MASK64
     s2 ^= s0
     s3 ^= s1
@@ -86,24 +110,27 @@ def xoshiro_next(s0, s1, s2, s3):
     return result, s0, s1, s2, s3
 
 
+@register_jitable
 def bounded(s0, s1, s2, s3, n):
     """Uniform integer in ``[0, n)`` for ``1 <= n <= 2**32``: ``(value, s0..s3)``.
 
     Lemire's method on the top 32 bits; exact. Callers skip the call when
     ``n == 1`` (one option needs no draw); both engines do the same.
     """
+    n = u64(n)
     r, s0, s1, s2, s3 = xoshiro_next(s0, s1, s2, s3)
     m = (r >> 32) * n
-    low = m & MASK32
+    low = m & u64(MASK32)
     if low < n:
-        threshold = (TWO32 - n) % n
+        threshold = (u64(TWO32) - n) % n
         while low < threshold:
             r, s0, s1, s2, s3 = xoshiro_next(s0, s1, s2, s3)
             m = (r >> 32) * n
-            low = m & MASK32
+            low = m & u64(MASK32)
     return m >> 32, s0, s1, s2, s3
 
 
+@register_jitable
 def uniform01(s0, s1, s2, s3):
     """Uniform double in ``[0, 1)`` from the top 53 bits: ``(u, s0..s3)``."""
     r, s0, s1, s2, s3 = xoshiro_next(s0, s1, s2, s3)

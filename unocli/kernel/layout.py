@@ -1,0 +1,162 @@
+"""Index constants shared by the kernel and its Python wrapper.
+
+Plain Python integers: numba freezes module globals as compile-time
+constants, so indexing by these names costs nothing.
+"""
+
+from __future__ import annotations
+
+from ..counters import COUNTERS
+from ..policies import INT_KNOBS, PROB_KNOBS
+from ..rules import RULE_FIELDS
+
+NMAX = 10  # most players at a table
+
+# --- per-game output row (int64) -------------------------------------------
+(
+    CARDS_PLAYED,
+    PASSES,
+    TURNS,
+    CARDS_DRAWN,
+    WINNER_POINTS,
+    RESHUFFLES,
+    PLUS4_PLAYED,
+    BLUFFS,
+    CHALLENGES,
+    CHALLENGES_WON,
+    UNO_FORGOTTEN,
+    UNO_CAUGHT,
+    MAX_STACK,
+    JUMP_INS,
+    SWAPS,
+    ROTATIONS,
+) = range(len(COUNTERS))
+OUTCOME = 16
+WINNER = 17
+CARDS_LEFT = 18  # NMAX columns
+ROUNDS = CARDS_LEFT + NMAX  # 28
+ROUNDS_BLOCKED = ROUNDS + 1
+ROUNDS_CAPPED = ROUNDS + 2
+SCORES = ROUNDS + 3  # NMAX columns: points per seat (a round: the winner's points)
+ROW_WIDTH = SCORES + NMAX  # 41
+
+ROW_NAMES: tuple[str, ...] = (
+    *COUNTERS,
+    "outcome",
+    "winner",
+    *(f"cards_left_{s}" for s in range(NMAX)),
+    "rounds",
+    "rounds_blocked",
+    "rounds_capped",
+    *(f"points_{s}" for s in range(NMAX)),
+)
+assert len(ROW_NAMES) == ROW_WIDTH
+
+# --- rule array (Rules.to_array) -------------------------------------------
+R = {name: i for i, name in enumerate(RULE_FIELDS)}
+R_PLAYERS = R["players"]
+R_HAND_SIZE = R["hand_size"]
+R_STACKING = R["stacking"]
+R_SEVEN_O = R["seven_o"]
+R_JUMP_IN = R["jump_in"]
+R_DUP = R["draw_until_playable"]
+R_NAF = R["no_action_finish"]
+R_WD4 = R["wild_draw_four"]
+R_CHALLENGE = R["challenge"]
+R_UNO_PENALTY = R["uno_penalty"]
+R_TARGET = R["target_score"]
+R_MAX_TURNS = R["max_turns"]
+R_MAX_ROUNDS = R["max_rounds"]
+
+# Stacking enum order (rules.Stacking): off, plus2, same, progressive, any
+ST_OFF, ST_PLUS2, ST_SAME, ST_PROGRESSIVE, ST_ANY = range(5)
+WD4_RESTRICTED, WD4_FREE = range(2)
+
+# --- policy arrays (policies.policies_to_arrays) ---------------------------
+P = {name: i for i, name in enumerate(PROB_KNOBS)}
+P_BLUFF = P["bluff"]
+P_CHALLENGE = P["challenge"]
+P_FORGET = P["forget_uno"]
+P_CATCH = P["catch_uno"]
+P_STACK = P["stack"]
+P_JUMP = P["jump_in"]
+P_PLAY_DRAWN = P["play_drawn"]
+
+I = {name: i for i, name in enumerate(INT_KNOBS)}  # noqa: E741
+I_RANDOM_PLAY = I["random_play"]
+I_COLOUR = I["colour"]
+I_RESPOND = I["respond"]
+I_CHAL_HAND = I["challenge_if_hand"]
+I_CHAL_OWN = I["challenge_if_own_colour"]
+I_SWAP = I["swap_target"]
+I_ATTACK_AT = I["attack_at"]
+
+# Enum orders (policies.ColourChoice / Respond / SwapTarget)
+COL_RANDOM, COL_MOST, COL_NEXT_LACKS = range(3)
+RESP_UNIFORM, RESP_KNOBS = range(2)
+SW_RANDOM, SW_FEWEST, SW_MOST, SW_NEXT = range(4)
+
+# --- game state scalars (int64 array) --------------------------------------
+(
+    S_N,
+    S_DIR,
+    S_CUR,
+    S_COLOUR,
+    S_TOP,
+    S_TOP_PLAYER,
+    S_DEAD,
+    S_PENDING,
+    S_CHAIN,
+    S_PILE_POS,
+    S_PILE_LEN,
+    S_DISC_N,
+    S_P4_OFFENDER,
+    S_P4_BLUFF,
+    S_P4_HAND,
+    S_P4_UNDER,
+    S_P4_CHALLENGEABLE,
+) = range(17)
+N_STATE = 17
+
+# --- the packed workspace ``g`` (int64): every mutable array of a game ------
+# One array keeps numba from reference-counting a dozen arrays at every call.
+_regions = [
+    ("G_ST", N_STATE),
+    ("G_ROW", ROW_WIDTH),
+    ("G_RU", len(RULE_FIELDS)),
+    ("G_HSIZE", NMAX),
+    ("G_CCOUNT", NMAX * 4),  # seat * 4 + colour
+    ("G_LACKS", NMAX),
+    ("G_DISC", 54),
+    ("G_PILE", 108),
+    ("G_OPTS", 108),
+    ("G_INTS", NMAX * len(INT_KNOBS)),  # seat * N_INTS + knob
+    ("G_HANDS", NMAX * 54),  # seat * 54 + type
+    ("G_TMP", NMAX * 58),
+    ("G_PRIO", NMAX * 2 * 54),  # (seat * 2 + table) * 54 + type
+]
+_offset = 0
+for _name, _size in _regions:
+    globals()[_name] = _offset
+    _offset += _size
+G_SIZE = _offset
+N_INTS = len(INT_KNOBS)
+G_ST: int
+G_ROW: int
+G_RU: int
+G_HSIZE: int
+G_CCOUNT: int
+G_LACKS: int
+G_DISC: int
+G_PILE: int
+G_OPTS: int
+G_INTS: int
+G_HANDS: int
+G_TMP: int
+G_PRIO: int
+
+# how a card is played
+HOW_HAND, HOW_DRAWN, HOW_STACKED, HOW_JUMP = range(4)
+
+# step results
+RES_DONE, RES_OPEN, RES_WON, RES_BLOCKED = range(4)
