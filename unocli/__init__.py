@@ -1,8 +1,9 @@
 """unocli: settle Uno rule debates with evidence."""
 
+__version__ = "0.1.0"
+
+from .api import SimulationResult, simulate
 from .policies import Policy
 from .rules import Rules
 
-__version__ = "0.1.0"
-
-__all__ = ["Policy", "Rules", "__version__"]
+__all__ = ["Policy", "Rules", "SimulationResult", "__version__", "simulate"]

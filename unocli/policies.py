@@ -258,19 +258,40 @@ def _coerce(f: dataclasses.Field, value: Any) -> Any:
 # ---------------------------------------------------------------- presets
 
 _DUMP = "draw_two>skip>reverse>high>wild>wild_draw_four"
+_ATTACK = "draw_two>wild_draw_four>skip>reverse>wild>high"
+_BASIC: dict[str, Any] = {
+    "play": _DUMP,
+    "colour": "most_held",
+    "respond": "knobs",
+    "challenge": 0.25,
+    "stack": 1.0,
+    "jump_in": 1.0,
+    "swap_target": "fewest",
+}
 
 PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
     "random": ("RULES.md §10: every decision uniform over the options open", {}),
-    "basic": (
-        "dumps high points, keeps Wilds for when nothing else plays, declares the colour held most",
+    "basic": ("dumps high points, keeps Wilds for when nothing else plays, declares the colour held most", _BASIC),
+    "aggressive": (
+        "action and draw cards first, above all against a next player with 3 cards or fewer",
+        {**_BASIC, "play": "draw_two>skip>reverse>wild_draw_four>high>wild", "attack": _ATTACK, "attack_at": 3},
+    ),
+    "hoarder": (
+        "plays low numbers first, keeps Wilds and +4s to the end, never stacks, keeps drawn cards",
+        {**_BASIC, "play": "low>skip>reverse>draw_two>wild>wild_draw_four", "stack": 0.0, "play_drawn": 0.0},
+    ),
+    "bluffer": ("basic, but plays a +4 as a bluff at every chance", {**_BASIC, "bluff": 1.0}),
+    "skeptic": ("basic, but challenges every +4", {**_BASIC, "challenge": 1.0}),
+    "smart": (
+        "uses what it sees: attacks a next player holding 1 card with draw cards, Skips and Reverses, declares "
+        "the colour the next player last failed to match, sheds low numbers first, never challenges",
         {
-            "play": _DUMP,
-            "colour": "most_held",
-            "respond": "knobs",
-            "challenge": 0.25,
-            "stack": 1.0,
-            "jump_in": 1.0,
-            "swap_target": "fewest",
+            **_BASIC,
+            "play": "low>draw_two>skip>reverse>wild>wild_draw_four",
+            "attack": "draw_two>skip>reverse>wild_draw_four>wild>low",
+            "attack_at": 1,
+            "colour": "next_lacks",
+            "challenge": 0.0,
         },
     ),
 }
@@ -284,10 +305,11 @@ def preset(name: str) -> Policy:
     return Policy(**values)
 
 
-def parse_policy_spec(spec: str) -> Policy:
-    """``NAME`` or ``NAME:knob=value,knob=value``."""
+def parse_policy_spec(spec: str, extra: dict[str, Policy] | None = None) -> Policy:
+    """``NAME`` or ``NAME:knob=value,knob=value``; NAME is a preset or a policy from ``extra``."""
     name, _, rest = spec.partition(":")
-    policy = preset(name.strip())
+    name = name.strip()
+    policy = extra[name] if extra and name in extra else preset(name)
     if not rest.strip():
         return policy
     changes: dict[str, Any] = {}
@@ -325,9 +347,14 @@ def load_policies_file(path: str | Path) -> dict[str, Policy]:
     return out
 
 
-def resolve_policies(n_players: int, policy: str = "random", seats: tuple[str, ...] | list[str] = ()) -> tuple[Policy, ...]:
-    """One policy per seat from ``--policy`` and ``--seat S=SPEC``."""
-    base = parse_policy_spec(policy)
+def resolve_policies(
+    n_players: int,
+    policy: str = "random",
+    seats: tuple[str, ...] | list[str] = (),
+    extra: dict[str, Policy] | None = None,
+) -> tuple[Policy, ...]:
+    """One policy per seat from ``--policy``, ``--seat S=SPEC`` and policies loaded from ``--policies FILE``."""
+    base = parse_policy_spec(policy, extra)
     table = [base] * n_players
     for item in seats:
         seat_text, sep, spec = item.partition("=")
@@ -339,8 +366,17 @@ def resolve_policies(n_players: int, policy: str = "random", seats: tuple[str, .
             raise ConfigError(f"--seat needs a seat number, not {seat_text!r}") from None
         if not 0 <= seat < n_players:
             raise ConfigError(f"seat {seat} is not at the table: seats are 0 to {n_players - 1}")
-        table[seat] = parse_policy_spec(spec)
+        table[seat] = parse_policy_spec(spec, extra)
     return tuple(table)
+
+
+def seat_labels(n_players: int, policy: str = "random", seats: tuple[str, ...] | list[str] = ()) -> tuple[str, ...]:
+    """The spec text of each seat's policy (for reports), after ``resolve_policies`` accepted it."""
+    labels = [policy.strip()] * n_players
+    for item in seats:
+        seat_text, _, spec = item.partition("=")
+        labels[int(seat_text)] = spec.strip()
+    return tuple(labels)
 
 
 def describe_knobs() -> list[tuple[str, str]]:

@@ -16,7 +16,21 @@ from ..rules import Rules
 from .batch import play_batch
 from .layout import ROW_NAMES, ROW_WIDTH
 
-__all__ = ["ROW_NAMES", "ROW_WIDTH", "max_threads", "play_rows"]
+__all__ = ["ROW_NAMES", "ROW_WIDTH", "is_compiled", "max_threads", "play_rows"]
+
+
+def is_compiled() -> bool:
+    """Is the batch kernel in numba's on-disk cache (so the next call will not compile)?
+
+    Reads numba's cache index through a private attribute; if that ever
+    changes, this answers False and the CLI merely says it is compiling.
+    """
+    if play_batch.signatures:
+        return True
+    try:
+        return bool(play_batch._cache._cache_file._load_index())
+    except Exception:  # pragma: no cover - depends on numba internals
+        return False
 
 
 def max_threads() -> int:

@@ -84,7 +84,6 @@ from .layout import (
     R_STACKING,
     R_UNO_PENALTY,
     R_WD4,
-    RES_BLOCKED,
     RES_DONE,
     RES_OPEN,
     RES_WON,
@@ -132,7 +131,6 @@ POINTS = np.array([(t % 13 if t % 13 <= 9 else 20) if t < 52 else 50 for t in ra
 NOT_PLAYED = -1  # _turn: the turn ended without a card
 BLOCKED = -2  # _turn: the pass blocked the round
 
-# ruff: noqa: E501
 
 # ---------------------------------------------------------------- random
 
@@ -190,7 +188,14 @@ def _is_action(c):
 
 @njit(cache=True, inline="always")
 def _seat_after(g, seat, k):
-    return (seat + k * g[S_DIR]) % g[S_N]
+    """(seat + k * direction) mod n for 0 <= k < n, without a division (it was a hot spot)."""
+    n = g[S_N]
+    s = seat + k * g[S_DIR]
+    if s >= n:
+        s -= n
+    elif s < 0:
+        s += n
+    return s
 
 
 @njit(cache=True, inline="always")
