@@ -13,6 +13,7 @@ import pandas as pd
 
 from . import bench as bench_mod
 from .api import SimulationResult, simulate
+from .cli_backend import backend_options, make_backend
 from .cli_options import UnoCommand, policy_options, rules_options, seed_option
 from .errors import ConfigError
 from .kernel import is_compiled
@@ -171,20 +172,24 @@ def _short(policy: Policy) -> str:
               help="Also write one row per game to FILE.parquet or FILE.csv.")
 @click.option("--json", "as_json", is_flag=True, help="Print the machine-readable summary (see README).")
 @click.option("--quiet", is_flag=True, help="No progress bar or compile notice.")
+@backend_options
 def simulate_cmd(rules_spec: str, sets: tuple[str, ...], players: int | None, policy: str, seats: tuple[str, ...],
                  policies_file: str | None, games: int, seed: int, threads: int | None, match: bool,
-                 rotate_seats: bool, out_path: str | None, as_json: bool, quiet: bool) -> None:
+                 rotate_seats: bool, out_path: str | None, as_json: bool, quiet: bool, backend: str,
+                 scheduler: str | None) -> None:
     """Play many games with the numba kernel and summarise them with intervals."""
     rules, policies, labels = resolve_table(rules_spec, sets, players, policy, seats, policies_file)
     if games < 1:
         raise ConfigError(f"--games must be a positive whole number, not {games}")
     if out_path:
         check_table_path(out_path)
+    runner = make_backend(backend, scheduler)
     announce_compile(quiet)
     bar = Progress(enabled=not quiet and not as_json)
     try:
         result = simulate(rules, policies, games=games, seed=seed, threads=threads, match=match,
-                          keep_games=bool(out_path), rotate_seats=rotate_seats, labels=labels, progress=bar)
+                          keep_games=bool(out_path), rotate_seats=rotate_seats, labels=labels, progress=bar,
+                          backend=runner)
     finally:
         bar.close()
     if out_path and result.games_frame is not None:
@@ -215,16 +220,30 @@ def _jsonable(obj: Any) -> Any:
               help="Measurements per configuration (the median is reported).")
 @click.option("--no-cli", is_flag=True, help="Skip timing the CLI's cold and warm start.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
-def bench_cmd(games: int, repeats: int, no_cli: bool, as_json: bool) -> None:
-    """Measure rounds per second on fixed configurations (random policy)."""
+@backend_options
+def bench_cmd(games: int, repeats: int, no_cli: bool, as_json: bool, backend: str, scheduler: str | None) -> None:
+    """Measure rounds per second on fixed configurations (random policy).
+
+    With --backend dask: the Dask backend (a LocalCluster of 2 single-threaded
+    workers, or the cluster at --scheduler) against the local backend with as
+    many threads, and the overhead each shard adds.
+    """
+    if scheduler and backend != "dask":
+        raise ConfigError("--scheduler needs --backend dask")
     announce_compile(as_json)
-    result = bench_mod.run(games=games, repeats=repeats, include_cli=not no_cli)
+    if backend == "dask":
+        result = bench_mod.run_dask(games=games, repeats=repeats, scheduler=scheduler)
+    else:
+        result = bench_mod.run(games=games, repeats=repeats, include_cli=not no_cli)
     if as_json:
         click.echo(json.dumps(_jsonable(result), indent=2))
         return
     m = result["machine"]
     click.echo(f"Machine: {m['processor']}, {m['cpus']} CPUs, Python {m['python']}, numba threads {m['numba_threads']}")
     click.echo(f"Kernel load (compile if not cached): {result['kernel_load_seconds']:.2f} s")
+    if backend == "dask":
+        click.echo(format_dask_bench(result["dask"]))
+        return
     rows = pd.DataFrame(result["throughput"])
     table = pd.DataFrame(
         {
@@ -239,4 +258,32 @@ def bench_cmd(games: int, repeats: int, no_cli: bool, as_json: bool) -> None:
     click.echo(table.to_string(index=False))
     if "cli" in result:
         c = result["cli"]
-        click.echo(f"CLI 'simulate --games 1000': cold (compiling) {c['cold_seconds']:.2f} s, warm {c['warm_seconds']:.2f} s")
+        click.echo(f"CLI 'simulate --games 1000': cold (compiling) {c['cold_seconds']:.2f} s, "
+                   f"warm {c['warm_seconds']:.2f} s")
+
+
+def format_dask_bench(d: dict[str, Any]) -> str:
+    """The human-readable report of ``bench --backend dask``."""
+    c = d["cluster"]
+    rows = pd.DataFrame(d["throughput"])
+    table = pd.DataFrame(
+        {
+            "backend": rows["backend"],
+            "threads": rows["threads"],
+            "shards x games": [f"{n:,} x {g:,}" for n, g in zip(rows["shards"], rows["shard_games"], strict=True)],
+            "seconds (median)": rows["median_seconds"].map(lambda x: f"{x:.2f}"),
+            "rounds/s": rows["rounds_per_second"].map(lambda x: f"{x:,.0f}"),
+            "range": [f"{lo:,.0f}-{hi:,.0f}" for lo, hi in rows["spread"]],
+        }
+    )
+    over = d["overhead_per_shard_seconds"]
+    first = rows.iloc[0]
+    return "\n".join([
+        f"Dask cluster: {c['scheduler']}, {c['workers']} workers, {c['threads']} threads "
+        f"(started in {c['start_seconds']:.1f} s, kernel warm-up on every worker {c['warm_up_seconds']:.1f} s)",
+        f"Official rules, 4 players, {first['games']:,} rounds per run, median of {first['repeats']}:",
+        table.to_string(index=False),
+        f"Efficiency (dask / local rounds per second, {d['big_shard_games']:,}-game shards): {d['efficiency']:.2f}",
+        f"Overhead per shard (extra time of {d['tiny_shard_games']}-game shards over big ones, per extra shard): "
+        f"local {over['local'] * 1000:.2f} ms, dask {over['dask'] * 1000:.2f} ms",
+    ])

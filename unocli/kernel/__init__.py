@@ -8,15 +8,48 @@ Nothing outside the kernel imports ``step`` or ``batch`` directly.
 
 from __future__ import annotations
 
+import os
+
 import numba
 import numpy as np
 
 from ..policies import Policy, policies_to_arrays
 from ..rules import Rules
+from . import _cache  # noqa: F401  (must come before the kernel modules: cache stamps)
 from .batch import play_batch
-from .layout import ROW_NAMES, ROW_WIDTH
+from .layout import (
+    FAULT_NONE,
+    FAULT_PLUS4_ANYTIME,
+    FAULT_REVERSE_2P,
+    FAULT_SKIP,
+    FAULT_STACK_COLOUR,
+    FAULT_UNO_PENALTY,
+    ROW_NAMES,
+    ROW_WIDTH,
+)
 
-__all__ = ["ROW_NAMES", "ROW_WIDTH", "is_compiled", "max_threads", "play_rows"]
+# Deliberately broken rules, for tests that must show a broken kernel is
+# caught (differential test, balance check). Chosen with the environment
+# variable UNOCLI_TEST_FAULT; never set it outside tests.
+FAULTS = {
+    "none": FAULT_NONE,
+    "reverse_2p": FAULT_REVERSE_2P,  # a 2-player Reverse does not skip
+    "uno_penalty": FAULT_UNO_PENALTY,  # a caught player draws nothing
+    "plus4_anytime": FAULT_PLUS4_ANYTIME,  # +4 legal whatever the hand
+    "skip": FAULT_SKIP,  # a Skip skips nobody
+    "stack_colour": FAULT_STACK_COLOUR,  # +2 on +4 ignores the declared colour
+}
+
+
+def _fault() -> int:
+    name = os.environ.get("UNOCLI_TEST_FAULT", "none")
+    if name not in FAULTS:
+        raise ValueError(f"UNOCLI_TEST_FAULT must be one of {', '.join(FAULTS)}, not {name!r}")
+    return FAULTS[name]
+
+__all__ = ["ROW_NAMES", "ROW_WIDTH", "is_compiled", "max_threads", "play_rows", "set_default_threads"]
+
+_default_threads: int | None = None  # threads when a caller names none; None means all
 
 
 def is_compiled() -> bool:
@@ -36,6 +69,15 @@ def is_compiled() -> bool:
 def max_threads() -> int:
     """Threads numba may use on this machine."""
     return numba.config.NUMBA_NUM_THREADS
+
+
+def set_default_threads(threads: int | None) -> None:
+    """Numba threads for calls that name none, in this process (None: all).
+
+    A Dask worker sets 1: its worker threads already run one shard per core.
+    """
+    global _default_threads
+    _default_threads = threads
 
 
 def play_rows(
@@ -62,7 +104,7 @@ def play_rows(
     match
         Play each game as a match to ``rules.target_score`` instead of one round.
     threads
-        Numba threads (default: all). Results do not depend on it.
+        Numba threads (default: all, or what :func:`set_default_threads` set). Results do not depend on it.
     out
         Optional preallocated ``int64[>= count, ROW_WIDTH]`` array to fill.
     """
@@ -70,12 +112,13 @@ def play_rows(
         raise ValueError(f"{len(policies)} policies for {rules.players} players")
     probs, ints, prio = policies_to_arrays(tuple(policies))
     rows = out[:count] if out is not None else np.empty((count, ROW_WIDTH), dtype=np.int64)
-    n_threads = threads or max_threads()
+    n_threads = threads or _default_threads or max_threads()
     previous = numba.get_num_threads()
     numba.set_num_threads(min(n_threads, max_threads()))
     try:
         nchunks = max(1, min(count, 4 * n_threads))
-        play_batch(rules.to_array(), probs, ints, prio, np.uint64(seed), np.int64(start), np.int64(count), bool(match),
+        ru = np.append(rules.to_array(), np.int64(_fault()))
+        play_batch(ru, probs, ints, prio, np.uint64(seed), np.int64(start), np.int64(count), bool(match),
                    np.int64(nchunks), rows)
     finally:
         numba.set_num_threads(previous)

@@ -67,6 +67,10 @@ R_UNO_PENALTY = R["uno_penalty"]
 R_TARGET = R["target_score"]
 R_MAX_TURNS = R["max_turns"]
 R_MAX_ROUNDS = R["max_rounds"]
+# One slot past the rule fields: a fault to inject, for tests only (kernel.FAULTS).
+R_FAULT = len(RULE_FIELDS)
+N_RULE_SLOTS = R_FAULT + 1
+FAULT_NONE, FAULT_REVERSE_2P, FAULT_UNO_PENALTY, FAULT_PLUS4_ANYTIME, FAULT_SKIP, FAULT_STACK_COLOUR = range(6)
 
 # Stacking enum order (rules.Stacking): off, plus2, same, progressive, any
 ST_OFF, ST_PLUS2, ST_SAME, ST_PROGRESSIVE, ST_ANY = range(5)
@@ -123,7 +127,7 @@ N_STATE = 17
 _regions = [
     ("G_ST", N_STATE),
     ("G_ROW", ROW_WIDTH),
-    ("G_RU", len(RULE_FIELDS)),
+    ("G_RU", len(RULE_FIELDS) + 1),
     ("G_HSIZE", NMAX),
     ("G_CCOUNT", NMAX * 4),  # seat * 4 + colour
     ("G_LACKS", NMAX),

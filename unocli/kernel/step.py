@@ -37,6 +37,11 @@ from .layout import (
     CHALLENGES_WON,
     COL_NEXT_LACKS,
     COL_RANDOM,
+    FAULT_PLUS4_ANYTIME,
+    FAULT_REVERSE_2P,
+    FAULT_SKIP,
+    FAULT_STACK_COLOUR,
+    FAULT_UNO_PENALTY,
     G_CCOUNT,
     G_DISC,
     G_HANDS,
@@ -76,6 +81,7 @@ from .layout import (
     PLUS4_PLAYED,
     R_CHALLENGE,
     R_DUP,
+    R_FAULT,
     R_HAND_SIZE,
     R_JUMP_IN,
     R_MAX_TURNS,
@@ -272,7 +278,11 @@ def _is_legal(g, seat, c):
         return True
     colour = g[S_COLOUR]
     if c == W4:
-        return g[G_RU + R_WD4] == WD4_FREE or g[G_CCOUNT + seat * 4 + colour] == 0
+        return (
+            g[G_RU + R_WD4] == WD4_FREE
+            or g[G_CCOUNT + seat * 4 + colour] == 0
+            or g[G_RU + R_FAULT] == FAULT_PLUS4_ANYTIME
+        )
     if c // 13 == colour:
         return True
     top = g[S_TOP]
@@ -319,7 +329,7 @@ def _legal_options(g, seat):
     for _ in range(g[base + W]):
         g[G_OPTS + m] = W
         m += 1
-    if g[base + W4] > 0 and (g[G_RU + R_WD4] == WD4_FREE or g[G_CCOUNT + seat * 4 + colour] == 0):
+    if g[base + W4] > 0 and _is_legal(g, seat, W4):
         for _ in range(g[base + W4]):
             g[G_OPTS + m] = W4
             m += 1
@@ -341,7 +351,11 @@ def _stackable_options(g, seat):
             continue
         ok = False
         if _is_d2(t):
-            ok = _is_d2(top) or (top == W4 and mode == ST_ANY and t // 13 == g[S_COLOUR])
+            ok = _is_d2(top) or (
+                top == W4
+                and mode == ST_ANY
+                and (t // 13 == g[S_COLOUR] or g[G_RU + R_FAULT] == FAULT_STACK_COLOUR)
+            )
         elif t == W4:
             ok = (top == W4 and mode != ST_PLUS2) or (_is_d2(top) and (mode == ST_PROGRESSIVE or mode == ST_ANY))
         if ok:
@@ -453,7 +467,8 @@ def _uno_forgotten(g, pr, rs, seat):
     for k in range(1, g[S_N]):
         if _chance(rs, pr[_seat_after(g, seat, k), P_CATCH]):
             g[G_ROW + UNO_CAUGHT] += 1
-            _draw(g, rs, seat, g[G_RU + R_UNO_PENALTY])
+            if g[G_RU + R_FAULT] != FAULT_UNO_PENALTY:
+                _draw(g, rs, seat, g[G_RU + R_UNO_PENALTY])
             return
 
 
@@ -621,10 +636,11 @@ def _effects(g, pr, rs, seat, card, how):
             _draw_call(g, rs, victim, 2)
             g[S_CUR] = _seat_after(g, victim, 1)
     elif rank == 10:
-        g[S_CUR] = _seat_after(g, seat, 2)
+        g[S_CUR] = _seat_after(g, seat, 1 if g[G_RU + R_FAULT] == FAULT_SKIP else 2)
     elif rank == 11:
         g[S_DIR] = -g[S_DIR]
-        g[S_CUR] = seat if g[S_N] == 2 else _seat_after(g, seat, 1)  # §11.13
+        two = g[S_N] == 2 and g[G_RU + R_FAULT] != FAULT_REVERSE_2P
+        g[S_CUR] = seat if two else _seat_after(g, seat, 1)  # §11.13
     else:
         if g[G_RU + R_SEVEN_O] != 0:
             if rank == 0:
