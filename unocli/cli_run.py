@@ -115,7 +115,7 @@ def format_result(result: SimulationResult) -> str:
     seat_table = pd.DataFrame(
         {
             "seat": shares["seat"],
-            "policy": [_short(p) for p in r.policies],
+            "policy": ["(rotated)" if r.rotation is not None else _short(p) for p in r.policies],
             "wins": shares["wins"],
             "win share": shares["share"].map(lambda x: f"{x:.4f}"),
             "95% CI (Wilson)": [f"[{lo:.4f}, {hi:.4f}]" for lo, hi in zip(shares["ci_low"], shares["ci_high"], strict=True)],
