@@ -26,11 +26,9 @@ from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree as ET
 
-from scipy import stats as sps
-
 from .backends import Backend
 from .baseline import Arm, run_arm
-from .stats import holm
+from .stats import holm, norm_quantile, t_sf
 
 
 class Verdict(StrEnum):
@@ -81,7 +79,7 @@ def _welch(m1: float, s1: float, n1: int, m2: float, s2: float, n2: int) -> tupl
         return diff, 0.0, 1.0 if diff == 0.0 else 0.0
     denom = (v1 * v1 / (n1 - 1) if n1 > 1 else 0.0) + (v2 * v2 / (n2 - 1) if n2 > 1 else 0.0)
     df = (v1 + v2) ** 2 / denom if denom > 0 else max(n1 + n2 - 2, 1)
-    return diff, se, float(2 * sps.t.sf(abs(diff) / se, df))
+    return diff, se, 2 * t_sf(abs(diff) / se, df)
 
 
 def _tests(rec: dict[str, Any], result) -> list[tuple[str, float, float, float, float, float]]:
@@ -117,7 +115,7 @@ def check_statistical(
         raw += [(arm.name, *t) for t in _tests(rec, result)]
     m = len(raw)
     adjusted = holm([t[6] for t in raw])
-    z = float(sps.norm.ppf(1 - alpha / (2 * m)))  # simultaneous (Bonferroni) interval
+    z = norm_quantile(1 - alpha / (2 * m))  # simultaneous (Bonferroni) interval
     rows = []
     for (arm, metric, base, now, diff, se, _p, base_sd), p_adj in zip(raw, adjusted, strict=True):
         band = tolerance * max(abs(base), base_sd)

@@ -15,10 +15,12 @@ State lives in three arrays (one set per thread, reused from game to game):
 ``pr``  float64[n, 7]   policy probabilities
 ``rs``  uint64[4]       the play stream's xoshiro256** state
 
-Why so few arrays: numba reference-counts each array passed to a function
-that is not inlined, and that dominated an earlier version (perf showed 40%
-of the time in the atomic increments). The hot path (a turn that plays a card)
-is inlined into ``play`` at numba's IR level; rare events are real calls.
+Why so few arrays, and why ``_nrt=False``: numba reference-counts every
+array handed to a helper, and in an earlier version perf showed 40% of the
+time in those atomic counts. Nothing here allocates, so these functions are
+compiled without numba's runtime (no reference counting at all); the arrays
+are owned by the batch layer. The hot path (a turn that plays a card) is
+inlined into ``play`` at numba's IR level; rare events are real calls.
 """
 
 from __future__ import annotations
@@ -141,7 +143,7 @@ BLOCKED = -2  # _turn: the pass blocked the round
 # ---------------------------------------------------------------- random
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _below(rs, n):
     """Uniform in [0, n); no draw for n == 1 (Stream.below)."""
     if n <= 1:
@@ -154,7 +156,7 @@ def _below(rs, n):
     return np.int64(v)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _chance(rs, p):
     """True with probability p; no draw for p in {0, 1} (Stream.chance)."""
     if p <= 0.0:
@@ -169,7 +171,7 @@ def _chance(rs, p):
     return u < p
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _shuffle(rs, arr, start, length):
     """Fisher-Yates on arr[start:start+length] (Stream.shuffle)."""
     for i in range(length - 1, 0, -1):
@@ -182,17 +184,17 @@ def _shuffle(rs, arr, start, length):
 # ---------------------------------------------------------------- small helpers
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _is_d2(c):
     return c < W and c % 13 == 12
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _is_action(c):
     return c >= W or c % 13 >= 10
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _seat_after(g, seat, k):
     """(seat + k * direction) mod n for 0 <= k < n, without a division (it was a hot spot)."""
     n = g[S_N]
@@ -204,7 +206,7 @@ def _seat_after(g, seat, k):
     return s
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _add(g, seat, c):
     g[G_HANDS + seat * 54 + c] += 1
     g[G_HSIZE + seat] += 1
@@ -212,7 +214,7 @@ def _add(g, seat, c):
         g[G_CCOUNT + seat * 4 + c // 13] += 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _remove(g, seat, c):
     g[G_HANDS + seat * 54 + c] -= 1
     g[G_HSIZE + seat] -= 1
@@ -220,7 +222,7 @@ def _remove(g, seat, c):
         g[G_CCOUNT + seat * 4 + c // 13] -= 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _int(g, seat, knob):
     return g[G_INTS + seat * N_INTS + knob]
 
@@ -228,7 +230,7 @@ def _int(g, seat, knob):
 # ---------------------------------------------------------------- drawing (§7, §11.5)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _refill(g, rs):
     """Shuffle the discard pile under the top card (in type order) into the empty draw pile."""
     if g[S_DISC_N] == 0:
@@ -247,7 +249,7 @@ def _refill(g, rs):
     return True
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _draw(g, rs, seat, k):
     """``seat`` draws up to k cards one at a time. Returns the last card drawn, or -1."""
     last = -1
@@ -261,7 +263,7 @@ def _draw(g, rs, seat, k):
     return last
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _draw_call(g, rs, seat, k):
     """_draw as a real call, for the rare paths (keeps the inlined code small)."""
     return _draw(g, rs, seat, k)
@@ -270,7 +272,7 @@ def _draw_call(g, rs, seat, k):
 # ---------------------------------------------------------------- legality (§3)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _is_legal(g, seat, c):
     if g[G_RU + R_NAF] != 0 and g[G_HSIZE + seat] == 1 and _is_action(c):
         return False
@@ -289,7 +291,7 @@ def _is_legal(g, seat, c):
     return top < W and c % 13 == top % 13
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _can_bluff(g, seat):
     return (
         g[G_RU + R_WD4] == WD4_RESTRICTED
@@ -299,7 +301,7 @@ def _can_bluff(g, seat):
     )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _legal_options(g, seat):
     """Fill the options region with the legal cards held (duplicates included), in type order."""
     base = G_HANDS + seat * 54
@@ -336,7 +338,7 @@ def _legal_options(g, seat):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _stackable_options(g, seat):
     """Fill the options region with the cards ``seat`` may stack (§8, §11.10)."""
     if g[G_RU + R_NAF] != 0 and g[G_HSIZE + seat] == 1:
@@ -368,7 +370,7 @@ def _stackable_options(g, seat):
 # ---------------------------------------------------------------- decisions
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _preferred(g, seat, m, table):
     """Lowest priority; ties to the colour held most, then the lowest type (decisions._preferred)."""
     prio = G_PRIO + (seat * 2 + table) * 54
@@ -386,7 +388,7 @@ def _preferred(g, seat, m, table):
     return best
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _choose_card(g, rs, seat, m):
     """One of the m options (decisions.PolicyDecider.choose_card)."""
     attack_at = _int(g, seat, I_ATTACK_AT)
@@ -397,7 +399,7 @@ def _choose_card(g, rs, seat, m):
     return _preferred(g, seat, m, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _choose_colour(g, rs, seat):
     """Colour declared for a Wild (decisions.PolicyDecider.colour)."""
     mode = _int(g, seat, I_COLOUR)
@@ -415,7 +417,7 @@ def _choose_colour(g, rs, seat):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _respond(g, pr, rs, seat, m, challenge_open):
     """Facing a +2/+4 (decisions.PolicyDecider.respond): a card to stack, -2 challenge, -1 accept."""
     if _int(g, seat, I_RESPOND) == RESP_UNIFORM:
@@ -438,7 +440,7 @@ def _respond(g, pr, rs, seat, m, challenge_open):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _swap_target(g, rs, seat):
     n = g[S_N]
     mode = _int(g, seat, I_SWAP)
@@ -460,7 +462,7 @@ def _swap_target(g, rs, seat):
 # ---------------------------------------------------------------- rare effects
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _uno_forgotten(g, pr, rs, seat):
     """§6: a forgotten Uno; the first opponent (in the direction of play) who notices catches it."""
     g[G_ROW + UNO_FORGOTTEN] += 1
@@ -472,7 +474,7 @@ def _uno_forgotten(g, pr, rs, seat):
             return
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _challenge(g, rs, victim, total):
     """§5: a bluff costs the offender the penalty; an honest +4 costs the victim penalty + 2."""
     g[G_ROW + CHALLENGES] += 1
@@ -485,7 +487,7 @@ def _challenge(g, rs, victim, total):
     g[S_CHAIN] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _plus4_victim(g, pr, rs, victim, total):
     """A non-stacked +4's victim challenges or accepts at once; True when a bluff is caught."""
     action = _respond(g, pr, rs, victim, 0, g[S_P4_CHALLENGEABLE] != 0)
@@ -499,7 +501,7 @@ def _plus4_victim(g, pr, rs, victim, total):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _final_penalty(g, pr, rs, seat, card, how, value):
     """A +2/+4 as the last card: the next player faces it (§7, §11.10). True when the round goes on."""
     victim = _seat_after(g, seat, 1)
@@ -516,7 +518,7 @@ def _final_penalty(g, pr, rs, seat, card, how, value):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _rotate(g):
     """seven_o 0: the hand of seat s goes to seat s + direction, with its size, colours and lack."""
     n = g[S_N]
@@ -543,7 +545,7 @@ def _rotate(g):
     g[G_ROW + ROTATIONS] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _swap(g, rs, seat):
     """seven_o 7: ``seat`` swaps hands (and what is known of them) with its chosen opponent."""
     other = _swap_target(g, rs, seat)
@@ -562,7 +564,7 @@ def _swap(g, rs, seat):
     g[G_ROW + SWAPS] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _pending_decision(g, pr, rs, victim):
     """§8 stacking: returns a card to stack, or -1 once the penalty is drawn or challenged."""
     challenge_open = g[S_TOP] == W4 and g[S_CHAIN] == 1 and g[S_P4_CHALLENGEABLE] != 0
@@ -581,7 +583,7 @@ def _pending_decision(g, pr, rs, victim):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _jumper(g, pr, rs, seat):
     """§8 jump-in window after ``seat``'s card: the first other seat to jump in, or -1 (§11.9)."""
     top = g[S_TOP]
@@ -601,7 +603,7 @@ def _jumper(g, pr, rs, seat):
 # ---------------------------------------------------------------- the hot path
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _effects(g, pr, rs, seat, card, how):
     """§4 effects of a card just played: RES_WON, RES_DONE (no jump-in window) or RES_OPEN."""
     out = g[G_HSIZE + seat] == 0
@@ -651,7 +653,7 @@ def _effects(g, pr, rs, seat, card, how):
     return RES_OPEN
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _play(g, pr, rs, seat, card, how):
     """``seat`` plays ``card``: Uno (§6), then its effects (§4)."""
     hand_before = g[G_HSIZE + seat]
@@ -684,7 +686,7 @@ def _play(g, pr, rs, seat, card, how):
     return _effects(g, pr, rs, seat, card, how)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _turn(g, pr, rs, seat):
     """A normal turn (§3): returns (card, how) to play, or NOT_PLAYED / BLOCKED after a pass."""
     if _can_bluff(g, seat) and _chance(rs, pr[seat, P_BLUFF]):
@@ -719,7 +721,7 @@ def _turn(g, pr, rs, seat):
 # ---------------------------------------------------------------- a round
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def deal(g, rs, deal_rs, round_index):
     """Shuffle, deal and turn the start card for round ``round_index`` (§2, §11.1, §11.14)."""
     n = g[S_N]
@@ -785,7 +787,7 @@ def deal(g, rs, deal_rs, round_index):
         g[S_CUR] = (first - 1) % n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play(g, pr, rs):
     """Play a dealt round to its end; fills the row region (counters, outcome, winner, cards left)."""
     max_turns = g[G_RU + R_MAX_TURNS]
@@ -831,7 +833,7 @@ def play(g, pr, rs):
     g[G_ROW + WINNER_POINTS] = pts
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def set_stream(rs, seed, index, purpose, sub):
     """Seed ``rs`` with the stream of (seed, game index, purpose, round) (rng.stream_state)."""
     a, b, c, d = stream_state(seed, index, np.uint64(purpose), np.uint64(sub))
