@@ -18,6 +18,7 @@ from .errors import ConfigError
 from .kernel import ROW_NAMES
 from .policies import Policy
 from .policies import preset as policy_preset
+from .precision import DEFAULT_FIRST_BATCH, DEFAULT_MAX_GAMES, TargetInfo, check_target, next_batch
 from .rng import SEED_MAX
 from .rules import Rules
 from .runner import RunSpec, run_shard, split
@@ -128,6 +129,7 @@ class SimulationResult:
     acc: Accumulator
     games_frame: pd.DataFrame | None = None
     rotation: RotationStats | None = None
+    target: TargetInfo | None = None
 
     @property
     def games(self) -> int:
@@ -186,6 +188,7 @@ class SimulationResult:
             ],
             "outcomes": self.outcomes(),
             **({"rotate_seats": self._rotation_json()} if self.rotation is not None else {}),
+            **({"target": self.target.to_dict()} if self.target is not None else {}),
         }
 
     def _rotation_json(self) -> dict[str, Any]:
@@ -250,6 +253,9 @@ def simulate(
     rotate_seats: bool = False,
     labels: Sequence[str] | None = None,
     backend: Backend | None = None,
+    target_error: float | None = None,
+    metric: str = "turns",
+    max_games: int = DEFAULT_MAX_GAMES,
 ) -> SimulationResult:
     """Play ``games`` games (rounds, or matches with ``match=True``) with the numba kernel.
 
@@ -278,7 +284,17 @@ def simulate(
         Names of the policies by seat, for reports (default ``seat0`` ...).
     backend
         Where shards run (default: this process).
+    target_error, metric, max_games
+        Precision on demand: ``games`` is then the first batch, and batches
+        are added until the 95% CI half-width of ``metric`` (one of
+        ``metric_names``) is at most ``target_error`` or ``max_games`` games
+        were played; ``result.target`` says how it went.
     """
+    if target_error is not None:
+        return _simulate_to_target(
+            rules, policies, games=games, seed=seed, threads=threads, keep_games=keep_games, match=match,
+            start=start, batch_size=batch_size, progress=progress, rotate_seats=rotate_seats, labels=labels,
+            backend=backend, target_error=target_error, metric=metric, max_games=max_games)
     check_run_args(games, seed)
     seats = seat_policies(rules, policies)
     n = rules.players
@@ -304,3 +320,47 @@ def simulate(
         frame = games_frame(np.concatenate([kept[k] for k in sorted(kept)]), n, start, rotated=rotate_seats)
     return SimulationResult(rules=rules, policies=seats, seed=seed, match=match, acc=acc, games_frame=frame,
                             rotation=rotation)
+
+
+def _simulate_to_target(rules: Rules, policies: Policy | Sequence[Policy] | None, *, games: int, start: int,
+                        progress: Progress | None, target_error: float, metric: str, max_games: int,
+                        **kwargs: Any) -> SimulationResult:
+    """:func:`simulate` in batches until the half-width of ``metric`` is at most ``target_error``."""
+    check_target(target_error, max_games)
+    names = METRICS if kwargs["match"] else COUNTERS
+    if metric not in names:
+        raise ConfigError(f"unknown metric {metric!r} for --target-error; the metrics are: {', '.join(names)}")
+    batch = min(games, max_games) if games else DEFAULT_FIRST_BATCH
+    done = 0
+    total: SimulationResult | None = None
+    frames: list[pd.DataFrame] = []
+    while batch > 0:
+        offset = done
+
+        def report(d: int, _t: int, _o: int = offset, _b: int = batch) -> None:
+            if progress is not None:
+                progress(_o + d, _o + _b)
+
+        part = simulate(rules, policies, games=batch, start=start + done, progress=report, **kwargs)
+        if part.games_frame is not None:
+            frames.append(part.games_frame)
+        if total is None:
+            total = part
+        else:
+            total.acc = total.acc.merge(part.acc)
+            if total.rotation is not None and part.rotation is not None:
+                rot, new = total.rotation, part.rotation
+                rot.s1, rot.s2 = rot.s1 + new.s1, rot.s2 + new.s2
+                rot.deals += new.deals
+        done += batch
+        s1, s2 = total.acc.metric_sums(metric)
+        _, _, lo, hi = mean_ci(total.acc.games, s1, s2)
+        half = (hi - lo) / 2
+        batch = next_batch(done, half, target_error, max_games)
+        if batch == 0:
+            total.target = TargetInfo(metric=metric, target=target_error, half_width=half, games=done,
+                                      reached=half <= target_error, max_games=max_games)
+    assert total is not None
+    if frames:
+        total.games_frame = pd.concat(frames, ignore_index=True)
+    return total

@@ -13,12 +13,14 @@ import pandas as pd
 
 from . import bench as bench_mod
 from .api import SimulationResult, simulate
+from .cli_analysis import target_options
 from .cli_backend import backend_options, make_backend
 from .cli_options import UnoCommand, policy_options, rules_options, seed_option
 from .errors import ConfigError
 from .kernel import is_compiled
 from .output import check_table_path, write_table
 from .policies import Policy, load_policies_file, resolve_policies, seat_labels
+from .precision import DEFAULT_MAX_GAMES
 from .rules import Rules, resolve_rules
 
 PROGRESS_AFTER = 2.0  # seconds before a progress bar appears
@@ -173,11 +175,17 @@ def _short(policy: Policy) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print the machine-readable summary (see README).")
 @click.option("--quiet", is_flag=True, help="No progress bar or compile notice.")
 @backend_options
+@target_options
 def simulate_cmd(rules_spec: str, sets: tuple[str, ...], players: int | None, policy: str, seats: tuple[str, ...],
                  policies_file: str | None, games: int, seed: int, threads: int | None, match: bool,
                  rotate_seats: bool, out_path: str | None, as_json: bool, quiet: bool, backend: str,
-                 scheduler: str | None) -> None:
-    """Play many games with the numba kernel and summarise them with intervals."""
+                 scheduler: str | None, target_error: float | None = None, metric: str = "turns",
+                 max_games: int = DEFAULT_MAX_GAMES) -> None:
+    """Play many games with the numba kernel and summarise them with intervals.
+
+    With --target-error X, --games is the first batch and batches are added
+    until the 95% CI half-width of --metric is at most X.
+    """
     rules, policies, labels = resolve_table(rules_spec, sets, players, policy, seats, policies_file)
     if games < 1:
         raise ConfigError(f"--games must be a positive whole number, not {games}")
@@ -189,7 +197,7 @@ def simulate_cmd(rules_spec: str, sets: tuple[str, ...], players: int | None, po
     try:
         result = simulate(rules, policies, games=games, seed=seed, threads=threads, match=match,
                           keep_games=bool(out_path), rotate_seats=rotate_seats, labels=labels, progress=bar,
-                          backend=runner)
+                          backend=runner, target_error=target_error, metric=metric, max_games=max_games)
     finally:
         bar.close()
     if out_path and result.games_frame is not None:
@@ -198,6 +206,8 @@ def simulate_cmd(rules_spec: str, sets: tuple[str, ...], players: int | None, po
         click.echo(json.dumps(_jsonable(result.to_json()), indent=2))
     else:
         click.echo(format_result(result))
+        if result.target is not None:
+            click.echo(result.target.describe("matches" if match else "games"))
 
 
 def _jsonable(obj: Any) -> Any:
@@ -268,6 +278,7 @@ def format_dask_bench(d: dict[str, Any]) -> str:
     rows = pd.DataFrame(d["throughput"])
     table = pd.DataFrame(
         {
+            "run": rows["run"],
             "backend": rows["backend"],
             "threads": rows["threads"],
             "shards x games": [f"{n:,} x {g:,}" for n, g in zip(rows["shards"], rows["shard_games"], strict=True)],
@@ -277,13 +288,13 @@ def format_dask_bench(d: dict[str, Any]) -> str:
         }
     )
     over = d["overhead_per_shard_seconds"]
-    first = rows.iloc[0]
     return "\n".join([
         f"Dask cluster: {c['scheduler']}, {c['workers']} workers, {c['threads']} threads "
         f"(started in {c['start_seconds']:.1f} s, kernel warm-up on every worker {c['warm_up_seconds']:.1f} s)",
-        f"Official rules, 4 players, {first['games']:,} rounds per run, median of {first['repeats']}:",
+        f"Official rules, 4 players, random policy; median of {rows['repeats'].iloc[0]} repeats:",
         table.to_string(index=False),
-        f"Efficiency (dask / local rounds per second, {d['big_shard_games']:,}-game shards): {d['efficiency']:.2f}",
-        f"Overhead per shard (extra time of {d['tiny_shard_games']}-game shards over big ones, per extra shard): "
-        f"local {over['local'] * 1000:.2f} ms, dask {over['dask'] * 1000:.2f} ms",
+        f"Efficiency (dask / local rounds per second, throughput run): {d['efficiency']:.2f}; "
+        f"workers busy in the kernel {d['worker_busy']:.0%} of the time",
+        "Overhead per shard (tiny-shard run minus big-shard run, per extra shard): "
+        f"local {over['local'] * 1000:.1f} ms, dask {over['dask'] * 1000:.1f} ms",
     ])

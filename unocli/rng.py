@@ -146,7 +146,7 @@ class Stream:
         See :func:`stream_key`.
     """
 
-    __slots__ = ("s0", "s1", "s2", "s3", "draws")
+    __slots__ = ("draws", "s0", "s1", "s2", "s3")
 
     def __init__(self, seed: int, index: int, purpose: int, sub: int = 0) -> None:
         self.s0, self.s1, self.s2, self.s3 = stream_state(seed, index, purpose, sub)

@@ -36,7 +36,7 @@ from ..counters import MatchStats, Outcome, RoundStats
 from ..policies import Policy
 from ..rng import PURPOSE_DEAL, PURPOSE_PLAY, Stream
 from ..rules import Rules, Stacking, WildDrawFour
-from .decisions import ACCEPT, CHALLENGE, STACK, PolicyDecider
+from .decisions import CHALLENGE, STACK, PolicyDecider
 from .events import Event, Kind
 
 HAND, DRAWN, STACKED, JUMP_IN = "hand", "drawn", "stacked", "jump_in"
@@ -618,4 +618,4 @@ def play_match(
     return match, rounds
 
 
-__all__ = ["Round", "play_round", "play_match", "Plus4Info", "HAND", "DRAWN", "STACKED", "JUMP_IN", "N_TYPES"]
+__all__ = ["DRAWN", "HAND", "JUMP_IN", "N_TYPES", "STACKED", "Plus4Info", "Round", "play_match", "play_round"]

@@ -1,0 +1,162 @@
+"""Paired comparisons: exact zeros for identical arms, a planted effect found, an absent one not."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from unocli.compare import Arm, compare, quantity_names
+from unocli.errors import ConfigError
+from unocli.policies import preset
+from unocli.rules import Rules
+from unocli.stats import wilson
+
+BASIC = preset("basic")
+FORGETFUL = BASIC.replace(forget_uno=0.3)
+
+
+def arm(name: str, rules: Rules, policy=BASIC) -> Arm:
+    return Arm(name, rules, (policy,) * rules.players)
+
+
+def test_identical_arms_differ_by_exactly_zero():
+    arms = [arm("a", Rules()), arm("b", Rules())]
+    comp = compare(arms, games=600, seed=5)
+    table = comp.table()
+    rows = table[table["arm"] == "b"]
+    assert len(rows) == len(quantity_names(4))
+    assert (rows["diff"] == 0).all()
+    assert (rows["diff_low"] == 0).all() and (rows["diff_high"] == 0).all()
+    assert (rows["p"] == 1).all() and (rows["p_holm"] == 1).all()
+
+
+def test_planted_effect_is_significant_and_absent_effect_is_not():
+    """uno_penalty 10 against 2 with players who forget Uno 30% of the time must raise cards drawn.
+
+    Each caught forgetter draws 8 more cards, and about one forgotten Uno is
+    caught per round, so the true effect is several cards per round against
+    a paired sd of about 10: with 1,500 paired deals the effect is dozens of
+    standard errors from 0 (we only ask p < 0.001 after Holm). The absent
+    effect changes target_score, which cannot matter in single rounds: the
+    games are identical, so the difference is exactly 0 and p = 1, whatever
+    the sample size.
+    """
+    arms = [arm("penalty2", Rules(), FORGETFUL), arm("penalty10", Rules(uno_penalty=10), FORGETFUL),
+            arm("target100", Rules(target_score=100), FORGETFUL)]
+    comp = compare(arms, games=1500, seed=11)
+    table = comp.table(["cards_drawn", "turns", "uno_caught"]).set_index(["arm", "metric"])
+    planted = table.loc[("penalty10", "cards_drawn")]
+    assert planted["diff"] > 2
+    assert planted["diff_low"] > 0
+    assert planted["p_holm"] < 0.001
+    absent = table.loc["target100"]
+    assert (absent["p_holm"] > 0.05).all()
+    assert (absent["diff"] == 0).all()
+
+
+def test_absent_behavioural_effect_is_not_significant():
+    """A knob nobody can use (catch_uno when nobody forgets) leaves every game unchanged: p = 1."""
+    arms = [arm("base", Rules()), arm("catch", Rules(), BASIC.replace(catch_uno=0.2))]
+    comp = compare(arms, games=800, seed=2, quantities=("turns", "cards_drawn", "win_0"))
+    assert (comp.table()["p_holm"].dropna() > 0.05).all()
+
+
+def test_shard_layout_does_not_change_anything():
+    arms = [arm("a", Rules()), arm("b", Rules(stacking="plus2"))]
+    one = compare(arms, games=700, seed=3, batch_size=700)
+    many = compare(arms, games=700, seed=3, batch_size=150)
+    assert (one.sums.s1 == many.sums.s1).all()
+    assert (one.sums.d2 == many.sums.d2).all()
+    assert (one.sums.block_s1 == many.sums.block_s1).all()
+    assert one.sums.accs[1].fingerprint == many.sums.accs[1].fingerprint
+    np.testing.assert_array_equal(one.boot_means(20, seed=1), many.boot_means(20, seed=1))
+
+
+def test_means_and_shares_match_simulate():
+    from unocli import simulate
+
+    comp = compare([arm("a", Rules(players=3))], games=500, seed=9)
+    sim = simulate(Rules(players=3), BASIC, games=500, seed=9)
+    assert comp.acc("a").fingerprint == sim.acc.fingerprint
+    turns = sim.summary().set_index("metric").loc["turns"]
+    assert comp.mean("a", "turns")[0] == pytest.approx(turns["mean"])
+    p, lo, hi = wilson(sim.acc.wins[0], 500)
+    assert comp.mean("a", "win_0")[0] == pytest.approx(p)
+    assert comp.mean("a", "win_0")[2:] == pytest.approx((lo, hi))
+
+
+def test_paired_interval_matches_per_game_differences():
+    from unocli.kernel import ROW_NAMES, play_rows
+    from unocli.stats import paired_diff
+
+    a, b = arm("a", Rules()), arm("b", Rules(stacking="progressive"))
+    comp = compare([a, b], games=400, seed=4)
+    col = ROW_NAMES.index("cards_drawn")
+    x = play_rows(b.rules, b.policies, seed=4, count=400)[:, col]
+    y = play_rows(a.rules, a.policies, seed=4, count=400)[:, col]
+    diff, _, lo, hi, p = paired_diff(x, y)
+    d = comp.diff("b", "a", "cards_drawn")
+    assert d["diff"] == pytest.approx(diff)
+    assert (d["ci_low"], d["ci_high"], d["p"]) == pytest.approx((lo, hi, p))
+    rev = comp.diff("a", "b", "cards_drawn")
+    assert rev["diff"] == pytest.approx(-diff)
+
+
+def test_target_error_reaches_its_target_reproducibly():
+    arms = [arm("a", Rules()), arm("b", Rules(uno_penalty=10), FORGETFUL)]
+    first = compare(arms, games=300, seed=1, target_error=1.5, metric="turns")
+    again = compare(arms, games=300, seed=1, target_error=1.5, metric="turns")
+    assert first.target is not None and first.target.reached
+    assert first.target.half_width <= 1.5
+    assert first.games == first.target.games == again.games > 300
+    d = first.diff("b", "a", "turns")
+    assert (d["ci_high"] - d["ci_low"]) / 2 <= 1.5
+    capped = compare(arms, games=300, seed=1, target_error=0.01, metric="turns", max_games=600)
+    assert capped.games == 600 and not capped.target.reached
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "words"),
+    [
+        ({"target_error": 0.0}, "positive number"),
+        ({"target_error": -2.0}, "positive number"),
+        ({"target_error": 1.0, "metric": "speed"}, "unknown metric"),
+        ({"quantities": ("turns", "win_7")}, "unknown metric 'win_7'"),
+        ({"baseline": "zzz"}, "baseline 'zzz'"),
+        ({"games": 0}, "positive whole number"),
+    ],
+)
+def test_bad_arguments(kwargs, words):
+    args = {"games": 10, **kwargs}
+    with pytest.raises(ConfigError, match=words):
+        compare([arm("a", Rules()), arm("b", Rules())], **args)
+
+
+def test_arms_must_match():
+    with pytest.raises(ConfigError, match="same number of players"):
+        compare([arm("a", Rules()), arm("b", Rules(players=3))], games=10)
+    with pytest.raises(ConfigError, match="used twice"):
+        compare([arm("a", Rules()), arm("a", Rules())], games=10)
+
+
+def test_table_carries_intervals_and_sample_sizes():
+    comp = compare([arm("a", Rules()), arm("b", Rules(seven_o=True))], games=300, seed=7,
+                   quantities=("turns", "win_0", "blocked"))
+    t = comp.table()
+    for col in ("n", "mean", "ci_low", "ci_high", "diff", "diff_low", "diff_high", "p_holm"):
+        assert col in t.columns
+    assert (t["n"] == 300).all()
+    assert (t["ci_low"] <= t["mean"]).all() and (t["mean"] <= t["ci_high"]).all()
+    assert set(t[t["metric"] == "win_0"]["interval"]) == {"wilson"}
+    b = t[t["arm"] == "b"]
+    assert (b["p_holm"] >= b["p"]).all()
+    assert math.isnan(t[t["arm"] == "a"]["diff"].iloc[0])
+
+
+def test_bootstrap_keeps_pairing():
+    comp = compare([arm("a", Rules()), arm("b", Rules())], games=400, seed=8, quantities=("turns", "win_0"))
+    boot = comp.boot_means(50, seed=0)
+    assert boot.shape == (50, 2, 2)
+    np.testing.assert_array_equal(boot[:, 0], boot[:, 1])  # identical arms stay identical in every replicate

@@ -1,0 +1,251 @@
+"""The kernel's own contract: rows depend only on (rules, policies, seed, game index).
+
+Not on the number of threads, not on how a run is split into calls; seeds
+cover the whole 64-bit range; seats beyond the table stay zero; and the
+layout constants the compiled code indexes by agree with the enums and field
+orders of rules.py and policies.py.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from naive import first_difference, reference_rows
+
+from unocli import policies as pol_module
+from unocli.counters import COUNTERS
+from unocli.kernel import ROW_NAMES, ROW_WIDTH, layout, max_threads, play_rows
+from unocli.policies import (
+    INT_KNOBS,
+    PROB_KNOBS,
+    ColourChoice,
+    Policy,
+    Respond,
+    SwapTarget,
+    policies_to_arrays,
+)
+from unocli.rules import RULE_FIELDS, Rules, Stacking, WildDrawFour, preset
+
+COL = {name: i for i, name in enumerate(ROW_NAMES)}
+PARTY = preset("party").replace(players=4)
+TABLE = (Policy(), pol_module.preset("basic"), Policy(bluff=0.5, forget_uno=0.5), Policy(colour="next_lacks"))
+
+
+# ---------------------------------------------------------------- determinism
+
+
+@pytest.mark.parametrize("match", [False, True])
+def test_threads_do_not_change_rows(match: bool) -> None:
+    count = 400 if match else 1000
+    one = play_rows(PARTY, TABLE, seed=7, count=count, match=match, threads=1)
+    two = play_rows(PARTY, TABLE, seed=7, count=count, match=match, threads=2)
+    default = play_rows(PARTY, TABLE, seed=7, count=count, match=match)
+    assert first_difference(two, one) is None
+    assert first_difference(default, one) is None
+
+
+def test_thread_setting_is_restored() -> None:
+    import numba
+
+    before = numba.get_num_threads()
+    play_rows(PARTY, TABLE, seed=1, count=10, threads=1)
+    assert numba.get_num_threads() == before
+    assert max_threads() >= 1
+
+
+@pytest.mark.parametrize("match", [False, True])
+def test_batching_does_not_change_rows(match: bool) -> None:
+    whole = play_rows(PARTY, TABLE, seed=11, start=0, count=1000, match=match)
+    tens = np.concatenate(
+        [play_rows(PARTY, TABLE, seed=11, start=s, count=100, match=match) for s in range(0, 1000, 100)]
+    )
+    assert first_difference(tens, whole) is None
+    ragged_sizes = [1, 2, 97, 300, 3, 597]
+    assert sum(ragged_sizes) == 1000
+    parts, at = [], 0
+    for size in ragged_sizes:
+        parts.append(play_rows(PARTY, TABLE, seed=11, start=at, count=size, match=match, threads=1 + size % 2))
+        at += size
+    assert first_difference(np.concatenate(parts), whole) is None
+    # a window from the middle of the run
+    assert first_difference(play_rows(PARTY, TABLE, seed=11, start=250, count=50, match=match), whole[250:300]) is None
+
+
+def test_out_parameter_is_filled() -> None:
+    out = np.full((120, ROW_WIDTH), -99, dtype=np.int64)
+    rows = play_rows(PARTY, TABLE, seed=5, start=3, count=100, out=out)
+    assert np.shares_memory(rows, out)
+    assert first_difference(out[:100], play_rows(PARTY, TABLE, seed=5, start=3, count=100)) is None
+    assert (out[100:] == -99).all()
+
+
+def test_seeds_and_offsets_give_different_games() -> None:
+    base = play_rows(PARTY, TABLE, seed=11, start=0, count=200)
+    other_seed = play_rows(PARTY, TABLE, seed=12, start=0, count=200)
+    shifted = play_rows(PARTY, TABLE, seed=11, start=1, count=200)
+    assert (base != other_seed).any(axis=1).mean() > 0.9
+    assert (base[1:] == shifted[:-1]).all()  # the same games, one index along
+    assert (base[:-1] != shifted[:-1]).any(axis=1).mean() > 0.9
+    # a rerun is identical
+    assert (play_rows(PARTY, TABLE, seed=11, start=0, count=200) == base).all()
+
+
+@pytest.mark.parametrize("seed", [2**64 - 1, 2**64 - 2, 2**63, 2**63 - 1])
+def test_extreme_seeds(seed: int) -> None:
+    rules = Rules(players=3, stacking="any", seven_o=True)
+    policies = (Policy(),) * 3
+    rows = play_rows(rules, policies, seed=seed, count=30)
+    assert first_difference(rows, reference_rows(rules, policies, seed, 0, 30)) is None
+    assert (rows != play_rows(rules, policies, seed=seed ^ 1, count=30)).any()
+
+
+def test_large_start_index() -> None:
+    rules = Rules(players=4)
+    policies = (Policy(),) * 4
+    start = 2**62 + 12345
+    rows = play_rows(rules, policies, seed=3, start=start, count=20)
+    assert first_difference(rows, reference_rows(rules, policies, 3, start, 20), start) is None
+
+
+def test_wrong_number_of_policies() -> None:
+    with pytest.raises(ValueError, match="3 policies for 4 players"):
+        play_rows(Rules(players=4), (Policy(),) * 3, count=1)
+
+
+def test_zero_games() -> None:
+    assert play_rows(Rules(), (Policy(),) * 4, count=0).shape == (0, ROW_WIDTH)
+
+
+# ---------------------------------------------------------------- row contents
+
+
+@pytest.mark.parametrize("match", [False, True])
+@pytest.mark.parametrize("players", [2, 3, 5, 9, 10])
+def test_unused_seats_are_zero(players: int, match: bool) -> None:
+    rules = preset("party").replace(players=players, target_score=150)
+    rows = play_rows(rules, (Policy(),) * players, seed=9, count=200, match=match)
+    for s in range(players, 10):
+        assert (rows[:, COL[f"cards_left_{s}"]] == 0).all()
+        assert (rows[:, COL[f"points_{s}"]] == 0).all()
+    points = rows[:, [COL[f"points_{s}"] for s in range(players)]]
+    outcome, winner = rows[:, COL["outcome"]], rows[:, COL["winner"]]
+    assert ((winner >= 0) == (outcome == 0)).all()
+    assert (winner < players).all()
+    if not match:
+        assert (rows[:, COL["rounds"]] == 1).all()
+        # a round: only the winner scores, the winner's points
+        assert (points.sum(axis=1) == np.where(outcome == 0, rows[:, COL["winner_points"]], 0)).all()
+        won = outcome == 0
+        assert (rows[won, COL["cards_left_0"] + winner[won]] == 0).all()
+    else:
+        assert (rows[:, COL["rounds"]] >= 1).all()
+        won = outcome == 0
+        assert (points[won, winner[won]] >= rules.target_score).all()
+        assert (points.sum(axis=1) == rows[:, COL["winner_points"]]).all()
+
+
+# ---------------------------------------------------------------- layout constants
+
+
+def test_row_layout() -> None:
+    assert ROW_NAMES[: len(COUNTERS)] == COUNTERS
+    for i, name in enumerate(COUNTERS):
+        assert getattr(layout, name.upper()) == i, name
+    assert ROW_NAMES[layout.OUTCOME] == "outcome"
+    assert ROW_NAMES[layout.WINNER] == "winner"
+    for s in range(layout.NMAX):
+        assert ROW_NAMES[layout.CARDS_LEFT + s] == f"cards_left_{s}"
+        assert ROW_NAMES[layout.SCORES + s] == f"points_{s}"
+    assert ROW_NAMES[layout.ROUNDS] == "rounds"
+    assert ROW_NAMES[layout.ROUNDS_BLOCKED] == "rounds_blocked"
+    assert ROW_NAMES[layout.ROUNDS_CAPPED] == "rounds_capped"
+    assert len(ROW_NAMES) == ROW_WIDTH == layout.ROW_WIDTH
+    assert len(set(ROW_NAMES)) == ROW_WIDTH
+
+
+def test_rule_layout() -> None:
+    short = {"draw_until_playable": "DUP", "no_action_finish": "NAF", "wild_draw_four": "WD4", "target_score": "TARGET"}
+    for i, name in enumerate(RULE_FIELDS):
+        assert getattr(layout, "R_" + short.get(name, name.upper())) == i, name
+    order = (Stacking.OFF, Stacking.PLUS2, Stacking.SAME, Stacking.PROGRESSIVE, Stacking.ANY)
+    assert [layout.ST_OFF, layout.ST_PLUS2, layout.ST_SAME, layout.ST_PROGRESSIVE, layout.ST_ANY] == [
+        list(Stacking).index(s) for s in order
+    ]
+    assert len(Stacking) == 5
+    assert [layout.WD4_RESTRICTED, layout.WD4_FREE] == [
+        list(WildDrawFour).index(WildDrawFour.RESTRICTED),
+        list(WildDrawFour).index(WildDrawFour.FREE),
+    ]
+    assert len(WildDrawFour) == 2
+    # the kernel's rule array has one slot past the fields: the test-only fault (0: none)
+    assert layout.R_FAULT == len(RULE_FIELDS) and layout.N_RULE_SLOTS == len(RULE_FIELDS) + 1
+    assert layout.G_HSIZE - layout.G_RU == layout.N_RULE_SLOTS
+    assert layout.FAULT_NONE == 0
+    for stacking in Stacking:
+        arr = Rules(stacking=stacking, wild_draw_four="free", players=3, hand_size=9, uno_penalty=5).to_array()
+        assert arr[layout.R_STACKING] == getattr(layout, "ST_" + stacking.name)
+        assert arr[layout.R_WD4] == layout.WD4_FREE
+        assert arr[layout.R_PLAYERS] == 3 and arr[layout.R_HAND_SIZE] == 9 and arr[layout.R_UNO_PENALTY] == 5
+
+
+def test_policy_layout() -> None:
+    prob_names = {"forget_uno": "FORGET", "catch_uno": "CATCH", "jump_in": "JUMP"}
+    for i, name in enumerate(PROB_KNOBS):
+        assert getattr(layout, "P_" + prob_names.get(name, name.upper())) == i, name
+    int_names = {"challenge_if_hand": "CHAL_HAND", "challenge_if_own_colour": "CHAL_OWN", "swap_target": "SWAP"}
+    for i, name in enumerate(INT_KNOBS):
+        assert getattr(layout, "I_" + int_names.get(name, name.upper())) == i, name
+    assert layout.N_INTS == len(INT_KNOBS)
+    assert [layout.COL_RANDOM, layout.COL_MOST, layout.COL_NEXT_LACKS] == [
+        list(ColourChoice).index(c) for c in (ColourChoice.RANDOM, ColourChoice.MOST_HELD, ColourChoice.NEXT_LACKS)
+    ]
+    assert len(ColourChoice) == 3
+    assert [layout.RESP_UNIFORM, layout.RESP_KNOBS] == [
+        list(Respond).index(r) for r in (Respond.UNIFORM, Respond.KNOBS)
+    ]
+    assert len(Respond) == 2
+    assert [layout.SW_RANDOM, layout.SW_FEWEST, layout.SW_MOST, layout.SW_NEXT] == [
+        list(SwapTarget).index(s) for s in (SwapTarget.RANDOM, SwapTarget.FEWEST, SwapTarget.MOST, SwapTarget.NEXT)
+    ]
+    assert len(SwapTarget) == 4
+
+
+def test_policy_arrays_use_the_layout() -> None:
+    pols = (
+        Policy(
+            colour="next_lacks",
+            respond="knobs",
+            swap_target="most",
+            challenge_if_hand=6,
+            attack_at=3,
+            attack="skip",
+            challenge_if_own_colour=True,
+            bluff=0.25,
+            forget_uno=0.5,
+            play="low",
+        ),
+        Policy(attack_at=4),  # attack_at without an attack order never applies
+    )
+    probs, ints, prio = policies_to_arrays(pols)
+    assert probs.shape == (2, len(PROB_KNOBS)) and ints.shape == (2, len(INT_KNOBS))
+    assert probs[0, layout.P_BLUFF] == 0.25 and probs[0, layout.P_FORGET] == 0.5
+    assert probs[1, layout.P_CATCH] == 1.0 and probs[1, layout.P_JUMP] == 0.5
+    assert ints[0, layout.I_COLOUR] == layout.COL_NEXT_LACKS
+    assert ints[0, layout.I_RESPOND] == layout.RESP_KNOBS
+    assert ints[0, layout.I_SWAP] == layout.SW_MOST
+    assert ints[0, layout.I_CHAL_HAND] == 6 and ints[0, layout.I_CHAL_OWN] == 1
+    assert ints[0, layout.I_ATTACK_AT] == 3 and ints[1, layout.I_ATTACK_AT] == 0
+    assert ints[0, layout.I_RANDOM_PLAY] == 0 and ints[1, layout.I_RANDOM_PLAY] == 1
+    assert ints[1, layout.I_COLOUR] == layout.COL_RANDOM and ints[1, layout.I_SWAP] == layout.SW_RANDOM
+    assert prio.shape == (2, 2, 54) and (prio[1] == 0).all()
+
+
+def test_workspace_regions_do_not_overlap() -> None:
+    starts = sorted((getattr(layout, name), name) for name in dir(layout) if name.startswith("G_") and name != "G_SIZE")
+    assert starts[0][0] == 0
+    assert all(a[0] < b[0] for a, b in itertools.pairwise(starts))
+    assert layout.G_ROW - layout.G_ST == layout.N_STATE
+    assert layout.G_RU - layout.G_ROW == ROW_WIDTH
+    assert starts[-1][0] < layout.G_SIZE

@@ -1,0 +1,257 @@
+"""Invariants of the reference engine over random seeds, rule sets, table sizes and policies.
+
+- every one of the 108 cards is in exactly one place (a hand, the draw pile or
+  the discard pile), checked at every decision a player makes;
+- turns == cards_played + passes, and no counter is ever negative;
+- every round ends won, blocked or capped, with a winner exactly when won;
+- every match ends with exactly one player at or over target_score.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from unocli.cards import N_TYPES, copies, points
+from unocli.counters import COUNTERS, Outcome
+from unocli.policies import ColourChoice, Policy, Respond, SwapTarget
+from unocli.reference.decisions import PolicyDecider
+from unocli.reference.engine import Round, play_match
+from unocli.reference.trace import Narrator
+from unocli.rules import Rules, Stacking, WildDrawFour
+
+# UNOCLI_PROPERTY_EXAMPLES=5000 python -m pytest tests/test_properties.py runs a longer hunt.
+EXAMPLES = int(os.environ.get("UNOCLI_PROPERTY_EXAMPLES", "300"))
+SETTINGS = settings(
+    max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+)
+
+DECK = Counter({t: copies(t) for t in range(N_TYPES)})
+
+
+# ---------------------------------------------------------------- strategies
+
+seeds = st.integers(0, 2**64 - 1)
+indices = st.integers(0, 2**64 - 1)
+probability = st.one_of(st.sampled_from([0.0, 0.5, 1.0]), st.floats(0.0, 1.0, allow_nan=False))
+orders = st.sampled_from(
+    ["random", "draw_two>skip>reverse>high>wild>wild_draw_four", "low", "wild_draw_four>wild", "skip>low>draw_two"]
+)
+
+
+@st.composite
+def rule_sets(draw, max_turns: bool = True) -> Rules:
+    """Any rule set; ``max_turns``: sometimes a tiny turn cap, else 3000 (long rounds cost seconds)."""
+    players = draw(st.integers(2, 10))
+    largest = 107 // players
+    hand_size = draw(st.one_of(st.integers(1, min(9, largest)), st.integers(1, largest)))  # sometimes large
+    return Rules(
+        players=players,
+        hand_size=hand_size,
+        stacking=draw(st.sampled_from(list(Stacking))),
+        seven_o=draw(st.booleans()),
+        jump_in=draw(st.booleans()),
+        draw_until_playable=draw(st.booleans()),
+        no_action_finish=draw(st.booleans()),
+        wild_draw_four=draw(st.sampled_from(list(WildDrawFour))),
+        challenge=draw(st.booleans()),
+        uno_penalty=draw(st.integers(0, 4)),
+        max_turns=draw(st.one_of(st.just(3000), st.integers(1, 60))) if max_turns else 10_000,
+    )
+
+
+@st.composite
+def knob_policies(draw, finite: bool = False) -> Policy:
+    """Random knobs. ``finite``: forget_uno at most 0.5, because a player who always forgets
+    and is always caught draws at every Uno and never goes out (the round runs to max_turns)."""
+    play = draw(orders)
+    return Policy(
+        play=play,
+        attack=draw(st.sampled_from(["", "draw_two>wild_draw_four", "skip"])),
+        attack_at=draw(st.integers(0, 3)),
+        colour=draw(st.sampled_from(list(ColourChoice))),
+        bluff=draw(probability),
+        respond=draw(st.sampled_from(list(Respond))),
+        challenge=draw(probability),
+        challenge_if_hand=draw(st.integers(0, 8)),
+        challenge_if_own_colour=draw(st.booleans()),
+        forget_uno=draw(st.floats(0.0, 0.5)) if finite else draw(probability),
+        catch_uno=draw(probability),
+        stack=draw(probability),
+        jump_in=draw(probability),
+        swap_target=draw(st.sampled_from(list(SwapTarget))),
+        play_drawn=draw(probability),
+    )
+
+
+@st.composite
+def tables(draw, max_turns: bool = True, finite: bool = False) -> tuple[Rules, tuple[Policy, ...]]:
+    rules = draw(rule_sets(max_turns))
+    policies = st.one_of(st.just(Policy()), knob_policies(finite))
+    if draw(st.booleans()):
+        seat_policies = (draw(policies),) * rules.players
+    else:
+        seat_policies = tuple(draw(policies) for _ in range(rules.players))
+    return rules, seat_policies
+
+
+# ---------------------------------------------------------------- checking decider
+
+
+def check_cards(rnd: Round) -> None:
+    """All 108 cards are in exactly one place: hands + draw pile + discard pile = the deck."""
+    where = Counter(rnd.draw_pile) + Counter(rnd.discard)
+    for hand in rnd.hands:
+        assert all(k > 0 for k in hand.values()), hand
+        where += hand
+    assert where == DECK
+    assert len(rnd.discard) >= 1
+    assert 0 <= rnd.current < rnd.n
+
+
+def check_counters(rnd: Round) -> None:
+    s = rnd.stats
+    for name in COUNTERS:
+        assert getattr(s, name) >= 0, name
+    assert s.turns == s.cards_played + s.passes
+    assert s.turns <= rnd.rules.max_turns
+
+
+class CheckingDecider(PolicyDecider):
+    """The policies' own decisions, after checking the invariants at every decision point."""
+
+    def __init__(self) -> None:
+        self.checks = 0
+
+    def _check(self, rnd: Round) -> None:
+        self.checks += 1
+        if rnd.discard:  # the start Wild's colour is chosen once the start card is turned
+            check_cards(rnd)
+        check_counters(rnd)
+
+    def bluff(self, rnd, seat):
+        self._check(rnd)
+        return super().bluff(rnd, seat)
+
+    def choose_card(self, rnd, seat, options):
+        self._check(rnd)
+        assert options and all(rnd.hands[seat][c] > 0 for c in options)
+        return super().choose_card(rnd, seat, options)
+
+    def play_drawn(self, rnd, seat, card):
+        self._check(rnd)
+        return super().play_drawn(rnd, seat, card)
+
+    def colour(self, rnd, seat):
+        self._check(rnd)
+        colour = super().colour(rnd, seat)
+        assert 0 <= colour < 4
+        return colour
+
+    def forget_uno(self, rnd, seat):
+        self._check(rnd)
+        assert rnd.hand_size(seat) == 1
+        return super().forget_uno(rnd, seat)
+
+    def catch_uno(self, rnd, seat, offender):
+        self._check(rnd)
+        assert seat != offender
+        return super().catch_uno(rnd, seat, offender)
+
+    def respond(self, rnd, seat, stackable, challenge_open):
+        self._check(rnd)
+        return super().respond(rnd, seat, stackable, challenge_open)
+
+    def jump_in(self, rnd, seat):
+        self._check(rnd)
+        assert rnd.hands[seat][rnd.top] > 0
+        return super().jump_in(rnd, seat)
+
+    def swap_target(self, rnd, seat):
+        self._check(rnd)
+        target = super().swap_target(rnd, seat)
+        assert target != seat and 0 <= target < rnd.n
+        return target
+
+
+def check_round_end(rnd: Round) -> None:
+    check_cards(rnd)
+    check_counters(rnd)
+    s, rules = rnd.stats, rnd.rules
+    assert s.outcome in (Outcome.WON, Outcome.BLOCKED, Outcome.CAPPED)
+    assert (s.winner == -1) == (s.outcome is not Outcome.WON)
+    assert s.cards_left == [rnd.hand_size(seat) for seat in range(rnd.n)]
+    if s.outcome is Outcome.WON:
+        assert 0 <= s.winner < rnd.n and s.cards_left[s.winner] == 0
+        # A won round can score 0 (only zeros left), so compare with the hands, not with > 0.
+        assert s.winner_points == sum(points(c) * k for hand in rnd.hands for c, k in hand.items())
+    else:
+        assert s.winner_points == 0
+    if s.outcome is Outcome.CAPPED:
+        assert s.turns == rules.max_turns
+    if not rules.stacking_on:
+        assert s.max_stack <= 1
+    assert s.max_stack <= s.cards_played
+    assert s.bluffs <= s.plus4_played and s.challenges_won <= s.challenges <= s.plus4_played
+    assert s.uno_caught <= s.uno_forgotten
+    assert s.jump_ins <= s.cards_played
+    if not rules.jump_in:
+        assert s.jump_ins == 0
+    if not rules.seven_o:
+        assert s.swaps == s.rotations == 0
+    if rules.wild_draw_four is WildDrawFour.FREE:
+        assert s.bluffs == s.challenges == 0
+    if not rules.challenge:
+        assert s.challenges == 0
+
+
+# ---------------------------------------------------------------- properties
+
+
+@SETTINGS
+@given(table=tables(), seed=seeds, index=indices)
+def test_round_invariants(table, seed, index):
+    rules, seat_policies = table
+    decider = CheckingDecider()
+    rnd = Round.deal(rules, seat_policies, seed, index, decider=decider, log=True)
+    rnd.run()
+    check_round_end(rnd)
+    # The narration replays the same game: same turns, same hands at the end.
+    narrator = Narrator(rules)
+    narrator.feed(rnd.events)
+    assert narrator.turn == rnd.stats.turns
+    assert narrator.hands == rnd.hands
+
+
+@settings(SETTINGS, max_examples=max(1, EXAMPLES // 3))
+@given(table=tables(), seed=seeds, index=indices, round_index=st.integers(0, 20))
+def test_later_rounds_of_a_match_deal_correctly(table, seed, index, round_index):
+    rules, seat_policies = table
+    rnd = Round.deal(rules, seat_policies, seed, index, round_index=round_index, decider=CheckingDecider(), log=False)
+    dealt = sum(rnd.hand_size(seat) for seat in range(rnd.n))
+    assert dealt == rules.players * rules.hand_size + rnd.stats.cards_drawn  # + 2 after a start Draw Two
+    assert rnd.stats.cards_drawn in (0, 2)
+    rnd.run()
+    check_round_end(rnd)
+
+
+@settings(SETTINGS, max_examples=max(1, EXAMPLES // 3))
+@given(table=tables(max_turns=False, finite=True), seed=seeds, index=indices, target=st.integers(1, 120))
+def test_every_match_ends_with_one_player_at_target(table, seed, index, target):
+    rules, seat_policies = table
+    rules = rules.replace(target_score=target)
+    match, rounds = play_match(rules, seat_policies, seed, index)
+    assert match.outcome is Outcome.WON
+    assert 0 <= match.winner < rules.players
+    assert [s for s, score in enumerate(match.scores) if score >= target] == [match.winner]
+    assert len(rounds) == len(match.rounds) <= rules.max_rounds
+    assert match.rounds[-1].winner == match.winner
+    totals = [0] * rules.players
+    for rnd in rounds:
+        check_round_end(rnd)
+        if rnd.stats.outcome is Outcome.WON:
+            totals[rnd.stats.winner] += rnd.stats.winner_points
+    assert totals == match.scores
