@@ -168,6 +168,19 @@ def test_cli_simulate_dask_json_equals_local(cluster):
     assert json.loads(on_fixture.stdout) == json.loads(local_rot.stdout)
 
 
+def test_bench_dask_reports_throughput_and_overhead_per_shard(cluster):
+    args = ["--backend", "dask", "--scheduler", cluster.scheduler_address, "--games", "2000", "--repeats", "1",
+            "--json"]
+    result = CliRunner().invoke(command("bench", bench_cmd), args, catch_exceptions=False)
+    assert result.exit_code == 0
+    d = json.loads(result.stdout)["dask"]
+    assert d["cluster"]["workers"] == 2 and d["cluster"]["threads"] == 2
+    assert {(r["run"], r["backend"]) for r in d["throughput"]} == {
+        (run, b) for run in ("throughput", "big", "tiny") for b in ("local", "dask")}
+    assert all(r["rounds_per_second"] > 0 for r in d["throughput"])
+    assert set(d["overhead_per_shard_seconds"]) == {"local", "dask"} and d["efficiency"] > 0
+
+
 # ---------------------------------------------------------------- a worker killed mid-run
 
 def test_killing_a_worker_mid_run_leaves_the_result_unchanged(backend):

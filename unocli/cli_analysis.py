@@ -100,6 +100,11 @@ def _metrics(text: str | None) -> tuple[str, ...] | None:
 
 
 def _log(quiet: bool):
+    """A progress printer on stderr (after the kernel compile notice, when the kernel is not cached yet)."""
+    from .cli_run import announce_compile
+
+    announce_compile(quiet)
+
     def say(message: str) -> None:
         if not quiet:
             click.echo(message, err=True)

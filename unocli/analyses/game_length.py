@@ -113,11 +113,15 @@ def run(exp: Experiment, ctx: Context) -> Section:
     for name in names:
         sub = turns_table[turns_table["rules"] == name]
         series.append(plots.Series(name, sub["mean_turns"], sub["ci_low"], sub["ci_high"]))
+    capped = turns_table[turns_table["capped_share"] > 0]
+    note = ""
+    if len(capped):
+        note = (f"; {', '.join(sorted(set(capped['rules'])))} leaves up to {pct(capped['capped_share'].max(), 2)} of "
+                f"rounds unfinished at the max_turns cap, counted at the cap, which inflates its mean")
+    cap_t = caption(exp, "Mean turns per round, one line per rule set" + note, n_rounds)
     charts.append(Chart("turns-by-players", plots.line_chart(
         players, series, title="Mean turns per round by table size", xlabel="players at the table",
-        ylabel="turns per round (mean)", xticks=players,
-        caption=caption(exp, "Mean turns per round, one line per rule set", n_rounds)),
-        caption(exp, "Mean turns per round, one line per rule set", n_rounds), "mean turns per round by players"))
+        ylabel="turns per round (mean)", xticks=players, caption=cap_t), cap_t, "mean turns per round by players"))
     sub = turns_table[turns_table["rules"] == base]
     q_series = [plots.Series("mean", sub["mean_turns"], sub["ci_low"], sub["ci_high"]),
                 plots.Series("median", sub["median"], sub["median_low"], sub["median_high"]),
