@@ -81,6 +81,7 @@ from .layout import (
     P_STACK,
     PASSES,
     PLUS4_PLAYED,
+    ROW_WIDTH,
     R_CHALLENGE,
     R_DUP,
     R_FAULT,
@@ -173,12 +174,22 @@ def _chance(rs, p):
 
 @njit(cache=True, _nrt=False)
 def _shuffle(rs, arr, start, length):
-    """Fisher-Yates on arr[start:start+length] (Stream.shuffle)."""
+    """Fisher-Yates on arr[start:start+length] (Stream.shuffle).
+
+    The generator state stays in local variables for the whole loop: written
+    back to ``rs`` once, not after each of the ~108 draws.
+    """
+    s0, s1, s2, s3 = rs[0], rs[1], rs[2], rs[3]
     for i in range(length - 1, 0, -1):
-        j = _below(rs, i + 1)
+        j, s0, s1, s2, s3 = bounded(s0, s1, s2, s3, np.uint64(i + 1))
+        k = start + np.int64(j)
         t = arr[start + i]
-        arr[start + i] = arr[start + j]
-        arr[start + j] = t
+        arr[start + i] = arr[k]
+        arr[k] = t
+    rs[0] = s0
+    rs[1] = s1
+    rs[2] = s2
+    rs[3] = s3
 
 
 # ---------------------------------------------------------------- small helpers
@@ -728,17 +739,13 @@ def deal(g, rs, deal_rs, round_index):
     for i in range(108):
         g[G_PILE + i] = DECK[i]
     _shuffle(deal_rs, g, G_PILE, 108)
-    for i in range(NMAX * 54):
-        g[G_HANDS + i] = 0
-    for i in range(NMAX * 4):
-        g[G_CCOUNT + i] = 0
-    for s in range(NMAX):
-        g[G_HSIZE + s] = 0
-        g[G_LACKS + s] = -1
-    for t in range(54):
-        g[G_DISC + t] = 0
-    for i in range(G_ROW, G_ROW + 41):
-        g[i] = 0
+    # slices, not indexed loops: numba compiles them to plain fills
+    g[G_HANDS : G_HANDS + n * 54] = 0
+    g[G_CCOUNT : G_CCOUNT + n * 4] = 0
+    g[G_HSIZE : G_HSIZE + NMAX] = 0
+    g[G_LACKS : G_LACKS + NMAX] = -1
+    g[G_DISC : G_DISC + 54] = 0
+    g[G_ROW : G_ROW + ROW_WIDTH] = 0
     first = round_index % n
     pos = 0
     for _ in range(g[G_RU + R_HAND_SIZE]):
