@@ -145,29 +145,37 @@ def test_mixed_presets_every_seat_count() -> None:
 
 # ---------------------------------------------------------------- edge rule sets
 
-EDGES = {
+EDGE_POLICY = Policy(forget_uno=0.5, bluff=0.3)
+EDGES: dict[str, tuple[Rules, Policy, str]] = {
     # small max_turns: capped rounds (and the jump-in window closed at the cap)
-    "capped": (Rules(players=4, max_turns=25, jump_in=True), "rounds_capped"),
-    "capped-1": (Rules(players=3, max_turns=1), "rounds_capped"),
+    "capped": (Rules(players=4, max_turns=25, jump_in=True), EDGE_POLICY, "rounds_capped"),
+    "capped-1": (Rules(players=3, max_turns=1), EDGE_POLICY, "rounds_capped"),
     # hands so large the draw pile runs dry: reshuffles, draws cut short. (A blocked round
     # needs every card but the top in the hands with nobody holding the current colour, which
     # a dealt game never reaches: blocked rounds are covered by the scenario tests only.)
-    "dry-pile-2": (Rules(players=2, hand_size=53), "reshuffles"),
-    "dry-pile-4": (Rules(players=4, hand_size=26, stacking="any", uno_penalty=10), "reshuffles"),
-    "dry-pile-10": (Rules(players=10, hand_size=10, draw_until_playable=True), "reshuffles"),
-    "one-card": (Rules(players=5, hand_size=1, no_action_finish=True), "winner_points"),
-    "uno-penalty": (Rules(players=3, hand_size=3, uno_penalty=7), "uno_caught"),
-    "seven-o-swaps": (Rules(players=6, seven_o=True, jump_in=True), "swaps"),
-    "challenges": (Rules(players=4, stacking="any"), "challenges_won"),
+    "dry-pile-2": (Rules(players=2, hand_size=53), EDGE_POLICY, "reshuffles"),
+    "dry-pile-4": (Rules(players=4, hand_size=26, stacking="any", uno_penalty=10), EDGE_POLICY, "reshuffles"),
+    "dry-pile-10": (Rules(players=10, hand_size=10, draw_until_playable=True), EDGE_POLICY, "reshuffles"),
+    "one-card": (Rules(players=5, hand_size=1, no_action_finish=True), EDGE_POLICY, "winner_points"),
+    "uno-penalty": (Rules(players=3, hand_size=3, uno_penalty=7), EDGE_POLICY, "uno_caught"),
+    "uno-penalty-0": (Rules(players=4, uno_penalty=0), Policy(forget_uno=1.0), "uno_caught"),
+    "seven-o-swaps": (Rules(players=6, seven_o=True, jump_in=True), EDGE_POLICY, "swaps"),
+    "challenges": (Rules(players=4, stacking="any"), EDGE_POLICY, "challenges_won"),
+    # a drawn +4 that would be a bluff (the last card held is an action card of the current colour,
+    # unplayable under no_action_finish): under draw_until_playable the player draws on
+    "draw-until-playable-bluffer": (
+        Rules(players=3, draw_until_playable=True, no_action_finish=True),
+        Policy(bluff=1.0),
+        "bluffs",
+    ),
 }
 
 
 @pytest.mark.parametrize("edge", list(EDGES))
 def test_edge_rules(edge: str) -> None:
-    rules, column = EDGES[edge]
-    policies = [Policy(forget_uno=0.5, bluff=0.3)] * rules.players
+    rules, policy, column = EDGES[edge]
     games = 100 if rules.hand_size > 9 else 300  # huge hands make long rounds
-    rows = compare(rules, policies, SEED + 4, 0, games)
+    rows = compare(rules, [policy] * rules.players, SEED + 4, 0, games)
     assert rows[:, COL[column]].sum() > 0, f"no game exercised {column}"
 
 

@@ -130,7 +130,7 @@ def load_baseline(path: str | Path) -> tuple[dict[str, Any], list[Arm]]:
             policies = tuple(Policy(**pol) for pol in rec["policies"])
             arms.append(Arm(rec["name"], rules, policies, bool(rec["match"]), bool(rec["rotate_seats"])))
             for key in ("n", "metrics", "wins", "fingerprint"):
-                rec[key]  # noqa: B018 - presence check
+                rec[key]
         int(doc["games"]), int(doc["seed"])
     except BaselineError:
         raise

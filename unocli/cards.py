@@ -25,8 +25,8 @@ WILD = 52
 WILD_DRAW_FOUR = 53
 NO_COLOUR = -1
 
-RANK_NAMES = tuple(str(r) for r in range(10)) + ("Skip", "Reverse", "Draw Two")
-RANK_SHORT = tuple(str(r) for r in range(10)) + ("S", "R", "+2")
+RANK_NAMES = (*tuple(str(r) for r in range(10)), "Skip", "Reverse", "Draw Two")
+RANK_SHORT = (*tuple(str(r) for r in range(10)), "S", "R", "+2")
 
 
 def card_type(colour: int, rank: int) -> int:

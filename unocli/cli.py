@@ -196,25 +196,15 @@ def _policy_summary(policy: str, seats: tuple[str, ...]) -> str:
 
 # ---------------------------------------------------------------- commands defined in their own modules
 
-def _register() -> None:
-    from .cli_check import baseline_cmd, check_cmd
-    from .cli_run import bench_cmd, simulate_cmd
-
-    cli.add_command(simulate_cmd, "simulate")
-    cli.add_command(bench_cmd, "bench")
-    cli.add_command(baseline_cmd, "baseline")
-    cli.add_command(check_cmd, "check")
-
-
-_register()
-
-
-def _register_analysis() -> None:
-    from .cli_analysis import compare_cmd, report_cmd, sweep_cmd
-
-    cli.add_command(compare_cmd, "compare")
-    cli.add_command(sweep_cmd, "sweep")
-    cli.add_command(report_cmd, "report")
-
-
-_register_analysis()
+# Imported only when used: the analysis commands pull in matplotlib and the
+# cluster code, which would slow down every start of the CLI.
+LAZY_COMMANDS = {
+    "simulate": ("unocli.cli_run", "simulate_cmd"),
+    "bench": ("unocli.cli_run", "bench_cmd"),
+    "compare": ("unocli.cli_analysis", "compare_cmd"),
+    "sweep": ("unocli.cli_analysis", "sweep_cmd"),
+    "report": ("unocli.cli_analysis", "report_cmd"),
+    "baseline": ("unocli.cli_check", "baseline_cmd"),
+    "check": ("unocli.cli_check", "check_cmd"),
+}
+cli.lazy_commands.update(LAZY_COMMANDS)

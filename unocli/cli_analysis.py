@@ -11,11 +11,11 @@ import click
 import pandas as pd
 
 from .cli_backend import backend_options, make_backend
-from .cli_options import UnoCommand, policy_options, rules_options, seed_option
+from .cli_options import UnoCommand, policy_options, rules_options, seed_option, target_options
 from .errors import ConfigError
 from .output import check_table_path, write_table
 from .policies import PRESETS as POLICY_PRESETS
-from .precision import DEFAULT_MAX_GAMES, check_target
+from .precision import check_target
 from .rules import PRESETS as RULE_PRESETS
 from .sweep import TableSpec, parse_grid_option
 
@@ -112,20 +112,19 @@ def _log(quiet: bool):
     return say
 
 
-def target_options(f):
-    f = click.option("--max-games", type=int, default=DEFAULT_MAX_GAMES, show_default=True,
-                     help="With --target-error: stop after this many games per arm even if not reached.")(f)
-    f = click.option("--metric", default="turns", show_default=True,
-                     help="The metric --target-error applies to (sweep: also the metric plotted).")(f)
-    return click.option("--target-error", type=float, default=None, metavar="X",
-                        help="Play batches until the 95% CI half-width of --metric is at most X; --games is the "
-                             "first batch.")(f)
+def _decimals(lo: float, hi: float) -> int:
+    """Decimals that show an interval of this width to two significant figures."""
+    import math
+
+    half = (hi - lo) / 2
+    if not math.isfinite(half) or half <= 0:
+        return 2
+    return min(6, max(0, 1 - math.floor(math.log10(half))))
 
 
-def _fmt(x: float) -> str:
-    if pd.isna(x):
-        return ""
-    return f"{x:.4g}" if abs(x) < 1000 else f"{x:,.0f}"
+def _interval(m: float, lo: float, hi: float, sign: str = "") -> str:
+    k = _decimals(lo, hi)
+    return f"{m:{sign}.{k}f} [{lo:{sign}.{k}f}, {hi:{sign}.{k}f}]"
 
 
 def format_comparison(df: pd.DataFrame) -> str:
@@ -133,9 +132,9 @@ def format_comparison(df: pd.DataFrame) -> str:
     base = df["baseline"].iloc[0]
     out = pd.DataFrame({
         "arm": df["arm"], "metric": df["metric"],
-        "mean [95% CI]": [f"{_fmt(m)} [{_fmt(lo)}, {_fmt(hi)}]" for m, lo, hi in
+        "mean [95% CI]": [_interval(m, lo, hi) for m, lo, hi in
                           zip(df["mean"], df["ci_low"], df["ci_high"], strict=True)],
-        f"minus {base} [paired 95% CI]": ["(baseline)" if pd.isna(d) else f"{d:+.4g} [{lo:+.4g}, {hi:+.4g}]"
+        f"minus {base} [paired 95% CI]": ["(baseline)" if pd.isna(d) else _interval(d, lo, hi, "+")
                                           for d, lo, hi in zip(df["diff"], df["diff_low"], df["diff_high"],
                                                                strict=True)],
         "p (Holm)": ["" if pd.isna(p) else ("<0.001" if p < 0.001 else f"{p:.3f}") for p in df["p_holm"]],

@@ -23,6 +23,7 @@ import click
 
 from .errors import ConfigError
 from .policies import Policy, resolve_policies
+from .precision import DEFAULT_MAX_GAMES as _DEFAULT_MAX_GAMES
 from .rng import SEED_MAX
 from .rules import Rules, resolve_rules
 
@@ -51,6 +52,21 @@ class UnoGroup(click.Group):
 
     command_class = UnoCommand
     group_class = type  # subgroups are UnoGroups too
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy_commands: dict[str, tuple[str, str]] = {}  # name -> (module, attribute), imported when used
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy_commands})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.lazy_commands and cmd_name not in self.commands:
+            import importlib
+
+            module, attr = self.lazy_commands[cmd_name]
+            self.add_command(getattr(importlib.import_module(module), attr), cmd_name)
+        return super().get_command(ctx, cmd_name)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -188,3 +204,14 @@ def build_rules(rules_spec: str = "official", sets: tuple[str, ...] = (), player
 def build_policies(rules: Rules, policy: str = "random", seats: tuple[str, ...] = ()) -> tuple[Policy, ...]:
     """One policy per seat from ``--policy`` and ``--seat`` (raises ConfigError)."""
     return resolve_policies(rules.players, policy, seats)
+
+
+def target_options(f: F) -> F:
+    """``--target-error X``, ``--metric NAME`` and ``--max-games N`` (precision on demand)."""
+    f = click.option("--max-games", type=int, default=_DEFAULT_MAX_GAMES, show_default=True,
+                     help="With --target-error: stop after this many games per arm even if not reached.")(f)
+    f = click.option("--metric", default="turns", show_default=True,
+                     help="The metric --target-error applies to (sweep: also the metric plotted).")(f)
+    return click.option("--target-error", type=float, default=None, metavar="X",
+                        help="Play batches until the 95% CI half-width of --metric is at most X; --games is the "
+                             "first batch.")(f)

@@ -13,9 +13,8 @@ import pandas as pd
 
 from . import bench as bench_mod
 from .api import SimulationResult, simulate
-from .cli_analysis import target_options
 from .cli_backend import backend_options, make_backend
-from .cli_options import UnoCommand, policy_options, rules_options, seed_option
+from .cli_options import UnoCommand, policy_options, rules_options, seed_option, target_options
 from .errors import ConfigError
 from .kernel import is_compiled
 from .output import check_table_path, write_table

@@ -36,7 +36,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats as sps
 
 from .aggregate import METRICS, Accumulator
 from .backends import Backend, LocalBackend
@@ -46,7 +45,7 @@ from .kernel.layout import OUTCOME, WINNER
 from .policies import Policy
 from .precision import DEFAULT_MAX_GAMES, TargetInfo, check_target, next_batch
 from .rules import Rules
-from .stats import holm, mean_ci, wilson
+from .stats import holm, mean_ci, t_sf, wilson
 
 DEFAULT_SHARD = 1 << 14
 DEFAULT_BLOCKS = 32
@@ -281,7 +280,7 @@ class Comparison:
         if n < 2 or sd == 0.0:
             p = 1.0 if mean == 0.0 else 0.0
         else:
-            p = float(2 * sps.t.sf(abs(mean / (sd / math.sqrt(n))), n - 1))
+            p = 2 * t_sf(abs(mean / (sd / math.sqrt(n))), n - 1)
         return {"diff": mean, "sd": sd, "ci_low": lo, "ci_high": hi, "p": p, "n": n}
 
     def means(self) -> np.ndarray:

@@ -15,10 +15,11 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
+matplotlib.rcParams["svg.hashsalt"] = "unocli"  # the same figure gives the same SVG bytes
 
-import numpy as np
-from matplotlib.colors import TwoSlopeNorm
-from matplotlib.figure import Figure
+import numpy as np  # noqa: E402 (the backend must be chosen first)
+from matplotlib.colors import TwoSlopeNorm  # noqa: E402 (the backend must be chosen first)
+from matplotlib.figure import Figure  # noqa: E402 (the backend must be chosen first)
 
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",
            "#17becf", "#393b79", "#637939")
@@ -268,5 +269,5 @@ def save(fig: Figure, folder: Path, name: str) -> tuple[Path, Path]:
     folder.mkdir(parents=True, exist_ok=True)
     png, svg = folder / f"{name}.png", folder / f"{name}.svg"
     fig.savefig(png, dpi=110)
-    fig.savefig(svg)
+    fig.savefig(svg, metadata={"Date": None})
     return png, svg

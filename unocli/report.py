@@ -125,7 +125,7 @@ def section_markdown(section: Section, link_prefix: str = "", heading: int = 1) 
     meta = section.meta
     size = " (quick run: small samples, wide intervals)" if meta.get("quick") else ""
     out += [f"*Experiment `{meta.get('file', section.name)}`, seed {meta.get('seed')}, unocli {__version__}{size}; "
-            f"{meta.get('games', 0):,} games played in {meta.get('seconds', 0):.0f} s.*", ""]
+            f"{meta.get('games', 0):,} games played.*", ""]
     if section.intro:
         out += [section.intro.strip(), ""]
     if section.findings:

@@ -409,8 +409,8 @@ def _findings(gain_ci, p_holm, bvals, cvals, c_star, c_text, pb, b_eq, c_eq, eq_
     out.append(f"For the victims, always challenging an always-bluffing seat 0 is worth {pp_ci(v[0], v[1], v[2])} "
                f"of win share per opponent.")
     kind = "cycle" if path[-1] != path[-2] else "settle"
-    out.append(f"Equilibrium (neither side gains by changing its rate): bluff about {b_eq:.2f} of chances, challenge "
-               f"about {c_eq:.2f} of +4s (intervals in the equilibrium table); plain alternating best responses "
+    out.append(f"Equilibrium (neither side gains by changing its rate): bluff rate {b_eq:.2f}, challenge rate "
+               f"{c_eq:.2f} (bootstrap intervals in the equilibrium table); plain alternating best responses "
                f"between grid points {kind}.")
     return out
 

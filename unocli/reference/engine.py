@@ -55,6 +55,7 @@ class Plus4Info:
     hand_before: int = 0  # cards the offender held before playing it
     under_by_offender: bool = False  # the card under it was played by the offender
     colour_before: int = -1  # the colour in force before it
+    evidence: tuple[int, ...] = ()  # the offender's cards of that colour when playing it (shown if challenged)
     challengeable: bool = False
 
 
@@ -393,6 +394,7 @@ class Round:
                 hand_before=hand_before,
                 under_by_offender=self.top_player == seat,
                 colour_before=self.colour,
+                evidence=tuple(c for c in sorted(self.hands[seat].elements()) if colour_of(c) == self.colour),
                 challengeable=self.rules.challenge and self.rules.wild_draw_four is WildDrawFour.RESTRICTED,
             )
         self.hands[seat][card] -= 1
@@ -515,7 +517,7 @@ class Round:
         info = self.plus4
         s = self.stats
         s.challenges += 1
-        evidence = tuple(c for c in sorted(self.hands[info.offender].elements()) if colour_of(c) == info.colour_before)
+        evidence = info.evidence
         self._emit(
             Kind.CHALLENGE, seat=victim, target=info.offender, flag=info.bluff, cards=evidence, value=info.colour_before
         )
