@@ -150,4 +150,5 @@ def test_false_alarm_rate_within_alpha(baseline_file):
     fails = sum(
         check_statistical(doc, arms, seed=10_000 + i, alpha=0.01).exit_code == 1 for i in range(200)
     )
+    print(f"false alarms: {fails} of 200 checks at alpha 0.01")
     assert fails <= 6
