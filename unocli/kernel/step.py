@@ -96,7 +96,6 @@ from .layout import (
     S_TOP,
     S_TOP_PLAYER,
     ST_OFF,
-    SW_FEWEST,
     SWAPS,
     TURNS,
     UNO_CAUGHT,
@@ -511,4 +510,3 @@ def set_stream(rs, seed, index, purpose, sub):
     rs[3] = d
 
 
-_UNUSED = (SW_FEWEST, JUMP_INS, HOW_DRAWN)
