@@ -15,7 +15,7 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from unocli.cards import N_TYPES, copies, points
+from unocli.cards import DECK_SIZE, N_TYPES, copies, points
 from unocli.counters import COUNTERS, Outcome
 from unocli.policies import ColourChoice, Policy, Respond, SwapTarget
 from unocli.reference.decisions import PolicyDecider
@@ -233,9 +233,28 @@ def test_later_rounds_of_a_match_deal_correctly(table, seed, index, round_index)
     rnd = Round.deal(rules, seat_policies, seed, index, round_index=round_index, decider=CheckingDecider(), log=False)
     dealt = sum(rnd.hand_size(seat) for seat in range(rnd.n))
     assert dealt == rules.players * rules.hand_size + rnd.stats.cards_drawn  # + 2 after a start Draw Two
-    assert rnd.stats.cards_drawn in (0, 2)
+    # A start Draw Two draws 2, or fewer when the deal left fewer in the draw pile
+    # (the discard pile holds only the start card, so nothing can be reshuffled).
+    left = DECK_SIZE - rules.players * rules.hand_size - 1
+    assert rnd.stats.cards_drawn in (0, min(2, left))
     rnd.run()
     check_round_end(rnd)
+
+
+def test_start_draw_two_with_one_card_left_draws_one():
+    """2 players x 53 cards leave 1 card after the start card: a start Draw Two draws just it.
+
+    Found by hypothesis (seed 0, index 8), which the assertion above once missed.
+    """
+    rules = Rules(players=2, hand_size=53)
+    policies = (Policy(), Policy())
+    found = False
+    for index in range(200):
+        rnd = Round.deal(rules, policies, 0, index, decider=CheckingDecider(), log=False)
+        if rnd.stats.cards_drawn:
+            assert rnd.stats.cards_drawn == 1
+            found = True
+    assert found, "no start Draw Two in 200 deals"
 
 
 @settings(SETTINGS, max_examples=max(1, EXAMPLES // 3))
