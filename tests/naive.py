@@ -14,11 +14,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from unocli.counters import COUNTERS, Outcome, RoundStats
+from unocli.game.counters import COUNTERS, Outcome, RoundStats
+from unocli.game.policies import Policy
+from unocli.game.rules import Rules
 from unocli.kernel import ROW_NAMES, ROW_WIDTH
-from unocli.policies import Policy
 from unocli.reference.engine import play_match, play_round
-from unocli.rules import Rules
 
 NMAX = 10
 COL = {name: i for i, name in enumerate(ROW_NAMES)}

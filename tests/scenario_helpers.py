@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from unocli.cards import COLOUR_LETTERS, parse_card, parse_cards, short_name
-from unocli.counters import Outcome
-from unocli.policies import Policy
+from unocli.game.cards import COLOUR_LETTERS, parse_card, parse_cards, short_name
+from unocli.game.counters import Outcome
+from unocli.game.policies import Policy
+from unocli.game.rules import Rules
 from unocli.reference.decisions import ACCEPT, CHALLENGE, STACK, PolicyDecider
 from unocli.reference.engine import Round, _RoundOver
 from unocli.reference.events import Event, Kind
-from unocli.rules import Rules
 
 RED, YELLOW, GREEN, BLUE = 0, 1, 2, 3
 

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from unocli.baseline import Arm, BaselineError, load_baseline, make_baseline, save_baseline
-from unocli.check import Verdict, check_exact, check_statistical
-from unocli.cli import cli
-from unocli.policies import preset as policy_preset
-from unocli.rules import preset as rules_preset
+from unocli.balance.baseline import Arm, BaselineError, load_baseline, make_baseline, save_baseline
+from unocli.balance.check import Verdict, check_exact, check_statistical
+from unocli.cli.main import cli
+from unocli.game.policies import preset as policy_preset
+from unocli.game.rules import preset as rules_preset
 
 GAMES = 4000
 
@@ -94,8 +94,10 @@ def test_inconclusive_when_too_few_games(baseline_file):
 
 def test_cli_baseline_and_check(tmp_path):
     exp = tmp_path / "e.toml"
-    exp.write_text('seed = 3\ngames = 3000\nplayers = [3]\n[base]\nrules = "official"\n[arms.a]\n[arms.b]\n'
-                   'rules = "stacking"\n', encoding="utf-8")
+    exp.write_text(
+        'seed = 3\ngames = 3000\nplayers = [3]\n[base]\nrules = "official"\n[arms.a]\n[arms.b]\nrules = "stacking"\n',
+        encoding="utf-8",
+    )
     out = tmp_path / "b.json"
     runner = CliRunner()
     r = runner.invoke(cli, ["baseline", str(exp), "-o", str(out)])
@@ -147,8 +149,6 @@ def test_false_alarm_rate_within_alpha(baseline_file):
     2; P(Binomial(200, 0.01) > 6) < 0.005, so 6 is a safe ceiling.
     """
     doc, arms = load_baseline(baseline_file)
-    fails = sum(
-        check_statistical(doc, arms, seed=10_000 + i, alpha=0.01).exit_code == 1 for i in range(200)
-    )
+    fails = sum(check_statistical(doc, arms, seed=10_000 + i, alpha=0.01).exit_code == 1 for i in range(200))
     print(f"false alarms: {fails} of 200 checks at alpha 0.01")
     assert fails <= 6

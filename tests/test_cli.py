@@ -12,12 +12,12 @@ import pytest
 from click.testing import CliRunner
 
 from unocli import __version__
-from unocli.cli import cli
-from unocli.policies import PRESETS as POLICY_PRESETS
-from unocli.policies import resolve_policies
+from unocli.cli.main import cli
+from unocli.game.policies import PRESETS as POLICY_PRESETS
+from unocli.game.policies import resolve_policies
+from unocli.game.rules import PRESETS as RULE_PRESETS
+from unocli.game.rules import RULE_FIELDS, resolve_rules
 from unocli.reference.engine import play_round
-from unocli.rules import PRESETS as RULE_PRESETS
-from unocli.rules import RULE_FIELDS, resolve_rules
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -171,9 +171,7 @@ def test_trace_with_seat_policies_and_house_rules(run):
 
 
 def test_python_dash_m_unocli():
-    proc = subprocess.run(
-        [sys.executable, "-m", "unocli", "--version"], capture_output=True, text=True, check=False, cwd=ROOT
-    )
+    proc = subprocess.run([sys.executable, "-m", "unocli", "--version"], capture_output=True, text=True, check=False, cwd=ROOT)
     assert proc.returncode == 0
     assert proc.stdout.strip() == f"unocli {__version__}"
 
@@ -194,9 +192,7 @@ BAD_INPUT = [
     pytest.param(["trace", "--set", "stacking"], ["--set", "FIELD=VALUE"], id="malformed-set"),
     pytest.param(["trace", "--set", "seven_o=maybe"], ["seven_o", "true or false", "maybe"], id="wrong-type-bool"),
     pytest.param(["trace", "--set", "hand_size=lots"], ["hand_size", "whole number", "lots"], id="wrong-type-int"),
-    pytest.param(
-        ["trace", "--set", "stacking=sometimes"], ["stacking", "off, plus2, same, progressive, any"], id="wrong-enum"
-    ),
+    pytest.param(["trace", "--set", "stacking=sometimes"], ["stacking", "off, plus2, same, progressive, any"], id="wrong-enum"),
     pytest.param(
         ["rules", "show", "official", "--set", "wild_draw_four=never"],
         ["wild_draw_four", "restricted, free"],
@@ -205,13 +201,9 @@ BAD_INPUT = [
     pytest.param(["trace", "--players", "11"], ["players", "between 2 and 10", "11"], id="too-many-players"),
     pytest.param(["trace", "--players", "1"], ["players", "between 2 and 10", "1"], id="too-few-players"),
     pytest.param(["trace", "--players", "four"], ["--players", "integer"], id="players-not-a-number"),
-    pytest.param(
-        ["trace", "--players", "10", "--set", "hand_size=11"], ["hand_size", "at most 10", "108"], id="hand-too-large"
-    ),
+    pytest.param(["trace", "--players", "10", "--set", "hand_size=11"], ["hand_size", "at most 10", "108"], id="hand-too-large"),
     pytest.param(["trace", "--rules", "{toml:stacking = }"], ["not valid TOML", "bad.toml"], id="malformed-toml"),
-    pytest.param(
-        ["trace", "--rules", "{toml:stacking = 'weird'}"], ["bad.toml", "stacking", "off, plus2"], id="bad-toml-value"
-    ),
+    pytest.param(["trace", "--rules", "{toml:stacking = 'weird'}"], ["bad.toml", "stacking", "off, plus2"], id="bad-toml-value"),
     pytest.param(["trace", "--rules", "{toml:base = 'nosuch'}"], ["nosuch", "presets are"], id="bad-toml-base"),
     pytest.param(["trace", "--rules", "no/such/file.toml"], ["no/such/file.toml", "does not exist"], id="missing-toml"),
     pytest.param(["trace", "--policy", "clever"], ["clever", "policies are", "random", "basic"], id="unknown-policy"),
@@ -219,9 +211,7 @@ BAD_INPUT = [
     pytest.param(["trace", "--policy", "basic:nerve=1"], ["nerve", "knobs are", "bluff"], id="unknown-knob"),
     pytest.param(["trace", "--policy", "basic:bluff"], ["knob=value", "bluff"], id="malformed-knob"),
     pytest.param(["trace", "--policy", "random:bluff=1.5"], ["bluff", "between 0 and 1", "1.5"], id="probability-high"),
-    pytest.param(
-        ["trace", "--seat", "0=basic:catch_uno=-0.1"], ["catch_uno", "between 0 and 1", "-0.1"], id="probability-low"
-    ),
+    pytest.param(["trace", "--seat", "0=basic:catch_uno=-0.1"], ["catch_uno", "between 0 and 1", "-0.1"], id="probability-low"),
     pytest.param(["trace", "--seat", "4=basic"], ["seat 4", "0 to 3"], id="seat-outside-table"),
     pytest.param(["trace", "--players", "2", "--seat", "2=basic"], ["seat 2", "0 to 1"], id="seat-outside-2"),
     pytest.param(["trace", "--seat", "x=basic"], ["--seat", "seat number", "'x'"], id="seat-not-a-number"),

@@ -7,11 +7,11 @@ import math
 import numpy as np
 import pytest
 
-from unocli.compare import Arm, compare, quantity_names
 from unocli.errors import ConfigError
-from unocli.policies import preset
-from unocli.rules import Rules
-from unocli.stats import wilson
+from unocli.game.policies import preset
+from unocli.game.rules import Rules
+from unocli.study.compare import Arm, compare, quantity_names
+from unocli.study.stats import wilson
 
 BASIC = preset("basic")
 FORGETFUL = BASIC.replace(forget_uno=0.3)
@@ -43,8 +43,11 @@ def test_planted_effect_is_significant_and_absent_effect_is_not():
     games are identical, so the difference is exactly 0 and p = 1, whatever
     the sample size.
     """
-    arms = [arm("penalty2", Rules(), FORGETFUL), arm("penalty10", Rules(uno_penalty=10), FORGETFUL),
-            arm("target100", Rules(target_score=100), FORGETFUL)]
+    arms = [
+        arm("penalty2", Rules(), FORGETFUL),
+        arm("penalty10", Rules(uno_penalty=10), FORGETFUL),
+        arm("target100", Rules(target_score=100), FORGETFUL),
+    ]
     comp = compare(arms, games=1500, seed=11)
     table = comp.table(["cards_drawn", "turns", "uno_caught"]).set_index(["arm", "metric"])
     planted = table.loc[("penalty10", "cards_drawn")]
@@ -89,7 +92,7 @@ def test_means_and_shares_match_simulate():
 
 def test_paired_interval_matches_per_game_differences():
     from unocli.kernel import ROW_NAMES, play_rows
-    from unocli.stats import paired_diff
+    from unocli.study.stats import paired_diff
 
     a, b = arm("a", Rules()), arm("b", Rules(stacking="progressive"))
     comp = compare([a, b], games=400, seed=4)
@@ -142,8 +145,9 @@ def test_arms_must_match():
 
 
 def test_table_carries_intervals_and_sample_sizes():
-    comp = compare([arm("a", Rules()), arm("b", Rules(seven_o=True))], games=300, seed=7,
-                   quantities=("turns", "win_0", "blocked"))
+    comp = compare(
+        [arm("a", Rules()), arm("b", Rules(seven_o=True))], games=300, seed=7, quantities=("turns", "win_0", "blocked")
+    )
     t = comp.table()
     for col in ("n", "mean", "ci_low", "ci_high", "diff", "diff_low", "diff_high", "p_holm"):
         assert col in t.columns

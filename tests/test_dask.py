@@ -19,15 +19,15 @@ pytest.importorskip("distributed")
 from click.testing import CliRunner
 from distributed import LocalCluster
 
-from unocli import dask_backend
-from unocli.api import simulate
-from unocli.backends import LocalBackend, get_backend
-from unocli.cli import cli
-from unocli.cli_run import bench_cmd, simulate_cmd
-from unocli.dask_backend import DaskBackend
+from unocli.cli.main import cli
+from unocli.cli.run import bench_cmd, simulate_cmd
 from unocli.errors import ConfigError
-from unocli.policies import preset as policy_preset
-from unocli.rules import preset as rules_preset
+from unocli.game.policies import preset as policy_preset
+from unocli.game.rules import preset as rules_preset
+from unocli.run import dask as dask_backend
+from unocli.run.backends import LocalBackend, get_backend
+from unocli.run.dask import DaskBackend
+from unocli.study.simulate import simulate
 
 UNREACHABLE = "tcp://127.0.0.1:9"  # the discard port: nothing listens there
 
@@ -35,8 +35,7 @@ UNREACHABLE = "tcp://127.0.0.1:9"  # the discard port: nothing listens there
 @pytest.fixture(scope="module")
 def cluster():
     dask_backend.load_kernel()  # compile (if the cache is stale) here once, before the workers load it
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
-                      silence_logs=logging.ERROR) as c:
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=logging.ERROR) as c:
         yield c
 
 
@@ -63,8 +62,9 @@ def assert_same(a, b):
 CASES = {
     "rounds": dict(rules="official", games=3000, seed=11),
     "matches": dict(rules="official", games=120, seed=12, match=True),
-    "rotated": dict(rules="party", games=900, seed=2**64 - 5, rotate_seats=True,
-                    policies=("random", "aggressive", "random", "hoarder")),
+    "rotated": dict(
+        rules="party", games=900, seed=2**64 - 5, rotate_seats=True, policies=("random", "aggressive", "random", "hoarder")
+    ),
 }
 
 
@@ -96,14 +96,21 @@ def test_kept_games_come_back_in_order(backend):
 
 def test_progress_counts_every_shard_once(backend):
     seen = []
-    result = simulate(rules_preset("official"), games=1000, seed=1, batch_size=90, backend=backend,
-                      progress=lambda done, total: seen.append((done, total)))
+    result = simulate(
+        rules_preset("official"),
+        games=1000,
+        seed=1,
+        batch_size=90,
+        backend=backend,
+        progress=lambda done, total: seen.append((done, total)),
+    )
     assert result.games == 1000
     assert [d for d, _ in seen] == sorted(d for d, _ in seen)
     assert seen[-1] == (1000, 1000) and len(seen) == 12
 
 
 # ---------------------------------------------------------------- workers: kernel loaded once, one thread a shard
+
 
 def test_workers_load_the_kernel_once_on_joining(backend):
     simulate(rules_preset("official"), games=200, seed=0, batch_size=50, backend=backend)
@@ -122,6 +129,7 @@ def test_workers_load_the_kernel_once_on_joining(backend):
 
 # ---------------------------------------------------------------- errors
 
+
 def test_unreachable_scheduler_is_a_config_error():
     t0 = time.perf_counter()
     with pytest.raises(ConfigError, match=r"cannot reach the Dask scheduler at tcp://127\.0\.0\.1:9 within 1 s"):
@@ -131,8 +139,9 @@ def test_unreachable_scheduler_is_a_config_error():
 
 def test_cli_unreachable_scheduler_is_one_line(monkeypatch):
     monkeypatch.setattr(dask_backend, "CONNECT_TIMEOUT", 1.0)
-    result = CliRunner().invoke(command("simulate", simulate_cmd),
-                                ["--games", "100", "--backend", "dask", "--scheduler", UNREACHABLE])
+    result = CliRunner().invoke(
+        command("simulate", simulate_cmd), ["--games", "100", "--backend", "dask", "--scheduler", UNREACHABLE]
+    )
     assert result.exit_code == 1
     assert "Error: cannot reach the Dask scheduler at tcp://127.0.0.1:9" in result.output
     assert "dask scheduler" in result.output and "Traceback" not in result.output
@@ -154,6 +163,7 @@ def test_unknown_backend_is_a_config_error():
 
 # ---------------------------------------------------------------- the CLI
 
+
 def test_cli_simulate_dask_json_equals_local(cluster):
     sim = command("simulate", simulate_cmd)
     args = ["--games", "2000", "--seed", "5", "--json"]
@@ -162,26 +172,28 @@ def test_cli_simulate_dask_json_equals_local(cluster):
     remote = CliRunner().invoke(sim, [*args, "--backend", "dask"], catch_exceptions=False)
     assert local.exit_code == remote.exit_code == 0
     assert json.loads(remote.stdout) == json.loads(local.stdout)
-    on_fixture = CliRunner().invoke(sim, [*args, "--rotate-seats", "--backend", "dask", "--scheduler",
-                                          cluster.scheduler_address], catch_exceptions=False)
+    on_fixture = CliRunner().invoke(
+        sim, [*args, "--rotate-seats", "--backend", "dask", "--scheduler", cluster.scheduler_address], catch_exceptions=False
+    )
     local_rot = CliRunner().invoke(sim, [*args, "--rotate-seats"], catch_exceptions=False)
     assert json.loads(on_fixture.stdout) == json.loads(local_rot.stdout)
 
 
 def test_bench_dask_reports_throughput_and_overhead_per_shard(cluster):
-    args = ["--backend", "dask", "--scheduler", cluster.scheduler_address, "--games", "2000", "--repeats", "1",
-            "--json"]
+    args = ["--backend", "dask", "--scheduler", cluster.scheduler_address, "--games", "2000", "--repeats", "1", "--json"]
     result = CliRunner().invoke(command("bench", bench_cmd), args, catch_exceptions=False)
     assert result.exit_code == 0
     d = json.loads(result.stdout)["dask"]
     assert d["cluster"]["workers"] == 2 and d["cluster"]["threads"] == 2
     assert {(r["run"], r["backend"]) for r in d["throughput"]} == {
-        (run, b) for run in ("throughput", "big", "tiny") for b in ("local", "dask")}
+        (run, b) for run in ("throughput", "big", "tiny") for b in ("local", "dask")
+    }
     assert all(r["rounds_per_second"] > 0 for r in d["throughput"])
     assert set(d["overhead_per_shard_seconds"]) == {"local", "dask"} and d["efficiency"] > 0
 
 
 # ---------------------------------------------------------------- a worker killed mid-run
+
 
 def test_killing_a_worker_mid_run_leaves_the_result_unchanged(backend):
     """SIGKILL one worker as the first shard comes back: Dask reruns its shards elsewhere."""
@@ -209,10 +221,12 @@ def test_killing_a_worker_mid_run_leaves_the_result_unchanged(backend):
 
 # ---------------------------------------------------------------- the scheduler lost mid-run
 
+
 @pytest.mark.slow
 def test_losing_the_scheduler_mid_run_is_one_clear_error():
-    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0",
-                      silence_logs=logging.CRITICAL) as c:
+    with LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=logging.CRITICAL
+    ) as c:
         b = DaskBackend(c.scheduler_address, timeout=2)
         closed = []
 

@@ -25,11 +25,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from naive import first_difference, reference_rows
 
-from unocli import policies as pol_module
-from unocli import rules as rules_module
+from unocli.game import policies as pol_module
+from unocli.game import rules as rules_module
+from unocli.game.policies import CardClass, ColourChoice, Policy, Respond, SwapTarget
+from unocli.game.rules import Rules, Stacking, WildDrawFour
 from unocli.kernel import ROW_NAMES, play_rows
-from unocli.policies import CardClass, ColourChoice, Policy, Respond, SwapTarget
-from unocli.rules import Rules, Stacking, WildDrawFour
 
 GAMES = int(os.environ.get("UNOCLI_DIFFERENTIAL_GAMES", "300"))
 EXAMPLES = int(os.environ.get("UNOCLI_DIFFERENTIAL_EXAMPLES", "40"))

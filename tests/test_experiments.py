@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from unocli.errors import ConfigError
-from unocli.experiments import load_experiment
-from unocli.report import DEFAULT_SET, default_paths
+from unocli.report.render import DEFAULT_SET, default_paths
+from unocli.study.experiments import load_experiment
 
 ROOT = Path(__file__).resolve().parents[1]
 SIMS = sorted(p for p in (ROOT / "sims").glob("*.toml") if p.name != "policies.toml")  # policies.toml is not an experiment
@@ -78,21 +78,21 @@ BAD = [
     (GOOD.replace('policy = "basic"', 'policy = "basic:bluf=0.3"'), "base.policy", "unknown policy knob"),
     (GOOD.replace('policy = "basic"', 'policy = "genius"'), "base.policy", "unknown policy"),
     (GOOD.replace('"win_0"]', '"wins"]'), "metrics", "unknown metric 'wins'"),
-    (GOOD.replace('games = 100', 'games = 100\ntarget_error = 0'), "target_error", "positive number"),
-    (GOOD.replace('games = 100', 'games = 100\ntarget_error = -1.5'), "target_error", "positive number"),
-    (GOOD.replace('games = 100', 'games = 100\ntarget_error = "small"'), "target_error", "positive number"),
-    (GOOD.replace('games = 100', 'games = 0'), "games", "whole number"),
+    (GOOD.replace("games = 100", "games = 100\ntarget_error = 0"), "target_error", "positive number"),
+    (GOOD.replace("games = 100", "games = 100\ntarget_error = -1.5"), "target_error", "positive number"),
+    (GOOD.replace("games = 100", 'games = 100\ntarget_error = "small"'), "target_error", "positive number"),
+    (GOOD.replace("games = 100", "games = 0"), "games", "whole number"),
     (GOOD.replace('analysis = "compare"', 'analysis = "magic"'), "analysis", "unknown analysis"),
     (GOOD.replace('baseline = "a"', 'baseline = "z"'), "baseline", "is not an arm"),
-    (GOOD.replace('players = [2, 4]', 'players = [1]'), "players", "from 2 to 10"),
-    (GOOD + '\n[grid]\nbluff = []\n', "grid.bluff", "empty"),
+    (GOOD.replace("players = [2, 4]", "players = [1]"), "players", "from 2 to 10"),
+    (GOOD + "\n[grid]\nbluff = []\n", "grid.bluff", "empty"),
     (GOOD + '\n[grid]\nbluff = "1:0:0.1"\n', "grid.bluff", "empty"),
-    (GOOD + '\n[grid]\nblurf = [0, 1]\n', "grid.blurf", "unknown grid axis"),
-    (GOOD + '\n[grid]\nbluff = [0, 2]\n', "grid.bluff", "probability"),
-    (GOOD + '\n[options]\nfoo = 1\n', "options.foo", "unknown option"),
-    (GOOD + '\n[quick]\nseed = 3\n', "quick.seed", "cannot be overridden"),
-    (GOOD + '\n[quick]\ngames = -3\n', "games", "whole number"),
-    (GOOD.replace("[arms.b]", "[arms.b]\nseats = { 7 = \"basic\" }"), "arms.b", "seat 7"),
+    (GOOD + "\n[grid]\nblurf = [0, 1]\n", "grid.blurf", "unknown grid axis"),
+    (GOOD + "\n[grid]\nbluff = [0, 2]\n", "grid.bluff", "probability"),
+    (GOOD + "\n[options]\nfoo = 1\n", "options.foo", "unknown option"),
+    (GOOD + "\n[quick]\nseed = 3\n", "quick.seed", "cannot be overridden"),
+    (GOOD + "\n[quick]\ngames = -3\n", "games", "whole number"),
+    (GOOD.replace("[arms.b]", '[arms.b]\nseats = { 7 = "basic" }'), "arms.b", "seat 7"),
 ]
 
 

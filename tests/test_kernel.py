@@ -14,19 +14,13 @@ import numpy as np
 import pytest
 from naive import first_difference, reference_rows
 
-from unocli import policies as pol_module
-from unocli.counters import COUNTERS
-from unocli.kernel import ROW_NAMES, ROW_WIDTH, layout, max_threads, play_rows
-from unocli.policies import (
-    INT_KNOBS,
-    PROB_KNOBS,
-    ColourChoice,
-    Policy,
-    Respond,
-    SwapTarget,
-    policies_to_arrays,
-)
-from unocli.rules import RULE_FIELDS, Rules, Stacking, WildDrawFour, preset
+from unocli.game import policies as pol_module
+from unocli.game.counters import COUNTERS
+from unocli.game.policies import ColourChoice, Policy, Respond, SwapTarget
+from unocli.game.rules import RULE_FIELDS, Rules, Stacking, WildDrawFour, preset
+from unocli.kernel import ROW_NAMES, ROW_WIDTH, max_threads, play_rows
+from unocli.kernel import encode as layout
+from unocli.kernel.encode import INT_KNOBS, PROB_KNOBS, encode_policies, encode_rules
 
 COL = {name: i for i, name in enumerate(ROW_NAMES)}
 PARTY = preset("party").replace(players=4)
@@ -58,9 +52,7 @@ def test_thread_setting_is_restored() -> None:
 @pytest.mark.parametrize("match", [False, True])
 def test_batching_does_not_change_rows(match: bool) -> None:
     whole = play_rows(PARTY, TABLE, seed=11, start=0, count=1000, match=match)
-    tens = np.concatenate(
-        [play_rows(PARTY, TABLE, seed=11, start=s, count=100, match=match) for s in range(0, 1000, 100)]
-    )
+    tens = np.concatenate([play_rows(PARTY, TABLE, seed=11, start=s, count=100, match=match) for s in range(0, 1000, 100)])
     assert first_difference(tens, whole) is None
     ragged_sizes = [1, 2, 97, 300, 3, 597]
     assert sum(ragged_sizes) == 1000
@@ -184,7 +176,7 @@ def test_rule_layout() -> None:
     assert layout.G_HSIZE - layout.G_RU == layout.N_RULE_SLOTS
     assert layout.FAULT_NONE == 0
     for stacking in Stacking:
-        arr = Rules(stacking=stacking, wild_draw_four="free", players=3, hand_size=9, uno_penalty=5).to_array()
+        arr = encode_rules(Rules(stacking=stacking, wild_draw_four="free", players=3, hand_size=9, uno_penalty=5))
         assert arr[layout.R_STACKING] == getattr(layout, "ST_" + stacking.name)
         assert arr[layout.R_WD4] == layout.WD4_FREE
         assert arr[layout.R_PLAYERS] == 3 and arr[layout.R_HAND_SIZE] == 9 and arr[layout.R_UNO_PENALTY] == 5
@@ -202,9 +194,7 @@ def test_policy_layout() -> None:
         list(ColourChoice).index(c) for c in (ColourChoice.RANDOM, ColourChoice.MOST_HELD, ColourChoice.NEXT_LACKS)
     ]
     assert len(ColourChoice) == 3
-    assert [layout.RESP_UNIFORM, layout.RESP_KNOBS] == [
-        list(Respond).index(r) for r in (Respond.UNIFORM, Respond.KNOBS)
-    ]
+    assert [layout.RESP_UNIFORM, layout.RESP_KNOBS] == [list(Respond).index(r) for r in (Respond.UNIFORM, Respond.KNOBS)]
     assert len(Respond) == 2
     assert [layout.SW_RANDOM, layout.SW_FEWEST, layout.SW_MOST, layout.SW_NEXT] == [
         list(SwapTarget).index(s) for s in (SwapTarget.RANDOM, SwapTarget.FEWEST, SwapTarget.MOST, SwapTarget.NEXT)
@@ -228,7 +218,7 @@ def test_policy_arrays_use_the_layout() -> None:
         ),
         Policy(attack_at=4),  # attack_at without an attack order never applies
     )
-    probs, ints, prio = policies_to_arrays(pols)
+    probs, ints, prio = encode_policies(pols)
     assert probs.shape == (2, len(PROB_KNOBS)) and ints.shape == (2, len(INT_KNOBS))
     assert probs[0, layout.P_BLUFF] == 0.25 and probs[0, layout.P_FORGET] == 0.5
     assert probs[1, layout.P_CATCH] == 1.0 and probs[1, layout.P_JUMP] == 0.5

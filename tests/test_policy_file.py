@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from unocli.policies import PRESETS, load_policies_file, preset
+from unocli.game.policies import PRESETS, load_policies_file, preset
 
 FILE = Path(__file__).resolve().parent.parent / "sims" / "policies.toml"
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from unocli.game.policies import preset as policy_preset
+from unocli.game.rules import preset as rules_preset
 from unocli.kernel import ROW_NAMES, play_rows
-from unocli.policies import preset as policy_preset
 from unocli.reference.decisions import PolicyDecider
 from unocli.reference.engine import Round
-from unocli.rules import preset as rules_preset
 
 COL = {name: i for i, name in enumerate(ROW_NAMES)}
 

@@ -15,13 +15,13 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from unocli.cards import DECK_SIZE, N_TYPES, copies, points
-from unocli.counters import COUNTERS, Outcome
-from unocli.policies import ColourChoice, Policy, Respond, SwapTarget
+from unocli.game.cards import DECK_SIZE, N_TYPES, copies, points
+from unocli.game.counters import COUNTERS, Outcome
+from unocli.game.policies import ColourChoice, Policy, Respond, SwapTarget
+from unocli.game.rules import Rules, Stacking, WildDrawFour
 from unocli.reference.decisions import PolicyDecider
 from unocli.reference.engine import Round, play_match
 from unocli.reference.trace import Narrator
-from unocli.rules import Rules, Stacking, WildDrawFour
 
 # UNOCLI_PROPERTY_EXAMPLES=5000 python -m pytest tests/test_properties.py runs a longer hunt.
 EXAMPLES = int(os.environ.get("UNOCLI_PROPERTY_EXAMPLES", "300"))

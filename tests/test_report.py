@@ -13,9 +13,9 @@ import pytest
 from click.testing import CliRunner
 
 from unocli import __version__
-from unocli.cli import cli
-from unocli.experiments import load_experiment
-from unocli.report import DEFAULT_SET, Chart, TableBlock, render_section, run_experiment
+from unocli.cli.main import cli
+from unocli.report.render import DEFAULT_SET, Chart, TableBlock, render_section, run_experiment
+from unocli.study.experiments import load_experiment
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY_OPTIONS = {"match_games": 20, "replicates": 40, "bluff_rates": [0, 0.5, 1], "challenge_rates": [0, 0.5, 1]}
@@ -103,7 +103,7 @@ def test_bluff_report_answers_its_questions(reports):
 def test_fictitious_play_finds_an_interior_equilibrium():
     import numpy as np
 
-    from unocli.analyses.bluff import crossing, fictitious_play, pure_path
+    from unocli.report.analyses.bluff import crossing, fictitious_play, pure_path
 
     b, c = np.linspace(0, 1, 11), np.linspace(0, 1, 11)
     # W = 0.25 + b (0.04 - 0.1 c) + 0.02 c: bluffing pays below c = 0.4, challenging pays above b = 0.2
@@ -142,8 +142,7 @@ def test_report_command_several_experiments_write_an_index(tmp_path):
     a = tmp_path / "a.toml"
     a.write_text(COMPARE_TOML.replace("games = 300", "games = 100"), encoding="utf-8")
     b = tmp_path / "b.toml"
-    b.write_text('title = "Sweep"\ngames = 100\nmetric = "cards_drawn"\n[grid]\nuno_penalty = [2, 4]\n',
-                 encoding="utf-8")
+    b.write_text('title = "Sweep"\ngames = 100\nmetric = "cards_drawn"\n[grid]\nuno_penalty = [2, 4]\n', encoding="utf-8")
     out = tmp_path / "out"
     result = run_cli("report", str(a), str(b), "--out", str(out), "--quiet")
     assert result.exit_code == 0, result.output
@@ -165,9 +164,24 @@ def test_report_command_bad_experiment_is_one_clean_line(tmp_path):
 
 
 def test_compare_command(tmp_path):
-    result = run_cli("compare", "--arm", "official", "--arm", "p10: --set uno_penalty=10", "--arm",
-                     "same: --set target_score=100", "--policy", "basic:forget_uno=0.3", "--games", "300",
-                     "--metrics", "cards_drawn,turns", "--json", "--out", str(tmp_path / "c.csv"))
+    result = run_cli(
+        "compare",
+        "--arm",
+        "official",
+        "--arm",
+        "p10: --set uno_penalty=10",
+        "--arm",
+        "same: --set target_score=100",
+        "--policy",
+        "basic:forget_uno=0.3",
+        "--games",
+        "300",
+        "--metrics",
+        "cards_drawn,turns",
+        "--json",
+        "--out",
+        str(tmp_path / "c.csv"),
+    )
     assert result.exit_code == 0, result.output
     payload = json.loads(result.stdout)
     rows = {(r["arm"], r["metric"]): r for r in payload["rows"]}
@@ -177,8 +191,7 @@ def test_compare_command(tmp_path):
 
 
 def test_compare_command_text_and_target():
-    result = run_cli("compare", "--arm", "official", "--arm", "stacking", "--games", "200", "--target-error", "4",
-                     "--quiet")
+    result = run_cli("compare", "--arm", "official", "--arm", "stacking", "--games", "200", "--target-error", "4", "--quiet")
     assert result.exit_code == 0, result.output
     assert "minus official" in result.stdout and "target reached" in result.stdout
 
@@ -204,8 +217,7 @@ def test_bad_command_input(args, words):
 def test_simulate_target_error():
     result = run_cli("simulate", "--games", "500", "--target-error", "2", "--metric", "turns", "--quiet")
     assert result.exit_code == 0, result.output
-    assert re.search(r"target reached: 95% CI half-width of turns is [0-9.]+ <= 2 after [0-9,]+ games",
-                     result.stdout)
+    assert re.search(r"target reached: 95% CI half-width of turns is [0-9.]+ <= 2 after [0-9,]+ games", result.stdout)
     result = run_cli("simulate", "--games", "500", "--target-error", "2", "--json", "--quiet")
     target = json.loads(result.stdout)["target"]
     assert target["reached"] and target["half_width"] <= 2 and target["games"] >= 500

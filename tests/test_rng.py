@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from unocli import rng
-from unocli.rng import (
+from unocli.game import rng
+from unocli.game.rng import (
     MASK64,
     PURPOSE_DEAL,
     PURPOSE_PLAY,

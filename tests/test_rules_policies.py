@@ -7,24 +7,10 @@ import dataclasses
 import numpy as np
 import pytest
 
-from unocli.cards import (
-    BLUE,
-    DRAW_TWO,
-    GREEN,
-    N_TYPES,
-    RED,
-    REVERSE,
-    SKIP,
-    WILD,
-    WILD_DRAW_FOUR,
-    YELLOW,
-    card_type,
-)
 from unocli.errors import ConfigError
-from unocli.policies import (
-    INT_KNOBS,
+from unocli.game.cards import BLUE, DRAW_TWO, GREEN, N_TYPES, RED, REVERSE, SKIP, WILD, WILD_DRAW_FOUR, YELLOW, card_type
+from unocli.game.policies import (
     POLICY_FIELDS,
-    PROB_KNOBS,
     CardClass,
     ColourChoice,
     Policy,
@@ -34,13 +20,12 @@ from unocli.policies import (
     load_policies_file,
     parse_order,
     parse_policy_spec,
-    policies_to_arrays,
     priority_table,
     resolve_policies,
 )
-from unocli.policies import PRESETS as POLICY_PRESETS
-from unocli.policies import preset as policy_preset
-from unocli.rules import (
+from unocli.game.policies import PRESETS as POLICY_PRESETS
+from unocli.game.policies import preset as policy_preset
+from unocli.game.rules import (
     PRESETS,
     RULE_FIELDS,
     Rules,
@@ -52,6 +37,7 @@ from unocli.rules import (
     preset,
     resolve_rules,
 )
+from unocli.kernel.encode import INT_KNOBS, PROB_KNOBS, encode_policies, encode_rules
 
 # ---------------------------------------------------------------- Rules
 
@@ -71,9 +57,7 @@ def test_rules_are_frozen():
 
 
 def test_string_values_are_coerced():
-    r = Rules(
-        players="3", hand_size=" 1_0 ", stacking="Progressive", seven_o="yes", challenge="off", wild_draw_four="FREE"
-    )
+    r = Rules(players="3", hand_size=" 1_0 ", stacking="Progressive", seven_o="yes", challenge="off", wild_draw_four="FREE")
     assert (r.players, r.hand_size) == (3, 10)
     assert r.stacking is Stacking.PROGRESSIVE
     assert r.seven_o is True and r.challenge is False
@@ -136,7 +120,7 @@ def test_to_dict_round_trips():
 
 def test_to_array_layout():
     r = Rules(stacking="same", wild_draw_four="free", seven_o=True, players=6)
-    a = r.to_array()
+    a = encode_rules(r)
     assert a.dtype == np.int64 and len(a) == len(RULE_FIELDS)
     idx = {name: i for i, name in enumerate(RULE_FIELDS)}
     assert a[idx["stacking"]] == list(Stacking).index(Stacking.SAME)
@@ -424,7 +408,7 @@ def test_priorities_for_play_and_attack():
 
 def test_policies_to_arrays():
     pols = (Policy(), policy_preset("basic").replace(attack="wild", attack_at=3, bluff=0.4))
-    probs, ints, prio = policies_to_arrays(pols)
+    probs, ints, prio = encode_policies(pols)
     assert probs.shape == (2, len(PROB_KNOBS)) and ints.shape == (2, len(INT_KNOBS)) and prio.shape == (2, 2, N_TYPES)
     assert probs[1, PROB_KNOBS.index("bluff")] == 0.4
     assert ints[0, INT_KNOBS.index("random_play")] == 1 and ints[1, INT_KNOBS.index("random_play")] == 0

@@ -82,9 +82,7 @@ def test_s8_stacking_chain_last_player_draws_whole_penalty():
     cannot) stack draws the whole pending penalty and loses the turn." §11.10: "A stacked card is a card played and
     a turn"; §9 max_stack counts the +2/+4 cards of the chain; §6 a stacked response leaving one card calls Uno."""
     dec = ScriptedDecider(respond={1: ["B+2"], 2: ["G+2"]})
-    rnd = position(
-        ["R+2 G1", "B+2 Y1", "G+2 Y2", "Y3 W+4"], "R5", "B1 B2 B3 B4 B5 B6 B7", stacking="plus2", decider=dec
-    )
+    rnd = position(["R+2 G1", "B+2 Y1", "G+2 Y2", "Y3 W+4"], "R5", "B1 B2 B3 B4 B5 B6 B7", stacking="plus2", decider=dec)
     assert steps(rnd, 4)
     assert plays(rnd) == [(0, "R+2", "hand"), (1, "B+2", "stacked"), (2, "G+2", "stacked")]
     assert [e.value for e in events(rnd, Kind.PENDING)] == [2, 4, 6]
@@ -112,9 +110,7 @@ def test_s8_stacked_plus4_ignores_restriction_declares_colour_not_challengeable(
     """§8: "A stacked Wild Draw Four ignores the colour restriction and cannot be challenged." §11.10: "a stacked
     +4 declares a new colour". Seat 1 holds red (the current colour) and still stacks its +4: no bluff."""
     dec = ScriptedDecider(colour={0: ["R"], 1: ["B"]}, respond={1: ["W+4"], 2: ["accept"]})
-    rnd = position(
-        ["W+4 G1", "R1 W+4 B2", "Y1 W+4", "G9"], "R5", "G1 G2 G3 G4 G5 G6 G7 G8 G9", stacking="same", decider=dec
-    )
+    rnd = position(["W+4 G1", "R1 W+4 B2", "Y1 W+4", "G9"], "R5", "G1 G2 G3 G4 G5 G6 G7 G8 G9", stacking="same", decider=dec)
     assert steps(rnd, 3)
     assert offered(dec, 0) == (1, ["W+4"], True)
     assert offered(dec, 1) == (2, ["W+4"], False)  # the stacked +4 on top cannot be challenged
@@ -525,9 +521,7 @@ def test_s11_4_drawn_bluff_plus4_does_not_stop_drawing():
     """§11.4: "Under draw_until_playable, a drawn +4 that would be a bluff does not stop the drawing." The lone
     red Skip (unplayable as a last card under no_action_finish) makes the drawn +4 a bluff (§11.3)."""
     dec = ScriptedDecider(bluff=[True])
-    rnd = position(
-        ["RS", "Y1", "Y2"], "R5", "W+4 G1 R3 G4", draw_until_playable=True, no_action_finish=True, decider=dec
-    )
+    rnd = position(["RS", "Y1", "Y2"], "R5", "W+4 G1 R3 G4", draw_until_playable=True, no_action_finish=True, decider=dec)
     assert step(rnd)
     assert dec.called("bluff") == []
     assert plays(rnd) == [(0, "R3", "drawn")]
@@ -652,7 +646,7 @@ def test_s8_challenge_false_no_challenges(mode):
 
 def test_s8_house_rules_all_off_by_default():
     """§8: "All off by default." """
-    from unocli.rules import Rules
+    from unocli.game.rules import Rules
 
     r = Rules()
     assert (r.stacking, r.seven_o, r.jump_in, r.draw_until_playable, r.no_action_finish) == (

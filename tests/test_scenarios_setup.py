@@ -25,8 +25,8 @@ from scenario_helpers import (
     step,
 )
 
-from unocli.cards import DECK_SIZE, canonical_deck
 from unocli.errors import ConfigError
+from unocli.game.cards import DECK_SIZE, canonical_deck
 from unocli.reference.engine import play_match, play_round
 
 
@@ -265,9 +265,7 @@ def test_s11_1_start_card_opens_no_jump_in():
     """§11.1: the start card "opens no jump-in": a seat holding its twin is not asked."""
     dec = ScriptedDecider()
     pols = [DET.replace(jump_in=1.0)] * 3
-    rnd = deal(
-        deck_for(["R1 R2", "G5 Y1", "G5 B2"], "G5", "G7"), n=3, hand_size=2, decider=dec, jump_in=True, pols=pols
-    )
+    rnd = deal(deck_for(["R1 R2", "G5 Y1", "G5 B2"], "G5", "G7"), n=3, hand_size=2, decider=dec, jump_in=True, pols=pols)
     assert dec.called("jump_in") == []
     assert rnd.current == 0
     assert rnd.stats.jump_ins == 0

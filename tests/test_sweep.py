@@ -8,9 +8,9 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from unocli.cli import cli
+from unocli.cli.main import cli
 from unocli.errors import ConfigError
-from unocli.sweep import TableSpec, parse_axis, parse_grid_option, parse_values, sweep
+from unocli.study.sweep import TableSpec, parse_axis, parse_grid_option, parse_values, sweep
 
 
 def test_parse_values():
@@ -77,8 +77,20 @@ def test_sweep_table_is_tidy_with_intervals():
     result = sweep(TableSpec(policy="basic"), axes, games=300, seed=4, metrics=["cards_drawn", "win_0"])
     t = result.table()
     assert len(t) == 4 * 3  # cells x metrics (turns, cards_drawn, win_0)
-    for col in ("uno_penalty", "forget_uno", "players", "metric", "n", "mean", "ci_low", "ci_high", "diff",
-                "diff_low", "diff_high", "p_holm"):
+    for col in (
+        "uno_penalty",
+        "forget_uno",
+        "players",
+        "metric",
+        "n",
+        "mean",
+        "ci_low",
+        "ci_high",
+        "diff",
+        "diff_low",
+        "diff_high",
+        "p_holm",
+    ):
         assert col in t.columns
     assert (t["n"] == 300).all()
     drawn = t[t["metric"] == "cards_drawn"].set_index(["uno_penalty", "forget_uno"])
@@ -96,8 +108,7 @@ def test_sweep_over_players_groups_cells_by_table_size():
 
 
 def test_sweep_target_error():
-    result = sweep(TableSpec(), [parse_axis("stacking", ["off", "plus2"])], games=200, seed=2,
-                   target_error=3.0, metric="turns")
+    result = sweep(TableSpec(), [parse_axis("stacking", ["off", "plus2"])], games=200, seed=2, target_error=3.0, metric="turns")
     info = result.targets[4]
     assert info.reached and info.half_width <= 3.0
     t = result.table()
@@ -105,12 +116,14 @@ def test_sweep_target_error():
     assert ((turns["ci_high"] - turns["ci_low"]) / 2 <= 3.0).all()
 
 
-@pytest.mark.parametrize("grids", [["--grid", "uno_penalty=2,10"],
-                                   ["--grid", "bluff@0=0,1", "--grid", "challenge@opponents=0,1"]])
+@pytest.mark.parametrize(
+    "grids", [["--grid", "uno_penalty=2,10"], ["--grid", "bluff@0=0,1", "--grid", "challenge@opponents=0,1"]]
+)
 def test_sweep_command_writes_table_and_chart(tmp_path, grids):
     out = tmp_path / "out"
-    result = CliRunner().invoke(cli, ["sweep", *grids, "--policy", "basic", "--games", "200", "--out", str(out),
-                                      "--quiet"], catch_exceptions=False)
+    result = CliRunner().invoke(
+        cli, ["sweep", *grids, "--policy", "basic", "--games", "200", "--out", str(out), "--quiet"], catch_exceptions=False
+    )
     assert result.exit_code == 0, result.output
     for name in ("sweep.csv", "sweep.parquet", "sweep.png", "sweep.svg"):
         assert (out / name).stat().st_size > 0

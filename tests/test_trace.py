@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import re
 
-from unocli.cards import BLUE
-from unocli.policies import Policy
+from unocli.game.cards import BLUE
+from unocli.game.policies import Policy
+from unocli.game.rules import Rules, preset
 from unocli.reference.decisions import CHALLENGE, PolicyDecider
 from unocli.reference.engine import Round, play_match, play_round
 from unocli.reference.events import Kind
 from unocli.reference.trace import Narrator, format_match, narrate
-from unocli.rules import Rules, preset
 
 P2, P3 = (Policy(),) * 2, (Policy(),) * 3
 

@@ -1,3 +1,3 @@
-from .cli import main
+from unocli.cli.main import main
 
 main()

@@ -13,11 +13,11 @@ import os
 import numba
 import numpy as np
 
-from ..policies import Policy, policies_to_arrays
-from ..rules import Rules
-from . import _cache  # noqa: F401  (must come before the kernel modules: cache stamps)
-from .batch import play_batch
-from .layout import (
+from unocli.game.policies import Policy
+from unocli.game.rules import Rules
+from unocli.kernel import _cache  # noqa: F401  (must come before the kernel modules: cache stamps)
+from unocli.kernel.batch import play_batch
+from unocli.kernel.encode import (
     FAULT_NONE,
     FAULT_PLUS4_ANYTIME,
     FAULT_REVERSE_2P,
@@ -26,6 +26,8 @@ from .layout import (
     FAULT_UNO_PENALTY,
     ROW_NAMES,
     ROW_WIDTH,
+    encode_policies,
+    encode_rules,
 )
 
 # Deliberately broken rules, for tests that must show a broken kernel is
@@ -46,6 +48,7 @@ def _fault() -> int:
     if name not in FAULTS:
         raise ValueError(f"UNOCLI_TEST_FAULT must be one of {', '.join(FAULTS)}, not {name!r}")
     return FAULTS[name]
+
 
 __all__ = ["ROW_NAMES", "ROW_WIDTH", "is_compiled", "max_threads", "play_rows", "set_default_threads"]
 
@@ -110,16 +113,15 @@ def play_rows(
     """
     if len(policies) != rules.players:
         raise ValueError(f"{len(policies)} policies for {rules.players} players")
-    probs, ints, prio = policies_to_arrays(tuple(policies))
+    probs, ints, prio = encode_policies(tuple(policies))
     rows = out[:count] if out is not None else np.empty((count, ROW_WIDTH), dtype=np.int64)
     n_threads = threads or _default_threads or max_threads()
     previous = numba.get_num_threads()
     numba.set_num_threads(min(n_threads, max_threads()))
     try:
         nchunks = max(1, min(count, 4 * n_threads))
-        ru = np.append(rules.to_array(), np.int64(_fault()))
-        play_batch(ru, probs, ints, prio, np.uint64(seed), np.int64(start), np.int64(count), bool(match),
-                   np.int64(nchunks), rows)
+        ru = np.append(encode_rules(rules), np.int64(_fault()))
+        play_batch(ru, probs, ints, prio, np.uint64(seed), np.int64(start), np.int64(count), bool(match), np.int64(nchunks), rows)
     finally:
         numba.set_num_threads(previous)
     return rows

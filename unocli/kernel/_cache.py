@@ -1,30 +1,89 @@
-"""Make numba's on-disk cache of the kernel depend on every kernel source file.
+"""Make numba's on-disk cache of the kernel depend on everything compiled into it.
 
 Numba decides whether a cached function is stale from the source of the file
 that defines it alone. ``play_batch`` lives in batch.py but compiles in code
-from step.py, layout.py, rng.py and cards.py: an edit there (or an upgrade that
-keeps batch.py's bytes) would silently run the old kernel. These locators
-stamp the cache with a hash of all those files and the numba version instead.
-Imported by ``unocli.kernel`` before any kernel function is defined.
+from step.py and primitives.py, and constants from encode.py, which derives
+them from the rule fields, policy knobs, counters and enums of ``unocli.game``
+(numba freezes module globals at compile time). An edit anywhere there (say,
+two rule fields swapped) would silently run the old kernel with the new
+encoding. These locators stamp the cache with a hash of every unocli module
+the kernel package imports, directly or not, found by reading the import
+statements (so a new import is covered without a list to keep), and of the
+numba and numpy versions. Imported by ``unocli.kernel`` before any kernel
+function is defined.
 """
 
 from __future__ import annotations
 
+import ast
 import hashlib
 from pathlib import Path
 
 import numba
+import numpy
 from numba.core import caching
 
-_PACKAGE = Path(__file__).resolve().parent.parent
-_SOURCES = [*sorted((_PACKAGE / "kernel").glob("*.py")), _PACKAGE / "rng.py", _PACKAGE / "cards.py"]
+_PACKAGE = Path(__file__).resolve().parent.parent  # the unocli package folder
+_ROOT = _PACKAGE.parent
+
+
+def _module_file(name: str) -> Path | None:
+    """The file of the unocli module NAME (a package's ``__init__.py``), or None."""
+    parts = name.split(".")
+    if parts[0] != "unocli":
+        return None
+    base = _ROOT.joinpath(*parts)
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _imports(path: Path, module: str) -> set[str]:
+    """Every unocli module named by an import statement in PATH (anywhere in it), with its parent packages."""
+    tree = ast.parse(path.read_bytes())
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    for node in ast.walk(tree):  # imports only for type checkers never run: drop them
+        if isinstance(node, ast.If) and ast.unparse(node.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING"):
+            node.body = []
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            found.add(target)
+            found.update(f"{target}.{alias.name}" for alias in node.names)  # ``from pkg import module``
+    out = set()
+    for name in found:
+        parts = name.split(".")
+        out.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))  # a package's __init__ runs too
+    return {name for name in out if _module_file(name) is not None}
+
+
+def kernel_sources() -> list[Path]:
+    """Every unocli source file the kernel is built from: the kernel package and all it imports."""
+    todo = [f"unocli.kernel.{p.stem}" if p.stem != "__init__" else "unocli.kernel" for p in (_PACKAGE / "kernel").glob("*.py")]
+    seen: dict[str, Path] = {}
+    while todo:
+        name = todo.pop()
+        path = _module_file(name)
+        if name in seen or path is None:
+            continue
+        seen[name] = path
+        todo.extend(_imports(path, name) - seen.keys())
+    return sorted(set(seen.values()))
 
 
 def kernel_stamp() -> str:
-    """A hash of every file the kernel is compiled from, and of the numba version."""
-    h = hashlib.sha256(numba.__version__.encode())
-    for path in _SOURCES:
-        h.update(path.name.encode())
+    """A hash of every source file the kernel is built from, and of the numba and numpy versions."""
+    h = hashlib.sha256(f"numba {numba.__version__} numpy {numpy.__version__}".encode())
+    for path in kernel_sources():
+        h.update(str(path.relative_to(_ROOT)).encode())
         h.update(path.read_bytes())
     return h.hexdigest()
 

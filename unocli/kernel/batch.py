@@ -13,7 +13,7 @@ from numba import carray, njit, prange
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
-from .layout import (
+from unocli.kernel.encode import (
     CARDS_LEFT,
     G_INTS,
     G_PRIO,
@@ -36,7 +36,7 @@ from .layout import (
     WINNER,
     WINNER_POINTS,
 )
-from .step import deal, play, set_stream
+from unocli.kernel.step import deal, play, set_stream
 
 N_COUNTERS = 16
 PURPOSE_DEAL = 1  # rng.PURPOSE_DEAL

@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..cards import CANONICAL_DECK
-from ..rng import bounded, uniform01
-from .layout import (
+from unocli.game.cards import CANONICAL_DECK
+from unocli.game.rng import bounded, uniform01
+from unocli.kernel.encode import (
     CARDS_DRAWN,
     COL_NEXT_LACKS,
     COL_RANDOM,
@@ -222,11 +222,7 @@ def _is_legal(g, seat, c):
         return True
     colour = g[S_COLOUR]
     if c == W4:
-        return (
-            g[G_RU + R_WD4] == WD4_FREE
-            or g[G_CCOUNT + seat * 4 + colour] == 0
-            or g[G_RU + R_FAULT] == FAULT_PLUS4_ANYTIME
-        )
+        return g[G_RU + R_WD4] == WD4_FREE or g[G_CCOUNT + seat * 4 + colour] == 0 or g[G_RU + R_FAULT] == FAULT_PLUS4_ANYTIME
     if c // 13 == colour:
         return True
     top = g[S_TOP]
@@ -296,9 +292,7 @@ def _stackable_options(g, seat):
         ok = False
         if _is_d2(t):
             ok = _is_d2(top) or (
-                top == W4
-                and mode == ST_ANY
-                and (t // 13 == g[S_COLOUR] or g[G_RU + R_FAULT] == FAULT_STACK_COLOUR)
+                top == W4 and mode == ST_ANY and (t // 13 == g[S_COLOUR] or g[G_RU + R_FAULT] == FAULT_STACK_COLOUR)
             )
         elif t == W4:
             ok = (top == W4 and mode != ST_PLUS2) or (_is_d2(top) and (mode == ST_PROGRESSIVE or mode == ST_ANY))

@@ -28,8 +28,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..rng import stream_state
-from .layout import (
+from unocli.game.rng import stream_state
+from unocli.kernel.encode import (
     BLUFFS,
     CARDS_LEFT,
     CARDS_PLAYED,
@@ -104,7 +104,7 @@ from .layout import (
     WINNER,
     WINNER_POINTS,
 )
-from .primitives import (
+from unocli.kernel.primitives import (
     BLOCKED,
     DECK,
     NOT_PLAYED,
@@ -508,5 +508,3 @@ def set_stream(rs, seed, index, purpose, sub):
     rs[1] = b
     rs[2] = c
     rs[3] = d
-
-

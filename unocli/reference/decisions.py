@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..cards import N_COLOURS, colour_of
-from ..policies import ColourChoice, Respond, SwapTarget
+from unocli.game.cards import N_COLOURS, colour_of
+from unocli.game.policies import ColourChoice, Respond, SwapTarget
 
 if TYPE_CHECKING:
-    from .engine import Round
+    from unocli.reference.engine import Round
 
 STACK, CHALLENGE, ACCEPT = "stack", "challenge", "accept"
 

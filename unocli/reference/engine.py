@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from ..cards import (
+from unocli.game.cards import (
     DRAW_TWO,
     N_COLOURS,
     N_TYPES,
@@ -32,12 +32,12 @@ from ..cards import (
     points,
     rank_of,
 )
-from ..counters import MatchStats, Outcome, RoundStats
-from ..policies import Policy
-from ..rng import PURPOSE_DEAL, PURPOSE_PLAY, Stream
-from ..rules import Rules, Stacking, WildDrawFour
-from .decisions import CHALLENGE, STACK, PolicyDecider
-from .events import Event, Kind
+from unocli.game.counters import MatchStats, Outcome, RoundStats
+from unocli.game.policies import Policy
+from unocli.game.rng import PURPOSE_DEAL, PURPOSE_PLAY, Stream
+from unocli.game.rules import Rules, Stacking, WildDrawFour
+from unocli.reference.decisions import CHALLENGE, STACK, PolicyDecider
+from unocli.reference.events import Event, Kind
 
 HAND, DRAWN, STACKED, JUMP_IN = "hand", "drawn", "stacked", "jump_in"
 
@@ -276,9 +276,7 @@ class Round:
         out = []
         for card in sorted(self.hands[seat].elements()):
             if is_draw_two(card):
-                ok = is_draw_two(top) or (
-                    top == WILD_DRAW_FOUR and mode is Stacking.ANY and colour_of(card) == self.colour
-                )
+                ok = is_draw_two(top) or (top == WILD_DRAW_FOUR and mode is Stacking.ANY and colour_of(card) == self.colour)
             elif card == WILD_DRAW_FOUR:
                 ok = (top == WILD_DRAW_FOUR and mode is not Stacking.PLUS2) or (
                     is_draw_two(top) and mode in (Stacking.PROGRESSIVE, Stacking.ANY)
@@ -518,9 +516,7 @@ class Round:
         s = self.stats
         s.challenges += 1
         evidence = info.evidence
-        self._emit(
-            Kind.CHALLENGE, seat=victim, target=info.offender, flag=info.bluff, cards=evidence, value=info.colour_before
-        )
+        self._emit(Kind.CHALLENGE, seat=victim, target=info.offender, flag=info.bluff, cards=evidence, value=info.colour_before)
         if info.bluff:
             s.challenges_won += 1
             self._draw(info.offender, total, "challenge")
@@ -585,9 +581,7 @@ class Round:
 # ---------------------------------------------------------------- games
 
 
-def play_round(
-    rules: Rules, policies: tuple[Policy, ...] | list[Policy], seed: int, index: int, *, log: bool = False
-) -> Round:
+def play_round(rules: Rules, policies: tuple[Policy, ...] | list[Policy], seed: int, index: int, *, log: bool = False) -> Round:
     """Play game ``index`` as a single round (round 0: seat 0 starts). Returns the finished round."""
     rnd = Round.deal(rules, policies, seed, index, log=log)
     rnd.run()

@@ -16,12 +16,12 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from ..cards import COLOUR_NAMES, WILD_DRAW_FOUR, colour_of, long_name, points, rank_of
-from ..rules import Rules, WildDrawFour
-from .events import Event, Kind
+from unocli.game.cards import COLOUR_NAMES, WILD_DRAW_FOUR, colour_of, long_name, points, rank_of
+from unocli.game.rules import Rules, WildDrawFour
+from unocli.reference.events import Event, Kind
 
 if TYPE_CHECKING:
-    from ..counters import MatchStats
+    from unocli.game.counters import MatchStats
 
 INDENT = "      "
 
@@ -265,8 +265,7 @@ class Narrator:
 
     def _on_reshuffle(self, e: Event, nxt: Event | None) -> None:
         self._line(
-            f"the draw pile is empty: the discard pile but its top card is shuffled into a new draw pile "
-            f"of {_count(e.value)}."
+            f"the draw pile is empty: the discard pile but its top card is shuffled into a new draw pile of {_count(e.value)}."
         )
 
     # ------------------------------------------------------------ penalties
@@ -348,10 +347,6 @@ class Narrator:
                 worth = sum(points(c) for c in held)
                 self._line(f"  seat {seat} holds {_count(len(held))} worth {worth}: {_cards(held) or '-'}")
         elif outcome == "blocked":
-            self._line(
-                f"no one can play or draw: after {self.n} passes in a row the round is blocked. No winner, no points."
-            )
+            self._line(f"no one can play or draw: after {self.n} passes in a row the round is blocked. No winner, no points.")
         else:
-            self._line(
-                f"the round reaches max_turns ({self.rules.max_turns} turns) and ends capped. No winner, no points."
-            )
+            self._line(f"the round reaches max_turns ({self.rules.max_turns} turns) and ends capped. No winner, no points.")

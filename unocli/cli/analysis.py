@@ -1,0 +1,460 @@
+"""Commands for rule debates: ``compare``, ``sweep`` and ``report`` (thin layers over the library)."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+from typing import Any
+
+import click
+import pandas as pd
+
+from unocli.cli.backend import backend_options, make_backend
+from unocli.cli.options import UnoCommand, policy_options, rules_options, seed_option, target_options
+from unocli.errors import ConfigError
+from unocli.files import check_table_path, write_table
+from unocli.game.policies import PRESETS as POLICY_PRESETS
+from unocli.game.rules import PRESETS as RULE_PRESETS
+from unocli.run.precision import check_target
+from unocli.study.sweep import TableSpec, parse_grid_option
+
+ARM_OPTIONS = ("--rules", "--set", "--players", "--policy", "--seat")
+
+
+def parse_arm(text: str, base: TableSpec) -> tuple[str, TableSpec]:
+    """``--arm`` text: ``NAME`` (a rules or policy preset), a policy spec, or ``NAME: --set F=V --policy P ...``."""
+    name, sep, rest = text.partition(":")
+    name = name.strip()
+    if not name:
+        raise ConfigError(f"--arm needs a name: {text!r}")
+    if sep and rest.strip().startswith("--"):
+        try:
+            tokens = shlex.split(rest)
+        except ValueError as exc:
+            raise ConfigError(f"--arm {text!r}: {exc}") from None
+        table = base
+        it = iter(tokens)
+        for token in it:
+            if token not in ARM_OPTIONS:
+                raise ConfigError(f"--arm {text!r}: unknown option {token!r}; an arm takes {', '.join(ARM_OPTIONS)}")
+            value = next(it, None)
+            if value is None:
+                raise ConfigError(f"--arm {text!r}: {token} needs a value")
+            table = _apply_arm_option(table, token, value, text)
+        return name, table
+    if not sep and name in RULE_PRESETS:
+        return name, TableSpec(rules=name, sets=(), players=base.players, policy=base.policy, seats=base.seats)
+    if name in POLICY_PRESETS:
+        spec = text.strip()
+        from unocli.game.policies import parse_policy_spec
+
+        parse_policy_spec(spec)
+        return spec, TableSpec(rules=base.rules, sets=base.sets, players=base.players, policy=spec, seats=base.seats)
+    raise ConfigError(
+        f"--arm {text!r}: not a rules preset ({', '.join(RULE_PRESETS)}), a policy preset "
+        f"({', '.join(POLICY_PRESETS)}) or NAME: --set FIELD=VALUE ..."
+    )
+
+
+def _apply_arm_option(table: TableSpec, option: str, value: str, text: str) -> TableSpec:
+    from dataclasses import replace
+
+    from unocli.game.rules import parse_assignment
+
+    if option == "--rules":
+        return replace(table, rules=value, sets=())
+    if option == "--set":
+        field, v = parse_assignment(value)
+        return table.with_set(field, v)
+    if option == "--players":
+        try:
+            return replace(table, players=int(value))
+        except ValueError:
+            raise ConfigError(f"--arm {text!r}: --players needs a whole number, not {value!r}") from None
+    if option == "--policy":
+        return replace(table, policy=value)
+    seat, sep, spec = value.partition("=")
+    if not sep or not seat.strip().isdigit():
+        raise ConfigError(f"--arm {text!r}: --seat takes SEAT=POLICY, not {value!r}")
+    return table.with_seat(int(seat), spec.strip())
+
+
+def base_table(rules_spec: str, sets: tuple[str, ...], players: int | None, policy: str, seats: tuple[str, ...]) -> TableSpec:
+    """The table the common options describe (checked: bad options fail before any game is played)."""
+    from unocli.game.rules import parse_assignment
+
+    seat_specs = []
+    for item in seats:
+        seat, sep, spec = item.partition("=")
+        if not sep or not seat.strip().isdigit():
+            raise ConfigError(f"--seat takes SEAT=POLICY, not {item!r}")
+        seat_specs.append((int(seat), spec.strip()))
+    table = TableSpec(
+        rules=rules_spec, sets=tuple(parse_assignment(s) for s in sets), players=players, policy=policy, seats=tuple(seat_specs)
+    )
+    table.build()
+    return table
+
+
+def _metrics(text: str | None) -> tuple[str, ...] | None:
+    return tuple(m.strip() for m in text.split(",") if m.strip()) if text else None
+
+
+def _log(quiet: bool):
+    """A progress printer on stderr (after the kernel compile notice, when the kernel is not cached yet)."""
+    from unocli.cli.run import announce_compile
+
+    announce_compile(quiet)
+
+    def say(message: str) -> None:
+        if not quiet:
+            click.echo(message, err=True)
+
+    return say
+
+
+def _decimals(lo: float, hi: float) -> int:
+    """Decimals that show an interval of this width to two significant figures."""
+    import math
+
+    half = (hi - lo) / 2
+    if not math.isfinite(half) or half <= 0:
+        return 2
+    return min(6, max(0, 1 - math.floor(math.log10(half))))
+
+
+def _interval(m: float, lo: float, hi: float, sign: str = "") -> str:
+    k = _decimals(lo, hi)
+    return f"{m:{sign}.{k}f} [{lo:{sign}.{k}f}, {hi:{sign}.{k}f}]"
+
+
+def format_comparison(df: pd.DataFrame) -> str:
+    """The comparison table for a terminal."""
+    base = df["baseline"].iloc[0]
+    out = pd.DataFrame(
+        {
+            "arm": df["arm"],
+            "metric": df["metric"],
+            "mean [95% CI]": [_interval(m, lo, hi) for m, lo, hi in zip(df["mean"], df["ci_low"], df["ci_high"], strict=True)],
+            f"minus {base} [paired 95% CI]": [
+                "(baseline)" if pd.isna(d) else _interval(d, lo, hi, "+")
+                for d, lo, hi in zip(df["diff"], df["diff_low"], df["diff_high"], strict=True)
+            ],
+            "p (Holm)": ["" if pd.isna(p) else ("<0.001" if p < 0.001 else f"{p:.3f}") for p in df["p_holm"]],
+        }
+    )
+    return out.to_string(index=False)
+
+
+@click.command(cls=UnoCommand)
+@click.argument("experiment", required=False, type=click.Path(dir_okay=False))
+@click.option(
+    "--arm",
+    "arm_texts",
+    multiple=True,
+    metavar="SPEC",
+    help="An arm: a rules preset (stacking), a policy (basic:bluff=0.3), or 'NAME: --set F=V --policy P "
+    "--seat S=P' on top of the base options (repeatable; at least two, or an EXPERIMENT file).",
+)
+@click.option("--baseline", default=None, help="The arm the others are compared with (default: the first).")
+@rules_options
+@policy_options
+@click.option("--games", type=click.IntRange(min=1), default=None, help="Games per arm [default: 20000, or the file's].")
+@seed_option
+@click.option(
+    "--metrics",
+    "metrics_text",
+    default=None,
+    metavar="A,B,...",
+    help="Metrics to show (default: turns, cards_drawn, win_0; or the file's).",
+)
+@target_options
+@click.option("--match", is_flag=True, help="Play matches to target_score instead of single rounds.")
+@click.option("--threads", type=click.IntRange(min=1), default=None, help="Numba threads (default: all cores).")
+@click.option(
+    "--out",
+    "out_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Also write the tidy table to FILE.csv or FILE.parquet.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the table as JSON records.")
+@click.option("--quiet", is_flag=True, help="No progress messages.")
+@backend_options
+def compare_cmd(
+    experiment: str | None,
+    arm_texts: tuple[str, ...],
+    baseline: str | None,
+    rules_spec: str,
+    sets: tuple[str, ...],
+    players: int | None,
+    policy: str,
+    seats: tuple[str, ...],
+    games: int | None,
+    seed: int,
+    metrics_text: str | None,
+    target_error: float | None,
+    metric: str,
+    max_games: int,
+    match: bool,
+    threads: int | None,
+    out_path: str | None,
+    as_json: bool,
+    quiet: bool,
+    backend: str,
+    scheduler: str | None,
+) -> None:
+    """Play arms on the same deals and report every metric with its paired difference from a baseline.
+
+    Every arm plays the same games of the same seed, so game i of every arm
+    starts from the same deal; differences are paired per game, with 95%
+    intervals and Holm-adjusted p-values. Arms that play identically differ
+    by exactly 0.
+    """
+    from unocli.study.compare import compare
+
+    check_target(target_error, max_games)
+    if out_path:
+        check_table_path(out_path)
+    metrics = _metrics(metrics_text)
+    if experiment:
+        from unocli.study.experiments import load_experiment
+
+        if arm_texts:
+            raise ConfigError("give either an EXPERIMENT file or --arm options, not both")
+        exp = load_experiment(experiment)
+        n_players = players or exp.players[0]
+        arms = exp.arms_for(n_players)
+        games = games or exp.games
+        seed = seed if seed else exp.seed
+        baseline = baseline or exp.baseline
+        metrics = metrics or exp.metrics
+        match = match or exp.match
+    else:
+        if len(arm_texts) < 2:
+            raise ConfigError("name at least two --arm options (or an EXPERIMENT file)")
+        base = base_table(rules_spec, sets, players, policy, seats)
+        parsed = [parse_arm(t, base) for t in arm_texts]
+        arms = tuple(table.build(name=name) for name, table in parsed)
+        games = games or 20_000
+    metrics = tuple(metrics or ("turns", "cards_drawn", "win_0"))
+    from unocli.study.compare import check_arms, quantity_names
+
+    check_arms(arms)
+    known = quantity_names(arms[0].players)
+    for m in (*metrics, metric):
+        if m not in known:
+            raise ConfigError(f"unknown metric {m!r}; the metrics are: {', '.join(known)}")
+    say = _log(quiet or as_json)
+    say(f"unocli compare: {len(arms)} arms x {games:,} games, seed {seed}")
+    result = compare(
+        arms,
+        games=games,
+        seed=seed,
+        baseline=baseline,
+        quantities=None,
+        match=match,
+        target_error=target_error,
+        metric=metric,
+        max_games=max_games,
+        threads=threads,
+        backend=make_backend(backend, scheduler),
+    )
+    table = result.table(metrics)
+    if out_path:
+        write_table(table, out_path)
+    if as_json:
+        payload: dict[str, Any] = {
+            "games": result.games,
+            "seed": result.seed,
+            "baseline": table["baseline"].iloc[0],
+            "rows": json.loads(table.to_json(orient="records")),
+        }
+        if result.target is not None:
+            payload["target"] = result.target.to_dict()
+        click.echo(json.dumps(payload, indent=2, default=float))
+        return
+    click.echo(
+        f"{result.games:,} {'matches' if match else 'rounds'} per arm, {arms[0].players} players, seed "
+        f"{result.seed}; all arms on the same deals."
+    )
+    click.echo(format_comparison(table))
+    if result.target is not None:
+        click.echo(result.target.describe())
+
+
+@click.command(cls=UnoCommand)
+@click.argument("experiment", required=False, type=click.Path(dir_okay=False))
+@click.option(
+    "--grid",
+    "grid_texts",
+    multiple=True,
+    metavar="NAME=VALUES",
+    help="A grid axis: a rule field or policy knob (KNOB@SEAT, KNOB@opponents) with values a,b,c or "
+    "START:STOP:STEP, e.g. --grid bluff=0:1:0.1 (repeatable).",
+)
+@rules_options
+@policy_options
+@click.option("--games", type=click.IntRange(min=1), default=None, help="Games per cell [default: 5000].")
+@seed_option
+@click.option(
+    "--metrics",
+    "metrics_text",
+    default=None,
+    metavar="A,B,...",
+    help="Metrics in the table (default: --metric, win_0, cards_drawn).",
+)
+@target_options
+@click.option("--match", is_flag=True, help="Play matches to target_score instead of single rounds.")
+@click.option("--threads", type=click.IntRange(min=1), default=None, help="Numba threads (default: all cores).")
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False),
+    default="sweep",
+    show_default=True,
+    help="Folder for sweep.csv, sweep.parquet, sweep.png and sweep.svg.",
+)
+@click.option("--quiet", is_flag=True, help="No progress messages.")
+@backend_options
+def sweep_cmd(
+    experiment: str | None,
+    grid_texts: tuple[str, ...],
+    rules_spec: str,
+    sets: tuple[str, ...],
+    players: int | None,
+    policy: str,
+    seats: tuple[str, ...],
+    games: int | None,
+    seed: int,
+    metrics_text: str | None,
+    target_error: float | None,
+    metric: str,
+    max_games: int,
+    match: bool,
+    threads: int | None,
+    out_dir: str,
+    quiet: bool,
+    backend: str,
+    scheduler: str | None,
+) -> None:
+    """Play every cell of a grid of rule fields and policy knobs; write a tidy table and plot it.
+
+    Cells of one table size play the same deals. The table (CSV and Parquet)
+    has one row per cell and metric with the mean, its 95% interval, n, and
+    the paired difference from the first cell. The chart is a line plot for
+    one axis and a heatmap for two.
+    """
+    from unocli.report.analyses.generic_sweep import sweep_chart, table_shown
+    from unocli.report.plots import save
+    from unocli.study.sweep import sweep
+
+    check_target(target_error, max_games)
+    metrics = _metrics(metrics_text)
+    if experiment:
+        from unocli.study.experiments import load_experiment
+
+        exp = load_experiment(experiment)
+        axes = list(exp.grid) + [parse_grid_option(t) for t in grid_texts]
+        from dataclasses import replace
+
+        base = replace(exp.base, players=players or exp.players[0])
+        games, seed = games or exp.games, seed if seed else exp.seed
+        metrics = metrics or exp.metrics
+    else:
+        axes = [parse_grid_option(t) for t in grid_texts]
+        base = base_table(rules_spec, sets, players, policy, seats)
+        games = games or 5_000
+    folder = Path(out_dir)
+    if folder.exists() and not folder.is_dir():
+        raise ConfigError(f"--out {out_dir!r} is a file, not a folder")
+    say = _log(quiet)
+    say(f"unocli sweep: {' x '.join(f'{a.name} ({len(a.values)})' for a in axes)} cells x {games:,} games")
+    result = sweep(
+        base,
+        axes,
+        games=games,
+        seed=seed,
+        metrics=metrics,
+        metric=metric,
+        match=match,
+        target_error=target_error,
+        max_games=max_games,
+        threads=threads,
+        backend=make_backend(backend, scheduler),
+    )
+    table = result.table()
+    folder.mkdir(parents=True, exist_ok=True)
+    write_table(table, folder / "sweep.csv")
+    write_table(table, folder / "sweep.parquet")
+    from unocli import __version__
+
+    n = int(table["n"].min())
+    cap = (
+        f"Mean {metric} per cell. n = at least {n:,} games per cell. Table: {base.describe()}. Seed {seed}, "
+        f"unocli {__version__}. Bands, bars and ± are 95% intervals (t for means, Wilson for shares); "
+        "every cell's interval is in sweep.csv."
+    )
+    fig = sweep_chart(result, metric, cap)
+    click.echo(table_shown(table, [a.name for a in result.axes if a.name != "players"]).to_string(index=False))
+    for info in result.targets.values():
+        click.echo(info.describe())
+    if fig is not None:
+        save(fig, folder, "sweep")
+        click.echo(f"Wrote {folder / 'sweep.csv'}, sweep.parquet, sweep.png and sweep.svg")
+    else:
+        click.echo(f"Wrote {folder / 'sweep.csv'} and sweep.parquet (no chart for more than two axes)")
+
+
+@click.command(cls=UnoCommand)
+@click.argument("experiments", nargs=-1, type=click.Path(dir_okay=False))
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False),
+    default="reports/latest",
+    show_default=True,
+    help="Folder for README.md, the charts (PNG and SVG) and the tables (CSV).",
+)
+@click.option(
+    "--quick/--full",
+    default=None,
+    help="Use the experiments' [quick] sizes (default with no EXPERIMENT: quick; with files: full).",
+)
+@click.option("--threads", type=click.IntRange(min=1), default=None, help="Numba threads (default: all cores).")
+@click.option("--quiet", is_flag=True, help="No progress messages.")
+@backend_options
+def report_cmd(
+    experiments: tuple[str, ...],
+    out_dir: str,
+    quick: bool | None,
+    threads: int | None,
+    quiet: bool,
+    backend: str,
+    scheduler: str | None,
+) -> None:
+    """Run experiment files (default: the shipped set, quick) and write a report with charts and tables.
+
+    With no EXPERIMENT, runs sims/game-length, bluff, stacking,
+    seat-advantage and house-rules at their quick sizes (about two minutes on
+    two cores) into reports/latest/.
+    """
+    from unocli.report.render import default_paths, write_report
+
+    paths = list(experiments) or default_paths()
+    if quick is None:
+        quick = not experiments
+    say = _log(quiet)
+    import time
+
+    t0 = time.perf_counter()
+    written = write_report(paths, out_dir, quick=quick, backend=make_backend(backend, scheduler), log=say, threads=threads)
+    click.echo(f"Wrote {written[0]} ({len(written)} report{'s' if len(written) > 1 else ''}) in {time.perf_counter() - t0:.0f} s")
+
+
+def register(group: click.Group) -> None:
+    """Add compare, sweep and report to the CLI group."""
+    group.add_command(compare_cmd, "compare")
+    group.add_command(sweep_cmd, "sweep")
+    group.add_command(report_cmd, "report")

@@ -1,0 +1,210 @@
+"""The command line: a thin click adapter over the library (no game logic here)."""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import fields
+
+import click
+
+from unocli import __version__
+from unocli.cli.options import (
+    UnoGroup,
+    build_policies,
+    build_rules,
+    game_option,
+    players_option,
+    policy_options,
+    rules_options,
+    seed_option,
+    set_option,
+)
+from unocli.game.policies import PRESETS as POLICY_PRESETS
+from unocli.game.policies import Policy, describe_knobs, parse_policy_spec
+from unocli.game.rules import PRESETS as RULE_PRESETS
+from unocli.game.rules import Rules, describe_fields
+
+WIDTH = 100
+
+
+@click.group(cls=UnoGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", prog_name="unocli", message="%(prog)s %(version)s")
+def cli() -> None:
+    """unocli: settle Uno rule debates with evidence.
+
+    Simulate Uno under the official rules and house rules, with scripted
+    players, and narrate any single game move by move.
+    """
+
+
+def main() -> None:
+    """Console-script entry point."""
+    cli.main(prog_name="unocli")
+
+
+# ---------------------------------------------------------------- formatting
+
+
+def _table(rows: list[tuple[str, str, str]], mark: frozenset[str] | set[str] = frozenset()) -> list[str]:
+    """Rows of (name, value, meaning) with the meaning wrapped in its own column.
+
+    A value too long for its column pushes the meaning onto the next line.
+    """
+    w_name = max(len(r[0]) for r in rows) + 2
+    w_value = min(max(len(r[1]) + 1 for r in rows), 16) + 2
+    indent = " " * (2 + w_name + w_value)
+    out = []
+    for name, value, meaning in rows:
+        shown = value + ("*" if name in mark else "")
+        body = textwrap.wrap(meaning, width=max(40, WIDTH - len(indent))) or [""]
+        if len(shown) + 2 > w_value:
+            out.append(f"  {name:<{w_name}}{shown}")
+            out.extend(indent + line for line in body)
+        else:
+            out.append(f"  {name:<{w_name}}{shown:<{w_value}}{body[0]}")
+            out.extend(indent + line for line in body[1:])
+    return out
+
+
+def _value(v: object) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v) if v != "" else "''"
+
+
+# ---------------------------------------------------------------- rules
+
+
+@cli.group()
+def rules() -> None:
+    """List the rule presets and show every field of a rule set."""
+
+
+@rules.command("list")
+def rules_list() -> None:
+    """List the rule presets with a one-line description each."""
+    width = max(len(name) for name in RULE_PRESETS) + 2
+    for name, (description, _) in RULE_PRESETS.items():
+        click.echo(f"{name:<{width}}{description}")
+
+
+@rules.command("show")
+@click.argument("name_or_file", metavar="NAME_OR_FILE", default="official")
+@set_option
+@players_option
+def rules_show(name_or_file: str, sets: tuple[str, ...], players: int | None) -> None:
+    """Show every field of a rule set (a preset or TOML file) with its value and meaning.
+
+    --set and --players change fields before showing them. Fields marked *
+    differ from the official rules.
+    """
+    chosen = build_rules(name_or_file, sets, players)
+    official = Rules()
+    changed = {f.name for f in fields(Rules) if getattr(chosen, f.name) != getattr(official, f.name)}
+    values = chosen.to_dict()
+    click.echo(f"Rule set {name_or_file}" + (f" with {', '.join(sets)}" if sets else "") + ":")
+    for line in _table([(name, _value(values[name]), meaning) for name, meaning in describe_fields()], changed):
+        click.echo(line)
+    if changed:
+        click.echo("* differs from the official rules")
+
+
+# ---------------------------------------------------------------- policies
+
+
+@cli.group()
+def policies() -> None:
+    """List the player policies and show every knob of one."""
+
+
+@policies.command("list")
+def policies_list() -> None:
+    """List the policy presets with a one-line description each."""
+    width = max(len(name) for name in POLICY_PRESETS) + 2
+    for name, (description, _) in POLICY_PRESETS.items():
+        click.echo(f"{name:<{width}}{description}")
+
+
+@policies.command("show")
+@click.argument("spec", metavar="NAME[:KNOB=VALUE,...]", default="random")
+def policies_show(spec: str) -> None:
+    """Show every knob of a policy with its value and meaning.
+
+    NAME may carry knob settings, e.g. basic:bluff=0.3,challenge=0.5.
+    Knobs marked * differ from the random policy.
+    """
+    policy = parse_policy_spec(spec)
+    base = Policy()
+    changed = {f.name for f in fields(Policy) if getattr(policy, f.name) != getattr(base, f.name)}
+    values = policy.to_dict()
+    click.echo(f"Policy {spec}:")
+    for line in _table([(name, _value(values[name]), meaning) for name, meaning in describe_knobs()], changed):
+        click.echo(line)
+    if changed:
+        click.echo("* differs from the random policy")
+
+
+# ---------------------------------------------------------------- trace
+
+
+@cli.command()
+@rules_options
+@policy_options
+@seed_option
+@game_option
+@click.option("--match", "as_match", is_flag=True, help="Play a whole match to target_score, round by round.")
+def trace(
+    rules_spec: str,
+    sets: tuple[str, ...],
+    players: int | None,
+    policy: str,
+    seats: tuple[str, ...],
+    seed: int,
+    game: int,
+    as_match: bool,
+) -> None:
+    """Narrate one game move by move: the deal, every play, draw and penalty, the winner.
+
+    The game is fully determined by the rules, the policies, --seed and
+    --game, so any game of a large run can be replayed here. With --match
+    the game is a whole match to target_score points.
+    """
+    from unocli.reference.engine import play_match, play_round
+    from unocli.reference.trace import format_match, narrate
+
+    chosen = build_rules(rules_spec, sets, players)
+    seat_policies = build_policies(chosen, policy, seats)
+    click.echo(f"Rules: {rules_spec}" + (f" with {', '.join(sets)}" if sets else "") + f"; {chosen.players} players.")
+    click.echo("Policies: " + _policy_summary(policy, seats) + ".")
+    click.echo(f"Seed {seed}, game {game}.")
+    click.echo("")
+    if as_match:
+        match, rounds = play_match(chosen, seat_policies, seed, game, log=True)
+        lines = format_match(match, rounds, chosen)
+    else:
+        rnd = play_round(chosen, seat_policies, seed, game, log=True)
+        lines = narrate(rnd.events, chosen)
+    click.echo("\n".join(lines))
+
+
+def _policy_summary(policy: str, seats: tuple[str, ...]) -> str:
+    text = f"{policy} for every {'other ' if seats else ''}seat"
+    if seats:
+        text += "; " + ", ".join(f"seat {s.partition('=')[0].strip()}: {s.partition('=')[2]}" for s in seats)
+    return text
+
+
+# ---------------------------------------------------------------- commands defined in their own modules
+
+# Imported only when used: the analysis commands pull in matplotlib and the
+# cluster code, which would slow down every start of the CLI.
+LAZY_COMMANDS = {
+    "simulate": ("unocli.cli.run", "simulate_cmd"),
+    "bench": ("unocli.cli.run", "bench_cmd"),
+    "compare": ("unocli.cli.analysis", "compare_cmd"),
+    "sweep": ("unocli.cli.analysis", "sweep_cmd"),
+    "report": ("unocli.cli.analysis", "report_cmd"),
+    "baseline": ("unocli.cli.balance", "baseline_cmd"),
+    "check": ("unocli.cli.balance", "check_cmd"),
+}
+cli.lazy_commands.update(LAZY_COMMANDS)

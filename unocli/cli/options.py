@@ -1,0 +1,230 @@
+"""Reusable click options (sqlite-utils style) and the error plumbing of the CLI.
+
+Commands stack the decorators they need::
+
+    @cli.command()
+    @rules_options
+    @policy_options
+    @seed_option
+    def simulate(rules_spec, sets, players, policy, seats, seed): ...
+
+and turn the values into objects with :func:`build_rules` and
+:func:`build_policies`. Every :class:`~unocli.errors.ConfigError` raised while a
+command runs becomes a one-line ``Error: ...`` (see :class:`UnoGroup`).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from unocli.errors import ConfigError
+from unocli.game.policies import Policy, resolve_policies
+from unocli.game.rng import SEED_MAX
+from unocli.game.rules import Rules, resolve_rules
+from unocli.run.precision import DEFAULT_MAX_GAMES as _DEFAULT_MAX_GAMES
+
+F = Callable[..., Any]
+
+
+# ---------------------------------------------------------------- error plumbing
+
+
+class UnoCommand(click.Command):
+    """A command whose ConfigErrors become click errors (one line, exit 1)."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except ConfigError as exc:
+            raise click.ClickException(str(exc)) from None
+
+
+class UnoGroup(click.Group):
+    """A group that reports every user error as one line ``Error: ...`` on stderr.
+
+    Click normally prints the usage and a hint before a usage error; here every
+    error, ours or click's, is a single sentence and a non-zero exit.
+    """
+
+    command_class = UnoCommand
+    group_class = type  # subgroups are UnoGroups too
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy_commands: dict[str, tuple[str, str]] = {}  # name -> (module, attribute), imported when used
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy_commands})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.lazy_commands and cmd_name not in self.commands:
+            import importlib
+
+            module, attr = self.lazy_commands[cmd_name]
+            self.add_command(getattr(importlib.import_module(module), attr), cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except ConfigError as exc:
+            raise click.ClickException(str(exc)) from None
+
+    def main(
+        self,
+        args: Any = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        try:
+            rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.exceptions.Abort:
+            click.echo("Aborted!", err=True)
+            sys.exit(1)
+        except click.ClickException as exc:
+            click.echo(f"Error: {one_line(exc.format_message())}", err=True)
+            sys.exit(exc.exit_code)
+        except ConfigError as exc:  # raised outside a command's invoke (e.g. in a callback)
+            click.echo(f"Error: {one_line(str(exc))}", err=True)
+            sys.exit(1)
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def one_line(text: str) -> str:
+    """Collapse a message onto one line."""
+    return " ".join(text.split())
+
+
+# ---------------------------------------------------------------- parameter types
+
+
+class BigInt(click.ParamType):
+    """A whole number in ``[lo, hi]`` (for seeds and game indices up to 2**64 - 1)."""
+
+    name = "integer"
+
+    def __init__(self, lo: int = 0, hi: int = SEED_MAX, what: str = "") -> None:
+        self.lo, self.hi, self.what = lo, hi, what
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        else:
+            try:
+                number = int(str(value).strip().replace("_", ""))
+            except ValueError:
+                self.fail(self._allowed(value), param, ctx)
+        if not self.lo <= number <= self.hi:
+            self.fail(self._allowed(value), param, ctx)
+        return number
+
+    def _allowed(self, value: Any) -> str:
+        hi = "2**64 - 1" if self.hi == SEED_MAX else str(self.hi)
+        return f"must be a whole number from {self.lo} to {hi}, not {value!r}"
+
+
+# ---------------------------------------------------------------- decorators
+
+rules_option = click.option(
+    "--rules",
+    "rules_spec",
+    default="official",
+    show_default=True,
+    metavar="PRESET_OR_TOML",
+    help="Rule set: a preset name (see 'unocli rules list') or a TOML file.",
+)
+set_option = click.option(
+    "--set",
+    "sets",
+    multiple=True,
+    metavar="FIELD=VALUE",
+    help="Override one rule field, e.g. --set stacking=progressive (repeatable).",
+)
+players_option = click.option(
+    "--players",
+    type=int,
+    default=None,
+    help="Number of players, 2-10 (overrides the rule set; default 4).",
+)
+policy_option = click.option(
+    "--policy",
+    default="random",
+    show_default=True,
+    metavar="SPEC",
+    help="Policy for every seat: NAME or NAME:knob=value,... (see 'unocli policies list').",
+)
+seat_option = click.option(
+    "--seat",
+    "seats",
+    multiple=True,
+    metavar="S=SPEC",
+    help="Policy for one seat, e.g. --seat 0=basic:bluff=0.3 (repeatable).",
+)
+seed_option = click.option(
+    "--seed",
+    type=BigInt(),
+    default=0,
+    show_default=True,
+    help="Master seed, 0 to 2**64-1: the same seed replays the same games.",
+)
+game_option = click.option(
+    "--game",
+    "game",
+    type=BigInt(),
+    default=0,
+    show_default=True,
+    metavar="INDEX",
+    help="Index of the game within the seed's run (0 to 2**64-1).",
+)
+
+
+def rules_options(f: F) -> F:
+    """``--rules``, ``--set`` and ``--players``."""
+    return rules_option(set_option(players_option(f)))
+
+
+def policy_options(f: F) -> F:
+    """``--policy`` and ``--seat``."""
+    return policy_option(seat_option(f))
+
+
+def build_rules(rules_spec: str = "official", sets: tuple[str, ...] = (), players: int | None = None) -> Rules:
+    """The rule set the options describe (raises ConfigError)."""
+    return resolve_rules(rules_spec, sets, players)
+
+
+def build_policies(rules: Rules, policy: str = "random", seats: tuple[str, ...] = ()) -> tuple[Policy, ...]:
+    """One policy per seat from ``--policy`` and ``--seat`` (raises ConfigError)."""
+    return resolve_policies(rules.players, policy, seats)
+
+
+def target_options(f: F) -> F:
+    """``--target-error X``, ``--metric NAME`` and ``--max-games N`` (precision on demand)."""
+    f = click.option(
+        "--max-games",
+        type=int,
+        default=_DEFAULT_MAX_GAMES,
+        show_default=True,
+        help="With --target-error: stop after this many games per arm even if not reached.",
+    )(f)
+    f = click.option(
+        "--metric",
+        default="turns",
+        show_default=True,
+        help="The metric --target-error applies to (sweep: also the metric plotted).",
+    )(f)
+    return click.option(
+        "--target-error",
+        type=float,
+        default=None,
+        metavar="X",
+        help="Play batches until the 95% CI half-width of --metric is at most X; --games is the first batch.",
+    )(f)

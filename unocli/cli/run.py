@@ -1,0 +1,340 @@
+"""Commands that run the kernel: ``simulate`` and ``bench`` (thin layers over api.py and bench.py)."""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+import time
+from typing import Any
+
+import click
+import pandas as pd
+
+from unocli.cli.backend import backend_options, make_backend
+from unocli.cli.options import UnoCommand, policy_options, rules_options, seed_option, target_options
+from unocli.errors import ConfigError
+from unocli.files import check_table_path, write_table
+from unocli.game.policies import Policy, load_policies_file, resolve_policies, seat_labels
+from unocli.game.rules import Rules, resolve_rules
+from unocli.kernel import is_compiled
+from unocli.run import bench as bench_mod
+from unocli.run.precision import DEFAULT_MAX_GAMES
+from unocli.study.simulate import SimulationResult, simulate
+
+PROGRESS_AFTER = 2.0  # seconds before a progress bar appears
+
+
+def policies_file_option(f):
+    return click.option(
+        "--policies",
+        "policies_file",
+        type=click.Path(dir_okay=False),
+        default=None,
+        help="TOML file of extra named policies, usable in --policy and --seat.",
+    )(f)
+
+
+def games_option(default: int):
+    return click.option(
+        "--games",
+        type=int,
+        default=default,
+        show_default=True,
+        help="Games to play (rounds, or matches with --match).",
+    )
+
+
+threads_option = click.option("--threads", type=click.IntRange(min=1), default=None, help="Numba threads (default: all cores).")
+
+
+def resolve_table(
+    rules_spec: str,
+    sets: tuple[str, ...],
+    players: int | None,
+    policy: str,
+    seats: tuple[str, ...],
+    policies_file: str | None,
+) -> tuple[Rules, tuple[Policy, ...], tuple[str, ...]]:
+    """Rules, one policy per seat and their labels, from the common options."""
+    rules = resolve_rules(rules_spec, sets, players)
+    extra = load_policies_file(policies_file) if policies_file else None
+    policies = resolve_policies(rules.players, policy, seats, extra)
+    return rules, policies, seat_labels(rules.players, policy, seats)
+
+
+class Progress:
+    """A progress bar on stderr, shown only on a terminal and once a run passes a couple of seconds."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled and sys.stderr.isatty()
+        self.t0 = time.perf_counter()
+        self.shown = False
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.enabled or time.perf_counter() - self.t0 < PROGRESS_AFTER:
+            return
+        self.shown = True
+        width = 30
+        filled = int(width * done / total)
+        rate = done / (time.perf_counter() - self.t0)
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done:,}/{total:,} games, {rate:,.0f}/s ")
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.shown:
+            sys.stderr.write("\n")
+
+
+def announce_compile(quiet: bool) -> None:
+    if not quiet and not is_compiled():
+        click.echo("unocli: compiling the simulation kernel (first run only; about a minute)...", err=True)
+
+
+def _fmt(x: float) -> str:
+    if isinstance(x, float) and math.isnan(x):
+        return "nan"
+    if abs(x) >= 1000:
+        return f"{x:,.1f}"
+    return f"{x:.4g}" if abs(x) < 10 else f"{x:.2f}"
+
+
+def format_result(result: SimulationResult) -> str:
+    """The human-readable report of a simulation."""
+    r = result
+    unit = "matches" if r.match else "rounds"
+    lines = [f"{r.games:,} {unit}, {r.rules.players} players, seed {r.seed}"]
+    summary = r.summary()
+    table = pd.DataFrame(
+        {
+            "metric": summary["metric"],
+            "mean": summary["mean"].map(_fmt),
+            "95% CI": [f"[{_fmt(lo)}, {_fmt(hi)}]" for lo, hi in zip(summary["ci_low"], summary["ci_high"], strict=True)],
+            "sd": summary["sd"].map(_fmt),
+        }
+    )
+    lines += ["", f"Per {unit[:-2] if r.match else 'round'} (n = {r.games:,}):", table.to_string(index=False)]
+    shares = r.win_shares()
+    seat_table = pd.DataFrame(
+        {
+            "seat": shares["seat"],
+            "policy": ["(rotated)" if r.rotation is not None else _short(p) for p in r.policies],
+            "wins": shares["wins"],
+            "win share": shares["share"].map(lambda x: f"{x:.4f}"),
+            "95% CI (Wilson)": [f"[{lo:.4f}, {hi:.4f}]" for lo, hi in zip(shares["ci_low"], shares["ci_high"], strict=True)],
+        }
+    )
+    lines += ["", f"Seat win shares (n = {r.games:,}; seat 0 plays first in a single round):", seat_table.to_string(index=False)]
+    out = r.outcomes()
+    lines += ["", "Outcomes: " + ", ".join(f"{k} {v:,}" for k, v in out.items())]
+    if r.rotation is not None:
+        rot = r.rotation
+        sh = rot.shares()
+        lines += ["", f"Policies with seats rotated ({rot.deals:,} deals x {rot.rotations} rotations):"]
+        lines.append(
+            pd.DataFrame(
+                {
+                    "policy": sh["policy"],
+                    "seats": sh["seats"],
+                    "win share": sh["share"].map(lambda x: f"{x:.4f}"),
+                    "95% CI (Wilson)": [f"[{lo:.4f}, {hi:.4f}]" for lo, hi in zip(sh["ci_low"], sh["ci_high"], strict=True)],
+                    "n": sh["n"],
+                }
+            ).to_string(index=False)
+        )
+        names = list(rot.groups())
+        for i, a in enumerate(names):
+            for b in names[i + 1 :]:
+                d = rot.paired_difference(a, b)
+                lines.append(
+                    f"  {a} - {b}: {d['diff']:+.4f}  95% CI [{d['ci_low']:+.4f}, {d['ci_high']:+.4f}]"
+                    f"  (paired over {d['n_deals']:,} deals)"
+                )
+    return "\n".join(lines)
+
+
+def _short(policy: Policy) -> str:
+    from unocli.game.policies import PRESETS, preset
+
+    for name in PRESETS:
+        if preset(name) == policy:
+            return name
+    return "custom"
+
+
+@click.command(cls=UnoCommand)
+@rules_options
+@policy_options
+@policies_file_option
+@games_option(100_000)
+@seed_option
+@threads_option
+@click.option("--match", is_flag=True, help="Play matches to target_score instead of single rounds.")
+@click.option("--rotate-seats", is_flag=True, help="Play each deal once per rotation of the seats (fair policy comparison).")
+@click.option(
+    "--out",
+    "out_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Also write one row per game to FILE.parquet or FILE.csv.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the machine-readable summary (see README).")
+@click.option("--quiet", is_flag=True, help="No progress bar or compile notice.")
+@backend_options
+@target_options
+def simulate_cmd(
+    rules_spec: str,
+    sets: tuple[str, ...],
+    players: int | None,
+    policy: str,
+    seats: tuple[str, ...],
+    policies_file: str | None,
+    games: int,
+    seed: int,
+    threads: int | None,
+    match: bool,
+    rotate_seats: bool,
+    out_path: str | None,
+    as_json: bool,
+    quiet: bool,
+    backend: str,
+    scheduler: str | None,
+    target_error: float | None = None,
+    metric: str = "turns",
+    max_games: int = DEFAULT_MAX_GAMES,
+) -> None:
+    """Play many games with the numba kernel and summarise them with intervals.
+
+    With --target-error X, --games is the first batch and batches are added
+    until the 95% CI half-width of --metric is at most X.
+    """
+    rules, policies, labels = resolve_table(rules_spec, sets, players, policy, seats, policies_file)
+    if games < 1:
+        raise ConfigError(f"--games must be a positive whole number, not {games}")
+    if out_path:
+        check_table_path(out_path)
+    runner = make_backend(backend, scheduler)
+    announce_compile(quiet)
+    bar = Progress(enabled=not quiet and not as_json)
+    try:
+        result = simulate(
+            rules,
+            policies,
+            games=games,
+            seed=seed,
+            threads=threads,
+            match=match,
+            keep_games=bool(out_path),
+            rotate_seats=rotate_seats,
+            labels=labels,
+            progress=bar,
+            backend=runner,
+            target_error=target_error,
+            metric=metric,
+            max_games=max_games,
+        )
+    finally:
+        bar.close()
+    if out_path and result.games_frame is not None:
+        write_table(result.games_frame, out_path)
+    if as_json:
+        click.echo(json.dumps(_jsonable(result.to_json()), indent=2))
+    else:
+        click.echo(format_result(result))
+        if result.target is not None:
+            click.echo(result.target.describe("matches" if match else "games"))
+
+
+def _jsonable(obj: Any) -> Any:
+    """Plain floats for JSON (NaN becomes null)."""
+    if isinstance(obj, dict):
+        return {k: _jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [_jsonable(v) for v in obj]
+    if isinstance(obj, float):
+        return None if math.isnan(obj) else obj
+    if hasattr(obj, "item"):
+        return _jsonable(obj.item())
+    return obj
+
+
+@click.command(cls=UnoCommand)
+@click.option("--games", type=click.IntRange(min=1000), default=200_000, show_default=True, help="Rounds per measurement.")
+@click.option(
+    "--repeats",
+    type=click.IntRange(min=1),
+    default=5,
+    show_default=True,
+    help="Measurements per configuration (the median is reported).",
+)
+@click.option("--no-cli", is_flag=True, help="Skip timing the CLI's cold and warm start.")
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+@backend_options
+def bench_cmd(games: int, repeats: int, no_cli: bool, as_json: bool, backend: str, scheduler: str | None) -> None:
+    """Measure rounds per second on fixed configurations (random policy).
+
+    With --backend dask: the Dask backend (a LocalCluster of 2 single-threaded
+    workers, or the cluster at --scheduler) against the local backend with as
+    many threads, and the overhead each shard adds.
+    """
+    if scheduler and backend != "dask":
+        raise ConfigError("--scheduler needs --backend dask")
+    announce_compile(as_json)
+    if backend == "dask":
+        result = bench_mod.run_dask(games=games, repeats=repeats, scheduler=scheduler)
+    else:
+        result = bench_mod.run(games=games, repeats=repeats, include_cli=not no_cli)
+    if as_json:
+        click.echo(json.dumps(_jsonable(result), indent=2))
+        return
+    m = result["machine"]
+    click.echo(f"Machine: {m['processor']}, {m['cpus']} CPUs, Python {m['python']}, numba threads {m['numba_threads']}")
+    click.echo(f"Kernel load (compile if not cached): {result['kernel_load_seconds']:.2f} s")
+    if backend == "dask":
+        click.echo(format_dask_bench(result["dask"]))
+        return
+    rows = pd.DataFrame(result["throughput"])
+    table = pd.DataFrame(
+        {
+            "rules": rows["rules"],
+            "players": rows["players"],
+            "threads": rows["threads"],
+            "rounds/s (median)": rows["rounds_per_second"].map(lambda x: f"{x:,.0f}"),
+            "range": [f"{lo:,.0f}-{hi:,.0f}" for lo, hi in rows["spread"]],
+            "games x repeats": [f"{g:,} x {r}" for g, r in zip(rows["games"], rows["repeats"], strict=True)],
+        }
+    )
+    click.echo(table.to_string(index=False))
+    if "cli" in result:
+        c = result["cli"]
+        click.echo(f"CLI 'simulate --games 1000': cold (compiling) {c['cold_seconds']:.2f} s, warm {c['warm_seconds']:.2f} s")
+
+
+def format_dask_bench(d: dict[str, Any]) -> str:
+    """The human-readable report of ``bench --backend dask``."""
+    c = d["cluster"]
+    rows = pd.DataFrame(d["throughput"])
+    table = pd.DataFrame(
+        {
+            "run": rows["run"],
+            "backend": rows["backend"],
+            "threads": rows["threads"],
+            "shards x games": [f"{n:,} x {g:,}" for n, g in zip(rows["shards"], rows["shard_games"], strict=True)],
+            "seconds (median)": rows["median_seconds"].map(lambda x: f"{x:.2f}"),
+            "rounds/s": rows["rounds_per_second"].map(lambda x: f"{x:,.0f}"),
+            "range": [f"{lo:,.0f}-{hi:,.0f}" for lo, hi in rows["spread"]],
+        }
+    )
+    over = d["overhead_per_shard_seconds"]
+    return "\n".join(
+        [
+            f"Dask cluster: {c['scheduler']}, {c['workers']} workers, {c['threads']} threads "
+            f"(started in {c['start_seconds']:.1f} s, kernel warm-up on every worker {c['warm_up_seconds']:.1f} s)",
+            f"Official rules, 4 players, random policy; median of {rows['repeats'].iloc[0]} repeats:",
+            table.to_string(index=False),
+            f"Efficiency (dask / local rounds per second, throughput run): {d['efficiency']:.2f}; "
+            f"workers busy in the kernel {d['worker_busy']:.0%} of the time",
+            "Overhead per shard (tiny-shard run minus big-shard run, per extra shard): "
+            f"local {over['local'] * 1000:.1f} ms, dask {over['dask'] * 1000:.1f} ms",
+        ]
+    )

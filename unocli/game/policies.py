@@ -1,0 +1,379 @@
+"""Scripted player policies: frozen, self-validating dataclasses of knobs.
+
+A policy is data, not code: every preset (and every user policy) is a
+:class:`Policy` whose knobs both engines read. The canonical ``random`` policy
+of RULES.md §10 is one setting of these knobs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from dataclasses import dataclass, field, fields
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from unocli.errors import ConfigError
+from unocli.game.cards import N_TYPES, WILD, WILD_DRAW_FOUR, rank_of
+
+
+class CardClass(StrEnum):
+    """Card classes a play preference orders."""
+
+    HIGH = "high"  # number cards, highest face value first
+    LOW = "low"  # number cards, lowest face value first
+    SKIP = "skip"
+    REVERSE = "reverse"
+    DRAW_TWO = "draw_two"
+    WILD = "wild"
+    WILD_DRAW_FOUR = "wild_draw_four"
+
+
+class ColourChoice(StrEnum):
+    """How a player picks the colour for a Wild or Wild Draw Four."""
+
+    RANDOM = "random"
+    MOST_HELD = "most_held"
+    NEXT_LACKS = "next_lacks"
+
+
+class Respond(StrEnum):
+    """How a player facing a +2/+4 decides between stacking, challenging, accepting."""
+
+    UNIFORM = "uniform"
+    KNOBS = "knobs"
+
+
+class SwapTarget(StrEnum):
+    """Whom a 7 swaps hands with (seven_o)."""
+
+    RANDOM = "random"
+    FEWEST = "fewest"
+    MOST = "most"
+    NEXT = "next"
+
+
+DEFAULT_CLASS_ORDER = (
+    CardClass.HIGH,
+    CardClass.SKIP,
+    CardClass.REVERSE,
+    CardClass.DRAW_TWO,
+    CardClass.WILD,
+    CardClass.WILD_DRAW_FOUR,
+)
+
+
+def _meta(text: str, kind: str = "", **extra: Any) -> dict[str, Any]:
+    return {"help": text, "kind": kind, **extra}
+
+
+PROB = "probability"
+
+
+@dataclass(frozen=True)
+class Policy:
+    """The knobs of one scripted player. Defaults are the ``random`` policy (RULES.md §10)."""
+
+    play: str = field(
+        default="random",
+        metadata=_meta(
+            "card preference: 'random' (uniform over legal cards) or classes in order, e.g. "
+            "'draw_two>skip>reverse>high>wild>wild_draw_four' (classes: high, low, skip, reverse, "
+            "draw_two, wild, wild_draw_four); ties go to the colour held most",
+            "order",
+        ),
+    )
+    attack: str = field(
+        default="",
+        metadata=_meta("preference used instead of 'play' when the next player holds at most attack_at cards", "order"),
+    )
+    attack_at: int = field(
+        default=0, metadata=_meta("hand size of the next player at or below which 'attack' applies (0: never)", "int")
+    )
+    colour: ColourChoice = field(
+        default=ColourChoice.RANDOM,
+        metadata=_meta(
+            "colour declared for a Wild: random, most_held, or next_lacks (the colour the next player "
+            "last could not match, if held; else most held)"
+        ),
+    )
+    bluff: float = field(
+        default=0.0, metadata=_meta("probability of playing a +4 as a bluff when holding the current colour", PROB)
+    )
+    respond: Respond = field(
+        default=Respond.UNIFORM,
+        metadata=_meta(
+            "facing a +2/+4: uniform (one uniform choice over each stackable card, challenge, accept; "
+            "RULES.md §10) or knobs (challenge by the challenge knobs, else stack with probability 'stack')"
+        ),
+    )
+    challenge: float = field(default=0.5, metadata=_meta("probability of challenging a +4 (respond=knobs)", PROB))
+    challenge_if_hand: int = field(
+        default=0,
+        metadata=_meta("always challenge when the +4's player held at least this many cards (0: off)", "int"),
+    )
+    challenge_if_own_colour: bool = field(
+        default=False,
+        metadata=_meta("always challenge when the card under the +4 was played by the +4's player", "bool"),
+    )
+    forget_uno: float = field(default=0.0, metadata=_meta("probability of forgetting to call Uno", PROB))
+    catch_uno: float = field(default=1.0, metadata=_meta("probability of noticing an opponent's forgotten Uno", PROB))
+    stack: float = field(default=1.0, metadata=_meta("probability of stacking when able (respond=knobs)", PROB))
+    jump_in: float = field(default=0.5, metadata=_meta("probability of jumping in when able", PROB))
+    swap_target: SwapTarget = field(
+        default=SwapTarget.RANDOM, metadata=_meta("whom a 7 swaps with: random, fewest, most or next (cards)")
+    )
+    play_drawn: float = field(default=1.0, metadata=_meta("probability of playing a legal drawn card", PROB))
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            object.__setattr__(self, f.name, _coerce(f, getattr(self, f.name)))
+
+    def replace(self, **changes: Any) -> Policy:
+        unknown = set(changes) - set(POLICY_FIELDS)
+        if unknown:
+            raise ConfigError(_unknown_knob_message(sorted(unknown)[0]))
+        return dataclasses.replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: (str(v) if isinstance(v := getattr(self, f.name), StrEnum) else v) for f in fields(self)}
+
+    @property
+    def play_order(self) -> tuple[CardClass, ...] | None:
+        """The play preference, or None for uniform random play."""
+        return None if self.play == "random" else parse_order(self.play)
+
+    def priorities(self, attack: bool = False) -> list[int]:
+        """Priority of each card type (lower plays first) under 'play' or 'attack'."""
+        order = parse_order(self.attack) if attack and self.attack else self.play_order
+        if order is None:
+            return [0] * N_TYPES
+        return priority_table(order)
+
+
+POLICY_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Policy))
+
+
+def _unknown_knob_message(name: str) -> str:
+    return f"unknown policy knob {name!r}; the knobs are: {', '.join(POLICY_FIELDS)}"
+
+
+def parse_order(text: str) -> tuple[CardClass, ...]:
+    """Parse 'a>b>c' (or 'a,b,c') into card classes; unlisted classes follow in default order."""
+    parts = [p.strip().lower() for p in text.replace(",", ">").split(">") if p.strip()]
+    classes: list[CardClass] = []
+    for p in parts:
+        try:
+            c = CardClass(p)
+        except ValueError:
+            allowed = ", ".join(c.value for c in CardClass)
+            raise ConfigError(f"unknown card class {p!r} in a play order; the classes are: {allowed}") from None
+        if c in classes:
+            raise ConfigError(f"card class {p!r} appears twice in the play order {text!r}")
+        classes.append(c)
+    if CardClass.HIGH in classes and CardClass.LOW in classes:
+        raise ConfigError(f"a play order may name 'high' or 'low', not both: {text!r}")
+    has_numbers = CardClass.HIGH in classes or CardClass.LOW in classes
+    for c in DEFAULT_CLASS_ORDER:
+        if c not in classes and not (c is CardClass.HIGH and has_numbers):
+            classes.append(c)
+    return tuple(classes)
+
+
+def card_class(card: int) -> CardClass | None:
+    """Class of a card type (numbers give None: high or low decides)."""
+    if card == WILD:
+        return CardClass.WILD
+    if card == WILD_DRAW_FOUR:
+        return CardClass.WILD_DRAW_FOUR
+    r = rank_of(card)
+    return {10: CardClass.SKIP, 11: CardClass.REVERSE, 12: CardClass.DRAW_TWO}.get(r)
+
+
+def priority_table(order: tuple[CardClass, ...]) -> list[int]:
+    """Priority per card type: 16 * position of its class + place within numbers."""
+    pos = {c: i for i, c in enumerate(order)}
+    numbers_high = CardClass.HIGH in pos
+    table = []
+    for t in range(N_TYPES):
+        cls = card_class(t)
+        if cls is None:
+            v = rank_of(t)
+            key = CardClass.HIGH if numbers_high else CardClass.LOW
+            table.append(16 * pos[key] + (9 - v if numbers_high else v))
+        else:
+            table.append(16 * pos[cls])
+    return table
+
+
+def _coerce(f: dataclasses.Field, value: Any) -> Any:
+    name, kind = f.name, f.metadata["kind"]
+    if kind == PROB:
+        try:
+            p = float(value) if not isinstance(value, bool) else None
+        except (TypeError, ValueError):
+            p = None
+        if p is None or not 0.0 <= p <= 1.0:
+            raise ConfigError(f"policy knob {name!r} must be a probability between 0 and 1, not {value!r}")
+        return p
+    if kind == "int":
+        try:
+            v = int(str(value).strip()) if not isinstance(value, bool) else None
+        except ValueError:
+            v = None
+        if v is None or not 0 <= v <= 108:
+            raise ConfigError(f"policy knob {name!r} must be a whole number between 0 and 108, not {value!r}")
+        return v
+    if kind == "bool":
+        if isinstance(value, bool):
+            return value
+        s = str(value).strip().lower()
+        if s in {"true", "yes", "on", "1"}:
+            return True
+        if s in {"false", "no", "off", "0"}:
+            return False
+        raise ConfigError(f"policy knob {name!r} must be true or false, not {value!r}")
+    if kind == "order":
+        if isinstance(value, list | tuple):
+            value = ">".join(str(v) for v in value)
+        s = str(value).strip().lower()
+        if s in ("random", "") and name == "play":
+            return "random"
+        if s == "":
+            return ""
+        return ">".join(c.value for c in parse_order(s))
+    enum = {"ColourChoice": ColourChoice, "Respond": Respond, "SwapTarget": SwapTarget}[str(f.type)]
+    try:
+        return enum(str(value).strip().lower())
+    except ValueError:
+        allowed = ", ".join(e.value for e in enum)
+        raise ConfigError(f"policy knob {name!r} must be one of {allowed}, not {value!r}") from None
+
+
+# ---------------------------------------------------------------- presets
+
+_DUMP = "draw_two>skip>reverse>high>wild>wild_draw_four"
+_ATTACK = "draw_two>wild_draw_four>skip>reverse>wild>high"
+_BASIC: dict[str, Any] = {
+    "play": _DUMP,
+    "colour": "most_held",
+    "respond": "knobs",
+    "challenge": 0.25,
+    "stack": 1.0,
+    "jump_in": 1.0,
+    "swap_target": "fewest",
+}
+
+PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
+    "random": ("RULES.md §10: every decision uniform over the options open", {}),
+    "basic": ("dumps high points, keeps Wilds for when nothing else plays, declares the colour held most", _BASIC),
+    "aggressive": (
+        "action and draw cards first, above all against a next player with 3 cards or fewer",
+        {**_BASIC, "play": "draw_two>skip>reverse>wild_draw_four>high>wild", "attack": _ATTACK, "attack_at": 3},
+    ),
+    "hoarder": (
+        "plays low numbers first, keeps Wilds and +4s to the end, never stacks, keeps drawn cards",
+        {**_BASIC, "play": "low>skip>reverse>draw_two>wild>wild_draw_four", "stack": 0.0, "play_drawn": 0.0},
+    ),
+    "bluffer": ("basic, but plays a +4 as a bluff at every chance", {**_BASIC, "bluff": 1.0}),
+    "skeptic": ("basic, but challenges every +4", {**_BASIC, "challenge": 1.0}),
+    "smart": (
+        "uses what it sees: attacks a next player holding 1 card with draw cards, Skips and Reverses, declares "
+        "the colour the next player last failed to match, sheds low numbers first, never challenges",
+        {
+            **_BASIC,
+            "play": "low>draw_two>skip>reverse>wild>wild_draw_four",
+            "attack": "draw_two>skip>reverse>wild_draw_four>wild>low",
+            "attack_at": 1,
+            "colour": "next_lacks",
+            "challenge": 0.0,
+        },
+    ),
+}
+
+
+def preset(name: str) -> Policy:
+    try:
+        _, values = PRESETS[name]
+    except KeyError:
+        raise ConfigError(f"unknown policy {name!r}; the policies are: {', '.join(PRESETS)}") from None
+    return Policy(**values)
+
+
+def parse_policy_spec(spec: str, extra: dict[str, Policy] | None = None) -> Policy:
+    """``NAME`` or ``NAME:knob=value,knob=value``; NAME is a preset or a policy from ``extra``."""
+    name, _, rest = spec.partition(":")
+    name = name.strip()
+    policy = extra[name] if extra and name in extra else preset(name)
+    if not rest.strip():
+        return policy
+    changes: dict[str, Any] = {}
+    for item in rest.split(","):
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise ConfigError(f"policy settings take knob=value, not {item!r} in {spec!r}")
+        key = key.strip()
+        if key not in POLICY_FIELDS:
+            raise ConfigError(_unknown_knob_message(key))
+        changes[key] = value.strip()
+    return policy.replace(**changes)
+
+
+def load_policies_file(path: str | Path) -> dict[str, Policy]:
+    """Policies from TOML: one table per policy, optional ``base = "PRESET"``."""
+    p = Path(path)
+    try:
+        data = tomllib.loads(p.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"policy file {str(p)!r} does not exist") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"policy file {str(p)!r} is not valid TOML: {exc}") from None
+    out: dict[str, Policy] = {}
+    for name, table in data.items():
+        if not isinstance(table, dict):
+            raise ConfigError(f"policy file {str(p)!r}: {name!r} must be a table of knobs")
+        table = dict(table)
+        table.pop("description", None)
+        base = table.pop("base", "random")
+        try:
+            out[name] = (out[base] if base in out else preset(base)).replace(**table)
+        except ConfigError as exc:
+            raise ConfigError(f"policy file {str(p)!r}, policy {name!r}: {exc}") from None
+    return out
+
+
+def resolve_policies(
+    n_players: int,
+    policy: str = "random",
+    seats: tuple[str, ...] | list[str] = (),
+    extra: dict[str, Policy] | None = None,
+) -> tuple[Policy, ...]:
+    """One policy per seat from ``--policy``, ``--seat S=SPEC`` and policies loaded from ``--policies FILE``."""
+    base = parse_policy_spec(policy, extra)
+    table = [base] * n_players
+    for item in seats:
+        seat_text, sep, spec = item.partition("=")
+        if not sep:
+            raise ConfigError(f"--seat takes SEAT=POLICY, not {item!r}")
+        try:
+            seat = int(seat_text)
+        except ValueError:
+            raise ConfigError(f"--seat needs a seat number, not {seat_text!r}") from None
+        if not 0 <= seat < n_players:
+            raise ConfigError(f"seat {seat} is not at the table: seats are 0 to {n_players - 1}")
+        table[seat] = parse_policy_spec(spec, extra)
+    return tuple(table)
+
+
+def seat_labels(n_players: int, policy: str = "random", seats: tuple[str, ...] | list[str] = ()) -> tuple[str, ...]:
+    """The spec text of each seat's policy (for reports), after ``resolve_policies`` accepted it."""
+    labels = [policy.strip()] * n_players
+    for item in seats:
+        seat_text, _, spec = item.partition("=")
+        labels[int(seat_text)] = spec.strip()
+    return tuple(labels)
+
+
+def describe_knobs() -> list[tuple[str, str]]:
+    return [(f.name, f.metadata["help"]) for f in fields(Policy)]

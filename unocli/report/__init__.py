@@ -1,0 +1,1 @@
+"""Reports: the report model, rendering to Markdown, plots, number formatting and the analyses."""

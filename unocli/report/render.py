@@ -1,0 +1,226 @@
+"""Reports: run experiments and write README.md, PNG and SVG charts and CSV tables.
+
+``write_report(paths, out)`` runs each experiment file through its analysis
+(``unocli.analyses``). One experiment writes everything into ``out``; several
+write one folder each (``out/<name>/``, a complete report of its own) and
+``out/README.md`` holding all of them in order, so the combined page can be
+read top to bottom.
+
+The charts of a report each have a title, axis labels, 95% intervals (bands or
+error bars) and a caption with the sample size, rules, seed and unocli
+version; each table of figures is also written as CSV with its intervals and
+sample sizes.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from unocli import __version__
+from unocli.errors import ConfigError
+from unocli.run.backends import Backend, LocalBackend
+from unocli.study.experiments import Experiment, load_experiment
+
+Log = Callable[[str], None]
+DEFAULT_SET = ("game-length", "bluff", "stacking", "seat-advantage", "house-rules")
+
+
+@dataclass
+class Chart:
+    """A figure to write as ``name.png`` and ``name.svg`` with its caption under it."""
+
+    name: str
+    figure: Any
+    caption: str
+    alt: str
+
+
+@dataclass
+class TableBlock:
+    """A table shown in Markdown (``shown``, formatted) and written as ``name.csv`` (``data``, numbers)."""
+
+    name: str
+    title: str
+    shown: pd.DataFrame
+    data: pd.DataFrame
+    note: str = ""
+
+
+@dataclass
+class Section:
+    """The report of one experiment."""
+
+    name: str
+    title: str
+    intro: str
+    findings: list[str] = field(default_factory=list)
+    blocks: list[Chart | TableBlock | str] = field(default_factory=list)
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def charts(self) -> list[Chart]:
+        return [b for b in self.blocks if isinstance(b, Chart)]
+
+
+def md_table(df: pd.DataFrame) -> str:
+    """A DataFrame (already formatted) as a Markdown table."""
+    cols = [str(c) for c in df.columns]
+    lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
+    for row in df.itertuples(index=False):
+        lines.append("| " + " | ".join(str(v).replace("|", "\\|") for v in row) + " |")
+    return "\n".join(lines)
+
+
+def shipped_dir() -> Path:
+    """The folder of the shipped experiments (``sims/`` of the source tree, or of the working directory)."""
+    for candidate in (Path(__file__).resolve().parents[2] / "sims", Path.cwd() / "sims"):
+        if all((candidate / f"{name}.toml").is_file() for name in DEFAULT_SET):
+            return candidate
+    raise ConfigError("cannot find the shipped experiments (sims/*.toml); name experiment files explicitly")
+
+
+def default_paths() -> list[Path]:
+    """The default set of experiments, in report order."""
+    folder = shipped_dir()
+    return [folder / f"{name}.toml" for name in DEFAULT_SET]
+
+
+def run_experiment(
+    exp: Experiment, backend: Backend | None = None, log: Log | None = None, threads: int | None = None
+) -> Section:
+    """Run one experiment through its analysis."""
+    from unocli.report.analyses import ANALYSES, Context
+
+    ctx = Context(backend=backend or LocalBackend(), log=log or (lambda _: None), threads=threads)
+    t0 = time.perf_counter()
+    section = ANALYSES[exp.analysis].run(exp, ctx)
+    section.meta.setdefault("seconds", time.perf_counter() - t0)
+    section.meta.setdefault("file", exp.path.name)
+    section.meta.setdefault("seed", exp.seed)
+    section.meta.setdefault("quick", exp.quick)
+    return section
+
+
+def save_section(section: Section, folder: Path) -> None:
+    """Write the section's charts (PNG and SVG) and tables (CSV) into ``folder``."""
+    from unocli.report.plots import save
+
+    folder.mkdir(parents=True, exist_ok=True)
+    for block in section.blocks:
+        if isinstance(block, Chart):
+            save(block.figure, folder, block.name)
+        elif isinstance(block, TableBlock):
+            block.data.to_csv(folder / f"{block.name}.csv", index=False)
+
+
+def section_markdown(section: Section, link_prefix: str = "", heading: int = 1) -> str:
+    """The section as Markdown, linking its files under ``link_prefix``."""
+    h = "#" * heading
+    out = [f"{h} {section.title}", ""]
+    meta = section.meta
+    size = " (quick run: small samples, wide intervals)" if meta.get("quick") else ""
+    out += [
+        f"*Experiment `{meta.get('file', section.name)}`, seed {meta.get('seed')}, unocli {__version__}{size}; "
+        f"{meta.get('games', 0):,} games played.*",
+        "",
+    ]
+    if section.intro:
+        out += [section.intro.strip(), ""]
+    if section.findings:
+        out += [f"{h}# Findings", ""] + [f"- {f}" for f in section.findings] + [""]
+    for block in section.blocks:
+        if isinstance(block, str):
+            out += [block.strip(), ""]
+        elif isinstance(block, Chart):
+            out += [
+                f"![{block.alt}]({link_prefix}{block.name}.png)",
+                "",
+                f"*{block.caption}* ([SVG]({link_prefix}{block.name}.svg))",
+                "",
+            ]
+        else:
+            out += [f"**{block.title}** ([CSV]({link_prefix}{block.name}.csv))", "", md_table(block.shown), ""]
+            if block.note:
+                out += [f"*{block.note}*", ""]
+    return "\n".join(out)
+
+
+def render_section(section: Section, folder: Path, link_prefix: str = "", heading: int = 1) -> str:
+    """Write the section's files into ``folder`` and return its Markdown."""
+    save_section(section, folder)
+    return section_markdown(section, link_prefix, heading)
+
+
+def write_report(
+    paths: Sequence[str | Path],
+    out: str | Path,
+    *,
+    quick: bool = False,
+    backend: Backend | None = None,
+    log: Log | None = None,
+    threads: int | None = None,
+) -> list[Path]:
+    """Run experiment files and write their report into ``out``; return the Markdown files written.
+
+    All files are loaded and validated before any game is played.
+    """
+    if not paths:
+        raise ConfigError("name at least one experiment file")
+    experiments = [load_experiment(p, quick=quick) for p in paths]
+    names = [e.name for e in experiments]
+    dup = sorted({n for n in names if names.count(n) > 1})
+    if dup:
+        raise ConfigError(f"two experiments are named {dup[0]!r}: give them different 'name' keys")
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise ConfigError(f"--out {str(out)!r} is a file, not a folder")
+    written: list[Path] = []
+    say = log or (lambda _: None)
+    if len(experiments) == 1:
+        section = run_experiment(experiments[0], backend, say, threads)
+        text = render_section(section, out)
+        written.append(_write(out / "README.md", text + _footer()))
+        return written
+    parts = [_index(experiments)]
+    for exp in experiments:
+        say(f"{exp.name}: running {exp.path.name}")
+        section = run_experiment(exp, backend, say, threads)
+        folder = out / exp.name
+        written.append(_write(folder / "README.md", render_section(section, folder) + _footer()))
+        parts.append(section_markdown(section, link_prefix=f"{exp.name}/", heading=2))
+        say(f"{exp.name}: done in {section.meta['seconds']:.0f} s")
+    written.insert(0, _write(out / "README.md", "\n".join(parts) + _footer()))
+    return written
+
+
+def _index(experiments: Sequence[Experiment]) -> str:
+    lines = [
+        "# unocli report",
+        "",
+        "Each section below is one experiment; its folder holds the same section with PNG and SVG charts and the CSV tables.",
+        "",
+    ]
+    for exp in experiments:
+        lines.append(f"- [{exp.title}]({exp.name}/README.md)")
+    return "\n".join(lines) + "\n"
+
+
+def _footer() -> str:
+    return (
+        f"\n---\nGenerated by unocli {__version__} (`unocli report`). Intervals are 95%: t intervals for means, "
+        "Wilson intervals for shares, paired intervals for differences between arms played on the same deals, "
+        "and block-bootstrap percentile intervals for derived figures. p-values are Holm-adjusted within "
+        "each table.\n"
+    )
+
+
+def _write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path

@@ -1,0 +1,1 @@
+"""How games are run: shards of game indices, backends (local threads, Dask), accumulators, adaptive precision."""

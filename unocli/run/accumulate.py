@@ -1,0 +1,154 @@
+"""Mergeable accumulators: memory that does not grow with the number of games.
+
+A run is a sum of batches, and a batch is summarised into exact integer sums,
+sums of squares and histograms. Accumulators merge by addition, so the same
+games give the same accumulator whatever the batch size, thread count or
+cluster layout (DESIGN.md §4).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from unocli.game.counters import COUNTERS
+from unocli.kernel.encode import NMAX, OUTCOME, ROW_NAMES, SCORES, WINNER
+
+# Metrics summarised per game: the §9 counters plus, for matches, rounds.
+METRICS: tuple[str, ...] = (*COUNTERS, "rounds", "rounds_blocked", "rounds_capped")
+_METRIC_COLS = np.array([ROW_NAMES.index(m) for m in METRICS])
+
+TURNS_BINS = 1001  # turns 0..999, the last bin holds 1000 and more
+DRAWN_BINS = 501
+STACK_BINS = 33
+
+
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_GAMMA = np.uint64(0x9E3779B97F4A7C15)
+MASK64 = (1 << 64) - 1
+
+
+def _mix(z: np.ndarray) -> np.ndarray:
+    z = (z ^ (z >> np.uint64(30))) * _M1
+    z = (z ^ (z >> np.uint64(27))) * _M2
+    return z ^ (z >> np.uint64(31))
+
+
+def row_hashes(rows: np.ndarray, first_index: int, tag: int = 0) -> np.ndarray:
+    """A 64-bit hash of each game's row together with its game index and ``tag`` (the seat rotation).
+
+    Summed modulo 2**64 into :attr:`Accumulator.fingerprint`, it gives a
+    fingerprint of every per-game result that does not depend on how the
+    games were split into shards or in what order the shards finished.
+    """
+    index = np.arange(first_index, first_index + rows.shape[0], dtype=np.uint64)
+    h = _mix(index * _GAMMA + np.uint64(tag))
+    for j in range(rows.shape[1]):
+        h = _mix(h ^ (rows[:, j].astype(np.uint64) + np.uint64(j) * _GAMMA))
+    return h
+
+
+def _clipped_counts(values: np.ndarray, bins: int) -> np.ndarray:
+    return np.bincount(np.minimum(values, bins - 1), minlength=bins).astype(np.int64)
+
+
+@dataclass
+class Accumulator:
+    """Exact running totals over games (Python ints: no overflow however many)."""
+
+    players: int
+    games: int = 0
+    sums: list[int] = field(default_factory=lambda: [0] * len(METRICS))
+    sumsq: list[int] = field(default_factory=lambda: [0] * len(METRICS))
+    outcomes: list[int] = field(default_factory=lambda: [0, 0, 0])
+    wins: list[int] = field(default_factory=lambda: [0] * NMAX)
+    points: list[int] = field(default_factory=lambda: [0] * NMAX)
+    points_sq: list[int] = field(default_factory=lambda: [0] * NMAX)
+    turns_hist: np.ndarray = field(default_factory=lambda: np.zeros(TURNS_BINS, np.int64))
+    drawn_hist: np.ndarray = field(default_factory=lambda: np.zeros(DRAWN_BINS, np.int64))
+    stack_hist: np.ndarray = field(default_factory=lambda: np.zeros(STACK_BINS, np.int64))
+    fingerprint: int = 0
+
+    def add_rows(self, rows: np.ndarray, first_index: int = 0, tag: int = 0) -> None:
+        """Fold a batch of kernel rows (games ``first_index ..``) into the totals."""
+        if rows.shape[0] == 0:
+            return
+        with np.errstate(over="ignore"):
+            self.fingerprint = (self.fingerprint + int(row_hashes(rows, first_index, tag).sum(dtype=np.uint64))) & MASK64
+        m = rows[:, _METRIC_COLS]
+        self.games += rows.shape[0]
+        for i, (s, q) in enumerate(zip(m.sum(axis=0), (m * m).sum(axis=0), strict=True)):
+            self.sums[i] += int(s)
+            self.sumsq[i] += int(q)
+        for k, c in enumerate(np.bincount(rows[:, OUTCOME], minlength=3)[:3]):
+            self.outcomes[k] += int(c)
+        winners = rows[:, WINNER]
+        for seat, c in enumerate(np.bincount(winners[winners >= 0], minlength=NMAX)[:NMAX]):
+            self.wins[seat] += int(c)
+        pts = rows[:, SCORES : SCORES + NMAX]
+        for seat in range(NMAX):
+            self.points[seat] += int(pts[:, seat].sum())
+            self.points_sq[seat] += int((pts[:, seat] * pts[:, seat]).sum())
+        self.turns_hist += _clipped_counts(rows[:, ROW_NAMES.index("turns")], TURNS_BINS)
+        self.drawn_hist += _clipped_counts(rows[:, ROW_NAMES.index("cards_drawn")], DRAWN_BINS)
+        self.stack_hist += _clipped_counts(rows[:, ROW_NAMES.index("max_stack")], STACK_BINS)
+
+    def merge(self, other: Accumulator) -> Accumulator:
+        """A new accumulator holding both (order does not matter)."""
+        if other.players != self.players:
+            raise ValueError("cannot merge runs with different player counts")
+        return Accumulator(
+            players=self.players,
+            games=self.games + other.games,
+            sums=[a + b for a, b in zip(self.sums, other.sums, strict=True)],
+            sumsq=[a + b for a, b in zip(self.sumsq, other.sumsq, strict=True)],
+            outcomes=[a + b for a, b in zip(self.outcomes, other.outcomes, strict=True)],
+            wins=[a + b for a, b in zip(self.wins, other.wins, strict=True)],
+            points=[a + b for a, b in zip(self.points, other.points, strict=True)],
+            points_sq=[a + b for a, b in zip(self.points_sq, other.points_sq, strict=True)],
+            turns_hist=self.turns_hist + other.turns_hist,
+            drawn_hist=self.drawn_hist + other.drawn_hist,
+            stack_hist=self.stack_hist + other.stack_hist,
+            fingerprint=(self.fingerprint + other.fingerprint) & MASK64,
+        )
+
+    def metric_sums(self, name: str) -> tuple[int, int]:
+        i = METRICS.index(name)
+        return self.sums[i], self.sumsq[i]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain values (for JSON baselines and cluster transport)."""
+        return {
+            "players": self.players,
+            "games": self.games,
+            "sums": self.sums,
+            "sumsq": self.sumsq,
+            "outcomes": self.outcomes,
+            "wins": self.wins,
+            "points": self.points,
+            "points_sq": self.points_sq,
+            "turns_hist": self.turns_hist.tolist(),
+            "drawn_hist": self.drawn_hist.tolist(),
+            "stack_hist": self.stack_hist.tolist(),
+            "fingerprint": f"{self.fingerprint:016x}",
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Accumulator:
+        return cls(
+            players=d["players"],
+            games=d["games"],
+            sums=list(d["sums"]),
+            sumsq=list(d["sumsq"]),
+            outcomes=list(d["outcomes"]),
+            wins=list(d["wins"]),
+            points=list(d["points"]),
+            points_sq=list(d["points_sq"]),
+            turns_hist=np.asarray(d["turns_hist"], dtype=np.int64),
+            drawn_hist=np.asarray(d["drawn_hist"], dtype=np.int64),
+            stack_hist=np.asarray(d["stack_hist"], dtype=np.int64),
+            fingerprint=int(d.get("fingerprint", "0"), 16),
+        )

@@ -1,0 +1,212 @@
+"""``unocli bench``: throughput of the kernel on fixed configurations.
+
+Speed targets live here and in the README, never in timed tests. Every figure
+is the median of several repeats, because the machines are shared and noisy.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from unocli.game.policies import preset as policy_preset
+from unocli.game.rules import preset as rules_preset
+from unocli.kernel import max_threads, play_rows
+
+CONFIGS: tuple[tuple[str, int], ...] = (("official", 2), ("official", 4), ("official", 10), ("party", 4))
+
+
+@dataclass
+class BenchRow:
+    rules: str
+    players: int
+    threads: int
+    games: int
+    repeats: int
+    median_seconds: float
+    rounds_per_second: float
+    spread: tuple[float, float]  # slowest and fastest repeat, rounds per second
+
+
+def _time_once(rules, policies, games: int, threads: int, seed: int) -> float:
+    t0 = time.perf_counter()
+    play_rows(rules, policies, seed=seed, count=games, threads=threads)
+    return time.perf_counter() - t0
+
+
+def warm_up() -> float:
+    """Load (or compile) the kernel; returns the seconds it took."""
+    t0 = time.perf_counter()
+    rules = rules_preset("official")
+    play_rows(rules, (policy_preset("random"),) * rules.players, count=2, threads=1)
+    return time.perf_counter() - t0
+
+
+def measure(games: int = 200_000, repeats: int = 5, threads: tuple[int, ...] | None = None) -> list[BenchRow]:
+    """Rounds per second for each fixed configuration and thread count (median of ``repeats``)."""
+    thread_counts = threads or tuple(sorted({1, max_threads()}))
+    out = []
+    for name, players in CONFIGS:
+        rules = rules_preset(name).replace(players=players)
+        policies = (policy_preset("random"),) * players
+        # Measure 1 and N threads side by side, alternating, so that a burst of
+        # load on the shared machine hits both alike.
+        times: dict[int, list[float]] = {t: [] for t in thread_counts}
+        for r in range(repeats):
+            for t in thread_counts:
+                times[t].append(_time_once(rules, policies, games, t, seed=r))
+        for t in thread_counts:
+            med = statistics.median(times[t])
+            spread = (games / max(times[t]), games / min(times[t]))
+            out.append(BenchRow(name, players, t, games, repeats, med, games / med, spread))
+    return out
+
+
+def cli_start(games: int = 1000, repeats: int = 3) -> dict[str, float]:
+    """Wall time of ``unocli simulate --games N --quiet`` cold (empty numba cache) and warm."""
+    cmd = [sys.executable, "-m", "unocli", "simulate", "--games", str(games), "--quiet"]
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        t0 = time.perf_counter()
+        subprocess.run(cmd, env=env, check=True, capture_output=True)
+        cold = time.perf_counter() - t0
+        warm = []
+        for _ in range(repeats):
+            t0 = time.perf_counter()
+            subprocess.run(cmd, env=env, check=True, capture_output=True)
+            warm.append(time.perf_counter() - t0)
+    return {"cold_seconds": cold, "warm_seconds": statistics.median(warm)}
+
+
+def machine() -> dict[str, Any]:
+    return {
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "processor": platform.processor() or platform.machine(),
+        "cpus": os.cpu_count(),
+        "numba_threads": max_threads(),
+    }
+
+
+def run(games: int = 200_000, repeats: int = 5, include_cli: bool = True) -> dict[str, Any]:
+    """Everything ``unocli bench`` reports."""
+    load = warm_up()
+    rows = measure(games, repeats)
+    result: dict[str, Any] = {
+        "machine": machine(),
+        "kernel_load_seconds": load,
+        "throughput": [asdict(r) for r in rows],
+    }
+    if include_cli:
+        result["cli"] = cli_start()
+    return result
+
+
+# ---------------------------------------------------------------- the Dask backend against the local one
+
+TINY_SHARD = 250  # games per shard when measuring the cost of a shard
+OVERHEAD_GAMES = 50_000  # games of the runs that measure it
+
+
+def _time_run(backend: Any, rules: Any, games: int, shard: int, threads: int | None) -> float:
+    from unocli.study.simulate import simulate
+
+    t0 = time.perf_counter()
+    simulate(rules, games=games, seed=0, batch_size=shard, threads=threads, backend=backend)
+    return time.perf_counter() - t0
+
+
+def measure_dask(games: int = 200_000, repeats: int = 5, scheduler: str | None = None, workers: int = 2) -> dict[str, Any]:
+    """The Dask backend against the local one, on the same games (official rules, 4 players, random policy).
+
+    Without ``scheduler``, a LocalCluster of ``workers`` single-threaded worker
+    processes; the local backend gets as many numba threads as the cluster has
+    worker threads. Throughput: ``games`` rounds in big shards (4 per worker
+    thread). Overhead per shard: up to ``OVERHEAD_GAMES`` rounds played once in
+    big shards and once in shards of ``TINY_SHARD`` games; the extra time,
+    divided by the extra shards. Medians of ``repeats``; the backends
+    alternate so that load on a shared machine hits both alike.
+    """
+    from unocli.run.backends import LocalBackend
+    from unocli.run.dask import DaskBackend
+
+    rules = rules_preset("official").replace(players=4)
+    t0 = time.perf_counter()
+    dask = DaskBackend(scheduler, n_workers=workers)
+    try:
+        start_seconds = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        dask.warm_up()
+        warm_seconds = time.perf_counter() - t0
+        info = dask.client.scheduler_info(n_workers=-1)["workers"]
+        slots = sum(w["nthreads"] for w in info.values())
+        local_threads = min(slots, max_threads())
+        small = min(games, OVERHEAD_GAMES)
+        plan = [("local", LocalBackend(), local_threads), ("dask", dask, None)]
+        runs = [
+            ("throughput", games, -(-games // (4 * slots))),
+            ("big", small, -(-small // (4 * slots))),
+            ("tiny", small, TINY_SHARD),
+        ]
+        times: dict[tuple[str, str], list[float]] = {}
+        busy: list[float] = []
+        for _ in range(repeats):
+            for kind, n, shard in runs:
+                for name, backend, threads in plan:
+                    dask.compute_seconds = 0.0
+                    seconds = _time_run(backend, rules, n, shard, threads)
+                    times.setdefault((kind, name), []).append(seconds)
+                    if name == "dask" and kind == "throughput":
+                        busy.append(dask.compute_seconds / (seconds * slots))
+    finally:
+        dask.close()
+    rows = []
+    for kind, n, shard in runs:
+        for name, _, _ in plan:
+            ts = times[(kind, name)]
+            med = statistics.median(ts)
+            rows.append(
+                {
+                    "run": kind,
+                    "backend": name,
+                    "threads": local_threads if name == "local" else slots,
+                    "shards": -(-n // shard),
+                    "shard_games": shard,
+                    "games": n,
+                    "repeats": repeats,
+                    "median_seconds": med,
+                    "rounds_per_second": n / med,
+                    "spread": (n / max(ts), n / min(ts)),
+                }
+            )
+    by = {(r["run"], r["backend"]): r for r in rows}
+    extra = by[("tiny", "local")]["shards"] - by[("big", "local")]["shards"]
+    overhead = {
+        name: (by[("tiny", name)]["median_seconds"] - by[("big", name)]["median_seconds"]) / max(1, extra) for name, _, _ in plan
+    }
+    return {
+        "cluster": {
+            "scheduler": scheduler or "LocalCluster",
+            "workers": len(info),
+            "threads": slots,
+            "start_seconds": start_seconds,
+            "warm_up_seconds": warm_seconds,
+        },
+        "throughput": rows,
+        "efficiency": by[("throughput", "dask")]["rounds_per_second"] / by[("throughput", "local")]["rounds_per_second"],
+        "worker_busy": statistics.median(busy),
+        "overhead_per_shard_seconds": overhead,
+    }
+
+
+def run_dask(games: int = 200_000, repeats: int = 5, scheduler: str | None = None) -> dict[str, Any]:
+    """Everything ``unocli bench --backend dask`` reports."""
+    load = warm_up()
+    return {"machine": machine(), "kernel_load_seconds": load, "dask": measure_dask(games, repeats, scheduler)}

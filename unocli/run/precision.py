@@ -1,0 +1,85 @@
+"""Precision on demand: how many more games a run needs to reach a target interval width.
+
+``simulate``, ``compare`` and ``sweep`` accept ``target_error``: they play a
+first batch, measure the 95% interval half-width of the named metric, and keep
+adding batches until it is at most the target or ``max_games`` is reached.
+Each next batch is sized from the current spread (the half-width shrinks as
+1/sqrt(n)), growing at most fourfold per step so a noisy early estimate cannot
+overshoot badly. The schedule depends only on the results so far, which depend
+only on the games played, so a run with a target is as reproducible as one
+without.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from unocli.errors import ConfigError
+
+DEFAULT_MAX_GAMES = 10_000_000
+DEFAULT_FIRST_BATCH = 2_000
+
+
+@dataclass(frozen=True)
+class TargetInfo:
+    """What a run with a target error achieved."""
+
+    metric: str
+    target: float
+    half_width: float
+    games: int
+    reached: bool
+    max_games: int
+
+    def describe(self, unit: str = "games") -> str:
+        """One sentence for the user."""
+        if self.reached:
+            return (
+                f"target reached: 95% CI half-width of {self.metric} is {self.half_width:.4g} <= {self.target:g} "
+                f"after {self.games:,} {unit}"
+            )
+        return (
+            f"target NOT reached: 95% CI half-width of {self.metric} is {self.half_width:.4g} > {self.target:g} "
+            f"after {self.games:,} {unit} (the max_games limit {self.max_games:,})"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "metric": self.metric,
+            "target_error": self.target,
+            "half_width": self.half_width,
+            "games": self.games,
+            "reached": self.reached,
+            "max_games": self.max_games,
+        }
+
+
+def check_target(target_error: float | None, max_games: int, where: str = "--target-error") -> None:
+    """Refuse a target error that is not a positive number, or a bad ``max_games``."""
+    if target_error is None:
+        return
+    if (
+        isinstance(target_error, bool)
+        or not isinstance(target_error, int | float)
+        or not (math.isfinite(target_error) and target_error > 0)
+    ):
+        raise ConfigError(f"{where} must be a positive number, not {target_error!r}")
+    if isinstance(max_games, bool) or not isinstance(max_games, int) or max_games < 1:
+        raise ConfigError(f"max_games must be a positive whole number, not {max_games!r}")
+
+
+def next_batch(done: int, half_width: float, target: float, max_games: int) -> int:
+    """Games to add after ``done`` games whose half-width is ``half_width`` (0: stop)."""
+    if done >= max_games:
+        return 0
+    if math.isfinite(half_width) and half_width <= target:
+        return 0
+    if not math.isfinite(half_width) or half_width <= 0:
+        more = done
+    else:
+        needed = math.ceil(done * (half_width / target) ** 2 * 1.05)
+        more = needed - done
+    more = max(more, math.ceil(done / 4), 1)
+    return min(more, 3 * done, max_games - done)

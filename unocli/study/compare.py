@@ -1,0 +1,486 @@
+"""Paired comparisons: several arms played on the same deals (common random numbers).
+
+An *arm* is a rule set with one policy per seat. :func:`compare` plays every
+arm on the same games ``start .. start + n - 1`` of the same seed, so game
+``i`` of every arm starts from the same shuffled deck (DESIGN.md §1), and
+summarises per game *quantities* into mergeable sums:
+
+- per arm and quantity: the sum and the sum of squares (means, t intervals);
+- per compared pair of arms and quantity: the sum of squared per-game
+  differences, so a paired interval needs no per-game rows (memory does not
+  grow with the number of games);
+- per arm: a full :class:`~unocli.aggregate.Accumulator` (histograms of turns,
+  cards drawn and the longest stack);
+- per block of games (game ``i`` belongs to block ``i mod blocks``), arm and
+  quantity: the sum, for bootstrap intervals of derived figures (balance,
+  ratios, break-even points). Blocks depend on game indices only, never on
+  how the games were split into shards.
+
+Quantities (:func:`quantity_names`): the metrics of ``aggregate.METRICS``
+(the §9 counters, ``rounds``, ``rounds_blocked``, ``rounds_capped``), the
+outcome indicators ``won``, ``blocked``, ``capped``, and per seat ``win_S``
+(1 when seat S won), ``lose_S`` (1 when another seat won), ``cards_left_S``
+and ``points_S``.
+
+Two arms that play identically give per-game differences of exactly zero, so
+their difference is exactly 0 with the interval [0, 0] and p = 1.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from unocli.errors import ConfigError
+from unocli.game.policies import Policy
+from unocli.game.rules import Rules
+from unocli.kernel import ROW_NAMES, play_rows
+from unocli.kernel.encode import OUTCOME, WINNER
+from unocli.run.accumulate import METRICS, Accumulator
+from unocli.run.backends import Backend, LocalBackend
+from unocli.run.precision import DEFAULT_MAX_GAMES, TargetInfo, check_target, next_batch
+from unocli.study.stats import holm, mean_ci, t_sf, wilson
+
+DEFAULT_SHARD = 1 << 14
+DEFAULT_BLOCKS = 32
+MIN_SHARD = 2048  # a kernel call costs ~10-20 ms of fixed overhead: shards smaller than this waste it
+SHARD_CELLS = 4_000_000  # games x arms x quantities held at once in one shard
+
+Progress = Callable[[int, int], None]
+BINARY_PREFIXES = ("win_", "lose_")
+OUTCOME_QUANTITIES = ("won", "blocked", "capped")
+
+
+def quantity_names(players: int) -> tuple[str, ...]:
+    """Every quantity a comparison can report for a table of ``players``."""
+    return (
+        *METRICS,
+        *OUTCOME_QUANTITIES,
+        *(f"win_{s}" for s in range(players)),
+        *(f"lose_{s}" for s in range(players)),
+        *(f"cards_left_{s}" for s in range(players)),
+        *(f"points_{s}" for s in range(players)),
+    )
+
+
+def is_binary(name: str) -> bool:
+    """Is the quantity a 0/1 indicator (summarised as a share with a Wilson interval)?"""
+    return name in OUTCOME_QUANTITIES or name.startswith(BINARY_PREFIXES)
+
+
+def quantity_matrix(rows: np.ndarray, names: Sequence[str], out: np.ndarray | None = None) -> np.ndarray:
+    """The named quantities of each game: ``int64[games, len(names)]`` (filled into ``out`` if given)."""
+    out = np.empty((rows.shape[0], len(names)), dtype=np.int64) if out is None else out
+    for j, name in enumerate(names):
+        if name in ROW_NAMES:
+            out[:, j] = rows[:, ROW_NAMES.index(name)]
+        elif name in OUTCOME_QUANTITIES:
+            out[:, j] = rows[:, OUTCOME] == OUTCOME_QUANTITIES.index(name)
+        elif name.startswith("win_"):
+            out[:, j] = rows[:, WINNER] == int(name[4:])
+        elif name.startswith("lose_"):
+            w = rows[:, WINNER]
+            out[:, j] = (w >= 0) & (w != int(name[5:]))
+        else:  # pragma: no cover - names are checked before a run
+            raise ValueError(f"unknown quantity {name!r}")
+    return out
+
+
+@dataclass(frozen=True)
+class Arm:
+    """One arm of a comparison: rules, one policy per seat, and names for reports."""
+
+    name: str
+    rules: Rules
+    policies: tuple[Policy, ...]
+    labels: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if len(self.policies) != self.rules.players:
+            raise ConfigError(f"arm {self.name!r}: {len(self.policies)} policies for {self.rules.players} players")
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+
+@dataclass(frozen=True)
+class PairSpec:
+    """Everything a shard needs (picklable, for any backend)."""
+
+    tables: tuple[tuple[Rules, tuple[Policy, ...]], ...]
+    seed: int
+    match: bool
+    quantities: tuple[str, ...]
+    pairs: tuple[tuple[int, int], ...]
+    cross: tuple[tuple[int, int], ...]
+    threads: int | None = None
+    blocks: int = 32
+
+
+@dataclass
+class PairShard:
+    """The sums of one shard of games (int64 numpy arrays; converted to exact ints on merge)."""
+
+    start: int
+    count: int
+    s1: np.ndarray  # [arms, quantities]
+    s2: np.ndarray  # [arms, quantities]
+    d2: np.ndarray  # [pairs, quantities]
+    sx: np.ndarray  # [arms, cross]
+    accs: list[Accumulator]
+    block_s1: np.ndarray  # [blocks, arms, quantities]
+    block_n: np.ndarray  # [blocks]
+
+
+def run_pair_shard(spec: PairSpec, shard: tuple[int, int]) -> PairShard:
+    """Play games ``start .. start + count - 1`` under every arm and sum their quantities."""
+    start, count = shard
+    accs = []
+    q = np.empty((len(spec.tables), count, len(spec.quantities)), dtype=np.int64)  # [arms, games, quantities]
+    for k, (rules, policies) in enumerate(spec.tables):
+        rows = play_rows(rules, policies, seed=spec.seed, start=start, count=count, match=spec.match, threads=spec.threads)
+        acc = Accumulator(players=rules.players)
+        acc.add_rows(rows, first_index=start)
+        accs.append(acc)
+        quantity_matrix(rows, spec.quantities, out=q[k])
+    s1 = q.sum(axis=1)
+    s2 = (q * q).sum(axis=1)
+    d2 = np.zeros((len(spec.pairs), len(spec.quantities)), dtype=np.int64)
+    for p, (a, b) in enumerate(spec.pairs):
+        d = q[a] - q[b]
+        d2[p] = (d * d).sum(axis=0)
+    sx = np.zeros((len(spec.tables), len(spec.cross)), dtype=np.int64)
+    for c, (i, j) in enumerate(spec.cross):
+        sx[:, c] = (q[:, :, i] * q[:, :, j]).sum(axis=1)
+    block = np.arange(start, start + count, dtype=np.int64) % spec.blocks
+    order = np.argsort(block, kind="stable")
+    block_n = np.bincount(block, minlength=spec.blocks).astype(np.int64)
+    block_s1 = np.zeros((spec.blocks, len(spec.tables), len(spec.quantities)), dtype=np.int64)
+    present = np.flatnonzero(block_n)
+    starts = np.concatenate([[0], np.cumsum(block_n)[:-1]])[present]
+    block_s1[present] = np.add.reduceat(q[:, order], starts, axis=1).transpose(1, 0, 2)
+    return PairShard(start=start, count=count, s1=s1, s2=s2, d2=d2, sx=sx, accs=accs, block_s1=block_s1, block_n=block_n)
+
+
+def _exact(a: np.ndarray) -> np.ndarray:
+    return a.astype(object)
+
+
+@dataclass
+class PairedSums:
+    """Exact running sums over games of every arm, pair and block."""
+
+    arms: int
+    quantities: tuple[str, ...]
+    pairs: tuple[tuple[int, int], ...]
+    cross: tuple[tuple[int, int], ...]
+    players: int
+    blocks: int = DEFAULT_BLOCKS
+    games: int = 0
+    s1: np.ndarray = field(init=False)
+    s2: np.ndarray = field(init=False)
+    d2: np.ndarray = field(init=False)
+    sx: np.ndarray = field(init=False)
+    block_s1: np.ndarray = field(init=False)
+    block_games: np.ndarray = field(init=False)
+    accs: list[Accumulator] = field(init=False)
+
+    def __post_init__(self) -> None:
+        k, q = self.arms, len(self.quantities)
+        self.s1 = _exact(np.zeros((k, q), np.int64))
+        self.s2 = _exact(np.zeros((k, q), np.int64))
+        self.d2 = _exact(np.zeros((len(self.pairs), q), np.int64))
+        self.sx = _exact(np.zeros((k, len(self.cross)), np.int64))
+        self.block_s1 = np.zeros((self.blocks, k, q), np.int64)
+        self.block_games = np.zeros(self.blocks, np.int64)
+        self.accs = [Accumulator(players=self.players) for _ in range(k)]
+
+    def add(self, part: PairShard) -> None:
+        """Fold one shard into the totals."""
+        self.games += part.count
+        self.s1 = self.s1 + _exact(part.s1)
+        self.s2 = self.s2 + _exact(part.s2)
+        self.d2 = self.d2 + _exact(part.d2)
+        self.sx = self.sx + _exact(part.sx)
+        self.block_s1 += part.block_s1
+        self.block_games += part.block_n
+        self.accs = [a.merge(b) for a, b in zip(self.accs, part.accs, strict=True)]
+
+
+@dataclass
+class Comparison:
+    """The result of :func:`compare`: means, paired differences and bootstrap blocks."""
+
+    arms: tuple[Arm, ...]
+    baseline: int
+    seed: int
+    match: bool
+    start: int
+    sums: PairedSums
+    target: TargetInfo | None = None
+
+    @property
+    def games(self) -> int:
+        """Games played per arm (the number of paired deals)."""
+        return self.sums.games
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(a.name for a in self.arms)
+
+    @property
+    def quantities(self) -> tuple[str, ...]:
+        return self.sums.quantities
+
+    def index(self, arm: str) -> int:
+        try:
+            return self.names.index(arm)
+        except ValueError:
+            raise ConfigError(f"unknown arm {arm!r}; the arms are: {', '.join(self.names)}") from None
+
+    def _q(self, quantity: str) -> int:
+        try:
+            return self.quantities.index(quantity)
+        except ValueError:
+            raise ConfigError(f"quantity {quantity!r} was not recorded; recorded: {', '.join(self.quantities)}") from None
+
+    def acc(self, arm: str) -> Accumulator:
+        """The full accumulator (histograms, outcomes, wins) of one arm."""
+        return self.sums.accs[self.index(arm)]
+
+    def mean(self, arm: str, quantity: str) -> tuple[float, float, float, float]:
+        """``(mean, sd, lo, hi)`` of a quantity in one arm; a Wilson interval for 0/1 quantities."""
+        k, j = self.index(arm), self._q(quantity)
+        n, total, total_sq = self.games, int(self.sums.s1[k, j]), int(self.sums.s2[k, j])
+        mean, sd, lo, hi = mean_ci(n, total, total_sq)
+        if is_binary(quantity):
+            _, lo, hi = wilson(total, n)
+            lo, hi = min(lo, mean), max(hi, mean)  # no rounding dust outside the point estimate
+        return mean, sd, lo, hi
+
+    def diff(self, arm: str, ref: str, quantity: str) -> dict[str, Any]:
+        """Mean per-game difference ``arm - ref`` with a paired 95% t interval and two-sided p-value."""
+        a, b, j = self.index(arm), self.index(ref), self._q(quantity)
+        n = self.games
+        if a == b:
+            return {"diff": 0.0, "sd": 0.0, "ci_low": 0.0, "ci_high": 0.0, "p": 1.0, "n": n}
+        if (a, b) in self.sums.pairs:
+            p_index = self.sums.pairs.index((a, b))
+        elif (b, a) in self.sums.pairs:  # the squared differences do not depend on the order
+            p_index = self.sums.pairs.index((b, a))
+        else:
+            raise ConfigError(f"arms {arm!r} and {ref!r} were not compared in this run")
+        total = int(self.sums.s1[a, j]) - int(self.sums.s1[b, j])
+        mean, sd, lo, hi = mean_ci(n, total, int(self.sums.d2[p_index, j]))
+        if n < 2 or sd == 0.0:
+            p = 1.0 if mean == 0.0 else 0.0
+        else:
+            p = 2 * t_sf(abs(mean / (sd / math.sqrt(n))), n - 1)
+        return {"diff": mean, "sd": sd, "ci_low": lo, "ci_high": hi, "p": p, "n": n}
+
+    def means(self) -> np.ndarray:
+        """Point means ``[arms, quantities]``."""
+        return self.sums.s1.astype(np.float64) / max(self.games, 1)
+
+    def boot_means(self, replicates: int = 1000, seed: int = 0) -> np.ndarray:
+        """Bootstrap replicates of the means ``[replicates, arms, quantities]``, resampling blocks of games.
+
+        Blocks hold disjoint games and every arm of a block was played on the
+        same deals, so resampling blocks keeps the pairing between arms.
+        """
+        used = np.flatnonzero(self.sums.block_games > 0)
+        sums = self.sums.block_s1[used].astype(np.float64).reshape(len(used), -1)
+        counts = self.sums.block_games[used].astype(np.float64)
+        rng = np.random.default_rng(seed)
+        weights = rng.multinomial(len(used), np.full(len(used), 1.0 / len(used)), size=replicates).astype(np.float64)
+        out = (weights @ sums) / (weights @ counts)[:, None]
+        return out.reshape(replicates, len(self.arms), len(self.quantities))
+
+    def table(self, metrics: Sequence[str] | None = None) -> pd.DataFrame:
+        """Tidy rows (arm x metric): mean with its interval, and the paired difference from the baseline.
+
+        ``p_holm`` adjusts the p-values of every non-baseline row of the table
+        together (Holm's method), so a reader may scan the whole table.
+        """
+        names = list(metrics) if metrics is not None else list(self.quantities)
+        base = self.names[self.baseline]
+        rows = []
+        for arm in self.arms:
+            for name in names:
+                mean, sd, lo, hi = self.mean(arm.name, name)
+                row = {
+                    "arm": arm.name,
+                    "metric": name,
+                    "n": self.games,
+                    "mean": mean,
+                    "sd": sd,
+                    "ci_low": lo,
+                    "ci_high": hi,
+                    "interval": "wilson" if is_binary(name) else "t",
+                    "baseline": base,
+                }
+                if arm.name == base:
+                    row |= {"diff": math.nan, "diff_low": math.nan, "diff_high": math.nan, "p": math.nan}
+                else:
+                    d = self.diff(arm.name, base, name)
+                    row |= {"diff": d["diff"], "diff_low": d["ci_low"], "diff_high": d["ci_high"], "p": d["p"]}
+                rows.append(row)
+        df = pd.DataFrame(rows)
+        mask = df["arm"] != base
+        df["p_holm"] = math.nan
+        if mask.any():
+            df.loc[mask, "p_holm"] = holm(df.loc[mask, "p"].to_numpy())
+        return df
+
+
+def check_arms(arms: Sequence[Arm]) -> None:
+    """Refuse an empty list, duplicate names or mixed table sizes."""
+    if not arms:
+        raise ConfigError("a comparison needs at least one arm")
+    names = [a.name for a in arms]
+    dup = sorted({n for n in names if names.count(n) > 1})
+    if dup:
+        raise ConfigError(f"arm name {dup[0]!r} is used twice")
+    players = {a.players for a in arms}
+    if len(players) > 1:
+        raise ConfigError(f"arms of one comparison must have the same number of players, not {sorted(players)}")
+
+
+def compare(
+    arms: Sequence[Arm],
+    *,
+    games: int,
+    seed: int = 0,
+    baseline: str | None = None,
+    pairs: Sequence[tuple[str, str]] | None = None,
+    quantities: Sequence[str] | None = None,
+    cross: Sequence[tuple[str, str]] = (),
+    match: bool = False,
+    start: int = 0,
+    batch_size: int = DEFAULT_SHARD,
+    blocks: int = DEFAULT_BLOCKS,
+    target_error: float | None = None,
+    metric: str = "turns",
+    max_games: int = DEFAULT_MAX_GAMES,
+    target_on: str = "diff",
+    threads: int | None = None,
+    backend: Backend | None = None,
+    progress: Progress | None = None,
+) -> Comparison:
+    """Play every arm on the same games and compare them, paired.
+
+    Parameters
+    ----------
+    arms
+        The arms (same number of players).
+    games
+        Games per arm, or the first batch when ``target_error`` is given.
+    seed, start
+        Games ``start ..`` of run ``seed``: the same deals in every arm.
+    baseline
+        The arm the others are compared with (default: the first).
+    pairs
+        (arm, reference) pairs to record paired differences for (default:
+        every arm against the baseline).
+    quantities
+        Quantities to record (default: all of :func:`quantity_names`).
+    cross
+        Pairs of quantities whose per-game products are summed (for ratio intervals).
+    match
+        Play matches to ``target_score`` instead of single rounds.
+    batch_size, blocks
+        Largest shard, and the number of bootstrap blocks (game i is in block i mod blocks).
+    target_error, metric, max_games
+        Play batches until the 95% half-width of ``metric`` (the widest paired
+        difference, or the widest arm mean when nothing is paired) is at most
+        ``target_error``, or ``max_games`` games per arm were played.
+    target_on
+        ``"diff"``: the target applies to paired differences (when any are
+        recorded); ``"mean"``: to every arm's mean.
+    threads, backend, progress
+        Numba threads per shard, where shards run, and ``progress(done, planned)``.
+    """
+    from unocli.study.simulate import check_run_args
+
+    arms = tuple(arms)
+    check_arms(arms)
+    check_run_args(games, seed)
+    check_target(target_error, max_games)
+    players = arms[0].players
+    known = quantity_names(players)
+    names = tuple(quantities) if quantities is not None else known
+    for q in (*names, metric if target_error is not None else names[0]):
+        if q not in known:
+            raise ConfigError(f"unknown metric {q!r}; the metrics are: {', '.join(known)}")
+    if target_error is not None and metric not in names:
+        names = (*names, metric)
+    arm_names = [a.name for a in arms]
+    base = arm_names.index(baseline) if baseline is not None and baseline in arm_names else 0
+    if baseline is not None and baseline not in arm_names:
+        raise ConfigError(f"baseline {baseline!r} is not an arm; the arms are: {', '.join(arm_names)}")
+
+    def _index(name: str) -> int:
+        if name not in arm_names:
+            raise ConfigError(f"unknown arm {name!r}; the arms are: {', '.join(arm_names)}")
+        return arm_names.index(name)
+
+    pair_idx = (
+        tuple((_index(a), _index(b)) for a, b in pairs)
+        if pairs is not None
+        else tuple((k, base) for k in range(len(arms)) if k != base)
+    )
+    cross_idx = tuple((names.index(a), names.index(b)) for a, b in cross)
+    spec = PairSpec(
+        tables=tuple((a.rules, a.policies) for a in arms),
+        seed=int(seed),
+        match=match,
+        quantities=names,
+        pairs=pair_idx,
+        cross=cross_idx,
+        threads=threads,
+        blocks=blocks,
+    )
+    sums = PairedSums(arms=len(arms), quantities=names, pairs=pair_idx, cross=cross_idx, players=players, blocks=blocks)
+    result = Comparison(arms=arms, baseline=base, seed=int(seed), match=match, start=start, sums=sums)
+    cap = max(MIN_SHARD, SHARD_CELLS // (len(arms) * len(names)))
+    runner = backend or LocalBackend()
+    batch, done, planned = games, 0, games
+    while batch > 0:
+        size = max(1, min(batch_size, cap, max(MIN_SHARD, math.ceil(batch / blocks))))
+        shards = [(s, min(size, start + done + batch - s)) for s in range(start + done, start + done + batch, size)]
+        for part in runner.map_unordered(partial(run_pair_shard, spec), shards):
+            sums.add(part)
+            if progress is not None:
+                progress(sums.games, planned)
+        done += batch
+        if target_error is None:
+            break
+        half = _widest(result, metric, target_on)
+        batch = next_batch(done, half, target_error, max_games)
+        planned = done + batch
+        if batch == 0:
+            result.target = TargetInfo(
+                metric=metric, target=target_error, half_width=half, games=done, reached=half <= target_error, max_games=max_games
+            )
+    return result
+
+
+def _widest(result: Comparison, metric: str, on: str = "diff") -> float:
+    """The widest 95% half-width of ``metric``: over paired differences, else over arm means."""
+    halves = []
+    if result.sums.pairs and on == "diff":
+        for a, b in result.sums.pairs:
+            d = result.diff(result.names[a], result.names[b], metric)
+            halves.append((d["ci_high"] - d["ci_low"]) / 2)
+    else:
+        for arm in result.names:
+            _, _, lo, hi = result.mean(arm, metric)
+            halves.append((hi - lo) / 2)
+    return max(halves) if halves else math.inf

@@ -1,0 +1,441 @@
+"""Experiments as files: ``sims/*.toml`` name the arms, the grid, the size, the seed and the report.
+
+The format (every key optional unless marked)::
+
+    name = "stacking"                 # default: the file name without .toml
+    title = "What does stacking change?"
+    description = "Markdown shown at the top of the report."
+    analysis = "stacking"             # the report to write: compare, sweep, game-length,
+                                      # bluff, stacking, seat-advantage, house-rules
+                                      # (default: compare with [arms], sweep with [grid])
+    seed = 1                          # run seed, 0 .. 2**64-1 (default 0)
+    games = 20000                     # games per arm (per grid cell, per table size)
+    target_error = 0.5                # instead of a fixed size: play until the 95% CI
+    metric = "turns"                  #   half-width of this metric is at most target_error
+    max_games = 1000000               #   (or this many games were played)
+    match = false                     # matches to target_score instead of single rounds
+    players = [2, 4, 6]               # table sizes; every arm is played at each
+    baseline = "official"             # the arm the others are compared with (default: first)
+    metrics = ["turns", "win_0"]      # metrics in the tables (see ``compare.quantity_names``)
+
+    [base]                            # the table every arm and grid cell starts from
+    rules = "official"                # a preset or a rules TOML file (relative to this file)
+    set = { hand_size = 7 }           # rule fields changed
+    policy = "basic"                  # every seat's policy: NAME or NAME:knob=value,...
+    seats = { 0 = "bluffer" }         # one seat's policy
+
+    [arms.official]                   # one table per arm, with the keys of [base]
+    [arms.stacking]
+    rules = "stacking"
+
+    [grid]                            # axes of a sweep (see ``unocli.sweep``)
+    "bluff@0" = "0:1:0.1"
+    "challenge@opponents" = [0, 0.5, 1]
+
+    [options]                         # settings of the chosen analysis (see its module)
+    match_games = 2000
+
+    [quick]                           # overrides for the quick run of `unocli report`
+    games = 2000
+    options = { match_games = 200 }
+
+Metrics are the §9 counters (``turns``, ``cards_drawn``, ``max_stack``, ...),
+``rounds``, ``rounds_blocked``, ``rounds_capped`` (matches), ``won``,
+``blocked``, ``capped`` (shares of games), and per seat ``win_S``,
+``cards_left_S`` and ``points_S``.
+
+:func:`load_experiment` validates everything before any game is played; an
+unknown key, rule field, policy knob, metric or analysis, an empty grid or a
+target error that is not positive raises :class:`~unocli.errors.ConfigError`
+naming the file and the key.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from unocli.errors import ConfigError
+from unocli.game.rng import SEED_MAX
+from unocli.run.precision import DEFAULT_MAX_GAMES, check_target
+from unocli.study.compare import Arm, quantity_names
+from unocli.study.sweep import Axis, TableSpec, parse_axis, plain
+
+TOP_KEYS = (
+    "name",
+    "title",
+    "description",
+    "analysis",
+    "seed",
+    "games",
+    "target_error",
+    "metric",
+    "max_games",
+    "match",
+    "players",
+    "baseline",
+    "metrics",
+    "base",
+    "arms",
+    "grid",
+    "options",
+    "quick",
+)
+QUICK_KEYS = ("games", "target_error", "max_games", "players", "metrics", "grid", "options")
+TABLE_KEYS = ("rules", "set", "policy", "seats", "description")
+
+
+@dataclass(frozen=True)
+class ArmDef:
+    """An arm as the file describes it; built into an :class:`Arm` for each table size."""
+
+    name: str
+    table: TableSpec
+    description: str = ""
+
+    def build(self, players: int) -> Arm:
+        return self.table.build(name=self.name, players=players)
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """A validated experiment file."""
+
+    path: Path
+    name: str
+    title: str
+    description: str
+    analysis: str
+    seed: int
+    games: int
+    target_error: float | None
+    metric: str
+    max_games: int
+    match: bool
+    players: tuple[int, ...]
+    baseline: str | None
+    metrics: tuple[str, ...]
+    base: TableSpec
+    arms: tuple[ArmDef, ...]
+    grid: tuple[Axis, ...]
+    options: dict[str, Any] = field(default_factory=dict)
+    quick: bool = False
+
+    def arms_for(self, players: int) -> tuple[Arm, ...]:
+        """Every arm at a table of ``players`` (the [base] table alone when the file names no arms)."""
+        if not self.arms:
+            return (self.base.build(name="base", players=players),)
+        return tuple(a.build(players) for a in self.arms)
+
+    def option(self, name: str) -> Any:
+        return self.options[name]
+
+    @property
+    def label(self) -> str:
+        return f"{self.path.name}" + (" (quick run)" if self.quick else "")
+
+
+class _Where:
+    """Builds ConfigErrors that name the file and the key."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def error(self, key: str, message: str) -> ConfigError:
+        return ConfigError(f"experiment file {str(self.path)!r}, key {key!r}: {message}")
+
+
+def load_experiment(path: str | Path, quick: bool = False) -> Experiment:
+    """Read and validate an experiment file (``quick``: apply its ``[quick]`` overrides)."""
+    p = Path(path)
+    try:
+        raw = tomllib.loads(p.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"experiment file {str(p)!r} does not exist") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"experiment file {str(p)!r} cannot be read: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"experiment file {str(p)!r} is not valid TOML: {exc}") from None
+    where = _Where(p)
+    for key in raw:
+        if key not in TOP_KEYS:
+            raise where.error(key, f"unknown key; the keys are: {', '.join(TOP_KEYS)}")
+    overrides = raw.get("quick", {})
+    if not isinstance(overrides, dict):
+        raise where.error("quick", "must be a table of overrides")
+    for key in overrides:
+        if key not in QUICK_KEYS:
+            raise where.error(f"quick.{key}", f"cannot be overridden in [quick]; these can: {', '.join(QUICK_KEYS)}")
+    full = _build(p, raw, where, quick=False)
+    merged = dict(raw)
+    for key, value in overrides.items():
+        if key in ("grid", "options") and isinstance(value, dict) and isinstance(raw.get(key), dict):
+            merged[key] = {**raw[key], **value}
+        else:
+            merged[key] = value
+    quick_exp = _build(p, merged, where, quick=True)
+    return quick_exp if quick else full
+
+
+def _build(p: Path, raw: dict[str, Any], where: _Where, quick: bool) -> Experiment:
+    from unocli.report.analyses import ANALYSES
+
+    g = _Getter(raw, where)
+    name = g.string("name", p.stem)
+    title = g.string("title", name)
+    description = g.string("description", "")
+    default_analysis = "sweep" if "grid" in raw and "arms" not in raw else "compare"
+    analysis = g.string("analysis", default_analysis)
+    if analysis not in ANALYSES:
+        raise where.error("analysis", f"unknown analysis {analysis!r}; the analyses are: {', '.join(ANALYSES)}")
+    seed = g.integer("seed", 0, 0, SEED_MAX)
+    games = g.integer("games", 10_000, 1, 10**12)
+    max_games = g.integer("max_games", DEFAULT_MAX_GAMES, 1, 10**12)
+    target_error = raw.get("target_error")
+    if target_error is not None:
+        try:
+            check_target(target_error, max_games, where="target_error")
+        except ConfigError:
+            raise where.error("target_error", f"must be a positive number, not {target_error!r}") from None
+        target_error = float(target_error)
+    match = g.boolean("match", False)
+    base = _table(raw.get("base", {}), "base", TableSpec(base_dir=str(p.parent)), where)
+    players_raw = raw.get("players", [4])
+    players_list = players_raw if isinstance(players_raw, list) else [players_raw]
+    if not players_list:
+        raise where.error("players", "must name at least one table size")
+    for n in players_list:
+        if isinstance(n, bool) or not isinstance(n, int) or not 2 <= n <= 10:
+            raise where.error("players", f"table sizes must be whole numbers from 2 to 10, not {n!r}")
+    players = tuple(players_list)
+    known = quantity_names(min(players))
+    metric = g.string("metric", "turns")
+    if metric not in known:
+        raise where.error("metric", f"unknown metric {metric!r}; the metrics are: {', '.join(known)}")
+    metrics_raw = raw.get("metrics", ["turns", "cards_drawn", "win_0"])
+    if not isinstance(metrics_raw, list) or not metrics_raw:
+        raise where.error("metrics", "must be a non-empty list of metric names")
+    for m in metrics_raw:
+        if m not in known:
+            raise where.error("metrics", f"unknown metric {m!r}; the metrics are: {', '.join(known)}")
+    arms_raw = raw.get("arms", {})
+    if not isinstance(arms_raw, dict):
+        raise where.error("arms", "must be a table of arm tables ([arms.NAME])")
+    arms = []
+    for arm_name, table in arms_raw.items():
+        if not isinstance(table, dict):
+            raise where.error(f"arms.{arm_name}", "must be a table")
+        spec = _table(table, f"arms.{arm_name}", base, where)
+        arms.append(ArmDef(name=arm_name, table=spec, description=str(table.get("description", ""))))
+        for n in players:
+            try:
+                arms[-1].build(n)
+            except ConfigError as exc:
+                raise where.error(f"arms.{arm_name}", f"at {n} players: {exc}") from None
+    baseline = raw.get("baseline")
+    if baseline is not None and baseline not in arms_raw:
+        raise where.error("baseline", f"{baseline!r} is not an arm; the arms are: {', '.join(arms_raw) or '(none)'}")
+    grid_raw = raw.get("grid", {})
+    if not isinstance(grid_raw, dict):
+        raise where.error("grid", 'must be a table of axes (NAME = [values] or "START:STOP:STEP")')
+    axes = []
+    for axis_name, values in grid_raw.items():
+        try:
+            axes.append(parse_axis(axis_name, values))
+        except ConfigError as exc:
+            raise where.error(f"grid.{axis_name}", str(exc)) from None
+    options = _options(raw.get("options", {}), ANALYSES[analysis], where)
+    exp = Experiment(
+        path=p,
+        name=name,
+        title=title,
+        description=description,
+        analysis=analysis,
+        seed=seed,
+        games=games,
+        target_error=target_error,
+        metric=metric,
+        max_games=max_games,
+        match=match,
+        players=players,
+        baseline=baseline,
+        metrics=tuple(metrics_raw),
+        base=base,
+        arms=tuple(arms),
+        grid=tuple(axes),
+        options=options,
+        quick=quick,
+    )
+    check = getattr(ANALYSES[analysis], "check", None)
+    if check is not None:
+        message = check(exp)
+        if message:
+            key, _, text = message.partition(": ")
+            raise where.error(key, text)
+    return exp
+
+
+class _Getter:
+    def __init__(self, raw: dict[str, Any], where: _Where) -> None:
+        self.raw, self.where = raw, where
+
+    def string(self, key: str, default: str) -> str:
+        value = self.raw.get(key, default)
+        if not isinstance(value, str):
+            raise self.where.error(key, f"must be a string, not {value!r}")
+        return value
+
+    def integer(self, key: str, default: int, lo: int, hi: int) -> int:
+        value = self.raw.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+            raise self.where.error(key, f"must be a whole number from {lo:,} to {hi:,}, not {value!r}")
+        return value
+
+    def boolean(self, key: str, default: bool) -> bool:
+        value = self.raw.get(key, default)
+        if not isinstance(value, bool):
+            raise self.where.error(key, f"must be true or false, not {value!r}")
+        return value
+
+
+def _table(raw: Any, key: str, parent: TableSpec, where: _Where) -> TableSpec:
+    """A [base] or [arms.NAME] table on top of ``parent``."""
+    if not isinstance(raw, dict):
+        raise where.error(key, "must be a table")
+    for k in raw:
+        if k not in TABLE_KEYS:
+            raise where.error(f"{key}.{k}", f"unknown key; an arm table takes: {', '.join(TABLE_KEYS)}")
+    table = parent
+    if "rules" in raw:
+        if not isinstance(raw["rules"], str):
+            raise where.error(f"{key}.rules", "must name a preset or a rules file")
+        table = TableSpec(
+            rules=raw["rules"],
+            sets=(),
+            players=parent.players,
+            policy=parent.policy,
+            seats=parent.seats,
+            knobs=parent.knobs,
+            base_dir=parent.base_dir,
+        )
+    sets = raw.get("set", {})
+    if not isinstance(sets, dict):
+        raise where.error(f"{key}.set", 'must be a table of rule fields, e.g. { stacking = "plus2" }')
+    from unocli.game.rules import RULE_FIELDS, Rules
+
+    for field_name, value in sets.items():
+        if field_name not in RULE_FIELDS:
+            raise where.error(
+                f"{key}.set.{field_name}", f"unknown rule field {field_name!r}; the fields are: {', '.join(RULE_FIELDS)}"
+            )
+        try:  # the value alone (hand_size is checked against each table size when the arm is built)
+            Rules().replace(**{field_name: plain(value), **({"players": 2} if field_name == "hand_size" else {})})
+        except ConfigError as exc:
+            raise where.error(f"{key}.set.{field_name}", str(exc)) from None
+        table = table.with_set(field_name, value)
+    if "policy" in raw:
+        if not isinstance(raw["policy"], str):
+            raise where.error(f"{key}.policy", 'must be a policy spec, e.g. "basic:bluff=0.3"')
+        _check_policy(raw["policy"], f"{key}.policy", where)
+        table = TableSpec(
+            rules=table.rules,
+            sets=table.sets,
+            players=table.players,
+            policy=raw["policy"],
+            seats=table.seats,
+            knobs=table.knobs,
+            base_dir=table.base_dir,
+        )
+    seats = raw.get("seats", {})
+    if isinstance(seats, list):
+        pairs = []
+        for item in seats:
+            s, sep, spec = str(item).partition("=")
+            if not sep:
+                raise where.error(f"{key}.seats", f"entries take SEAT=POLICY, not {item!r}")
+            pairs.append((s.strip(), spec.strip()))
+        seats = dict(pairs)
+    if not isinstance(seats, dict):
+        raise where.error(f"{key}.seats", 'must be a table { 0 = "bluffer" } or a list ["0=bluffer"]')
+    for s, spec in seats.items():
+        if not str(s).isdigit():
+            raise where.error(f"{key}.seats.{s}", "seats are numbers from 0")
+        _check_policy(str(spec), f"{key}.seats.{s}", where)
+        table = table.with_seat(int(s), str(spec))
+    return table
+
+
+def _check_policy(spec: str, key: str, where: _Where) -> None:
+    from unocli.game.policies import parse_policy_spec
+
+    try:
+        parse_policy_spec(spec)
+    except ConfigError as exc:
+        raise where.error(key, str(exc)) from None
+
+
+def _options(raw: Any, module: Any, where: _Where) -> dict[str, Any]:
+    """The analysis options, checked against the analysis module's ``OPTIONS`` (name -> (default, check))."""
+    if not isinstance(raw, dict):
+        raise where.error("options", "must be a table")
+    schema: dict[str, tuple[Any, Any]] = getattr(module, "OPTIONS", {})
+    out = {k: default for k, (default, _) in schema.items()}
+    for key, value in raw.items():
+        if key not in schema:
+            allowed = ", ".join(schema) or "(none)"
+            raise where.error(f"options.{key}", f"unknown option for this analysis; the options are: {allowed}")
+        message = schema[key][1](value)
+        if message:
+            raise where.error(f"options.{key}", message)
+        out[key] = value
+    return out
+
+
+# ---------------------------------------------------------------- option checks used by the analyses
+
+
+def positive_int(value: Any) -> str | None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        return f"must be a positive whole number, not {value!r}"
+    return None
+
+
+def probability_list(value: Any) -> str | None:
+    if not isinstance(value, list | str):
+        return f"must be a list of probabilities or START:STOP:STEP, not {value!r}"
+    try:
+        from unocli.study.sweep import parse_values
+
+        values = [float(v) for v in parse_values(value)]
+    except (ConfigError, ValueError):
+        return f"must be a list of probabilities or START:STOP:STEP, not {value!r}"
+    if not values:
+        return "the grid is empty: give at least one value"
+    if not all(0.0 <= v <= 1.0 for v in values):
+        return f"probabilities must lie between 0 and 1, not {value!r}"
+    return None
+
+
+def players_list(value: Any) -> str | None:
+    values = value if isinstance(value, list) else [value]
+    if not values or not all(isinstance(n, int) and not isinstance(n, bool) and 2 <= n <= 10 for n in values):
+        return f"must be table sizes from 2 to 10, not {value!r}"
+    return None
+
+
+def policy_spec(value: Any) -> str | None:
+    from unocli.game.policies import parse_policy_spec
+
+    if not isinstance(value, str):
+        return f"must be a policy spec, not {value!r}"
+    try:
+        parse_policy_spec(value)
+    except ConfigError as exc:
+        return str(exc)
+    return None
+
+
+def any_value(value: Any) -> str | None:
+    return None

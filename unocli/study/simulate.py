@@ -1,0 +1,399 @@
+"""The typed Python API the CLI and reports are thin layers over."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from unocli import __version__
+from unocli.errors import ConfigError
+from unocli.game.counters import COUNTERS, Outcome
+from unocli.game.policies import Policy
+from unocli.game.policies import preset as policy_preset
+from unocli.game.rng import SEED_MAX
+from unocli.game.rules import Rules
+from unocli.kernel import ROW_NAMES
+from unocli.run.accumulate import METRICS, Accumulator
+from unocli.run.backends import Backend, LocalBackend
+from unocli.run.precision import DEFAULT_FIRST_BATCH, DEFAULT_MAX_GAMES, TargetInfo, check_target, next_batch
+from unocli.run.shards import RunSpec, run_shard, split
+from unocli.study.stats import mean_ci, wilson
+
+DEFAULT_BATCH = 1 << 16
+MATCH_METRICS = ("rounds", "rounds_blocked", "rounds_capped")
+
+Progress = Callable[[int, int], None]
+
+
+def check_run_args(games: int, seed: int) -> None:
+    """Refuse a game count or seed the kernel cannot take."""
+    if isinstance(games, bool) or not isinstance(games, int | np.integer) or games < 1:
+        raise ConfigError(f"games must be a positive whole number, not {games!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or not 0 <= seed <= SEED_MAX:
+        raise ConfigError(f"seed must be a whole number from 0 to 2**64 - 1, not {seed!r}")
+
+
+def seat_policies(rules: Rules, policies: Policy | Sequence[Policy] | None) -> tuple[Policy, ...]:
+    """One policy per seat: None means random everywhere; one policy is copied to every seat."""
+    if policies is None:
+        return (policy_preset("random"),) * rules.players
+    if isinstance(policies, Policy):
+        return (policies,) * rules.players
+    policies = tuple(policies)
+    if len(policies) != rules.players:
+        raise ConfigError(f"{len(policies)} policies given for {rules.players} players: give one per seat")
+    return policies
+
+
+@dataclass
+class RotationStats:
+    """Per-deal win counts of each policy when every deal is played once per seat rotation.
+
+    ``s1[L]`` sums, over deals, the number of rotations policy ``L`` won;
+    ``s2[L, M]`` sums the products, so every paired difference has an exact
+    per-deal variance. Deals are independent; the rotations of one deal are not,
+    so paired intervals are computed over deals.
+    """
+
+    labels: tuple[str, ...]
+    deals: int = 0
+    s1: np.ndarray | None = None
+    s2: np.ndarray | None = None
+
+    def add(self, wins: np.ndarray) -> None:
+        """``wins[g, L]``: rotations of deal g won by policy L."""
+        w = wins.astype(np.int64)
+        s1, s2 = w.sum(axis=0), w.T @ w
+        self.s1 = s1 if self.s1 is None else self.s1 + s1
+        self.s2 = s2 if self.s2 is None else self.s2 + s2
+        self.deals += w.shape[0]
+
+    @property
+    def rotations(self) -> int:
+        return len(self.labels)
+
+    def groups(self) -> dict[str, list[int]]:
+        """Seat slots of each distinct policy label, in order of first appearance."""
+        out: dict[str, list[int]] = {}
+        for slot, label in enumerate(self.labels):
+            out.setdefault(label, []).append(slot)
+        return out
+
+    def shares(self) -> pd.DataFrame:
+        """Each policy's share of the games it played that it won, with a Wilson 95% interval.
+
+        A label held by several seats pools their games.
+        """
+        rows = []
+        for label, slots in self.groups().items():
+            wins = int(sum(self.s1[s] for s in slots)) if self.s1 is not None else 0
+            n_games = self.deals * self.rotations * len(slots)
+            p, lo, hi = wilson(wins, n_games)
+            rows.append(
+                {"policy": label, "seats": len(slots), "wins": wins, "share": p, "ci_low": lo, "ci_high": hi, "n": n_games}
+            )
+        return pd.DataFrame(rows)
+
+    def paired_difference(self, a: str, b: str) -> dict[str, Any]:
+        """Win share of policy ``a`` minus policy ``b``, paired over deals, with a 95% t interval.
+
+        Per deal, each policy's share is its wins over the rotations divided by
+        (rotations x its seats); the interval comes from the spread of the
+        per-deal differences, which are independent across deals.
+        """
+        groups = self.groups()
+        coef = np.zeros(len(self.labels))
+        for s in groups[a]:
+            coef[s] += 1.0 / (self.rotations * len(groups[a]))
+        for s in groups[b]:
+            coef[s] -= 1.0 / (self.rotations * len(groups[b]))
+        total = float(coef @ self.s1)
+        total_sq = float(coef @ self.s2 @ coef)
+        mean, sd, lo, hi = mean_ci(self.deals, total, total_sq)
+        return {"a": a, "b": b, "diff": mean, "sd": sd, "ci_low": float(lo), "ci_high": float(hi), "n_deals": self.deals}
+
+
+@dataclass
+class SimulationResult:
+    """The outcome of :func:`simulate`: exact aggregates, and per-game rows when kept."""
+
+    rules: Rules
+    policies: tuple[Policy, ...]
+    seed: int
+    match: bool
+    acc: Accumulator
+    games_frame: pd.DataFrame | None = None
+    rotation: RotationStats | None = None
+    target: TargetInfo | None = None
+
+    @property
+    def games(self) -> int:
+        return self.acc.games
+
+    @property
+    def metric_names(self) -> tuple[str, ...]:
+        return METRICS if self.match else COUNTERS
+
+    def summary(self) -> pd.DataFrame:
+        """One row per metric: mean, sd, 95% CI and n (per round, or per match with --match)."""
+        rows = []
+        for name in self.metric_names:
+            total, total_sq = self.acc.metric_sums(name)
+            mean, sd, lo, hi = mean_ci(self.acc.games, total, total_sq)
+            rows.append({"metric": name, "mean": mean, "sd": sd, "ci_low": lo, "ci_high": hi, "n": self.acc.games})
+        return pd.DataFrame(rows)
+
+    def win_shares(self) -> pd.DataFrame:
+        """Each seat's share of all games won, with a Wilson 95% interval."""
+        rows = []
+        for seat in range(self.rules.players):
+            p, lo, hi = wilson(self.acc.wins[seat], self.acc.games)
+            rows.append({"seat": seat, "wins": self.acc.wins[seat], "share": p, "ci_low": lo, "ci_high": hi, "n": self.acc.games})
+        return pd.DataFrame(rows)
+
+    def points(self) -> pd.DataFrame:
+        """Each seat's mean points per game, with a 95% interval."""
+        rows = []
+        for seat in range(self.rules.players):
+            mean, sd, lo, hi = mean_ci(self.acc.games, self.acc.points[seat], self.acc.points_sq[seat])
+            rows.append({"seat": seat, "mean": mean, "sd": sd, "ci_low": lo, "ci_high": hi, "n": self.acc.games})
+        return pd.DataFrame(rows)
+
+    def outcomes(self) -> dict[str, int]:
+        return {str(o): self.acc.outcomes[o] for o in Outcome}
+
+    def to_json(self) -> dict[str, Any]:
+        """The stable machine-readable summary (documented in the README)."""
+        summary = self.summary()
+        shares = self.win_shares()
+        return {
+            "unocli_version": __version__,
+            "games": self.games,
+            "seed": self.seed,
+            "match": self.match,
+            "rules": self.rules.to_dict(),
+            "policies": [p.to_dict() for p in self.policies],
+            "metrics": {r.metric: {"mean": r.mean, "sd": r.sd, "ci95": [r.ci_low, r.ci_high]} for r in summary.itertuples()},
+            "win_share": [
+                {"seat": int(r.seat), "wins": int(r.wins), "share": r.share, "ci95": [r.ci_low, r.ci_high]}
+                for r in shares.itertuples()
+            ],
+            "outcomes": self.outcomes(),
+            **({"rotate_seats": self._rotation_json()} if self.rotation is not None else {}),
+            **({"target": self.target.to_dict()} if self.target is not None else {}),
+        }
+
+    def _rotation_json(self) -> dict[str, Any]:
+        rot = self.rotation
+        assert rot is not None
+        shares = rot.shares()
+        names = list(rot.groups())
+        pairs = [rot.paired_difference(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
+        return {
+            "deals": rot.deals,
+            "policies": [
+                {
+                    "policy": r.policy,
+                    "seats": int(r.seats),
+                    "wins": int(r.wins),
+                    "share": r.share,
+                    "ci95": [r.ci_low, r.ci_high],
+                    "n": int(r.n),
+                }
+                for r in shares.itertuples()
+            ],
+            "paired_differences": [
+                {"a": p["a"], "b": p["b"], "diff": p["diff"], "ci95": [p["ci_low"], p["ci_high"]], "n_deals": p["n_deals"]}
+                for p in pairs
+            ],
+        }
+
+
+def games_frame(rows: np.ndarray, players: int, first_index: int, rotated: bool = False) -> pd.DataFrame:
+    """Per-game rows as a DataFrame (unused seats' columns dropped)."""
+    columns = [*ROW_NAMES, "rotation"] if rotated else list(ROW_NAMES)
+    df = pd.DataFrame(rows, columns=columns)
+    unused = [f"{prefix}_{s}" for prefix in ("cards_left", "points") for s in range(players, 10)]
+    df = df.drop(columns=unused)
+    if rotated:
+        # rows come batch by batch, rotation by rotation: recover each row's game index
+        games = np.empty(len(df), dtype=np.int64)
+        pos, index = 0, first_index
+        rot = df["rotation"].to_numpy()
+        while pos < len(df):
+            end = pos
+            while end < len(df) and rot[end] == rot[pos]:
+                end += 1
+            length = end - pos
+            games[pos:end] = np.arange(index, index + length)
+            if end == len(df) or rot[end] == 0:
+                index += length
+            pos = end
+        df.insert(0, "game", games)
+    else:
+        df.insert(0, "game", np.arange(first_index, first_index + len(df), dtype=np.int64))
+    df["outcome"] = pd.Categorical.from_codes(df["outcome"], [str(o) for o in Outcome])
+    return df
+
+
+def simulate(
+    rules: Rules,
+    policies: Policy | Sequence[Policy] | None = None,
+    *,
+    games: int,
+    seed: int = 0,
+    threads: int | None = None,
+    keep_games: bool = False,
+    match: bool = False,
+    start: int = 0,
+    batch_size: int = DEFAULT_BATCH,
+    progress: Progress | None = None,
+    rotate_seats: bool = False,
+    labels: Sequence[str] | None = None,
+    backend: Backend | None = None,
+    target_error: float | None = None,
+    metric: str = "turns",
+    max_games: int = DEFAULT_MAX_GAMES,
+) -> SimulationResult:
+    """Play ``games`` games (rounds, or matches with ``match=True``) with the numba kernel.
+
+    Parameters
+    ----------
+    rules, policies
+        The rule set and one policy per seat (a single policy is copied to
+        every seat; None plays the canonical random policy).
+    games, seed, start
+        Games ``start .. start + games - 1`` of run ``seed``; each is a pure
+        function of (rules, policies, seed, index).
+    threads
+        Numba threads (default all). Results do not depend on it.
+    keep_games
+        Also return every game's row as a DataFrame (memory grows with games).
+    batch_size
+        Games per shard; only memory and progress granularity depend on it.
+    progress
+        Called as ``progress(done, total)`` after each shard.
+    rotate_seats
+        Play every deal once per rotation of the seat assignment (the policy of
+        seat ``s`` sits at ``(s + k) mod n`` in rotation ``k``), on the same
+        streams, so seat advantage cancels when policies are compared. Each
+        game index then yields ``n`` rounds (or matches).
+    labels
+        Names of the policies by seat, for reports (default ``seat0`` ...).
+    backend
+        Where shards run (default: this process).
+    target_error, metric, max_games
+        Precision on demand: ``games`` is then the first batch, and batches
+        are added until the 95% CI half-width of ``metric`` (one of
+        ``metric_names``) is at most ``target_error`` or ``max_games`` games
+        were played; ``result.target`` says how it went.
+    """
+    if target_error is not None:
+        return _simulate_to_target(
+            rules,
+            policies,
+            games=games,
+            seed=seed,
+            threads=threads,
+            keep_games=keep_games,
+            match=match,
+            start=start,
+            batch_size=batch_size,
+            progress=progress,
+            rotate_seats=rotate_seats,
+            labels=labels,
+            backend=backend,
+            target_error=target_error,
+            metric=metric,
+            max_games=max_games,
+        )
+    check_run_args(games, seed)
+    seats = seat_policies(rules, policies)
+    n = rules.players
+    names = tuple(labels) if labels is not None else tuple(f"seat{s}" for s in range(n))
+    spec = RunSpec(
+        rules=rules,
+        policies=seats,
+        seed=int(seed),
+        match=match,
+        rotate_seats=rotate_seats,
+        keep_games=keep_games,
+        threads=threads,
+    )
+    acc = Accumulator(players=n)
+    rotation = RotationStats(labels=names) if rotate_seats else None
+    kept: dict[int, np.ndarray] = {}
+    done = 0
+    runner = backend or LocalBackend()
+    for part in runner.map_unordered(partial(run_shard, spec), split(start, games, batch_size)):
+        acc = acc.merge(part.acc)
+        if rotation is not None and part.wins is not None:
+            rotation.add(part.wins)
+        if part.rows is not None:
+            kept[part.start] = part.rows
+        done += part.count
+        if progress is not None:
+            progress(done, games)
+    frame = None
+    if keep_games:
+        frame = games_frame(np.concatenate([kept[k] for k in sorted(kept)]), n, start, rotated=rotate_seats)
+    return SimulationResult(rules=rules, policies=seats, seed=seed, match=match, acc=acc, games_frame=frame, rotation=rotation)
+
+
+def _simulate_to_target(
+    rules: Rules,
+    policies: Policy | Sequence[Policy] | None,
+    *,
+    games: int,
+    start: int,
+    progress: Progress | None,
+    target_error: float,
+    metric: str,
+    max_games: int,
+    **kwargs: Any,
+) -> SimulationResult:
+    """:func:`simulate` in batches until the half-width of ``metric`` is at most ``target_error``."""
+    check_target(target_error, max_games)
+    names = METRICS if kwargs["match"] else COUNTERS
+    if metric not in names:
+        raise ConfigError(f"unknown metric {metric!r} for --target-error; the metrics are: {', '.join(names)}")
+    batch = min(games, max_games) if games else DEFAULT_FIRST_BATCH
+    done = 0
+    total: SimulationResult | None = None
+    frames: list[pd.DataFrame] = []
+    while batch > 0:
+        offset = done
+
+        def report(d: int, _t: int, _o: int = offset, _b: int = batch) -> None:
+            if progress is not None:
+                progress(_o + d, _o + _b)
+
+        part = simulate(rules, policies, games=batch, start=start + done, progress=report, **kwargs)
+        if part.games_frame is not None:
+            frames.append(part.games_frame)
+        if total is None:
+            total = part
+        else:
+            total.acc = total.acc.merge(part.acc)
+            if total.rotation is not None and part.rotation is not None:
+                rot, new = total.rotation, part.rotation
+                rot.s1, rot.s2 = rot.s1 + new.s1, rot.s2 + new.s2
+                rot.deals += new.deals
+        done += batch
+        s1, s2 = total.acc.metric_sums(metric)
+        _, _, lo, hi = mean_ci(total.acc.games, s1, s2)
+        half = (hi - lo) / 2
+        batch = next_batch(done, half, target_error, max_games)
+        if batch == 0:
+            total.target = TargetInfo(
+                metric=metric, target=target_error, half_width=half, games=done, reached=half <= target_error, max_games=max_games
+            )
+    assert total is not None
+    if frames:
+        total.games_frame = pd.concat(frames, ignore_index=True)
+    return total
