@@ -1,4 +1,4 @@
-"""Shared helpers for the RULES.md scenario tests (tests/test_scenarios_*.py).
+"""Shared helpers for the docs/rules.md scenario tests (tests/test_scenarios_*.py).
 
 Scenario tests build a position (``Round.from_position``) or a scripted deck
 (``Round.from_deck``), script the players' choices with a

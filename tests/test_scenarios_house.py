@@ -1,4 +1,4 @@
-"""Scenario tests for RULES.md §8 (house rules) and §11.8-§11.12."""
+"""Scenario tests for docs/rules.md §8 (house rules) and §11.8-§11.12."""
 
 from __future__ import annotations
 

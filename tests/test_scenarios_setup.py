@@ -1,4 +1,4 @@
-"""Scenario tests for RULES.md §2 (set-up), §11.1 (the start card) and §11.14 (the deal)."""
+"""Scenario tests for docs/rules.md §2 (set-up), §11.1 (the start card) and §11.14 (the deal)."""
 
 from __future__ import annotations
 

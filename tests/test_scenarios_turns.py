@@ -1,4 +1,4 @@
-"""Scenario tests for RULES.md §3 (a turn), §4 (effects), §5 (challenge), §6 (Uno), §7 (going out,
+"""Scenario tests for docs/rules.md §3 (a turn), §4 (effects), §5 (challenge), §6 (Uno), §7 (going out,
 scoring, matches, empty piles) and §11.2-§11.7, §11.13."""
 
 from __future__ import annotations

@@ -107,6 +107,15 @@ def rules_show(name_or_file: str, sets: tuple[str, ...], players: int | None) ->
         click.echo(line)
     if changed:
         click.echo("* differs from the official rules")
+    click.echo("The full rules: unocli rules text (docs/rules.md; house rules in §8).")
+
+
+@rules.command("text")
+def rules_text() -> None:
+    """Print the rules document the engines play (docs/rules.md), every clause numbered."""
+    from importlib.resources import files
+
+    click.echo(files("unocli").joinpath("data/rules.md").read_text(encoding="utf-8"), nl=False)
 
 
 # ---------------------------------------------------------------- policies

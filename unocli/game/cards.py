@@ -1,4 +1,4 @@
-"""The 108-card Uno deck as 54 card *types* (RULES.md §1).
+"""The 108-card Uno deck as 54 card *types* (docs/rules.md §1).
 
 A card type is a small integer. Coloured types are ``colour * 13 + rank`` with
 colours red, yellow, green, blue (0-3) and ranks 0-9 (numbers), 10 Skip,
@@ -53,7 +53,7 @@ def is_number(card: int) -> bool:
 
 
 def is_action_or_wild(card: int) -> bool:
-    """Skip, Reverse, Draw Two, Wild or Wild Draw Four (RULES.md §8 no_action_finish)."""
+    """Skip, Reverse, Draw Two, Wild or Wild Draw Four (docs/rules.md §8 no_action_finish)."""
     return card >= WILD or card % N_RANKS >= SKIP
 
 
@@ -69,7 +69,7 @@ def penalty_value(card: int) -> int:
 
 
 def points(card: int) -> int:
-    """Score of a card left in a hand (RULES.md §1)."""
+    """Score of a card left in a hand (docs/rules.md §1)."""
     if card >= WILD:
         return 50
     rank = card % N_RANKS

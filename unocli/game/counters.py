@@ -1,4 +1,4 @@
-"""What each round reports (RULES.md §9), shared by both engines and the API."""
+"""What each round reports (docs/rules.md §9), shared by both engines and the API."""
 
 from __future__ import annotations
 

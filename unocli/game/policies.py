@@ -2,7 +2,7 @@
 
 A policy is data, not code: every preset (and every user policy) is a
 :class:`Policy` whose knobs both engines read. The canonical ``random`` policy
-of RULES.md §10 is one setting of these knobs.
+of docs/rules.md §10 is one setting of these knobs.
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ PROB = "probability"
 
 @dataclass(frozen=True)
 class Policy:
-    """The knobs of one scripted player. Defaults are the ``random`` policy (RULES.md §10)."""
+    """The knobs of one scripted player. Defaults are the ``random`` policy (docs/rules.md §10)."""
 
     play: str = field(
         default="random",
@@ -105,7 +105,7 @@ class Policy:
         default=Respond.UNIFORM,
         metadata=_meta(
             "facing a +2/+4: uniform (one uniform choice over each stackable card, challenge, accept; "
-            "RULES.md §10) or knobs (challenge by the challenge knobs, else stack with probability 'stack')"
+            "docs/rules.md §10) or knobs (challenge by the challenge knobs, else stack with probability 'stack')"
         ),
     )
     challenge: float = field(default=0.5, metadata=_meta("probability of challenging a +4 (respond=knobs)", PROB))
@@ -266,7 +266,7 @@ _BASIC: dict[str, Any] = {
 }
 
 PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
-    "random": ("RULES.md §10: every decision uniform over the options open", {}),
+    "random": ("docs/rules.md §10: every decision uniform over the options open", {}),
     "basic": ("dumps high points, keeps Wilds for when nothing else plays, declares the colour held most", _BASIC),
     "aggressive": (
         "action and draw cards first, above all against a next player with 3 cards or fewer",

@@ -1,4 +1,4 @@
-"""Per-game random streams (DESIGN.md §1).
+"""Per-game random streams (docs/design.md §1).
 
 Every game draws from two streams derived from ``(seed, game_index)``:
 

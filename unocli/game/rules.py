@@ -1,4 +1,4 @@
-"""The rule set: a frozen, self-validating dataclass (RULES.md §2, §7, §8).
+"""The rule set: a frozen, self-validating dataclass (docs/rules.md §2, §7, §8).
 
 A rule set is built from a named preset or a TOML file, then single fields are
 overridden (``--set stacking=progressive``). Every invalid value raises
@@ -21,7 +21,7 @@ from unocli.game.cards import DECK_SIZE
 
 
 class Stacking(StrEnum):
-    """Which penalty cards may be answered with another (RULES.md §8)."""
+    """Which penalty cards may be answered with another (docs/rules.md §8)."""
 
     OFF = "off"
     PLUS2 = "plus2"
@@ -31,7 +31,7 @@ class Stacking(StrEnum):
 
 
 class WildDrawFour(StrEnum):
-    """When a Wild Draw Four is a legal play (RULES.md §3)."""
+    """When a Wild Draw Four is a legal play (docs/rules.md §3)."""
 
     RESTRICTED = "restricted"
     FREE = "free"

@@ -1,6 +1,6 @@
 """The numba kernel: the engine users run.
 
-Three layers (DESIGN.md §3, after stumpy): ``step.py`` plays one round on
+Three layers (docs/design.md §3, after stumpy): ``step.py`` plays one round on
 arrays (``@njit``), ``batch.py`` plays a batch of games over threads
 (``@njit(parallel=True)``), and this module is the plain-Python wrapper.
 Nothing outside the kernel imports ``step`` or ``batch`` directly.

@@ -3,7 +3,7 @@
 Every function here is the compiled twin of a reference-engine method of the
 same name and draws random numbers in the same order, so both engines report
 identical counters for every (rules, policies, seed, game index). Comments
-point at RULES.md clauses; the reference engine has the prose.
+point at docs/rules.md clauses; the reference engine has the prose.
 
 State lives in three arrays (one set per thread, reused from game to game):
 

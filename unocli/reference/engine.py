@@ -1,7 +1,7 @@
-"""The reference engine: plain Python, written to be read next to RULES.md.
+"""The reference engine: plain Python, written to be read next to docs/rules.md.
 
 It is the oracle the numba kernel is checked against game by game, so it
-favours clarity over speed. Section marks (§) point into RULES.md.
+favours clarity over speed. Section marks (§) point into docs/rules.md.
 
 A :class:`Round` holds the whole state of one round. ``Round.deal`` sets one
 up from the per-game random streams; ``Round.from_position`` builds any
@@ -178,7 +178,7 @@ class Round:
         rest = deck[pos:]
         # A start +4 goes back and the pile is shuffled, until another card
         # turns up. If nothing but +4s is left, the +4 stays and acts as a
-        # Wild (a unocli ruling: RULES.md is silent on it).
+        # Wild (a unocli ruling, docs/rules.md §12.1).
         while rest[0] == WILD_DRAW_FOUR and any(c != WILD_DRAW_FOUR for c in rest):
             self._emit(Kind.START_RETURN, cards=(rest[0],))
             deal_stream.shuffle(rest)

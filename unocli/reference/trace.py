@@ -1,7 +1,7 @@
 """Play-by-play narration of a round's event log (``unocli trace``).
 
 :func:`narrate` turns the :class:`~unocli.reference.events.Event` list of one
-round into lines a person can follow next to RULES.md; :func:`format_match`
+round into lines a person can follow next to docs/rules.md; :func:`format_match`
 does the same for every round of a match, with running scores.
 
 The narrator replays the log on its own copy of the hands (the deal, every

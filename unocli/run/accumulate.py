@@ -3,7 +3,7 @@
 A run is a sum of batches, and a batch is summarised into exact integer sums,
 sums of squares and histograms. Accumulators merge by addition, so the same
 games give the same accumulator whatever the batch size, thread count or
-cluster layout (DESIGN.md §4).
+cluster layout (docs/design.md §4).
 """
 
 from __future__ import annotations

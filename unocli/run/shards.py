@@ -1,4 +1,4 @@
-"""Shards: the unit of work every backend runs (DESIGN.md §1, §4).
+"""Shards: the unit of work every backend runs (docs/design.md §1, §4).
 
 ``run_shard(spec, (start, count))`` plays games ``start .. start+count-1`` and
 returns their aggregates. It is a plain top-level function of picklable

@@ -2,7 +2,7 @@
 
 An *arm* is a rule set with one policy per seat. :func:`compare` plays every
 arm on the same games ``start .. start + n - 1`` of the same seed, so game
-``i`` of every arm starts from the same shuffled deck (DESIGN.md §1), and
+``i`` of every arm starts from the same shuffled deck (docs/design.md §1), and
 summarises per game *quantities* into mergeable sums:
 
 - per arm and quantity: the sum and the sum of squares (means, t intervals);
