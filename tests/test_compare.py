@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -167,3 +168,25 @@ def test_bootstrap_keeps_pairing():
     boot = comp.boot_means(50, seed=0)
     assert boot.shape == (50, 2, 2)
     np.testing.assert_array_equal(boot[:, 0], boot[:, 1])  # identical arms stay identical in every replicate
+
+
+def test_arms_say_how_they_are_played_and_match_overrides():
+    rounds = [arm("a", Rules()), arm("b", Rules(stacking="plus2"))]
+    matches = [replace(a, match=True) for a in rounds]
+    by_arms = compare(matches, games=40, seed=2, quantities=("rounds", "turns"))
+    by_option = compare(rounds, games=40, seed=2, quantities=("rounds", "turns"), match=True)
+    assert by_arms.match and by_option.match and all(a.match for a in by_option.arms)
+    assert (by_arms.sums.s1 == by_option.sums.s1).all()
+    assert by_arms.mean("a", "rounds").mean > 1  # matches last several rounds
+    back = compare(matches, games=40, seed=2, quantities=("rounds",), match=False)
+    assert not back.match and back.mean("a", "rounds").mean == 1
+    with pytest.raises(ConfigError, match="all play single rounds or all play matches"):
+        compare([rounds[0], matches[1]], games=10)
+    with pytest.raises(ConfigError, match="rotates seats"):
+        compare([replace(rounds[0], rotate_seats=True)], games=10)
+
+
+def test_first_batch_of_a_target_run_respects_max_games():
+    arms = [arm("a", Rules()), arm("b", Rules(stacking="plus2"))]
+    capped = compare(arms, games=900, seed=1, target_error=0.01, metric="turns", max_games=600)
+    assert capped.games == capped.target.games == 600 and not capped.target.reached
