@@ -114,6 +114,8 @@ class RotationStats:
         per-deal differences, which are independent across deals (deals are
         the clusters; ``n`` counts deals).
         """
+        if self.s1 is None or self.s2 is None:  # no deals yet
+            return paired_t(0, 0.0, 0.0)
         groups = self.groups()
         coef = np.zeros(len(self.labels))
         for s in groups[a]:

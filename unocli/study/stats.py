@@ -66,8 +66,8 @@ class _LegacyTuple:
     @overload
     def __getitem__(self, key: int) -> float: ...
     @overload
-    def __getitem__(self, key: slice) -> tuple[float, ...]: ...
-    def __getitem__(self, key: int | slice) -> float | tuple[float, ...]:
+    def __getitem__(self, key: slice) -> tuple[Any, ...]: ...
+    def __getitem__(self, key: int | slice) -> float | tuple[Any, ...]:
         return self._as_tuple()[key]
 
 
