@@ -1,15 +1,16 @@
 """Paired comparisons: several arms played on the same deals (common random numbers).
 
-An *arm* is a rule set with one policy per seat. :func:`compare` plays every
-arm on the same games ``start .. start + n - 1`` of the same seed, so game
-``i`` of every arm starts from the same shuffled deck (docs/design.md §1), and
-summarises per game *quantities* into mergeable sums:
+An *arm* (:class:`~unocli.study.arm.Arm`) is a rule set with one policy per
+seat. :func:`compare` plays every arm on the same games
+``start .. start + n - 1`` of the same seed, so game ``i`` of every arm starts
+from the same shuffled deck (docs/design.md §1), and summarises per game
+*quantities* into mergeable sums:
 
 - per arm and quantity: the sum and the sum of squares (means, t intervals);
 - per compared pair of arms and quantity: the sum of squared per-game
   differences, so a paired interval needs no per-game rows (memory does not
   grow with the number of games);
-- per arm: a full :class:`~unocli.aggregate.Accumulator` (histograms of turns,
+- per arm: a full :class:`~unocli.run.accumulate.Accumulator` (histograms of turns,
   cards drawn and the longest stack);
 - per block of games (game ``i`` belongs to block ``i mod blocks``), arm and
   quantity: the sum, for bootstrap intervals of derived figures (balance,

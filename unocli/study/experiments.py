@@ -28,7 +28,7 @@ The format (every key optional unless marked)::
     [arms.stacking]
     rules = "stacking"
 
-    [grid]                            # axes of a sweep (see ``unocli.sweep``)
+    [grid]                            # axes of a sweep (see ``unocli.study.sweep``)
     "bluff@0" = "0:1:0.1"
     "challenge@opponents" = [0, 0.5, 1]
 
@@ -129,7 +129,11 @@ class Experiment:
     quick: bool = False
 
     def arms_for(self, players: int) -> tuple[Arm, ...]:
-        """Every arm at a table of ``players`` (the [base] table alone when the file names no arms)."""
+        """Every arm at a table of ``players`` (the [base] table alone when the file names no arms).
+
+        The arms play single rounds; a caller playing matches says so
+        (``compare(..., match=exp.match)``), as one report plays the same arms both ways.
+        """
         if not self.arms:
             return (self.base.build(name="base", players=players),)
         return tuple(a.build(players) for a in self.arms)
