@@ -8,11 +8,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from unocli.balance.baseline import Arm, BaselineError, load_baseline, make_baseline, save_baseline
+from unocli.balance.baseline import BaselineError, load_baseline, make_baseline, save_baseline
 from unocli.balance.check import Verdict, check_exact, check_statistical
 from unocli.cli.main import cli
 from unocli.game.policies import preset as policy_preset
 from unocli.game.rules import preset as rules_preset
+from unocli.study.arm import Arm
 
 GAMES = 4000
 
