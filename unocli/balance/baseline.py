@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +19,9 @@ from unocli.errors import ConfigError
 from unocli.game.policies import POLICY_FIELDS, Policy
 from unocli.game.rules import RULE_FIELDS, Rules
 from unocli.run.backends import Backend
+
+# compat: cli/ and the tests import Arm from here; remove this note once they import it from unocli.study.arm
+from unocli.study.arm import Arm
 from unocli.study.simulate import SimulationResult, simulate
 
 FORMAT = "unocli-baseline"
@@ -30,20 +32,17 @@ class BaselineError(ConfigError):
     """A baseline file that cannot be used (missing, corrupt, incompatible)."""
 
 
-@dataclass(frozen=True)
-class Arm:
-    """One configuration to keep statistics for."""
-
-    name: str
-    rules: Rules
-    policies: tuple[Policy, ...]
-    match: bool = False
-    rotate_seats: bool = False
-
-
 def run_arm(arm: Arm, games: int, seed: int, backend: Backend | None = None) -> SimulationResult:
+    """Play one arm (as its ``match`` and ``rotate_seats`` say)."""
     return simulate(
-        arm.rules, arm.policies, games=games, seed=seed, match=arm.match, rotate_seats=arm.rotate_seats, backend=backend
+        arm.rules,
+        arm.policies,
+        games=games,
+        seed=seed,
+        match=arm.match,
+        rotate_seats=arm.rotate_seats,
+        labels=arm.labels or None,
+        backend=backend,
     )
 
 
@@ -127,7 +126,7 @@ def load_baseline(path: str | Path) -> tuple[dict[str, Any], list[Arm]]:
                 )
             rules = Rules(**rec["rules"])
             policies = tuple(Policy(**pol) for pol in rec["policies"])
-            arms.append(Arm(rec["name"], rules, policies, bool(rec["match"]), bool(rec["rotate_seats"])))
+            arms.append(Arm(rec["name"], rules, policies, match=bool(rec["match"]), rotate_seats=bool(rec["rotate_seats"])))
             for key in ("n", "metrics", "wins", "fingerprint"):
                 rec[key]
         int(doc["games"]), int(doc["seed"])
