@@ -52,12 +52,12 @@ naming the file and the key.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from unocli.errors import ConfigError
+from unocli.files import load_toml
 from unocli.game.rng import SEED_MAX
 from unocli.run.precision import DEFAULT_MAX_GAMES, check_target
 from unocli.study.arm import Arm, TableSpec, plain
@@ -159,14 +159,7 @@ class _Where:
 def load_experiment(path: str | Path, quick: bool = False) -> Experiment:
     """Read and validate an experiment file (``quick``: apply its ``[quick]`` overrides)."""
     p = Path(path)
-    try:
-        raw = tomllib.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigError(f"experiment file {str(p)!r} does not exist") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"experiment file {str(p)!r} cannot be read: {exc}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"experiment file {str(p)!r} is not valid TOML: {exc}") from None
+    raw = load_toml(p, "experiment file")
     where = _Where(p)
     for key in raw:
         if key not in TOP_KEYS:
