@@ -205,7 +205,7 @@ def compare_cmd(
     check_target(target_error, max_games)
     if out_path:
         check_table_path(out_path)
-    asked = ComparePlan(arms=(), games=games, seed=seed, baseline=baseline, metrics=_metrics(metrics_text), match=match)
+    asked = CompareAsked(games=games, seed=seed, baseline=baseline, metrics=_metrics(metrics_text), match=match)
     if experiment:
         plan = _plan_from_file(experiment, arm_texts, players, asked)
     else:
@@ -233,10 +233,9 @@ def compare_cmd(
 
 
 @dataclass(frozen=True)
-class ComparePlan:
-    """What ``compare`` plays; ``games`` and ``metrics`` are None until a default is chosen."""
+class CompareAsked:
+    """The options of ``compare`` as given (None, 0 or False where the user gave none)."""
 
-    arms: tuple[Arm, ...]
     games: int | None
     seed: int
     baseline: str | None
@@ -244,10 +243,23 @@ class ComparePlan:
     match: bool
 
 
+@dataclass(frozen=True)
+class ComparePlan:
+    """What ``compare`` plays."""
+
+    arms: tuple[Arm, ...]
+    games: int
+    seed: int
+    baseline: str | None
+    metrics: tuple[str, ...]
+    match: bool
+
+
 DEFAULT_COMPARE_METRICS = ("turns", "cards_drawn", "win_0")
+TableOptions = tuple[str, tuple[str, ...], int | None, str, tuple[str, ...]]  # rules, sets, players, policy, seats
 
 
-def _plan_from_file(path: str, arm_texts: tuple[str, ...], players: int | None, asked: ComparePlan) -> ComparePlan:
+def _plan_from_file(path: str, arm_texts: tuple[str, ...], players: int | None, asked: CompareAsked) -> ComparePlan:
     """The experiment file's arms at ``--players`` (or its first table size); options given override the file."""
     from unocli.study.experiments import load_experiment
 
@@ -264,17 +276,19 @@ def _plan_from_file(path: str, arm_texts: tuple[str, ...], players: int | None, 
     )
 
 
-def _plan_from_arms(arm_texts: tuple[str, ...], table: tuple, asked: ComparePlan) -> ComparePlan:
-    """The ``--arm`` options on top of the table the common options describe (rules, sets, players, policy, seats)."""
+def _plan_from_arms(arm_texts: tuple[str, ...], table: TableOptions, asked: CompareAsked) -> ComparePlan:
+    """The ``--arm`` options on top of the table the common options describe."""
     if len(arm_texts) < 2:
         raise ConfigError("name at least two --arm options (or an EXPERIMENT file)")
     base = base_table(*table)
     parsed = [parse_arm(t, base) for t in arm_texts]
-    return replace(
-        asked,
+    return ComparePlan(
         arms=tuple(spec.build(name=name) for name, spec in parsed),
         games=asked.games or 20_000,
+        seed=asked.seed,
+        baseline=asked.baseline,
         metrics=tuple(asked.metrics or DEFAULT_COMPARE_METRICS),
+        match=asked.match,
     )
 
 

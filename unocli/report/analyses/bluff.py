@@ -257,7 +257,8 @@ def _grid_arms(
 ) -> tuple[list[Arm], np.ndarray]:
     """One arm per cell, and the arm index of each cell ``[bluff rate, challenge rate]``."""
     rules = exp.base.build(players=n).rules
-    arms, idx = [], np.zeros((len(bvals), len(cvals)), int)
+    arms: list[Arm] = []
+    idx = np.zeros((len(bvals), len(cvals)), int)
     for i, b in enumerate(bvals):
         for j, c in enumerate(cvals):
             idx[i, j] = len(arms)
@@ -734,12 +735,14 @@ def _others_table(result: BluffResult) -> TableBlock:
 
 
 def _findings(result: BluffResult) -> list[str]:
-    g, cvals, top, n = result.gain_ci, result.cvals, len(result.bvals) - 1, result.players
+    cvals, top, n = result.cvals, len(result.bvals) - 1, result.players
+    never, always = result.gain_ci[top, 0], result.gain_ci[top, -1]
     out = [
         f"Against opponents who never challenge, bluffing at every chance (b={result.bvals[top]:g}) changes the "
-        f"bluffer's win share by {fmt.pp_ci(*g[top, 0], 2)} (paired, {n} players; Holm p "
+        f"bluffer's win share by {fmt.pp_ci(never[0], never[1], never[2], 2)} (paired, {n} players; Holm p "
         f"{fmt.pvalue(result.p_holm[top, 0])}).",
-        f"Against opponents who always challenge (c={cvals[-1]:g}), the same bluffing changes it by {fmt.pp_ci(*g[top, -1], 2)}.",
+        f"Against opponents who always challenge (c={cvals[-1]:g}), the same bluffing changes it by "
+        f"{fmt.pp_ci(always[0], always[1], always[2], 2)}.",
         _break_even_finding(result),
     ]
     pb = result.per_bluff
@@ -755,8 +758,9 @@ def _findings(result: BluffResult) -> list[str]:
             f"challenged: a bluff does not add a +4 to the game, it plays earlier a card the honest twin "
             f"keeps for when it holds nothing of the current colour, and then plays anyway."
         )
+    v = result.value_ci[top, -1]
     out.append(
-        f"For the victims, always challenging an always-bluffing seat 0 is worth {fmt.pp_ci(*result.value_ci[top, -1], 2)} "
+        f"For the victims, always challenging an always-bluffing seat 0 is worth {fmt.pp_ci(v[0], v[1], v[2], 2)} "
         f"of win share per opponent."
     )
     eq = result.equilibrium

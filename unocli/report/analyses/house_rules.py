@@ -162,7 +162,7 @@ def render(result: HouseRulesResult) -> Section:
         TableBlock(
             "house-rules-arms",
             "Every rule set: levels",
-            table[["players", "rule", "n", "turns", "first_player_share", "balance"]].round(4),
+            _levels(table),
             table,
         ),
     ]
@@ -298,6 +298,14 @@ def _balance_chart(result: HouseRulesResult) -> Chart:
         list(result.names), series, title="Balance under each house rule", xlabel="balance", caption=cap, zero=None
     )
     return Chart("house-rules-balance", figure, cap, "balance per rule")
+
+
+def _levels(table: pd.DataFrame) -> pd.DataFrame:
+    """Every rule set's point estimates (intervals in the CSV): counts with separators, the share as a percentage."""
+    shown = table[["players", "rule", "n", "turns", "first_player_share", "balance"]].round(4)
+    return shown.assign(
+        n=shown["n"].map(fmt.count), first_player_share=table["first_player_share"].map(lambda x: fmt.share(x, 2))
+    )
 
 
 def _matrix(result: HouseRulesResult) -> pd.DataFrame:

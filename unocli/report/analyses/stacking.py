@@ -14,6 +14,7 @@ fares under each variant.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -240,7 +241,10 @@ def run(exp: Experiment, ctx: Context) -> Section:
 # ---------------------------------------------------------------- tables
 
 
-def _triples(df: pd.DataFrame, column: str, low: str | None = None, high: str | None = None) -> zip:
+def _triples(
+    df: pd.DataFrame, column: str, low: str | None = None, high: str | None = None
+) -> Iterator[tuple[float, float, float]]:
+    """(point, low, high) of each row, the bounds in ``column_low`` and ``column_high`` unless named."""
     return zip(df[column], df[low or f"{column}_low"], df[high or f"{column}_high"], strict=True)
 
 
