@@ -107,7 +107,7 @@ def compute(exp: Experiment, ctx: Context) -> GameLengthResult:
     }
     games = total_games(list(rounds.values()))
     games += sum(int(c.sums.s1[:, c.quantities.index("rounds")].sum()) for c in matches.values())
-    every = [c.sums.accs[k] for c in rounds.values() for k in range(len(c.arms))]
+    every = [c.acc(a.name) for c in rounds.values() for a in c.arms]
     return GameLengthResult(
         exp=exp,
         names=names,
