@@ -14,7 +14,8 @@
  *
  * Output: one JSON object with the aggregate statistics (sums and sums of
  * squares, so intervals can be formed) and the elapsed seconds and rounds per
- * second of the play loop alone (threads started and joined inside it).
+ * second of the play loop alone (threads started and joined inside it), and
+ * the CPU seconds of the process over the same span.
  *
  * What the random policy does under the official rules, as implemented here
  * (the Python reference engine unocli/reference/engine.py is the oracle):
@@ -64,6 +65,7 @@
 /* ------------------------------------------------------------ random numbers */
 
 typedef struct { uint64_t s0, s1, s2, s3; } rng_t;
+__extension__ typedef unsigned __int128 u128;
 
 static inline uint64_t splitmix64(uint64_t *x) {
     uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
@@ -88,7 +90,7 @@ static inline uint64_t next64(rng_t *r) {
 
 /* Uniform in [0, n), n small: Lemire's multiply-shift on 64 bits (bias < n / 2^64). */
 static inline uint32_t below(rng_t *r, uint32_t n) {
-    return (uint32_t)(((unsigned __int128)next64(r) * n) >> 64);
+    return (uint32_t)(((u128)next64(r) * n) >> 64);
 }
 
 static inline void seed_game(rng_t *r, uint64_t seed, uint64_t index) {
@@ -436,9 +438,9 @@ static void *worker(void *arg) {
     return NULL;
 }
 
-static double now(void) {
+static double clock_seconds(clockid_t id) {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(id, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
@@ -487,7 +489,7 @@ int main(int argc, char **argv) {
         first += count;
     }
 
-    const double t0 = now();
+    const double t0 = clock_seconds(CLOCK_MONOTONIC), c0 = clock_seconds(CLOCK_PROCESS_CPUTIME_ID);
     if (threads == 1) {
         worker(&jobs[0]);
     } else {
@@ -495,7 +497,8 @@ int main(int argc, char **argv) {
             if (pthread_create(&tids[t], NULL, worker, &jobs[t])) { perror("pthread_create"); return 1; }
         for (int t = 0; t < threads; t++) pthread_join(tids[t], NULL);
     }
-    const double elapsed = now() - t0;
+    const double elapsed = clock_seconds(CLOCK_MONOTONIC) - t0;
+    const double cpu = clock_seconds(CLOCK_PROCESS_CPUTIME_ID) - c0;
 
     uint64_t sums[N_METRICS] = {0}, sumsqs[N_METRICS] = {0}, wins[MAX_PLAYERS] = {0}, blocked = 0, capped = 0;
     for (int t = 0; t < threads; t++) {
@@ -515,6 +518,7 @@ int main(int argc, char **argv) {
     printf("  \"shuffle\": \"%s\",\n  \"hand_size\": %d,\n  \"max_turns\": %d,\n", eager ? "eager" : "lazy",
            hand_size, max_turns);
     printf("  \"elapsed_seconds\": %.6f,\n  \"rounds_per_second\": %.1f,\n", elapsed, g / elapsed);
+    printf("  \"cpu_seconds\": %.6f,\n  \"rounds_per_cpu_second\": %.1f,\n", cpu, g / cpu);
     printf("  \"metrics\": {\n");
     for (int m = 0; m < N_METRICS; m++) {
         double mean = (double)sums[m] / g;

@@ -30,6 +30,7 @@ import json
 import math
 import os
 import platform
+import resource
 import shutil
 import statistics
 import subprocess
@@ -66,10 +67,10 @@ rules = preset("official").replace(players=players)
 t0 = time.perf_counter()
 simulate(rules, games=200, seed=seed + 1_000_000, threads=threads)
 warm = time.perf_counter() - t0
-t0 = time.perf_counter()
+t0, c0 = time.perf_counter(), time.process_time()
 res = simulate(rules, games=games, seed=seed, threads=threads)
-elapsed = time.perf_counter() - t0
-print(json.dumps({"elapsed_seconds": elapsed, "warm_seconds": warm, "summary": res.to_json()}))
+elapsed, cpu = time.perf_counter() - t0, time.process_time() - c0
+print(json.dumps({"elapsed_seconds": elapsed, "cpu_seconds": cpu, "warm_seconds": warm, "summary": res.to_json()}))
 """
 
 
@@ -94,32 +95,39 @@ def compiler_version(cc: str) -> str:
         return "?"
 
 
-def timed(cmd: list[str], env: dict[str, str] | None = None) -> tuple[dict, float]:
-    """Run ``cmd``, parse its JSON stdout; returns (JSON, wall seconds of the whole process)."""
-    t0 = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
-    wall = time.perf_counter() - t0
+def children_cpu() -> float:
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
+def timed(cmd: list[str]) -> tuple[dict, float, float]:
+    """Run ``cmd``, parse its JSON stdout; returns (JSON, wall and CPU seconds of the whole process)."""
+    c0, t0 = children_cpu(), time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    wall, cpu = time.perf_counter() - t0, children_cpu() - c0
     if proc.returncode != 0:
         sys.exit(f"failed ({proc.returncode}): {' '.join(cmd)}\n{proc.stderr}")
-    return json.loads(proc.stdout), wall
+    return json.loads(proc.stdout), wall, cpu
 
 
 def run_c(exe: Path, games: int, seed: int, players: int, threads: int, eager: bool) -> dict:
     cmd = [str(exe), str(games), str(seed), str(players), str(threads)] + (["--eager"] if eager else [])
-    out, wall = timed(cmd)
-    return {"rate": out["rounds_per_second"], "wall": wall, "stats": c_stats(out)}
+    out, wall, _ = timed(cmd)
+    return {"rate": out["rounds_per_second"], "cpu_rate": out["rounds_per_cpu_second"], "wall": wall,
+            "stats": c_stats(out)}
 
 
 def run_unocli_api(python: str, games: int, seed: int, players: int, threads: int) -> dict:
-    out, wall = timed([python, "-c", UNOCLI_RUN, str(games), str(seed), str(players), str(threads)])
-    return {"rate": games / out["elapsed_seconds"], "wall": wall, "stats": unocli_stats(out["summary"])}
+    out, wall, _ = timed([python, "-c", UNOCLI_RUN, str(games), str(seed), str(players), str(threads)])
+    return {"rate": games / out["elapsed_seconds"], "cpu_rate": games / out["cpu_seconds"], "wall": wall,
+            "stats": unocli_stats(out["summary"])}
 
 
 def run_unocli_cli(python: str, games: int, seed: int, players: int, threads: int) -> dict:
     cmd = [python, "-m", "unocli", "simulate", "--players", str(players), "--policy", "random",
            "--games", str(games), "--seed", str(seed), "--threads", str(threads), "--json", "--quiet"]
-    out, wall = timed(cmd)
-    return {"rate": games / wall, "wall": wall, "stats": unocli_stats(out)}
+    out, wall, cpu = timed(cmd)
+    return {"rate": games / wall, "cpu_rate": games / cpu, "wall": wall, "stats": unocli_stats(out)}
 
 
 # ---------------------------------------------------------------- statistics
@@ -202,38 +210,47 @@ def spread(xs: list[float]) -> str:
     return f"[{min(xs):,.0f} .. {max(xs):,.0f}]"
 
 
-def print_speed(res: dict[str, list[dict]], games: int, with_cli: bool) -> None:
-    rates = {k: [r["rate"] for r in v] for k, v in res.items()}
-    reps = len(rates["c1"])
-    med = {k: statistics.median(v) for k, v in rates.items()}
-    # Paired per repeat (measured side by side), then the median.
-    sc_c = statistics.median(rates["c2"][i] / rates["c1"][i] for i in range(reps))
-    sc_u = statistics.median(rates["u2"][i] / rates["u1"][i] for i in range(reps))
-    ratio1 = statistics.median(rates["u1"][i] / rates["c1"][i] for i in range(reps))
-    ratio2 = statistics.median(rates["u2"][i] / rates["c2"][i] for i in range(reps))
+def paired(rates: dict[str, list[float]], num: str, den: str) -> float:
+    """Median over the repeats of rates[num] / rates[den] (each pair measured side by side)."""
+    return statistics.median(a / b for a, b in zip(rates[num], rates[den]))
 
-    print(f"\nSpeed: {games:,} rounds per run, median of {reps} interleaved repeats [slowest .. fastest]")
-    print(f"  {'':34}{'rounds/s':>12}  {'per thread':>12}  spread of rounds/s")
+
+def print_speed(res: dict[str, list[dict]], games: int, with_cli: bool) -> None:
+    reps = len(res["c1"])
     rows = [("C uno.c, 1 thread", "c1", 1), ("C uno.c, 2 threads", "c2", 2),
             ("unocli simulate(), 1 thread", "u1", 1), ("unocli simulate(), 2 threads", "u2", 2)]
     if with_cli:
         rows += [("unocli CLI whole process, 1 thread", "cli1", 1), ("unocli CLI whole process, 2 threads", "cli2", 2)]
-    for label, key, t in rows:
-        print(f"  {label:34}{fmt_rate(med[key]):>12}  {fmt_rate(med[key] / t):>12}  {spread(rates[key])}")
-    print()
-    print(f"  ratio unocli / C per thread, 1 thread:   {ratio1:.3f}  (C is {1 / ratio1:.2f}x faster)")
-    print(f"  ratio unocli / C per thread, 2 threads:  {ratio2:.3f}  (C is {1 / ratio2:.2f}x faster)")
-    print(f"  two-thread scaling, C:                   {sc_c:.2f}x")
-    print(f"  two-thread scaling, unocli:              {sc_u:.2f}x")
-    print(f"  ratio of scalings unocli / C:            {sc_u / sc_c:.3f}")
+
+    print(f"\nSpeed: {games:,} rounds per run, median of {reps} interleaved repeats [slowest .. fastest]")
+    for what, field in (("wall clock", "rate"), ("CPU time", "cpu_rate")):
+        rates = {k: [r[field] for r in v] for k, v in res.items()}
+        med = {k: statistics.median(v) for k, v in rates.items()}
+        unit = "rounds/s" if field == "rate" else "rounds/CPU-s"
+        print(f"\n  by {what}:")
+        print(f"  {'':38}{unit:>13}  {'per thread':>11}  spread")
+        for label, key, t in rows:
+            per = med[key] / t if field == "rate" else med[key]
+            print(f"  {label:38}{fmt_rate(med[key]):>13}  {fmt_rate(per):>11}  {spread(rates[key])}")
+        r1, r2 = paired(rates, "u1", "c1"), paired(rates, "u2", "c2")
+        sc_c, sc_u = paired(rates, "c2", "c1"), paired(rates, "u2", "u1")
+        print(f"  ratio unocli / C, 1 thread:              {r1:.3f}  (C is {1 / r1:.2f}x faster)")
+        print(f"  ratio unocli / C, 2 threads:             {r2:.3f}  (C is {1 / r2:.2f}x faster)")
+        if field == "rate":
+            print(f"  two-thread scaling, C:                   {sc_c:.2f}x")
+            print(f"  two-thread scaling, unocli:              {sc_u:.2f}x")
+            print(f"  ratio of scalings unocli / C:            {sc_u / sc_c:.3f}")
+        else:
+            print(f"  2-thread rounds per CPU-s over 1-thread: C {sc_c:.3f}, unocli {sc_u:.3f}"
+                  " (1.0: the second thread costs no extra work)")
     if with_cli:
         w1 = statistics.median(r["wall"] for r in res["cli1"])
         w2 = statistics.median(r["wall"] for r in res["cli2"])
         s1 = statistics.median(games / r["rate"] for r in res["u1"])
         s2 = statistics.median(games / r["rate"] for r in res["u2"])
         c1 = statistics.median(r["wall"] for r in res["c1"])
-        print(f"  whole-process seconds, unocli CLI:       {w1:.2f} (1 thread), {w2:.2f} (2 threads);"
-              f" simulation alone {s1:.2f}, {s2:.2f}")
+        print(f"\n  whole-process seconds, unocli CLI:       {w1:.2f} (1 thread), {w2:.2f} (2 threads);"
+              f" simulate() alone {s1:.2f}, {s2:.2f}")
         print(f"  whole-process seconds, C:                {c1:.2f} (1 thread)")
 
 
@@ -293,6 +310,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"no Python at {args.python} (make the venv, or pass --python; python3 on PATH: {found})")
 
     exe = build(args.cc, Path(args.build_dir))
+    load = os.getloadavg()
     print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, {platform.python_version()} here;"
           f" compiler: {compiler_version(args.cc)}")
     print(f"rules: official, {args.players} players, single rounds, random policy;"
@@ -321,6 +339,9 @@ def main(argv: list[str] | None = None) -> int:
         line = "  ".join(f"{k} {fmt_rate(res[k][-1]['rate'])}" for k in keys)
         print(f"repeat {r + 1}/{args.repeats} (seed {seed}), rounds/s: {line}", flush=True)
 
+    end = os.getloadavg()
+    print(f"load average (1, 5, 15 min) at the start {load[0]:.2f} {load[1]:.2f} {load[2]:.2f},"
+          f" at the end {end[0]:.2f} {end[1]:.2f} {end[2]:.2f} ({os.cpu_count()} CPUs)")
     print_speed(res, args.games, not args.no_cli)
 
     # Both engines' numbers do not depend on the thread count: check it.
