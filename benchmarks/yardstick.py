@@ -168,7 +168,7 @@ def pool(parts: list[dict]) -> dict:
         for m in METRICS:
             s, q = out["metrics"][m]
             out["metrics"][m] = (s + p["metrics"][m][0], q + p["metrics"][m][1])
-        out["wins"] = p["wins"] if out["wins"] is None else [a + b for a, b in zip(out["wins"], p["wins"])]
+        out["wins"] = p["wins"] if out["wins"] is None else [a + b for a, b in zip(out["wins"], p["wins"], strict=True)]
         out["blocked"] += p["blocked"]
         out["capped"] += p["capped"]
     return out
@@ -212,7 +212,7 @@ def spread(xs: list[float]) -> str:
 
 def paired(rates: dict[str, list[float]], num: str, den: str) -> float:
     """Median over the repeats of rates[num] / rates[den] (each pair measured side by side)."""
-    return statistics.median(a / b for a, b in zip(rates[num], rates[den]))
+    return statistics.median(a / b for a, b in zip(rates[num], rates[den], strict=True))
 
 
 def print_speed(res: dict[str, list[dict]], games: int, with_cli: bool) -> None:
@@ -346,10 +346,10 @@ def main(argv: list[str] | None = None) -> int:
 
     # Both engines' numbers do not depend on the thread count: check it.
     for name, k1, k2 in (("C", "c1", "c2"), ("unocli", "u1", "u2")):
-        same = all(same_stats(a["stats"], b["stats"]) for a, b in zip(res[k1], res[k2]))
+        same = all(same_stats(a["stats"], b["stats"]) for a, b in zip(res[k1], res[k2], strict=True))
         print(f"  {name}: 1- and 2-thread runs of the same seed give the same statistics: {'yes' if same else 'NO'}")
     if not args.no_cli:
-        same = all(same_stats(a["stats"], b["stats"], rel=1e-6) for a, b in zip(res["u1"], res["cli1"]))
+        same = all(same_stats(a["stats"], b["stats"], rel=1e-6) for a, b in zip(res["u1"], res["cli1"], strict=True))
         print(f"  unocli: simulate() and the CLI give the same statistics: {'yes' if same else 'NO'}")
 
     print_stats(pool([x["stats"] for x in res["c1"]]), pool([x["stats"] for x in res["u1"]]), args.players)
