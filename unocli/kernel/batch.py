@@ -15,15 +15,23 @@ from numba.extending import intrinsic
 
 from unocli.kernel.encode import (
     CARDS_LEFT,
-    G_INTS,
-    G_PRIO,
     G_ROW,
     G_RU,
     G_SIZE,
+    G_ST,
     MAX_STACK,
+    N_COUNTERS,
     N_INTS,
+    N_PRIO_TABLES,
+    N_TYPES,
     NMAX,
+    NO_SEAT,
     OUTCOME,
+    OUTCOME_BLOCKED,
+    OUTCOME_CAPPED,
+    OUTCOME_WON,
+    PURPOSE_DEAL,
+    PURPOSE_PLAY,
     R_MAX_ROUNDS,
     R_PLAYERS,
     R_TARGET,
@@ -35,28 +43,26 @@ from unocli.kernel.encode import (
     SCORES,
     WINNER,
     WINNER_POINTS,
+    int_at,
+    prio_at,
 )
 from unocli.kernel.step import deal, play, set_stream
-
-N_COUNTERS = 16
-PURPOSE_DEAL = 1  # rng.PURPOSE_DEAL
-PURPOSE_PLAY = 2  # rng.PURPOSE_PLAY
 
 
 @njit(cache=True)
 def new_workspace(ru, ints, prio):
-    """A game workspace with the rules and policy tables loaded (layout.G_*)."""
+    """A game workspace with the rules and policy tables loaded (encode.G_*)."""
     g = np.zeros(G_SIZE, np.int64)
     for i in range(ru.shape[0]):
         g[G_RU + i] = ru[i]
     n = ru[R_PLAYERS]
-    g[S_N] = n
+    g[G_ST + S_N] = n
     for s in range(n):
         for k in range(N_INTS):
-            g[G_INTS + s * N_INTS + k] = ints[s, k]
-        for table in range(2):
-            for t in range(54):
-                g[G_PRIO + (s * 2 + table) * 54 + t] = prio[s, table, t]
+            g[int_at(s, k)] = ints[s, k]
+        for table in range(N_PRIO_TABLES):
+            for t in range(N_TYPES):
+                g[prio_at(s, table, t)] = prio[s, table, t]
     return g
 
 
@@ -82,25 +88,25 @@ def play_game(g, pr, rs, deal_rs, seed, index, match, out):
             out[CARDS_LEFT + s] = g[G_ROW + CARDS_LEFT + s]
         out[ROUNDS] += 1
         outcome = g[G_ROW + OUTCOME]
-        if outcome == 1:
+        if outcome == OUTCOME_BLOCKED:
             out[ROUNDS_BLOCKED] += 1
-        elif outcome == 2:
+        elif outcome == OUTCOME_CAPPED:
             out[ROUNDS_CAPPED] += 1
         w = g[G_ROW + WINNER]
         if not match:
             out[OUTCOME] = outcome
             out[WINNER] = w
-            if w >= 0:
+            if w != NO_SEAT:
                 out[SCORES + w] = g[G_ROW + WINNER_POINTS]
             return
-        if w >= 0:
+        if w != NO_SEAT:
             out[SCORES + w] += g[G_ROW + WINNER_POINTS]
             if out[SCORES + w] >= g[G_RU + R_TARGET]:
-                out[OUTCOME] = 0
+                out[OUTCOME] = OUTCOME_WON
                 out[WINNER] = w
                 return
-    out[OUTCOME] = 2  # the match reached max_rounds
-    out[WINNER] = -1
+    out[OUTCOME] = OUTCOME_CAPPED  # the match reached max_rounds
+    out[WINNER] = NO_SEAT
 
 
 @intrinsic

@@ -1,10 +1,14 @@
-"""How rules, policies and results are encoded in the kernel's arrays.
+"""How cards, rules, policies and results are encoded in the kernel's arrays.
 
-Everything the kernel compiles in as a constant is defined or derived here:
+Everything the kernel compiles in as a constant is defined or derived here,
+and the kernel modules import it from here and nowhere else: the card numbers
+(taken from ``unocli.game.cards``), the outcomes (``unocli.game.counters``),
 the layout of the per-game output row, the order of the rule fields and policy
-knobs in their arrays, the integer code of every enum member, and the regions
-of the packed workspace. ``encode_rules`` and ``encode_policies`` build the
-arrays from the frozen dataclasses.
+knobs in their arrays, the integer code of every enum member, the codes the
+kernel's decision functions return, and the regions of the packed workspace
+with a small function for each composed address (``hand_at(seat, ctype)``
+and so on). ``encode_rules`` and ``encode_policies`` build the arrays from the
+frozen dataclasses.
 
 Plain Python integers: numba freezes module globals as compile-time
 constants, so indexing by these names costs nothing. Because they are frozen
@@ -16,11 +20,43 @@ kernel is not loaded.
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
-from unocli.game.cards import N_TYPES
-from unocli.game.counters import COUNTERS
+from unocli.game import cards, rng
+from unocli.game.counters import COUNTERS, Outcome
 from unocli.game.policies import ColourChoice, Policy, Respond, SwapTarget
 from unocli.game.rules import RULE_FIELDS, Rules, Stacking, WildDrawFour
+
+# --- cards (docs/rules.md §1): the kernel's names for unocli.game.cards -------
+# A card type is ``colour * N_RANKS + rank`` for coloured cards, then the two
+# Wilds; a hand is a count per type.
+N_COLOURS = cards.N_COLOURS
+N_RANKS = cards.N_RANKS
+N_TYPES = cards.N_TYPES
+DECK_SIZE = cards.DECK_SIZE
+SKIP = cards.SKIP  # the action ranks are SKIP and above
+REVERSE = cards.REVERSE
+DRAW_TWO = cards.DRAW_TWO
+WILD = cards.WILD  # every type from WILD up is a Wild
+WILD_DRAW_FOUR = cards.WILD_DRAW_FOUR
+NO_COLOUR = cards.NO_COLOUR
+DRAW_TWO_PENALTY = cards.penalty_value(cards.card_type(cards.RED, DRAW_TWO))
+WILD_DRAW_FOUR_PENALTY = cards.penalty_value(WILD_DRAW_FOUR)
+CHALLENGE_EXTRA = 2  # §5: an honest +4 challenged costs the victim the penalty and 2 more
+ROTATE_RANK = 0  # §8 seven_o: a 0 passes every hand on
+SWAP_RANK = 7  # §8 seven_o: a 7 swaps hands with an opponent
+# int64 copies of the card tables (the workspace is int64)
+DECK = cards.CANONICAL_DECK.astype(np.int64)
+POINTS = cards.POINTS_TABLE.astype(np.int64)
+
+# --- random streams (unocli.game.rng) ----------------------------------------
+PURPOSE_DEAL = rng.PURPOSE_DEAL
+PURPOSE_PLAY = rng.PURPOSE_PLAY
+
+# --- outcomes (docs/rules.md §9), as plain ints: numba freezes them ----------
+OUTCOME_WON = int(Outcome.WON)
+OUTCOME_BLOCKED = int(Outcome.BLOCKED)
+OUTCOME_CAPPED = int(Outcome.CAPPED)
 
 # Knob order in the policy arrays.
 PROB_KNOBS = ("bluff", "challenge", "forget_uno", "catch_uno", "stack", "jump_in", "play_drawn")
@@ -47,9 +83,10 @@ NMAX = 10  # most players at a table
     SWAPS,
     ROTATIONS,
 ) = range(len(COUNTERS))
-OUTCOME = 16
-WINNER = 17
-CARDS_LEFT = 18  # NMAX columns
+N_COUNTERS = len(COUNTERS)
+OUTCOME = N_COUNTERS  # an OUTCOME_* code
+WINNER = OUTCOME + 1  # a seat, or NO_SEAT
+CARDS_LEFT = WINNER + 1  # NMAX columns
 ROUNDS = CARDS_LEFT + NMAX  # 28
 ROUNDS_BLOCKED = ROUNDS + 1
 ROUNDS_CAPPED = ROUNDS + 2
@@ -120,6 +157,7 @@ I_CHAL_HAND = I["challenge_if_hand"]
 I_CHAL_OWN = I["challenge_if_own_colour"]
 I_SWAP = I["swap_target"]
 I_ATTACK_AT = I["attack_at"]
+N_INTS = len(INT_KNOBS)
 
 # Enum orders (policies.ColourChoice / Respond / SwapTarget)
 COL_RANDOM = code(ColourChoice.RANDOM)
@@ -132,69 +170,143 @@ SW_FEWEST = code(SwapTarget.FEWEST)
 SW_MOST = code(SwapTarget.MOST)
 SW_NEXT = code(SwapTarget.NEXT)
 
-# --- game state scalars (int64 array) --------------------------------------
-(
-    S_N,
-    S_DIR,
-    S_CUR,
-    S_COLOUR,
-    S_TOP,
-    S_TOP_PLAYER,
-    S_DEAD,
-    S_PENDING,
-    S_CHAIN,
-    S_PILE_POS,
-    S_PILE_LEN,
-    S_DISC_N,
-    S_P4_OFFENDER,
-    S_P4_BLUFF,
-    S_P4_HAND,
-    S_P4_UNDER,
-    S_P4_CHALLENGEABLE,
-) = range(17)
+# --- game state scalars: the G_ST region, addressed ``g[G_ST + S_CUR]`` ------
 N_STATE = 17
+(
+    S_N,  # players at the table
+    S_DIR,  # direction of play: +1 or -1
+    S_CUR,  # the seat to play next
+    S_COLOUR,  # the colour in force
+    S_TOP,  # the card on top of the discard pile
+    S_TOP_PLAYER,  # who played it (NO_SEAT for the start card)
+    S_DEAD,  # passes in a row without a card drawn (§11.6: the round blocks at S_N)
+    S_PENDING,  # cards a pending +2/+4 stack makes its victim draw (§8)
+    S_CHAIN,  # penalty cards in that stack
+    S_PILE_POS,  # next card of the draw pile (an index into G_PILE)
+    S_PILE_LEN,  # cards in G_PILE
+    S_DISC_N,  # cards in the discard pile under the top card
+    S_P4_OFFENDER,  # the last ordinary +4: its player (§5)
+    S_P4_BLUFF,  # 1 if it was a bluff
+    S_P4_HAND,  # its player's hand size before it
+    S_P4_UNDER,  # 1 if its player had played the card it covered
+    S_P4_CHALLENGEABLE,  # 1 if its victim may challenge
+) = range(N_STATE)
 
 # --- the packed workspace ``g`` (int64): every mutable array of a game ------
 # One array keeps numba from reference-counting a dozen arrays at every call.
-_regions = [
-    ("G_ST", N_STATE),
-    ("G_ROW", ROW_WIDTH),
-    ("G_RU", len(RULE_FIELDS) + 1),
-    ("G_HSIZE", NMAX),
-    ("G_CCOUNT", NMAX * 4),  # seat * 4 + colour
-    ("G_LACKS", NMAX),
-    ("G_DISC", 54),
-    ("G_PILE", 108),
-    ("G_OPTS", 108),
-    ("G_INTS", NMAX * len(INT_KNOBS)),  # seat * N_INTS + knob
-    ("G_HANDS", NMAX * 54),  # seat * 54 + type
-    ("G_TMP", NMAX * 58),
-    ("G_PRIO", NMAX * 2 * 54),  # (seat * 2 + table) * 54 + type
-]
-_offset = 0
-for _name, _size in _regions:
-    globals()[_name] = _offset
-    _offset += _size
-G_SIZE = _offset
-N_INTS = len(INT_KNOBS)
-G_ST: int
-G_ROW: int
-G_RU: int
-G_HSIZE: int
-G_CCOUNT: int
-G_LACKS: int
-G_DISC: int
-G_PILE: int
-G_OPTS: int
-G_INTS: int
-G_HANDS: int
-G_TMP: int
-G_PRIO: int
+N_PRIO_TABLES = 2  # a policy's priorities: PRIO_PLAY, and PRIO_ATTACK for when the next seat is close to out
+PRIO_PLAY, PRIO_ATTACK = range(N_PRIO_TABLES)
+# The scratch a seven_o rotation copies each seat's hand into: the counts per
+# type, then its size, its lacked colour and its counts per colour.
+TMP_HSIZE = N_TYPES
+TMP_LACKS = TMP_HSIZE + 1
+TMP_CCOUNT = TMP_LACKS + 1
+TMP_WIDTH = TMP_CCOUNT + N_COLOURS
+_end = 0
+
+
+def _region(words: int) -> int:
+    """Start of the next region, ``words`` long: the regions are laid end to end in the order below."""
+    global _end
+    start = _end
+    _end += words
+    return start
+
+
+G_ST = _region(N_STATE)  # the S_* scalars
+G_ROW = _region(ROW_WIDTH)  # this round's output row
+G_RU = _region(N_RULE_SLOTS)  # the rule array, R_*
+G_HSIZE = _region(NMAX)  # hsize_at(seat): cards in each hand
+G_CCOUNT = _region(NMAX * N_COLOURS)  # ccount_at(seat, colour): coloured cards of each colour in each hand
+G_LACKS = _region(NMAX)  # lacks_at(seat): the colour a seat last failed to match (§13 next_lacks), or NO_COLOUR
+G_DISC = _region(N_TYPES)  # disc_at(ctype): the discard pile under the top card, counts per type
+G_PILE = _region(DECK_SIZE)  # pile_at(i): the draw pile, card types in draw order
+G_OPTS = _region(DECK_SIZE)  # opts_at(i): the options a decision chooses among
+G_INTS = _region(NMAX * N_INTS)  # int_at(seat, knob): each seat's integer policy knobs, I_*
+G_HANDS = _region(NMAX * N_TYPES)  # hand_at(seat, ctype): each hand, counts per type
+G_TMP = _region(NMAX * TMP_WIDTH)  # tmp_at(seat, k): _rotate's scratch, TMP_*
+G_PRIO = _region(NMAX * N_PRIO_TABLES * N_TYPES)  # prio_at(seat, table, ctype): each seat's priorities
+G_SIZE = _end
+
+
+# Addresses in ``g``, one function per composed offset. They take and return
+# integers only (never an array), so numba inlines them into plain arithmetic;
+# callable from Python too.
+@njit(cache=True, inline="always", _nrt=False)
+def hsize_at(seat):
+    """Index of the hand size of ``seat``."""
+    return G_HSIZE + seat
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def ccount_at(seat, colour):
+    """Index of the count of ``colour`` cards in the hand of ``seat``."""
+    return G_CCOUNT + seat * N_COLOURS + colour
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def lacks_at(seat):
+    """Index of the colour ``seat`` is known to lack."""
+    return G_LACKS + seat
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def disc_at(ctype):
+    """Index of the count of ``ctype`` in the discard pile."""
+    return G_DISC + ctype
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def pile_at(i):
+    """Index of the ``i``-th card of the draw pile."""
+    return G_PILE + i
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def opts_at(i):
+    """Index of the ``i``-th option."""
+    return G_OPTS + i
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def int_at(seat, knob):
+    """Index of the integer policy knob ``knob`` (an ``I_*``) of ``seat``."""
+    return G_INTS + seat * N_INTS + knob
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def hand_at(seat, ctype):
+    """Index of the count of ``ctype`` in the hand of ``seat``."""
+    return G_HANDS + seat * N_TYPES + ctype
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def tmp_at(seat, k):
+    """Index of word ``k`` (a type, or a ``TMP_*``) of the rotation scratch of ``seat``."""
+    return G_TMP + seat * TMP_WIDTH + k
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def prio_at(seat, table, ctype):
+    """Index of the priority of ``ctype`` in table ``table`` (``PRIO_PLAY`` or ``PRIO_ATTACK``) of ``seat``."""
+    return G_PRIO + (seat * N_PRIO_TABLES + table) * N_TYPES + ctype
+
+
+# --- codes the kernel's functions return ----------------------------------------
+# All negative, so that a card type or a seat (>= 0) is told from a code by its sign.
+NO_CARD = -1  # no card: the piles are empty (_draw), no card to stack (_pending_decision)
+NO_SEAT = -1  # no seat: no winner, nobody jumped in, the start card's player
+RESPOND_ACCEPT = -1  # _respond: draw the pending penalty
+RESPOND_CHALLENGE = -2  # _respond: challenge the +4 (§5)
+TURN_PASSED = -1  # _turn: the turn ended without a card
+TURN_BLOCKED = -2  # _turn: the pass blocked the round (§11.6)
+assert min(NO_CARD, NO_SEAT, RESPOND_ACCEPT, RESPOND_CHALLENGE, TURN_PASSED, TURN_BLOCKED) < 0
+assert RESPOND_ACCEPT != RESPOND_CHALLENGE and TURN_PASSED != TURN_BLOCKED
 
 # how a card is played
 HOW_HAND, HOW_DRAWN, HOW_STACKED, HOW_JUMP = range(4)
 
-# step results
+# what the effects of a card leave open (_effects)
 RES_DONE, RES_OPEN, RES_WON, RES_BLOCKED = range(4)
 
 
@@ -215,7 +327,7 @@ def encode_policies(policies: tuple[Policy, ...]) -> tuple[np.ndarray, np.ndarra
     n = len(policies)
     probs = np.zeros((n, len(PROB_KNOBS)), dtype=np.float64)
     ints = np.zeros((n, len(INT_KNOBS)), dtype=np.int64)
-    prio = np.zeros((n, 2, N_TYPES), dtype=np.int16)
+    prio = np.zeros((n, N_PRIO_TABLES, N_TYPES), dtype=np.int16)
     for s, pol in enumerate(policies):
         probs[s] = [getattr(pol, k) for k in PROB_KNOBS]
         ints[s] = [
@@ -227,6 +339,6 @@ def encode_policies(policies: tuple[Policy, ...]) -> tuple[np.ndarray, np.ndarra
             code(pol.swap_target),
             pol.attack_at if pol.attack else 0,
         ]
-        prio[s, 0] = pol.priorities(False)
-        prio[s, 1] = pol.priorities(True)
+        prio[s, PRIO_PLAY] = pol.priorities(False)
+        prio[s, PRIO_ATTACK] = pol.priorities(True)
     return probs, ints, prio
