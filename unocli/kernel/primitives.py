@@ -18,10 +18,6 @@ from unocli.kernel.encode import (
     DRAW_TWO,
     FAULT_PLUS4_ANYTIME,
     FAULT_STACK_COLOUR,
-    G_PILE,
-    G_ROW,
-    G_RU,
-    G_ST,
     I_ATTACK_AT,
     I_CHAL_HAND,
     I_CHAL_OWN,
@@ -46,15 +42,6 @@ from unocli.kernel.encode import (
     RESP_UNIFORM,
     RESPOND_ACCEPT,
     RESPOND_CHALLENGE,
-    S_COLOUR,
-    S_DIR,
-    S_DISC_N,
-    S_N,
-    S_P4_HAND,
-    S_P4_UNDER,
-    S_PILE_LEN,
-    S_PILE_POS,
-    S_TOP,
     SKIP,
     ST_ANY,
     ST_PLUS2,
@@ -66,15 +53,6 @@ from unocli.kernel.encode import (
     WD4_RESTRICTED,
     WILD,
     WILD_DRAW_FOUR,
-    ccount_at,
-    disc_at,
-    hand_at,
-    hsize_at,
-    int_at,
-    lacks_at,
-    opts_at,
-    pile_at,
-    prio_at,
 )
 
 # ---------------------------------------------------------------- random
@@ -157,8 +135,8 @@ def _is_action(c):
 @njit(cache=True, inline="always", _nrt=False)
 def _seat_after(g, seat, k):
     """(seat + k * direction) mod n for 0 <= k < n, without a division (it was a hot spot)."""
-    n = g[G_ST + S_N]
-    s = seat + k * g[G_ST + S_DIR]
+    n = g.players
+    s = seat + k * g.direction
     if s >= n:
         s -= n
     elif s < 0:
@@ -168,29 +146,29 @@ def _seat_after(g, seat, k):
 
 @njit(cache=True, inline="always", _nrt=False)
 def _add(g, seat, c):
-    g[hand_at(seat, c)] += 1
-    g[hsize_at(seat)] += 1
+    g.hands[seat, c] += 1
+    g.hsize[seat] += 1
     if c < WILD:
-        g[ccount_at(seat, _colour(c))] += 1
+        g.ccount[seat, _colour(c)] += 1
 
 
 @njit(cache=True, inline="always", _nrt=False)
 def _remove(g, seat, c):
-    g[hand_at(seat, c)] -= 1
-    g[hsize_at(seat)] -= 1
+    g.hands[seat, c] -= 1
+    g.hsize[seat] -= 1
     if c < WILD:
-        g[ccount_at(seat, _colour(c))] -= 1
+        g.ccount[seat, _colour(c)] -= 1
 
 
 @njit(cache=True, inline="always", _nrt=False)
 def _int(g, seat, knob):
-    return g[int_at(seat, knob)]
+    return g.ints[seat, knob]
 
 
 @njit(cache=True, inline="always", _nrt=False)
 def _last_card_rule(g, seat):
     """no_action_finish applies to ``seat`` now: it holds one card (§8, §11.12)."""
-    return g[G_RU + R_NAF] != 0 and g[hsize_at(seat)] == 1
+    return g.ru[R_NAF] != 0 and g.hsize[seat] == 1
 
 
 # ---------------------------------------------------------------- drawing (§7, §11.5)
@@ -199,19 +177,19 @@ def _last_card_rule(g, seat):
 @njit(cache=True, _nrt=False)
 def _refill(g, rs):
     """Shuffle the discard pile under the top card (in type order) into the empty draw pile."""
-    if g[G_ST + S_DISC_N] == 0:
+    if g.disc_n == 0:
         return False
     m = 0
     for t in range(N_TYPES):
-        for _ in range(g[disc_at(t)]):
-            g[pile_at(m)] = t
+        for _ in range(g.disc[t]):
+            g.pile[m] = t
             m += 1
-        g[disc_at(t)] = 0
-    g[G_ST + S_DISC_N] = 0
-    _shuffle(rs, g, G_PILE, m)
-    g[G_ST + S_PILE_POS] = 0
-    g[G_ST + S_PILE_LEN] = m
-    g[G_ROW + RESHUFFLES] += 1
+        g.disc[t] = 0
+    g.disc_n = 0
+    _shuffle(rs, g.pile, 0, m)
+    g.pile_pos = 0
+    g.pile_len = m
+    g.row[RESHUFFLES] += 1
     return True
 
 
@@ -220,12 +198,12 @@ def _draw(g, rs, seat, k):
     """``seat`` draws up to k cards one at a time. Returns the last card drawn, or NO_CARD."""
     last = NO_CARD
     for _ in range(k):
-        if g[G_ST + S_PILE_POS] == g[G_ST + S_PILE_LEN] and not _refill(g, rs):
+        if g.pile_pos == g.pile_len and not _refill(g, rs):
             break
-        last = g[pile_at(g[G_ST + S_PILE_POS])]
-        g[G_ST + S_PILE_POS] += 1
+        last = g.pile[g.pile_pos]
+        g.pile_pos += 1
         _add(g, seat, last)
-        g[G_ROW + CARDS_DRAWN] += 1
+        g.row[CARDS_DRAWN] += 1
     return last
 
 
@@ -244,20 +222,20 @@ def _is_legal(g, seat, c):
         return False
     if c == WILD:
         return True
-    colour = g[G_ST + S_COLOUR]
+    colour = g.colour
     if c == WILD_DRAW_FOUR:
-        return g[G_RU + R_WD4] == WD4_FREE or g[ccount_at(seat, colour)] == 0 or g[G_RU + R_FAULT] == FAULT_PLUS4_ANYTIME
+        return g.ru[R_WD4] == WD4_FREE or g.ccount[seat, colour] == 0 or g.ru[R_FAULT] == FAULT_PLUS4_ANYTIME
     if _colour(c) == colour:
         return True
-    top = g[G_ST + S_TOP]
+    top = g.top
     return top < WILD and _rank(c) == _rank(top)
 
 
 @njit(cache=True, inline="always", _nrt=False)
 def _can_bluff(g, seat):
     return (
-        g[G_RU + R_WD4] == WD4_RESTRICTED
-        and g[hand_at(seat, WILD_DRAW_FOUR)] > 0
+        g.ru[R_WD4] == WD4_RESTRICTED
+        and g.hands[seat, WILD_DRAW_FOUR] > 0
         and not _is_legal(g, seat, WILD_DRAW_FOUR)
         and not _last_card_rule(g, seat)
     )
@@ -269,32 +247,32 @@ def _legal_options(g, seat):
     m = 0
     if _last_card_rule(g, seat):
         for t in range(N_TYPES):  # the rare last-card case: check every type
-            if g[hand_at(seat, t)] > 0 and _is_legal(g, seat, t):
-                g[opts_at(m)] = t
+            if g.hands[seat, t] > 0 and _is_legal(g, seat, t):
+                g.opts[m] = t
                 m += 1
         return m
-    colour = g[G_ST + S_COLOUR]
-    top = g[G_ST + S_TOP]
+    colour = g.colour
+    top = g.top
     rtop = _rank(top) if top < WILD else -1  # -1: a Wild on top has no rank to match
     # Legal coloured cards are the current colour's, plus the top's rank in
     # other colours; walking colours in order keeps the type order.
     for c in range(N_COLOURS):
         if c == colour:
             for t in range(c * N_RANKS, (c + 1) * N_RANKS):
-                for _ in range(g[hand_at(seat, t)]):
-                    g[opts_at(m)] = t
+                for _ in range(g.hands[seat, t]):
+                    g.opts[m] = t
                     m += 1
         elif rtop >= 0:
             t = c * N_RANKS + rtop
-            for _ in range(g[hand_at(seat, t)]):
-                g[opts_at(m)] = t
+            for _ in range(g.hands[seat, t]):
+                g.opts[m] = t
                 m += 1
-    for _ in range(g[hand_at(seat, WILD)]):
-        g[opts_at(m)] = WILD
+    for _ in range(g.hands[seat, WILD]):
+        g.opts[m] = WILD
         m += 1
-    if g[hand_at(seat, WILD_DRAW_FOUR)] > 0 and _is_legal(g, seat, WILD_DRAW_FOUR):
-        for _ in range(g[hand_at(seat, WILD_DRAW_FOUR)]):
-            g[opts_at(m)] = WILD_DRAW_FOUR
+    if g.hands[seat, WILD_DRAW_FOUR] > 0 and _is_legal(g, seat, WILD_DRAW_FOUR):
+        for _ in range(g.hands[seat, WILD_DRAW_FOUR]):
+            g.opts[m] = WILD_DRAW_FOUR
             m += 1
     return m
 
@@ -304,25 +282,23 @@ def _stackable_options(g, seat):
     """Fill the options region with the cards ``seat`` may stack (§8, §11.10)."""
     if _last_card_rule(g, seat):
         return 0
-    mode = g[G_RU + R_STACKING]
-    top = g[G_ST + S_TOP]
+    mode = g.ru[R_STACKING]
+    top = g.top
     m = 0
     for t in range(N_TYPES):
-        k = g[hand_at(seat, t)]
+        k = g.hands[seat, t]
         if k == 0:
             continue
         ok = False
         if _is_d2(t):
             ok = _is_d2(top) or (
-                top == WILD_DRAW_FOUR
-                and mode == ST_ANY
-                and (_colour(t) == g[G_ST + S_COLOUR] or g[G_RU + R_FAULT] == FAULT_STACK_COLOUR)
+                top == WILD_DRAW_FOUR and mode == ST_ANY and (_colour(t) == g.colour or g.ru[R_FAULT] == FAULT_STACK_COLOUR)
             )
         elif t == WILD_DRAW_FOUR:
             ok = (top == WILD_DRAW_FOUR and mode != ST_PLUS2) or (_is_d2(top) and (mode == ST_PROGRESSIVE or mode == ST_ANY))
         if ok:
             for _ in range(k):
-                g[opts_at(m)] = t
+                g.opts[m] = t
                 m += 1
     return m
 
@@ -337,9 +313,9 @@ def _preferred(g, seat, m, table):
     best_p = 0
     best_k = 0
     for i in range(m):
-        c = g[opts_at(i)]
-        p = g[prio_at(seat, table, c)]
-        k = -g[ccount_at(seat, _colour(c))] if c < WILD else 0
+        c = g.opts[i]
+        p = g.prio[seat, table, c]
+        k = -g.ccount[seat, _colour(c)] if c < WILD else 0
         if best == NO_CARD or p < best_p or (p == best_p and (k < best_k or (k == best_k and c < best))):
             best = c
             best_p = p
@@ -351,10 +327,10 @@ def _preferred(g, seat, m, table):
 def _choose_card(g, rs, seat, m):
     """One of the m options (decisions.PolicyDecider.choose_card)."""
     attack_at = _int(g, seat, I_ATTACK_AT)
-    if attack_at > 0 and g[hsize_at(_seat_after(g, seat, 1))] <= attack_at:
+    if attack_at > 0 and g.hsize[_seat_after(g, seat, 1)] <= attack_at:
         return _preferred(g, seat, m, PRIO_ATTACK)
     if _int(g, seat, I_RANDOM_PLAY) != 0:
-        return g[opts_at(_below(rs, m))]
+        return g.opts[_below(rs, m)]
     return _preferred(g, seat, m, PRIO_PLAY)
 
 
@@ -365,12 +341,12 @@ def _choose_colour(g, rs, seat):
     if mode == COL_RANDOM:
         return _below(rs, N_COLOURS)
     if mode == COL_NEXT_LACKS:
-        lacked = g[lacks_at(_seat_after(g, seat, 1))]
-        if lacked != NO_COLOUR and g[ccount_at(seat, lacked)] > 0:
+        lacked = g.lacks[_seat_after(g, seat, 1)]
+        if lacked != NO_COLOUR and g.ccount[seat, lacked] > 0:
             return lacked
     best = 0
     for c in range(1, N_COLOURS):
-        if g[ccount_at(seat, c)] > g[ccount_at(seat, best)]:
+        if g.ccount[seat, c] > g.ccount[seat, best]:
             best = c
     return best
 
@@ -382,15 +358,15 @@ def _respond(g, pr, rs, seat, m, challenge_open):
         # uniform over the m options, then a challenge (when open), then accepting
         k = _below(rs, m + (1 if challenge_open else 0) + 1)
         if k < m:
-            return g[opts_at(k)]
+            return g.opts[k]
         if challenge_open and k == m:
             return RESPOND_CHALLENGE
         return RESPOND_ACCEPT
     if challenge_open:
         hand_rule = _int(g, seat, I_CHAL_HAND)
-        if hand_rule > 0 and g[G_ST + S_P4_HAND] >= hand_rule:
+        if hand_rule > 0 and g.p4_hand >= hand_rule:
             return RESPOND_CHALLENGE
-        if _int(g, seat, I_CHAL_OWN) != 0 and g[G_ST + S_P4_UNDER] != 0:
+        if _int(g, seat, I_CHAL_OWN) != 0 and g.p4_under != 0:
             return RESPOND_CHALLENGE
         if _chance(rs, pr[seat, P_CHALLENGE]):
             return RESPOND_CHALLENGE
@@ -401,7 +377,7 @@ def _respond(g, pr, rs, seat, m, challenge_open):
 
 @njit(cache=True, _nrt=False)
 def _swap_target(g, rs, seat):
-    n = g[G_ST + S_N]
+    n = g.players
     mode = _int(g, seat, I_SWAP)
     if mode == SW_RANDOM:
         return _seat_after(g, seat, 1 + _below(rs, n - 1))
@@ -411,8 +387,8 @@ def _swap_target(g, rs, seat):
     for k in range(2, n):
         o = _seat_after(g, seat, k)
         if mode == SW_FEWEST:
-            if g[hsize_at(o)] < g[hsize_at(best)]:
+            if g.hsize[o] < g.hsize[best]:
                 best = o
-        elif g[hsize_at(o)] > g[hsize_at(best)]:
+        elif g.hsize[o] > g.hsize[best]:
             best = o
     return best
