@@ -1,9 +1,9 @@
 /*
  * uno.c: a speed-of-light yardstick for unocli.
  *
- * A single-file C11 engine of the official Uno rules (RULES.md sections
- * 1-7, 9-11, no house rules) played by the canonical random policy (RULES.md
- * section 10), single rounds only. It is a maintainer's yardstick for the
+ * A single-file C11 engine of the official Uno rules (docs/rules.md
+ * sections 1-7, 9-11, no house rules) played by the canonical random policy
+ * (docs/rules.md section 10), single rounds only. It is a maintainer's yardstick for the
  * numba kernel, not part of the package: it plays the same game as
  * `unocli simulate --rules official --policy random` (same statistics), but
  * not the same random streams, so it never reproduces a unocli game.

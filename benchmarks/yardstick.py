@@ -44,7 +44,7 @@ BUILD = HERE / "build"
 SOURCE = HERE / "uno.c"
 CFLAGS = ["-O3", "-march=native", "-std=c11", "-pthread"]
 
-# Metrics both engines count with the same meaning (RULES.md §9).
+# Metrics both engines count with the same meaning (docs/rules.md §9).
 METRICS = (
     "turns",
     "cards_played",
