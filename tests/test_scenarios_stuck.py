@@ -47,8 +47,8 @@ def test_s11_15_a_round_that_repeats_itself_ends_stuck():
     stats = rnd.run()
     assert stats.outcome is Outcome.STUCK
     assert stats.winner == -1 and stats.winner_points == 0
-    # Brent keeps the state before decisions 1, 2 and 4 (turn 3 of the cycle); five turns later the
-    # state before turn 6 equals it (seat 1 to play, hands Y+2 G5 / R+2 G6 / B7, red R+2 on top).
+    # Brent keeps the state before decisions 1 and 3; the state before decision 6 equals the one
+    # before decision 3 (seat 1 to play, hands Y+2 G5 / R+2 G6 / B7, a red R+2 played by seat 2 on top).
     assert stats.turns == 5
     assert stats.skips == 5  # every play skipped its victim
     assert stats.cards_left == [2, 2, 1]
