@@ -8,11 +8,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from unocli.balance.baseline import Arm, BaselineError, load_baseline, make_baseline, save_baseline
+from unocli.balance.baseline import BaselineError, load_baseline, make_baseline, save_baseline
 from unocli.balance.check import Verdict, check_exact, check_statistical
 from unocli.cli.main import cli
 from unocli.game.policies import preset as policy_preset
 from unocli.game.rules import preset as rules_preset
+from unocli.study.arm import Arm
 
 GAMES = 4000
 
@@ -152,3 +153,30 @@ def test_false_alarm_rate_within_alpha(baseline_file):
     fails = sum(check_statistical(doc, arms, seed=10_000 + i, alpha=0.01).exit_code == 1 for i in range(200))
     print(f"false alarms: {fails} of 200 checks at alpha 0.01")
     assert fails <= 6
+
+
+def test_each_metric_is_a_welch_test_like_scipys(baseline_file):
+    """The per-metric test (before Holm) is Welch's, as scipy.stats.ttest_ind_from_stats computes it."""
+    from scipy import stats as sps
+
+    from unocli.balance.baseline import run_arm
+    from unocli.balance.check import MetricTest, _tests
+
+    doc, arms = load_baseline(baseline_file)
+    rec = doc["arms"][0]
+    result = run_arm(arms[0], 1500, 31)
+    tests = _tests(arms[0].name, rec, result)
+    assert len(tests) == len(rec["metrics"]) + 4 and all(isinstance(t, MetricTest) for t in tests)
+    summary = result.summary().set_index("metric")
+    checked = 0
+    for t in tests[: len(rec["metrics"])]:
+        base = rec["metrics"][t.metric]
+        assert (t.baseline, t.baseline_sd, t.now) == (base["mean"], base["sd"], summary.loc[t.metric, "mean"])
+        if base["sd"] == 0 and summary.loc[t.metric, "sd"] == 0:
+            assert t.test.p == (1.0 if t.test.diff == 0 else 0.0)
+            continue
+        ref = sps.ttest_ind_from_stats(t.now, summary.loc[t.metric, "sd"], 1500, base["mean"], base["sd"], GAMES, equal_var=False)
+        assert t.test.diff / t.test.se == pytest.approx(ref.statistic, rel=1e-9)
+        assert t.test.p == pytest.approx(ref.pvalue, rel=1e-6, abs=1e-300)
+        checked += 1
+    assert checked >= 8

@@ -278,3 +278,78 @@ def test_every_command_has_help_and_is_in_the_readme(run):
         for param in command.params:
             if isinstance(param, click.Option):
                 assert param.help, f"{' '.join(path)} {param.opts[0]} has no help text"
+
+
+# ---------------------------------------------------------------- one number format across commands
+
+INTERVAL = r"[+-]?[\d,]+\.?\d*(?:%| pp)? \[[+-]?[\d,.]+%?, [+-]?[\d,.]+%?\]"
+
+
+def _mean_cells(text: str) -> list[tuple[str, str]]:
+    """(metric, "mean [low, high]") of each row of a compare or sweep table, in order."""
+    cells = []
+    for line in text.splitlines():
+        m = re.search(rf"\b(win_0|turns)\s+(?:[\d,]+\s+)?({INTERVAL})", line)
+        if m:
+            cells.append((m.group(1), m.group(2)))
+    return cells
+
+
+def test_compare_and_sweep_print_the_same_cells_alike(run, tmp_path):
+    """The same games through compare and sweep print the same means the same way: shares as percentages."""
+    compare = run(
+        "compare",
+        "--arm",
+        "official",
+        "--arm",
+        "any: --set stacking=any",
+        "--games",
+        "400",
+        "--metrics",
+        "turns,win_0",
+        "--quiet",
+    )
+    sweep = run(
+        "sweep",
+        "--grid",
+        "stacking=off,any",
+        "--games",
+        "400",
+        "--metrics",
+        "turns,win_0",
+        "--quiet",
+        "--out",
+        str(tmp_path / "s"),
+    )
+    assert compare.exit_code == 0 and sweep.exit_code == 0, compare.output + sweep.output
+    cells = _mean_cells(compare.stdout)
+    assert len(cells) == 4 and cells == _mean_cells(sweep.stdout)
+    for metric, text in cells:
+        assert text.endswith("%]") == (metric == "win_0"), text
+    assert re.search(r"win_0 .*% \[.*\]\s+[+-][\d.]+ pp \[[+-][\d.]+, [+-][\d.]+\]", compare.stdout)
+
+
+def test_simulate_prints_win_shares_as_percentages(run):
+    result = run("simulate", "--games", "2000", "--quiet")
+    assert result.exit_code == 0, result.output
+    rows = [line for line in result.stdout.splitlines() if re.match(r"\s+\d+ random ", line)]
+    assert len(rows) == 4
+    for line in rows:
+        assert re.search(r" [\d,]+ +\d+\.\d+% +\[\d+\.\d+%, \d+\.\d+%\]$", line), line
+    assert "e-" not in result.stdout and "nan" not in result.stdout
+
+
+def test_check_table_signs_its_differences(run):
+    """Every difference and interval bound is signed and positional (no 2.5e-05), shares in points."""
+    result = run("check", "--games", "500", "--seed", "1", str(ROOT / "sims" / "baselines" / "balance.json"))
+    assert result.exit_code in (0, 3), result.output
+    lines = result.stdout.splitlines()
+    assert re.fullmatch(r"\d+ pass, \d+ fail, \d+ inconclusive", lines[-1])
+    rows = [line for line in lines[:-1] if line.rstrip().endswith(("pass", "fail", "inconclusive"))]
+    assert len(rows) > 20
+    number = r"[+-][\d,]+\.?\d*"
+    for line in rows:
+        m = re.search(rf" ({number})( pp)? +\[({number}), ({number})\] +(pass|fail|inconclusive)$", line)
+        assert m, line
+        assert (m.group(2) is not None) == ("win_share" in line), line
+    assert not re.search(r"\de-\d", result.stdout)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -84,10 +85,12 @@ def test_means_and_shares_match_simulate():
     sim = simulate(Rules(players=3), BASIC, games=500, seed=9)
     assert comp.acc("a").fingerprint == sim.acc.fingerprint
     turns = sim.summary().set_index("metric").loc["turns"]
-    assert comp.mean("a", "turns")[0] == pytest.approx(turns["mean"])
-    p, lo, hi = wilson(sim.acc.wins[0], 500)
-    assert comp.mean("a", "win_0")[0] == pytest.approx(p)
-    assert comp.mean("a", "win_0")[2:] == pytest.approx((lo, hi))
+    assert comp.mean("a", "turns").mean == pytest.approx(turns["mean"])
+    share = wilson(sim.acc.wins[0], 500)
+    win = comp.mean("a", "win_0")
+    assert win.method == "wilson" and win.n == 500
+    assert win.mean == pytest.approx(share.share)
+    assert (win.low, win.high) == pytest.approx((share.low, share.high))
 
 
 def test_paired_interval_matches_per_game_differences():
@@ -99,12 +102,14 @@ def test_paired_interval_matches_per_game_differences():
     col = ROW_NAMES.index("cards_drawn")
     x = play_rows(b.rules, b.policies, seed=4, count=400)[:, col]
     y = play_rows(a.rules, a.policies, seed=4, count=400)[:, col]
-    diff, _, lo, hi, p = paired_diff(x, y)
+    expected = paired_diff(x, y)
     d = comp.diff("b", "a", "cards_drawn")
-    assert d["diff"] == pytest.approx(diff)
-    assert (d["ci_low"], d["ci_high"], d["p"]) == pytest.approx((lo, hi, p))
+    assert d.n == expected.n == 400
+    assert d.diff == pytest.approx(expected.diff)
+    assert (d.low, d.high, d.p, d.se) == pytest.approx((expected.low, expected.high, expected.p, expected.se))
     rev = comp.diff("a", "b", "cards_drawn")
-    assert rev["diff"] == pytest.approx(-diff)
+    assert rev.diff == pytest.approx(-expected.diff)
+    assert rev.p == pytest.approx(expected.p)
 
 
 def test_target_error_reaches_its_target_reproducibly():
@@ -114,8 +119,7 @@ def test_target_error_reaches_its_target_reproducibly():
     assert first.target is not None and first.target.reached
     assert first.target.half_width <= 1.5
     assert first.games == first.target.games == again.games > 300
-    d = first.diff("b", "a", "turns")
-    assert (d["ci_high"] - d["ci_low"]) / 2 <= 1.5
+    assert first.diff("b", "a", "turns").half_width <= 1.5
     capped = compare(arms, games=300, seed=1, target_error=0.01, metric="turns", max_games=600)
     assert capped.games == 600 and not capped.target.reached
 
@@ -164,3 +168,25 @@ def test_bootstrap_keeps_pairing():
     boot = comp.boot_means(50, seed=0)
     assert boot.shape == (50, 2, 2)
     np.testing.assert_array_equal(boot[:, 0], boot[:, 1])  # identical arms stay identical in every replicate
+
+
+def test_arms_say_how_they_are_played_and_match_overrides():
+    rounds = [arm("a", Rules()), arm("b", Rules(stacking="plus2"))]
+    matches = [replace(a, match=True) for a in rounds]
+    by_arms = compare(matches, games=40, seed=2, quantities=("rounds", "turns"))
+    by_option = compare(rounds, games=40, seed=2, quantities=("rounds", "turns"), match=True)
+    assert by_arms.match and by_option.match and all(a.match for a in by_option.arms)
+    assert (by_arms.sums.s1 == by_option.sums.s1).all()
+    assert by_arms.mean("a", "rounds").mean > 1  # matches last several rounds
+    back = compare(matches, games=40, seed=2, quantities=("rounds",), match=False)
+    assert not back.match and back.mean("a", "rounds").mean == 1
+    with pytest.raises(ConfigError, match="all play single rounds or all play matches"):
+        compare([rounds[0], matches[1]], games=10)
+    with pytest.raises(ConfigError, match="rotates seats"):
+        compare([replace(rounds[0], rotate_seats=True)], games=10)
+
+
+def test_first_batch_of_a_target_run_respects_max_games():
+    arms = [arm("a", Rules()), arm("b", Rules(stacking="plus2"))]
+    capped = compare(arms, games=900, seed=1, target_error=0.01, metric="turns", max_games=600)
+    assert capped.games == capped.target.games == 600 and not capped.target.reached

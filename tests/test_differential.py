@@ -22,13 +22,13 @@ import os
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 from naive import first_difference, reference_rows
+from strategies import seeds, starts, tables
 
 from unocli.game import policies as pol_module
 from unocli.game import rules as rules_module
-from unocli.game.policies import CardClass, ColourChoice, Policy, Respond, SwapTarget
-from unocli.game.rules import Rules, Stacking, WildDrawFour
+from unocli.game.policies import Policy
+from unocli.game.rules import Rules
 from unocli.kernel import ROW_NAMES, play_rows
 
 GAMES = int(os.environ.get("UNOCLI_DIFFERENTIAL_GAMES", "300"))
@@ -225,75 +225,6 @@ def test_matches_capped_by_max_rounds() -> None:
 
 
 # ---------------------------------------------------------------- hypothesis
-
-probability = st.one_of(st.sampled_from([0.0, 1.0, 0.5]), st.floats(0.0, 1.0, allow_nan=False))
-
-
-@st.composite
-def orders(draw) -> str:
-    classes = draw(st.permutations(list(CardClass)))
-    chosen = classes[: draw(st.integers(1, len(classes)))]
-    if CardClass.HIGH in chosen and CardClass.LOW in chosen:
-        chosen.remove(CardClass.LOW if chosen.index(CardClass.HIGH) < chosen.index(CardClass.LOW) else CardClass.HIGH)
-    return ">".join(c.value for c in chosen)
-
-
-@st.composite
-def rule_sets(draw) -> Rules:
-    n = draw(st.integers(2, 10))
-    largest = 107 // n
-    hand_size = draw(
-        st.one_of(st.integers(1, min(9, largest)), st.integers(max(1, largest - 5), largest), st.integers(1, largest))
-    )
-    return Rules(
-        players=n,
-        hand_size=hand_size,
-        stacking=draw(st.sampled_from(list(Stacking))),
-        seven_o=draw(st.booleans()),
-        jump_in=draw(st.booleans()),
-        draw_until_playable=draw(st.booleans()),
-        no_action_finish=draw(st.booleans()),
-        wild_draw_four=draw(st.sampled_from(list(WildDrawFour))),
-        challenge=draw(st.booleans()),
-        uno_penalty=draw(st.integers(0, 10)),
-        target_score=draw(st.one_of(st.integers(1, 300), st.just(500))),
-        max_turns=draw(st.one_of(st.integers(1, 60), st.integers(61, 3000), st.just(10_000))),
-        max_rounds=draw(st.one_of(st.integers(1, 5), st.just(1000))),
-    )
-
-
-@st.composite
-def policies_st(draw) -> Policy:
-    attack = draw(st.one_of(st.just(""), orders()))
-    return Policy(
-        play=draw(st.one_of(st.just("random"), orders())),
-        attack=attack,
-        attack_at=draw(st.integers(0, 7)),
-        colour=draw(st.sampled_from(list(ColourChoice))),
-        bluff=draw(probability),
-        respond=draw(st.sampled_from(list(Respond))),
-        challenge=draw(probability),
-        challenge_if_hand=draw(st.integers(0, 10)),
-        challenge_if_own_colour=draw(st.booleans()),
-        forget_uno=draw(probability),
-        catch_uno=draw(probability),
-        stack=draw(probability),
-        jump_in=draw(probability),
-        swap_target=draw(st.sampled_from(list(SwapTarget))),
-        play_drawn=draw(probability),
-    )
-
-
-@st.composite
-def tables(draw) -> tuple[Rules, tuple[Policy, ...]]:
-    rules = draw(rule_sets())
-    if draw(st.booleans()):
-        return rules, (draw(policies_st()),) * rules.players
-    return rules, tuple(draw(policies_st()) for _ in range(rules.players))
-
-
-seeds = st.one_of(st.integers(0, 2**64 - 1), st.sampled_from([0, 1, 2**64 - 1]))
-starts = st.one_of(st.integers(0, 1000), st.integers(0, 2**62))
 
 
 def hypothesis_settings(examples: int):

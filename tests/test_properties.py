@@ -14,11 +14,12 @@ from collections import Counter
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from strategies import game_indices, rule_sets, seeds, tables
 
 from unocli.game.cards import DECK_SIZE, N_TYPES, copies, points
 from unocli.game.counters import COUNTERS, Outcome
-from unocli.game.policies import ColourChoice, Policy, Respond, SwapTarget
-from unocli.game.rules import Rules, Stacking, WildDrawFour
+from unocli.game.policies import Policy
+from unocli.game.rules import Rules, WildDrawFour
 from unocli.reference.decisions import PolicyDecider
 from unocli.reference.engine import Round, play_match
 from unocli.reference.trace import Narrator
@@ -32,70 +33,9 @@ SETTINGS = settings(
 DECK = Counter({t: copies(t) for t in range(N_TYPES)})
 
 
-# ---------------------------------------------------------------- strategies
-
-seeds = st.integers(0, 2**64 - 1)
-indices = st.integers(0, 2**64 - 1)
-probability = st.one_of(st.sampled_from([0.0, 0.5, 1.0]), st.floats(0.0, 1.0, allow_nan=False))
-orders = st.sampled_from(
-    ["random", "draw_two>skip>reverse>high>wild>wild_draw_four", "low", "wild_draw_four>wild", "skip>low>draw_two"]
-)
-
-
-@st.composite
-def rule_sets(draw, max_turns: bool = True) -> Rules:
-    """Any rule set; ``max_turns``: sometimes a tiny turn cap, else 3000 (long rounds cost seconds)."""
-    players = draw(st.integers(2, 10))
-    largest = 107 // players
-    hand_size = draw(st.one_of(st.integers(1, min(9, largest)), st.integers(1, largest)))  # sometimes large
-    return Rules(
-        players=players,
-        hand_size=hand_size,
-        stacking=draw(st.sampled_from(list(Stacking))),
-        seven_o=draw(st.booleans()),
-        jump_in=draw(st.booleans()),
-        draw_until_playable=draw(st.booleans()),
-        no_action_finish=draw(st.booleans()),
-        wild_draw_four=draw(st.sampled_from(list(WildDrawFour))),
-        challenge=draw(st.booleans()),
-        uno_penalty=draw(st.integers(0, 4)),
-        max_turns=draw(st.one_of(st.just(3000), st.integers(1, 60))) if max_turns else 10_000,
-    )
-
-
-@st.composite
-def knob_policies(draw, finite: bool = False) -> Policy:
-    """Random knobs. ``finite``: forget_uno at most 0.5, because a player who always forgets
-    and is always caught draws at every Uno and never goes out (the round runs to max_turns)."""
-    play = draw(orders)
-    return Policy(
-        play=play,
-        attack=draw(st.sampled_from(["", "draw_two>wild_draw_four", "skip"])),
-        attack_at=draw(st.integers(0, 3)),
-        colour=draw(st.sampled_from(list(ColourChoice))),
-        bluff=draw(probability),
-        respond=draw(st.sampled_from(list(Respond))),
-        challenge=draw(probability),
-        challenge_if_hand=draw(st.integers(0, 8)),
-        challenge_if_own_colour=draw(st.booleans()),
-        forget_uno=draw(st.floats(0.0, 0.5)) if finite else draw(probability),
-        catch_uno=draw(probability),
-        stack=draw(probability),
-        jump_in=draw(probability),
-        swap_target=draw(st.sampled_from(list(SwapTarget))),
-        play_drawn=draw(probability),
-    )
-
-
-@st.composite
-def tables(draw, max_turns: bool = True, finite: bool = False) -> tuple[Rules, tuple[Policy, ...]]:
-    rules = draw(rule_sets(max_turns))
-    policies = st.one_of(st.just(Policy()), knob_policies(finite))
-    if draw(st.booleans()):
-        seat_policies = (draw(policies),) * rules.players
-    else:
-        seat_policies = tuple(draw(policies) for _ in range(rules.players))
-    return rules, seat_policies
+# A match must end with a winner: no tiny turn caps (every round capped scores nothing)
+# and the default round cap.
+MATCH_RULES = rule_sets(max_turns=st.just(10_000), max_rounds=st.just(1000))
 
 
 # ---------------------------------------------------------------- checking decider
@@ -212,7 +152,7 @@ def check_round_end(rnd: Round) -> None:
 
 
 @SETTINGS
-@given(table=tables(), seed=seeds, index=indices)
+@given(table=tables(), seed=seeds, index=game_indices)
 def test_round_invariants(table, seed, index):
     rules, seat_policies = table
     decider = CheckingDecider()
@@ -227,7 +167,7 @@ def test_round_invariants(table, seed, index):
 
 
 @settings(SETTINGS, max_examples=max(1, EXAMPLES // 3))
-@given(table=tables(), seed=seeds, index=indices, round_index=st.integers(0, 20))
+@given(table=tables(), seed=seeds, index=game_indices, round_index=st.integers(0, 20))
 def test_later_rounds_of_a_match_deal_correctly(table, seed, index, round_index):
     rules, seat_policies = table
     rnd = Round.deal(rules, seat_policies, seed, index, round_index=round_index, decider=CheckingDecider(), log=False)
@@ -258,7 +198,7 @@ def test_start_draw_two_with_one_card_left_draws_one():
 
 
 @settings(SETTINGS, max_examples=max(1, EXAMPLES // 3))
-@given(table=tables(max_turns=False, finite=True), seed=seeds, index=indices, target=st.integers(1, 120))
+@given(table=tables(MATCH_RULES, finite=True), seed=seeds, index=game_indices, target=st.integers(1, 120))
 def test_every_match_ends_with_one_player_at_target(table, seed, index, target):
     rules, seat_policies = table
     rules = rules.replace(target_score=target)

@@ -14,7 +14,8 @@ from click.testing import CliRunner
 
 from unocli import __version__
 from unocli.cli.main import cli
-from unocli.report.render import DEFAULT_SET, Chart, TableBlock, render_section, run_experiment
+from unocli.report.model import Chart, TableBlock
+from unocli.report.render import DEFAULT_SET, render_section, run_experiment
 from unocli.study.experiments import load_experiment
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -221,3 +222,51 @@ def test_simulate_target_error():
     result = run_cli("simulate", "--games", "500", "--target-error", "2", "--json", "--quiet")
     target = json.loads(result.stdout)["target"]
     assert target["reached"] and target["half_width"] <= 2 and target["games"] >= 500
+
+
+# ---------------------------------------------------------------- structure of the report package
+
+
+def _module_imports(path: Path) -> set[str]:
+    """The unocli modules a file imports at module level (function-level imports are deliberate and excluded)."""
+    import ast
+
+    names = set()
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("unocli"):
+            names.add(node.module)
+            names.update(f"{node.module}.{a.name}" for a in node.names)
+        elif isinstance(node, ast.Import):
+            names.update(a.name for a in node.names if a.name.startswith("unocli"))
+    return names
+
+
+def test_report_package_has_no_import_cycle():
+    root = ROOT / "unocli" / "report"
+    modules = {
+        ".".join(("unocli", *p.relative_to(ROOT / "unocli").with_suffix("").parts)).removesuffix(".__init__"): p
+        for p in root.rglob("*.py")
+    }
+    graph = {m: {i for i in _module_imports(p) if i in modules and i != m} for m, p in modules.items()}
+    assert "unocli.report.render" not in set().union(*(graph[m] for m in modules if m != "unocli.report.render"))
+    assert graph["unocli.report.model"] == set() and graph["unocli.report.fmt"] == set()
+
+    def visit(m: str, path: tuple[str, ...]) -> None:
+        for nxt in graph[m]:
+            assert nxt not in path, f"import cycle: {' -> '.join((*path, nxt))}"
+            visit(nxt, (*path, nxt))
+
+    for m in modules:
+        visit(m, (m,))
+
+
+def test_no_long_functions_in_report_and_cli():
+    import ast
+
+    long = []
+    for folder in ("report", "cli"):
+        for path in sorted((ROOT / "unocli" / folder).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.end_lineno - node.lineno + 1 > 80:
+                    long.append(f"{path.name}:{node.lineno} {node.name}")
+    assert not long, long

@@ -416,3 +416,72 @@ def test_policies_to_arrays():
     assert ints[1, INT_KNOBS.index("colour")] == list(ColourChoice).index(ColourChoice.MOST_HELD)
     assert list(prio[1, 1]) == pols[1].priorities(True)
     assert not prio[0].any()
+
+
+# ---------------------------------------------------------------- the shared field machinery (game/fields.py)
+
+
+def test_rule_field_order_is_the_kernel_encoding():
+    """The kernel encodes a rule set in RULE_FIELDS order: reordering fields changes every compiled constant."""
+    assert RULE_FIELDS == (
+        "players",
+        "hand_size",
+        "stacking",
+        "seven_o",
+        "jump_in",
+        "draw_until_playable",
+        "no_action_finish",
+        "wild_draw_four",
+        "challenge",
+        "uno_penalty",
+        "target_score",
+        "max_turns",
+        "max_rounds",
+    )
+    assert POLICY_FIELDS[:3] == ("play", "attack", "attack_at") and len(POLICY_FIELDS) == 15
+
+
+@pytest.mark.parametrize(
+    ("cls", "name"),
+    [(Rules, "seven_o"), (Rules, "challenge"), (Policy, "challenge_if_own_colour")],
+)
+def test_booleans_read_the_same_in_rules_and_policies(cls, name):
+    for value, expected in [(True, True), ("Yes", True), (" on ", True), (1, True), (np.bool_(True), True)]:
+        assert getattr(cls(**{name: value}), name) is expected
+    for value, expected in [(False, False), ("no", False), ("OFF", False), (0, False), ("0", False)]:
+        assert getattr(cls(**{name: value}), name) is expected
+    for bad in (2, "maybe", 0.5, None):
+        with pytest.raises(ConfigError, match=rf"'{name}' must be true or false, not "):
+            cls(**{name: bad})
+
+
+@pytest.mark.parametrize(("cls", "name", "lo", "hi"), [(Rules, "uno_penalty", 0, 50), (Policy, "attack_at", 0, 108)])
+def test_whole_numbers_read_the_same_in_rules_and_policies(cls, name, lo, hi):
+    assert getattr(cls(**{name: " 1_0 "}), name) == 10
+    assert getattr(cls(**{name: np.int64(hi)}), name) == hi
+    for bad in (3.0, "3.5", True, "ten", None):
+        with pytest.raises(ConfigError, match=rf"'{name}' must be a whole number between {lo} and {hi}, not "):
+            cls(**{name: bad})
+    with pytest.raises(ConfigError, match=rf"'{name}' must be between {lo} and {hi}, not {hi + 1}$"):
+        cls(**{name: str(hi + 1)})
+
+
+def test_probabilities():
+    assert Policy(bluff=1).bluff == 1.0 and Policy(bluff=" 0.25 ").bluff == 0.25
+    for bad in (float("nan"), -0.0001, "1.5", False, None):
+        with pytest.raises(ConfigError, match="'bluff' must be a probability between 0 and 1"):
+            Policy(bluff=bad)
+
+
+def test_attack_cannot_be_random():
+    """'random' is a play preference, not an attack order: attack is an order or empty."""
+    assert Policy(play="RANDOM").play == "random"
+    with pytest.raises(ConfigError, match="unknown card class 'random'"):
+        Policy(attack="random")
+
+
+def test_presets_registries():
+    assert PRESETS.build("party") == preset("party")
+    assert POLICY_PRESETS.build("smart") == policy_preset("smart")
+    with pytest.raises(ConfigError, match="unknown policy 'x'; the policies are: random, basic, "):
+        POLICY_PRESETS.build("x")

@@ -10,7 +10,8 @@ from click.testing import CliRunner
 
 from unocli.cli.main import cli
 from unocli.errors import ConfigError
-from unocli.study.sweep import TableSpec, parse_axis, parse_grid_option, parse_values, sweep
+from unocli.study.arm import TableSpec
+from unocli.study.sweep import parse_axis, parse_grid_option, parse_values, sweep
 
 
 def test_parse_values():

@@ -1,16 +1,162 @@
-"""Writing tables to files: checked before a run, written atomically after it."""
+"""Reading config files and writing output files, with every problem a one-sentence ConfigError.
+
+- :func:`load_toml` / :func:`load_json`: the one loader of rules files, policy
+  files, experiment files (TOML) and baselines (JSON). A missing file, a folder,
+  an unreadable or binary file and a syntax error (with its line) each get a
+  sentence naming the file.
+- :func:`write_atomic` / :func:`write_text_atomic`: the one writer of outputs
+  that must never be left half-written (tables, baselines): a temporary file in
+  the same folder, flushed to disk, then renamed over the target.
+- :func:`check_table_path` / :func:`write_table`: tables as Parquet or CSV.
+"""
 
 from __future__ import annotations
 
+import json
 import os
-import tempfile
+import secrets
+import tomllib
+from collections.abc import Callable
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from unocli.errors import ConfigError
 
+if TYPE_CHECKING:
+    import pandas as pd
+
 TABLE_SUFFIXES = (".parquet", ".csv")
+
+
+# ---------------------------------------------------------------- reading
+
+
+def read_text(path: str | Path, what: str, error: type[ConfigError] = ConfigError) -> str:
+    """The text of a UTF-8 file; ``what`` names it in errors ("rules file"), raised as ``error``."""
+    p = Path(path)
+    name = f"{what} {str(p)!r}"
+    try:
+        data = p.read_bytes()
+    except FileNotFoundError:
+        raise error(f"{name} does not exist") from None
+    except IsADirectoryError:
+        raise error(f"{name} is a folder, not a file") from None
+    except PermissionError:
+        raise error(f"{name} cannot be read: permission denied") from None
+    except OSError as exc:
+        raise error(f"{name} cannot be read: {_reason(exc)}") from None
+    if b"\0" in data:
+        raise error(f"{name} is a binary file, not text")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise error(f"{name} is not UTF-8 text (a byte that is not UTF-8 on line {line})") from None
+
+
+def load_toml(path: str | Path, what: str, error: type[ConfigError] = ConfigError) -> dict[str, Any]:
+    """A TOML file as a dict (see :func:`read_text`); a syntax error names its line."""
+    text = read_text(path, what, error)
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        # tomllib's message ends "(at line L, column C)" or "(at end of document)".
+        raise error(f"{what} {str(Path(path))!r} is not valid TOML: {_one_line(str(exc))}") from None
+
+
+def load_json(path: str | Path, what: str, error: type[ConfigError] = ConfigError) -> Any:
+    """A JSON file's value (see :func:`read_text`); a syntax error names its line."""
+    text = read_text(path, what, error)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise error(f"{what} {str(Path(path))!r} is not valid JSON ({exc.msg} at line {exc.lineno})") from None
+
+
+# ---------------------------------------------------------------- writing
+
+
+def write_atomic(path: str | Path, write: Callable[[Path], object]) -> Path:
+    """Have ``write(tmp)`` write a temporary file next to ``path``, then rename it to ``path``.
+
+    The temporary file is created with mode 0666 less the user's umask (as
+    ``open`` would create ``path``; ``tempfile.mkstemp`` would give 0600), is
+    flushed to disk before the rename, and is removed on any error, so a failure
+    leaves any previous ``path`` as it was. Errors become a ConfigError sentence
+    (an interrupt is re-raised as it is, after the clean-up).
+    """
+    p = Path(path)
+    parent = p.parent
+    if not parent.is_dir():
+        raise ConfigError(f"cannot write {str(p)!r}: the folder {str(parent)!r} does not exist")
+    if p.is_dir():
+        raise ConfigError(f"cannot write {str(p)!r}: it is a folder")
+    tmp = _create_temp(p)
+    try:
+        write(tmp)
+        fd = os.open(tmp, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, p)
+    except BaseException as exc:
+        tmp.unlink(missing_ok=True)
+        if not isinstance(exc, Exception):
+            raise
+        raise ConfigError(f"cannot write {str(p)!r}: {_reason(exc)}") from exc
+    _fsync_folder(parent)
+    return p
+
+
+def write_text_atomic(path: str | Path, text: str) -> Path:
+    """Write ``text`` (UTF-8) to ``path`` with :func:`write_atomic`."""
+    return write_atomic(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+
+
+def _create_temp(p: Path) -> Path:
+    """An empty new file ``.NAME.XXXXXXXX.tmp`` beside ``p``, mode 0666 less the umask."""
+    for _ in range(100):
+        tmp = p.with_name(f".{p.name}.{secrets.token_hex(4)}.tmp")
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the kernel applies the umask
+        except FileExistsError:
+            continue
+        except OSError as exc:
+            raise ConfigError(f"cannot write {str(p)!r}: {_reason(exc)}") from None
+        os.close(fd)
+        return tmp
+    raise ConfigError(f"cannot write {str(p)!r}: no free temporary file name in {str(p.parent)!r}")  # pragma: no cover
+
+
+def _fsync_folder(folder: Path) -> None:
+    """Flush the rename itself to disk, where the system allows it (best effort)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _reason(exc: BaseException) -> str:
+    """Why an operation failed, in a few lowercase words (``strerror`` for system errors)."""
+    if isinstance(exc, PermissionError):
+        return "permission denied"
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror[:1].lower() + exc.strerror[1:]
+    return _one_line(str(exc)) or type(exc).__name__
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+# ---------------------------------------------------------------- tables
 
 
 def check_table_path(path: str | Path) -> Path:
@@ -29,17 +175,8 @@ def check_table_path(path: str | Path) -> Path:
 
 
 def write_table(df: pd.DataFrame, path: str | Path) -> Path:
-    """Write ``df`` as Parquet or CSV via a temporary file, so a failure leaves nothing half-written."""
+    """Write ``df`` as Parquet or CSV with :func:`write_atomic`, so a failure leaves nothing half-written."""
     p = check_table_path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent if str(p.parent) else ".")
-    os.close(fd)
-    try:
-        if p.suffix.lower() == ".parquet":
-            df.to_parquet(tmp, index=False)
-        else:
-            df.to_csv(tmp, index=False)
-        os.replace(tmp, p)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return p
+    if p.suffix.lower() == ".parquet":
+        return write_atomic(p, lambda tmp: df.to_parquet(tmp, index=False))
+    return write_atomic(p, lambda tmp: df.to_csv(tmp, index=False))

@@ -9,17 +9,18 @@ an exact fingerprint of every per-game result. ``unocli check`` reruns it
 from __future__ import annotations
 
 import json
-import os
-import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from unocli import __version__
 from unocli.errors import ConfigError
+from unocli.files import load_json, write_text_atomic
 from unocli.game.policies import POLICY_FIELDS, Policy
 from unocli.game.rules import RULE_FIELDS, Rules
 from unocli.run.backends import Backend
+
+# compat: cli/ and the tests import Arm from here; remove this note once they import it from unocli.study.arm
+from unocli.study.arm import Arm
 from unocli.study.simulate import SimulationResult, simulate
 
 FORMAT = "unocli-baseline"
@@ -30,20 +31,17 @@ class BaselineError(ConfigError):
     """A baseline file that cannot be used (missing, corrupt, incompatible)."""
 
 
-@dataclass(frozen=True)
-class Arm:
-    """One configuration to keep statistics for."""
-
-    name: str
-    rules: Rules
-    policies: tuple[Policy, ...]
-    match: bool = False
-    rotate_seats: bool = False
-
-
 def run_arm(arm: Arm, games: int, seed: int, backend: Backend | None = None) -> SimulationResult:
+    """Play one arm (as its ``match`` and ``rotate_seats`` say)."""
     return simulate(
-        arm.rules, arm.policies, games=games, seed=seed, match=arm.match, rotate_seats=arm.rotate_seats, backend=backend
+        arm.rules,
+        arm.policies,
+        games=games,
+        seed=seed,
+        match=arm.match,
+        rotate_seats=arm.rotate_seats,
+        labels=arm.labels or None,
+        backend=backend,
     )
 
 
@@ -78,19 +76,7 @@ def make_baseline(arms: list[Arm], *, games: int, seed: int, source: str = "", b
 
 def save_baseline(doc: dict[str, Any], path: str | Path) -> Path:
     """Write atomically (a failure leaves any previous file intact)."""
-    p = Path(path)
-    if not p.parent.is_dir():
-        raise ConfigError(f"cannot write {str(p)!r}: the folder {str(p.parent)!r} does not exist")
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", dir=p.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(doc, fh, indent=2)
-            fh.write("\n")
-        os.replace(tmp, p)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return p
+    return write_text_atomic(path, json.dumps(doc, indent=2) + "\n")
 
 
 def load_baseline(path: str | Path) -> tuple[dict[str, Any], list[Arm]]:
@@ -100,14 +86,7 @@ def load_baseline(path: str | Path) -> tuple[dict[str, Any], list[Arm]]:
     incompatible version, or one naming rules or knobs that no longer exist.
     """
     p = Path(path)
-    try:
-        doc = json.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise BaselineError(f"baseline file {str(p)!r} does not exist") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BaselineError(f"baseline file {str(p)!r} cannot be read: {exc}") from None
-    except json.JSONDecodeError as exc:
-        raise BaselineError(f"baseline file {str(p)!r} is not valid JSON ({exc.msg} at line {exc.lineno})") from None
+    doc = load_json(p, "baseline file", BaselineError)
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise BaselineError(f"{str(p)!r} is not a unocli baseline file")
     if doc.get("format_version") != FORMAT_VERSION:
@@ -127,7 +106,7 @@ def load_baseline(path: str | Path) -> tuple[dict[str, Any], list[Arm]]:
                 )
             rules = Rules(**rec["rules"])
             policies = tuple(Policy(**pol) for pol in rec["policies"])
-            arms.append(Arm(rec["name"], rules, policies, bool(rec["match"]), bool(rec["rotate_seats"])))
+            arms.append(Arm(rec["name"], rules, policies, match=bool(rec["match"]), rotate_seats=bool(rec["rotate_seats"])))
             for key in ("n", "metrics", "wins", "fingerprint"):
                 rec[key]
         int(doc["games"]), int(doc["seed"])

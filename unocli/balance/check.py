@@ -26,9 +26,11 @@ from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree as ET
 
-from unocli.balance.baseline import Arm, run_arm
+from unocli.balance.baseline import run_arm
 from unocli.run.backends import Backend
-from unocli.study.stats import holm, norm_quantile, t_sf
+from unocli.study.arm import Arm
+from unocli.study.simulate import SimulationResult
+from unocli.study.stats import Difference, holm, norm_quantile, welch
 
 
 class Verdict(StrEnum):
@@ -70,36 +72,53 @@ class CheckReport:
         return 0
 
 
-def _welch(m1: float, s1: float, n1: int, m2: float, s2: float, n2: int) -> tuple[float, float, float]:
-    """Difference m2 - m1, its standard error and the two-sided p-value (Welch)."""
-    diff = m2 - m1
-    v1, v2 = s1 * s1 / n1, s2 * s2 / n2
-    se = math.sqrt(v1 + v2)
-    if se == 0.0:
-        return diff, 0.0, 1.0 if diff == 0.0 else 0.0
-    denom = (v1 * v1 / (n1 - 1) if n1 > 1 else 0.0) + (v2 * v2 / (n2 - 1) if n2 > 1 else 0.0)
-    df = (v1 + v2) ** 2 / denom if denom > 0 else max(n1 + n2 - 2, 1)
-    return diff, se, 2 * t_sf(abs(diff) / se, df)
+@dataclass(frozen=True)
+class MetricTest:
+    """One metric (or one seat's win share) of one arm, rerun against its baseline.
+
+    ``test`` is Welch's two-sample test of ``now - baseline`` (the rerun's
+    games against the baseline's, independent samples).
+    """
+
+    arm: str
+    metric: str
+    baseline: float
+    baseline_sd: float
+    now: float
+    test: Difference
 
 
-def _tests(rec: dict[str, Any], result) -> list[tuple[str, float, float, float, float, float]]:
-    """(metric, baseline, now, diff, se, p) for every metric and seat win share of one arm."""
+def _tests(arm: str, rec: dict[str, Any], result: SimulationResult) -> list[MetricTest]:
+    """A test for every metric and every seat's win share of one arm."""
     out = []
     n0, n1 = rec["n"], result.games
     summary = result.summary().set_index("metric")
     for name, base in rec["metrics"].items():
         now = summary.loc[name]
-        diff, se, p = _welch(base["mean"], base["sd"], n0, float(now["mean"]), float(now["sd"]), n1)
-        out.append((name, base["mean"], float(now["mean"]), diff, se, p, base["sd"]))
-    games_per_share0 = n0  # rounds played, all rotations included
-    games_per_share1 = result.acc.games
+        test = welch(float(now["mean"]), float(now["sd"]), n1, base["mean"], base["sd"], n0)
+        out.append(MetricTest(arm, name, base["mean"], base["sd"], float(now["mean"]), test))
+    games0 = n0  # rounds played, all rotations included
+    games1 = result.acc.games
     for seat, w0 in enumerate(rec["wins"]):
-        p0 = w0 / games_per_share0
-        p1 = result.acc.wins[seat] / games_per_share1
+        p0 = w0 / games0
+        p1 = result.acc.wins[seat] / games1
         s0, s1 = math.sqrt(p0 * (1 - p0)), math.sqrt(p1 * (1 - p1))
-        diff, se, p = _welch(p0, s0, games_per_share0, p1, s1, games_per_share1)
-        out.append((f"win_share_seat{seat}", p0, p1, diff, se, p, s0))
+        out.append(MetricTest(arm, f"win_share_seat{seat}", p0, s0, p1, welch(p1, s1, games1, p0, s0, games0)))
     return out
+
+
+def _verdict(t: MetricTest, p_adjusted: float, z: float, alpha: float, tolerance: float) -> CheckRow:
+    """Fail when the adjusted p-value is below ``alpha``; pass when the interval ``diff +- z se`` lies in the band."""
+    d = t.test
+    band = tolerance * max(abs(t.baseline), t.baseline_sd)
+    lo, hi = d.diff - z * d.se, d.diff + z * d.se
+    if p_adjusted < alpha:
+        verdict = Verdict.FAIL
+    elif -band <= lo and hi <= band:
+        verdict = Verdict.PASS
+    else:
+        verdict = Verdict.INCONCLUSIVE
+    return CheckRow(t.arm, t.metric, t.baseline, t.now, d.diff, lo, hi, float(p_adjusted), verdict)
 
 
 def check_statistical(
@@ -115,24 +134,12 @@ def check_statistical(
     """Rerun every arm on a fresh seed and test each metric against the baseline."""
     seed = secrets.randbits(64) if seed is None else seed
     games = games or int(doc["games"])
-    raw = []
+    tests: list[MetricTest] = []
     for arm, rec in zip(arms, doc["arms"], strict=True):
-        result = run_arm(arm, games, seed, backend)
-        raw += [(arm.name, *t) for t in _tests(rec, result)]
-    m = len(raw)
-    adjusted = holm([t[6] for t in raw])
-    z = norm_quantile(1 - alpha / (2 * m))  # simultaneous (Bonferroni) interval
-    rows = []
-    for (arm, metric, base, now, diff, se, _p, base_sd), p_adj in zip(raw, adjusted, strict=True):
-        band = tolerance * max(abs(base), base_sd)
-        lo, hi = diff - z * se, diff + z * se
-        if p_adj < alpha:
-            verdict = Verdict.FAIL
-        elif -band <= lo and hi <= band:
-            verdict = Verdict.PASS
-        else:
-            verdict = Verdict.INCONCLUSIVE
-        rows.append(CheckRow(arm, metric, base, now, diff, lo, hi, float(p_adj), verdict))
+        tests += _tests(arm.name, rec, run_arm(arm, games, seed, backend))
+    adjusted = holm([t.test.p for t in tests])
+    z = norm_quantile(1 - alpha / (2 * len(tests)))  # simultaneous (Bonferroni) interval
+    rows = [_verdict(t, p, z, alpha, tolerance) for t, p in zip(tests, adjusted, strict=True)]
     return CheckReport("statistical", seed, games, alpha, tolerance, rows)
 
 

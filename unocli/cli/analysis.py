@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shlex
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -16,8 +17,10 @@ from unocli.errors import ConfigError
 from unocli.files import check_table_path, write_table
 from unocli.game.policies import PRESETS as POLICY_PRESETS
 from unocli.game.rules import PRESETS as RULE_PRESETS
+from unocli.report import fmt
 from unocli.run.precision import check_target
-from unocli.study.sweep import TableSpec, parse_grid_option
+from unocli.study.compare import Arm, Comparison, check_arms, compare, is_binary, quantity_names
+from unocli.study.sweep import SweepResult, TableSpec, parse_grid_option, sweep
 
 ARM_OPTIONS = ("--rules", "--set", "--players", "--policy", "--seat")
 
@@ -58,8 +61,6 @@ def parse_arm(text: str, base: TableSpec) -> tuple[str, TableSpec]:
 
 
 def _apply_arm_option(table: TableSpec, option: str, value: str, text: str) -> TableSpec:
-    from dataclasses import replace
-
     from unocli.game.rules import parse_assignment
 
     if option == "--rules":
@@ -114,34 +115,23 @@ def _log(quiet: bool):
     return say
 
 
-def _decimals(lo: float, hi: float) -> int:
-    """Decimals that show an interval of this width to two significant figures."""
-    import math
-
-    half = (hi - lo) / 2
-    if not math.isfinite(half) or half <= 0:
-        return 2
-    return min(6, max(0, 1 - math.floor(math.log10(half))))
-
-
-def _interval(m: float, lo: float, hi: float, sign: str = "") -> str:
-    k = _decimals(lo, hi)
-    return f"{m:{sign}.{k}f} [{lo:{sign}.{k}f}, {hi:{sign}.{k}f}]"
-
-
 def format_comparison(df: pd.DataFrame) -> str:
-    """The comparison table for a terminal."""
+    """The comparison table for a terminal (shares as percentages, their differences in points)."""
     base = df["baseline"].iloc[0]
+    share = [is_binary(q) for q in df["metric"]]
     out = pd.DataFrame(
         {
             "arm": df["arm"],
             "metric": df["metric"],
-            "mean [95% CI]": [_interval(m, lo, hi) for m, lo, hi in zip(df["mean"], df["ci_low"], df["ci_high"], strict=True)],
-            f"minus {base} [paired 95% CI]": [
-                "(baseline)" if pd.isna(d) else _interval(d, lo, hi, "+")
-                for d, lo, hi in zip(df["diff"], df["diff_low"], df["diff_high"], strict=True)
+            "mean [95% CI]": [
+                fmt.estimate(m, lo, hi, is_share=s)
+                for m, lo, hi, s in zip(df["mean"], df["ci_low"], df["ci_high"], share, strict=True)
             ],
-            "p (Holm)": ["" if pd.isna(p) else ("<0.001" if p < 0.001 else f"{p:.3f}") for p in df["p_holm"]],
+            f"minus {base} [paired 95% CI]": [
+                "(baseline)" if pd.isna(d) else fmt.difference(d, lo, hi, is_share=s)
+                for d, lo, hi, s in zip(df["diff"], df["diff_low"], df["diff_high"], share, strict=True)
+            ],
+            "p (Holm)": df["p_holm"].map(fmt.pvalue),
         }
     )
     return out.to_string(index=False)
@@ -212,76 +202,126 @@ def compare_cmd(
     intervals and Holm-adjusted p-values. Arms that play identically differ
     by exactly 0.
     """
-    from unocli.study.compare import compare
-
     check_target(target_error, max_games)
     if out_path:
         check_table_path(out_path)
-    metrics = _metrics(metrics_text)
+    asked = CompareAsked(games=games, seed=seed, baseline=baseline, metrics=_metrics(metrics_text), match=match)
     if experiment:
-        from unocli.study.experiments import load_experiment
-
-        if arm_texts:
-            raise ConfigError("give either an EXPERIMENT file or --arm options, not both")
-        exp = load_experiment(experiment)
-        n_players = players or exp.players[0]
-        arms = exp.arms_for(n_players)
-        games = games or exp.games
-        seed = seed if seed else exp.seed
-        baseline = baseline or exp.baseline
-        metrics = metrics or exp.metrics
-        match = match or exp.match
+        plan = _plan_from_file(experiment, arm_texts, players, asked)
     else:
-        if len(arm_texts) < 2:
-            raise ConfigError("name at least two --arm options (or an EXPERIMENT file)")
-        base = base_table(rules_spec, sets, players, policy, seats)
-        parsed = [parse_arm(t, base) for t in arm_texts]
-        arms = tuple(table.build(name=name) for name, table in parsed)
-        games = games or 20_000
-    metrics = tuple(metrics or ("turns", "cards_drawn", "win_0"))
-    from unocli.study.compare import check_arms, quantity_names
-
-    check_arms(arms)
-    known = quantity_names(arms[0].players)
-    for m in (*metrics, metric):
-        if m not in known:
-            raise ConfigError(f"unknown metric {m!r}; the metrics are: {', '.join(known)}")
+        plan = _plan_from_arms(arm_texts, (rules_spec, sets, players, policy, seats), asked)
+    _check_metrics(plan.arms, (*plan.metrics, metric))
     say = _log(quiet or as_json)
-    say(f"unocli compare: {len(arms)} arms x {games:,} games, seed {seed}")
+    say(f"unocli compare: {len(plan.arms)} arms x {fmt.count(plan.games)} games, seed {plan.seed}")
     result = compare(
-        arms,
-        games=games,
-        seed=seed,
-        baseline=baseline,
+        plan.arms,
+        games=plan.games,
+        seed=plan.seed,
+        baseline=plan.baseline,
         quantities=None,
-        match=match,
+        match=plan.match,
         target_error=target_error,
         metric=metric,
         max_games=max_games,
         threads=threads,
         backend=make_backend(backend, scheduler),
     )
-    table = result.table(metrics)
+    table = result.table(plan.metrics)
     if out_path:
         write_table(table, out_path)
-    if as_json:
-        payload: dict[str, Any] = {
-            "games": result.games,
-            "seed": result.seed,
-            "baseline": table["baseline"].iloc[0],
-            "rows": json.loads(table.to_json(orient="records")),
-        }
-        if result.target is not None:
-            payload["target"] = result.target.to_dict()
-        click.echo(json.dumps(payload, indent=2, default=float))
-        return
-    click.echo(
-        f"{result.games:,} {'matches' if match else 'rounds'} per arm, {arms[0].players} players, seed "
-        f"{result.seed}; all arms on the same deals."
+    click.echo(_comparison_json(result, table) if as_json else _comparison_text(result, table))
+
+
+@dataclass(frozen=True)
+class CompareAsked:
+    """The options of ``compare`` as given (None, 0 or False where the user gave none)."""
+
+    games: int | None
+    seed: int
+    baseline: str | None
+    metrics: tuple[str, ...] | None
+    match: bool
+
+
+@dataclass(frozen=True)
+class ComparePlan:
+    """What ``compare`` plays."""
+
+    arms: tuple[Arm, ...]
+    games: int
+    seed: int
+    baseline: str | None
+    metrics: tuple[str, ...]
+    match: bool
+
+
+DEFAULT_COMPARE_METRICS = ("turns", "cards_drawn", "win_0")
+TableOptions = tuple[str, tuple[str, ...], int | None, str, tuple[str, ...]]  # rules, sets, players, policy, seats
+
+
+def _plan_from_file(path: str, arm_texts: tuple[str, ...], players: int | None, asked: CompareAsked) -> ComparePlan:
+    """The experiment file's arms at ``--players`` (or its first table size); options given override the file."""
+    from unocli.study.experiments import load_experiment
+
+    if arm_texts:
+        raise ConfigError("give either an EXPERIMENT file or --arm options, not both")
+    exp = load_experiment(path)
+    return ComparePlan(
+        arms=tuple(exp.arms_for(players or exp.players[0])),
+        games=asked.games or exp.games,
+        seed=asked.seed if asked.seed else exp.seed,
+        baseline=asked.baseline or exp.baseline,
+        metrics=tuple(asked.metrics or exp.metrics or DEFAULT_COMPARE_METRICS),
+        match=asked.match or exp.match,
     )
-    click.echo(format_comparison(table))
+
+
+def _plan_from_arms(arm_texts: tuple[str, ...], table: TableOptions, asked: CompareAsked) -> ComparePlan:
+    """The ``--arm`` options on top of the table the common options describe."""
+    if len(arm_texts) < 2:
+        raise ConfigError("name at least two --arm options (or an EXPERIMENT file)")
+    base = base_table(*table)
+    parsed = [parse_arm(t, base) for t in arm_texts]
+    return ComparePlan(
+        arms=tuple(spec.build(name=name) for name, spec in parsed),
+        games=asked.games or 20_000,
+        seed=asked.seed,
+        baseline=asked.baseline,
+        metrics=tuple(asked.metrics or DEFAULT_COMPARE_METRICS),
+        match=asked.match,
+    )
+
+
+def _check_metrics(arms: tuple[Arm, ...], metrics: tuple[str, ...]) -> None:
+    """Refuse bad arms and metrics the arms do not record, before any game is played."""
+    check_arms(arms)
+    known = quantity_names(arms[0].players)
+    for m in metrics:
+        if m not in known:
+            raise ConfigError(f"unknown metric {m!r}; the metrics are: {', '.join(known)}")
+
+
+def _comparison_json(result: Comparison, table: pd.DataFrame) -> str:
+    payload: dict[str, Any] = {
+        "games": result.games,
+        "seed": result.seed,
+        "baseline": table["baseline"].iloc[0],
+        "rows": json.loads(table.to_json(orient="records")),
+    }
     if result.target is not None:
-        click.echo(result.target.describe())
+        payload["target"] = result.target.to_dict()
+    return json.dumps(payload, indent=2, default=float)
+
+
+def _comparison_text(result: Comparison, table: pd.DataFrame) -> str:
+    lines = [
+        f"{fmt.count(result.games)} {'matches' if result.match else 'rounds'} per arm, {result.arms[0].players} players, "
+        f"seed {result.seed}; all arms on the same deals.",
+        format_comparison(table),
+    ]
+    if result.target is not None:
+        lines.append(result.target.describe())
+    return "\n".join(lines)
 
 
 @click.command(cls=UnoCommand)
@@ -346,31 +386,25 @@ def sweep_cmd(
     the paired difference from the first cell. The chart is a line plot for
     one axis and a heatmap for two.
     """
-    from unocli.report.analyses.generic_sweep import sweep_chart, table_shown
-    from unocli.report.plots import save
-    from unocli.study.sweep import sweep
-
     check_target(target_error, max_games)
+    axes = [parse_grid_option(t) for t in grid_texts]
     metrics = _metrics(metrics_text)
     if experiment:
         from unocli.study.experiments import load_experiment
 
         exp = load_experiment(experiment)
-        axes = list(exp.grid) + [parse_grid_option(t) for t in grid_texts]
-        from dataclasses import replace
-
+        axes = list(exp.grid) + axes
         base = replace(exp.base, players=players or exp.players[0])
         games, seed = games or exp.games, seed if seed else exp.seed
         metrics = metrics or exp.metrics
     else:
-        axes = [parse_grid_option(t) for t in grid_texts]
         base = base_table(rules_spec, sets, players, policy, seats)
         games = games or 5_000
     folder = Path(out_dir)
     if folder.exists() and not folder.is_dir():
         raise ConfigError(f"--out {out_dir!r} is a file, not a folder")
     say = _log(quiet)
-    say(f"unocli sweep: {' x '.join(f'{a.name} ({len(a.values)})' for a in axes)} cells x {games:,} games")
+    say(f"unocli sweep: {' x '.join(f'{a.name} ({len(a.values)})' for a in axes)} cells x {fmt.count(games)} games")
     result = sweep(
         base,
         axes,
@@ -384,27 +418,33 @@ def sweep_cmd(
         threads=threads,
         backend=make_backend(backend, scheduler),
     )
+    click.echo(_write_sweep(result, folder, metric, seed, base))
+
+
+def _write_sweep(result: SweepResult, folder: Path, metric: str, seed: int, base: TableSpec) -> str:
+    """Write the sweep's table and chart into ``folder``; return the table and what was written, for the terminal."""
+    from unocli import __version__
+    from unocli.report.analyses.generic_sweep import sweep_chart, table_shown
+    from unocli.report.plots import save  # matplotlib loads only when a sweep is drawn
+
     table = result.table()
     folder.mkdir(parents=True, exist_ok=True)
     write_table(table, folder / "sweep.csv")
     write_table(table, folder / "sweep.parquet")
-    from unocli import __version__
-
-    n = int(table["n"].min())
     cap = (
-        f"Mean {metric} per cell. n = at least {n:,} games per cell. Table: {base.describe()}. Seed {seed}, "
-        f"unocli {__version__}. Bands, bars and ± are 95% intervals (t for means, Wilson for shares); "
+        f"Mean {metric} per cell. n = at least {fmt.count(table['n'].min())} games per cell. Table: {base.describe()}. "
+        f"Seed {seed}, unocli {__version__}. Bands, bars and ± are 95% intervals (t for means, Wilson for shares); "
         "every cell's interval is in sweep.csv."
     )
-    fig = sweep_chart(result, metric, cap)
-    click.echo(table_shown(table, [a.name for a in result.axes if a.name != "players"]).to_string(index=False))
-    for info in result.targets.values():
-        click.echo(info.describe())
+    fig = sweep_chart(table, result.axes, metric, cap)
+    lines = [table_shown(table, [a.name for a in result.axes if a.name != "players"]).to_string(index=False)]
+    lines += [info.describe() for info in result.targets.values()]
     if fig is not None:
         save(fig, folder, "sweep")
-        click.echo(f"Wrote {folder / 'sweep.csv'}, sweep.parquet, sweep.png and sweep.svg")
+        lines.append(f"Wrote {folder / 'sweep.csv'}, sweep.parquet, sweep.png and sweep.svg")
     else:
-        click.echo(f"Wrote {folder / 'sweep.csv'} and sweep.parquet (no chart for more than two axes)")
+        lines.append(f"Wrote {folder / 'sweep.csv'} and sweep.parquet (no chart for more than two axes)")
+    return "\n".join(lines)
 
 
 @click.command(cls=UnoCommand)

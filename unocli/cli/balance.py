@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-import math
 import sys
 
 import click
 import pandas as pd
 
 from unocli.balance.baseline import Arm, load_baseline, make_baseline, save_baseline
-from unocli.balance.check import CheckReport, Verdict, check_exact, check_statistical, write_junit
+from unocli.balance.check import CheckReport, CheckRow, Verdict, check_exact, check_statistical, write_junit
 from unocli.cli.backend import backend_options, make_backend
 from unocli.cli.options import BigInt, UnoCommand
 from unocli.errors import ConfigError
+from unocli.report import fmt
+from unocli.study.compare import is_binary
 from unocli.study.experiments import load_experiment
 
 
@@ -57,27 +58,36 @@ def baseline_cmd(experiment: str, output: str, games: int | None, seed: int | No
         backend=make_backend(backend, scheduler),
     )
     save_baseline(doc, output)
-    click.echo(f"wrote {output}: {len(arms)} arms x {doc['games']:,} games, seed {doc['seed']}")
+    click.echo(f"wrote {output}: {len(arms)} arms x {fmt.count(doc['games'])} games, seed {doc['seed']}")
 
 
-def _fmt(x: float) -> str:
-    if math.isnan(x):
-        return ""
-    return f"{x:.4g}"
+def _row_cells(r: CheckRow) -> dict[str, str]:
+    """A check row's figures: shares as percentages and their differences in points, differences signed, the
+    difference and its interval with the decimals the interval warrants (an exact rerun's difference, which has
+    no interval, to four significant figures)."""
+    share = is_binary(r.metric)
+    kind: fmt.Kind = "pp" if share else "signed"
+    scale = 100 if share else 1
+    k = fmt.decimals_for(scale * r.ci_low, scale * r.ci_high, default=fmt.sig_decimals(scale * r.diff))
+    return {
+        "baseline": fmt.share(r.baseline, 2) if share else fmt.sig(r.baseline),
+        "now": fmt.share(r.now, 2) if share else fmt.sig(r.now),
+        "difference": fmt.value(r.diff, k, kind),
+        "interval": fmt.bounds(r.ci_low, r.ci_high, k, kind),
+    }
 
 
 def format_report(name: str, report: CheckReport) -> str:
-    head = f"{name}: {report.mode} check, {report.games:,} games per arm, seed {report.seed}" + (
+    """The check's verdicts as a table for a terminal, with the counts of each verdict."""
+    head = f"{name}: {report.mode} check, {fmt.count(report.games)} games per arm, seed {report.seed}" + (
         f", family-wise alpha {report.alpha:g}, tolerance {report.tolerance:g}" if report.mode != "exact" else ""
     )
+    cells = [_row_cells(r) for r in report.rows]
     table = pd.DataFrame(
         {
             "arm": [r.arm for r in report.rows],
             "metric": [r.metric for r in report.rows],
-            "baseline": [_fmt(r.baseline) for r in report.rows],
-            "now": [_fmt(r.now) for r in report.rows],
-            "difference": [_fmt(r.diff) for r in report.rows],
-            "interval": [f"[{r.ci_low:+.3g}, {r.ci_high:+.3g}]" for r in report.rows],
+            **{column: [c[column] for c in cells] for column in ("baseline", "now", "difference", "interval")},
             "verdict": [str(r.verdict) for r in report.rows],
         }
     )

@@ -18,9 +18,10 @@ from unocli.files import check_table_path, write_table
 from unocli.game.policies import Policy, load_policies_file, resolve_policies, seat_labels
 from unocli.game.rules import Rules, resolve_rules
 from unocli.kernel import is_compiled
+from unocli.report import fmt
 from unocli.run import bench as bench_mod
 from unocli.run.precision import DEFAULT_MAX_GAMES
-from unocli.study.simulate import SimulationResult, simulate
+from unocli.study.simulate import RotationStats, SimulationResult, simulate
 
 PROGRESS_AFTER = 2.0  # seconds before a progress bar appears
 
@@ -91,66 +92,67 @@ def announce_compile(quiet: bool) -> None:
         click.echo("unocli: compiling the simulation kernel (first run only; about a minute)...", err=True)
 
 
-def _fmt(x: float) -> str:
-    if isinstance(x, float) and math.isnan(x):
-        return "nan"
-    if abs(x) >= 1000:
-        return f"{x:,.1f}"
-    return f"{x:.4g}" if abs(x) < 10 else f"{x:.2f}"
-
-
 def format_result(result: SimulationResult) -> str:
-    """The human-readable report of a simulation."""
+    """The human-readable report of a simulation (see :mod:`unocli.report.fmt` for the number formats)."""
     r = result
     unit = "matches" if r.match else "rounds"
-    lines = [f"{r.games:,} {unit}, {r.rules.players} players, seed {r.seed}"]
+    lines = [f"{fmt.count(r.games)} {unit}, {r.rules.players} players, seed {r.seed}"]
     summary = r.summary()
+    bounds = list(zip(summary["ci_low"], summary["ci_high"], strict=True))
     table = pd.DataFrame(
         {
             "metric": summary["metric"],
-            "mean": summary["mean"].map(_fmt),
-            "95% CI": [f"[{_fmt(lo)}, {_fmt(hi)}]" for lo, hi in zip(summary["ci_low"], summary["ci_high"], strict=True)],
-            "sd": summary["sd"].map(_fmt),
+            "mean": [fmt.point(m, lo, hi) for m, (lo, hi) in zip(summary["mean"], bounds, strict=True)],
+            "95% CI": [fmt.bounds(lo, hi) for lo, hi in bounds],
+            "sd": summary["sd"].map(fmt.sig),
         }
     )
-    lines += ["", f"Per {unit[:-2] if r.match else 'round'} (n = {r.games:,}):", table.to_string(index=False)]
+    lines += ["", f"Per {unit[:-2] if r.match else 'round'} (n = {fmt.count(r.games)}):", table.to_string(index=False)]
     shares = r.win_shares()
     seat_table = pd.DataFrame(
         {
             "seat": shares["seat"],
             "policy": ["(rotated)" if r.rotation is not None else _short(p) for p in r.policies],
-            "wins": shares["wins"],
-            "win share": shares["share"].map(lambda x: f"{x:.4f}"),
-            "95% CI (Wilson)": [f"[{lo:.4f}, {hi:.4f}]" for lo, hi in zip(shares["ci_low"], shares["ci_high"], strict=True)],
+            "wins": shares["wins"].map(fmt.count),
+            **_share_columns(shares),
         }
     )
-    lines += ["", f"Seat win shares (n = {r.games:,}; seat 0 plays first in a single round):", seat_table.to_string(index=False)]
-    out = r.outcomes()
-    lines += ["", "Outcomes: " + ", ".join(f"{k} {v:,}" for k, v in out.items())]
+    lines += [
+        "",
+        f"Seat win shares (n = {fmt.count(r.games)}; seat 0 plays first in a single round):",
+        seat_table.to_string(index=False),
+    ]
+    lines += ["", "Outcomes: " + ", ".join(f"{k} {fmt.count(v)}" for k, v in r.outcomes().items())]
     if r.rotation is not None:
-        rot = r.rotation
-        sh = rot.shares()
-        lines += ["", f"Policies with seats rotated ({rot.deals:,} deals x {rot.rotations} rotations):"]
-        lines.append(
-            pd.DataFrame(
-                {
-                    "policy": sh["policy"],
-                    "seats": sh["seats"],
-                    "win share": sh["share"].map(lambda x: f"{x:.4f}"),
-                    "95% CI (Wilson)": [f"[{lo:.4f}, {hi:.4f}]" for lo, hi in zip(sh["ci_low"], sh["ci_high"], strict=True)],
-                    "n": sh["n"],
-                }
-            ).to_string(index=False)
-        )
-        names = list(rot.groups())
-        for i, a in enumerate(names):
-            for b in names[i + 1 :]:
-                d = rot.paired_difference(a, b)
-                lines.append(
-                    f"  {a} - {b}: {d['diff']:+.4f}  95% CI [{d['ci_low']:+.4f}, {d['ci_high']:+.4f}]"
-                    f"  (paired over {d['n_deals']:,} deals)"
-                )
+        lines += _rotation_lines(r.rotation)
     return "\n".join(lines)
+
+
+def _share_columns(df: pd.DataFrame) -> dict[str, list[str]]:
+    """A win share and its Wilson interval as percentages, in two columns."""
+    bounds = list(zip(df["ci_low"], df["ci_high"], strict=True))
+    return {
+        "win share": [fmt.point(p, lo, hi, kind="share") for p, (lo, hi) in zip(df["share"], bounds, strict=True)],
+        "95% CI (Wilson)": [fmt.bounds(lo, hi, kind="share") for lo, hi in bounds],
+    }
+
+
+def _rotation_lines(rot: RotationStats) -> list[str]:
+    """Each policy's win share with seats rotated, and the paired differences between policies."""
+    sh = rot.shares()
+    lines = ["", f"Policies with seats rotated ({fmt.count(rot.deals)} deals x {rot.rotations} rotations):"]
+    table = pd.DataFrame({"policy": sh["policy"], "seats": sh["seats"], **_share_columns(sh), "n": sh["n"].map(fmt.count)})
+    lines.append(table.to_string(index=False))
+    names = list(rot.groups())
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            d = rot.paired_difference(a, b)
+            lo, hi = d["ci_low"], d["ci_high"]
+            lines.append(
+                f"  {a} - {b}: {fmt.point(d['diff'], lo, hi, kind='pp')}  95% CI {fmt.bounds(lo, hi, kind='pp')}"
+                f"  (paired over {fmt.count(d['n_deals'])} deals)"
+            )
+    return lines
 
 
 def _short(policy: Policy) -> str:
@@ -299,9 +301,9 @@ def bench_cmd(games: int, repeats: int, no_cli: bool, as_json: bool, backend: st
             "rules": rows["rules"],
             "players": rows["players"],
             "threads": rows["threads"],
-            "rounds/s (median)": rows["rounds_per_second"].map(lambda x: f"{x:,.0f}"),
-            "range": [f"{lo:,.0f}-{hi:,.0f}" for lo, hi in rows["spread"]],
-            "games x repeats": [f"{g:,} x {r}" for g, r in zip(rows["games"], rows["repeats"], strict=True)],
+            "rounds/s (median)": rows["rounds_per_second"].map(lambda x: fmt.fixed(x, 0)),
+            "range": [f"{fmt.fixed(lo, 0)}-{fmt.fixed(hi, 0)}" for lo, hi in rows["spread"]],
+            "games x repeats": [f"{fmt.count(g)} x {r}" for g, r in zip(rows["games"], rows["repeats"], strict=True)],
         }
     )
     click.echo(table.to_string(index=False))
@@ -319,10 +321,12 @@ def format_dask_bench(d: dict[str, Any]) -> str:
             "run": rows["run"],
             "backend": rows["backend"],
             "threads": rows["threads"],
-            "shards x games": [f"{n:,} x {g:,}" for n, g in zip(rows["shards"], rows["shard_games"], strict=True)],
-            "seconds (median)": rows["median_seconds"].map(lambda x: f"{x:.2f}"),
-            "rounds/s": rows["rounds_per_second"].map(lambda x: f"{x:,.0f}"),
-            "range": [f"{lo:,.0f}-{hi:,.0f}" for lo, hi in rows["spread"]],
+            "shards x games": [
+                f"{fmt.count(n)} x {fmt.count(g)}" for n, g in zip(rows["shards"], rows["shard_games"], strict=True)
+            ],
+            "seconds (median)": rows["median_seconds"].map(lambda x: fmt.fixed(x, 2)),
+            "rounds/s": rows["rounds_per_second"].map(lambda x: fmt.fixed(x, 0)),
+            "range": [f"{fmt.fixed(lo, 0)}-{fmt.fixed(hi, 0)}" for lo, hi in rows["spread"]],
         }
     )
     over = d["overhead_per_shard_seconds"]

@@ -7,15 +7,15 @@ of docs/rules.md §10 is one setting of these knobs.
 
 from __future__ import annotations
 
-import dataclasses
-import tomllib
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
 from unocli.errors import ConfigError
-from unocli.game.cards import N_TYPES, WILD, WILD_DRAW_FOUR, rank_of
+from unocli.files import load_toml
+from unocli.game.cards import DECK_SIZE, N_TYPES, WILD, WILD_DRAW_FOUR, rank_of
+from unocli.game.fields import Fields, Presets, meta
 
 
 class CardClass(StrEnum):
@@ -64,80 +64,88 @@ DEFAULT_CLASS_ORDER = (
 )
 
 
-def _meta(text: str, kind: str = "", **extra: Any) -> dict[str, Any]:
-    return {"help": text, "kind": kind, **extra}
+def _play_order(label: str, value: Any) -> str:
+    """'random' (also for empty text), or a full play order (see :func:`parse_order`)."""
+    text = _order_text(value)
+    return "random" if text in ("", "random") else _full_order(text)
 
 
-PROB = "probability"
+def _attack_order(label: str, value: Any) -> str:
+    """A full play order, or '' (no attack preference)."""
+    text = _order_text(value)
+    return "" if text == "" else _full_order(text)
+
+
+def _order_text(value: Any) -> str:
+    if isinstance(value, list | tuple):
+        value = ">".join(str(v) for v in value)
+    return str(value).strip().lower()
+
+
+def _full_order(text: str) -> str:
+    return ">".join(c.value for c in parse_order(text))
 
 
 @dataclass(frozen=True)
-class Policy:
-    """The knobs of one scripted player. Defaults are the ``random`` policy (docs/rules.md §10)."""
+class Policy(Fields):
+    """The knobs of one scripted player. Defaults are the ``random`` policy (docs/rules.md §10).
+
+    The kernel reads the knobs by name (kernel/encode.py).
+    """
+
+    WHAT = "policy knob"
+    WHAT_PLURAL = "knobs"
 
     play: str = field(
         default="random",
-        metadata=_meta(
+        metadata=meta(
             "card preference: 'random' (uniform over legal cards) or classes in order, e.g. "
             "'draw_two>skip>reverse>high>wild>wild_draw_four' (classes: high, low, skip, reverse, "
             "draw_two, wild, wild_draw_four); ties go to the colour held most",
-            "order",
+            coerce=_play_order,
         ),
     )
     attack: str = field(
         default="",
-        metadata=_meta("preference used instead of 'play' when the next player holds at most attack_at cards", "order"),
+        metadata=meta(
+            "preference used instead of 'play' when the next player holds at most attack_at cards", coerce=_attack_order
+        ),
     )
     attack_at: int = field(
-        default=0, metadata=_meta("hand size of the next player at or below which 'attack' applies (0: never)", "int")
+        default=0, metadata=meta("hand size of the next player at or below which 'attack' applies (0: never)", lo=0, hi=DECK_SIZE)
     )
     colour: ColourChoice = field(
         default=ColourChoice.RANDOM,
-        metadata=_meta(
+        metadata=meta(
             "colour declared for a Wild: random, most_held, or next_lacks (the colour the next player "
             "last could not match, if held; else most held)"
         ),
     )
-    bluff: float = field(
-        default=0.0, metadata=_meta("probability of playing a +4 as a bluff when holding the current colour", PROB)
-    )
+    bluff: float = field(default=0.0, metadata=meta("probability of playing a +4 as a bluff when holding the current colour"))
     respond: Respond = field(
         default=Respond.UNIFORM,
-        metadata=_meta(
+        metadata=meta(
             "facing a +2/+4: uniform (one uniform choice over each stackable card, challenge, accept; "
             "docs/rules.md §10) or knobs (challenge by the challenge knobs, else stack with probability 'stack')"
         ),
     )
-    challenge: float = field(default=0.5, metadata=_meta("probability of challenging a +4 (respond=knobs)", PROB))
+    challenge: float = field(default=0.5, metadata=meta("probability of challenging a +4 (respond=knobs)"))
     challenge_if_hand: int = field(
         default=0,
-        metadata=_meta("always challenge when the +4's player held at least this many cards (0: off)", "int"),
+        metadata=meta("always challenge when the +4's player held at least this many cards (0: off)", lo=0, hi=DECK_SIZE),
     )
     challenge_if_own_colour: bool = field(
         default=False,
-        metadata=_meta("always challenge when the card under the +4 was played by the +4's player", "bool"),
+        metadata=meta("always challenge when the card under the +4 was played by the +4's player"),
     )
-    forget_uno: float = field(default=0.0, metadata=_meta("probability of forgetting to call Uno", PROB))
-    catch_uno: float = field(default=1.0, metadata=_meta("probability of noticing an opponent's forgotten Uno", PROB))
-    stack: float = field(default=1.0, metadata=_meta("probability of stacking when able (respond=knobs)", PROB))
-    jump_in: float = field(default=0.5, metadata=_meta("probability of jumping in when able", PROB))
+    forget_uno: float = field(default=0.0, metadata=meta("probability of forgetting to call Uno"))
+    catch_uno: float = field(default=1.0, metadata=meta("probability of noticing an opponent's forgotten Uno"))
+    stack: float = field(default=1.0, metadata=meta("probability of stacking when able (respond=knobs)"))
+    jump_in: float = field(default=0.5, metadata=meta("probability of jumping in when able"))
     swap_target: SwapTarget = field(
-        default=SwapTarget.RANDOM, metadata=_meta("whom a 7 swaps with: random, fewest, most or next (cards)")
+        default=SwapTarget.RANDOM, metadata=meta("whom a 7 swaps with: random, fewest, most or next (cards)")
     )
-    play_drawn: float = field(default=1.0, metadata=_meta("probability of playing a legal drawn card", PROB))
-
-    def __post_init__(self) -> None:
-        for f in fields(self):
-            object.__setattr__(self, f.name, _coerce(f, getattr(self, f.name)))
-
-    def replace(self, **changes: Any) -> Policy:
-        unknown = set(changes) - set(POLICY_FIELDS)
-        if unknown:
-            raise ConfigError(_unknown_knob_message(sorted(unknown)[0]))
-        return dataclasses.replace(self, **changes)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {f.name: (str(v) if isinstance(v := getattr(self, f.name), StrEnum) else v) for f in fields(self)}
+    play_drawn: float = field(default=1.0, metadata=meta("probability of playing a legal drawn card"))
 
     @property
     def play_order(self) -> tuple[CardClass, ...] | None:
@@ -152,11 +160,7 @@ class Policy:
         return priority_table(order)
 
 
-POLICY_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Policy))
-
-
-def _unknown_knob_message(name: str) -> str:
-    return f"unknown policy knob {name!r}; the knobs are: {', '.join(POLICY_FIELDS)}"
+POLICY_FIELDS: tuple[str, ...] = Policy.names()
 
 
 def parse_order(text: str) -> tuple[CardClass, ...]:
@@ -207,50 +211,6 @@ def priority_table(order: tuple[CardClass, ...]) -> list[int]:
     return table
 
 
-def _coerce(f: dataclasses.Field, value: Any) -> Any:
-    name, kind = f.name, f.metadata["kind"]
-    if kind == PROB:
-        try:
-            p = float(value) if not isinstance(value, bool) else None
-        except (TypeError, ValueError):
-            p = None
-        if p is None or not 0.0 <= p <= 1.0:
-            raise ConfigError(f"policy knob {name!r} must be a probability between 0 and 1, not {value!r}")
-        return p
-    if kind == "int":
-        try:
-            v = int(str(value).strip()) if not isinstance(value, bool) else None
-        except ValueError:
-            v = None
-        if v is None or not 0 <= v <= 108:
-            raise ConfigError(f"policy knob {name!r} must be a whole number between 0 and 108, not {value!r}")
-        return v
-    if kind == "bool":
-        if isinstance(value, bool):
-            return value
-        s = str(value).strip().lower()
-        if s in {"true", "yes", "on", "1"}:
-            return True
-        if s in {"false", "no", "off", "0"}:
-            return False
-        raise ConfigError(f"policy knob {name!r} must be true or false, not {value!r}")
-    if kind == "order":
-        if isinstance(value, list | tuple):
-            value = ">".join(str(v) for v in value)
-        s = str(value).strip().lower()
-        if s in ("random", "") and name == "play":
-            return "random"
-        if s == "":
-            return ""
-        return ">".join(c.value for c in parse_order(s))
-    enum = {"ColourChoice": ColourChoice, "Respond": Respond, "SwapTarget": SwapTarget}[str(f.type)]
-    try:
-        return enum(str(value).strip().lower())
-    except ValueError:
-        allowed = ", ".join(e.value for e in enum)
-        raise ConfigError(f"policy knob {name!r} must be one of {allowed}, not {value!r}") from None
-
-
 # ---------------------------------------------------------------- presets
 
 _DUMP = "draw_two>skip>reverse>high>wild>wild_draw_four"
@@ -265,40 +225,43 @@ _BASIC: dict[str, Any] = {
     "swap_target": "fewest",
 }
 
-PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
-    "random": ("docs/rules.md §10: every decision uniform over the options open", {}),
-    "basic": ("dumps high points, keeps Wilds for when nothing else plays, declares the colour held most", _BASIC),
-    "aggressive": (
-        "action and draw cards first, above all against a next player with 3 cards or fewer",
-        {**_BASIC, "play": "draw_two>skip>reverse>wild_draw_four>high>wild", "attack": _ATTACK, "attack_at": 3},
-    ),
-    "hoarder": (
-        "plays low numbers first, keeps Wilds and +4s to the end, never stacks, keeps drawn cards",
-        {**_BASIC, "play": "low>skip>reverse>draw_two>wild>wild_draw_four", "stack": 0.0, "play_drawn": 0.0},
-    ),
-    "bluffer": ("basic, but plays a +4 as a bluff at every chance", {**_BASIC, "bluff": 1.0}),
-    "skeptic": ("basic, but challenges every +4", {**_BASIC, "challenge": 1.0}),
-    "smart": (
-        "uses what it sees: attacks a next player holding 1 card with draw cards, Skips and Reverses, declares "
-        "the colour the next player last failed to match, sheds low numbers first, never challenges",
-        {
-            **_BASIC,
-            "play": "low>draw_two>skip>reverse>wild>wild_draw_four",
-            "attack": "draw_two>skip>reverse>wild_draw_four>wild>low",
-            "attack_at": 1,
-            "colour": "next_lacks",
-            "challenge": 0.0,
-        },
-    ),
-}
+PRESETS = Presets(
+    Policy,
+    "policy",
+    "policies",
+    {
+        "random": ("docs/rules.md §10: every decision uniform over the options open", {}),
+        "basic": ("dumps high points, keeps Wilds for when nothing else plays, declares the colour held most", _BASIC),
+        "aggressive": (
+            "action and draw cards first, above all against a next player with 3 cards or fewer",
+            {**_BASIC, "play": "draw_two>skip>reverse>wild_draw_four>high>wild", "attack": _ATTACK, "attack_at": 3},
+        ),
+        "hoarder": (
+            "plays low numbers first, keeps Wilds and +4s to the end, never stacks, keeps drawn cards",
+            {**_BASIC, "play": "low>skip>reverse>draw_two>wild>wild_draw_four", "stack": 0.0, "play_drawn": 0.0},
+        ),
+        "bluffer": ("basic, but plays a +4 as a bluff at every chance", {**_BASIC, "bluff": 1.0}),
+        "skeptic": ("basic, but challenges every +4", {**_BASIC, "challenge": 1.0}),
+        "smart": (
+            "uses what it sees: attacks a next player holding 1 card with draw cards, Skips and Reverses, declares "
+            "the colour the next player last failed to match, sheds low numbers first, never challenges",
+            {
+                **_BASIC,
+                "play": "low>draw_two>skip>reverse>wild>wild_draw_four",
+                "attack": "draw_two>skip>reverse>wild_draw_four>wild>low",
+                "attack_at": 1,
+                "colour": "next_lacks",
+                "challenge": 0.0,
+            },
+        ),
+    },
+)
 
 
 def preset(name: str) -> Policy:
-    try:
-        _, values = PRESETS[name]
-    except KeyError:
-        raise ConfigError(f"unknown policy {name!r}; the policies are: {', '.join(PRESETS)}") from None
-    return Policy(**values)
+    """The policy of a named preset."""
+    policy: Policy = PRESETS.build(name)
+    return policy
 
 
 def parse_policy_spec(spec: str, extra: dict[str, Policy] | None = None) -> Policy:
@@ -314,8 +277,7 @@ def parse_policy_spec(spec: str, extra: dict[str, Policy] | None = None) -> Poli
         if not sep:
             raise ConfigError(f"policy settings take knob=value, not {item!r} in {spec!r}")
         key = key.strip()
-        if key not in POLICY_FIELDS:
-            raise ConfigError(_unknown_knob_message(key))
+        Policy.check_names([key])
         changes[key] = value.strip()
     return policy.replace(**changes)
 
@@ -323,12 +285,7 @@ def parse_policy_spec(spec: str, extra: dict[str, Policy] | None = None) -> Poli
 def load_policies_file(path: str | Path) -> dict[str, Policy]:
     """Policies from TOML: one table per policy, optional ``base = "PRESET"``."""
     p = Path(path)
-    try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigError(f"policy file {str(p)!r} does not exist") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"policy file {str(p)!r} is not valid TOML: {exc}") from None
+    data = load_toml(p, "policy file")
     out: dict[str, Policy] = {}
     for name, table in data.items():
         if not isinstance(table, dict):
@@ -376,4 +333,5 @@ def seat_labels(n_players: int, policy: str = "random", seats: tuple[str, ...] |
 
 
 def describe_knobs() -> list[tuple[str, str]]:
-    return [(f.name, f.metadata["help"]) for f in fields(Policy)]
+    """(knob, meaning) for every policy knob, in order."""
+    return Policy.describe()

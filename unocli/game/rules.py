@@ -7,17 +7,16 @@ overridden (``--set stacking=progressive``). Every invalid value raises
 
 from __future__ import annotations
 
-import dataclasses
-import tomllib
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from unocli.errors import ConfigError
+from unocli.files import load_toml
 from unocli.game.cards import DECK_SIZE
+from unocli.game.fields import Fields, Presets
+from unocli.game.fields import meta as _meta  # the name tests/test_cache_stamp.py finds two field definitions by
 
 
 class Stacking(StrEnum):
@@ -37,13 +36,15 @@ class WildDrawFour(StrEnum):
     FREE = "free"
 
 
-def _meta(text: str, **extra: Any) -> dict[str, Any]:
-    return {"help": text, **extra}
-
-
 @dataclass(frozen=True)
-class Rules:
-    """One rule set. Defaults are the official Mattel rules for 4 players."""
+class Rules(Fields):
+    """One rule set. Defaults are the official Mattel rules for 4 players.
+
+    The field order is the kernel's encoding (``RULE_FIELDS``, kernel/encode.py).
+    """
+
+    WHAT = "rule field"
+    WHAT_PLURAL = "fields"
 
     players: int = field(default=4, metadata=_meta("number of players, 2-10", lo=2, hi=10))
     hand_size: int = field(default=7, metadata=_meta("cards dealt to each player (players * hand_size + 1 <= 108)", lo=1, hi=107))
@@ -80,9 +81,7 @@ class Rules:
     )
 
     def __post_init__(self) -> None:
-        for f in fields(self):
-            value = getattr(self, f.name)
-            object.__setattr__(self, f.name, _coerce(f, value))
+        super().__post_init__()
         if self.players * self.hand_size + 1 > DECK_SIZE:
             raise ConfigError(
                 f"hand_size {self.hand_size} is too large for {self.players} players: "
@@ -90,104 +89,50 @@ class Rules:
                 f"(hand_size at most {(DECK_SIZE - 1) // self.players})"
             )
 
-    def replace(self, **changes: Any) -> Rules:
-        """A copy with some fields changed (validated)."""
-        unknown = set(changes) - {f.name for f in fields(self)}
-        if unknown:
-            raise ConfigError(_unknown_field_message(sorted(unknown)[0]))
-        return dataclasses.replace(self, **changes)
-
-    def to_dict(self) -> dict[str, Any]:
-        """Every field as plain JSON/TOML values."""
-        return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}
-
     @property
     def stacking_on(self) -> bool:
         return self.stacking is not Stacking.OFF
 
 
-RULE_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Rules))
-
-
-def _plain(value: Any) -> Any:
-    return str(value) if isinstance(value, StrEnum) else value
-
-
-def _unknown_field_message(name: str) -> str:
-    return f"unknown rule field {name!r}; the fields are: {', '.join(RULE_FIELDS)}"
-
-
-_TRUE = {"true", "yes", "on", "1"}
-_FALSE = {"false", "no", "off", "0"}
-
-
-def _coerce(f: dataclasses.Field, value: Any) -> Any:
-    """Check and convert one field's value, or raise ConfigError naming it."""
-    name = f.name
-    if f.type in ("bool", bool):
-        if isinstance(value, bool):
-            return value
-        if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
-            return value.strip().lower() in _TRUE
-        raise ConfigError(f"rule field {name!r} must be true or false, not {value!r}")
-    if f.type in ("int", int):
-        if isinstance(value, bool):
-            raise ConfigError(f"rule field {name!r} must be a whole number, not {value!r}")
-        if isinstance(value, str):
-            try:
-                value = int(value.strip().replace("_", ""))
-            except ValueError:
-                raise ConfigError(f"rule field {name!r} must be a whole number, not {value!r}") from None
-        if not isinstance(value, int | np.integer):
-            raise ConfigError(f"rule field {name!r} must be a whole number, not {value!r}")
-        lo, hi = f.metadata["lo"], f.metadata["hi"]
-        if not lo <= value <= hi:
-            raise ConfigError(f"rule field {name!r} must be between {lo} and {hi}, not {value}")
-        return int(value)
-    enum = {"Stacking": Stacking, "WildDrawFour": WildDrawFour}.get(str(f.type), None)
-    if enum is None:  # pragma: no cover - guards against a new field type
-        raise TypeError(f"no coercion for {f.type}")
-    try:
-        return enum(str(value).strip().lower())
-    except ValueError:
-        allowed = ", ".join(e.value for e in enum)
-        raise ConfigError(f"rule field {name!r} must be one of {allowed}, not {value!r}") from None
+RULE_FIELDS: tuple[str, ...] = Rules.names()
 
 
 # ---------------------------------------------------------------- presets
 
-PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
-    "official": ("the Mattel rules: no house rules", {}),
-    "stack-plus2": ("stacking +2 on +2", {"stacking": "plus2"}),
-    "stack-same": ("stacking +2 on +2 and +4 on +4", {"stacking": "same"}),
-    "stacking": ("progressive stacking: +2 on +2, +4 on +4 and +4 on +2", {"stacking": "progressive"}),
-    "stack-any": ("stacking any penalty card, +2 on +4 in the declared colour", {"stacking": "any"}),
-    "seven-o": ("0 rotates every hand, 7 swaps hands", {"seven_o": True}),
-    "jump-in": ("play an identical card out of turn", {"jump_in": True}),
-    "draw-until-playable": ("draw until a card can be played", {"draw_until_playable": True}),
-    "no-action-finish": ("no going out on an action card or Wild", {"no_action_finish": True}),
-    "free-plus4": ("Wild Draw Four legal at any time (no bluffs, no challenges)", {"wild_draw_four": "free"}),
-    "no-challenge": ("a Wild Draw Four cannot be challenged", {"challenge": False}),
-    "party": (
-        "progressive stacking, 7-0, jump-in, draw until playable, no action finish",
-        {
-            "stacking": "progressive",
-            "seven_o": True,
-            "jump_in": True,
-            "draw_until_playable": True,
-            "no_action_finish": True,
-        },
-    ),
-}
+PRESETS = Presets(
+    Rules,
+    "rules preset",
+    "presets",
+    {
+        "official": ("the Mattel rules: no house rules", {}),
+        "stack-plus2": ("stacking +2 on +2", {"stacking": "plus2"}),
+        "stack-same": ("stacking +2 on +2 and +4 on +4", {"stacking": "same"}),
+        "stacking": ("progressive stacking: +2 on +2, +4 on +4 and +4 on +2", {"stacking": "progressive"}),
+        "stack-any": ("stacking any penalty card, +2 on +4 in the declared colour", {"stacking": "any"}),
+        "seven-o": ("0 rotates every hand, 7 swaps hands", {"seven_o": True}),
+        "jump-in": ("play an identical card out of turn", {"jump_in": True}),
+        "draw-until-playable": ("draw until a card can be played", {"draw_until_playable": True}),
+        "no-action-finish": ("no going out on an action card or Wild", {"no_action_finish": True}),
+        "free-plus4": ("Wild Draw Four legal at any time (no bluffs, no challenges)", {"wild_draw_four": "free"}),
+        "no-challenge": ("a Wild Draw Four cannot be challenged", {"challenge": False}),
+        "party": (
+            "progressive stacking, 7-0, jump-in, draw until playable, no action finish",
+            {
+                "stacking": "progressive",
+                "seven_o": True,
+                "jump_in": True,
+                "draw_until_playable": True,
+                "no_action_finish": True,
+            },
+        ),
+    },
+)
 
 
 def preset(name: str) -> Rules:
     """The rule set of a named preset."""
-    try:
-        _, values = PRESETS[name]
-    except KeyError:
-        raise ConfigError(f"unknown rules preset {name!r}; the presets are: {', '.join(PRESETS)}") from None
-    return Rules(**values)
+    rules: Rules = PRESETS.build(name)
+    return rules
 
 
 def parse_assignment(text: str, what: str = "--set") -> tuple[str, str]:
@@ -204,14 +149,7 @@ def load_rules_file(path: str | Path) -> Rules:
     Fields may sit at the top level or under a ``[rules]`` table.
     """
     p = Path(path)
-    try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigError(f"rules file {str(p)!r} does not exist") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"rules file {str(p)!r} cannot be read: {exc}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"rules file {str(p)!r} is not valid TOML: {exc}") from None
+    data = load_toml(p, "rules file")
     if "rules" in data and isinstance(data["rules"], dict):
         data = data["rules"]
     base = data.pop("base", "official")
@@ -235,8 +173,7 @@ def resolve_rules(spec: str = "official", sets: tuple[str, ...] | list[str] = ()
     changes: dict[str, Any] = {}
     for item in sets:
         name, value = parse_assignment(item)
-        if name not in RULE_FIELDS:
-            raise ConfigError(_unknown_field_message(name))
+        Rules.check_names([name])
         changes[name] = value
     if players is not None:
         changes["players"] = players
@@ -245,4 +182,4 @@ def resolve_rules(spec: str = "official", sets: tuple[str, ...] | list[str] = ()
 
 def describe_fields() -> list[tuple[str, str]]:
     """(field, meaning) for every rule field, in order."""
-    return [(f.name, f.metadata["help"]) for f in fields(Rules)]
+    return Rules.describe()

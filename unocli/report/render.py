@@ -1,10 +1,12 @@
 """Reports: run experiments and write README.md, PNG and SVG charts and CSV tables.
 
 ``write_report(paths, out)`` runs each experiment file through its analysis
-(``unocli.analyses``). One experiment writes everything into ``out``; several
-write one folder each (``out/<name>/``, a complete report of its own) and
-``out/README.md`` holding all of them in order, so the combined page can be
-read top to bottom.
+(``unocli.report.analyses``: compute, then render into a
+:class:`~unocli.report.model.Section`) and writes the sections out. One
+experiment writes everything into ``out``; several write one folder each
+(``out/<name>/``, a complete report of its own) and ``out/README.md``
+holding all of them in order, so the combined page can be read top to
+bottom.
 
 The charts of a report each have a title, axis labels, 95% intervals (bands or
 error bars) and a caption with the sample size, rules, seed and unocli
@@ -16,65 +18,18 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
 
 from unocli import __version__
 from unocli.errors import ConfigError
+from unocli.report import fmt
+from unocli.report.analyses import ANALYSES, Context
+from unocli.report.model import Chart, Section, TableBlock, md_table
 from unocli.run.backends import Backend, LocalBackend
 from unocli.study.experiments import Experiment, load_experiment
 
 Log = Callable[[str], None]
 DEFAULT_SET = ("game-length", "bluff", "stacking", "seat-advantage", "house-rules")
-
-
-@dataclass
-class Chart:
-    """A figure to write as ``name.png`` and ``name.svg`` with its caption under it."""
-
-    name: str
-    figure: Any
-    caption: str
-    alt: str
-
-
-@dataclass
-class TableBlock:
-    """A table shown in Markdown (``shown``, formatted) and written as ``name.csv`` (``data``, numbers)."""
-
-    name: str
-    title: str
-    shown: pd.DataFrame
-    data: pd.DataFrame
-    note: str = ""
-
-
-@dataclass
-class Section:
-    """The report of one experiment."""
-
-    name: str
-    title: str
-    intro: str
-    findings: list[str] = field(default_factory=list)
-    blocks: list[Chart | TableBlock | str] = field(default_factory=list)
-    meta: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def charts(self) -> list[Chart]:
-        return [b for b in self.blocks if isinstance(b, Chart)]
-
-
-def md_table(df: pd.DataFrame) -> str:
-    """A DataFrame (already formatted) as a Markdown table."""
-    cols = [str(c) for c in df.columns]
-    lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
-    for row in df.itertuples(index=False):
-        lines.append("| " + " | ".join(str(v).replace("|", "\\|") for v in row) + " |")
-    return "\n".join(lines)
 
 
 def shipped_dir() -> Path:
@@ -95,8 +50,6 @@ def run_experiment(
     exp: Experiment, backend: Backend | None = None, log: Log | None = None, threads: int | None = None
 ) -> Section:
     """Run one experiment through its analysis."""
-    from unocli.report.analyses import ANALYSES, Context
-
     ctx = Context(backend=backend or LocalBackend(), log=log or (lambda _: None), threads=threads)
     t0 = time.perf_counter()
     section = ANALYSES[exp.analysis].run(exp, ctx)
@@ -109,7 +62,7 @@ def run_experiment(
 
 def save_section(section: Section, folder: Path) -> None:
     """Write the section's charts (PNG and SVG) and tables (CSV) into ``folder``."""
-    from unocli.report.plots import save
+    from unocli.report.plots import save  # matplotlib loads only when a report is written
 
     folder.mkdir(parents=True, exist_ok=True)
     for block in section.blocks:
@@ -127,7 +80,7 @@ def section_markdown(section: Section, link_prefix: str = "", heading: int = 1) 
     size = " (quick run: small samples, wide intervals)" if meta.get("quick") else ""
     out += [
         f"*Experiment `{meta.get('file', section.name)}`, seed {meta.get('seed')}, unocli {__version__}{size}; "
-        f"{meta.get('games', 0):,} games played.*",
+        f"{fmt.count(meta.get('games', 0))} games played.*",
         "",
     ]
     if section.intro:

@@ -1,8 +1,9 @@
 """Precision on demand: how many more games a run needs to reach a target interval width.
 
-``simulate``, ``compare`` and ``sweep`` accept ``target_error``: they play a
-first batch, measure the 95% interval half-width of the named metric, and keep
-adding batches until it is at most the target or ``max_games`` is reached.
+``simulate``, ``compare`` and ``sweep`` accept ``target_error``: through
+:func:`play_to_target`, the one loop they share, they play a first batch,
+measure the 95% interval half-width of the named metric, and keep adding
+batches until it is at most the target or ``max_games`` is reached.
 Each next batch is sized from the current spread (the half-width shrinks as
 1/sqrt(n)), growing at most fourfold per step so a noisy early estimate cannot
 overshoot badly. The schedule depends only on the results so far, which depend
@@ -13,6 +14,7 @@ without.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -83,3 +85,41 @@ def next_batch(done: int, half_width: float, target: float, max_games: int) -> i
         more = needed - done
     more = max(more, math.ceil(done / 4), 1)
     return min(more, 3 * done, max_games - done)
+
+
+def play_to_target(
+    play: Callable[[int, int], None],
+    half_width: Callable[[], float],
+    *,
+    first: int,
+    target_error: float | None,
+    metric: str,
+    max_games: int = DEFAULT_MAX_GAMES,
+) -> TargetInfo | None:
+    """The adaptive-precision loop every run with ``target_error`` goes through.
+
+    ``play(done, count)`` plays games ``done .. done + count - 1`` (counted
+    from the run's first game) and folds them into the caller's running
+    totals; ``half_width()`` measures the current 95% interval half-width of
+    ``metric`` from those totals.
+
+    Without a target, ``first`` games are played and None is returned. With
+    one, the first batch is ``first`` games (at most ``max_games``; 0 means
+    :data:`DEFAULT_FIRST_BATCH`), and batches sized by :func:`next_batch`
+    follow until the half-width is at most ``target_error`` or ``max_games``
+    games were played; the returned :class:`TargetInfo` says how it went.
+    """
+    if target_error is None:
+        play(0, first)
+        return None
+    batch = min(first, max_games) if first else DEFAULT_FIRST_BATCH
+    done = 0
+    half = math.inf
+    while batch > 0:
+        play(done, batch)
+        done += batch
+        half = half_width()
+        batch = next_batch(done, half, target_error, max_games)
+    return TargetInfo(
+        metric=metric, target=target_error, half_width=half, games=done, reached=half <= target_error, max_games=max_games
+    )

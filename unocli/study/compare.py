@@ -1,15 +1,16 @@
 """Paired comparisons: several arms played on the same deals (common random numbers).
 
-An *arm* is a rule set with one policy per seat. :func:`compare` plays every
-arm on the same games ``start .. start + n - 1`` of the same seed, so game
-``i`` of every arm starts from the same shuffled deck (docs/design.md §1), and
-summarises per game *quantities* into mergeable sums:
+An *arm* (:class:`~unocli.study.arm.Arm`) is a rule set with one policy per
+seat. :func:`compare` plays every arm on the same games
+``start .. start + n - 1`` of the same seed, so game ``i`` of every arm starts
+from the same shuffled deck (docs/design.md §1), and summarises per game
+*quantities* into mergeable sums:
 
 - per arm and quantity: the sum and the sum of squares (means, t intervals);
 - per compared pair of arms and quantity: the sum of squared per-game
   differences, so a paired interval needs no per-game rows (memory does not
   grow with the number of games);
-- per arm: a full :class:`~unocli.aggregate.Accumulator` (histograms of turns,
+- per arm: a full :class:`~unocli.run.accumulate.Accumulator` (histograms of turns,
   cards drawn and the longest stack);
 - per block of games (game ``i`` belongs to block ``i mod blocks``), arm and
   quantity: the sum, for bootstrap intervals of derived figures (balance,
@@ -30,9 +31,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -44,8 +44,10 @@ from unocli.kernel import ROW_NAMES, play_rows
 from unocli.kernel.encode import OUTCOME, WINNER
 from unocli.run.accumulate import METRICS, Accumulator
 from unocli.run.backends import Backend, LocalBackend
-from unocli.run.precision import DEFAULT_MAX_GAMES, TargetInfo, check_target, next_batch
-from unocli.study.stats import holm, mean_ci, t_sf, wilson
+from unocli.run.precision import DEFAULT_MAX_GAMES, TargetInfo, check_target, play_to_target
+from unocli.study.arm import Arm  # compat: re-exported until report/ imports Arm from unocli.study.arm
+from unocli.study.simulate import check_run_args
+from unocli.study.stats import Difference, Estimate, holm, indicator_mean, paired_t, t_interval
 
 DEFAULT_SHARD = 1 << 14
 DEFAULT_BLOCKS = 32
@@ -90,24 +92,6 @@ def quantity_matrix(rows: np.ndarray, names: Sequence[str], out: np.ndarray | No
         else:  # pragma: no cover - names are checked before a run
             raise ValueError(f"unknown quantity {name!r}")
     return out
-
-
-@dataclass(frozen=True)
-class Arm:
-    """One arm of a comparison: rules, one policy per seat, and names for reports."""
-
-    name: str
-    rules: Rules
-    policies: tuple[Policy, ...]
-    labels: tuple[str, ...] = ()
-
-    def __post_init__(self) -> None:
-        if len(self.policies) != self.rules.players:
-            raise ConfigError(f"arm {self.name!r}: {len(self.policies)} policies for {self.rules.players} players")
-
-    @property
-    def players(self) -> int:
-        return self.rules.players
 
 
 @dataclass(frozen=True)
@@ -255,22 +239,20 @@ class Comparison:
         """The full accumulator (histograms, outcomes, wins) of one arm."""
         return self.sums.accs[self.index(arm)]
 
-    def mean(self, arm: str, quantity: str) -> tuple[float, float, float, float]:
-        """``(mean, sd, lo, hi)`` of a quantity in one arm; a Wilson interval for 0/1 quantities."""
+    def mean(self, arm: str, quantity: str) -> Estimate:
+        """A quantity's mean in one arm with its 95% interval: Student's t, or Wilson's for 0/1 quantities."""
         k, j = self.index(arm), self._q(quantity)
-        n, total, total_sq = self.games, int(self.sums.s1[k, j]), int(self.sums.s2[k, j])
-        mean, sd, lo, hi = mean_ci(n, total, total_sq)
+        n, total = self.games, int(self.sums.s1[k, j])
         if is_binary(quantity):
-            _, lo, hi = wilson(total, n)
-            lo, hi = min(lo, mean), max(hi, mean)  # no rounding dust outside the point estimate
-        return mean, sd, lo, hi
+            return indicator_mean(n, total)
+        return t_interval(n, total, int(self.sums.s2[k, j]))
 
-    def diff(self, arm: str, ref: str, quantity: str) -> dict[str, Any]:
+    def diff(self, arm: str, ref: str, quantity: str) -> Difference:
         """Mean per-game difference ``arm - ref`` with a paired 95% t interval and two-sided p-value."""
         a, b, j = self.index(arm), self.index(ref), self._q(quantity)
         n = self.games
         if a == b:
-            return {"diff": 0.0, "sd": 0.0, "ci_low": 0.0, "ci_high": 0.0, "p": 1.0, "n": n}
+            return paired_t(n, 0, 0)
         if (a, b) in self.sums.pairs:
             p_index = self.sums.pairs.index((a, b))
         elif (b, a) in self.sums.pairs:  # the squared differences do not depend on the order
@@ -278,12 +260,7 @@ class Comparison:
         else:
             raise ConfigError(f"arms {arm!r} and {ref!r} were not compared in this run")
         total = int(self.sums.s1[a, j]) - int(self.sums.s1[b, j])
-        mean, sd, lo, hi = mean_ci(n, total, int(self.sums.d2[p_index, j]))
-        if n < 2 or sd == 0.0:
-            p = 1.0 if mean == 0.0 else 0.0
-        else:
-            p = 2 * t_sf(abs(mean / (sd / math.sqrt(n))), n - 1)
-        return {"diff": mean, "sd": sd, "ci_low": lo, "ci_high": hi, "p": p, "n": n}
+        return paired_t(n, total, int(self.sums.d2[p_index, j]))
 
     def means(self) -> np.ndarray:
         """Point means ``[arms, quantities]``."""
@@ -314,23 +291,23 @@ class Comparison:
         rows = []
         for arm in self.arms:
             for name in names:
-                mean, sd, lo, hi = self.mean(arm.name, name)
+                est = self.mean(arm.name, name)
                 row = {
                     "arm": arm.name,
                     "metric": name,
                     "n": self.games,
-                    "mean": mean,
-                    "sd": sd,
-                    "ci_low": lo,
-                    "ci_high": hi,
-                    "interval": "wilson" if is_binary(name) else "t",
+                    "mean": est.mean,
+                    "sd": est.sd,
+                    "ci_low": est.low,
+                    "ci_high": est.high,
+                    "interval": est.method,
                     "baseline": base,
                 }
                 if arm.name == base:
                     row |= {"diff": math.nan, "diff_low": math.nan, "diff_high": math.nan, "p": math.nan}
                 else:
                     d = self.diff(arm.name, base, name)
-                    row |= {"diff": d["diff"], "diff_low": d["ci_low"], "diff_high": d["ci_high"], "p": d["p"]}
+                    row |= {"diff": d.diff, "diff_low": d.low, "diff_high": d.high, "p": d.p}
                 rows.append(row)
         df = pd.DataFrame(rows)
         mask = df["arm"] != base
@@ -362,7 +339,7 @@ def compare(
     pairs: Sequence[tuple[str, str]] | None = None,
     quantities: Sequence[str] | None = None,
     cross: Sequence[tuple[str, str]] = (),
-    match: bool = False,
+    match: bool | None = None,
     start: int = 0,
     batch_size: int = DEFAULT_SHARD,
     blocks: int = DEFAULT_BLOCKS,
@@ -379,7 +356,7 @@ def compare(
     Parameters
     ----------
     arms
-        The arms (same number of players).
+        The arms (same number of players; none may rotate seats).
     games
         Games per arm, or the first batch when ``target_error`` is given.
     seed, start
@@ -394,7 +371,8 @@ def compare(
     cross
         Pairs of quantities whose per-game products are summed (for ratio intervals).
     match
-        Play matches to ``target_score`` instead of single rounds.
+        Play every arm as matches to ``target_score`` (True) or single rounds
+        (False), whatever the arms say; None: as the arms say (they must agree).
     batch_size, blocks
         Largest shard, and the number of bootstrap blocks (game i is in block i mod blocks).
     target_error, metric, max_games
@@ -407,80 +385,125 @@ def compare(
     threads, backend, progress
         Numba threads per shard, where shards run, and ``progress(done, planned)``.
     """
-    from unocli.study.simulate import check_run_args
-
-    arms = tuple(arms)
-    check_arms(arms)
+    arms = _played_as(arms, match)
     check_run_args(games, seed)
     check_target(target_error, max_games)
-    players = arms[0].players
+    names = _recorded(arms[0].players, quantities, metric if target_error is not None else None)
+    spec, base = _plan(arms, int(seed), names, baseline, pairs, cross, threads, blocks)
+    sums = PairedSums(
+        arms=len(arms), quantities=names, pairs=spec.pairs, cross=spec.cross, players=arms[0].players, blocks=blocks
+    )
+    result = Comparison(arms=arms, baseline=base, seed=int(seed), match=spec.match, start=start, sums=sums)
+    play = _player(spec, sums, start, batch_size, backend, progress)
+    result.target = play_to_target(
+        play,
+        lambda: _widest(result, metric, target_on),
+        first=games,
+        target_error=target_error,
+        metric=metric,
+        max_games=max_games,
+    )
+    return result
+
+
+def _player(
+    spec: PairSpec, sums: PairedSums, start: int, batch_size: int, backend: Backend | None, progress: Progress | None
+) -> Callable[[int, int], None]:
+    """``play(done, count)``: games ``start + done ..`` of every arm, in shards, folded into ``sums``.
+
+    A batch is cut into shards of about ``count / blocks`` games, at least
+    ``MIN_SHARD`` (a kernel call's fixed cost), and at most ``batch_size`` and
+    the size whose per-game quantities of every arm fit in ``SHARD_CELLS`` values.
+    """
+    cap = max(MIN_SHARD, SHARD_CELLS // (len(spec.tables) * len(spec.quantities)))
+    runner = backend or LocalBackend()
+
+    def play(done: int, count: int) -> None:
+        size = max(1, min(batch_size, cap, max(MIN_SHARD, math.ceil(count / spec.blocks))))
+        first = start + done
+        shards = [(s, min(size, first + count - s)) for s in range(first, first + count, size)]
+        for part in runner.map_unordered(partial(run_pair_shard, spec), shards):
+            sums.add(part)
+            if progress is not None:
+                progress(sums.games, done + count)
+
+    return play
+
+
+def _plan(
+    arms: tuple[Arm, ...],
+    seed: int,
+    names: tuple[str, ...],
+    baseline: str | None,
+    pairs: Sequence[tuple[str, str]] | None,
+    cross: Sequence[tuple[str, str]],
+    threads: int | None,
+    blocks: int,
+) -> tuple[PairSpec, int]:
+    """What every shard plays and records, and the index of the baseline arm."""
+    base, pair_idx = _pairing(arms, baseline, pairs)
+    spec = PairSpec(
+        tables=tuple((a.rules, a.policies) for a in arms),
+        seed=seed,
+        match=arms[0].match,
+        quantities=names,
+        pairs=pair_idx,
+        cross=tuple((names.index(a), names.index(b)) for a, b in cross),
+        threads=threads,
+        blocks=blocks,
+    )
+    return spec, base
+
+
+def _played_as(arms: Sequence[Arm], match: bool | None) -> tuple[Arm, ...]:
+    """The arms, checked, and all played as rounds or all as matches (``match`` overrides what they say)."""
+    arms = tuple(arms)
+    check_arms(arms)
+    rotated = [a.name for a in arms if a.rotate_seats]
+    if rotated:
+        raise ConfigError(f"arm {rotated[0]!r} rotates seats, which a comparison does not do (simulate does)")
+    if match is not None:
+        return tuple(a if a.match == match else replace(a, match=match) for a in arms)
+    if len({a.match for a in arms}) > 1:
+        raise ConfigError("arms of one comparison must all play single rounds or all play matches")
+    return arms
+
+
+def _recorded(players: int, quantities: Sequence[str] | None, metric: str | None) -> tuple[str, ...]:
+    """The quantities to record: those asked for (default all), plus the targeted ``metric``."""
     known = quantity_names(players)
     names = tuple(quantities) if quantities is not None else known
-    for q in (*names, metric if target_error is not None else names[0]):
+    for q in (*names, metric if metric is not None else names[0]):
         if q not in known:
             raise ConfigError(f"unknown metric {q!r}; the metrics are: {', '.join(known)}")
-    if target_error is not None and metric not in names:
+    if metric is not None and metric not in names:
         names = (*names, metric)
+    return names
+
+
+def _pairing(
+    arms: Sequence[Arm], baseline: str | None, pairs: Sequence[tuple[str, str]] | None
+) -> tuple[int, tuple[tuple[int, int], ...]]:
+    """The baseline's index and the (arm, reference) index pairs to record differences for."""
     arm_names = [a.name for a in arms]
-    base = arm_names.index(baseline) if baseline is not None and baseline in arm_names else 0
     if baseline is not None and baseline not in arm_names:
         raise ConfigError(f"baseline {baseline!r} is not an arm; the arms are: {', '.join(arm_names)}")
+    base = arm_names.index(baseline) if baseline is not None else 0
 
-    def _index(name: str) -> int:
+    def index(name: str) -> int:
         if name not in arm_names:
             raise ConfigError(f"unknown arm {name!r}; the arms are: {', '.join(arm_names)}")
         return arm_names.index(name)
 
-    pair_idx = (
-        tuple((_index(a), _index(b)) for a, b in pairs)
-        if pairs is not None
-        else tuple((k, base) for k in range(len(arms)) if k != base)
-    )
-    cross_idx = tuple((names.index(a), names.index(b)) for a, b in cross)
-    spec = PairSpec(
-        tables=tuple((a.rules, a.policies) for a in arms),
-        seed=int(seed),
-        match=match,
-        quantities=names,
-        pairs=pair_idx,
-        cross=cross_idx,
-        threads=threads,
-        blocks=blocks,
-    )
-    sums = PairedSums(arms=len(arms), quantities=names, pairs=pair_idx, cross=cross_idx, players=players, blocks=blocks)
-    result = Comparison(arms=arms, baseline=base, seed=int(seed), match=match, start=start, sums=sums)
-    cap = max(MIN_SHARD, SHARD_CELLS // (len(arms) * len(names)))
-    runner = backend or LocalBackend()
-    batch, done, planned = games, 0, games
-    while batch > 0:
-        size = max(1, min(batch_size, cap, max(MIN_SHARD, math.ceil(batch / blocks))))
-        shards = [(s, min(size, start + done + batch - s)) for s in range(start + done, start + done + batch, size)]
-        for part in runner.map_unordered(partial(run_pair_shard, spec), shards):
-            sums.add(part)
-            if progress is not None:
-                progress(sums.games, planned)
-        done += batch
-        if target_error is None:
-            break
-        half = _widest(result, metric, target_on)
-        batch = next_batch(done, half, target_error, max_games)
-        planned = done + batch
-        if batch == 0:
-            result.target = TargetInfo(
-                metric=metric, target=target_error, half_width=half, games=done, reached=half <= target_error, max_games=max_games
-            )
-    return result
+    if pairs is None:
+        return base, tuple((k, base) for k in range(len(arms)) if k != base)
+    return base, tuple((index(a), index(b)) for a, b in pairs)
 
 
 def _widest(result: Comparison, metric: str, on: str = "diff") -> float:
     """The widest 95% half-width of ``metric``: over paired differences, else over arm means."""
-    halves = []
     if result.sums.pairs and on == "diff":
-        for a, b in result.sums.pairs:
-            d = result.diff(result.names[a], result.names[b], metric)
-            halves.append((d["ci_high"] - d["ci_low"]) / 2)
+        halves = [result.diff(result.names[a], result.names[b], metric).half_width for a, b in result.sums.pairs]
     else:
-        for arm in result.names:
-            _, _, lo, hi = result.mean(arm, metric)
-            halves.append((hi - lo) / 2)
+        halves = [result.mean(arm, metric).half_width for arm in result.names]
     return max(halves) if halves else math.inf

@@ -28,7 +28,7 @@ The format (every key optional unless marked)::
     [arms.stacking]
     rules = "stacking"
 
-    [grid]                            # axes of a sweep (see ``unocli.sweep``)
+    [grid]                            # axes of a sweep (see ``unocli.study.sweep``)
     "bluff@0" = "0:1:0.1"
     "challenge@opponents" = [0, 0.5, 1]
 
@@ -52,16 +52,17 @@ naming the file and the key.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from unocli.errors import ConfigError
+from unocli.files import load_toml
 from unocli.game.rng import SEED_MAX
 from unocli.run.precision import DEFAULT_MAX_GAMES, check_target
-from unocli.study.compare import Arm, quantity_names
-from unocli.study.sweep import Axis, TableSpec, parse_axis, plain
+from unocli.study.arm import Arm, TableSpec, plain
+from unocli.study.compare import quantity_names
+from unocli.study.sweep import Axis, parse_axis
 
 TOP_KEYS = (
     "name",
@@ -88,15 +89,19 @@ TABLE_KEYS = ("rules", "set", "policy", "seats", "description")
 
 
 @dataclass(frozen=True)
-class ArmDef:
-    """An arm as the file describes it; built into an :class:`Arm` for each table size."""
+class ArmSpec:
+    """An ``[arms.NAME]`` table of the file: a name, the table as text, and a description.
+
+    It is not an :class:`~unocli.study.arm.Arm` yet: one ArmSpec builds an Arm
+    at each of the experiment's table sizes.
+    """
 
     name: str
     table: TableSpec
     description: str = ""
 
-    def build(self, players: int) -> Arm:
-        return self.table.build(name=self.name, players=players)
+    def build(self, players: int, match: bool = False) -> Arm:
+        return self.table.build(name=self.name, players=players, match=match)
 
 
 @dataclass(frozen=True)
@@ -118,13 +123,17 @@ class Experiment:
     baseline: str | None
     metrics: tuple[str, ...]
     base: TableSpec
-    arms: tuple[ArmDef, ...]
+    arms: tuple[ArmSpec, ...]
     grid: tuple[Axis, ...]
     options: dict[str, Any] = field(default_factory=dict)
     quick: bool = False
 
     def arms_for(self, players: int) -> tuple[Arm, ...]:
-        """Every arm at a table of ``players`` (the [base] table alone when the file names no arms)."""
+        """Every arm at a table of ``players`` (the [base] table alone when the file names no arms).
+
+        The arms play single rounds; a caller playing matches says so
+        (``compare(..., match=exp.match)``), as one report plays the same arms both ways.
+        """
         if not self.arms:
             return (self.base.build(name="base", players=players),)
         return tuple(a.build(players) for a in self.arms)
@@ -150,14 +159,7 @@ class _Where:
 def load_experiment(path: str | Path, quick: bool = False) -> Experiment:
     """Read and validate an experiment file (``quick``: apply its ``[quick]`` overrides)."""
     p = Path(path)
-    try:
-        raw = tomllib.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigError(f"experiment file {str(p)!r} does not exist") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"experiment file {str(p)!r} cannot be read: {exc}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"experiment file {str(p)!r} is not valid TOML: {exc}") from None
+    raw = load_toml(p, "experiment file")
     where = _Where(p)
     for key in raw:
         if key not in TOP_KEYS:
@@ -180,73 +182,28 @@ def load_experiment(path: str | Path, quick: bool = False) -> Experiment:
 
 
 def _build(p: Path, raw: dict[str, Any], where: _Where, quick: bool) -> Experiment:
+    """Validate every key of one (possibly quick-merged) file, in the order a reader meets them."""
     from unocli.report.analyses import ANALYSES
 
     g = _Getter(raw, where)
     name = g.string("name", p.stem)
-    title = g.string("title", name)
-    description = g.string("description", "")
     default_analysis = "sweep" if "grid" in raw and "arms" not in raw else "compare"
-    analysis = g.string("analysis", default_analysis)
+    title, description, analysis = g.string("title", name), g.string("description", ""), g.string("analysis", default_analysis)
     if analysis not in ANALYSES:
         raise where.error("analysis", f"unknown analysis {analysis!r}; the analyses are: {', '.join(ANALYSES)}")
     seed = g.integer("seed", 0, 0, SEED_MAX)
     games = g.integer("games", 10_000, 1, 10**12)
     max_games = g.integer("max_games", DEFAULT_MAX_GAMES, 1, 10**12)
-    target_error = raw.get("target_error")
-    if target_error is not None:
-        try:
-            check_target(target_error, max_games, where="target_error")
-        except ConfigError:
-            raise where.error("target_error", f"must be a positive number, not {target_error!r}") from None
-        target_error = float(target_error)
+    target_error = _target_error(raw.get("target_error"), max_games, where)
     match = g.boolean("match", False)
     base = _table(raw.get("base", {}), "base", TableSpec(base_dir=str(p.parent)), where)
-    players_raw = raw.get("players", [4])
-    players_list = players_raw if isinstance(players_raw, list) else [players_raw]
-    if not players_list:
-        raise where.error("players", "must name at least one table size")
-    for n in players_list:
-        if isinstance(n, bool) or not isinstance(n, int) or not 2 <= n <= 10:
-            raise where.error("players", f"table sizes must be whole numbers from 2 to 10, not {n!r}")
-    players = tuple(players_list)
-    known = quantity_names(min(players))
-    metric = g.string("metric", "turns")
-    if metric not in known:
-        raise where.error("metric", f"unknown metric {metric!r}; the metrics are: {', '.join(known)}")
-    metrics_raw = raw.get("metrics", ["turns", "cards_drawn", "win_0"])
-    if not isinstance(metrics_raw, list) or not metrics_raw:
-        raise where.error("metrics", "must be a non-empty list of metric names")
-    for m in metrics_raw:
-        if m not in known:
-            raise where.error("metrics", f"unknown metric {m!r}; the metrics are: {', '.join(known)}")
-    arms_raw = raw.get("arms", {})
-    if not isinstance(arms_raw, dict):
-        raise where.error("arms", "must be a table of arm tables ([arms.NAME])")
-    arms = []
-    for arm_name, table in arms_raw.items():
-        if not isinstance(table, dict):
-            raise where.error(f"arms.{arm_name}", "must be a table")
-        spec = _table(table, f"arms.{arm_name}", base, where)
-        arms.append(ArmDef(name=arm_name, table=spec, description=str(table.get("description", ""))))
-        for n in players:
-            try:
-                arms[-1].build(n)
-            except ConfigError as exc:
-                raise where.error(f"arms.{arm_name}", f"at {n} players: {exc}") from None
+    players = _players(raw.get("players", [4]), where)
+    metric, metrics = _metrics(g, raw, quantity_names(min(players)))
+    arms = _arm_specs(raw.get("arms", {}), base, players, where)
     baseline = raw.get("baseline")
-    if baseline is not None and baseline not in arms_raw:
-        raise where.error("baseline", f"{baseline!r} is not an arm; the arms are: {', '.join(arms_raw) or '(none)'}")
-    grid_raw = raw.get("grid", {})
-    if not isinstance(grid_raw, dict):
-        raise where.error("grid", 'must be a table of axes (NAME = [values] or "START:STOP:STEP")')
-    axes = []
-    for axis_name, values in grid_raw.items():
-        try:
-            axes.append(parse_axis(axis_name, values))
-        except ConfigError as exc:
-            raise where.error(f"grid.{axis_name}", str(exc)) from None
-    options = _options(raw.get("options", {}), ANALYSES[analysis], where)
+    if baseline is not None and baseline not in [a.name for a in arms]:
+        names = ", ".join(a.name for a in arms) or "(none)"
+        raise where.error("baseline", f"{baseline!r} is not an arm; the arms are: {names}")
     exp = Experiment(
         path=p,
         name=name,
@@ -261,20 +218,84 @@ def _build(p: Path, raw: dict[str, Any], where: _Where, quick: bool) -> Experime
         match=match,
         players=players,
         baseline=baseline,
-        metrics=tuple(metrics_raw),
+        metrics=metrics,
         base=base,
-        arms=tuple(arms),
-        grid=tuple(axes),
-        options=options,
+        arms=arms,
+        grid=_grid(raw.get("grid", {}), where),
+        options=_options(raw.get("options", {}), ANALYSES[analysis], where),
         quick=quick,
     )
     check = getattr(ANALYSES[analysis], "check", None)
-    if check is not None:
-        message = check(exp)
-        if message:
-            key, _, text = message.partition(": ")
-            raise where.error(key, text)
+    message = check(exp) if check is not None else None
+    if message:
+        key, _, text = message.partition(": ")
+        raise where.error(key, text)
     return exp
+
+
+def _target_error(value: Any, max_games: int, where: _Where) -> float | None:
+    if value is None:
+        return None
+    try:
+        check_target(value, max_games, where="target_error")
+    except ConfigError:
+        raise where.error("target_error", f"must be a positive number, not {value!r}") from None
+    return float(value)
+
+
+def _players(raw: Any, where: _Where) -> tuple[int, ...]:
+    """The table sizes: a whole number from 2 to 10, or a non-empty list of them."""
+    players = raw if isinstance(raw, list) else [raw]
+    if not players:
+        raise where.error("players", "must name at least one table size")
+    for n in players:
+        if isinstance(n, bool) or not isinstance(n, int) or not 2 <= n <= 10:
+            raise where.error("players", f"table sizes must be whole numbers from 2 to 10, not {n!r}")
+    return tuple(players)
+
+
+def _metrics(g: _Getter, raw: dict[str, Any], known: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
+    """The targeted ``metric`` and the table's ``metrics``, each one of ``known``."""
+    metric = g.string("metric", "turns")
+    if metric not in known:
+        raise g.where.error("metric", f"unknown metric {metric!r}; the metrics are: {', '.join(known)}")
+    metrics = raw.get("metrics", ["turns", "cards_drawn", "win_0"])
+    if not isinstance(metrics, list) or not metrics:
+        raise g.where.error("metrics", "must be a non-empty list of metric names")
+    for m in metrics:
+        if m not in known:
+            raise g.where.error("metrics", f"unknown metric {m!r}; the metrics are: {', '.join(known)}")
+    return metric, tuple(metrics)
+
+
+def _arm_specs(raw: Any, base: TableSpec, players: tuple[int, ...], where: _Where) -> tuple[ArmSpec, ...]:
+    """The [arms.NAME] tables on top of [base], each built once at every table size so a bad one fails now."""
+    if not isinstance(raw, dict):
+        raise where.error("arms", "must be a table of arm tables ([arms.NAME])")
+    arms = []
+    for arm_name, table in raw.items():
+        if not isinstance(table, dict):
+            raise where.error(f"arms.{arm_name}", "must be a table")
+        spec = _table(table, f"arms.{arm_name}", base, where)
+        arms.append(ArmSpec(name=arm_name, table=spec, description=str(table.get("description", ""))))
+        for n in players:
+            try:
+                arms[-1].build(n)
+            except ConfigError as exc:
+                raise where.error(f"arms.{arm_name}", f"at {n} players: {exc}") from None
+    return tuple(arms)
+
+
+def _grid(raw: Any, where: _Where) -> tuple[Axis, ...]:
+    if not isinstance(raw, dict):
+        raise where.error("grid", 'must be a table of axes (NAME = [values] or "START:STOP:STEP")')
+    axes = []
+    for axis_name, values in raw.items():
+        try:
+            axes.append(parse_axis(axis_name, values))
+        except ConfigError as exc:
+            raise where.error(f"grid.{axis_name}", str(exc)) from None
+    return tuple(axes)
 
 
 class _Getter:

@@ -20,9 +20,9 @@ from unocli.game.rules import Rules
 from unocli.kernel import ROW_NAMES
 from unocli.run.accumulate import METRICS, Accumulator
 from unocli.run.backends import Backend, LocalBackend
-from unocli.run.precision import DEFAULT_FIRST_BATCH, DEFAULT_MAX_GAMES, TargetInfo, check_target, next_batch
+from unocli.run.precision import DEFAULT_FIRST_BATCH, DEFAULT_MAX_GAMES, TargetInfo, check_target, play_to_target
 from unocli.run.shards import RunSpec, run_shard, split
-from unocli.study.stats import mean_ci, wilson
+from unocli.study.stats import Difference, paired_t, t_interval, wilson
 
 DEFAULT_BATCH = 1 << 16
 MATCH_METRICS = ("rounds", "rounds_blocked", "rounds_capped")
@@ -92,30 +92,42 @@ class RotationStats:
         rows = []
         for label, slots in self.groups().items():
             wins = int(sum(self.s1[s] for s in slots)) if self.s1 is not None else 0
-            n_games = self.deals * self.rotations * len(slots)
-            p, lo, hi = wilson(wins, n_games)
+            share = wilson(wins, self.deals * self.rotations * len(slots))
             rows.append(
-                {"policy": label, "seats": len(slots), "wins": wins, "share": p, "ci_low": lo, "ci_high": hi, "n": n_games}
+                {
+                    "policy": label,
+                    "seats": len(slots),
+                    "wins": wins,
+                    "share": share.share,
+                    "ci_low": share.low,
+                    "ci_high": share.high,
+                    "n": share.n,
+                }
             )
         return pd.DataFrame(rows)
 
-    def paired_difference(self, a: str, b: str) -> dict[str, Any]:
+    def difference(self, a: str, b: str) -> Difference:
         """Win share of policy ``a`` minus policy ``b``, paired over deals, with a 95% t interval.
 
         Per deal, each policy's share is its wins over the rotations divided by
         (rotations x its seats); the interval comes from the spread of the
-        per-deal differences, which are independent across deals.
+        per-deal differences, which are independent across deals (deals are
+        the clusters; ``n`` counts deals).
         """
+        if self.s1 is None or self.s2 is None:  # no deals yet
+            return paired_t(0, 0.0, 0.0)
         groups = self.groups()
         coef = np.zeros(len(self.labels))
         for s in groups[a]:
             coef[s] += 1.0 / (self.rotations * len(groups[a]))
         for s in groups[b]:
             coef[s] -= 1.0 / (self.rotations * len(groups[b]))
-        total = float(coef @ self.s1)
-        total_sq = float(coef @ self.s2 @ coef)
-        mean, sd, lo, hi = mean_ci(self.deals, total, total_sq)
-        return {"a": a, "b": b, "diff": mean, "sd": sd, "ci_low": float(lo), "ci_high": float(hi), "n_deals": self.deals}
+        return paired_t(self.deals, float(coef @ self.s1), float(coef @ self.s2 @ coef))
+
+    def paired_difference(self, a: str, b: str) -> dict[str, Any]:
+        """compat: remove once cli/ uses :meth:`difference`. The old dict of :meth:`difference`."""
+        d = self.difference(a, b)
+        return {"a": a, "b": b, "diff": d.diff, "sd": d.sd, "ci_low": d.low, "ci_high": d.high, "n_deals": d.n}
 
 
 @dataclass
@@ -143,25 +155,24 @@ class SimulationResult:
         """One row per metric: mean, sd, 95% CI and n (per round, or per match with --match)."""
         rows = []
         for name in self.metric_names:
-            total, total_sq = self.acc.metric_sums(name)
-            mean, sd, lo, hi = mean_ci(self.acc.games, total, total_sq)
-            rows.append({"metric": name, "mean": mean, "sd": sd, "ci_low": lo, "ci_high": hi, "n": self.acc.games})
+            est = t_interval(self.acc.games, *self.acc.metric_sums(name))
+            rows.append({"metric": name, "mean": est.mean, "sd": est.sd, "ci_low": est.low, "ci_high": est.high, "n": est.n})
         return pd.DataFrame(rows)
 
     def win_shares(self) -> pd.DataFrame:
         """Each seat's share of all games won, with a Wilson 95% interval."""
         rows = []
         for seat in range(self.rules.players):
-            p, lo, hi = wilson(self.acc.wins[seat], self.acc.games)
-            rows.append({"seat": seat, "wins": self.acc.wins[seat], "share": p, "ci_low": lo, "ci_high": hi, "n": self.acc.games})
+            w = wilson(self.acc.wins[seat], self.acc.games)
+            rows.append({"seat": seat, "wins": w.successes, "share": w.share, "ci_low": w.low, "ci_high": w.high, "n": w.n})
         return pd.DataFrame(rows)
 
     def points(self) -> pd.DataFrame:
         """Each seat's mean points per game, with a 95% interval."""
         rows = []
         for seat in range(self.rules.players):
-            mean, sd, lo, hi = mean_ci(self.acc.games, self.acc.points[seat], self.acc.points_sq[seat])
-            rows.append({"seat": seat, "mean": mean, "sd": sd, "ci_low": lo, "ci_high": hi, "n": self.acc.games})
+            est = t_interval(self.acc.games, self.acc.points[seat], self.acc.points_sq[seat])
+            rows.append({"seat": seat, "mean": est.mean, "sd": est.sd, "ci_low": est.low, "ci_high": est.high, "n": est.n})
         return pd.DataFrame(rows)
 
     def outcomes(self) -> dict[str, int]:
@@ -193,7 +204,7 @@ class SimulationResult:
         assert rot is not None
         shares = rot.shares()
         names = list(rot.groups())
-        pairs = [rot.paired_difference(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
+        pairs = [(a, b, rot.difference(a, b)) for i, a in enumerate(names) for b in names[i + 1 :]]
         return {
             "deals": rot.deals,
             "policies": [
@@ -208,8 +219,7 @@ class SimulationResult:
                 for r in shares.itertuples()
             ],
             "paired_differences": [
-                {"a": p["a"], "b": p["b"], "diff": p["diff"], "ci95": [p["ci_low"], p["ci_high"]], "n_deals": p["n_deals"]}
-                for p in pairs
+                {"a": a, "b": b, "diff": d.diff, "ci95": [d.low, d.high], "n_deals": d.n} for a, b, d in pairs
             ],
         }
 
@@ -294,28 +304,11 @@ def simulate(
         were played; ``result.target`` says how it went.
     """
     if target_error is not None:
-        return _simulate_to_target(
-            rules,
-            policies,
-            games=games,
-            seed=seed,
-            threads=threads,
-            keep_games=keep_games,
-            match=match,
-            start=start,
-            batch_size=batch_size,
-            progress=progress,
-            rotate_seats=rotate_seats,
-            labels=labels,
-            backend=backend,
-            target_error=target_error,
-            metric=metric,
-            max_games=max_games,
-        )
-    check_run_args(games, seed)
+        _check_target(target_error, metric, max_games, match)
+    # with a target, games is only the first batch and 0 means the default one
+    check_run_args((games or DEFAULT_FIRST_BATCH) if target_error is not None else games, seed)
     seats = seat_policies(rules, policies)
-    n = rules.players
-    names = tuple(labels) if labels is not None else tuple(f"seat{s}" for s in range(n))
+    names = tuple(labels) if labels is not None else tuple(f"seat{s}" for s in range(rules.players))
     spec = RunSpec(
         rules=rules,
         policies=seats,
@@ -325,75 +318,61 @@ def simulate(
         keep_games=keep_games,
         threads=threads,
     )
-    acc = Accumulator(players=n)
-    rotation = RotationStats(labels=names) if rotate_seats else None
-    kept: dict[int, np.ndarray] = {}
-    done = 0
-    runner = backend or LocalBackend()
-    for part in runner.map_unordered(partial(run_shard, spec), split(start, games, batch_size)):
-        acc = acc.merge(part.acc)
-        if rotation is not None and part.wins is not None:
-            rotation.add(part.wins)
-        if part.rows is not None:
-            kept[part.start] = part.rows
-        done += part.count
-        if progress is not None:
-            progress(done, games)
-    frame = None
-    if keep_games:
-        frame = games_frame(np.concatenate([kept[k] for k in sorted(kept)]), n, start, rotated=rotate_seats)
-    return SimulationResult(rules=rules, policies=seats, seed=seed, match=match, acc=acc, games_frame=frame, rotation=rotation)
+    run = _Run(spec, names, backend or LocalBackend(), start, batch_size, progress)
+    target = play_to_target(
+        run.play, partial(run.half_width, metric), first=games, target_error=target_error, metric=metric, max_games=max_games
+    )
+    return run.result(seed, target)
 
 
-def _simulate_to_target(
-    rules: Rules,
-    policies: Policy | Sequence[Policy] | None,
-    *,
-    games: int,
-    start: int,
-    progress: Progress | None,
-    target_error: float,
-    metric: str,
-    max_games: int,
-    **kwargs: Any,
-) -> SimulationResult:
-    """:func:`simulate` in batches until the half-width of ``metric`` is at most ``target_error``."""
+def _check_target(target_error: float, metric: str, max_games: int, match: bool) -> None:
+    """Refuse a bad target error or ``max_games``, or a metric a run of this kind does not measure."""
     check_target(target_error, max_games)
-    names = METRICS if kwargs["match"] else COUNTERS
+    names = METRICS if match else COUNTERS
     if metric not in names:
         raise ConfigError(f"unknown metric {metric!r} for --target-error; the metrics are: {', '.join(names)}")
-    batch = min(games, max_games) if games else DEFAULT_FIRST_BATCH
-    done = 0
-    total: SimulationResult | None = None
-    frames: list[pd.DataFrame] = []
-    while batch > 0:
-        offset = done
 
-        def report(d: int, _t: int, _o: int = offset, _b: int = batch) -> None:
-            if progress is not None:
-                progress(_o + d, _o + _b)
 
-        part = simulate(rules, policies, games=batch, start=start + done, progress=report, **kwargs)
-        if part.games_frame is not None:
-            frames.append(part.games_frame)
-        if total is None:
-            total = part
-        else:
-            total.acc = total.acc.merge(part.acc)
-            if total.rotation is not None and part.rotation is not None:
-                rot, new = total.rotation, part.rotation
-                rot.s1, rot.s2 = rot.s1 + new.s1, rot.s2 + new.s2
-                rot.deals += new.deals
-        done += batch
-        s1, s2 = total.acc.metric_sums(metric)
-        _, _, lo, hi = mean_ci(total.acc.games, s1, s2)
-        half = (hi - lo) / 2
-        batch = next_batch(done, half, target_error, max_games)
-        if batch == 0:
-            total.target = TargetInfo(
-                metric=metric, target=target_error, half_width=half, games=done, reached=half <= target_error, max_games=max_games
-            )
-    assert total is not None
-    if frames:
-        total.games_frame = pd.concat(frames, ignore_index=True)
-    return total
+class _Run:
+    """The running totals of one :func:`simulate` call, played batch by batch."""
+
+    def __init__(
+        self, spec: RunSpec, labels: tuple[str, ...], runner: Backend, start: int, batch_size: int, progress: Progress | None
+    ) -> None:
+        self.spec, self.runner, self.start, self.batch_size, self.progress = spec, runner, start, batch_size, progress
+        self.acc = Accumulator(players=spec.rules.players)
+        self.rotation = RotationStats(labels=labels) if spec.rotate_seats else None
+        self.kept: dict[int, np.ndarray] = {}
+
+    def play(self, done: int, count: int) -> None:
+        """Play games ``start + done .. start + done + count - 1`` and fold them in."""
+        played = 0
+        for part in self.runner.map_unordered(partial(run_shard, self.spec), split(self.start + done, count, self.batch_size)):
+            self.acc = self.acc.merge(part.acc)
+            if self.rotation is not None and part.wins is not None:
+                self.rotation.add(part.wins)
+            if part.rows is not None:
+                self.kept[part.start] = part.rows
+            played += part.count
+            if self.progress is not None:
+                self.progress(done + played, done + count)
+
+    def half_width(self, metric: str) -> float:
+        """The 95% interval half-width of ``metric`` over the games so far."""
+        return t_interval(self.acc.games, *self.acc.metric_sums(metric)).half_width
+
+    def result(self, seed: int, target: TargetInfo | None) -> SimulationResult:
+        spec, frame = self.spec, None
+        if spec.keep_games:
+            rows = np.concatenate([self.kept[k] for k in sorted(self.kept)])
+            frame = games_frame(rows, spec.rules.players, self.start, rotated=spec.rotate_seats)
+        return SimulationResult(
+            rules=spec.rules,
+            policies=spec.policies,
+            seed=seed,
+            match=spec.match,
+            acc=self.acc,
+            games_frame=frame,
+            rotation=self.rotation,
+            target=target,
+        )

@@ -1,8 +1,25 @@
-"""Intervals and tests: every figure a user sees carries n and an interval."""
+"""Intervals and tests: every figure a user sees carries n and an interval.
+
+This is the one place p-values and intervals are computed. Each function
+returns a frozen record that names its fields:
+
+- :class:`Estimate`: a mean with its interval (:func:`t_interval`; a 0/1
+  quantity with a Wilson interval, :func:`indicator_mean`);
+- :class:`Proportion`: a share of successes with a Wilson interval (:func:`wilson`);
+- :class:`Difference`: a difference with its standard error, interval and
+  two-sided p-value (:func:`paired_t` from sums, :func:`paired_diff` from
+  samples, :func:`welch` for two independent samples).
+
+:func:`holm` adjusts a family of p-values. Every test here is checked against
+scipy.stats or a published example in tests/test_stats.py.
+"""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, ClassVar, overload
 
 import numpy as np
 from scipy import special  # scipy.stats takes seconds to import; special has the same distributions
@@ -21,57 +38,222 @@ def t_sf(x: float, df: float) -> float:
 
 
 def norm_quantile(q: float) -> float:
+    """Quantile of the standard normal distribution."""
     return float(special.ndtri(q))
 
 
-def mean_ci(n: int, total: float, total_sq: float, level: float = 0.95) -> tuple[float, float, float, float]:
-    """Mean, sample sd and a t interval for the mean, from exact sums.
+# ---------------------------------------------------------------- compat: remove once report/ and cli/ use attributes
 
-    Returns ``(mean, sd, lo, hi)``; the interval is NaN-free: with n < 2 or a
-    zero variance it collapses to the mean.
+
+class _LegacyTuple:
+    """compat: remove once report/ and cli/ use attributes.
+
+    Lets a record be unpacked and indexed like the tuple it replaced
+    (``m, _, lo, hi = comp.mean(...)``, ``wilson(...)[0]``).
+    """
+
+    _legacy: ClassVar[tuple[str, ...]] = ()
+
+    def _as_tuple(self) -> tuple[float, ...]:
+        return tuple(getattr(self, name) for name in self._legacy)
+
+    def __iter__(self) -> Iterator[float]:
+        return iter(self._as_tuple())
+
+    def __len__(self) -> int:
+        return len(self._legacy)
+
+    @overload
+    def __getitem__(self, key: int) -> float: ...
+    @overload
+    def __getitem__(self, key: slice) -> tuple[Any, ...]: ...
+    def __getitem__(self, key: int | slice) -> float | tuple[Any, ...]:
+        return self._as_tuple()[key]
+
+
+class _LegacyMapping:
+    """compat: remove once report/ and cli/ use attributes.
+
+    Lets a record be read like the dict it replaced (``d["diff"]``, ``d["ci_low"]``).
+    """
+
+    _legacy_keys: ClassVar[dict[str, str]] = {}
+
+    def __getitem__(self, key: str) -> Any:
+        return getattr(self, self._legacy_keys[key])
+
+    def keys(self) -> list[str]:
+        return list(self._legacy_keys)
+
+
+# ---------------------------------------------------------------- records
+
+
+@dataclass(frozen=True)
+class Estimate(_LegacyTuple):
+    """A mean with a two-sided interval.
+
+    ``sd`` is the sample standard deviation (n - 1 in the denominator);
+    ``method`` is ``"t"`` (Student's t interval) or ``"wilson"`` (a 0/1
+    quantity: the Wilson score interval, widened to contain the mean).
+    """
+
+    mean: float
+    sd: float
+    n: int
+    low: float
+    high: float
+    level: float = 0.95
+    method: str = "t"
+
+    _legacy: ClassVar[tuple[str, ...]] = ("mean", "sd", "low", "high")  # compat: the old (mean, sd, lo, hi) tuple
+
+    @property
+    def half_width(self) -> float:
+        return (self.high - self.low) / 2
+
+
+@dataclass(frozen=True)
+class Proportion(_LegacyTuple):
+    """``successes`` of ``n`` as a share with a Wilson score interval."""
+
+    share: float
+    successes: int
+    n: int
+    low: float
+    high: float
+    level: float = 0.95
+
+    _legacy: ClassVar[tuple[str, ...]] = ("share", "low", "high")  # compat: the old (p, lo, hi) tuple
+
+
+@dataclass(frozen=True)
+class Difference(_LegacyMapping):
+    """A difference of means with its standard error, a two-sided interval and p-value.
+
+    ``n`` counts the observations behind it: pairs for a paired difference,
+    both samples together for two independent ones. ``sd`` is the standard
+    deviation of the per-pair differences (NaN for independent samples); ``df``
+    the degrees of freedom of the t distribution the interval and p-value use.
+    A difference with a standard error of 0 has p = 1 when it is 0 and p = 0
+    otherwise.
+    """
+
+    diff: float
+    se: float
+    n: int
+    low: float
+    high: float
+    p: float
+    df: float
+    sd: float = math.nan
+    level: float = 0.95
+
+    _legacy_keys: ClassVar[dict[str, str]] = {
+        "diff": "diff",
+        "sd": "sd",
+        "ci_low": "low",
+        "ci_high": "high",
+        "p": "p",
+        "n": "n",
+    }  # compat
+
+    @property
+    def half_width(self) -> float:
+        return (self.high - self.low) / 2
+
+
+# ---------------------------------------------------------------- intervals
+
+
+def t_interval(n: int, total: float, total_sq: float, level: float = 0.95) -> Estimate:
+    """Mean, sample sd and a t interval for the mean, from exact sums of the values and their squares.
+
+    The interval is NaN-free for n >= 1: with n < 2 or a zero variance it
+    collapses to the mean. With n = 0 every field is NaN.
     """
     if n <= 0:
-        return (math.nan, math.nan, math.nan, math.nan)
+        return Estimate(math.nan, math.nan, n, math.nan, math.nan, level)
     mean = total / n
     if n < 2:
-        return (mean, 0.0, mean, mean)
+        return Estimate(mean, 0.0, n, mean, mean, level)
     var = max(0.0, (total_sq - total * total / n) / (n - 1))
     sd = math.sqrt(var)
     half = t_quantile(0.5 + level / 2, n - 1) * sd / math.sqrt(n)
-    return (mean, sd, mean - half, mean + half)
+    return Estimate(mean, sd, n, mean - half, mean + half, level)
 
 
-def wilson(successes: int, n: int, level: float = 0.95) -> tuple[float, float, float]:
-    """Share and Wilson score interval: ``(p, lo, hi)``."""
+def wilson(successes: int, n: int, level: float = 0.95) -> Proportion:
+    """Share of successes with the Wilson score interval."""
     if n <= 0:
-        return (math.nan, math.nan, math.nan)
+        return Proportion(math.nan, successes, n, math.nan, math.nan, level)
     z = norm_quantile(0.5 + level / 2)
     p = successes / n
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (p, max(0.0, centre - half), min(1.0, centre + half))
+    return Proportion(p, successes, n, max(0.0, centre - half), min(1.0, centre + half), level)
 
 
-def paired_diff(x: np.ndarray, y: np.ndarray, level: float = 0.95) -> tuple[float, float, float, float, float]:
-    """Mean of ``x - y`` over paired samples with a t interval and two-sided p-value.
+def indicator_mean(n: int, successes: int, level: float = 0.95) -> Estimate:
+    """The mean of a 0/1 quantity (its sd as for any quantity) with the Wilson interval.
 
-    Returns ``(diff, sd, lo, hi, p)``. Identical samples give exactly
-    ``(0, 0, 0, 0, 1)``.
+    The bounds are widened to contain the mean so no rounding dust puts the
+    point estimate outside its own interval.
     """
+    est = t_interval(n, successes, successes, level)
+    share = wilson(successes, n, level)
+    low, high = min(share.low, est.mean), max(share.high, est.mean)
+    return Estimate(est.mean, est.sd, est.n, low, high, level, method="wilson")
+
+
+# ---------------------------------------------------------------- differences
+
+
+def _two_sided_p(diff: float, se: float, df: float) -> float:
+    """Two-sided p-value of ``diff / se`` under Student's t (p = 1 for 0/0, 0 for x/0)."""
+    if se == 0.0:
+        return 1.0 if diff == 0.0 else 0.0
+    return 2 * t_sf(abs(diff) / se, df)
+
+
+def paired_t(n: int, total: float, total_sq: float, level: float = 0.95) -> Difference:
+    """Paired t interval and two-sided p-value from the sum and the sum of squares of ``n`` per-pair differences.
+
+    Identical samples (every difference 0) give exactly diff 0, interval [0, 0], p = 1.
+    """
+    est = t_interval(n, total, total_sq, level)
+    if n < 2:
+        p = 1.0 if est.mean == 0.0 else 0.0
+        return Difference(est.mean, est.sd, n, est.low, est.high, p, math.nan, est.sd, level)
+    se = est.sd / math.sqrt(n)
+    return Difference(est.mean, se, n, est.low, est.high, _two_sided_p(est.mean, se, n - 1), n - 1, est.sd, level)
+
+
+def paired_diff(x: np.ndarray, y: np.ndarray, level: float = 0.95) -> Difference:
+    """Mean of ``x - y`` over paired samples with a t interval and two-sided p-value."""
     d = np.asarray(x, dtype=np.float64) - np.asarray(y, dtype=np.float64)
-    n = d.size
-    total = float(d.sum())
-    mean, sd, lo, hi = mean_ci(n, total, float((d * d).sum()), level)
-    if n < 2 or sd == 0.0:
-        return (mean, sd, lo, hi, 1.0 if mean == 0.0 else 0.0)
-    t = mean / (sd / math.sqrt(n))
-    p = 2 * t_sf(abs(t), n - 1)
-    return (mean, sd, lo, hi, p)
+    return paired_t(int(d.size), float(d.sum()), float((d * d).sum()), level)
+
+
+def welch(mean_a: float, sd_a: float, n_a: int, mean_b: float, sd_b: float, n_b: int, level: float = 0.95) -> Difference:
+    """``mean_a - mean_b`` of two independent samples: Welch's t test and interval, from their summaries.
+
+    ``sd_a`` and ``sd_b`` are the samples' standard deviations. The degrees of
+    freedom are Welch-Satterthwaite's; when neither sample has a spread they
+    fall back to ``n_a + n_b - 2`` (at least 1).
+    """
+    diff = mean_a - mean_b
+    v_a, v_b = sd_a * sd_a / n_a, sd_b * sd_b / n_b
+    se = math.sqrt(v_a + v_b)
+    denom = (v_a * v_a / (n_a - 1) if n_a > 1 else 0.0) + (v_b * v_b / (n_b - 1) if n_b > 1 else 0.0)
+    df = (v_a + v_b) ** 2 / denom if denom > 0 else max(n_a + n_b - 2, 1)
+    half = t_quantile(0.5 + level / 2, df) * se
+    return Difference(diff, se, n_a + n_b, diff - half, diff + half, _two_sided_p(diff, se, df), df, math.nan, level)
 
 
 def holm(pvalues: list[float] | np.ndarray) -> np.ndarray:
-    """Holm-Bonferroni adjusted p-values (family-wise error control)."""
+    """Holm-Bonferroni adjusted p-values (family-wise error control), in the order given."""
     p = np.asarray(pvalues, dtype=np.float64)
     m = p.size
     order = np.argsort(p)

@@ -28,90 +28,21 @@ import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from unocli.errors import ConfigError
-from unocli.game.policies import POLICY_FIELDS, parse_policy_spec, resolve_policies, seat_labels
+from unocli.game.policies import POLICY_FIELDS, parse_policy_spec
 from unocli.game.rules import RULE_FIELDS, resolve_rules
 from unocli.run.backends import Backend
 from unocli.run.precision import DEFAULT_MAX_GAMES, TargetInfo
-from unocli.study.compare import Arm, Comparison, compare
+
+# compat: cli/ imports TableSpec from here; remove this note once it imports it from unocli.study.arm
+from unocli.study.arm import Arm, TableSpec, plain
+from unocli.study.compare import Comparison, compare
 
 Progress = Callable[[int, int], None]
-
-
-def plain(value: Any) -> str:
-    """A TOML/CLI value as the text ``Rules.replace`` and ``Policy.replace`` coerce."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float):
-        return f"{value:g}"
-    return str(value)
-
-
-@dataclass(frozen=True)
-class TableSpec:
-    """A table described by option text (what ``--rules``, ``--set``, ``--policy``, ``--seat`` say).
-
-    ``knobs`` holds ``(seats, knob, value)`` changes applied after the
-    policies are resolved; ``seats`` is ``"all"``, ``"opponents"``, ``"S"`` or ``"S-T"``.
-    """
-
-    rules: str = "official"
-    sets: tuple[tuple[str, str], ...] = ()
-    players: int | None = None
-    policy: str = "random"
-    seats: tuple[tuple[int, str], ...] = ()
-    knobs: tuple[tuple[str, str, str], ...] = ()
-    base_dir: str | None = None
-
-    def with_set(self, name: str, value: Any) -> TableSpec:
-        return replace(self, sets=(*[s for s in self.sets if s[0] != name], (name, plain(value))))
-
-    def with_seat(self, seat: int, spec: str) -> TableSpec:
-        return replace(self, seats=(*[s for s in self.seats if s[0] != seat], (seat, spec)))
-
-    def build(self, name: str = "arm", players: int | None = None) -> Arm:
-        """Resolve the text into an :class:`~unocli.compare.Arm` (raises ConfigError)."""
-        spec = self.rules
-        if self.base_dir and spec.endswith(".toml") and not Path(spec).is_absolute():
-            spec = str(Path(self.base_dir) / spec)
-        rules = resolve_rules(spec, [f"{k}={v}" for k, v in self.sets], players or self.players)
-        seats = [f"{s}={p}" for s, p in self.seats]
-        for s, _ in self.seats:
-            if not 0 <= s < rules.players:
-                raise ConfigError(f"seat {s} is not at the table: seats are 0 to {rules.players - 1}")
-        policies = list(resolve_policies(rules.players, self.policy, seats))
-        labels = list(seat_labels(rules.players, self.policy, seats))
-        for sel, knob, value in self.knobs:
-            for s in seat_selection(sel, rules.players):
-                policies[s] = policies[s].replace(**{knob: value})
-                labels[s] += ("," if ":" in labels[s] else ":") + f"{knob}={value}"
-        return Arm(name=name, rules=rules, policies=tuple(policies), labels=tuple(labels))
-
-    def describe(self) -> str:
-        """The table in the words of the command line."""
-        parts = [f"rules {self.rules}"] + [f"{k}={v}" for k, v in self.sets]
-        parts.append(f"policy {self.policy}")
-        parts += [f"seat {s}: {p}" for s, p in self.seats]
-        parts += [f"{k}={v} at {'every seat' if sel == 'all' else 'seats ' + sel}" for sel, k, v in self.knobs]
-        return "; ".join(parts)
-
-
-def seat_selection(sel: str, players: int) -> list[int]:
-    """The seats ``sel`` names at a table of ``players``."""
-    if sel == "all":
-        return list(range(players))
-    if sel == "opponents":
-        return list(range(1, players))
-    lo, _, hi = sel.partition("-")
-    first, last = int(lo), int(hi or lo)
-    if not 0 <= first <= last < players:
-        raise ConfigError(f"seats {sel} are not at the table: seats are 0 to {players - 1}")
-    return list(range(first, last + 1))
 
 
 @dataclass(frozen=True)
@@ -318,19 +249,12 @@ def sweep(
     """
     axes = tuple(axes)
     check_grid(axes)
-    combos = [dict(zip([a.name for a in axes], vals, strict=True)) for vals in itertools.product(*[a.values for a in axes])]
-    arms: list[Arm] = []
-    for combo in combos:
-        table = base
-        for axis in axes:
-            table = axis.apply(table, combo[axis.name])
-        arms.append(table.build(name=cell_name(combo)))
+    combos, arms = grid_arms(base, axes, match)
     chosen = tuple(dict.fromkeys([metric, *(metrics or ("win_0", "cards_drawn"))]))
     groups: dict[int, list[Arm]] = {}
     for arm in arms:
         groups.setdefault(arm.players, []).append(arm)
     done: dict[int, Comparison] = {}
-    targets: dict[int, TargetInfo] = {}
     planned = games * len(arms)
     offset = 0
     for players, group in groups.items():
@@ -339,12 +263,11 @@ def sweep(
             if progress is not None:
                 progress(_o + d * _k, max(planned, _o + total * _k))
 
-        comp = compare(
+        done[players] = compare(
             group,
             games=games,
             seed=seed,
             quantities=chosen,
-            match=match,
             target_error=target_error,
             metric=metric,
             max_games=max_games,
@@ -353,10 +276,7 @@ def sweep(
             backend=backend,
             progress=report,
         )
-        offset += comp.games * len(group)
-        done[players] = comp
-        if comp.target is not None:
-            targets[players] = comp.target
+        offset += done[players].games * len(group)
     return SweepResult(
         axes=axes,
         cells=combos,
@@ -366,5 +286,17 @@ def sweep(
         metric=metric,
         seed=seed,
         base=base,
-        targets=targets,
+        targets={p: c.target for p, c in done.items() if c.target is not None},
     )
+
+
+def grid_arms(base: TableSpec, axes: Sequence[Axis], match: bool = False) -> tuple[list[dict[str, Any]], list[Arm]]:
+    """Every cell of the grid, in grid order: its axis values and its arm (named by :func:`cell_name`)."""
+    combos = [dict(zip([a.name for a in axes], vals, strict=True)) for vals in itertools.product(*[a.values for a in axes])]
+    arms = []
+    for combo in combos:
+        table = base
+        for axis in axes:
+            table = axis.apply(table, combo[axis.name])
+        arms.append(table.build(name=cell_name(combo), match=match))
+    return combos, arms

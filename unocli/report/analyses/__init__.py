@@ -1,8 +1,16 @@
-"""The analyses behind the reports: one module per question, each ``run(experiment, context) -> Section``.
+"""The analyses behind the reports: one module per question.
 
 Each module declares ``OPTIONS`` (the keys its experiments may set under
 ``[options]``: name -> (default, check)), optionally ``check(experiment)``
-(returns ``"key: message"`` for a bad experiment, or None) and ``run``.
+(returns ``"key: message"`` for a bad experiment, or None), and three
+functions:
+
+- ``compute(experiment, context)`` plays the games and returns a typed result
+  (a frozen dataclass of numbers and DataFrames with named columns); it does
+  not import matplotlib, so it can be tested and reused without it;
+- ``render(result) -> Section`` writes the prose, tables and charts
+  (:mod:`unocli.report.model`), formatting numbers with :mod:`unocli.report.fmt`;
+- ``run(experiment, context) -> Section`` is ``render(compute(...))``.
 """
 
 from __future__ import annotations

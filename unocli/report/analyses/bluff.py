@@ -26,14 +26,16 @@ ratios) comes from a bootstrap over blocks of deals, which keeps the pairing.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from unocli.game.policies import Respond, parse_policy_spec
-from unocli.report.analyses.common import Context, caption, interval, pp, pp_ci, pvalue, run_compare
-from unocli.report.render import Chart, Section, TableBlock
-from unocli.study.compare import Arm
+from unocli.game.policies import Policy, Respond, parse_policy_spec
+from unocli.report import fmt
+from unocli.report.analyses.common import Context, arm_diff, arm_mean, caption, percentile_interval, run_compare
+from unocli.report.model import Chart, Section, TableBlock
+from unocli.study.compare import Arm, Comparison
 from unocli.study.experiments import Experiment, players_list, policy_spec, positive_int, probability_list
 from unocli.study.stats import holm
 from unocli.study.sweep import parse_values
@@ -66,6 +68,9 @@ def check(exp: Experiment) -> str | None:
 
 def cell(b: float, c: float) -> str:
     return f"b={b:g},c={c:g}"
+
+
+# ---------------------------------------------------------------- game theory on a grid
 
 
 def fictitious_play(w: np.ndarray, iterations: int = FP_ITERATIONS) -> tuple[np.ndarray, np.ndarray]:
@@ -118,138 +123,192 @@ def crossing(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
     return out
 
 
-def rate_text(x: float, top: float) -> str:
-    if x == -np.inf:
-        return "never pays"
-    if x == np.inf:
-        return f"pays beyond {top:g}"
-    return f"{x:.2f}"
-
-
-def rate_ci(samples: np.ndarray, top: float) -> tuple[float, float, str]:
-    """Percentile interval of bootstrap break-even rates (which may be -inf or inf), with its text."""
+def rate_bounds(samples: np.ndarray) -> tuple[float, float]:
+    """Percentile interval of bootstrap break-even rates, which may be -inf or inf."""
     s = np.sort(np.asarray(samples, float))
-    lo, hi = s[int(0.025 * (len(s) - 1))], s[int(np.ceil(0.975 * (len(s) - 1)))]
-    if lo == hi and not math.isfinite(lo):
-        return float(lo), float(hi), f"({rate_text(lo, top)} in at least 97.5% of {len(s)} bootstrap replicates)"
-    return float(lo), float(hi), f"[{rate_text(lo, top)}, {rate_text(hi, top)}]"
+    return float(s[int(0.025 * (len(s) - 1))]), float(s[int(np.ceil(0.975 * (len(s) - 1)))])
 
 
-def run(exp: Experiment, ctx: Context) -> Section:
-    from unocli.report import plots
+# ---------------------------------------------------------------- the typed result
 
+
+@dataclass(frozen=True)
+class Equilibrium:
+    """Fictitious play on the grid of win shares, with 95% bootstrap intervals.
+
+    ``nearest`` is the grid point (row, column) nearest the mixed equilibrium;
+    ``bluffer_gain`` and ``opponent_gain`` what either side gains by deviating
+    there (win share; an opponent's per opponent); ``path`` the plain
+    alternating best responses between grid points from (0, 0).
+    """
+
+    bluff_rate: float
+    bluff_low: float
+    bluff_high: float
+    challenge_rate: float
+    challenge_low: float
+    challenge_high: float
+    value: float
+    value_low: float
+    value_high: float
+    nearest: tuple[int, int]
+    bluffer_gain: tuple[float, float, float]
+    opponent_gain: tuple[float, float, float]
+    path: list[tuple[int, int]]
+
+
+@dataclass(frozen=True)
+class BluffResult:
+    """The bluff x challenge grid at one table size, and the corners at the other sizes.
+
+    Arrays are ``[bluff rate, challenge rate]``: ``gain`` is the bluffer's win
+    share minus its honest twin's (b = 0, same c), ``gain_ci`` the paired
+    difference with its interval ``[..., (diff, low, high)]``, ``value_ci``
+    each opponent's win-share change against never challenging (c = 0, same
+    b), ``p_holm`` the Holm-adjusted p-values of the gains (1 for b = 0).
+    ``grid`` holds all of it per cell (the bluff-gain CSV). ``break_even`` is
+    the challenge rate where the gain pooled over b > 0 crosses 0 (``-inf``:
+    never pays; ``inf``: pays on the whole grid) with bootstrap bounds;
+    ``break_even_by_rate`` per bluff rate. ``per_bluff``: per challenge rate,
+    the share of bluffs caught and the win share and cards left per bluff
+    (pooled over b > 0), with bootstrap intervals. ``others``: the gain of
+    bluffing at the top rate against c = 0 and the top c at every table size
+    (empty when ``also_players`` adds none).
+    """
+
+    exp: Experiment
+    players: int
+    bvals: np.ndarray
+    cvals: np.ndarray
+    deals: int
+    gain: np.ndarray
+    gain_ci: np.ndarray
+    value_ci: np.ndarray
+    p_holm: np.ndarray
+    grid: pd.DataFrame
+    break_even: float
+    break_even_low: float
+    break_even_high: float
+    break_even_by_rate: pd.DataFrame
+    per_bluff: pd.DataFrame
+    equilibrium: Equilibrium
+    others: pd.DataFrame
+    games: int
+
+    @property
+    def replicates(self) -> int:
+        return int(self.exp.options["replicates"])
+
+
+def compute(exp: Experiment, ctx: Context) -> BluffResult:
+    """Play the grid, derive gains, break-even rates, per-bluff figures and the equilibrium."""
     opt = exp.options
     bvals = np.array(sorted({float(v) for v in parse_values(opt["bluff_rates"])}))
     cvals = np.array(sorted({float(v) for v in parse_values(opt["challenge_rates"])}))
     n = exp.players[0]
-    rules = exp.base.build(players=n).rules
     bluffer, opponent = parse_policy_spec(opt["bluffer"]), parse_policy_spec(opt["opponents"])
-    arms, idx = [], np.zeros((len(bvals), len(cvals)), int)
+    arms, idx = _grid_arms(exp, n, bvals, cvals, bluffer, opponent)
+    pairs = [(cell(b, c), cell(0.0, c)) for b in bvals[1:] for c in cvals]
+    pairs += [(cell(b, c), cell(b, 0.0)) for b in bvals for c in cvals[1:]]
+    label = f"{len(bvals)} bluff x {len(cvals)} challenge rates"
+    comp = run_compare(exp, ctx, arms, quantities=QUANTITIES, pairs=pairs, metric="win_0", label=label)
+    q = {name: comp.quantities.index(name) for name in QUANTITIES}
+    means, boot = comp.means(), comp.boot_means(opt["replicates"], seed=exp.seed % (2**32))
+    w, wb = means[idx, q["win_0"]], boot[:, idx, q["win_0"]]
+    gain, gain_b = w - w[0], wb - wb[:, :1]
+    gain_ci, value_ci, pvals = _paired(comp, bvals, cvals, n)
+    p_holm = np.ones_like(pvals)
+    p_holm[1:] = holm(pvals[1:].ravel()).reshape(pvals[1:].shape)
+    # break-even challenge rate: pooled over bluff rates > 0, and per bluff rate
+    c_star = float(crossing(cvals, gain[1:].mean(axis=0))[0])
+    c_lo, c_hi = rate_bounds(crossing(cvals, gain_b[:, 1:].mean(axis=1)))
+    rows = []
+    for i, b in enumerate(bvals[1:], start=1):
+        lo, hi = rate_bounds(crossing(cvals, gain_b[:, i]))
+        rows.append({"bluff_rate": b, "break_even_challenge": float(crossing(cvals, gain[i])[0]), "ci_low": lo, "ci_high": hi})
+    by_rate = pd.DataFrame(rows).assign(n=comp.games)
+    others = _other_sizes(exp, ctx, bluffer, opponent, n, gain_ci, pvals, cvals, comp.games)
+    # each other table size played 4 corner arms on the n deals of its 2 rows
+    extra = 2 * int(others[others["players"] != n]["n"].sum()) if len(others) else 0
+    return BluffResult(
+        exp=exp,
+        players=n,
+        bvals=bvals,
+        cvals=cvals,
+        deals=comp.games,
+        gain=gain,
+        gain_ci=gain_ci,
+        value_ci=value_ci,
+        p_holm=p_holm,
+        grid=_grid_table(comp, arms, idx, bvals, cvals, gain_ci, value_ci, p_holm, means, q),
+        break_even=c_star,
+        break_even_low=c_lo,
+        break_even_high=c_hi,
+        break_even_by_rate=by_rate,
+        per_bluff=_per_bluff(means, boot, idx, q, cvals, comp.games),
+        equilibrium=_equilibrium(w, wb, bvals, cvals, n),
+        others=others,
+        games=comp.games * len(arms) + extra,
+    )
+
+
+def _grid_arms(
+    exp: Experiment, n: int, bvals: np.ndarray, cvals: np.ndarray, bluffer: Policy, opponent: Policy
+) -> tuple[list[Arm], np.ndarray]:
+    """One arm per cell, and the arm index of each cell ``[bluff rate, challenge rate]``."""
+    rules = exp.base.build(players=n).rules
+    arms: list[Arm] = []
+    idx = np.zeros((len(bvals), len(cvals)), int)
     for i, b in enumerate(bvals):
         for j, c in enumerate(cvals):
             idx[i, j] = len(arms)
             pols = (bluffer.replace(bluff=b),) + (opponent.replace(challenge=c, bluff=0.0),) * (n - 1)
             arms.append(Arm(cell(b, c), rules, pols))
-    pairs = [(cell(b, c), cell(0.0, c)) for b in bvals[1:] for c in cvals]
-    pairs += [(cell(b, c), cell(b, 0.0)) for b in bvals for c in cvals[1:]]
-    comp = run_compare(
-        exp,
-        ctx,
-        arms,
-        quantities=QUANTITIES,
-        pairs=pairs,
-        metric="win_0",
-        label=f"{len(bvals)} bluff x {len(cvals)} challenge rates",
-    )
-    q = {name: comp.quantities.index(name) for name in QUANTITIES}
-    means = comp.means()
-    boot = comp.boot_means(opt["replicates"], seed=exp.seed % (2**32))
-    w, wb = means[idx, q["win_0"]], boot[:, idx, q["win_0"]]
-    gain, gain_b = w - w[0], wb - wb[:, :1]
+    return arms, idx
+
+
+def _paired(comp: Comparison, bvals: np.ndarray, cvals: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The bluffer's paired gain against its honest twin, each opponent's paired gain from challenging, p-values."""
     gain_ci = np.zeros((len(bvals), len(cvals), 3))
     value_ci = np.zeros((len(bvals), len(cvals), 3))
     pvals = np.ones((len(bvals), len(cvals)))
     for i, b in enumerate(bvals):
         for j, c in enumerate(cvals):
             if i:
-                d = comp.diff(cell(b, c), cell(0.0, c), "win_0")
-                gain_ci[i, j], pvals[i, j] = (d["diff"], d["ci_low"], d["ci_high"]), d["p"]
+                d = arm_diff(comp, cell(b, c), cell(0.0, c), "win_0")
+                gain_ci[i, j], pvals[i, j] = (d.value, d.low, d.high), d.p
             if j:
-                d = comp.diff(cell(b, c), cell(b, 0.0), "lose_0")
-                value_ci[i, j] = np.array([d["diff"], d["ci_low"], d["ci_high"]]) / (n - 1)
-    p_holm = np.ones_like(pvals)
-    p_holm[1:] = holm(pvals[1:].ravel()).reshape(pvals[1:].shape)
+                d = arm_diff(comp, cell(b, c), cell(b, 0.0), "lose_0")
+                value_ci[i, j] = np.array([d.value, d.low, d.high]) / (n - 1)
+    return gain_ci, value_ci, pvals
 
-    # break-even challenge rate: pooled over bluff rates > 0, and per bluff rate
-    pooled, pooled_b = gain[1:].mean(axis=0), gain_b[:, 1:].mean(axis=1)
-    c_star = float(crossing(cvals, pooled)[0])
-    c_star_b = crossing(cvals, pooled_b)
-    _, _, c_text = rate_ci(c_star_b, cvals[-1])
-    row_cross = []
-    for i, b in enumerate(bvals[1:], start=1):
-        point = float(crossing(cvals, gain[i])[0])
-        _, _, text = rate_ci(crossing(cvals, gain_b[:, i]), cvals[-1])
-        row_cross.append({"bluff_rate": b, "break_even_challenge": point, "ci": text, "n": comp.games})
 
-    # equilibrium: fictitious play on the point estimate and on each bootstrap replicate
-    p_mix, q_mix = fictitious_play(w)
-    b_eq, c_eq = float(p_mix @ bvals), float(q_mix @ cvals)
-    pb, qb = fictitious_play(wb)
-    b_eq_b, c_eq_b = pb @ bvals, qb @ cvals
-    value, value_b = float(p_mix @ w @ q_mix), np.einsum("gr,grc,gc->g", pb, wb, qb)
-    bi, cj = int(np.argmin(abs(bvals - b_eq))), int(np.argmin(abs(cvals - c_eq)))
-    gain_bluffer = w[:, cj].max() - w[bi, cj]
-    gain_opp = (w[bi, cj] - w[bi, :].min()) / (n - 1)
-    gbl = interval(wb[:, :, cj].max(axis=1) - wb[:, bi, cj])
-    gop = interval((wb[:, bi, cj] - wb[:, bi, :].min(axis=1)) / (n - 1))
-    path = pure_path(w)
-
-    # per bluff, pooled over bluff rates > 0, by challenge rate
-    def per_bluff(m: np.ndarray) -> dict[str, np.ndarray]:
-        bl = m[..., idx[1:], q["bluffs"]].sum(axis=-2)
-        won = m[..., idx[1:], q["challenges_won"]].sum(axis=-2)
-        dwin = (m[..., idx[1:], q["win_0"]] - m[..., idx[:1], q["win_0"]]).sum(axis=-2)
-        dcards = (m[..., idx[1:], q["cards_left_0"]] - m[..., idx[:1], q["cards_left_0"]]).sum(axis=-2)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return {"caught": won / bl, "win": dwin / bl, "cards": dcards / bl}
-
-    pb_point, pb_boot = per_bluff(means), per_bluff(boot)
-    bluff_rows, bluff_shown = [], []
-    for j, c in enumerate(cvals):
-        row = {"challenge_rate": c, "n": comp.games}
-        shown = {"challenge rate": f"{c:g}"}
-        for key, label, scale in (
-            ("caught", "share of bluffs caught", 1),
-            ("win", "win share per bluff", 100),
-            ("cards", "bluffer's cards left per bluff", 1),
-        ):
-            lo, hi = interval(pb_boot[key][:, j])
-            row |= {key: pb_point[key][j], f"{key}_low": lo, f"{key}_high": hi}
-            unit = " pp" if scale == 100 else ""
-            shown[label] = (
-                f"{scale * pb_point[key][j]:+.3f}{unit} [{scale * lo:+.3f}, {scale * hi:+.3f}]"
-                if key != "caught"
-                else f"{pb_point[key][j]:.3f} [{lo:.3f}, {hi:.3f}]"
-            )
-        shown["cards the bluffer draws per bluff"] = f"{4 * pb_point['caught'][j]:.2f}"
-        shown["cards the victim draws per bluff"] = f"{4 * (1 - pb_point['caught'][j]):.2f}"
-        bluff_rows.append(row)
-        bluff_shown.append(shown)
-
-    # ------------------------------------------------------------ report
-    grid_rows = []
+def _grid_table(
+    comp: Comparison,
+    arms: list[Arm],
+    idx: np.ndarray,
+    bvals: np.ndarray,
+    cvals: np.ndarray,
+    gain_ci: np.ndarray,
+    value_ci: np.ndarray,
+    p_holm: np.ndarray,
+    means: np.ndarray,
+    q: dict[str, int],
+) -> pd.DataFrame:
+    """One row per cell: the bluffer's win share, gain against its honest twin, the value of challenging."""
+    rows = []
     for i, b in enumerate(bvals):
         for j, c in enumerate(cvals):
             k = idx[i, j]
-            m0, _, lo0, hi0 = comp.mean(arms[k].name, "win_0")
-            grid_rows.append(
+            m = arm_mean(comp, arms[k].name, "win_0")
+            rows.append(
                 {
                     "bluff_rate": b,
                     "challenge_rate": c,
                     "n": comp.games,
-                    "win_share": m0,
-                    "win_low": lo0,
-                    "win_high": hi0,
+                    "win_share": m.value,
+                    "win_low": m.low,
+                    "win_high": m.high,
                     "gain_vs_honest": gain_ci[i, j, 0],
                     "gain_low": gain_ci[i, j, 1],
                     "gain_high": gain_ci[i, j, 2],
@@ -261,290 +320,77 @@ def run(exp: Experiment, ctx: Context) -> Section:
                     "caught_per_round": means[k, q["challenges_won"]],
                 }
             )
-    grid = pd.DataFrame(grid_rows)
-    pivot = pd.DataFrame({"bluff rate": [f"{b:g}" for b in bvals[::-1]]})
-    for j, c in enumerate(cvals):
-        pivot[f"c={c:g}"] = [
-            ("0" if i == 0 else f"{100 * gain[i, j]:+.2f}" + ("*" if p_holm[i, j] < 0.05 else "")) for i in range(len(bvals))
-        ][::-1]
-    n_text = f"{comp.games:,} deals per cell, {len(arms)} cells on the same deals ({n} players)"
-    pol_text = (
-        f"seat 0: {opt['bluffer']} with bluff rate b; seats 1-{n - 1}: {opt['opponents']} with challenge rate c, never bluffing"
-    )
-    rules_text = exp.base.rules
-    half = 50 * (gain_ci[:, :, 2] - gain_ci[:, :, 1])
-    annot = np.array(
-        [
-            [
-                "" if i == 0 else f"{100 * gain[i, j]:+.1f}" + ("*" if p_holm[i, j] < 0.05 else "") + f"\n±{half[i, j]:.1f}"
-                for j in range(len(cvals))
-            ]
-            for i in range(len(bvals))
-        ]
-    )
-    pos_c = float(np.interp(c_star, cvals, np.arange(len(cvals)))) if math.isfinite(c_star) else None
-    marks = [
-        (
-            float(np.interp(c_eq, cvals, np.arange(len(cvals)))),
-            float(np.interp(b_eq, bvals, np.arange(len(bvals)))),
-            f"equilibrium (b={b_eq:.2f}, c={c_eq:.2f})",
-            "o",
-        )
-    ]
-    if pos_c is not None:
-        line_text = f"; dashed line: break-even challenge rate {c_star:.2f} {c_text}"
-    elif c_star < 0:
-        line_text = "; bluffing loses at every challenge rate, so there is no break-even rate"
-    else:
-        line_text = "; bluffing gains at every challenge rate of the grid"
-    cap1 = caption(
-        exp,
-        "Bluffer's win share minus its honest twin's on the same deals, in percentage points "
-        "(* = paired 95% interval excludes 0 after Holm adjustment)" + line_text,
-        n_text,
-        rules=rules_text,
-        policies=pol_text,
-        intervals="± is the half-width of each cell's paired 95% interval (full intervals in bluff-gain.csv)",
-    )
-    ylabels = [("0 (honest)" if b == 0 else f"{b:g}") for b in bvals]
-    heat1 = Chart(
-        "bluff-gain-heatmap",
-        plots.heatmap(
-            100 * gain,
-            [f"{c:g}" for c in cvals],
-            ylabels,
-            title="Does bluffing a +4 pay? Bluffer's win-share gain (pp)",
-            xlabel="opponents' challenge rate",
-            ylabel="bluffer's bluff rate",
-            caption=cap1,
-            colour_label="win-share change vs honest twin (pp)",
-            annotations=annot,
-            marks=marks,
-            vline=(pos_c, "break-even challenge rate") if pos_c is not None else None,
-            height=max(5.6, 0.62 * len(bvals) + 1.4),
-        ),
-        cap1,
-        "heatmap of the bluffer's win-share gain by bluff and challenge rate",
-    )
-    half2 = 50 * (value_ci[:, :, 2] - value_ci[:, :, 1])
-    annot2 = np.array(
-        [
-            ["" if j == 0 else f"{100 * value_ci[i, j, 0]:+.1f}\n±{half2[i, j]:.1f}" for j in range(len(cvals))]
-            for i in range(len(bvals))
-        ]
-    )
-    cap2 = caption(
-        exp,
-        "Each opponent's win share at challenge rate c minus at c = 0, same deals, in percentage points",
-        n_text,
-        rules=rules_text,
-        policies=pol_text,
-        intervals="± is the half-width of each cell's paired 95% interval (full intervals in bluff-gain.csv)",
-    )
-    heat2 = Chart(
-        "challenge-value-heatmap",
-        plots.heatmap(
-            100 * value_ci[:, :, 0],
-            [f"{c:g}" for c in cvals],
-            ylabels,
-            title="Does challenging pay for the victims? Opponent's win-share change (pp)",
-            xlabel="opponents' challenge rate",
-            ylabel="bluffer's bluff rate",
-            caption=cap2,
-            colour_label="win-share change per opponent vs never challenging (pp)",
-            annotations=annot2,
-            height=max(5.6, 0.62 * len(bvals) + 1.4),
-        ),
-        cap2,
-        "heatmap of the value of challenging for each opponent",
-    )
-    picks = sorted({len(bvals) - 1, max(1, len(bvals) // 2), 1})
-    series = [
-        plots.Series(f"bluff rate {bvals[i]:g}", 100 * gain_ci[i, :, 0], 100 * gain_ci[i, :, 1], 100 * gain_ci[i, :, 2])
-        for i in picks
-    ]
-    cap3 = caption(
-        exp,
-        "Bluffer's win-share change against its honest twin by challenge rate",
-        n_text,
-        rules=rules_text,
-        policies=pol_text,
-        intervals="bands are paired 95% t intervals",
-    )
-    line = Chart(
-        "bluff-gain-lines",
-        plots.line_chart(
-            cvals,
-            series,
-            title="Bluffer's gain against its honest twin",
-            xlabel="opponents' challenge rate",
-            ylabel="win-share change vs honest twin (pp)",
-            hline=0.0,
-            hline_label="no gain",
-            caption=cap3,
-        ),
-        cap3,
-        "bluffer's gain by challenge rate",
-    )
-    per_win = [
-        plots.Series(
-            "win-share change per bluff",
-            [100 * r["win"] for r in bluff_rows],
-            [100 * r["win_low"] for r in bluff_rows],
-            [100 * r["win_high"] for r in bluff_rows],
-        )
-    ]
-    cap4 = caption(
-        exp,
-        "Win-share change per bluff played, pooled over bluff rates above 0",
-        n_text,
-        rules=rules_text,
-        policies=pol_text,
-        intervals="bands are 95% block-bootstrap intervals",
-    )
-    line2 = Chart(
-        "per-bluff",
-        plots.line_chart(
-            cvals,
-            per_win,
-            title="What one bluff is worth",
-            xlabel="opponents' challenge rate",
-            ylabel="bluffer's win share per bluff (pp)",
-            hline=0.0,
-            caption=cap4,
-        ),
-        cap4,
-        "win share per bluff by challenge rate",
-    )
-    eq_table = pd.DataFrame(
-        [
-            {
-                "bluff rate": f"{b_eq:.2f} [{np.quantile(b_eq_b, 0.025):.2f}, {np.quantile(b_eq_b, 0.975):.2f}]",
-                "challenge rate": f"{c_eq:.2f} [{np.quantile(c_eq_b, 0.025):.2f}, {np.quantile(c_eq_b, 0.975):.2f}]",
-                "bluffer's win share": f"{value:.4f} [{interval(value_b)[0]:.4f}, {interval(value_b)[1]:.4f}]",
-                "nearest grid point": cell(bvals[bi], cvals[cj]),
-                "bluffer's gain from deviating there": f"{pp(gain_bluffer)} [{100 * gbl[0]:+.2f}, {100 * gbl[1]:+.2f}]",
-                "an opponent's gain from deviating there": f"{pp(gain_opp)} [{100 * gop[0]:+.2f}, {100 * gop[1]:+.2f}]",
-            }
-        ]
-    )
-    eq_data = pd.DataFrame(
-        [
-            {
-                "bluff_rate": b_eq,
-                "bluff_low": np.quantile(b_eq_b, 0.025),
-                "bluff_high": np.quantile(b_eq_b, 0.975),
-                "challenge_rate": c_eq,
-                "challenge_low": np.quantile(c_eq_b, 0.025),
-                "challenge_high": np.quantile(c_eq_b, 0.975),
-                "value": value,
-                "n": comp.games,
-                "replicates": opt["replicates"],
-            }
-        ]
-    )
-    path_text = " -> ".join(f"(b={bvals[i]:g}, c={cvals[j]:g})" for i, j in path)
-    findings = _findings(gain_ci, p_holm, bvals, cvals, c_star, c_text, pb_point, b_eq, c_eq, eq_table, path, n, value_ci)
-    other_rows = _other_sizes(exp, ctx, bluffer, opponent, n)
-    if other_rows:
-        top = max(bvals)
-        here = [
-            {
-                "players": n,
-                "challenge_rate": c,
-                "n": comp.games,
-                "diff": gain_ci[-1, j, 0],
-                "diff_low": gain_ci[-1, j, 1],
-                "diff_high": gain_ci[-1, j, 2],
-                "p": pvals[-1, j],
-            }
-            for j, c in enumerate(cvals)
-            if c in (cvals[0], cvals[-1])
-        ]
-        others = pd.DataFrame(here + other_rows)
-        others["p_holm"] = holm(others["p"].to_numpy())
-        others_shown = pd.DataFrame(
-            {
-                "players": others["players"],
-                "challenge rate": others["challenge_rate"].map("{:g}".format),
-                f"gain of bluffing at rate {top:g} [paired 95% CI]": [
-                    pp_ci(d, lo, hi) for d, lo, hi in zip(others["diff"], others["diff_low"], others["diff_high"], strict=True)
-                ],
-                "n (paired deals)": others["n"].map("{:,}".format),
-                "p (Holm)": others["p_holm"].map(pvalue),
-            }
-        )
-        findings.append(
-            "Other table sizes agree: "
-            + "; ".join(
-                f"{r.players} players, c={r.challenge_rate:g}: {pp_ci(r.diff, r.diff_low, r.diff_high)}"
-                for r in others.itertuples()
-                if r.players != n
-            )
-            + "."
-        )
-    blocks: list = [
-        heat1,
-        line,
-        TableBlock(
-            "bluff-gain",
-            "Bluffer's win-share change against its honest twin, percentage points (* significant after Holm)",
-            pivot,
-            grid,
-            f"n = {comp.games:,} paired deals per cell; full intervals and p-values in the CSV.",
-        ),
-        TableBlock(
-            "break-even",
-            "Break-even challenge rate by bluff rate (bootstrap 95% CI)",
-            pd.DataFrame(row_cross).assign(
-                break_even_challenge=lambda d: d["break_even_challenge"].map(lambda x: rate_text(x, cvals[-1]))
-            ),
-            pd.DataFrame(row_cross),
-        ),
-        line2,
-        TableBlock(
-            "per-bluff",
-            "Cards and wins per bluff, by challenge rate (pooled over bluff rates > 0)",
-            pd.DataFrame(bluff_shown),
-            pd.DataFrame(bluff_rows),
-            "A caught bluff makes the bluffer draw 4; an uncaught one makes the victim draw 4.",
-        ),
-        heat2,
-        TableBlock(
-            "equilibrium",
-            "Equilibrium of bluff and challenge rates (fictitious play; 95% bootstrap intervals)",
-            eq_table,
-            eq_data,
-            f"Plain alternating best responses from (0, 0): {path_text}.",
-        ),
-    ]
-    if other_rows:
-        blocks.append(
-            TableBlock(
-                "other-table-sizes",
-                "Bluffing at every chance against never and always "
-                "challenging opponents, other table sizes (paired on the same deals)",
-                others_shown,
-                others,
-            )
-        )
-    intro = (exp.description or "") + f"\n\n{pol_text}; rules {rules_text}; {n} players."
-    extra = sum(4 * r["n"] for r in other_rows) // 2
-    return Section(
-        name=exp.name,
-        title=exp.title,
-        intro=intro,
-        findings=findings,
-        blocks=blocks,
-        meta={"games": comp.games * len(arms) + extra},
-    )
+    return pd.DataFrame(rows)
 
 
-def _other_sizes(exp: Experiment, ctx: Context, bluffer, opponent, n: int) -> list[dict]:
-    """The corners (bluff 0 or the top rate, challenge 0 or 1) at the other table sizes of ``also_players``."""
+def _per_bluff(
+    means: np.ndarray, boot: np.ndarray, idx: np.ndarray, q: dict[str, int], cvals: np.ndarray, games: int
+) -> pd.DataFrame:
+    """Per challenge rate, pooled over bluff rates > 0: share of bluffs caught, win share and cards left per bluff."""
+
+    def ratios(m: np.ndarray) -> dict[str, np.ndarray]:
+        bl = m[..., idx[1:], q["bluffs"]].sum(axis=-2)
+        won = m[..., idx[1:], q["challenges_won"]].sum(axis=-2)
+        dwin = (m[..., idx[1:], q["win_0"]] - m[..., idx[:1], q["win_0"]]).sum(axis=-2)
+        dcards = (m[..., idx[1:], q["cards_left_0"]] - m[..., idx[:1], q["cards_left_0"]]).sum(axis=-2)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return {"caught": won / bl, "win": dwin / bl, "cards": dcards / bl}
+
+    point, reps = ratios(means), ratios(boot)
     rows = []
+    for j, c in enumerate(cvals):
+        row = {"challenge_rate": c, "n": games}
+        for key in ("caught", "win", "cards"):
+            lo, hi = percentile_interval(reps[key][:, j])
+            row |= {key: point[key][j], f"{key}_low": lo, f"{key}_high": hi}
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _equilibrium(w: np.ndarray, wb: np.ndarray, bvals: np.ndarray, cvals: np.ndarray, n: int) -> Equilibrium:
+    """Fictitious play on the point estimate and on each bootstrap replicate."""
+    p_mix, q_mix = fictitious_play(w)
+    b_eq, c_eq = float(p_mix @ bvals), float(q_mix @ cvals)
+    pb, qb = fictitious_play(wb)
+    b_eq_b, c_eq_b = pb @ bvals, qb @ cvals
+    value_b = np.einsum("gr,grc,gc->g", pb, wb, qb)
+    bi, cj = int(np.argmin(abs(bvals - b_eq))), int(np.argmin(abs(cvals - c_eq)))
+    gbl = percentile_interval(wb[:, :, cj].max(axis=1) - wb[:, bi, cj])
+    gop = percentile_interval((wb[:, bi, cj] - wb[:, bi, :].min(axis=1)) / (n - 1))
+    v_lo, v_hi = percentile_interval(value_b)
+    return Equilibrium(
+        bluff_rate=b_eq,
+        bluff_low=float(np.quantile(b_eq_b, 0.025)),
+        bluff_high=float(np.quantile(b_eq_b, 0.975)),
+        challenge_rate=c_eq,
+        challenge_low=float(np.quantile(c_eq_b, 0.025)),
+        challenge_high=float(np.quantile(c_eq_b, 0.975)),
+        value=float(p_mix @ w @ q_mix),
+        value_low=v_lo,
+        value_high=v_hi,
+        nearest=(bi, cj),
+        bluffer_gain=(float(w[:, cj].max() - w[bi, cj]), *gbl),
+        opponent_gain=(float((w[bi, cj] - w[bi, :].min()) / (n - 1)), *gop),
+        path=pure_path(w),
+    )
+
+
+def _other_sizes(
+    exp: Experiment,
+    ctx: Context,
+    bluffer: Policy,
+    opponent: Policy,
+    n: int,
+    gain_ci: np.ndarray,
+    pvals: np.ndarray,
+    cvals: np.ndarray,
+    deals: int,
+) -> pd.DataFrame:
+    """The corners (bluff 0 or the top rate, challenge 0 or the top rate) at the other table sizes of
+    ``also_players``, with this table size's corners first; empty when there are no other sizes."""
     top = max(float(v) for v in parse_values(exp.options["bluff_rates"]))
     c_top = max(float(v) for v in parse_values(exp.options["challenge_rates"]))
+    rows = []
     for p in exp.options["also_players"]:
         if p == n:
             continue
@@ -557,66 +403,386 @@ def _other_sizes(exp: Experiment, ctx: Context, bluffer, opponent, n: int) -> li
         pairs = [(cell(top, c), cell(0.0, c)) for c in (0.0, c_top)]
         comp = run_compare(exp, ctx, arms, quantities=("win_0",), pairs=pairs, metric="win_0", label=f"{p} players, corners")
         for c in (0.0, c_top):
-            d = comp.diff(cell(top, c), cell(0.0, c), "win_0")
-            rows.append(
-                {
-                    "players": p,
-                    "challenge_rate": c,
-                    "n": comp.games,
-                    "diff": d["diff"],
-                    "diff_low": d["ci_low"],
-                    "diff_high": d["ci_high"],
-                    "p": d["p"],
-                }
-            )
-    return rows
-
-
-def _findings(gain_ci, p_holm, bvals, cvals, c_star, c_text, pb, b_eq, c_eq, eq_table, path, n, value_ci) -> list[str]:
-    top = len(bvals) - 1
-    g0 = gain_ci[top, 0]
-    out = [
-        f"Against opponents who never challenge, bluffing at every chance (b={bvals[top]:g}) changes the "
-        f"bluffer's win share by {pp_ci(g0[0], g0[1], g0[2])} (paired, {n} players; Holm p "
-        f"{pvalue(p_holm[top, 0])})."
+            d = arm_diff(comp, cell(top, c), cell(0.0, c), "win_0")
+            rows.append(_corner(p, c, comp.games, d.value, d.low, d.high, d.p))
+    if not rows:
+        return pd.DataFrame()
+    here = [
+        _corner(n, c, deals, gain_ci[-1, j, 0], gain_ci[-1, j, 1], gain_ci[-1, j, 2], pvals[-1, j])
+        for j, c in enumerate(cvals)
+        if c in (cvals[0], cvals[-1])
     ]
-    g1 = gain_ci[top, -1]
-    out.append(
-        f"Against opponents who always challenge (c={cvals[-1]:g}), the same bluffing changes it by {pp_ci(g1[0], g1[1], g1[2])}."
+    others = pd.DataFrame(here + rows)
+    others["p_holm"] = holm(others["p"].to_numpy())
+    return others
+
+
+def _corner(players: int, c: float, n: int, diff: float, low: float, high: float, p: float) -> dict:
+    return {"players": players, "challenge_rate": c, "n": n, "diff": diff, "diff_low": low, "diff_high": high, "p": p}
+
+
+def run(exp: Experiment, ctx: Context) -> Section:
+    return render(compute(exp, ctx))
+
+
+# ---------------------------------------------------------------- render
+
+
+def rate_text(x: float, top: float) -> str:
+    """A break-even challenge rate in words where it is not a number."""
+    if x == -np.inf:
+        return "never pays"
+    if x == np.inf:
+        return f"pays beyond {top:g}"
+    return fmt.fixed(x, 2)
+
+
+def rate_ci_text(lo: float, hi: float, top: float, replicates: int) -> str:
+    """The bootstrap interval of a break-even rate; a bound past the grid on both sides is said in words."""
+    if lo == hi and not math.isfinite(lo):
+        return f"({rate_text(lo, top)} in at least 97.5% of {replicates} bootstrap replicates)"
+    return f"[{rate_text(lo, top)}, {rate_text(hi, top)}]"
+
+
+def render(result: BluffResult) -> Section:
+    """Heatmaps and lines of the gains, the tables (grid, break-even, per bluff, equilibrium, other sizes), findings."""
+    exp, n = result.exp, result.players
+    blocks: list = [
+        _gain_heatmap(result),
+        _gain_lines(result),
+        TableBlock(
+            "bluff-gain",
+            "Bluffer's win-share change against its honest twin, percentage points (* significant after Holm)",
+            _pivot(result),
+            result.grid,
+            f"n = {fmt.count(result.deals)} paired deals per cell; full intervals and p-values in the CSV.",
+        ),
+        _break_even_table(result),
+        _per_bluff_chart(result),
+        TableBlock(
+            "per-bluff",
+            "Cards and wins per bluff, by challenge rate (pooled over bluff rates > 0)",
+            _per_bluff_shown(result),
+            result.per_bluff,
+            "A caught bluff makes the bluffer draw 4; an uncaught one makes the victim draw 4.",
+        ),
+        _value_heatmap(result),
+        _equilibrium_table(result),
+    ]
+    findings = _findings(result)
+    if len(result.others):
+        blocks.append(_others_table(result))
+        findings.append(
+            "Other table sizes agree: "
+            + "; ".join(
+                f"{r.players} players, c={r.challenge_rate:g}: {fmt.pp_ci(r.diff, r.diff_low, r.diff_high, 2)}"
+                for r in result.others.itertuples()
+                if r.players != n
+            )
+            + "."
+        )
+    intro = (exp.description or "") + f"\n\n{_policies_text(result)}; rules {exp.base.rules}; {n} players."
+    return Section(name=exp.name, title=exp.title, intro=intro, findings=findings, blocks=blocks, meta={"games": result.games})
+
+
+def _policies_text(result: BluffResult) -> str:
+    opt, n = result.exp.options, result.players
+    return (
+        f"seat 0: {opt['bluffer']} with bluff rate b; seats 1-{n - 1}: {opt['opponents']} with challenge rate c, never bluffing"
     )
-    if math.isfinite(c_star):
-        out.append(
-            f"Bluffing a +4 stops paying once opponents challenge more than {c_star:.2f} of +4s "
-            f"(95% CI {c_text}; pooled over bluff rates)."
+
+
+def _caption(result: BluffResult, title: str, intervals: str) -> str:
+    n_text = f"{fmt.count(result.deals)} deals per cell, {result.gain.size} cells on the same deals ({result.players} players)"
+    return caption(result.exp, title, n_text, rules=result.exp.base.rules, policies=_policies_text(result), intervals=intervals)
+
+
+def _break_even_text(result: BluffResult) -> str:
+    return rate_ci_text(result.break_even_low, result.break_even_high, result.cvals[-1], result.replicates)
+
+
+def _cell_text(result: BluffResult, i: int, j: int, decimals: int) -> str:
+    """A cell's gain in points, starred when significant after Holm."""
+    star = "*" if result.p_holm[i, j] < 0.05 else ""
+    return fmt.fixed(100 * result.gain[i, j], decimals, sign=True) + star
+
+
+def _pivot(result: BluffResult) -> pd.DataFrame:
+    bvals = result.bvals
+    pivot = pd.DataFrame({"bluff rate": [f"{b:g}" for b in bvals[::-1]]})
+    for j, c in enumerate(result.cvals):
+        pivot[f"c={c:g}"] = [("0" if i == 0 else _cell_text(result, i, j, 2)) for i in range(len(bvals))][::-1]
+    return pivot
+
+
+def _heatmap_height(result: BluffResult) -> float:
+    return max(5.6, 0.62 * len(result.bvals) + 1.4)
+
+
+def _ylabels(result: BluffResult) -> list[str]:
+    return [("0 (honest)" if b == 0 else f"{b:g}") for b in result.bvals]
+
+
+def _gain_heatmap(result: BluffResult) -> Chart:
+    from unocli.report import plots  # matplotlib only when drawing: compute() runs without it
+
+    bvals, cvals, eq = result.bvals, result.cvals, result.equilibrium
+    half = 50 * (result.gain_ci[:, :, 2] - result.gain_ci[:, :, 1])
+    nc = len(cvals)
+    annot = np.array(
+        [["" if i == 0 else _cell_text(result, i, j, 1) + f"\n±{half[i, j]:.1f}" for j in range(nc)] for i in range(len(bvals))]
+    )
+    c_star = result.break_even
+    pos_c = float(np.interp(c_star, cvals, np.arange(nc))) if math.isfinite(c_star) else None
+    marks = [
+        (
+            float(np.interp(eq.challenge_rate, cvals, np.arange(nc))),
+            float(np.interp(eq.bluff_rate, bvals, np.arange(len(bvals)))),
+            f"equilibrium (b={eq.bluff_rate:.2f}, c={eq.challenge_rate:.2f})",
+            "o",
         )
+    ]
+    if pos_c is not None:
+        line_text = f"; dashed line: break-even challenge rate {c_star:.2f} {_break_even_text(result)}"
     elif c_star < 0:
-        out.append(
-            f"Bluffing a +4 does not pay at any challenge rate, not even against opponents who never "
-            f"challenge, so there is no break-even challenge rate {c_text}."
-        )
+        line_text = "; bluffing loses at every challenge rate, so there is no break-even rate"
     else:
-        out.append(f"Bluffing pays at every challenge rate of the grid (break-even rate {c_text}).")
+        line_text = "; bluffing gains at every challenge rate of the grid"
+    cap = _caption(
+        result,
+        "Bluffer's win share minus its honest twin's on the same deals, in percentage points "
+        "(* = paired 95% interval excludes 0 after Holm adjustment)" + line_text,
+        "± is the half-width of each cell's paired 95% interval (full intervals in bluff-gain.csv)",
+    )
+    figure = plots.heatmap(
+        100 * result.gain,
+        [f"{c:g}" for c in cvals],
+        _ylabels(result),
+        title="Does bluffing a +4 pay? Bluffer's win-share gain (pp)",
+        xlabel="opponents' challenge rate",
+        ylabel="bluffer's bluff rate",
+        caption=cap,
+        colour_label="win-share change vs honest twin (pp)",
+        annotations=annot,
+        marks=marks,
+        vline=(pos_c, "break-even challenge rate") if pos_c is not None else None,
+        height=_heatmap_height(result),
+    )
+    return Chart("bluff-gain-heatmap", figure, cap, "heatmap of the bluffer's win-share gain by bluff and challenge rate")
+
+
+def _value_heatmap(result: BluffResult) -> Chart:
+    from unocli.report import plots  # matplotlib only when drawing
+
+    v = result.value_ci
+    half = 50 * (v[:, :, 2] - v[:, :, 1])
+    annot = np.array(
+        [
+            ["" if j == 0 else f"{100 * v[i, j, 0]:+.1f}\n±{half[i, j]:.1f}" for j in range(len(result.cvals))]
+            for i in range(len(result.bvals))
+        ]
+    )
+    cap = _caption(
+        result,
+        "Each opponent's win share at challenge rate c minus at c = 0, same deals, in percentage points",
+        "± is the half-width of each cell's paired 95% interval (full intervals in bluff-gain.csv)",
+    )
+    figure = plots.heatmap(
+        100 * v[:, :, 0],
+        [f"{c:g}" for c in result.cvals],
+        _ylabels(result),
+        title="Does challenging pay for the victims? Opponent's win-share change (pp)",
+        xlabel="opponents' challenge rate",
+        ylabel="bluffer's bluff rate",
+        caption=cap,
+        colour_label="win-share change per opponent vs never challenging (pp)",
+        annotations=annot,
+        height=_heatmap_height(result),
+    )
+    return Chart("challenge-value-heatmap", figure, cap, "heatmap of the value of challenging for each opponent")
+
+
+def _gain_lines(result: BluffResult) -> Chart:
+    from unocli.report import plots  # matplotlib only when drawing
+
+    g, bvals = result.gain_ci, result.bvals
+    picks = sorted({len(bvals) - 1, max(1, len(bvals) // 2), 1})
+    series = [plots.Series(f"bluff rate {bvals[i]:g}", 100 * g[i, :, 0], 100 * g[i, :, 1], 100 * g[i, :, 2]) for i in picks]
+    cap = _caption(
+        result, "Bluffer's win-share change against its honest twin by challenge rate", "bands are paired 95% t intervals"
+    )
+    figure = plots.line_chart(
+        result.cvals,
+        series,
+        title="Bluffer's gain against its honest twin",
+        xlabel="opponents' challenge rate",
+        ylabel="win-share change vs honest twin (pp)",
+        hline=0.0,
+        hline_label="no gain",
+        caption=cap,
+    )
+    return Chart("bluff-gain-lines", figure, cap, "bluffer's gain by challenge rate")
+
+
+def _per_bluff_chart(result: BluffResult) -> Chart:
+    from unocli.report import plots  # matplotlib only when drawing
+
+    pb = result.per_bluff
+    series = [plots.Series("win-share change per bluff", 100 * pb["win"], 100 * pb["win_low"], 100 * pb["win_high"])]
+    cap = _caption(
+        result, "Win-share change per bluff played, pooled over bluff rates above 0", "bands are 95% block-bootstrap intervals"
+    )
+    figure = plots.line_chart(
+        result.cvals,
+        series,
+        title="What one bluff is worth",
+        xlabel="opponents' challenge rate",
+        ylabel="bluffer's win share per bluff (pp)",
+        hline=0.0,
+        caption=cap,
+    )
+    return Chart("per-bluff", figure, cap, "win share per bluff by challenge rate")
+
+
+def _break_even_table(result: BluffResult) -> TableBlock:
+    top, reps = result.cvals[-1], result.replicates
+    rates = result.break_even_by_rate
+    texts = [rate_ci_text(lo, hi, top, reps) for lo, hi in zip(rates["ci_low"], rates["ci_high"], strict=True)]
+    data = pd.DataFrame(
+        {"bluff_rate": rates["bluff_rate"], "break_even_challenge": rates["break_even_challenge"], "ci": texts, "n": rates["n"]}
+    )
+    shown = data.assign(
+        break_even_challenge=data["break_even_challenge"].map(lambda x: rate_text(x, top)), n=data["n"].map(fmt.count)
+    )
+    return TableBlock("break-even", "Break-even challenge rate by bluff rate (bootstrap 95% CI)", shown, data)
+
+
+def _per_bluff_shown(result: BluffResult) -> pd.DataFrame:
+    return pd.DataFrame(
+        [
+            {
+                "challenge rate": f"{r.challenge_rate:g}",
+                "share of bluffs caught": fmt.share_ci(r.caught, r.caught_low, r.caught_high, 1),
+                "win share per bluff": fmt.pp_ci(r.win, r.win_low, r.win_high, 3),
+                "bluffer's cards left per bluff": fmt.signed_ci(r.cards, r.cards_low, r.cards_high, 3),
+                "cards the bluffer draws per bluff": fmt.fixed(4 * r.caught, 2),
+                "cards the victim draws per bluff": fmt.fixed(4 * (1 - r.caught), 2),
+            }
+            for r in result.per_bluff.itertuples()
+        ]
+    )
+
+
+def _equilibrium_table(result: BluffResult) -> TableBlock:
+    eq = result.equilibrium
+    bi, cj = eq.nearest
+    shown = pd.DataFrame(
+        [
+            {
+                "bluff rate": fmt.interval(eq.bluff_rate, eq.bluff_low, eq.bluff_high, 2),
+                "challenge rate": fmt.interval(eq.challenge_rate, eq.challenge_low, eq.challenge_high, 2),
+                "bluffer's win share": fmt.share_ci(eq.value, eq.value_low, eq.value_high, 2),
+                "nearest grid point": cell(result.bvals[bi], result.cvals[cj]),
+                "bluffer's gain from deviating there": fmt.pp_ci(*eq.bluffer_gain, 2),
+                "an opponent's gain from deviating there": fmt.pp_ci(*eq.opponent_gain, 2),
+            }
+        ]
+    )
+    data = pd.DataFrame(
+        [
+            {
+                "bluff_rate": eq.bluff_rate,
+                "bluff_low": eq.bluff_low,
+                "bluff_high": eq.bluff_high,
+                "challenge_rate": eq.challenge_rate,
+                "challenge_low": eq.challenge_low,
+                "challenge_high": eq.challenge_high,
+                "value": eq.value,
+                "n": result.deals,
+                "replicates": result.replicates,
+            }
+        ]
+    )
+    path = " -> ".join(f"(b={result.bvals[i]:g}, c={result.cvals[j]:g})" for i, j in eq.path)
+    return TableBlock(
+        "equilibrium",
+        "Equilibrium of bluff and challenge rates (fictitious play; 95% bootstrap intervals)",
+        shown,
+        data,
+        f"Plain alternating best responses from (0, 0): {path}.",
+    )
+
+
+def _others_table(result: BluffResult) -> TableBlock:
+    others, top = result.others, max(result.bvals)
+    shown = pd.DataFrame(
+        {
+            "players": others["players"],
+            "challenge rate": others["challenge_rate"].map("{:g}".format),
+            f"gain of bluffing at rate {top:g} [paired 95% CI]": [
+                fmt.pp_ci(d, lo, hi, 2) for d, lo, hi in zip(others["diff"], others["diff_low"], others["diff_high"], strict=True)
+            ],
+            "n (paired deals)": others["n"].map(fmt.count),
+            "p (Holm)": others["p_holm"].map(fmt.pvalue),
+        }
+    )
+    return TableBlock(
+        "other-table-sizes",
+        "Bluffing at every chance against never and always challenging opponents, other table sizes (paired on the same deals)",
+        shown,
+        others,
+    )
+
+
+def _findings(result: BluffResult) -> list[str]:
+    cvals, top, n = result.cvals, len(result.bvals) - 1, result.players
+    never, always = result.gain_ci[top, 0], result.gain_ci[top, -1]
+    out = [
+        f"Against opponents who never challenge, bluffing at every chance (b={result.bvals[top]:g}) changes the "
+        f"bluffer's win share by {fmt.pp_ci(never[0], never[1], never[2], 2)} (paired, {n} players; Holm p "
+        f"{fmt.pvalue(result.p_holm[top, 0])}).",
+        f"Against opponents who always challenge (c={cvals[-1]:g}), the same bluffing changes it by "
+        f"{fmt.pp_ci(always[0], always[1], always[2], 2)}.",
+        _break_even_finding(result),
+    ]
+    pb = result.per_bluff
     half = int(np.argmin(abs(cvals - 0.5)))
     out.append(
         f"A bluff is caught about as often as it is challenged (share caught at c={cvals[half]:g}: "
-        f"{pb['caught'][half]:.2f}): a caught bluff costs the bluffer 4 cards, an uncaught one costs the "
+        f"{fmt.share(pb['caught'].iloc[half], 0)}): a caught bluff costs the bluffer 4 cards, an uncaught one costs the "
         f"victim 4, so counted in cards alone a bluff breaks even at a challenge rate of one half."
     )
-    if pb["win"][0] < 0:
+    if pb["win"].iloc[0] < 0:
         out.append(
-            f"In wins, one bluff costs the bluffer {-100 * pb['win'][0]:.1f} pp of win share even when never "
+            f"In wins, one bluff costs the bluffer {fmt.fixed(-100 * pb['win'].iloc[0], 1)} pp of win share even when never "
             f"challenged: a bluff does not add a +4 to the game, it plays earlier a card the honest twin "
             f"keeps for when it holds nothing of the current colour, and then plays anyway."
         )
-    v = value_ci[top, -1]
+    v = result.value_ci[top, -1]
     out.append(
-        f"For the victims, always challenging an always-bluffing seat 0 is worth {pp_ci(v[0], v[1], v[2])} "
+        f"For the victims, always challenging an always-bluffing seat 0 is worth {fmt.pp_ci(v[0], v[1], v[2], 2)} "
         f"of win share per opponent."
     )
-    kind = "cycle" if path[-1] != path[-2] else "settle"
+    eq = result.equilibrium
+    kind = "cycle" if eq.path[-1] != eq.path[-2] else "settle"
     out.append(
-        f"Equilibrium (neither side gains by changing its rate): bluff rate {b_eq:.2f}, challenge rate "
-        f"{c_eq:.2f} (bootstrap intervals in the equilibrium table); plain alternating best responses "
+        f"Equilibrium (neither side gains by changing its rate): bluff rate {eq.bluff_rate:.2f}, challenge rate "
+        f"{eq.challenge_rate:.2f} (bootstrap intervals in the equilibrium table); plain alternating best responses "
         f"between grid points {kind}."
     )
     return out
+
+
+def _break_even_finding(result: BluffResult) -> str:
+    c_star, c_text = result.break_even, _break_even_text(result)
+    if math.isfinite(c_star):
+        return (
+            f"Bluffing a +4 stops paying once opponents challenge more than {c_star:.2f} of +4s "
+            f"(95% CI {c_text}; pooled over bluff rates)."
+        )
+    if c_star < 0:
+        return (
+            f"Bluffing a +4 does not pay at any challenge rate, not even against opponents who never "
+            f"challenge, so there is no break-even challenge rate {c_text}."
+        )
+    return f"Bluffing pays at every challenge rate of the grid (break-even rate {c_text})."

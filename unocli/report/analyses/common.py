@@ -1,4 +1,8 @@
-"""Helpers the analyses share: the run context, formatting, quantiles, balance and bootstrap intervals."""
+"""Helpers the analyses share: the run context, typed access to comparisons, quantiles, balance,
+bootstrap intervals and captions.
+
+Nothing here imports matplotlib: an analysis's ``compute`` runs without it.
+"""
 
 from __future__ import annotations
 
@@ -15,8 +19,6 @@ from unocli.run.backends import Backend
 from unocli.study.compare import Arm, Comparison, compare
 from unocli.study.experiments import Experiment
 
-Z95 = 1.959963984540054
-
 
 @dataclass
 class Context:
@@ -30,7 +32,7 @@ class Context:
 def run_compare(
     exp: Experiment, ctx: Context, arms: Sequence[Arm], *, games: int | None = None, label: str = "", **kwargs: Any
 ) -> Comparison:
-    """:func:`~unocli.compare.compare` with the experiment's seed, size, target and backend."""
+    """:func:`~unocli.study.compare.compare` with the experiment's seed, size, target and backend."""
     n = games if games is not None else exp.games
     ctx.log(f"{exp.name}: {label or 'arms'}: {len(arms)} arms x {n:,} games")
     target = kwargs.pop("target_error", exp.target_error if games is None else None)
@@ -47,51 +49,51 @@ def run_compare(
     )
 
 
-# ---------------------------------------------------------------- formatting
+# ---------------------------------------------------------------- typed access to a comparison
+# The analyses read a Comparison's means and differences only through these two functions, so a change
+# of Comparison's return types is a change here alone.
 
 
-def num(x: float, digits: int = 3) -> str:
-    """A number with ``digits`` significant figures (at least one decimal for small values)."""
-    if x is None or (isinstance(x, float) and not math.isfinite(x)):
-        return "n/a"
-    if abs(x) >= 100:
-        return f"{x:,.0f}" if abs(x) >= 1000 else f"{x:.1f}"
-    return f"{x:.{digits}g}" if abs(x) >= 1 else f"{x:.{max(digits - 1, 1)}f}"
+@dataclass(frozen=True)
+class Estimate:
+    """A mean with its 95% interval."""
+
+    value: float
+    low: float
+    high: float
 
 
-def ci(mean: float, lo: float, hi: float, digits: int = 3) -> str:
-    return f"{num(mean, digits)} [{num(lo, digits)}, {num(hi, digits)}]"
+@dataclass(frozen=True)
+class Difference:
+    """A paired difference between two arms with its 95% interval, p-value and number of pairs."""
+
+    value: float
+    low: float
+    high: float
+    p: float
+    n: int
 
 
-def signed(x: float, digits: int = 2) -> str:
-    return "n/a" if not math.isfinite(x) else f"{x:+.{digits}f}"
+def arm_mean(comp: Comparison, arm: str, quantity: str) -> Estimate:
+    """The mean of ``quantity`` in ``arm`` with its 95% interval."""
+    mean, _sd, lo, hi = comp.mean(arm, quantity)
+    return Estimate(float(mean), float(lo), float(hi))
 
 
-def signed_ci(mean: float, lo: float, hi: float, digits: int = 2) -> str:
-    return f"{signed(mean, digits)} [{signed(lo, digits)}, {signed(hi, digits)}]"
+def arm_diff(comp: Comparison, arm: str, ref: str, quantity: str) -> Difference:
+    """The paired difference ``arm`` minus ``ref`` in ``quantity``."""
+    d = comp.diff(arm, ref, quantity)
+    return Difference(float(d["diff"]), float(d["ci_low"]), float(d["ci_high"]), float(d["p"]), int(d["n"]))
 
 
-def pct(x: float, digits: int = 1) -> str:
-    return "n/a" if not math.isfinite(x) else f"{100 * x:.{digits}f}%"
+def seat_columns(comp: Comparison, players: int) -> list[int]:
+    """The columns of ``win_0 .. win_{players-1}`` in the comparison's quantities."""
+    return [comp.quantities.index(f"win_{s}") for s in range(players)]
 
 
-def pct_ci(p: float, lo: float, hi: float, digits: int = 1) -> str:
-    return f"{pct(p, digits)} [{pct(lo, digits)}, {pct(hi, digits)}]"
-
-
-def pp(x: float, digits: int = 2) -> str:
-    """A difference of shares in percentage points."""
-    return "n/a" if not math.isfinite(x) else f"{100 * x:+.{digits}f} pp"
-
-
-def pp_ci(d: float, lo: float, hi: float, digits: int = 2) -> str:
-    return f"{pp(d, digits)} [{100 * lo:+.{digits}f}, {100 * hi:+.{digits}f}]"
-
-
-def pvalue(p: float) -> str:
-    if not math.isfinite(p):
-        return ""
-    return "<0.001" if p < 0.001 else f"{p:.3f}"
+def total_games(comps: Sequence[Comparison]) -> int:
+    """Games played by comparisons: games per arm times arms, summed."""
+    return sum(c.games * len(c.arms) for c in comps)
 
 
 # ---------------------------------------------------------------- distributions
@@ -118,16 +120,6 @@ def hist_quantile(hist: np.ndarray, q: float) -> tuple[int, int, int]:
     return point, hist_value(hist, lo_rank), hist_value(hist, hi_rank)
 
 
-def quantile_text(hist: np.ndarray, q: float) -> str:
-    point, lo, hi = hist_quantile(hist, q)
-    top = len(hist) - 1
-
-    def show(v: int) -> str:
-        return f">={v}" if v >= top else str(v)
-
-    return f"{show(point)} [{show(lo)}, {show(hi)}]"
-
-
 def dkw_eps(n: int) -> float:
     """Half-width of the Dvoretzky-Kiefer-Wolfowitz 95% band for an empirical CDF of n games."""
     return math.sqrt(math.log(2 / 0.05) / (2 * max(n, 1)))
@@ -150,7 +142,7 @@ def fair_balance(n: int, players: int, won_share: float = 1.0, draws: int = 2000
     return float(balance(counts / n).mean())
 
 
-def interval(samples: np.ndarray, level: float = 0.95) -> tuple[float, float]:
+def percentile_interval(samples: np.ndarray, level: float = 0.95) -> tuple[float, float]:
     """Percentile interval of bootstrap replicates (NaNs ignored)."""
     s = np.asarray(samples, float)
     s = s[np.isfinite(s)]
@@ -158,20 +150,6 @@ def interval(samples: np.ndarray, level: float = 0.95) -> tuple[float, float]:
         return (math.nan, math.nan)
     a = (1 - level) / 2
     return float(np.quantile(s, a)), float(np.quantile(s, 1 - a))
-
-
-def seat_columns(comp: Comparison, players: int) -> list[int]:
-    return [comp.quantities.index(f"win_{s}") for s in range(players)]
-
-
-def balance_of(comp: Comparison, arm: str, replicates: int = 1000, boot: np.ndarray | None = None) -> tuple[float, float, float]:
-    """Balance of one arm with a block-bootstrap 95% interval."""
-    k = comp.index(arm)
-    cols = seat_columns(comp, comp.arms[k].players)
-    point = float(balance(comp.means()[k, cols]))
-    b = comp.boot_means(replicates) if boot is None else boot
-    lo, hi = interval(balance(b[:, k][:, cols]))
-    return point, lo, hi
 
 
 # ---------------------------------------------------------------- captions
@@ -196,13 +174,3 @@ def caption(
         f"{title}. n = {n}. Rules: {rules_text}. Policies: {pol}. Seed {exp.seed}, {exp.path.name}{quick}, "
         f"unocli {__version__}. {intervals[0].upper() + intervals[1:]}."
     )
-
-
-def arms_text(exp: Experiment) -> str:
-    """The arms of an experiment in a few words each."""
-    parts = []
-    for a in exp.arms:
-        t = a.table
-        sets = ", ".join(f"{k}={v}" for k, v in t.sets)
-        parts.append(f"{a.name} = {t.rules}" + (f" with {sets}" if sets else ""))
-    return "; ".join(parts)

@@ -10,23 +10,24 @@ rounds a match to ``target_score`` takes.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+import numpy as np
 import pandas as pd
 
+from unocli.report import fmt
 from unocli.report.analyses.common import (
     Context,
+    arm_diff,
+    arm_mean,
     caption,
-    ci,
     dkw_eps,
     hist_quantile,
-    num,
-    pct,
-    pct_ci,
-    pvalue,
-    quantile_text,
     run_compare,
-    signed_ci,
+    total_games,
 )
-from unocli.report.render import Chart, Section, TableBlock
+from unocli.report.model import Chart, Section, TableBlock
+from unocli.study.compare import Comparison
 from unocli.study.experiments import Experiment, players_list, positive_int
 from unocli.study.stats import holm
 
@@ -38,19 +39,61 @@ ROUND_Q = ("turns", "cards_drawn", "reshuffles", "won", "blocked", "capped")
 MATCH_Q = ("rounds", "rounds_blocked", "rounds_capped", "turns", "capped")
 
 
-def run(exp: Experiment, ctx: Context) -> Section:
-    from unocli.report import plots
+@dataclass(frozen=True)
+class GameLengthResult:
+    """Turns per round and rounds per match, per rule set and table size.
 
+    ``turns``: one row per (players, rules): n, mean_turns with ci_low/high,
+    median, p90 and p99 with ``_low``/``_high`` (order statistics),
+    blocked_share and capped_share with intervals. ``diffs``: the paired
+    change in mean turns of each rule set from the baseline (diff, diff_low,
+    diff_high, relative, p, p_holm). ``matches``: rounds, turns and blocked
+    rounds per match and the share of capped matches, with intervals.
+    ``hists``: the histogram of turns per round of each (players, rules).
+    ``rounds``: rounds per arm at each table size; ``blocked``, ``capped``,
+    ``total_rounds``: outcome counts over every round played.
+    """
+
+    exp: Experiment
+    names: tuple[str, ...]
+    base: str
+    turns: pd.DataFrame
+    diffs: pd.DataFrame
+    matches: pd.DataFrame
+    hists: dict[tuple[int, str], np.ndarray]
+    rounds: dict[int, int]
+    blocked: int
+    capped: int
+    total_rounds: int
+    target: int
+    games: int
+
+    @property
+    def mid(self) -> int:
+        """The table size the comparisons of rule sets are shown at."""
+        players = self.exp.players
+        return 4 if 4 in players else players[len(players) // 2]
+
+
+def check(exp: Experiment) -> str | None:
+    if not exp.arms:
+        return "arms: the game-length analysis needs at least one [arms.NAME] rule set"
+    return None
+
+
+def compute(exp: Experiment, ctx: Context) -> GameLengthResult:
+    """Play rounds and matches of every rule set at every table size."""
     players = exp.players
-    names = [a.name for a in exp.arms_for(players[0])]
+    names = tuple(a.name for a in exp.arms_for(players[0]))
     base = exp.baseline or names[0]
-    rounds, matches = {}, {}
-    for p in players:
-        rounds[p] = run_compare(
+    rounds = {
+        p: run_compare(
             exp, ctx, exp.arms_for(p), baseline=base, quantities=ROUND_Q, target_on="mean", label=f"{p} players, rounds"
         )
-    for p in players:
-        matches[p] = run_compare(
+        for p in players
+    }
+    matches = {
+        p: run_compare(
             exp,
             ctx,
             exp.arms_for(p),
@@ -60,375 +103,385 @@ def run(exp: Experiment, ctx: Context) -> Section:
             quantities=MATCH_Q,
             label=f"{p} players, matches",
         )
-    games = sum(c.games * len(c.arms) for c in rounds.values())
+        for p in players
+    }
+    games = total_games(list(rounds.values()))
     games += sum(int(c.sums.s1[:, c.quantities.index("rounds")].sum()) for c in matches.values())
+    every = [c.acc(a.name) for c in rounds.values() for a in c.arms]
+    return GameLengthResult(
+        exp=exp,
+        names=names,
+        base=base,
+        turns=pd.DataFrame([_turns_row(rounds[p], p, name) for p in players for name in names]),
+        diffs=_diffs(rounds, names, base),
+        matches=pd.DataFrame([_match_row(matches[p], p, name) for p in players for name in names]),
+        hists={(p, name): rounds[p].acc(name).turns_hist for p in players for name in names},
+        rounds={p: c.games for p, c in rounds.items()},
+        blocked=sum(int(a.outcomes[1]) for a in every),
+        capped=sum(int(a.outcomes[2]) for a in every),
+        total_rounds=total_games(list(rounds.values())),
+        target=exp.arms_for(players[0])[0].rules.target_score,
+        games=games,
+    )
 
-    # ------------------------------------------------------------ tables
-    rows, shown = [], []
-    for p in players:
-        comp = rounds[p]
+
+def _turns_row(comp: Comparison, p: int, name: str) -> dict:
+    hist = comp.acc(name).turns_hist
+    t, blk, cap = arm_mean(comp, name, "turns"), arm_mean(comp, name, "blocked"), arm_mean(comp, name, "capped")
+    row = {"players": p, "rules": name, "n": comp.games, "mean_turns": t.value, "ci_low": t.low, "ci_high": t.high}
+    for key, q in (("median", 0.5), ("p90", 0.9), ("p99", 0.99)):
+        point, lo, hi = hist_quantile(hist, q)
+        row |= {key: point, f"{key}_low": lo, f"{key}_high": hi}
+    return row | {
+        "blocked_share": blk.value,
+        "blocked_low": blk.low,
+        "blocked_high": blk.high,
+        "capped_share": cap.value,
+        "capped_low": cap.low,
+        "capped_high": cap.high,
+    }
+
+
+def _diffs(rounds: dict[int, Comparison], names: tuple[str, ...], base: str) -> pd.DataFrame:
+    rows = []
+    for p, comp in rounds.items():
         for name in names:
-            acc = comp.acc(name)
-            m, _, lo, hi = comp.mean(name, "turns")
-            med, p90, p99 = (hist_quantile(acc.turns_hist, q) for q in (0.5, 0.9, 0.99))
-            blk, clo, chi = comp.mean(name, "blocked")[0], *comp.mean(name, "blocked")[2:]
-            cap, kl, kh = comp.mean(name, "capped")[0], *comp.mean(name, "capped")[2:]
+            if name == base:
+                continue
+            d = arm_diff(comp, name, base, "turns")
             rows.append(
                 {
                     "players": p,
                     "rules": name,
-                    "n": comp.games,
-                    "mean_turns": m,
-                    "ci_low": lo,
-                    "ci_high": hi,
-                    "median": med[0],
-                    "median_low": med[1],
-                    "median_high": med[2],
-                    "p90": p90[0],
-                    "p90_low": p90[1],
-                    "p90_high": p90[2],
-                    "p99": p99[0],
-                    "p99_low": p99[1],
-                    "p99_high": p99[2],
-                    "blocked_share": blk,
-                    "blocked_low": clo,
-                    "blocked_high": chi,
-                    "capped_share": cap,
-                    "capped_low": kl,
-                    "capped_high": kh,
-                }
-            )
-            shown.append(
-                {
-                    "players": p,
-                    "rules": name,
-                    "n": f"{comp.games:,}",
-                    "mean turns [95% CI]": ci(m, lo, hi),
-                    "median": quantile_text(acc.turns_hist, 0.5),
-                    "p90": quantile_text(acc.turns_hist, 0.9),
-                    "p99": quantile_text(acc.turns_hist, 0.99),
-                    "blocked": pct_ci(blk, clo, chi, 2),
-                    "capped": pct_ci(cap, kl, kh, 2),
-                }
-            )
-    turns_table = pd.DataFrame(rows)
-
-    diff_rows = []
-    for p in players:
-        for name in names:
-            if name == base:
-                continue
-            d = rounds[p].diff(name, base, "turns")
-            bm = rounds[p].mean(base, "turns")[0]
-            diff_rows.append(
-                {
-                    "players": p,
-                    "rules": name,
                     "baseline": base,
-                    "n": d["n"],
-                    "diff": d["diff"],
-                    "diff_low": d["ci_low"],
-                    "diff_high": d["ci_high"],
-                    "relative": d["diff"] / bm,
-                    "p": d["p"],
+                    "n": d.n,
+                    "diff": d.value,
+                    "diff_low": d.low,
+                    "diff_high": d.high,
+                    "relative": d.value / arm_mean(comp, base, "turns").value,
+                    "p": d.p,
                 }
             )
-    diffs = pd.DataFrame(diff_rows)
+    diffs = pd.DataFrame(rows)
     if len(diffs):
         diffs["p_holm"] = holm(diffs["p"].to_numpy())
+    return diffs
 
-    match_rows, match_shown = [], []
-    for p in players:
-        comp = matches[p]
-        for name in names:
-            r, _, rlo, rhi = comp.mean(name, "rounds")
-            b, _, blo, bhi = comp.mean(name, "rounds_blocked")
-            c, _, clo, chi = comp.mean(name, "capped")
-            t, _, tlo, thi = comp.mean(name, "turns")
-            match_rows.append(
-                {
-                    "players": p,
-                    "rules": name,
-                    "n_matches": comp.games,
-                    "rounds": r,
-                    "rounds_low": rlo,
-                    "rounds_high": rhi,
-                    "turns": t,
-                    "turns_low": tlo,
-                    "turns_high": thi,
-                    "blocked_rounds": b,
-                    "blocked_low": blo,
-                    "blocked_high": bhi,
-                    "capped_share": c,
-                    "capped_low": clo,
-                    "capped_high": chi,
-                }
-            )
-            match_shown.append(
-                {
-                    "players": p,
-                    "rules": name,
-                    "matches": f"{comp.games:,}",
-                    "rounds per match [95% CI]": ci(r, rlo, rhi),
-                    "turns per match": ci(t, tlo, thi),
-                    "blocked rounds per match": ci(b, blo, bhi),
-                    "capped matches": pct_ci(c, clo, chi, 2),
-                }
-            )
-    match_table = pd.DataFrame(match_rows)
 
-    # ------------------------------------------------------------ charts
-    n_rounds = f"{rounds[players[0]].games:,} rounds per rule set and table size"
-    charts = []
-    series = []
-    for name in names:
-        sub = turns_table[turns_table["rules"] == name]
-        series.append(plots.Series(name, sub["mean_turns"], sub["ci_low"], sub["ci_high"]))
-    capped = turns_table[turns_table["capped_share"] > 0]
+def _match_row(comp: Comparison, p: int, name: str) -> dict:
+    r, b = arm_mean(comp, name, "rounds"), arm_mean(comp, name, "rounds_blocked")
+    c, t = arm_mean(comp, name, "capped"), arm_mean(comp, name, "turns")
+    return {
+        "players": p,
+        "rules": name,
+        "n_matches": comp.games,
+        "rounds": r.value,
+        "rounds_low": r.low,
+        "rounds_high": r.high,
+        "turns": t.value,
+        "turns_low": t.low,
+        "turns_high": t.high,
+        "blocked_rounds": b.value,
+        "blocked_low": b.low,
+        "blocked_high": b.high,
+        "capped_share": c.value,
+        "capped_low": c.low,
+        "capped_high": c.high,
+    }
+
+
+def render(result: GameLengthResult) -> Section:
+    """Charts of turns and rounds per match, the tables and findings."""
+    exp, base = result.exp, result.base
+    blocks: list = [
+        _turns_chart(result),
+        _percentiles_chart(result),
+        TableBlock(
+            "turns",
+            "Turns per round",
+            _turns_shown(result),
+            result.turns,
+            "Intervals: t for the mean, binomial order statistics for percentiles, Wilson for shares.",
+        ),
+        *_distribution_charts(result),
+        _ecdf_rules_chart(result),
+    ]
+    if len(result.diffs):
+        blocks.append(
+            TableBlock(
+                "turns-vs-baseline",
+                f"Change in mean turns from {base}, paired on the same deals",
+                _diffs_shown(result),
+                result.diffs,
+            ),
+        )
+    blocks += [
+        _matches_chart(result),
+        TableBlock("matches", f"Matches to {result.target} points", _matches_shown(result), result.matches),
+    ]
+    intro = (exp.description or "") + (
+        f"\n\nRule sets: {', '.join(result.names)}; baseline {base}. Policy: every seat "
+        f"plays `{exp.base.policy}`. Each table size plays the same deals under "
+        f"every rule set."
+    )
+    return Section(
+        name=exp.name, title=exp.title, intro=intro, findings=_findings(result), blocks=blocks, meta={"games": result.games}
+    )
+
+
+def run(exp: Experiment, ctx: Context) -> Section:
+    return render(compute(exp, ctx))
+
+
+# ---------------------------------------------------------------- tables
+
+
+def _turns_shown(result: GameLengthResult) -> pd.DataFrame:
+    rows = []
+    for r in result.turns.itertuples():
+        top = len(result.hists[(r.players, r.rules)]) - 1
+        rows.append(
+            {
+                "players": r.players,
+                "rules": r.rules,
+                "n": fmt.count(r.n),
+                "mean turns [95% CI]": fmt.ci(r.mean_turns, r.ci_low, r.ci_high),
+                "median": fmt.quantile(r.median, r.median_low, r.median_high, top),
+                "p90": fmt.quantile(r.p90, r.p90_low, r.p90_high, top),
+                "p99": fmt.quantile(r.p99, r.p99_low, r.p99_high, top),
+                "blocked": fmt.share_ci(r.blocked_share, r.blocked_low, r.blocked_high, 2),
+                "capped": fmt.share_ci(r.capped_share, r.capped_low, r.capped_high, 2),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def _diffs_shown(result: GameLengthResult) -> pd.DataFrame:
+    diffs = result.diffs
+    return pd.DataFrame(
+        {
+            "players": diffs["players"],
+            "rules": diffs["rules"],
+            f"change in mean turns vs {result.base} [95% CI]": [
+                fmt.signed_ci(d, lo, hi, 2)
+                for d, lo, hi in zip(diffs["diff"], diffs["diff_low"], diffs["diff_high"], strict=True)
+            ],
+            "relative": [fmt.fixed(100 * r, 1, sign=True) + "%" for r in diffs["relative"]],
+            "n (paired deals)": diffs["n"].map(fmt.count),
+            "p (Holm)": diffs["p_holm"].map(fmt.pvalue),
+        }
+    )
+
+
+def _matches_shown(result: GameLengthResult) -> pd.DataFrame:
+    return pd.DataFrame(
+        [
+            {
+                "players": r.players,
+                "rules": r.rules,
+                "matches": fmt.count(r.n_matches),
+                "rounds per match [95% CI]": fmt.ci(r.rounds, r.rounds_low, r.rounds_high),
+                "turns per match": fmt.ci(r.turns, r.turns_low, r.turns_high),
+                "blocked rounds per match": fmt.ci(r.blocked_rounds, r.blocked_low, r.blocked_high),
+                "capped matches": fmt.share_ci(r.capped_share, r.capped_low, r.capped_high, 2),
+            }
+            for r in result.matches.itertuples()
+        ]
+    )
+
+
+# ---------------------------------------------------------------- charts
+
+
+def _n_rounds(result: GameLengthResult) -> str:
+    return f"{fmt.count(result.rounds[result.exp.players[0]])} rounds per rule set and table size"
+
+
+def _turns_chart(result: GameLengthResult) -> Chart:
+    from unocli.report import plots  # matplotlib only when drawing: compute() runs without it
+
+    t, players = result.turns, result.exp.players
+    series = [
+        plots.Series(name, t[t["rules"] == name]["mean_turns"], t[t["rules"] == name]["ci_low"], t[t["rules"] == name]["ci_high"])
+        for name in result.names
+    ]
+    capped = t[t["capped_share"] > 0]
     note = ""
     if len(capped):
         note = (
-            f"; {', '.join(sorted(set(capped['rules'])))} leaves up to {pct(capped['capped_share'].max(), 2)} of "
+            f"; {', '.join(sorted(set(capped['rules'])))} leaves up to {fmt.share(capped['capped_share'].max(), 2)} of "
             f"rounds unfinished at the max_turns cap, counted at the cap, which inflates its mean"
         )
-    cap_t = caption(exp, "Mean turns per round, one line per rule set" + note, n_rounds)
-    charts.append(
-        Chart(
-            "turns-by-players",
-            plots.line_chart(
-                players,
-                series,
-                title="Mean turns per round by table size",
-                xlabel="players at the table",
-                ylabel="turns per round (mean)",
-                xticks=players,
-                caption=cap_t,
-            ),
-            cap_t,
-            "mean turns per round by players",
-        )
+    cap = caption(result.exp, "Mean turns per round, one line per rule set" + note, _n_rounds(result))
+    figure = plots.line_chart(
+        players,
+        series,
+        title="Mean turns per round by table size",
+        xlabel="players at the table",
+        ylabel="turns per round (mean)",
+        xticks=players,
+        caption=cap,
     )
-    sub = turns_table[turns_table["rules"] == base]
-    q_series = [
+    return Chart("turns-by-players", figure, cap, "mean turns per round by players")
+
+
+def _percentiles_chart(result: GameLengthResult) -> Chart:
+    from unocli.report import plots  # matplotlib only when drawing
+
+    base, players = result.base, result.exp.players
+    sub = result.turns[result.turns["rules"] == base]
+    series = [
         plots.Series("mean", sub["mean_turns"], sub["ci_low"], sub["ci_high"]),
         plots.Series("median", sub["median"], sub["median_low"], sub["median_high"]),
         plots.Series("90th percentile", sub["p90"], sub["p90_low"], sub["p90_high"]),
         plots.Series("99th percentile", sub["p99"], sub["p99_low"], sub["p99_high"]),
     ]
-    cap_q = caption(
-        exp,
+    cap = caption(
+        result.exp,
         f"Mean, median, 90th and 99th percentile of turns per round, {base} rules",
-        n_rounds,
+        _n_rounds(result),
         intervals="error bars are 95% intervals (t for the mean, binomial order statistics for percentiles)",
     )
-    charts.append(
-        Chart(
-            "turns-percentiles",
-            plots.line_chart(
-                players,
-                q_series,
-                band=False,
-                title=f"Turns per round: typical and long rounds ({base})",
-                xlabel="players at the table",
-                ylabel="turns per round",
-                xticks=players,
-                caption=cap_q,
-            ),
-            cap_q,
-            "percentiles of turns per round",
-        )
+    figure = plots.line_chart(
+        players,
+        series,
+        band=False,
+        title=f"Turns per round: typical and long rounds ({base})",
+        xlabel="players at the table",
+        ylabel="turns per round",
+        xticks=players,
+        caption=cap,
     )
-    detail = [p for p in exp.options["detail_players"] if p in players] or [players[0]]
-    hists = [(f"{p} players", rounds[p].acc(base).turns_hist) for p in detail]
+    return Chart("turns-percentiles", figure, cap, "percentiles of turns per round")
+
+
+def _distribution_charts(result: GameLengthResult) -> list[Chart]:
+    """The histogram and the ECDF of turns per round under the baseline at the detail table sizes."""
+    from unocli.report import plots  # matplotlib only when drawing
+
+    exp, base = result.exp, result.base
+    detail = [p for p in exp.options["detail_players"] if p in exp.players] or [exp.players[0]]
+    hists = [(f"{p} players", result.hists[(p, base)]) for p in detail]
     xmax = max(hist_quantile(h, 0.995)[0] for _, h in hists) + 10
     cap_h = caption(
         exp,
         f"Distribution of turns per round, {base} rules, bins of 5 turns",
-        n_rounds,
+        _n_rounds(result),
         intervals="bands are 95% Wilson intervals for each bin's share",
     )
-    charts.append(
-        Chart(
-            "turns-histogram",
-            plots.distribution_chart(
-                hists,
-                title=f"How many turns a round takes ({base})",
-                xlabel="turns in the round",
-                ylabel="share of rounds",
-                bin_width=5,
-                xmax=xmax,
-                caption=cap_h,
-            ),
-            cap_h,
-            "histogram of turns per round",
-        )
+    histogram = plots.distribution_chart(
+        hists,
+        title=f"How many turns a round takes ({base})",
+        xlabel="turns in the round",
+        ylabel="share of rounds",
+        bin_width=5,
+        xmax=xmax,
+        caption=cap_h,
     )
-    n0 = rounds[detail[0]].games
+    eps = dkw_eps(result.rounds[detail[0]])
     cap_e = caption(
         exp,
         f"Empirical CDF of turns per round, {base} rules",
-        n_rounds,
-        intervals=f"bands are 95% DKW bands (+/-{dkw_eps(n0):.3f})",
+        _n_rounds(result),
+        intervals=f"bands are 95% DKW bands (+/-{eps:.3f})",
     )
-    charts.append(
-        Chart(
-            "turns-ecdf",
-            plots.ecdf_chart(
-                [(label, h, dkw_eps(n0)) for label, h in hists],
-                title=f"Share of rounds finished within N turns ({base})",
-                xlabel="turns in the round",
-                xmax=xmax,
-                caption=cap_e,
-            ),
-            cap_e,
-            "ECDF of turns by players",
-        )
+    ecdf = plots.ecdf_chart(
+        [(label, h, eps) for label, h in hists],
+        title=f"Share of rounds finished within N turns ({base})",
+        xlabel="turns in the round",
+        xmax=xmax,
+        caption=cap_e,
     )
-    mid = 4 if 4 in players else players[len(players) // 2]
-    arm_h = [(name, rounds[mid].acc(name).turns_hist) for name in names]
-    xmax2 = max(hist_quantile(h, 0.99)[0] for _, h in arm_h) + 10
-    cap_e2 = caption(
-        exp,
-        f"Empirical CDF of turns per round at {mid} players, one line per rule set",
-        n_rounds,
-        intervals=f"bands are 95% DKW bands (+/-{dkw_eps(rounds[mid].games):.3f})",
-    )
-    charts.append(
-        Chart(
-            "turns-ecdf-rules",
-            plots.ecdf_chart(
-                [(label, h, dkw_eps(rounds[mid].games)) for label, h in arm_h],
-                title=f"Share of rounds finished within N turns, {mid} players",
-                xlabel="turns in the round",
-                xmax=xmax2,
-                caption=cap_e2,
-            ),
-            cap_e2,
-            "ECDF of turns by rule set",
-        )
-    )
-    m_series = []
-    for name in names:
-        sub = match_table[match_table["rules"] == name]
-        m_series.append(plots.Series(name, sub["rounds"], sub["rounds_low"], sub["rounds_high"]))
-    target = exp.arms_for(players[0])[0].rules.target_score
-    n_m = f"{exp.options['match_games']:,} matches per rule set and table size"
-    cap_m = caption(exp, f"Mean rounds per match to {target} points, one line per rule set", n_m)
-    charts.append(
-        Chart(
-            "rounds-per-match",
-            plots.line_chart(
-                players,
-                m_series,
-                title=f"Rounds to finish a match to {target} points",
-                xlabel="players at the table",
-                ylabel="rounds per match (mean)",
-                xticks=players,
-                caption=cap_m,
-            ),
-            cap_m,
-            "rounds per match by players",
-        )
-    )
-
-    # ------------------------------------------------------------ findings
-    findings = _findings(turns_table, diffs, match_table, base, players, mid, target, rounds)
-    diff_shown = (
-        pd.DataFrame(
-            {
-                "players": diffs["players"],
-                "rules": diffs["rules"],
-                f"change in mean turns vs {base} [95% CI]": [
-                    signed_ci(d, lo, hi) for d, lo, hi in zip(diffs["diff"], diffs["diff_low"], diffs["diff_high"], strict=True)
-                ],
-                "relative": [f"{100 * r:+.1f}%" for r in diffs["relative"]],
-                "n (paired deals)": diffs["n"].map("{:,}".format),
-                "p (Holm)": diffs["p_holm"].map(pvalue),
-            }
-        )
-        if len(diffs)
-        else pd.DataFrame()
-    )
-    blocks: list = [
-        charts[0],
-        charts[1],
-        TableBlock(
-            "turns",
-            "Turns per round",
-            pd.DataFrame(shown),
-            turns_table,
-            "Intervals: t for the mean, binomial order statistics for percentiles, Wilson for shares.",
-        ),
-        charts[2],
-        charts[3],
-        charts[4],
+    return [
+        Chart("turns-histogram", histogram, cap_h, "histogram of turns per round"),
+        Chart("turns-ecdf", ecdf, cap_e, "ECDF of turns by players"),
     ]
-    if len(diffs):
-        blocks.append(
-            TableBlock("turns-vs-baseline", f"Change in mean turns from {base}, paired on the same deals", diff_shown, diffs)
-        )
-    blocks += [charts[5], TableBlock("matches", f"Matches to {target} points", pd.DataFrame(match_shown), match_table)]
-    intro = (exp.description or "") + (
-        f"\n\nRule sets: {', '.join(names)}; baseline {base}. Policy: every seat "
-        f"plays `{exp.base.policy}`. Each table size plays the same deals under "
-        f"every rule set."
+
+
+def _ecdf_rules_chart(result: GameLengthResult) -> Chart:
+    from unocli.report import plots  # matplotlib only when drawing
+
+    mid = result.mid
+    arm_h = [(name, result.hists[(mid, name)]) for name in result.names]
+    xmax = max(hist_quantile(h, 0.99)[0] for _, h in arm_h) + 10
+    eps = dkw_eps(result.rounds[mid])
+    cap = caption(
+        result.exp,
+        f"Empirical CDF of turns per round at {mid} players, one line per rule set",
+        _n_rounds(result),
+        intervals=f"bands are 95% DKW bands (+/-{eps:.3f})",
     )
-    return Section(name=exp.name, title=exp.title, intro=intro, findings=findings, blocks=blocks, meta={"games": games})
+    figure = plots.ecdf_chart(
+        [(label, h, eps) for label, h in arm_h],
+        title=f"Share of rounds finished within N turns, {mid} players",
+        xlabel="turns in the round",
+        xmax=xmax,
+        caption=cap,
+    )
+    return Chart("turns-ecdf-rules", figure, cap, "ECDF of turns by rule set")
 
 
-def _findings(
-    turns: pd.DataFrame,
-    diffs: pd.DataFrame,
-    matches: pd.DataFrame,
-    base: str,
-    players: tuple[int, ...],
-    mid: int,
-    target: int,
-    rounds: dict,
-) -> list[str]:
-    out = []
+def _matches_chart(result: GameLengthResult) -> Chart:
+    from unocli.report import plots  # matplotlib only when drawing
+
+    m, players = result.matches, result.exp.players
+    series = [
+        plots.Series(
+            name, m[m["rules"] == name]["rounds"], m[m["rules"] == name]["rounds_low"], m[m["rules"] == name]["rounds_high"]
+        )
+        for name in result.names
+    ]
+    n_m = f"{fmt.count(result.exp.options['match_games'])} matches per rule set and table size"
+    cap = caption(result.exp, f"Mean rounds per match to {result.target} points, one line per rule set", n_m)
+    figure = plots.line_chart(
+        players,
+        series,
+        title=f"Rounds to finish a match to {result.target} points",
+        xlabel="players at the table",
+        ylabel="rounds per match (mean)",
+        xticks=players,
+        caption=cap,
+    )
+    return Chart("rounds-per-match", figure, cap, "rounds per match by players")
+
+
+# ---------------------------------------------------------------- findings
+
+
+def _findings(result: GameLengthResult) -> list[str]:
+    base, players, turns = result.base, result.exp.players, result.turns
     b = turns[turns["rules"] == base].set_index("players")
     parts = [
-        f"{p} players {num(b.loc[p, 'mean_turns'])} (median {int(b.loc[p, 'median'])}, p90 {int(b.loc[p, 'p90'])})"
+        f"{p} players {fmt.num(b.loc[p, 'mean_turns'])} (median {int(b.loc[p, 'median'])}, p90 {int(b.loc[p, 'p90'])})"
         for p in players
     ]
-    out.append(f"Turns per round under {base} rules, mean: " + "; ".join(parts) + ".")
-    m = matches[matches["rules"] == base].set_index("players")
+    out = [f"Turns per round under {base} rules, mean: " + "; ".join(parts) + "."]
+    m = result.matches[result.matches["rules"] == base].set_index("players")
     out.append(
-        f"A match to {target} points takes on average "
-        + "; ".join(f"{num(m.loc[p, 'rounds'])} rounds at {p} players" for p in players)
+        f"A match to {result.target} points takes on average "
+        + "; ".join(f"{fmt.num(m.loc[p, 'rounds'])} rounds at {p} players" for p in players)
         + "."
     )
-    if len(diffs):
-        at = diffs[diffs["players"] == mid]
-        if len(at):
-            top = at.loc[at["diff"].abs().idxmax()]
-            sig = "significant" if top["p_holm"] < 0.05 else "not significant"
-            out.append(
-                f"At {mid} players the rule set that changes length most is {top['rules']}: "
-                f"{top['diff']:+.1f} turns per round ({100 * top['relative']:+.0f}%, 95% CI "
-                f"[{top['diff_low']:+.1f}, {top['diff_high']:+.1f}], {sig} after Holm)."
-            )
-    total = sum(c.games * len(c.arms) for c in rounds.values())
-    blocked = sum(sum(c.sums.accs[k].outcomes[1] for k in range(len(c.arms))) for c in rounds.values())
-    capped = sum(sum(c.sums.accs[k].outcomes[2] for k in range(len(c.arms))) for c in rounds.values())
+    at = result.diffs[result.diffs["players"] == result.mid] if len(result.diffs) else result.diffs
+    if len(at):
+        top = at.loc[at["diff"].abs().idxmax()]
+        sig = "significant" if top["p_holm"] < 0.05 else "not significant"
+        out.append(
+            f"At {result.mid} players the rule set that changes length most is {top['rules']}: "
+            f"{fmt.signed(top['diff'], 1)} turns per round ({fmt.fixed(100 * top['relative'], 0, sign=True)}%, 95% CI "
+            f"{fmt.bounds(top['diff_low'], top['diff_high'], 1, 'signed')}, {sig} after Holm)."
+        )
     out.append(
-        f"Blocked rounds: {blocked:,} of {total:,} ({pct(blocked / total, 3)}); rounds capped unfinished "
-        f"after max_turns: {capped:,}."
+        f"Blocked rounds: {fmt.count(result.blocked)} of {fmt.count(result.total_rounds)} "
+        f"({fmt.share(result.blocked / result.total_rounds, 3)}); rounds capped unfinished "
+        f"after max_turns: {fmt.count(result.capped)}."
     )
     worst = turns[turns["capped_share"] > 0]
     if len(worst):
         top = worst.loc[worst["capped_share"].idxmax()]
-        rules_with = ", ".join(sorted(set(worst["rules"])))
         out.append(
-            f"Capped rounds occur only under {rules_with}, most at {top['players']} players under "
-            f"{top['rules']} ({pct(top['capped_share'], 2)} of rounds, each counted at the turn cap): they "
+            f"Capped rounds occur only under {', '.join(sorted(set(worst['rules'])))}, most at {top['players']} players under "
+            f"{top['rules']} ({fmt.share(top['capped_share'], 2)} of rounds, each counted at the turn cap): they "
             f"inflate its mean, so read its median and percentiles instead."
         )
     return out
-
-
-def check(exp: Experiment) -> str | None:
-    if not exp.arms:
-        return "arms: the game-length analysis needs at least one [arms.NAME] rule set"
-    return None

@@ -2,14 +2,33 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pandas as pd
 
-from unocli.report.analyses.common import Context, caption, ci, pct_ci, pp_ci, pvalue, run_compare, signed_ci
-from unocli.report.render import Chart, Section, TableBlock
+from unocli.report import fmt
+from unocli.report.analyses.common import Context, caption, run_compare
+from unocli.report.model import Chart, Section, TableBlock
+from unocli.study.compare import is_binary
 from unocli.study.experiments import Experiment
 from unocli.study.stats import holm
 
 OPTIONS: dict = {}
+
+
+@dataclass(frozen=True)
+class CompareResult:
+    """Every arm and metric at every table size.
+
+    ``table``: one row per (players, arm, metric) with the columns of
+    :meth:`Comparison.table` (mean, ci_low, ci_high, diff, diff_low, diff_high,
+    p, ...) and ``p_holm`` adjusted over the whole table.
+    """
+
+    exp: Experiment
+    table: pd.DataFrame
+    baseline: str
+    games: int
 
 
 def check(exp: Experiment) -> str | None:
@@ -18,10 +37,8 @@ def check(exp: Experiment) -> str | None:
     return None
 
 
-def run(exp: Experiment, ctx: Context) -> Section:
-    from unocli.report import plots
-    from unocli.study.compare import is_binary
-
+def compute(exp: Experiment, ctx: Context) -> CompareResult:
+    """Play the arms at every table size and collect the tidy table."""
     frames = []
     for p in exp.players:
         comp = run_compare(
@@ -33,70 +50,89 @@ def run(exp: Experiment, ctx: Context) -> Section:
     table = pd.concat(frames, ignore_index=True)
     mask = table["diff"].notna()
     table.loc[mask, "p_holm"] = holm(table.loc[mask, "p"].to_numpy()) if mask.any() else []
+    games = int(table.groupby("players")["n"].first().sum()) * len(exp.arms)
+    return CompareResult(exp=exp, table=table, baseline=str(table["baseline"].iloc[0]), games=games)
+
+
+def render(result: CompareResult) -> Section:
+    """The comparison as a chart per metric, a table and findings."""
+    exp, table, base = result.exp, result.table, result.baseline
+    blocks: list = [c for c in (_diff_chart(result, m) for m in exp.metrics) if c is not None]
+    blocks.append(TableBlock("comparison", "Every arm and metric", shown_table(table), table))
+    return Section(
+        name=exp.name,
+        title=exp.title,
+        intro=exp.description,
+        findings=_findings(table, base)[:12],
+        blocks=blocks,
+        meta={"games": result.games},
+    )
+
+
+def run(exp: Experiment, ctx: Context) -> Section:
+    return render(compute(exp, ctx))
+
+
+def shown_table(table: pd.DataFrame) -> pd.DataFrame:
+    """The tidy table formatted for reading."""
     base = table["baseline"].iloc[0]
-    shown = pd.DataFrame(
+    return pd.DataFrame(
         {
             "players": table["players"],
             "arm": table["arm"],
             "metric": table["metric"],
-            "n": table["n"].map("{:,}".format),
+            "n": table["n"].map(fmt.count),
             "mean [95% CI]": [
-                pct_ci(m, lo, hi, 2) if is_binary(q) else ci(m, lo, hi)
+                fmt.estimate(m, lo, hi, is_share=is_binary(q))
                 for m, lo, hi, q in zip(table["mean"], table["ci_low"], table["ci_high"], table["metric"], strict=True)
             ],
             f"difference from {base} [paired 95% CI]": [
-                "" if pd.isna(d) else (pp_ci(d, lo, hi) if is_binary(q) else signed_ci(d, lo, hi))
+                "" if pd.isna(d) else fmt.difference(d, lo, hi, is_share=is_binary(q))
                 for d, lo, hi, q in zip(table["diff"], table["diff_low"], table["diff_high"], table["metric"], strict=True)
             ],
-            "p (Holm)": table["p_holm"].map(pvalue),
+            "p (Holm)": table["p_holm"].map(fmt.pvalue),
         }
     )
-    unit = "matches" if exp.match else "rounds"
-    n_text = f"{int(table['n'].iloc[0]):,} {unit} per arm and table size, all arms on the same deals"
-    blocks: list = []
+
+
+def _diff_chart(result: CompareResult, metric: str) -> Chart | None:
+    # matplotlib is imported only when a chart is drawn: compute() must run without it
+    from unocli.report import plots
+
+    exp, table, base = result.exp, result.table, result.baseline
     others = [a.name for a in exp.arms if a.name != base]
-    for metric in exp.metrics:
-        if not others:
-            break
-        sub = table[(table["metric"] == metric) & table["diff"].notna()]
-        series = [
-            plots.Series(
-                f"{p} players",
-                sub[sub["players"] == p]["diff"],
-                sub[sub["players"] == p]["diff_low"],
-                sub[sub["players"] == p]["diff_high"],
-            )
-            for p in exp.players
-        ]
-        cap = caption(
-            exp, f"Paired difference in {metric} from {base}", n_text, intervals="error bars are paired 95% t intervals"
+    if not others:
+        return None
+    sub = table[(table["metric"] == metric) & table["diff"].notna()]
+    series = [
+        plots.Series(
+            f"{p} players",
+            sub[sub["players"] == p]["diff"],
+            sub[sub["players"] == p]["diff_low"],
+            sub[sub["players"] == p]["diff_high"],
         )
-        blocks.append(
-            Chart(
-                f"diff-{metric}",
-                plots.dot_chart(
-                    others,
-                    series,
-                    title=f"Change in {metric} from {base}",
-                    xlabel=f"{metric} minus {base}",
-                    caption=cap,
-                    percent=is_binary(metric),
-                ),
-                cap,
-                f"difference in {metric}",
-            )
-        )
-    blocks.append(TableBlock("comparison", "Every arm and metric", shown, table))
+        for p in exp.players
+    ]
+    unit = "matches" if exp.match else "rounds"
+    n_text = f"{fmt.count(table['n'].iloc[0])} {unit} per arm and table size, all arms on the same deals"
+    cap = caption(exp, f"Paired difference in {metric} from {base}", n_text, intervals="error bars are paired 95% t intervals")
+    figure = plots.dot_chart(
+        others,
+        series,
+        title=f"Change in {metric} from {base}",
+        xlabel=f"{metric} minus {base}",
+        caption=cap,
+        percent=is_binary(metric),
+    )
+    return Chart(f"diff-{metric}", figure, cap, f"difference in {metric}")
+
+
+def _findings(table: pd.DataFrame, base: str) -> list[str]:
     findings = []
-    for r in table[mask].itertuples():
+    for r in table[table["diff"].notna()].itertuples():
         if r.p_holm < 0.05:
-            findings.append(
-                f"{r.arm} changes {r.metric} by {r.diff:+.4g} [{r.diff_low:+.4g}, {r.diff_high:+.4g}] "
-                f"at {r.players} players (Holm p {pvalue(r.p_holm)})."
-            )
+            change = fmt.difference(r.diff, r.diff_low, r.diff_high, is_share=is_binary(r.metric))
+            findings.append(f"{r.arm} changes {r.metric} by {change} at {r.players} players (Holm p {fmt.pvalue(r.p_holm)}).")
     if not findings:
         findings.append(f"No arm differs significantly from {base} in any metric after Holm adjustment.")
-    games = int(table.groupby("players")["n"].first().sum()) * len(exp.arms)
-    return Section(
-        name=exp.name, title=exp.title, intro=exp.description, findings=findings[:12], blocks=blocks, meta={"games": games}
-    )
+    return findings

@@ -8,26 +8,64 @@ change (block bootstrap).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
+from unocli.report import fmt
 from unocli.report.analyses.common import (
     Context,
+    arm_diff,
+    arm_mean,
     balance,
     caption,
     fair_balance,
-    interval,
-    pp_ci,
-    pvalue,
+    percentile_interval,
     run_compare,
     seat_columns,
-    signed_ci,
+    total_games,
 )
-from unocli.report.render import Chart, Section, TableBlock
+from unocli.report.model import Chart, Section, TableBlock
+from unocli.study.compare import Comparison
 from unocli.study.experiments import Experiment, positive_int
 from unocli.study.stats import holm
 
 OPTIONS = {"replicates": (1000, positive_int)}
+QUANTITIES = ("turns", "cards_drawn", "won", "blocked", "capped")
+
+
+@dataclass(frozen=True)
+class HouseRulesResult:
+    """Every rule set's levels and every house rule's paired effects.
+
+    ``table``: one row per (players, rule): n, turns, first_player_share and
+    balance with their intervals (``_low``/``_high``), blocked_share,
+    capped_share; and for the rules other than the baseline the paired
+    changes d_turns, d_turns_rel, d_first, d_balance with intervals and
+    p-values p_turns, p_first. ``effects``: those rows, with p_turns_holm and
+    p_first_holm adjusted over all of them. ``rounds``: rounds per arm at each
+    table size; ``fair``: the balance of a perfectly fair game at that size.
+    """
+
+    exp: Experiment
+    names: tuple[str, ...]
+    base: str
+    table: pd.DataFrame
+    effects: pd.DataFrame
+    rounds: dict[int, int]
+    fair: dict[int, float]
+    games: int
+
+    @property
+    def rules(self) -> list[str]:
+        """The house rules (every arm but the baseline)."""
+        return [n for n in self.names if n != self.base]
+
+    @property
+    def mid(self) -> int:
+        """The table size the single-size chart and findings use."""
+        return 4 if 4 in self.exp.players else self.exp.players[0]
 
 
 def check(exp: Experiment) -> str | None:
@@ -36,145 +74,183 @@ def check(exp: Experiment) -> str | None:
     return None
 
 
-def run(exp: Experiment, ctx: Context) -> Section:
-    from unocli.report import plots
-
-    players = exp.players
-    names = [a.name for a in exp.arms]
+def compute(exp: Experiment, ctx: Context) -> HouseRulesResult:
+    """Play every rule set at every table size on the same deals and measure the effects."""
+    names = tuple(a.name for a in exp.arms)
     base = exp.baseline or names[0]
-    rules_only = [n for n in names if n != base]
-    rows = []
-    results = {}
-    for p in players:
-        comp = run_compare(
-            exp,
-            ctx,
-            exp.arms_for(p),
-            baseline=base,
-            quantities=("turns", "cards_drawn", "won", "blocked", "capped", *(f"win_{s}" for s in range(p))),
-            label=f"{p} players",
-        )
-        results[p] = comp
-        boot = comp.boot_means(exp.options["replicates"], seed=exp.seed % (2**32) + p)
-        cols = seat_columns(comp, p)
-        bal, bal_b = balance(comp.means()[:, cols]), balance(boot[:, :, cols])
-        kb = comp.index(base)
-        base_turns = comp.mean(base, "turns")[0]
-        for name in names:
-            k = comp.index(name)
-            t = comp.mean(name, "turns")
-            w = comp.mean(name, "win_0")
-            row = {
-                "players": p,
-                "rule": name,
-                "n": comp.games,
-                "turns": t[0],
-                "turns_low": t[2],
-                "turns_high": t[3],
-                "first_player_share": w[0],
-                "first_low": w[2],
-                "first_high": w[3],
-                "balance": bal[k],
-                "balance_low": interval(bal_b[:, k])[0],
-                "balance_high": interval(bal_b[:, k])[1],
-                "blocked_share": comp.mean(name, "blocked")[0],
-                "capped_share": comp.mean(name, "capped")[0],
-            }
-            if name != base:
-                dt, dw = comp.diff(name, base, "turns"), comp.diff(name, base, "win_0")
-                dl, dh = interval(bal_b[:, k] - bal_b[:, kb])
-                row |= {
-                    "d_turns": dt["diff"],
-                    "d_turns_low": dt["ci_low"],
-                    "d_turns_high": dt["ci_high"],
-                    "d_turns_rel": dt["diff"] / base_turns,
-                    "p_turns": dt["p"],
-                    "d_first": dw["diff"],
-                    "d_first_low": dw["ci_low"],
-                    "d_first_high": dw["ci_high"],
-                    "p_first": dw["p"],
-                    "d_balance": bal[k] - bal[kb],
-                    "d_balance_low": dl,
-                    "d_balance_high": dh,
-                }
-            rows.append(row)
+    rows, comps = [], {}
+    for p in exp.players:
+        quantities = (*QUANTITIES, *(f"win_{s}" for s in range(p)))
+        comp = run_compare(exp, ctx, exp.arms_for(p), baseline=base, quantities=quantities, label=f"{p} players")
+        comps[p] = comp
+        rows += _rows(comp, p, names, base, exp.options["replicates"], exp.seed)
     table = pd.DataFrame(rows)
-    eff = table[table["rule"] != base].copy()
-    eff["p_turns_holm"] = holm(eff["p_turns"].to_numpy())
-    eff["p_first_holm"] = holm(eff["p_first"].to_numpy())
+    effects = table[table["rule"] != base].copy()
+    effects["p_turns_holm"] = holm(effects["p_turns"].to_numpy())
+    effects["p_first_holm"] = holm(effects["p_first"].to_numpy())
+    return HouseRulesResult(
+        exp=exp,
+        names=names,
+        base=base,
+        table=table,
+        effects=effects,
+        rounds={p: c.games for p, c in comps.items()},
+        fair={p: fair_balance(c.games, p) for p, c in comps.items()},
+        games=total_games(list(comps.values())),
+    )
 
-    n_text = f"{results[players[0]].games:,} deals per table size, every rule set on the same deals"
-    rel = np.array(
-        [[eff[(eff["rule"] == r) & (eff["players"] == p)]["d_turns_rel"].iloc[0] for p in players] for r in rules_only]
+
+def _rows(comp: Comparison, p: int, names: tuple[str, ...], base: str, replicates: int, seed: int) -> list[dict]:
+    boot = comp.boot_means(replicates, seed=seed % (2**32) + p)
+    cols = seat_columns(comp, p)
+    bal, bal_b = balance(comp.means()[:, cols]), balance(boot[:, :, cols])
+    kb = comp.index(base)
+    base_turns = arm_mean(comp, base, "turns").value
+    rows = []
+    for name in names:
+        k = comp.index(name)
+        t, w = arm_mean(comp, name, "turns"), arm_mean(comp, name, "win_0")
+        bl, bh = percentile_interval(bal_b[:, k])
+        row = {
+            "players": p,
+            "rule": name,
+            "n": comp.games,
+            "turns": t.value,
+            "turns_low": t.low,
+            "turns_high": t.high,
+            "first_player_share": w.value,
+            "first_low": w.low,
+            "first_high": w.high,
+            "balance": bal[k],
+            "balance_low": bl,
+            "balance_high": bh,
+            "blocked_share": arm_mean(comp, name, "blocked").value,
+            "capped_share": arm_mean(comp, name, "capped").value,
+        }
+        if name != base:
+            dt, dw = arm_diff(comp, name, base, "turns"), arm_diff(comp, name, base, "win_0")
+            dl, dh = percentile_interval(bal_b[:, k] - bal_b[:, kb])
+            row |= {
+                "d_turns": dt.value,
+                "d_turns_low": dt.low,
+                "d_turns_high": dt.high,
+                "d_turns_rel": dt.value / base_turns,
+                "p_turns": dt.p,
+                "d_first": dw.value,
+                "d_first_low": dw.low,
+                "d_first_high": dw.high,
+                "p_first": dw.p,
+                "d_balance": bal[k] - bal[kb],
+                "d_balance_low": dl,
+                "d_balance_high": dh,
+            }
+        rows.append(row)
+    return rows
+
+
+def render(result: HouseRulesResult) -> Section:
+    """The heatmap of turns, the matrix, the first-player and balance charts, the levels and findings."""
+    exp, base, table = result.exp, result.base, result.table
+    blocks: list = [
+        _turns_heatmap(result),
+        TableBlock(
+            "house-rules-matrix", f"Each house rule alone against {base} (paired; 95% intervals)", _matrix(result), result.effects
+        ),
+        _turns_chart(result),
+        _first_player_chart(result),
+        _balance_chart(result),
+        TableBlock(
+            "house-rules-arms",
+            "Every rule set: levels",
+            _levels(table),
+            table,
+        ),
+    ]
+    intro = (exp.description or "") + f"\n\nBaseline {base}; every seat plays `{exp.base.policy}`."
+    return Section(
+        name=exp.name, title=exp.title, intro=intro, findings=_findings(result), blocks=blocks, meta={"games": result.games}
     )
-    rel_half = np.array(
-        [
-            [
-                (
-                    lambda r: (
-                        (r["d_turns_high"].iloc[0] - r["d_turns_low"].iloc[0]) / 2 / (r["turns"].iloc[0] - r["d_turns"].iloc[0])
-                    )
-                )(eff[(eff["rule"] == rule) & (eff["players"] == p)])
-                for p in players
-            ]
-            for rule in rules_only
-        ]
+
+
+def run(exp: Experiment, ctx: Context) -> Section:
+    return render(compute(exp, ctx))
+
+
+def _n_text(result: HouseRulesResult) -> str:
+    return f"{fmt.count(result.rounds[result.exp.players[0]])} deals per table size, every rule set on the same deals"
+
+
+def _caption(result: HouseRulesResult, title: str, intervals: str) -> str:
+    return caption(
+        result.exp, title, _n_text(result), rules=f"each house rule alone on top of {result.base}", intervals=intervals
     )
+
+
+def _cell(result: HouseRulesResult, rule: str, p: int) -> pd.DataFrame:
+    eff = result.effects
+    return eff[(eff["rule"] == rule) & (eff["players"] == p)]
+
+
+def _relative_half_width(cell: pd.DataFrame) -> float:
+    """Half-width of a cell's paired interval of turns, relative to the baseline's mean (turns minus the change)."""
+    r = cell.iloc[0]
+    return (r["d_turns_high"] - r["d_turns_low"]) / 2 / (r["turns"] - r["d_turns"])
+
+
+def _turns_heatmap(result: HouseRulesResult) -> Chart:
+    from unocli.report import plots  # matplotlib only when drawing: compute() runs without it
+
+    players, rules = result.exp.players, result.rules
+    rel = np.array([[_cell(result, r, p)["d_turns_rel"].iloc[0] for p in players] for r in rules])
+    rel_half = np.array([[_relative_half_width(_cell(result, r, p)) for p in players] for r in rules])
     annot = np.array(
         [
             [f"{100 * v:+.0f}% ±{100 * h:.0f}" for v, h in zip(row, hrow, strict=True)]
             for row, hrow in zip(rel, rel_half, strict=True)
         ]
     )
-    cap = caption(
-        exp,
-        f"Change in mean turns per round from {base}, in percent, paired on the same deals",
-        n_text,
-        rules=f"each house rule alone on top of {base}",
-        intervals="± is the half-width of each cell's paired 95% interval, in percent of the official mean",
+    cap = _caption(
+        result,
+        f"Change in mean turns per round from {result.base}, in percent, paired on the same deals",
+        "± is the half-width of each cell's paired 95% interval, in percent of the official mean",
     )
-    charts = [
-        Chart(
-            "house-rules-turns-heatmap",
-            plots.heatmap(
-                100 * rel[::-1],
-                [str(p) for p in players],
-                rules_only[::-1],
-                title="How each house rule changes the length of a round",
-                xlabel="players at the table",
-                ylabel="house rule (alone)",
-                caption=cap,
-                colour_label=f"change in mean turns vs {base} (%)",
-                annotations=annot[::-1],
-                height=max(3.5, 0.45 * len(rules_only) + 1.5),
-            ),
-            cap,
-            "house rules turns heatmap",
-        )
-    ]
-    mid = 4 if 4 in players else players[0]
-    at = eff[eff["players"] == mid]
-    cap2 = caption(
-        exp,
-        f"Change in mean turns per round from {base}, {mid} players",
-        n_text,
-        rules=f"each house rule alone on top of {base}",
-        intervals="error bars are paired 95% t intervals",
+    figure = plots.heatmap(
+        100 * rel[::-1],
+        [str(p) for p in players],
+        rules[::-1],
+        title="How each house rule changes the length of a round",
+        xlabel="players at the table",
+        ylabel="house rule (alone)",
+        caption=cap,
+        colour_label=f"change in mean turns vs {result.base} (%)",
+        annotations=annot[::-1],
+        height=max(3.5, 0.45 * len(rules) + 1.5),
     )
-    charts.append(
-        Chart(
-            "house-rules-turns",
-            plots.dot_chart(
-                list(at["rule"]),
-                [plots.Series("turns", at["d_turns"], at["d_turns_low"], at["d_turns_high"])],
-                title=f"Change in turns per round, {mid} players",
-                xlabel=f"turns per round minus {base}",
-                caption=cap2,
-            ),
-            cap2,
-            "change in turns",
-        )
+    return Chart("house-rules-turns-heatmap", figure, cap, "house rules turns heatmap")
+
+
+def _turns_chart(result: HouseRulesResult) -> Chart:
+    from unocli.report import plots  # matplotlib only when drawing
+
+    mid = result.mid
+    at = result.effects[result.effects["players"] == mid]
+    cap = _caption(
+        result, f"Change in mean turns per round from {result.base}, {mid} players", "error bars are paired 95% t intervals"
     )
+    figure = plots.dot_chart(
+        list(at["rule"]),
+        [plots.Series("turns", at["d_turns"], at["d_turns_low"], at["d_turns_high"])],
+        title=f"Change in turns per round, {mid} players",
+        xlabel=f"turns per round minus {result.base}",
+        caption=cap,
+    )
+    return Chart("house-rules-turns", figure, cap, "change in turns")
+
+
+def _first_player_chart(result: HouseRulesResult) -> Chart:
+    from unocli.report import plots  # matplotlib only when drawing
+
+    eff = result.effects
     series = [
         plots.Series(
             f"{p} players",
@@ -182,88 +258,95 @@ def run(exp: Experiment, ctx: Context) -> Section:
             eff[eff["players"] == p]["d_first_low"],
             eff[eff["players"] == p]["d_first_high"],
         )
-        for p in players
+        for p in result.exp.players
     ]
-    cap3 = caption(
-        exp,
-        f"Change in the first player's win share from {base}, paired",
-        n_text,
-        rules=f"each house rule alone on top of {base}",
-        intervals="error bars are paired 95% t intervals",
+    cap = _caption(
+        result, f"Change in the first player's win share from {result.base}, paired", "error bars are paired 95% t intervals"
     )
-    charts.append(
-        Chart(
-            "house-rules-first-player",
-            plots.dot_chart(
-                rules_only,
-                series,
-                title="Does a house rule change the first-player advantage?",
-                xlabel="change in seat 0 win share",
-                caption=cap3,
-                percent=True,
-            ),
-            cap3,
-            "first player change",
-        )
+    figure = plots.dot_chart(
+        result.rules,
+        series,
+        title="Does a house rule change the first-player advantage?",
+        xlabel="change in seat 0 win share",
+        caption=cap,
+        percent=True,
     )
+    return Chart("house-rules-first-player", figure, cap, "first player change")
+
+
+def _balance_chart(result: HouseRulesResult) -> Chart:
+    from unocli.report import plots  # matplotlib only when drawing
+
+    t, players = result.table, result.exp.players
     series = [
         plots.Series(
             f"{p} players",
-            table[table["players"] == p]["balance"],
-            table[table["players"] == p]["balance_low"],
-            table[table["players"] == p]["balance_high"],
+            t[t["players"] == p]["balance"],
+            t[t["players"] == p]["balance_low"],
+            t[t["players"] == p]["balance_high"],
         )
         for p in players
     ]
-    fair = ", ".join(f"{fair_balance(results[p].games, p):.3f} at {p} players" for p in players)
-    cap4 = caption(
-        exp,
+    fair = ", ".join(f"{fmt.fixed(result.fair[p], 3)} at {p} players" for p in players)
+    cap = _caption(
+        result,
         "Balance: 1 minus the largest gap between two seats' win shares (1 = perfectly balanced); "
         f"sampling noise alone would make a perfectly fair game measure about {fair}",
-        n_text,
-        rules=f"each house rule alone on top of {base}",
-        intervals="error bars are 95% block-bootstrap intervals",
+        "error bars are 95% block-bootstrap intervals",
     )
-    charts.append(
-        Chart(
-            "house-rules-balance",
-            plots.dot_chart(names, series, title="Balance under each house rule", xlabel="balance", caption=cap4, zero=None),
-            cap4,
-            "balance per rule",
-        )
+    figure = plots.dot_chart(
+        list(result.names), series, title="Balance under each house rule", xlabel="balance", caption=cap, zero=None
     )
-    matrix = pd.DataFrame(
+    return Chart("house-rules-balance", figure, cap, "balance per rule")
+
+
+def _levels(table: pd.DataFrame) -> pd.DataFrame:
+    """Every rule set's point estimates (intervals in the CSV): counts with separators, the share as a percentage."""
+    shown = table[["players", "rule", "n", "turns", "first_player_share", "balance"]].round(4)
+    return shown.assign(
+        n=shown["n"].map(fmt.count), first_player_share=table["first_player_share"].map(lambda x: fmt.share(x, 2))
+    )
+
+
+def _matrix(result: HouseRulesResult) -> pd.DataFrame:
+    eff = result.effects
+    return pd.DataFrame(
         {
             "rule": eff["rule"],
             "players": eff["players"],
-            "n": eff["n"].map("{:,}".format),
+            "n": eff["n"].map(fmt.count),
             "turns per round": [
-                signed_ci(*x, 1) for x in zip(eff["d_turns"], eff["d_turns_low"], eff["d_turns_high"], strict=True)
+                fmt.signed_ci(*x, 1) for x in zip(eff["d_turns"], eff["d_turns_low"], eff["d_turns_high"], strict=True)
             ],
-            "relative": eff["d_turns_rel"].map(lambda x: f"{100 * x:+.1f}%"),
-            "first-player share": [pp_ci(*x) for x in zip(eff["d_first"], eff["d_first_low"], eff["d_first_high"], strict=True)],
+            "relative": eff["d_turns_rel"].map(lambda x: fmt.fixed(100 * x, 1, sign=True) + "%"),
+            "first-player share": [
+                fmt.pp_ci(*x, 2) for x in zip(eff["d_first"], eff["d_first_low"], eff["d_first_high"], strict=True)
+            ],
             "balance": [
-                f"{d:+.3f} [{lo:+.3f}, {hi:+.3f}]"
-                for d, lo, hi in zip(eff["d_balance"], eff["d_balance_low"], eff["d_balance_high"], strict=True)
+                fmt.signed_ci(*x, 3) for x in zip(eff["d_balance"], eff["d_balance_low"], eff["d_balance_high"], strict=True)
             ],
-            "p turns (Holm)": eff["p_turns_holm"].map(pvalue),
-            "p first player (Holm)": eff["p_first_holm"].map(pvalue),
+            "p turns (Holm)": eff["p_turns_holm"].map(fmt.pvalue),
+            "p first player (Holm)": eff["p_first_holm"].map(fmt.pvalue),
         }
     )
-    findings = []
+
+
+def _findings(result: HouseRulesResult) -> list[str]:
+    eff, mid = result.effects, result.mid
+    at = eff[eff["players"] == mid]
     longest, shortest = at.loc[at["d_turns"].idxmax()], at.loc[at["d_turns"].idxmin()]
-    findings.append(
+    findings = [
         f"At {mid} players the longest rounds come with {longest['rule']} "
-        f"({100 * longest['d_turns_rel']:+.0f}% turns) and the shortest with {shortest['rule']} "
-        f"({100 * shortest['d_turns_rel']:+.0f}%)."
-    )
+        f"({fmt.fixed(100 * longest['d_turns_rel'], 0, sign=True)}% turns) and the shortest with {shortest['rule']} "
+        f"({fmt.fixed(100 * shortest['d_turns_rel'], 0, sign=True)}%)."
+    ]
     sig = eff[eff["p_first_holm"] < 0.05]
     if len(sig):
         top = sig.loc[sig["d_first"].abs().idxmax()]
         findings.append(
             f"{len(sig)} of {len(eff)} rule x table-size cells change the first player's win share "
             f"significantly (Holm); the largest is {top['rule']} at {top['players']} players: "
-            f"{pp_ci(top['d_first'], top['d_first_low'], top['d_first_high'])}."
+            f"{fmt.pp_ci(top['d_first'], top['d_first_low'], top['d_first_high'], 2)}."
         )
     else:
         findings.append("No house rule changes the first player's win share significantly after Holm adjustment.")
@@ -271,22 +354,7 @@ def run(exp: Experiment, ctx: Context) -> Section:
     noise = "" if worst["d_balance_high"] < 0 else "; within sampling noise"
     findings.append(
         f"Largest loss of balance: {worst['rule']} at {worst['players']} players "
-        f"({worst['d_balance']:+.3f} [{worst['d_balance_low']:+.3f}, {worst['d_balance_high']:+.3f}]"
+        f"({fmt.signed_ci(worst['d_balance'], worst['d_balance_low'], worst['d_balance_high'], 3)}"
         f"{noise}); balance barely depends on these rules."
     )
-    blocks: list = [
-        charts[0],
-        TableBlock("house-rules-matrix", f"Each house rule alone against {base} (paired; 95% intervals)", matrix, eff),
-        charts[1],
-        charts[2],
-        charts[3],
-        TableBlock(
-            "house-rules-arms",
-            "Every rule set: levels",
-            table[["players", "rule", "n", "turns", "first_player_share", "balance"]].round(4),
-            table,
-        ),
-    ]
-    games = sum(c.games * len(c.arms) for c in results.values())
-    intro = (exp.description or "") + f"\n\nBaseline {base}; every seat plays `{exp.base.policy}`."
-    return Section(name=exp.name, title=exp.title, intro=intro, findings=findings, blocks=blocks, meta={"games": games})
+    return findings

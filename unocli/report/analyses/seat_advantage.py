@@ -6,20 +6,23 @@ every table size on the same deals. In a single round seat 0 plays first.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pandas as pd
 
+from unocli.report import fmt
 from unocli.report.analyses.common import (
     Context,
     balance,
     caption,
     fair_balance,
-    interval,
-    pct,
-    pct_ci,
+    percentile_interval,
     run_compare,
     seat_columns,
+    total_games,
 )
-from unocli.report.render import Chart, Section, TableBlock
+from unocli.report.model import Chart, Section, TableBlock
+from unocli.study.compare import Comparison
 from unocli.study.experiments import Experiment, players_list, positive_int
 from unocli.study.stats import wilson
 
@@ -29,14 +32,31 @@ OPTIONS = {
 }
 
 
-def run(exp: Experiment, ctx: Context) -> Section:
-    from unocli.report import plots
+@dataclass(frozen=True)
+class SeatAdvantageResult:
+    """The first player's share and balance per arm and table size, and every seat's share.
 
-    players = exp.players
-    names = [a.name for a in exp.arms_for(players[0])]
-    rows, shown, seats = [], [], []
-    results = {}
-    for p in players:
+    ``table``: players, arm, n, first_player_share, ci_low, ci_high (Wilson),
+    fair_share, ratio_to_fair (share x players) with ratio_low/high, balance
+    with balance_low/high (block bootstrap). ``seats``: players, arm, seat, n,
+    share, ci_low, ci_high. ``rounds``: rounds per arm at each table size;
+    ``fair``: the balance a perfectly fair game would measure on that many.
+    """
+
+    exp: Experiment
+    names: tuple[str, ...]
+    table: pd.DataFrame
+    seats: pd.DataFrame
+    rounds: dict[int, int]
+    fair: dict[int, float]
+    games: int
+
+
+def compute(exp: Experiment, ctx: Context) -> SeatAdvantageResult:
+    """Play every arm at every table size and measure the seats' shares and balance."""
+    names = tuple(a.name for a in exp.arms_for(exp.players[0]))
+    rows, seats, comps = [], [], {}
+    for p in exp.players:
         comp = run_compare(
             exp,
             ctx,
@@ -46,217 +66,242 @@ def run(exp: Experiment, ctx: Context) -> Section:
             metric="win_0",
             label=f"{p} players",
         )
-        results[p] = comp
-        boot = comp.boot_means(exp.options["replicates"], seed=exp.seed % (2**32) + p)
-        cols = seat_columns(comp, p)
-        bal = balance(comp.means()[:, cols])
+        comps[p] = comp
+        rows += _first_player_rows(comp, p, names, exp.options["replicates"], exp.seed)
         for name in names:
-            k = comp.index(name)
             acc = comp.acc(name)
-            share, lo, hi = wilson(acc.wins[0], comp.games)
-            bl, bh = interval(balance(boot[:, k, cols]))
-            rows.append(
-                {
-                    "players": p,
-                    "arm": name,
-                    "n": comp.games,
-                    "first_player_share": share,
-                    "ci_low": lo,
-                    "ci_high": hi,
-                    "fair_share": 1 / p,
-                    "ratio_to_fair": share * p,
-                    "ratio_low": lo * p,
-                    "ratio_high": hi * p,
-                    "balance": bal[k],
-                    "balance_low": bl,
-                    "balance_high": bh,
-                }
-            )
-            shown.append(
-                {
-                    "players": p,
-                    "policy": name,
-                    "n": f"{comp.games:,}",
-                    "first player wins [Wilson 95%]": pct_ci(share, lo, hi),
-                    "fair": pct(1 / p),
-                    "x fair": f"{share * p:.3f} [{lo * p:.3f}, {hi * p:.3f}]",
-                    "balance": f"{bal[k]:.3f} [{bl:.3f}, {bh:.3f}]",
-                }
-            )
             for s in range(p):
                 w, wl, wh = wilson(acc.wins[s], comp.games)
                 seats.append({"players": p, "arm": name, "seat": s, "n": comp.games, "share": w, "ci_low": wl, "ci_high": wh})
-    table = pd.DataFrame(rows)
-    seat_table = pd.DataFrame(seats)
-    n_text = f"{results[players[0]].games:,} rounds per policy and table size"
-    charts = []
-    series = [
-        plots.Series(
-            name,
-            table[table["arm"] == name]["first_player_share"],
-            table[table["arm"] == name]["ci_low"],
-            table[table["arm"] == name]["ci_high"],
+    return SeatAdvantageResult(
+        exp=exp,
+        names=names,
+        table=pd.DataFrame(rows),
+        seats=pd.DataFrame(seats),
+        rounds={p: c.games for p, c in comps.items()},
+        fair={p: fair_balance(c.games, p) for p, c in comps.items()},
+        games=total_games(list(comps.values())),
+    )
+
+
+def _first_player_rows(comp: Comparison, p: int, names: tuple[str, ...], replicates: int, seed: int) -> list[dict]:
+    boot = comp.boot_means(replicates, seed=seed % (2**32) + p)
+    cols = seat_columns(comp, p)
+    bal = balance(comp.means()[:, cols])
+    rows = []
+    for name in names:
+        k = comp.index(name)
+        share, lo, hi = wilson(comp.acc(name).wins[0], comp.games)
+        bl, bh = percentile_interval(balance(boot[:, k, cols]))
+        rows.append(
+            {
+                "players": p,
+                "arm": name,
+                "n": comp.games,
+                "first_player_share": share,
+                "ci_low": lo,
+                "ci_high": hi,
+                "fair_share": 1 / p,
+                "ratio_to_fair": share * p,
+                "ratio_low": lo * p,
+                "ratio_high": hi * p,
+                "balance": bal[k],
+                "balance_low": bl,
+                "balance_high": bh,
+            }
         )
-        for name in names
+    return rows
+
+
+def render(result: SeatAdvantageResult) -> Section:
+    """Charts of the first player's share, its ratio to a fair share, every seat and balance; tables; findings."""
+    exp = result.exp
+    seat_charts = [_seat_chart(result, sp) for sp in exp.options["seat_players"] if sp in exp.players]
+    blocks: list = [
+        _share_chart(result),
+        _ratio_chart(result),
+        TableBlock("first-player", "First player's win share (Wilson 95% intervals)", _shown(result.table), result.table),
+        *seat_charts,
+        _balance_chart(result),
+        TableBlock(
+            "seat-shares",
+            "Every seat's win share (in the CSV)",
+            pd.DataFrame([{"rows": len(result.seats), "file": "seat-shares.csv"}]),
+            result.seats,
+        ),
     ]
+    intro = (
+        exp.description or ""
+    ) + f"\n\nPolicies compared (every seat the same): {', '.join(result.names)}; rules {exp.base.rules}."
+    return Section(
+        name=exp.name, title=exp.title, intro=intro, findings=_findings(result), blocks=blocks, meta={"games": result.games}
+    )
+
+
+def run(exp: Experiment, ctx: Context) -> Section:
+    return render(compute(exp, ctx))
+
+
+def _shown(table: pd.DataFrame) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "players": table["players"],
+            "policy": table["arm"],
+            "n": table["n"].map(fmt.count),
+            "first player wins [Wilson 95%]": [
+                fmt.share_ci(*x, 1) for x in zip(table["first_player_share"], table["ci_low"], table["ci_high"], strict=True)
+            ],
+            "fair": table["fair_share"].map(lambda x: fmt.share(x, 1)),
+            "x fair": [
+                fmt.interval(*x, 3) for x in zip(table["ratio_to_fair"], table["ratio_low"], table["ratio_high"], strict=True)
+            ],
+            "balance": [
+                fmt.interval(*x, 3) for x in zip(table["balance"], table["balance_low"], table["balance_high"], strict=True)
+            ],
+        }
+    )
+
+
+def _series(result: SeatAdvantageResult, column: str, low: str, high: str) -> list:
+    from unocli.report import plots  # matplotlib only when drawing: compute() runs without it
+
+    t = result.table
+    return [
+        plots.Series(name, t[t["arm"] == name][column], t[t["arm"] == name][low], t[t["arm"] == name][high])
+        for name in result.names
+    ]
+
+
+def _n_text(result: SeatAdvantageResult) -> str:
+    return f"{fmt.count(result.rounds[result.exp.players[0]])} rounds per policy and table size"
+
+
+def _share_chart(result: SeatAdvantageResult) -> Chart:
+    from unocli.report import plots  # matplotlib only when drawing
+
+    players = result.exp.players
     cap = caption(
-        exp,
+        result.exp,
         "Share of single rounds won by the first player (seat 0)",
-        n_text,
-        policies=", ".join(names),
+        _n_text(result),
+        policies=", ".join(result.names),
         intervals="error bars are 95% Wilson intervals; dashed line: fair share 1/n",
     )
-    charts.append(
-        Chart(
-            "first-player-share",
-            plots.line_chart(
-                players,
-                series,
-                band=False,
-                title="How much does playing first help?",
-                xlabel="players at the table",
-                ylabel="first player's win share",
-                xticks=players,
-                percent=True,
-                caption=cap,
-                reference=plots.Series("fair share 1/n", [1 / p for p in players]),
-            ),
-            cap,
-            "first player win share",
-        )
+    figure = plots.line_chart(
+        players,
+        _series(result, "first_player_share", "ci_low", "ci_high"),
+        band=False,
+        title="How much does playing first help?",
+        xlabel="players at the table",
+        ylabel="first player's win share",
+        xticks=players,
+        percent=True,
+        caption=cap,
+        reference=plots.Series("fair share 1/n", [1 / p for p in players]),
     )
-    series = [
-        plots.Series(
-            name,
-            table[table["arm"] == name]["ratio_to_fair"],
-            table[table["arm"] == name]["ratio_low"],
-            table[table["arm"] == name]["ratio_high"],
-        )
-        for name in names
-    ]
-    cap2 = caption(
-        exp,
+    return Chart("first-player-share", figure, cap, "first player win share")
+
+
+def _ratio_chart(result: SeatAdvantageResult) -> Chart:
+    from unocli.report import plots  # matplotlib only when drawing
+
+    cap = caption(
+        result.exp,
         "First player's win share divided by the fair share 1/n (1 = no advantage)",
-        n_text,
-        policies=", ".join(names),
+        _n_text(result),
+        policies=", ".join(result.names),
         intervals="error bars are 95% Wilson intervals scaled by n",
     )
-    charts.append(
-        Chart(
-            "first-player-ratio",
-            plots.line_chart(
-                players,
-                series,
-                band=False,
-                title="First-player advantage relative to a fair share",
-                xlabel="players at the table",
-                ylabel="win share x players",
-                xticks=players,
-                hline=1.0,
-                hline_label="no advantage",
-                caption=cap2,
-            ),
-            cap2,
-            "first player ratio",
-        )
+    figure = plots.line_chart(
+        result.exp.players,
+        _series(result, "ratio_to_fair", "ratio_low", "ratio_high"),
+        band=False,
+        title="First-player advantage relative to a fair share",
+        xlabel="players at the table",
+        ylabel="win share x players",
+        xticks=result.exp.players,
+        hline=1.0,
+        hline_label="no advantage",
+        caption=cap,
     )
-    for sp in [p for p in exp.options["seat_players"] if p in players]:
-        sub = seat_table[seat_table["players"] == sp]
-        series = [
-            plots.Series(
-                name, sub[sub["arm"] == name]["share"], sub[sub["arm"] == name]["ci_low"], sub[sub["arm"] == name]["ci_high"]
-            )
-            for name in names
-        ]
-        cap3 = caption(
-            exp,
-            f"Share of rounds won by each seat, {sp} players (seat 0 plays first, then 1, 2, ...)",
-            f"{results[sp].games:,} rounds per policy",
-            policies=", ".join(names),
-            intervals="error bars are 95% Wilson intervals; dotted line: fair share 1/n",
-        )
-        charts.append(
-            Chart(
-                f"seat-shares-{sp}p",
-                plots.grouped_bars(
-                    [str(s) for s in range(sp)],
-                    series,
-                    title=f"Win share by seat, {sp} players",
-                    xlabel="seat",
-                    ylabel="win share",
-                    percent=True,
-                    caption=cap3,
-                    hline=1 / sp,
-                    hline_label="fair share 1/n",
-                ),
-                cap3,
-                f"win share by seat at {sp} players",
-            )
-        )
+    return Chart("first-player-ratio", figure, cap, "first player ratio")
+
+
+def _seat_chart(result: SeatAdvantageResult, sp: int) -> Chart:
+    from unocli.report import plots  # matplotlib only when drawing
+
+    sub = result.seats[result.seats["players"] == sp]
     series = [
         plots.Series(
-            name,
-            table[table["arm"] == name]["balance"],
-            table[table["arm"] == name]["balance_low"],
-            table[table["arm"] == name]["balance_high"],
+            name, sub[sub["arm"] == name]["share"], sub[sub["arm"] == name]["ci_low"], sub[sub["arm"] == name]["ci_high"]
         )
-        for name in names
+        for name in result.names
     ]
-    cap4 = caption(
-        exp,
+    cap = caption(
+        result.exp,
+        f"Share of rounds won by each seat, {sp} players (seat 0 plays first, then 1, 2, ...)",
+        f"{fmt.count(result.rounds[sp])} rounds per policy",
+        policies=", ".join(result.names),
+        intervals="error bars are 95% Wilson intervals; dotted line: fair share 1/n",
+    )
+    figure = plots.grouped_bars(
+        [str(s) for s in range(sp)],
+        series,
+        title=f"Win share by seat, {sp} players",
+        xlabel="seat",
+        ylabel="win share",
+        percent=True,
+        caption=cap,
+        hline=1 / sp,
+        hline_label="fair share 1/n",
+    )
+    return Chart(f"seat-shares-{sp}p", figure, cap, f"win share by seat at {sp} players")
+
+
+def _balance_chart(result: SeatAdvantageResult) -> Chart:
+    from unocli.report import plots  # matplotlib only when drawing
+
+    players = result.exp.players
+    cap = caption(
+        result.exp,
         "Balance: 1 minus the largest gap between two seats' win shares (1 = perfectly balanced). "
         "Sampling noise alone keeps measured balance below 1: the dashed line is what a perfectly fair "
         "game would show at this sample size",
-        n_text,
-        policies=", ".join(names),
+        _n_text(result),
+        policies=", ".join(result.names),
         intervals="error bars are 95% block-bootstrap intervals",
     )
-    fair = plots.Series("a perfectly fair game at this n", [fair_balance(results[p].games, p) for p in players])
-    charts.append(
-        Chart(
-            "balance",
-            plots.line_chart(
-                players,
-                series,
-                band=False,
-                title="Balance between seats by table size",
-                xlabel="players at the table",
-                ylabel="balance",
-                xticks=players,
-                caption=cap4,
-                reference=fair,
-            ),
-            cap4,
-            "balance by players",
-        )
+    figure = plots.line_chart(
+        players,
+        _series(result, "balance", "balance_low", "balance_high"),
+        band=False,
+        title="Balance between seats by table size",
+        xlabel="players at the table",
+        ylabel="balance",
+        xticks=players,
+        caption=cap,
+        reference=plots.Series("a perfectly fair game at this n", [result.fair[p] for p in players]),
     )
+    return Chart("balance", figure, cap, "balance by players")
+
+
+def _findings(result: SeatAdvantageResult) -> list[str]:
     findings = []
-    for name in names:
-        sub = table[table["arm"] == name].set_index("players")
+    for name in result.names:
+        sub = result.table[result.table["arm"] == name].set_index("players")
         findings.append(
             f"{name}: the first player wins "
-            + "; ".join(f"{pct(sub.loc[p, 'first_player_share'])} at {p} players (fair {pct(1 / p)})" for p in players)
+            + "; ".join(
+                f"{fmt.share(sub.loc[p, 'first_player_share'])} at {p} players (fair {fmt.share(1 / p)})"
+                for p in result.exp.players
+            )
             + "."
         )
         biggest = sub["ratio_to_fair"].idxmax()
         ratio = sub.loc[biggest, ["ratio_to_fair", "ratio_low", "ratio_high"]]
         findings.append(
-            f"{name}: the advantage is largest at {biggest} players, {ratio.iloc[0]:.2f}"
-            f" times a fair share [{ratio.iloc[1]:.2f}, {ratio.iloc[2]:.2f}]"
-            f"; balance ranges from {sub['balance'].min():.3f} to {sub['balance'].max():.3f}."
+            f"{name}: the advantage is largest at {biggest} players, {fmt.fixed(ratio.iloc[0], 2)}"
+            f" times a fair share {fmt.bounds(ratio.iloc[1], ratio.iloc[2], 2)}"
+            f"; balance ranges from {fmt.fixed(sub['balance'].min(), 3)} to {fmt.fixed(sub['balance'].max(), 3)}."
         )
-    blocks: list = [
-        charts[0],
-        charts[1],
-        TableBlock("first-player", "First player's win share (Wilson 95% intervals)", pd.DataFrame(shown), table),
-        *charts[2:],
-        TableBlock(
-            "seat-shares",
-            "Every seat's win share (in the CSV)",
-            pd.DataFrame([{"rows": len(seat_table), "file": "seat-shares.csv"}]),
-            seat_table,
-        ),
-    ]
-    games = sum(c.games * len(c.arms) for c in results.values())
-    intro = (exp.description or "") + f"\n\nPolicies compared (every seat the same): {', '.join(names)}; rules {exp.base.rules}."
-    return Section(name=exp.name, title=exp.title, intro=intro, findings=findings, blocks=blocks, meta={"games": games})
+    return findings

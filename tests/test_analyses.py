@@ -1,0 +1,342 @@
+"""Each analysis's ``compute`` on a tiny run, checked against what holds by construction.
+
+Arms that play identically (a rule set under two names, an honest bluffer
+against its honest twin) must differ by exactly 0; a planted effect must show
+with the right sign; and figures must agree with the same games played through
+a different code path (``simulate``). ``compute`` must not import matplotlib
+(checked in a fresh interpreter).
+
+The planted effects are large against their sampling error at these sizes;
+each assertion says how large. Every run has a fixed seed, so a failure is a
+change in the code, not bad luck.
+"""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from unocli.game.policies import resolve_policies
+from unocli.game.rules import resolve_rules
+from unocli.report.analyses import (
+    ANALYSES,
+    Context,
+    bluff,
+    game_length,
+    generic_compare,
+    generic_sweep,
+    house_rules,
+    seat_advantage,
+    stacking,
+)
+from unocli.run.backends import LocalBackend
+from unocli.study.experiments import Experiment, load_experiment
+from unocli.study.simulate import simulate
+
+ROOT = Path(__file__).resolve().parents[1]
+
+TOMLS = {
+    "compare": """
+analysis = "compare"
+games = 300
+seed = 3
+baseline = "penalty2"
+metrics = ["cards_drawn", "turns", "win_0"]
+[base]
+policy = "basic:forget_uno=0.3"
+[arms.penalty2]
+rules = "official"
+[arms.penalty10]
+set = { uno_penalty = 10 }
+[arms.same]
+set = { target_score = 100 }
+""",
+    "sweep": """
+analysis = "sweep"
+games = 300
+seed = 3
+metric = "cards_drawn"
+metrics = ["cards_drawn", "turns"]
+[base]
+policy = "basic:forget_uno=0.3"
+[grid]
+uno_penalty = [2, 10]
+target_score = [500, 100]
+""",
+    "game-length": """
+analysis = "game-length"
+games = 300
+seed = 5
+players = [2, 4]
+baseline = "official"
+[base]
+policy = "basic"
+[arms.official]
+rules = "official"
+[arms.twin]
+rules = "official"
+[arms.draw-until-playable]
+rules = "draw-until-playable"
+[options]
+match_games = 20
+detail_players = [4]
+""",
+    "seat-advantage": """
+analysis = "seat-advantage"
+games = 400
+seed = 11
+players = [2, 4]
+[base]
+rules = "official"
+[arms.random]
+policy = "random"
+[arms.basic]
+policy = "basic"
+[arms.basic-twin]
+policy = "basic"
+[options]
+seat_players = [4]
+replicates = 40
+""",
+    "house-rules": """
+analysis = "house-rules"
+games = 300
+seed = 13
+players = [4]
+baseline = "official"
+[base]
+policy = "basic"
+[arms.official]
+rules = "official"
+[arms.twin]
+rules = "official"
+[arms.draw-until-playable]
+rules = "draw-until-playable"
+[options]
+replicates = 40
+""",
+    "stacking": """
+analysis = "stacking"
+games = 300
+seed = 17
+players = [4]
+baseline = "off"
+[base]
+policy = "basic"
+[arms.off]
+rules = "official"
+[arms.twin]
+rules = "official"
+[arms.any]
+set = { stacking = "any" }
+[options]
+versus_players = [4]
+stack_players = [4]
+replicates = 40
+""",
+    "bluff": """
+analysis = "bluff"
+games = 600
+seed = 19
+players = [4]
+[base]
+rules = "official"
+policy = "basic"
+[options]
+bluff_rates = [0, 1]
+challenge_rates = [0, 1]
+replicates = 40
+also_players = [2]
+""",
+}
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("experiments")
+    out = {}
+    for name, text in TOMLS.items():
+        path = folder / f"{name}.toml"
+        path.write_text(text, encoding="utf-8")
+        out[name] = path
+    return out
+
+
+@pytest.fixture(scope="module")
+def ctx() -> Context:
+    return Context(backend=LocalBackend(), log=lambda _: None)
+
+
+def experiment(files: dict[str, Path], name: str) -> Experiment:
+    return load_experiment(files[name])
+
+
+def test_every_analysis_has_compute_render_and_run():
+    for name, module in ANALYSES.items():
+        for attr in ("compute", "render", "run"):
+            assert callable(getattr(module, attr, None)), (name, attr)
+
+
+def test_compute_does_not_import_matplotlib(files):
+    """Every analysis's compute in a fresh interpreter: matplotlib is not loaded by the imports nor by any compute."""
+    script = """
+import sys
+from unocli.report.analyses import ANALYSES, Context
+from unocli.run.backends import LocalBackend
+from unocli.study.experiments import load_experiment
+
+print("after import:", "matplotlib" in sys.modules)
+ctx = Context(backend=LocalBackend(), log=lambda _: None)
+for path in sys.argv[1:]:
+    exp = load_experiment(path)
+    result = ANALYSES[exp.analysis].compute(exp, ctx)
+    print(exp.analysis, type(result).__name__, "matplotlib" in sys.modules)
+"""
+    paths = [str(files[name]) for name in TOMLS]
+    proc = subprocess.run(
+        [sys.executable, "-c", script, *paths], capture_output=True, text=True, check=False, cwd=ROOT, timeout=600
+    )
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.strip().splitlines()
+    assert lines[0] == "after import: False"
+    assert len(lines) == 1 + len(TOMLS)
+    for line in lines[1:]:
+        name, kind, loaded = line.split()
+        assert kind.endswith(("Result", "Outcome")), line
+        assert loaded == "False", f"compute of {name} imported matplotlib"
+
+
+# ---------------------------------------------------------------- one test per analysis
+
+
+def test_compare_planted_penalty_and_identical_arm(files, ctx):
+    result = generic_compare.compute(experiment(files, "compare"), ctx)
+    assert isinstance(result, generic_compare.CompareResult)
+    t = result.table.set_index(["arm", "metric"])
+    # target_score only matters in matches: in single rounds "same" plays the baseline's games exactly
+    for metric in ("cards_drawn", "turns", "win_0"):
+        row = t.loc[("same", metric)]
+        assert (row["diff"], row["diff_low"], row["diff_high"]) == (0.0, 0.0, 0.0)
+        assert row["mean"] == t.loc[("penalty2", metric), "mean"]
+    # a forgetful player caught without Uno draws 10 instead of 2: the mean difference is about +14 cards
+    # per round with a 95% interval about +-4 wide at 300 rounds, so its lower end is far above 0
+    planted = t.loc[("penalty10", "cards_drawn")]
+    assert planted["diff_low"] > 0 and planted["p_holm"] < 0.001
+    assert result.games == 3 * 300
+
+
+def test_sweep_planted_axis_and_idle_axis(files, ctx):
+    outcome = generic_sweep.compute(experiment(files, "sweep"), ctx)
+    assert isinstance(outcome, generic_sweep.SweepOutcome)
+    t = outcome.table.set_index(["uno_penalty", "target_score", "metric"])
+    first = t.loc[(2, 500, "cards_drawn")]
+    assert math.isnan(first["diff"])  # the first cell is the reference
+    for metric in ("cards_drawn", "turns"):
+        idle = t.loc[(2, 100, metric)]  # target_score does not change a single round
+        assert (idle["diff"], idle["diff_low"], idle["diff_high"]) == (0.0, 0.0, 0.0)
+        assert t.loc[(10, 100, metric), "diff"] == t.loc[(10, 500, metric), "diff"]
+    # the bigger Uno penalty: about +14 cards per round, interval about +-4 at 300 rounds
+    assert t.loc[(10, 500, "cards_drawn"), "diff_low"] > 0
+    assert outcome.axis_names == ["uno_penalty", "target_score"]
+
+
+def test_game_length_agrees_with_simulate_and_planted_rules(files, ctx):
+    exp = experiment(files, "game-length")
+    result = game_length.compute(exp, ctx)
+    assert isinstance(result, game_length.GameLengthResult)
+    turns = result.turns.set_index(["players", "rules"])
+    # the same games through simulate(): the same mean and the same order statistics
+    sim = simulate(resolve_rules("official", (), 4), resolve_policies(4, "basic", ()), games=300, seed=5, keep_games=True)
+    row = turns.loc[(4, "official")]
+    assert row["mean_turns"] == sim.summary().set_index("metric").loc["turns", "mean"]
+    ordered = np.sort(sim.games_frame["turns"].to_numpy())
+    assert row["median"] == ordered[math.ceil(0.5 * 300) - 1]
+    assert row["p90"] == ordered[math.ceil(0.9 * 300) - 1]
+    assert row["median_low"] <= row["median"] <= row["median_high"]
+    diffs = result.diffs.set_index(["players", "rules"])
+    for p in (2, 4):
+        twin = diffs.loc[(p, "twin")]
+        assert (twin["diff"], twin["diff_low"], twin["diff_high"], twin["p"]) == (0.0, 0.0, 0.0, 1.0)
+        # draw until playable nearly doubles a round (+91% at 4 players in the full report); at 300 paired
+        # rounds the interval is a few turns wide against a change of tens of turns
+        planted = diffs.loc[(p, "draw-until-playable")]
+        assert planted["diff_low"] > 0 and planted["relative"] > 0.3
+    matches = result.matches.set_index(["players", "rules"])
+    assert matches.loc[(4, "twin"), "rounds"] == matches.loc[(4, "official"), "rounds"]
+    assert result.blocked == 0 and result.capped == 0 and result.total_rounds == 2 * 3 * 300
+
+
+def test_seat_advantage_agrees_with_simulate_and_seat_table(files, ctx):
+    result = seat_advantage.compute(experiment(files, "seat-advantage"), ctx)
+    assert isinstance(result, seat_advantage.SeatAdvantageResult)
+    table = result.table.set_index(["players", "arm"])
+    sim = simulate(resolve_rules("official", (), 4), resolve_policies(4, "basic", ()), games=400, seed=11)
+    shares = sim.win_shares().set_index("seat")
+    row = table.loc[(4, "basic")]
+    assert row["first_player_share"] == shares.loc[0, "share"]
+    assert (row["ci_low"], row["ci_high"]) == (shares.loc[0, "ci_low"], shares.loc[0, "ci_high"])
+    assert row["ratio_to_fair"] == pytest.approx(4 * row["first_player_share"], rel=1e-12)
+    seats = result.seats
+    for (p, arm), sub in seats.groupby(["players", "arm"]):
+        shown = table.loc[(p, arm)]
+        # balance is 1 minus the gap between the best and the worst seat, from the seat table's own shares
+        assert shown["balance"] == pytest.approx(1 - (sub["share"].max() - sub["share"].min()), abs=1e-12)
+        assert sub["share"].sum() == pytest.approx(1.0, abs=1e-12)  # every official round has a winner here
+        assert shown["balance_low"] <= shown["balance_high"]
+    twin, basic = table.xs("basic-twin", level="arm"), table.xs("basic", level="arm")
+    assert (twin.to_numpy() == basic.to_numpy()).all()
+    assert result.games == 2 * 3 * 400
+
+
+def test_house_rules_identical_and_planted_rule(files, ctx):
+    result = house_rules.compute(experiment(files, "house-rules"), ctx)
+    assert isinstance(result, house_rules.HouseRulesResult)
+    eff = result.effects.set_index("rule")
+    twin = eff.loc["twin"]
+    for column in ("d_turns", "d_turns_low", "d_turns_high", "d_first", "d_first_low", "d_first_high"):
+        assert twin[column] == 0.0, column
+    # the same bootstrap draws for both arms: the balance change and its interval are exactly 0
+    assert (twin["d_balance"], twin["d_balance_low"], twin["d_balance_high"]) == (0.0, 0.0, 0.0)
+    planted = eff.loc["draw-until-playable"]
+    # +91% turns at 4 players in the full report; the paired interval at 300 rounds is a few turns wide
+    assert planted["d_turns_low"] > 0 and planted["d_turns_rel"] > 0.3 and planted["p_turns_holm"] < 0.05
+    assert result.rules == ["twin", "draw-until-playable"]
+
+
+def test_stacking_chains_only_with_stacking(files, ctx):
+    result = stacking.compute(experiment(files, "stacking"), ctx)
+    assert isinstance(result, stacking.StackingResult)
+    stacks = result.stacks.set_index("stacking")
+    for name in ("off", "twin"):
+        # without stacking a +2 or +4 cannot be answered: no chain is ever longer than one card
+        assert stacks.loc[name, "p_at_least_2"] == 0.0 and stacks.loc[name, "longest_seen"] <= 1
+    # with stacking "any" about 65% of 4-player rounds see a chain of two or more (full report)
+    assert stacks.loc["any", "p_at_least_2_low"] > 0.3
+    twin = result.effects.set_index("stacking").loc["twin"]
+    for column in ("d_turns", "d_cards_drawn", "d_win_0", "d_balance", "d_balance_low", "d_balance_high"):
+        assert twin[column] == 0.0, column
+    versus = result.versus.set_index("stacking")
+    assert (versus.loc["off", ["diff", "diff_low", "diff_high"]] == versus.loc["twin", ["diff", "diff_low", "diff_high"]]).all()
+    assert set(result.stack_hists) == {(4, "off"), (4, "twin"), (4, "any")}
+
+
+def test_bluff_honest_twin_and_caught_bluffs(files, ctx):
+    result = bluff.compute(experiment(files, "bluff"), ctx)
+    assert isinstance(result, bluff.BluffResult)
+    # b = 0 is the honest twin itself; c = 0 is never challenging itself
+    assert (result.gain[0] == 0).all() and (result.gain_ci[0] == 0).all()
+    assert (result.value_ci[:, 0] == 0).all()
+    # a challenge succeeds exactly when the +4 was a bluff: never caught unchallenged, always caught at c = 1
+    per = result.per_bluff.set_index("challenge_rate")
+    assert per.loc[0.0, "caught"] == 0.0 and per.loc[1.0, "caught"] == 1.0
+    # always bluffing against always-challenging opponents costs about 8 points of win share at 4 players
+    # (full report); at 600 paired deals the interval is about +-4 points wide
+    assert result.gain_ci[1, 1, 2] < 0
+    assert 0 <= result.equilibrium.bluff_rate <= 1 and 0 <= result.equilibrium.challenge_rate <= 1
+    assert sorted(set(result.others["players"])) == [2, 4] and len(result.others) == 4
+    assert result.games == 4 * 600 + 4 * 600

@@ -1,0 +1,342 @@
+"""Every interval, test and adjustment of unocli.study checked against an independent source (issue 16 item 1).
+
+The references are scipy.stats (a different implementation of the same
+formulas: ``ttest_1samp``, ``ttest_rel``, ``ttest_ind``, ``binomtest``,
+``bootstrap``), the definition of Holm's step-down procedure, and the worked
+example of the Holm-Bonferroni method on Wikipedia. Agreement is asked to
+1e-9 relative: the formulas are the same, only rounding may differ.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats as sps
+
+from unocli.game.policies import preset
+from unocli.game.rules import Rules
+from unocli.study.arm import Arm
+from unocli.study.compare import Comparison, PairedSums
+from unocli.study.simulate import RotationStats
+from unocli.study.stats import (
+    Difference,
+    Estimate,
+    Proportion,
+    holm,
+    indicator_mean,
+    norm_quantile,
+    paired_diff,
+    paired_t,
+    t_interval,
+    welch,
+    wilson,
+)
+
+REL = 1e-9
+LEVELS = (0.8, 0.9, 0.95, 0.99)
+
+
+def _sample(rng: np.random.Generator, n: int) -> np.ndarray:
+    # whole numbers, like the per-game counters the simulator sums
+    return rng.poisson(30, size=n).astype(np.float64) + rng.integers(0, 5, size=n)
+
+
+# ---------------------------------------------------------------- t interval
+
+
+@pytest.mark.parametrize("n", [2, 3, 10, 250])
+@pytest.mark.parametrize("level", LEVELS)
+def test_t_interval_matches_scipy(n, level):
+    x = _sample(np.random.default_rng(n), n)
+    est = t_interval(n, float(x.sum()), float((x * x).sum()), level)
+    ref = sps.ttest_1samp(x, 0.0).confidence_interval(level)
+    assert isinstance(est, Estimate) and est.n == n and est.level == level and est.method == "t"
+    assert est.mean == pytest.approx(x.mean(), rel=REL)
+    assert est.sd == pytest.approx(x.std(ddof=1), rel=REL)
+    assert (est.low, est.high) == pytest.approx((ref.low, ref.high), rel=REL)
+    assert est.half_width == pytest.approx((ref.high - ref.low) / 2, rel=REL)
+
+
+def test_t_interval_edge_cases():
+    one = t_interval(1, 7, 49)
+    assert (one.mean, one.sd, one.low, one.high) == (7.0, 0.0, 7.0, 7.0)
+    flat = t_interval(5, 15, 45)  # five 3s: no spread, the interval collapses
+    assert (flat.mean, flat.sd, flat.low, flat.high) == (3.0, 0.0, 3.0, 3.0)
+    none = t_interval(0, 0, 0)
+    assert none.n == 0 and all(math.isnan(v) for v in (none.mean, none.sd, none.low, none.high))
+
+
+# ---------------------------------------------------------------- Wilson
+
+
+@pytest.mark.parametrize(("k", "n"), [(0, 10), (1, 10), (7, 20), (20, 20), (333, 1000), (2, 40_000)])
+@pytest.mark.parametrize("level", LEVELS)
+def test_wilson_matches_scipy(k, n, level):
+    got = wilson(k, n, level)
+    ref = sps.binomtest(k, n).proportion_ci(level, method="wilson")
+    assert isinstance(got, Proportion) and (got.successes, got.n, got.level) == (k, n, level)
+    assert got.share == k / n
+    assert (got.low, got.high) == pytest.approx((ref.low, ref.high), rel=REL, abs=1e-15)
+
+
+def test_indicator_mean_is_the_share_with_wilson_bounds():
+    rng = np.random.default_rng(3)
+    x = (rng.random(500) < 0.27).astype(np.float64)
+    k = int(x.sum())
+    est = indicator_mean(500, k)
+    ref = sps.binomtest(k, 500).proportion_ci(0.95, method="wilson")
+    assert est.method == "wilson" and est.n == 500
+    assert est.mean == pytest.approx(x.mean(), rel=REL)
+    assert est.sd == pytest.approx(x.std(ddof=1), rel=REL)
+    assert (est.low, est.high) == pytest.approx((ref.low, ref.high), rel=REL)
+    # all successes: Wilson's upper bound is 1 and the mean must not poke out of it by rounding
+    full = indicator_mean(50, 50)
+    assert full.low <= full.mean <= full.high == 1.0
+
+
+# ---------------------------------------------------------------- paired and two-sample differences
+
+
+@pytest.mark.parametrize("n", [2, 5, 40, 400])
+@pytest.mark.parametrize("level", (0.9, 0.95, 0.99))
+def test_paired_diff_matches_scipy_ttest_rel(n, level):
+    rng = np.random.default_rng(100 + n)
+    y = _sample(rng, n)
+    x = y + rng.integers(-3, 5, size=n)  # correlated, as paired arms are
+    got = paired_diff(x, y, level)
+    ref = sps.ttest_rel(x, y)
+    ci = ref.confidence_interval(level)
+    assert isinstance(got, Difference) and got.n == n and got.df == n - 1
+    assert got.diff == pytest.approx((x - y).mean(), rel=REL)
+    assert got.sd == pytest.approx((x - y).std(ddof=1), rel=REL)
+    assert got.diff / got.se == pytest.approx(ref.statistic, rel=REL)
+    assert got.p == pytest.approx(ref.pvalue, rel=1e-7)
+    assert (got.low, got.high) == pytest.approx((ci.low, ci.high), rel=REL)
+
+
+def test_paired_t_from_sums_is_paired_diff_and_identical_samples_give_exact_zero():
+    x = np.array([3.0, 5, 9, 1, 4])
+    y = np.array([2.0, 5, 7, 2, 1])
+    d = x - y
+    assert paired_t(5, float(d.sum()), float((d * d).sum())) == paired_diff(x, y)
+    same = paired_diff(x, x)
+    assert (same.diff, same.low, same.high, same.p, same.se) == (0.0, 0.0, 0.0, 1.0, 0.0)
+    shifted = paired_diff(x + 1, x)  # every difference exactly 1: no spread, the effect is certain
+    assert (shifted.diff, shifted.low, shifted.high, shifted.p) == (1.0, 1.0, 1.0, 0.0)
+
+
+@pytest.mark.parametrize(("n_a", "n_b"), [(2, 2), (5, 9), (30, 12), (400, 1000)])
+@pytest.mark.parametrize("level", (0.9, 0.95, 0.99))
+def test_welch_matches_scipy_ttest_ind(n_a, n_b, level):
+    rng = np.random.default_rng(n_a * 1000 + n_b)
+    a = rng.normal(10, 3, n_a)
+    b = rng.normal(9, 1, n_b)
+    got = welch(a.mean(), a.std(ddof=1), n_a, b.mean(), b.std(ddof=1), n_b, level)
+    ref = sps.ttest_ind(a, b, equal_var=False)
+    ci = ref.confidence_interval(level)
+    assert got.n == n_a + n_b and math.isnan(got.sd)
+    assert got.diff == pytest.approx(a.mean() - b.mean(), rel=REL)
+    assert got.diff / got.se == pytest.approx(ref.statistic, rel=REL)
+    assert got.df == pytest.approx(ref.df, rel=REL)
+    assert got.p == pytest.approx(ref.pvalue, rel=1e-7)
+    assert (got.low, got.high) == pytest.approx((ci.low, ci.high), rel=REL)
+    # the order of the samples only flips the sign
+    rev = welch(b.mean(), b.std(ddof=1), n_b, a.mean(), a.std(ddof=1), n_a, level)
+    assert (rev.diff, rev.se, rev.p, rev.df) == (-got.diff, got.se, got.p, got.df)
+
+
+def test_welch_without_spread():
+    same = welch(2.0, 0.0, 10, 2.0, 0.0, 20)
+    assert (same.diff, same.se, same.p, same.df) == (0.0, 0.0, 1.0, 28)
+    apart = welch(2.5, 0.0, 10, 2.0, 0.0, 20)
+    assert (apart.diff, apart.p) == (0.5, 0.0)
+
+
+def test_normal_quantile_matches_scipy():
+    for q in (1e-6, 0.025, 0.5, 0.975, 1 - 0.001 / 120):
+        assert norm_quantile(q) == pytest.approx(sps.norm.ppf(q), rel=REL)
+
+
+# ---------------------------------------------------------------- Holm
+
+
+def test_holm_worked_example():
+    """The example of the Wikipedia article "Holm-Bonferroni method".
+
+    Four hypotheses with p = 0.01, 0.04, 0.03, 0.005 at alpha = 0.05: sorted,
+    0.005 * 4 = 0.02, 0.01 * 3 = 0.03, 0.03 * 2 = 0.06, then 0.04 * 1 = 0.04
+    is raised to the running maximum 0.06. H1 and H4 are rejected, H2 and H3 not.
+    """
+    adjusted = holm([0.01, 0.04, 0.03, 0.005])
+    np.testing.assert_allclose(adjusted, [0.03, 0.06, 0.06, 0.02], rtol=1e-12)
+    assert list(adjusted < 0.05) == [True, False, False, True]
+
+
+def _holm_rejects(p: np.ndarray, alpha: float) -> np.ndarray:
+    """Holm's step-down procedure as Holm (1979) states it: reject the k-th smallest p while p_(k) <= alpha / (m - k + 1)."""
+    m = p.size
+    reject = np.zeros(m, dtype=bool)
+    for k, i in enumerate(np.argsort(p, kind="stable")):
+        if p[i] > alpha / (m - k):
+            break
+        reject[i] = True
+    return reject
+
+
+def test_holm_adjusted_p_values_reproduce_the_step_down_procedure():
+    """An adjusted p-value is the smallest family-wise alpha at which the procedure rejects that hypothesis.
+
+    Checked just below and just above every adjusted value and at a few usual
+    levels (alpha < 1: an adjusted value capped at 1 means "never rejected").
+    """
+    rng = np.random.default_rng(7)
+    for m in (1, 2, 5, 17):
+        for _ in range(20):
+            p = rng.random(m) ** 3
+            p[rng.random(m) < 0.2] = p[0]  # ties
+            adjusted = holm(p)
+            assert (adjusted >= p).all() and (adjusted <= 1).all()
+            for alpha in (*np.unique(adjusted), 0.001, 0.01, 0.05, 0.2):
+                for eps in (-1e-12, 1e-12):
+                    a = alpha * (1 + eps)
+                    if a >= 1:
+                        continue
+                    np.testing.assert_array_equal(adjusted <= a, _holm_rejects(p, a))
+
+
+def test_holm_edge_cases():
+    assert holm([]).size == 0
+    np.testing.assert_array_equal(holm([0.3]), [0.3])
+    np.testing.assert_array_equal(holm([0.5, 0.6]), [1.0, 1.0])  # capped at 1
+
+
+# ---------------------------------------------------------------- the clustered and bootstrap intervals of study/
+
+
+def test_rotation_difference_is_a_t_interval_over_deals():
+    """RotationStats pairs over deals (the clusters): its interval is a one-sample t interval of per-deal differences."""
+    rng = np.random.default_rng(11)
+    labels = ("a", "b", "b", "c")
+    wins = rng.integers(0, 3, size=(300, 4))
+    rot = RotationStats(labels=labels)
+    rot.add(wins[:120])
+    rot.add(wins[120:])
+    share_a = wins[:, 0] / 4
+    share_b = (wins[:, 1] + wins[:, 2]) / (4 * 2)
+    per_deal = share_a - share_b
+    got = rot.difference("a", "b")
+    ref = sps.ttest_1samp(per_deal, 0.0)
+    ci = ref.confidence_interval(0.95)
+    assert got.n == 300
+    assert got.diff == pytest.approx(per_deal.mean(), rel=REL)
+    assert (got.low, got.high) == pytest.approx((ci.low, ci.high), rel=1e-8)
+    assert got.p == pytest.approx(ref.pvalue, rel=1e-6)
+    legacy = rot.paired_difference("a", "b")  # compat shim for cli/
+    assert (legacy["diff"], legacy["ci_low"], legacy["ci_high"], legacy["n_deals"]) == (got.diff, got.low, got.high, 300)
+
+
+def _comparison_with_blocks(block_means: np.ndarray, per_block: int) -> Comparison:
+    """A one-arm comparison whose bootstrap blocks hold ``per_block`` games each with the given means."""
+    blocks = block_means.size
+    sums = PairedSums(arms=1, quantities=("turns",), pairs=(), cross=(), players=4, blocks=blocks)
+    sums.block_s1[:, 0, 0] = np.round(block_means * per_block).astype(np.int64)
+    sums.block_games[:] = per_block
+    sums.games = blocks * per_block
+    arm = Arm("a", Rules(), (preset("basic"),) * 4)
+    return Comparison(arms=(arm,), baseline=0, seed=0, match=False, start=0, sums=sums)
+
+
+def test_block_bootstrap_spread_matches_scipy_and_theory():
+    """With equal blocks, a replicate is the mean of 32 resampled block means.
+
+    Its standard deviation has a closed form, sqrt(mean((b - mean(b))^2) / k),
+    and scipy.stats.bootstrap estimates the same quantity independently. With
+    4,000 replicates each estimate of a standard deviation is within about
+    1/sqrt(2 * 4000) = 1.1% of the truth (one sd); 5% is over four of those.
+    """
+    k, per_block = 32, 100
+    rng = np.random.default_rng(5)
+    block_means = np.round(rng.normal(50, 4, k) * per_block) / per_block
+    comp = _comparison_with_blocks(block_means, per_block)
+    boot = comp.boot_means(4000, seed=1)[:, 0, 0]
+    theory = math.sqrt(((block_means - block_means.mean()) ** 2).mean() / k)
+    ref = sps.bootstrap((block_means,), np.mean, n_resamples=4000, method="percentile", random_state=2)
+    assert boot.std() == pytest.approx(theory, rel=0.05)
+    assert ref.standard_error == pytest.approx(theory, rel=0.05)
+    assert boot.mean() == pytest.approx(block_means.mean(), abs=5 * theory / math.sqrt(4000))
+    # percentile intervals: a 2.5% quantile of 4,000 replicates has a Monte Carlo sd of about
+    # sqrt(0.025 * 0.975 / 4000) / phi(1.96) = 0.042 theory, so two independent ones differ by
+    # about 0.06 theory (one sd); 0.25 theory is four of those
+    lo, hi = np.percentile(boot, [2.5, 97.5])
+    assert lo == pytest.approx(ref.confidence_interval.low, abs=0.25 * theory)
+    assert hi == pytest.approx(ref.confidence_interval.high, abs=0.25 * theory)
+
+
+# ---------------------------------------------------------------- the compat shims report/ and cli/ still use
+
+
+def test_records_still_read_like_the_tuples_and_dicts_they_replaced():
+    est = t_interval(4, 10, 30)
+    mean, sd, lo, hi = est
+    assert (mean, sd, lo, hi) == (est.mean, est.sd, est.low, est.high) and est[0] == est.mean and est[2:] == (lo, hi)
+    share = wilson(3, 10)
+    assert tuple(share) == (share.share, share.low, share.high)
+    d = paired_diff(np.array([1.0, 2, 4]), np.array([0.0, 2, 1]))
+    legacy = {"diff": d.diff, "sd": d.sd, "ci_low": d.low, "ci_high": d.high, "p": d.p, "n": d.n}
+    assert {k: d[k] for k in d.keys()} == legacy
+
+
+# ---------------------------------------------------------------- coverage by simulation
+
+
+def _misses_bound(reps: int, miss_rate: float) -> tuple[int, int]:
+    """Accepted range of misses: the central 1 - 2e-6 of Binomial(reps, miss_rate).
+
+    A correct interval lands outside it with probability 2e-6, so the test
+    cannot fail by chance in practice (and its seed is fixed anyway).
+    """
+    return int(sps.binom.ppf(1e-6, reps, miss_rate)), int(sps.binom.isf(1e-6, reps, miss_rate))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("n", "level"), [(3, 0.95), (10, 0.9), (30, 0.99)])
+def test_t_interval_coverage(n, level):
+    """For normal data the t interval's coverage is exactly ``level``: misses ~ Binomial(reps, 1 - level)."""
+    reps = 20_000
+    x = np.random.default_rng(n).normal(5.0, 2.0, size=(reps, n))
+    totals, squares = x.sum(axis=1), (x * x).sum(axis=1)
+    misses = 0
+    for t, s in zip(totals, squares, strict=True):
+        est = t_interval(n, float(t), float(s), level)
+        misses += not est.low <= 5.0 <= est.high
+    lo, hi = _misses_bound(reps, 1 - level)
+    assert lo <= misses <= hi, f"{misses} misses of {reps}, expected {lo}..{hi}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("n", "p"), [(40, 0.1), (40, 0.3), (200, 0.5), (1000, 0.02)])
+def test_wilson_coverage(n, p):
+    """Wilson's coverage is not exactly nominal (the binomial is discrete), so the expected miss rate is computed exactly.
+
+    The exact coverage sums Binomial(n, p) probabilities over the counts whose
+    scipy Wilson interval holds p (independent of our code); the simulated
+    misses of our intervals must then be Binomial(reps, 1 - coverage). As a
+    sanity check of the reference, the exact coverage is also asked to be
+    within 2.5 points of 95% (Wilson's interval stays near its nominal level:
+    Brown, Cai and DasGupta 2001, Statistical Science 16:101).
+    """
+    reps = 40_000
+    ks = np.arange(n + 1)
+    covered = []
+    for k in ks:
+        ci = sps.binomtest(int(k), n).proportion_ci(0.95, method="wilson")
+        covered.append(ci.low <= p <= ci.high)
+    coverage = float(sps.binom.pmf(ks, n, p)[np.array(covered)].sum())
+    assert abs(coverage - 0.95) < 0.025
+    counts = np.random.default_rng(n + int(p * 1000)).binomial(n, p, size=reps)
+    intervals = {int(k): wilson(int(k), n) for k in np.unique(counts)}
+    misses = sum(not intervals[int(k)].low <= p <= intervals[int(k)].high for k in counts)
+    lo, hi = _misses_bound(reps, 1 - coverage)
+    assert lo <= misses <= hi, f"{misses} misses of {reps}, expected {lo}..{hi} (exact coverage {coverage:.4f})"

@@ -1,0 +1,119 @@
+"""Arms: the one type for "a table to play", and :class:`TableSpec`, the same table as option text.
+
+An :class:`Arm` is what :func:`~unocli.study.simulate.simulate`,
+:func:`~unocli.study.compare.compare` and the balance baselines play: a rule
+set, one policy per seat, names for reports, and how it is played (single
+rounds or matches, seats rotated or not). A :class:`TableSpec` is a table as
+the command line or an experiment file writes it (``--rules``, ``--set``,
+``--policy``, ``--seat``, knob changes); :meth:`TableSpec.build` resolves it
+into an Arm, once per table size.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from unocli.errors import ConfigError
+from unocli.game.policies import Policy, resolve_policies, seat_labels
+from unocli.game.rules import Rules, resolve_rules
+
+
+@dataclass(frozen=True)
+class Arm:
+    """A table to play: rules, one policy per seat, names for reports, and how it is played.
+
+    ``labels`` name the seats' policies in reports (empty: ``seat0`` ...).
+    ``match`` plays matches to ``target_score`` instead of single rounds;
+    ``rotate_seats`` plays every deal once per rotation of the seats (see
+    :func:`~unocli.study.simulate.simulate`).
+    """
+
+    name: str
+    rules: Rules
+    policies: tuple[Policy, ...]
+    labels: tuple[str, ...] = ()
+    match: bool = False
+    rotate_seats: bool = False
+
+    def __post_init__(self) -> None:
+        if len(self.policies) != self.rules.players:
+            raise ConfigError(f"arm {self.name!r}: {len(self.policies)} policies for {self.rules.players} players")
+        if self.labels and len(self.labels) != self.rules.players:
+            raise ConfigError(f"arm {self.name!r}: {len(self.labels)} seat labels for {self.rules.players} players")
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+
+def plain(value: Any) -> str:
+    """A TOML/CLI value as the text ``Rules.replace`` and ``Policy.replace`` coerce."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+def seat_selection(sel: str, players: int) -> list[int]:
+    """The seats ``sel`` (``all``, ``opponents``, ``S`` or ``S-T``) names at a table of ``players``."""
+    if sel == "all":
+        return list(range(players))
+    if sel == "opponents":
+        return list(range(1, players))
+    lo, _, hi = sel.partition("-")
+    first, last = int(lo), int(hi or lo)
+    if not 0 <= first <= last < players:
+        raise ConfigError(f"seats {sel} are not at the table: seats are 0 to {players - 1}")
+    return list(range(first, last + 1))
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """A table described by option text (what ``--rules``, ``--set``, ``--policy``, ``--seat`` say).
+
+    ``knobs`` holds ``(seats, knob, value)`` changes applied after the
+    policies are resolved; ``seats`` is ``"all"``, ``"opponents"``, ``"S"`` or ``"S-T"``.
+    """
+
+    rules: str = "official"
+    sets: tuple[tuple[str, str], ...] = ()
+    players: int | None = None
+    policy: str = "random"
+    seats: tuple[tuple[int, str], ...] = ()
+    knobs: tuple[tuple[str, str, str], ...] = ()
+    base_dir: str | None = None
+
+    def with_set(self, name: str, value: Any) -> TableSpec:
+        return replace(self, sets=(*[s for s in self.sets if s[0] != name], (name, plain(value))))
+
+    def with_seat(self, seat: int, spec: str) -> TableSpec:
+        return replace(self, seats=(*[s for s in self.seats if s[0] != seat], (seat, spec)))
+
+    def build(self, name: str = "arm", players: int | None = None, match: bool = False) -> Arm:
+        """Resolve the text into an :class:`Arm` (raises ConfigError)."""
+        spec = self.rules
+        if self.base_dir and spec.endswith(".toml") and not Path(spec).is_absolute():
+            spec = str(Path(self.base_dir) / spec)
+        rules = resolve_rules(spec, [f"{k}={v}" for k, v in self.sets], players or self.players)
+        seats = [f"{s}={p}" for s, p in self.seats]
+        for s, _ in self.seats:
+            if not 0 <= s < rules.players:
+                raise ConfigError(f"seat {s} is not at the table: seats are 0 to {rules.players - 1}")
+        policies = list(resolve_policies(rules.players, self.policy, seats))
+        labels = list(seat_labels(rules.players, self.policy, seats))
+        for sel, knob, value in self.knobs:
+            for s in seat_selection(sel, rules.players):
+                policies[s] = policies[s].replace(**{knob: value})
+                labels[s] += ("," if ":" in labels[s] else ":") + f"{knob}={value}"
+        return Arm(name=name, rules=rules, policies=tuple(policies), labels=tuple(labels), match=match)
+
+    def describe(self) -> str:
+        """The table in the words of the command line."""
+        parts = [f"rules {self.rules}"] + [f"{k}={v}" for k, v in self.sets]
+        parts.append(f"policy {self.policy}")
+        parts += [f"seat {s}: {p}" for s, p in self.seats]
+        parts += [f"{k}={v} at {'every seat' if sel == 'all' else 'seats ' + sel}" for sel, k, v in self.knobs]
+        return "; ".join(parts)
