@@ -8,14 +8,16 @@ orders of rules.py and policies.py.
 
 from __future__ import annotations
 
-import itertools
+import ast
+from pathlib import Path
 
 import numpy as np
 import pytest
 from naive import first_difference, reference_rows
 
+from unocli.game import cards
 from unocli.game import policies as pol_module
-from unocli.game.counters import COUNTERS
+from unocli.game.counters import COUNTERS, Outcome
 from unocli.game.policies import ColourChoice, Policy, Respond, SwapTarget
 from unocli.game.rules import RULE_FIELDS, Rules, Stacking, WildDrawFour, preset
 from unocli.kernel import ROW_NAMES, ROW_WIDTH, max_threads, play_rows
@@ -173,7 +175,7 @@ def test_rule_layout() -> None:
     assert len(WildDrawFour) == 2
     # the kernel's rule array has one slot past the fields: the test-only fault (0: none)
     assert layout.R_FAULT == len(RULE_FIELDS) and layout.N_RULE_SLOTS == len(RULE_FIELDS) + 1
-    assert layout.G_HSIZE - layout.G_RU == layout.N_RULE_SLOTS
+    assert layout.WORKSPACE["ru"].shape == (layout.N_RULE_SLOTS,)
     assert layout.FAULT_NONE == 0
     for stacking in Stacking:
         arr = encode_rules(Rules(stacking=stacking, wild_draw_four="free", players=3, hand_size=9, uno_penalty=5))
@@ -232,10 +234,75 @@ def test_policy_arrays_use_the_layout() -> None:
     assert prio.shape == (2, 2, 54) and (prio[1] == 0).all()
 
 
-def test_workspace_regions_do_not_overlap() -> None:
-    starts = sorted((getattr(layout, name), name) for name in dir(layout) if name.startswith("G_") and name != "G_SIZE")
-    assert starts[0][0] == 0
-    assert all(a[0] < b[0] for a, b in itertools.pairwise(starts))
-    assert layout.G_ROW - layout.G_ST == layout.N_STATE
-    assert layout.G_RU - layout.G_ROW == ROW_WIDTH
-    assert starts[-1][0] < layout.G_SIZE
+def test_workspace_record() -> None:
+    """One aligned int64 buffer with no padding, its tables sized by the constants the kernel loops over."""
+    ws = layout.WORKSPACE
+    assert ws.isalignedstruct
+    assert all(ws[name].base == np.int64 for name in ws.names)
+    assert ws.itemsize == sum(ws[name].itemsize for name in ws.names)  # no padding: nothing but int64s
+    n = layout.NMAX
+    shapes = {
+        "row": (ROW_WIDTH,),
+        "ru": (layout.N_RULE_SLOTS,),
+        "hands": (n, layout.N_TYPES),
+        "hsize": (n,),
+        "ccount": (n, layout.N_COLOURS),
+        "lacks": (n,),
+        "disc": (layout.N_TYPES,),
+        "pile": (layout.DECK_SIZE,),
+        "opts": (layout.DECK_SIZE,),
+        "ints": (n, layout.N_INTS),
+        "prio": (n, layout.N_PRIO_TABLES, layout.N_TYPES),
+    }
+    for name, shape in shapes.items():
+        assert ws[name].shape == shape, name
+    # the seven_o rotation's scratch has the shape of what it saves
+    saved = [name for name in ws.names if name.startswith("old_")]
+    assert saved == ["old_hands", "old_hsize", "old_ccount", "old_lacks"]
+    assert all(ws[name].shape == ws[name.removeprefix("old_")].shape for name in saved)
+    # the workspace is filled from encode_policies' arrays
+    _, ints, prio = encode_policies((Policy(),) * 3)
+    assert ints.shape[1:] == ws["ints"].shape[1:] and prio.shape[1:] == ws["prio"].shape[1:]
+
+
+def test_kernel_constants_come_from_the_game_package() -> None:
+    """The card numbers and outcomes the kernel compiles in are unocli.game's, not copies that could drift."""
+    for name in ("N_COLOURS", "N_RANKS", "N_TYPES", "DECK_SIZE", "SKIP", "REVERSE", "DRAW_TWO", "WILD", "WILD_DRAW_FOUR"):
+        assert getattr(layout, name) == getattr(cards, name), name
+    assert layout.NO_COLOUR == cards.NO_COLOUR
+    assert layout.DRAW_TWO_PENALTY == cards.penalty_value(cards.card_type(cards.BLUE, cards.DRAW_TWO)) == 2
+    assert layout.WILD_DRAW_FOUR_PENALTY == cards.penalty_value(cards.WILD_DRAW_FOUR) == 4
+    assert (layout.DECK == cards.CANONICAL_DECK).all() and len(layout.DECK) == cards.DECK_SIZE
+    assert (layout.POINTS == cards.POINTS_TABLE).all()
+    assert [layout.OUTCOME_WON, layout.OUTCOME_BLOCKED, layout.OUTCOME_CAPPED] == [Outcome.WON, Outcome.BLOCKED, Outcome.CAPPED]
+    assert layout.N_COUNTERS == len(COUNTERS) == layout.OUTCOME
+
+
+def test_decision_codes_are_not_cards_or_seats() -> None:
+    """The kernel tells a code from a card or a seat by its sign, and the two codes of one function apart."""
+    codes = ("NO_CARD", "NO_SEAT", "RESPOND_ACCEPT", "RESPOND_CHALLENGE", "TURN_PASSED", "TURN_BLOCKED")
+    assert all(getattr(layout, name) < 0 for name in codes)
+    assert layout.RESPOND_ACCEPT != layout.RESPOND_CHALLENGE
+    assert layout.TURN_PASSED != layout.TURN_BLOCKED
+
+
+KERNEL_DIR = Path(layout.__file__).parent
+# Card-table numbers (13 ranks, 52 coloured types, 53 the Wild Draw Four, 54
+# types, 108 cards) that must not appear as bare literals in the compiled code.
+CARD_LITERALS = {13, 52, 53, 54, 108}
+
+
+@pytest.mark.parametrize("module", ["step.py", "primitives.py", "batch.py"])
+def test_kernel_code_names_its_constants(module: str) -> None:
+    """No card-table literal in the compiled modules, and no module-level constant defined there (encode.py has them all)."""
+    tree = ast.parse((KERNEL_DIR / module).read_text())
+    bare = [
+        (node.lineno, node.value) for node in ast.walk(tree) if isinstance(node, ast.Constant) and node.value in CARD_LITERALS
+    ]
+    assert bare == [], f"{module}: bare card-table literals (line, value) {bare}"
+    assigned = [
+        ast.unparse(target)
+        for node in tree.body
+        for target in (node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else [])
+    ]
+    assert assigned == [], f"{module} defines constants {assigned}: define them in encode.py and import them"

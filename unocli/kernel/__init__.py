@@ -4,6 +4,25 @@ Three layers (docs/design.md §3, after stumpy): ``step.py`` plays one round on
 arrays (``@njit``), ``batch.py`` plays a batch of games over threads
 (``@njit(parallel=True)``), and this module is the plain-Python wrapper.
 Nothing outside the kernel imports ``step`` or ``batch`` directly.
+
+Every constant the compiled code uses comes from ``encode.py``, which takes
+the card numbers from ``unocli.game.cards`` and the outcomes from
+``unocli.game.counters``. A game's mutable state is one NumPy record,
+``encode.WORKSPACE`` (aligned, int64 fields: ``g.current``,
+``g.hands[seat, t]``, ``g.prio[seat, table, t]``), which replaced one flat
+int64 array addressed by hand-composed offsets
+(``g[G_PRIO + (seat * 2 + table) * 54 + t]``). Measured before adopting it
+(issue 10, item 7), on the shared 2-core machine: ``unocli bench --games
+50000 --repeats 1 --no-cli``, the old kernel, the flat array with named
+address functions (``hand_at(seat, t)`` returning the index) and the record
+run 12 times each, interleaved in rotating order; as the median over rounds of
+each run's rounds per second over the old kernel's in the same round, all
+configurations together, the address functions gave 0.97 and the record 1.09
+(1.07-1.12 per configuration); CPU time per round on one thread agreed (0.97,
+1.09). A second before/after series of 8 rounds gave the record 1.07 (1.05-1.11
+per configuration; CPU time 1.10). Rows are identical to the old kernel's. A
+record is passed by pointer, so it needs neither reference counting nor the
+unmanaged-view workaround the rng and probability arrays still use.
 """
 
 from __future__ import annotations
@@ -94,7 +113,7 @@ def play_rows(
     threads: int | None = None,
     out: np.ndarray | None = None,
 ) -> np.ndarray:
-    """Play games ``start .. start + count - 1``; one int64 row per game (``layout.ROW_NAMES``).
+    """Play games ``start .. start + count - 1``; one int64 row per game (``encode.ROW_NAMES``).
 
     Parameters
     ----------

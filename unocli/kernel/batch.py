@@ -15,15 +15,19 @@ from numba.extending import intrinsic
 
 from unocli.kernel.encode import (
     CARDS_LEFT,
-    G_INTS,
-    G_PRIO,
-    G_ROW,
-    G_RU,
-    G_SIZE,
     MAX_STACK,
+    N_COUNTERS,
     N_INTS,
+    N_PRIO_TABLES,
+    N_TYPES,
     NMAX,
+    NO_SEAT,
     OUTCOME,
+    OUTCOME_BLOCKED,
+    OUTCOME_CAPPED,
+    OUTCOME_WON,
+    PURPOSE_DEAL,
+    PURPOSE_PLAY,
     R_MAX_ROUNDS,
     R_PLAYERS,
     R_TARGET,
@@ -31,33 +35,30 @@ from unocli.kernel.encode import (
     ROUNDS_BLOCKED,
     ROUNDS_CAPPED,
     ROW_WIDTH,
-    S_N,
     SCORES,
     WINNER,
     WINNER_POINTS,
+    WORKSPACE,
 )
 from unocli.kernel.step import deal, play, set_stream
-
-N_COUNTERS = 16
-PURPOSE_DEAL = 1  # rng.PURPOSE_DEAL
-PURPOSE_PLAY = 2  # rng.PURPOSE_PLAY
 
 
 @njit(cache=True)
 def new_workspace(ru, ints, prio):
-    """A game workspace with the rules and policy tables loaded (layout.G_*)."""
-    g = np.zeros(G_SIZE, np.int64)
+    """A game workspace (a one-record array of ``encode.WORKSPACE``) with the rules and policy tables loaded."""
+    ws = np.zeros(1, WORKSPACE)
+    g = ws[0]  # the record: a view of ws
     for i in range(ru.shape[0]):
-        g[G_RU + i] = ru[i]
+        g.ru[i] = ru[i]
     n = ru[R_PLAYERS]
-    g[S_N] = n
+    g.players = n
     for s in range(n):
         for k in range(N_INTS):
-            g[G_INTS + s * N_INTS + k] = ints[s, k]
-        for table in range(2):
-            for t in range(54):
-                g[G_PRIO + (s * 2 + table) * 54 + t] = prio[s, table, t]
-    return g
+            g.ints[s, k] = ints[s, k]
+        for table in range(N_PRIO_TABLES):
+            for t in range(N_TYPES):
+                g.prio[s, table, t] = prio[s, table, t]
+    return ws
 
 
 @njit(cache=True)
@@ -66,41 +67,41 @@ def play_game(g, pr, rs, deal_rs, seed, index, match, out):
     set_stream(rs, seed, np.uint64(index), PURPOSE_PLAY, 0)
     for i in range(ROW_WIDTH):
         out[i] = 0
-    rounds = g[G_RU + R_MAX_ROUNDS] if match else 1
+    rounds = g.ru[R_MAX_ROUNDS] if match else 1
     for r in range(rounds):
         set_stream(deal_rs, seed, np.uint64(index), PURPOSE_DEAL, r)
         deal(g, rs, deal_rs, r)
         play(g, pr, rs)
         for i in range(N_COUNTERS):
-            v = g[G_ROW + i]
+            v = g.row[i]
             if i == MAX_STACK:
                 if v > out[i]:
                     out[i] = v
             else:
                 out[i] += v
         for s in range(NMAX):
-            out[CARDS_LEFT + s] = g[G_ROW + CARDS_LEFT + s]
+            out[CARDS_LEFT + s] = g.row[CARDS_LEFT + s]
         out[ROUNDS] += 1
-        outcome = g[G_ROW + OUTCOME]
-        if outcome == 1:
+        outcome = g.row[OUTCOME]
+        if outcome == OUTCOME_BLOCKED:
             out[ROUNDS_BLOCKED] += 1
-        elif outcome == 2:
+        elif outcome == OUTCOME_CAPPED:
             out[ROUNDS_CAPPED] += 1
-        w = g[G_ROW + WINNER]
+        w = g.row[WINNER]
         if not match:
             out[OUTCOME] = outcome
             out[WINNER] = w
-            if w >= 0:
-                out[SCORES + w] = g[G_ROW + WINNER_POINTS]
+            if w != NO_SEAT:
+                out[SCORES + w] = g.row[WINNER_POINTS]
             return
-        if w >= 0:
-            out[SCORES + w] += g[G_ROW + WINNER_POINTS]
-            if out[SCORES + w] >= g[G_RU + R_TARGET]:
-                out[OUTCOME] = 0
+        if w != NO_SEAT:
+            out[SCORES + w] += g.row[WINNER_POINTS]
+            if out[SCORES + w] >= g.ru[R_TARGET]:
+                out[OUTCOME] = OUTCOME_WON
                 out[WINNER] = w
                 return
-    out[OUTCOME] = 2  # the match reached max_rounds
-    out[WINNER] = -1
+    out[OUTCOME] = OUTCOME_CAPPED  # the match reached max_rounds
+    out[WINNER] = NO_SEAT
 
 
 @intrinsic
@@ -135,13 +136,13 @@ def play_batch(ru, probs, ints, prio, seed, start, count, match, nchunks, rows):
         g_owner = new_workspace(ru, ints, prio)
         rs_owner = np.zeros(4, np.uint64)
         deal_owner = np.zeros(4, np.uint64)
-        g = _unmanaged(g_owner)
+        g = g_owner[0]  # a record: passed by pointer, never reference-counted
         rs = _unmanaged(rs_owner)
         deal_rs = _unmanaged(deal_owner)
         pr = _unmanaged(probs)
         for i in range(lo, hi):
             play_game(g, pr, rs, deal_rs, seed, start + i, match, rows[i])
         # keep the owners alive past the loop
-        g_owner[0] += 0
+        g_owner[0].players += 0
         rs_owner[0] += 0
         deal_owner[0] += 0

@@ -1,13 +1,17 @@
-"""How rules, policies and results are encoded in the kernel's arrays.
+"""How cards, rules, policies and results are encoded in the kernel's arrays.
 
-Everything the kernel compiles in as a constant is defined or derived here:
+Everything the kernel compiles in as a constant is defined or derived here,
+and the kernel modules import it from here and nowhere else: the card numbers
+(taken from ``unocli.game.cards``), the outcomes (``unocli.game.counters``),
 the layout of the per-game output row, the order of the rule fields and policy
-knobs in their arrays, the integer code of every enum member, and the regions
-of the packed workspace. ``encode_rules`` and ``encode_policies`` build the
-arrays from the frozen dataclasses.
+knobs in their arrays, the integer code of every enum member, the codes the
+kernel's decision functions return, and the workspace record (``WORKSPACE``).
+``encode_rules`` and ``encode_policies`` build the arrays from the frozen
+dataclasses.
 
-Plain Python integers: numba freezes module globals as compile-time
-constants, so indexing by these names costs nothing. Because they are frozen
+Plain Python integers (and a few constant arrays and a dtype): numba freezes
+module globals as compile-time constants, so indexing by these names costs
+nothing. Because they are frozen
 into the compiled code, the kernel's disk cache is stamped with every module
 this one imports (see ``_cache.py``): change a field order and the stale
 kernel is not loaded.
@@ -17,10 +21,41 @@ from __future__ import annotations
 
 import numpy as np
 
-from unocli.game.cards import N_TYPES
-from unocli.game.counters import COUNTERS
+from unocli.game import cards, rng
+from unocli.game.counters import COUNTERS, Outcome
 from unocli.game.policies import ColourChoice, Policy, Respond, SwapTarget
 from unocli.game.rules import RULE_FIELDS, Rules, Stacking, WildDrawFour
+
+# --- cards (docs/rules.md §1): the kernel's names for unocli.game.cards -------
+# A card type is ``colour * N_RANKS + rank`` for coloured cards, then the two
+# Wilds; a hand is a count per type.
+N_COLOURS = cards.N_COLOURS
+N_RANKS = cards.N_RANKS
+N_TYPES = cards.N_TYPES
+DECK_SIZE = cards.DECK_SIZE
+SKIP = cards.SKIP  # the action ranks are SKIP and above
+REVERSE = cards.REVERSE
+DRAW_TWO = cards.DRAW_TWO
+WILD = cards.WILD  # every type from WILD up is a Wild
+WILD_DRAW_FOUR = cards.WILD_DRAW_FOUR
+NO_COLOUR = cards.NO_COLOUR
+DRAW_TWO_PENALTY = cards.penalty_value(cards.card_type(cards.RED, DRAW_TWO))
+WILD_DRAW_FOUR_PENALTY = cards.penalty_value(WILD_DRAW_FOUR)
+CHALLENGE_EXTRA = 2  # §5: an honest +4 challenged costs the victim the penalty and 2 more
+ROTATE_RANK = 0  # §8 seven_o: a 0 passes every hand on
+SWAP_RANK = 7  # §8 seven_o: a 7 swaps hands with an opponent
+# int64 copies of the card tables (the workspace is int64)
+DECK = cards.CANONICAL_DECK.astype(np.int64)
+POINTS = cards.POINTS_TABLE.astype(np.int64)
+
+# --- random streams (unocli.game.rng) ----------------------------------------
+PURPOSE_DEAL = rng.PURPOSE_DEAL
+PURPOSE_PLAY = rng.PURPOSE_PLAY
+
+# --- outcomes (docs/rules.md §9), as plain ints: numba freezes them ----------
+OUTCOME_WON = int(Outcome.WON)
+OUTCOME_BLOCKED = int(Outcome.BLOCKED)
+OUTCOME_CAPPED = int(Outcome.CAPPED)
 
 # Knob order in the policy arrays.
 PROB_KNOBS = ("bluff", "challenge", "forget_uno", "catch_uno", "stack", "jump_in", "play_drawn")
@@ -47,9 +82,10 @@ NMAX = 10  # most players at a table
     SWAPS,
     ROTATIONS,
 ) = range(len(COUNTERS))
-OUTCOME = 16
-WINNER = 17
-CARDS_LEFT = 18  # NMAX columns
+N_COUNTERS = len(COUNTERS)
+OUTCOME = N_COUNTERS  # an OUTCOME_* code
+WINNER = OUTCOME + 1  # a seat, or NO_SEAT
+CARDS_LEFT = WINNER + 1  # NMAX columns
 ROUNDS = CARDS_LEFT + NMAX  # 28
 ROUNDS_BLOCKED = ROUNDS + 1
 ROUNDS_CAPPED = ROUNDS + 2
@@ -132,69 +168,76 @@ SW_FEWEST = code(SwapTarget.FEWEST)
 SW_MOST = code(SwapTarget.MOST)
 SW_NEXT = code(SwapTarget.NEXT)
 
-# --- game state scalars (int64 array) --------------------------------------
-(
-    S_N,
-    S_DIR,
-    S_CUR,
-    S_COLOUR,
-    S_TOP,
-    S_TOP_PLAYER,
-    S_DEAD,
-    S_PENDING,
-    S_CHAIN,
-    S_PILE_POS,
-    S_PILE_LEN,
-    S_DISC_N,
-    S_P4_OFFENDER,
-    S_P4_BLUFF,
-    S_P4_HAND,
-    S_P4_UNDER,
-    S_P4_CHALLENGEABLE,
-) = range(17)
-N_STATE = 17
-
-# --- the packed workspace ``g`` (int64): every mutable array of a game ------
-# One array keeps numba from reference-counting a dozen arrays at every call.
-_regions = [
-    ("G_ST", N_STATE),
-    ("G_ROW", ROW_WIDTH),
-    ("G_RU", len(RULE_FIELDS) + 1),
-    ("G_HSIZE", NMAX),
-    ("G_CCOUNT", NMAX * 4),  # seat * 4 + colour
-    ("G_LACKS", NMAX),
-    ("G_DISC", 54),
-    ("G_PILE", 108),
-    ("G_OPTS", 108),
-    ("G_INTS", NMAX * len(INT_KNOBS)),  # seat * N_INTS + knob
-    ("G_HANDS", NMAX * 54),  # seat * 54 + type
-    ("G_TMP", NMAX * 58),
-    ("G_PRIO", NMAX * 2 * 54),  # (seat * 2 + table) * 54 + type
-]
-_offset = 0
-for _name, _size in _regions:
-    globals()[_name] = _offset
-    _offset += _size
-G_SIZE = _offset
+# --- the workspace ``g``: every mutable array of a game, one NumPy record -----
+# A record is one aligned buffer that numba passes by pointer: no reference
+# count at any call (an earlier version paid 40% of its time in reference
+# counts of a dozen arrays), and every field sits at a compile-time offset,
+# so ``g.hands[seat, t]`` compiles to one load. The kernel/__init__.py
+# docstring has the measurements against the flat int64 array it replaced.
+N_PRIO_TABLES = 2  # a policy's priorities: PRIO_PLAY, and PRIO_ATTACK for when the next seat is close to out
+PRIO_PLAY, PRIO_ATTACK = range(N_PRIO_TABLES)
 N_INTS = len(INT_KNOBS)
-G_ST: int
-G_ROW: int
-G_RU: int
-G_HSIZE: int
-G_CCOUNT: int
-G_LACKS: int
-G_DISC: int
-G_PILE: int
-G_OPTS: int
-G_INTS: int
-G_HANDS: int
-G_TMP: int
-G_PRIO: int
+WORKSPACE = np.dtype(
+    [
+        # the state of the round
+        ("players", np.int64),  # players at the table
+        ("direction", np.int64),  # direction of play: +1 or -1
+        ("current", np.int64),  # the seat to play next
+        ("colour", np.int64),  # the colour in force
+        ("top", np.int64),  # the card on top of the discard pile
+        ("top_player", np.int64),  # who played it (NO_SEAT for the start card)
+        ("dead", np.int64),  # passes in a row without a card drawn (§11.6: the round blocks at ``players``)
+        ("pending", np.int64),  # cards a pending +2/+4 stack makes its victim draw (§8)
+        ("chain", np.int64),  # penalty cards in that stack
+        ("pile_pos", np.int64),  # the next card of ``pile``
+        ("pile_len", np.int64),  # cards in ``pile``
+        ("disc_n", np.int64),  # cards in the discard pile under the top card
+        ("p4_offender", np.int64),  # the last ordinary +4 (§5): its player
+        ("p4_bluff", np.int64),  # 1 if it was a bluff
+        ("p4_hand", np.int64),  # its player's hand size before it
+        ("p4_under", np.int64),  # 1 if its player had also played the card it covered
+        ("p4_challengeable", np.int64),  # 1 if its victim may challenge
+        # this round's output row, and the rules (``ROW_NAMES`` and ``R_*`` order)
+        ("row", np.int64, (ROW_WIDTH,)),
+        ("ru", np.int64, (N_RULE_SLOTS,)),
+        # the hands: counts per type, size, counts per colour (coloured cards only),
+        # and the colour each seat last failed to match (§13 next_lacks) or NO_COLOUR
+        ("hands", np.int64, (NMAX, N_TYPES)),
+        ("hsize", np.int64, (NMAX,)),
+        ("ccount", np.int64, (NMAX, N_COLOURS)),
+        ("lacks", np.int64, (NMAX,)),
+        # the piles: the discard pile under the top card as counts per type, the draw pile in draw order
+        ("disc", np.int64, (N_TYPES,)),
+        ("pile", np.int64, (DECK_SIZE,)),
+        # the options a decision chooses among (every card of a hand at most)
+        ("opts", np.int64, (DECK_SIZE,)),
+        # each seat's integer policy knobs (``I_*``) and priority tables
+        ("ints", np.int64, (NMAX, N_INTS)),
+        ("prio", np.int64, (NMAX, N_PRIO_TABLES, N_TYPES)),
+        # scratch for a seven_o rotation (§8): the hands as they were
+        ("old_hands", np.int64, (NMAX, N_TYPES)),
+        ("old_hsize", np.int64, (NMAX,)),
+        ("old_ccount", np.int64, (NMAX, N_COLOURS)),
+        ("old_lacks", np.int64, (NMAX,)),
+    ],
+    align=True,
+)
+
+# --- codes the kernel's functions return ----------------------------------------
+# All negative, so that a card type or a seat (>= 0) is told from a code by its sign.
+NO_CARD = -1  # no card: the piles are empty (_draw), no card to stack (_pending_decision)
+NO_SEAT = -1  # no seat: no winner, nobody jumped in, the start card's player
+RESPOND_ACCEPT = -1  # _respond: draw the pending penalty
+RESPOND_CHALLENGE = -2  # _respond: challenge the +4 (§5)
+TURN_PASSED = -1  # _turn: the turn ended without a card
+TURN_BLOCKED = -2  # _turn: the pass blocked the round (§11.6)
+assert min(NO_CARD, NO_SEAT, RESPOND_ACCEPT, RESPOND_CHALLENGE, TURN_PASSED, TURN_BLOCKED) < 0
+assert RESPOND_ACCEPT != RESPOND_CHALLENGE and TURN_PASSED != TURN_BLOCKED
 
 # how a card is played
 HOW_HAND, HOW_DRAWN, HOW_STACKED, HOW_JUMP = range(4)
 
-# step results
+# what the effects of a card leave open (_effects)
 RES_DONE, RES_OPEN, RES_WON, RES_BLOCKED = range(4)
 
 
@@ -215,7 +258,7 @@ def encode_policies(policies: tuple[Policy, ...]) -> tuple[np.ndarray, np.ndarra
     n = len(policies)
     probs = np.zeros((n, len(PROB_KNOBS)), dtype=np.float64)
     ints = np.zeros((n, len(INT_KNOBS)), dtype=np.int64)
-    prio = np.zeros((n, 2, N_TYPES), dtype=np.int16)
+    prio = np.zeros((n, N_PRIO_TABLES, N_TYPES), dtype=np.int16)
     for s, pol in enumerate(policies):
         probs[s] = [getattr(pol, k) for k in PROB_KNOBS]
         ints[s] = [
@@ -227,6 +270,6 @@ def encode_policies(policies: tuple[Policy, ...]) -> tuple[np.ndarray, np.ndarra
             code(pol.swap_target),
             pol.attack_at if pol.attack else 0,
         ]
-        prio[s, 0] = pol.priorities(False)
-        prio[s, 1] = pol.priorities(True)
+        prio[s, PRIO_PLAY] = pol.priorities(False)
+        prio[s, PRIO_ATTACK] = pol.priorities(True)
     return probs, ints, prio

@@ -10,25 +10,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from unocli.game.cards import CANONICAL_DECK
 from unocli.game.rng import bounded, uniform01
 from unocli.kernel.encode import (
     CARDS_DRAWN,
     COL_NEXT_LACKS,
     COL_RANDOM,
+    DRAW_TWO,
     FAULT_PLUS4_ANYTIME,
     FAULT_STACK_COLOUR,
-    G_CCOUNT,
-    G_DISC,
-    G_HANDS,
-    G_HSIZE,
-    G_INTS,
-    G_LACKS,
-    G_OPTS,
-    G_PILE,
-    G_PRIO,
-    G_ROW,
-    G_RU,
     I_ATTACK_AT,
     I_CHAL_HAND,
     I_CHAL_OWN,
@@ -36,24 +25,24 @@ from unocli.kernel.encode import (
     I_RANDOM_PLAY,
     I_RESPOND,
     I_SWAP,
-    N_INTS,
+    N_COLOURS,
+    N_RANKS,
+    N_TYPES,
+    NO_CARD,
+    NO_COLOUR,
     P_CHALLENGE,
     P_STACK,
+    PRIO_ATTACK,
+    PRIO_PLAY,
     R_FAULT,
     R_NAF,
     R_STACKING,
     R_WD4,
     RESHUFFLES,
     RESP_UNIFORM,
-    S_COLOUR,
-    S_DIR,
-    S_DISC_N,
-    S_N,
-    S_P4_HAND,
-    S_P4_UNDER,
-    S_PILE_LEN,
-    S_PILE_POS,
-    S_TOP,
+    RESPOND_ACCEPT,
+    RESPOND_CHALLENGE,
+    SKIP,
     ST_ANY,
     ST_PLUS2,
     ST_PROGRESSIVE,
@@ -62,15 +51,9 @@ from unocli.kernel.encode import (
     SW_RANDOM,
     WD4_FREE,
     WD4_RESTRICTED,
+    WILD,
+    WILD_DRAW_FOUR,
 )
-
-W = 52
-W4 = 53
-DECK = CANONICAL_DECK.astype(np.int64)
-POINTS = np.array([(t % 13 if t % 13 <= 9 else 20) if t < 52 else 50 for t in range(54)], dtype=np.int64)
-NOT_PLAYED = -1  # _turn: the turn ended without a card
-BLOCKED = -2  # _turn: the pass blocked the round
-
 
 # ---------------------------------------------------------------- random
 
@@ -127,20 +110,33 @@ def _shuffle(rs, arr, start, length):
 
 
 @njit(cache=True, inline="always", _nrt=False)
+def _colour(c):
+    """Colour of a coloured card type (c < WILD)."""
+    return c // N_RANKS
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _rank(c):
+    """Rank of a coloured card type (c < WILD)."""
+    return c % N_RANKS
+
+
+@njit(cache=True, inline="always", _nrt=False)
 def _is_d2(c):
-    return c < W and c % 13 == 12
+    return c < WILD and _rank(c) == DRAW_TWO
 
 
 @njit(cache=True, inline="always", _nrt=False)
 def _is_action(c):
-    return c >= W or c % 13 >= 10
+    """Skip, Reverse, Draw Two (the ranks from SKIP up) or a Wild."""
+    return c >= WILD or _rank(c) >= SKIP
 
 
 @njit(cache=True, inline="always", _nrt=False)
 def _seat_after(g, seat, k):
     """(seat + k * direction) mod n for 0 <= k < n, without a division (it was a hot spot)."""
-    n = g[S_N]
-    s = seat + k * g[S_DIR]
+    n = g.players
+    s = seat + k * g.direction
     if s >= n:
         s -= n
     elif s < 0:
@@ -150,23 +146,29 @@ def _seat_after(g, seat, k):
 
 @njit(cache=True, inline="always", _nrt=False)
 def _add(g, seat, c):
-    g[G_HANDS + seat * 54 + c] += 1
-    g[G_HSIZE + seat] += 1
-    if c < W:
-        g[G_CCOUNT + seat * 4 + c // 13] += 1
+    g.hands[seat, c] += 1
+    g.hsize[seat] += 1
+    if c < WILD:
+        g.ccount[seat, _colour(c)] += 1
 
 
 @njit(cache=True, inline="always", _nrt=False)
 def _remove(g, seat, c):
-    g[G_HANDS + seat * 54 + c] -= 1
-    g[G_HSIZE + seat] -= 1
-    if c < W:
-        g[G_CCOUNT + seat * 4 + c // 13] -= 1
+    g.hands[seat, c] -= 1
+    g.hsize[seat] -= 1
+    if c < WILD:
+        g.ccount[seat, _colour(c)] -= 1
 
 
 @njit(cache=True, inline="always", _nrt=False)
 def _int(g, seat, knob):
-    return g[G_INTS + seat * N_INTS + knob]
+    return g.ints[seat, knob]
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _last_card_rule(g, seat):
+    """no_action_finish applies to ``seat`` now: it holds one card (§8, §11.12)."""
+    return g.ru[R_NAF] != 0 and g.hsize[seat] == 1
 
 
 # ---------------------------------------------------------------- drawing (§7, §11.5)
@@ -175,33 +177,33 @@ def _int(g, seat, knob):
 @njit(cache=True, _nrt=False)
 def _refill(g, rs):
     """Shuffle the discard pile under the top card (in type order) into the empty draw pile."""
-    if g[S_DISC_N] == 0:
+    if g.disc_n == 0:
         return False
     m = 0
-    for t in range(54):
-        for _ in range(g[G_DISC + t]):
-            g[G_PILE + m] = t
+    for t in range(N_TYPES):
+        for _ in range(g.disc[t]):
+            g.pile[m] = t
             m += 1
-        g[G_DISC + t] = 0
-    g[S_DISC_N] = 0
-    _shuffle(rs, g, G_PILE, m)
-    g[S_PILE_POS] = 0
-    g[S_PILE_LEN] = m
-    g[G_ROW + RESHUFFLES] += 1
+        g.disc[t] = 0
+    g.disc_n = 0
+    _shuffle(rs, g.pile, 0, m)
+    g.pile_pos = 0
+    g.pile_len = m
+    g.row[RESHUFFLES] += 1
     return True
 
 
 @njit(cache=True, inline="always", _nrt=False)
 def _draw(g, rs, seat, k):
-    """``seat`` draws up to k cards one at a time. Returns the last card drawn, or -1."""
-    last = -1
+    """``seat`` draws up to k cards one at a time. Returns the last card drawn, or NO_CARD."""
+    last = NO_CARD
     for _ in range(k):
-        if g[S_PILE_POS] == g[S_PILE_LEN] and not _refill(g, rs):
+        if g.pile_pos == g.pile_len and not _refill(g, rs):
             break
-        last = g[G_PILE + g[S_PILE_POS]]
-        g[S_PILE_POS] += 1
+        last = g.pile[g.pile_pos]
+        g.pile_pos += 1
         _add(g, seat, last)
-        g[G_ROW + CARDS_DRAWN] += 1
+        g.row[CARDS_DRAWN] += 1
     return last
 
 
@@ -216,62 +218,61 @@ def _draw_call(g, rs, seat, k):
 
 @njit(cache=True, inline="always", _nrt=False)
 def _is_legal(g, seat, c):
-    if g[G_RU + R_NAF] != 0 and g[G_HSIZE + seat] == 1 and _is_action(c):
+    if _last_card_rule(g, seat) and _is_action(c):
         return False
-    if c == W:
+    if c == WILD:
         return True
-    colour = g[S_COLOUR]
-    if c == W4:
-        return g[G_RU + R_WD4] == WD4_FREE or g[G_CCOUNT + seat * 4 + colour] == 0 or g[G_RU + R_FAULT] == FAULT_PLUS4_ANYTIME
-    if c // 13 == colour:
+    colour = g.colour
+    if c == WILD_DRAW_FOUR:
+        return g.ru[R_WD4] == WD4_FREE or g.ccount[seat, colour] == 0 or g.ru[R_FAULT] == FAULT_PLUS4_ANYTIME
+    if _colour(c) == colour:
         return True
-    top = g[S_TOP]
-    return top < W and c % 13 == top % 13
+    top = g.top
+    return top < WILD and _rank(c) == _rank(top)
 
 
 @njit(cache=True, inline="always", _nrt=False)
 def _can_bluff(g, seat):
     return (
-        g[G_RU + R_WD4] == WD4_RESTRICTED
-        and g[G_HANDS + seat * 54 + W4] > 0
-        and not _is_legal(g, seat, W4)
-        and not (g[G_RU + R_NAF] != 0 and g[G_HSIZE + seat] == 1)
+        g.ru[R_WD4] == WD4_RESTRICTED
+        and g.hands[seat, WILD_DRAW_FOUR] > 0
+        and not _is_legal(g, seat, WILD_DRAW_FOUR)
+        and not _last_card_rule(g, seat)
     )
 
 
 @njit(cache=True, inline="always", _nrt=False)
 def _legal_options(g, seat):
     """Fill the options region with the legal cards held (duplicates included), in type order."""
-    base = G_HANDS + seat * 54
     m = 0
-    if g[G_RU + R_NAF] != 0 and g[G_HSIZE + seat] == 1:
-        for t in range(54):  # the rare last-card case: check every type
-            if g[base + t] > 0 and _is_legal(g, seat, t):
-                g[G_OPTS + m] = t
+    if _last_card_rule(g, seat):
+        for t in range(N_TYPES):  # the rare last-card case: check every type
+            if g.hands[seat, t] > 0 and _is_legal(g, seat, t):
+                g.opts[m] = t
                 m += 1
         return m
-    colour = g[S_COLOUR]
-    top = g[S_TOP]
-    rtop = top % 13 if top < W else -1
+    colour = g.colour
+    top = g.top
+    rtop = _rank(top) if top < WILD else -1  # -1: a Wild on top has no rank to match
     # Legal coloured cards are the current colour's, plus the top's rank in
     # other colours; walking colours in order keeps the type order.
-    for c in range(4):
+    for c in range(N_COLOURS):
         if c == colour:
-            for t in range(c * 13, c * 13 + 13):
-                for _ in range(g[base + t]):
-                    g[G_OPTS + m] = t
+            for t in range(c * N_RANKS, (c + 1) * N_RANKS):
+                for _ in range(g.hands[seat, t]):
+                    g.opts[m] = t
                     m += 1
         elif rtop >= 0:
-            t = c * 13 + rtop
-            for _ in range(g[base + t]):
-                g[G_OPTS + m] = t
+            t = c * N_RANKS + rtop
+            for _ in range(g.hands[seat, t]):
+                g.opts[m] = t
                 m += 1
-    for _ in range(g[base + W]):
-        g[G_OPTS + m] = W
+    for _ in range(g.hands[seat, WILD]):
+        g.opts[m] = WILD
         m += 1
-    if g[base + W4] > 0 and _is_legal(g, seat, W4):
-        for _ in range(g[base + W4]):
-            g[G_OPTS + m] = W4
+    if g.hands[seat, WILD_DRAW_FOUR] > 0 and _is_legal(g, seat, WILD_DRAW_FOUR):
+        for _ in range(g.hands[seat, WILD_DRAW_FOUR]):
+            g.opts[m] = WILD_DRAW_FOUR
             m += 1
     return m
 
@@ -279,26 +280,25 @@ def _legal_options(g, seat):
 @njit(cache=True, _nrt=False)
 def _stackable_options(g, seat):
     """Fill the options region with the cards ``seat`` may stack (§8, §11.10)."""
-    if g[G_RU + R_NAF] != 0 and g[G_HSIZE + seat] == 1:
+    if _last_card_rule(g, seat):
         return 0
-    mode = g[G_RU + R_STACKING]
-    top = g[S_TOP]
-    base = G_HANDS + seat * 54
+    mode = g.ru[R_STACKING]
+    top = g.top
     m = 0
-    for t in range(54):
-        k = g[base + t]
+    for t in range(N_TYPES):
+        k = g.hands[seat, t]
         if k == 0:
             continue
         ok = False
         if _is_d2(t):
             ok = _is_d2(top) or (
-                top == W4 and mode == ST_ANY and (t // 13 == g[S_COLOUR] or g[G_RU + R_FAULT] == FAULT_STACK_COLOUR)
+                top == WILD_DRAW_FOUR and mode == ST_ANY and (_colour(t) == g.colour or g.ru[R_FAULT] == FAULT_STACK_COLOUR)
             )
-        elif t == W4:
-            ok = (top == W4 and mode != ST_PLUS2) or (_is_d2(top) and (mode == ST_PROGRESSIVE or mode == ST_ANY))
+        elif t == WILD_DRAW_FOUR:
+            ok = (top == WILD_DRAW_FOUR and mode != ST_PLUS2) or (_is_d2(top) and (mode == ST_PROGRESSIVE or mode == ST_ANY))
         if ok:
             for _ in range(k):
-                g[G_OPTS + m] = t
+                g.opts[m] = t
                 m += 1
     return m
 
@@ -308,16 +308,15 @@ def _stackable_options(g, seat):
 
 @njit(cache=True, _nrt=False)
 def _preferred(g, seat, m, table):
-    """Lowest priority; ties to the colour held most, then the lowest type (decisions._preferred)."""
-    prio = G_PRIO + (seat * 2 + table) * 54
-    best = -1
+    """Lowest priority in ``table``; ties to the colour held most, then the lowest type (decisions._preferred)."""
+    best = NO_CARD
     best_p = 0
     best_k = 0
     for i in range(m):
-        c = g[G_OPTS + i]
-        p = g[prio + c]
-        k = -g[G_CCOUNT + seat * 4 + c // 13] if c < W else 0
-        if best < 0 or p < best_p or (p == best_p and (k < best_k or (k == best_k and c < best))):
+        c = g.opts[i]
+        p = g.prio[seat, table, c]
+        k = -g.ccount[seat, _colour(c)] if c < WILD else 0
+        if best == NO_CARD or p < best_p or (p == best_p and (k < best_k or (k == best_k and c < best))):
             best = c
             best_p = p
             best_k = k
@@ -328,11 +327,11 @@ def _preferred(g, seat, m, table):
 def _choose_card(g, rs, seat, m):
     """One of the m options (decisions.PolicyDecider.choose_card)."""
     attack_at = _int(g, seat, I_ATTACK_AT)
-    if attack_at > 0 and g[G_HSIZE + _seat_after(g, seat, 1)] <= attack_at:
-        return _preferred(g, seat, m, 1)
+    if attack_at > 0 and g.hsize[_seat_after(g, seat, 1)] <= attack_at:
+        return _preferred(g, seat, m, PRIO_ATTACK)
     if _int(g, seat, I_RANDOM_PLAY) != 0:
-        return g[G_OPTS + _below(rs, m)]
-    return _preferred(g, seat, m, 0)
+        return g.opts[_below(rs, m)]
+    return _preferred(g, seat, m, PRIO_PLAY)
 
 
 @njit(cache=True, _nrt=False)
@@ -340,45 +339,45 @@ def _choose_colour(g, rs, seat):
     """Colour declared for a Wild (decisions.PolicyDecider.colour)."""
     mode = _int(g, seat, I_COLOUR)
     if mode == COL_RANDOM:
-        return _below(rs, 4)
-    cc = G_CCOUNT + seat * 4
+        return _below(rs, N_COLOURS)
     if mode == COL_NEXT_LACKS:
-        lacked = g[G_LACKS + _seat_after(g, seat, 1)]
-        if lacked >= 0 and g[cc + lacked] > 0:
+        lacked = g.lacks[_seat_after(g, seat, 1)]
+        if lacked != NO_COLOUR and g.ccount[seat, lacked] > 0:
             return lacked
     best = 0
-    for c in range(1, 4):
-        if g[cc + c] > g[cc + best]:
+    for c in range(1, N_COLOURS):
+        if g.ccount[seat, c] > g.ccount[seat, best]:
             best = c
     return best
 
 
 @njit(cache=True, _nrt=False)
 def _respond(g, pr, rs, seat, m, challenge_open):
-    """Facing a +2/+4 (decisions.PolicyDecider.respond): a card to stack, -2 challenge, -1 accept."""
+    """Facing a +2/+4 (decisions.PolicyDecider.respond): a card to stack, RESPOND_CHALLENGE or RESPOND_ACCEPT."""
     if _int(g, seat, I_RESPOND) == RESP_UNIFORM:
+        # uniform over the m options, then a challenge (when open), then accepting
         k = _below(rs, m + (1 if challenge_open else 0) + 1)
         if k < m:
-            return g[G_OPTS + k]
+            return g.opts[k]
         if challenge_open and k == m:
-            return -2
-        return -1
+            return RESPOND_CHALLENGE
+        return RESPOND_ACCEPT
     if challenge_open:
         hand_rule = _int(g, seat, I_CHAL_HAND)
-        if hand_rule > 0 and g[S_P4_HAND] >= hand_rule:
-            return -2
-        if _int(g, seat, I_CHAL_OWN) != 0 and g[S_P4_UNDER] != 0:
-            return -2
+        if hand_rule > 0 and g.p4_hand >= hand_rule:
+            return RESPOND_CHALLENGE
+        if _int(g, seat, I_CHAL_OWN) != 0 and g.p4_under != 0:
+            return RESPOND_CHALLENGE
         if _chance(rs, pr[seat, P_CHALLENGE]):
-            return -2
+            return RESPOND_CHALLENGE
     if m > 0 and _chance(rs, pr[seat, P_STACK]):
         return _choose_card(g, rs, seat, m)
-    return -1
+    return RESPOND_ACCEPT
 
 
 @njit(cache=True, _nrt=False)
 def _swap_target(g, rs, seat):
-    n = g[S_N]
+    n = g.players
     mode = _int(g, seat, I_SWAP)
     if mode == SW_RANDOM:
         return _seat_after(g, seat, 1 + _below(rs, n - 1))
@@ -388,8 +387,8 @@ def _swap_target(g, rs, seat):
     for k in range(2, n):
         o = _seat_after(g, seat, k)
         if mode == SW_FEWEST:
-            if g[G_HSIZE + o] < g[G_HSIZE + best]:
+            if g.hsize[o] < g.hsize[best]:
                 best = o
-        elif g[G_HSIZE + o] > g[G_HSIZE + best]:
+        elif g.hsize[o] > g.hsize[best]:
             best = o
     return best
