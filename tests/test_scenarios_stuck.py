@@ -158,3 +158,21 @@ def test_s2_dealer_and_first_player(start, players, round_index, dealer, first_p
     rnd = Round.from_deck(Rules(players=players, hand_size=2), [DET] * players, deck, round_index=round_index)
     assert (rnd.stats.dealer, rnd.stats.first_player, rnd.stats.skips) == (dealer, first_player, skips)
     assert rnd.current == first_player
+
+
+# ---------------------------------------------------------------- long jump-in chains (§11.9)
+
+
+def test_s11_9_a_chain_of_hundreds_of_jump_ins_does_not_deepen_the_stack():
+    """Found by hypothesis: 2 players holding 48 cards each, Draw Twos first, always jumping in.
+
+    A Draw Two's victim draws two, jumps in with a twin, and so on: every jump-in is a turn and the
+    window reopens from each jumper, so one decision can hold hundreds of plays. The reference engine
+    once recursed per jump-in and overflowed Python's stack; the kernel loops.
+    """
+    rules = Rules(players=2, hand_size=48, jump_in=True, challenge=False, uno_penalty=0, max_turns=683, max_rounds=1)
+    pol = DET.replace(play="draw_two>skip>reverse>high>wild>wild_draw_four", stack=1.0, jump_in=1.0, challenge=0.25)
+    rnd = Round.deal(rules, (pol, pol), 0, 0, log=False)
+    stats = rnd.run()
+    assert stats.jump_ins > 100
+    assert stats.turns <= rules.max_turns

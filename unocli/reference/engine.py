@@ -103,6 +103,7 @@ class Round:
         self._kept_quick: tuple | None = None
         self._power = 1
         self._since = 0
+        self._window_after: int | None = None  # a seat whose card just opened the jump-in window
 
     # ------------------------------------------------------------ set-up (§2)
 
@@ -360,11 +361,24 @@ class Round:
             self._pending_decision(self.current)
         else:
             self._turn(self.current)
+        # Jump-ins are a loop, not a recursion: a chain of them (each a turn, up to max_turns) would
+        # otherwise nest one call per jump-in. The window reopens from each jumper (§11.9).
+        while self._window_after is not None:
+            seat, self._window_after = self._window_after, None
+            self._jump_in_window(seat)
 
     def _quick_state(self) -> tuple:
         """A few fields of the state, enough to tell most unequal states apart cheaply."""
-        return (self.current, self.direction, self.colour, self.discard[-1], len(self.draw_pile),
-                len(self.discard), self.pending, self.rng.draws)
+        return (
+            self.current,
+            self.direction,
+            self.colour,
+            self.discard[-1],
+            len(self.draw_pile),
+            len(self.discard),
+            self.pending,
+            self.rng.draws,
+        )
 
     def _full_state(self) -> tuple:
         """Everything the rest of the round depends on (§11.15), and nothing it does not.
@@ -547,7 +561,7 @@ class Round:
             elif self.rules.seven_o and rank == 7:
                 self._swap(seat)
             self.current = self.next_seat(seat)
-        self._jump_in_window(seat)
+        self._window_after = seat  # the jump-in window opens once this play is over (§8, §11.9)
 
     def _final_penalty(self, seat: int, card: int, how: str, value: int) -> bool:
         """A +2/+4 as the last card: the next player faces it (§7, §11.10).
