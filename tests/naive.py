@@ -33,11 +33,14 @@ def round_row(stats: RoundStats) -> np.ndarray:
         row[COL[name]] = getattr(stats, name)
     row[COL["outcome"]] = int(stats.outcome)
     row[COL["winner"]] = stats.winner
+    row[COL["first_player"]] = stats.first_player
+    row[COL["dealer"]] = stats.dealer
     for seat, left in enumerate(stats.cards_left):
         row[CARDS_LEFT[seat]] = left
     row[COL["rounds"]] = 1
     row[COL["rounds_blocked"]] = int(stats.outcome is Outcome.BLOCKED)
     row[COL["rounds_capped"]] = int(stats.outcome is Outcome.CAPPED)
+    row[COL["rounds_stuck"]] = int(stats.outcome is Outcome.STUCK)
     if stats.winner >= 0:
         row[POINTS[stats.winner]] = stats.winner_points
     return row
@@ -56,7 +59,11 @@ def match_row(rules: Rules, policies: Sequence[Policy], seed: int, index: int) -
                 row[COL[name]] += value
         row[COL["rounds_blocked"]] += int(stats.outcome is Outcome.BLOCKED)
         row[COL["rounds_capped"]] += int(stats.outcome is Outcome.CAPPED)
+        row[COL["rounds_stuck"]] += int(stats.outcome is Outcome.STUCK)
     row[COL["rounds"]] = len(match.rounds)
+    # A match row names the dealer and first player of its opening round.
+    row[COL["first_player"]] = match.rounds[0].first_player
+    row[COL["dealer"]] = match.rounds[0].dealer
     last = match.rounds[-1]
     for seat, left in enumerate(last.cards_left):
         row[CARDS_LEFT[seat]] = left

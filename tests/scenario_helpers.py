@@ -16,7 +16,7 @@ from unocli.game.counters import Outcome
 from unocli.game.policies import Policy
 from unocli.game.rules import Rules
 from unocli.reference.decisions import ACCEPT, CHALLENGE, STACK, PolicyDecider
-from unocli.reference.engine import Round, _RoundOver
+from unocli.reference.engine import Round
 from unocli.reference.events import Event, Kind
 
 RED, YELLOW, GREEN, BLUE = 0, 1, 2, 3
@@ -92,20 +92,11 @@ def draws(rnd: Round) -> list[tuple[int, int, str]]:
 
 
 def step(rnd: Round) -> bool:
-    """One pass of ``Round.run``'s loop (cap check, then a turn or a pending decision).
+    """One pass of ``Round.run``'s loop (cap check, stuck check, then a turn or a pending decision).
 
     Returns False once the round is over.
     """
-    try:
-        if rnd.stats.turns >= rnd.rules.max_turns:
-            rnd._end(Outcome.CAPPED)
-        if rnd.pending:
-            rnd._pending_decision(rnd.current)
-        else:
-            rnd._turn(rnd.current)
-    except _RoundOver:
-        return False
-    return True
+    return rnd.step()
 
 
 def steps(rnd: Round, k: int) -> bool:
@@ -142,6 +133,8 @@ class ScriptedDecider(PolicyDecider):
 
     Every call is recorded in ``calls`` as ``(method, seat, detail)``.
     """
+
+    stateless = False  # it works through a script
 
     METHODS = (
         "bluff",

@@ -179,6 +179,23 @@ def test_edge_rules(edge: str) -> None:
     assert rows[:, COL[column]].sum() > 0, f"no game exercised {column}"
 
 
+def test_stuck_rounds_agree() -> None:
+    """§11.15: game 988 of seed 20240501 (9 players, draw until playable, basic) locks into a loop;
+    both engines must call it stuck at the same decision, with the same counters."""
+    rules = Rules(players=9, draw_until_playable=True)
+    rows = compare(rules, [pol_module.preset("basic")] * 9, 20240501, 980, 20)
+    assert rows[:, COL["rounds_stuck"]].sum() >= 1
+    rows = compare(rules.replace(target_score=100), [pol_module.preset("basic")] * 9, 20240501, 985, 6, match=True)
+    assert rows[:, COL["rounds_stuck"]].sum() >= 1
+
+
+def test_first_player_dealer_and_skips_vary() -> None:
+    rows = compare(Rules(players=4), [Policy()] * 4, SEED + 7, 0, 300)
+    assert set(rows[:, COL["first_player"]]) == {0, 1, 3}  # seat 0; behind a Skip/Draw Two 1; behind a Reverse 3
+    assert set(rows[:, COL["dealer"]]) == {3}
+    assert rows[:, COL["skips"]].sum() > 0
+
+
 # ---------------------------------------------------------------- matches
 
 MATCHES = [

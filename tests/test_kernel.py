@@ -235,11 +235,12 @@ def test_policy_arrays_use_the_layout() -> None:
 
 
 def test_workspace_record() -> None:
-    """One aligned int64 buffer with no padding, its tables sized by the constants the kernel loops over."""
+    """One aligned buffer of 8-byte words with no padding, its tables sized by the constants the kernel loops over."""
     ws = layout.WORKSPACE
     assert ws.isalignedstruct
-    assert all(ws[name].base == np.int64 for name in ws.names)
-    assert ws.itemsize == sum(ws[name].itemsize for name in ws.names)  # no padding: nothing but int64s
+    # int64 everywhere but the kept play-stream state (xoshiro256** words: uint64)
+    assert all(ws[name].base == (np.uint64 if name == "kept_rs" else np.int64) for name in ws.names)
+    assert ws.itemsize == sum(ws[name].itemsize for name in ws.names)  # no padding: nothing but 8-byte words
     n = layout.NMAX
     shapes = {
         "row": (ROW_WIDTH,),
@@ -253,6 +254,9 @@ def test_workspace_record() -> None:
         "opts": (layout.DECK_SIZE,),
         "ints": (n, layout.N_INTS),
         "prio": (n, layout.N_PRIO_TABLES, layout.N_TYPES),
+        "kept": (layout.N_KEPT,),
+        "kept_hands": (n, layout.N_TYPES),
+        "kept_pile": (layout.DECK_SIZE,),
     }
     for name, shape in shapes.items():
         assert ws[name].shape == shape, name

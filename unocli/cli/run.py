@@ -107,7 +107,13 @@ def format_result(result: SimulationResult) -> str:
             "sd": summary["sd"].map(fmt.sig),
         }
     )
-    lines += ["", f"Per {unit[:-2] if r.match else 'round'} (n = {fmt.count(r.games)}):", table.to_string(index=False)]
+    left_out = r.games - r.acc.finished
+    scope = f", finished {unit} only: {fmt.count(left_out)} capped or stuck left out" if left_out else ""
+    lines += [
+        "",
+        f"Per {unit[:-2] if r.match else 'round'} (n = {fmt.count(r.acc.finished)}{scope}):",
+        table.to_string(index=False),
+    ]
     shares = r.win_shares()
     seat_table = pd.DataFrame(
         {
@@ -119,9 +125,20 @@ def format_result(result: SimulationResult) -> str:
     )
     lines += [
         "",
-        f"Seat win shares (n = {fmt.count(r.games)}; seat 0 plays first in a single round):",
+        f"Seat win shares (n = {fmt.count(r.games)}; seat 0 is dealt to first, the dealer is the last seat):",
         seat_table.to_string(index=False),
     ]
+    if not r.match:
+        opening = r.opening_shares()
+        lines += [
+            "",
+            "Who wins, by role (the first player takes the first turn once the start card has acted):",
+            *(
+                f"  {name.replace('_', ' '):<13}{fmt.point(w.share, w.low, w.high, kind='share')} "
+                f"{fmt.bounds(w.low, w.high, kind='share')}"
+                for name, w in opening.items()
+            ),
+        ]
     lines += ["", "Outcomes: " + ", ".join(f"{k} {fmt.count(v)}" for k, v in r.outcomes().items())]
     if r.rotation is not None:
         lines += _rotation_lines(r.rotation)

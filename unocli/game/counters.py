@@ -12,6 +12,7 @@ class Outcome(IntEnum):
     WON = 0
     BLOCKED = 1
     CAPPED = 2
+    STUCK = 3  # the round's whole state came back: it would repeat for ever (docs/rules.md §11.15)
 
     def __str__(self) -> str:
         return self.name.lower()
@@ -35,6 +36,7 @@ COUNTERS: tuple[str, ...] = (
     "jump_ins",
     "swaps",
     "rotations",
+    "skips",
 )
 
 
@@ -59,8 +61,11 @@ class RoundStats:
     jump_ins: int = 0
     swaps: int = 0
     rotations: int = 0
+    skips: int = 0  # turns lost to a Skip, Draw Two, Wild Draw Four or two-player Reverse
     outcome: Outcome = Outcome.WON
     winner: int = -1
+    first_player: int = -1  # the seat that took the first turn (after the start card's effect)
+    dealer: int = -1
     cards_left: list[int] = field(default_factory=list)
 
     def counters(self) -> dict[str, int]:
@@ -68,7 +73,13 @@ class RoundStats:
 
     def as_row(self) -> dict[str, int]:
         """A flat record: counters, outcome, winner and ``cards_left_<seat>``."""
-        row = {"outcome": int(self.outcome), "winner": self.winner, **self.counters()}
+        row = {
+            "outcome": int(self.outcome),
+            "winner": self.winner,
+            "first_player": self.first_player,
+            "dealer": self.dealer,
+            **self.counters(),
+        }
         for seat, left in enumerate(self.cards_left):
             row[f"cards_left_{seat}"] = left
         return row

@@ -15,6 +15,8 @@ from numba.extending import intrinsic
 
 from unocli.kernel.encode import (
     CARDS_LEFT,
+    DEALER,
+    FIRST_PLAYER,
     MAX_STACK,
     N_COUNTERS,
     N_INTS,
@@ -25,6 +27,7 @@ from unocli.kernel.encode import (
     OUTCOME,
     OUTCOME_BLOCKED,
     OUTCOME_CAPPED,
+    OUTCOME_STUCK,
     OUTCOME_WON,
     PURPOSE_DEAL,
     PURPOSE_PLAY,
@@ -34,6 +37,7 @@ from unocli.kernel.encode import (
     ROUNDS,
     ROUNDS_BLOCKED,
     ROUNDS_CAPPED,
+    ROUNDS_STUCK,
     ROW_WIDTH,
     SCORES,
     WINNER,
@@ -87,6 +91,11 @@ def play_game(g, pr, rs, deal_rs, seed, index, match, out):
             out[ROUNDS_BLOCKED] += 1
         elif outcome == OUTCOME_CAPPED:
             out[ROUNDS_CAPPED] += 1
+        elif outcome == OUTCOME_STUCK:
+            out[ROUNDS_STUCK] += 1
+        if r == 0:
+            out[FIRST_PLAYER] = g.row[FIRST_PLAYER]
+            out[DEALER] = g.row[DEALER]
         w = g.row[WINNER]
         if not match:
             out[OUTCOME] = outcome

@@ -56,6 +56,7 @@ PURPOSE_PLAY = rng.PURPOSE_PLAY
 OUTCOME_WON = int(Outcome.WON)
 OUTCOME_BLOCKED = int(Outcome.BLOCKED)
 OUTCOME_CAPPED = int(Outcome.CAPPED)
+OUTCOME_STUCK = int(Outcome.STUCK)
 
 # Knob order in the policy arrays.
 PROB_KNOBS = ("bluff", "challenge", "forget_uno", "catch_uno", "stack", "jump_in", "play_drawn")
@@ -81,25 +82,32 @@ NMAX = 10  # most players at a table
     JUMP_INS,
     SWAPS,
     ROTATIONS,
+    SKIPS,
 ) = range(len(COUNTERS))
 N_COUNTERS = len(COUNTERS)
 OUTCOME = N_COUNTERS  # an OUTCOME_* code
 WINNER = OUTCOME + 1  # a seat, or NO_SEAT
-CARDS_LEFT = WINNER + 1  # NMAX columns
-ROUNDS = CARDS_LEFT + NMAX  # 28
+FIRST_PLAYER = WINNER + 1  # the seat that took the first turn (a match: of its first round)
+DEALER = FIRST_PLAYER + 1  # the dealer (a match: of its first round)
+CARDS_LEFT = DEALER + 1  # NMAX columns
+ROUNDS = CARDS_LEFT + NMAX
 ROUNDS_BLOCKED = ROUNDS + 1
 ROUNDS_CAPPED = ROUNDS + 2
-SCORES = ROUNDS + 3  # NMAX columns: points per seat (a round: the winner's points)
-ROW_WIDTH = SCORES + NMAX  # 41
+ROUNDS_STUCK = ROUNDS + 3
+SCORES = ROUNDS + 4  # NMAX columns: points per seat (a round: the winner's points)
+ROW_WIDTH = SCORES + NMAX
 
 ROW_NAMES: tuple[str, ...] = (
     *COUNTERS,
     "outcome",
     "winner",
+    "first_player",
+    "dealer",
     *(f"cards_left_{s}" for s in range(NMAX)),
     "rounds",
     "rounds_blocked",
     "rounds_capped",
+    "rounds_stuck",
     *(f"points_{s}" for s in range(NMAX)),
 )
 assert len(ROW_NAMES) == ROW_WIDTH
@@ -177,6 +185,25 @@ SW_NEXT = code(SwapTarget.NEXT)
 N_PRIO_TABLES = 2  # a policy's priorities: PRIO_PLAY, and PRIO_ATTACK for when the next seat is close to out
 PRIO_PLAY, PRIO_ATTACK = range(N_PRIO_TABLES)
 N_INTS = len(INT_KNOBS)
+# The scalar state the stuck test compares (besides hands, piles and the play stream).
+(
+    KEPT_CURRENT,
+    KEPT_DIRECTION,
+    KEPT_COLOUR,
+    KEPT_TOP,
+    KEPT_PILE_LEFT,
+    KEPT_DISC_N,
+    KEPT_PENDING,
+    KEPT_TOP_PLAYER,
+    KEPT_DEAD,
+    KEPT_CHAIN,
+    KEPT_P4_OFFENDER,
+    KEPT_P4_BLUFF,
+    KEPT_P4_HAND,
+    KEPT_P4_UNDER,
+    KEPT_P4_CHALLENGEABLE,
+    N_KEPT,
+) = range(16)
 WORKSPACE = np.dtype(
     [
         # the state of the round
@@ -219,6 +246,18 @@ WORKSPACE = np.dtype(
         ("old_hsize", np.int64, (NMAX,)),
         ("old_ccount", np.int64, (NMAX, N_COLOURS)),
         ("old_lacks", np.int64, (NMAX,)),
+        # the state kept for the stuck test (§11.15, Brent's method): the fields of the state
+        # that can change (KEPT_* order), the hands, colour memories, discard counts, the live
+        # draw pile from its first card, and the play stream
+        ("kept", np.int64, (N_KEPT,)),
+        ("kept_hands", np.int64, (NMAX, N_TYPES)),
+        ("kept_lacks", np.int64, (NMAX,)),
+        ("kept_disc", np.int64, (N_TYPES,)),
+        ("kept_pile", np.int64, (DECK_SIZE,)),
+        ("kept_rs", np.uint64, (4,)),
+        ("kept_valid", np.int64),  # 0 until a state is kept
+        ("brent_power", np.int64),  # decisions between kept states: 1, 2, 4, ...
+        ("brent_since", np.int64),  # decisions since the state was kept
     ],
     align=True,
 )

@@ -40,6 +40,7 @@ from unocli.kernel.encode import (
     CHALLENGE_EXTRA,
     CHALLENGES,
     CHALLENGES_WON,
+    DEALER,
     DECK,
     DECK_SIZE,
     DRAW_TWO,
@@ -47,20 +48,38 @@ from unocli.kernel.encode import (
     FAULT_REVERSE_2P,
     FAULT_SKIP,
     FAULT_UNO_PENALTY,
+    FIRST_PLAYER,
     HOW_DRAWN,
     HOW_HAND,
     HOW_JUMP,
     HOW_STACKED,
     JUMP_INS,
+    KEPT_CHAIN,
+    KEPT_COLOUR,
+    KEPT_CURRENT,
+    KEPT_DEAD,
+    KEPT_DIRECTION,
+    KEPT_DISC_N,
+    KEPT_P4_BLUFF,
+    KEPT_P4_CHALLENGEABLE,
+    KEPT_P4_HAND,
+    KEPT_P4_OFFENDER,
+    KEPT_P4_UNDER,
+    KEPT_PENDING,
+    KEPT_PILE_LEFT,
+    KEPT_TOP,
+    KEPT_TOP_PLAYER,
     MAX_STACK,
     N_COLOURS,
     N_TYPES,
+    NMAX,
     NO_CARD,
     NO_COLOUR,
     NO_SEAT,
     OUTCOME,
     OUTCOME_BLOCKED,
     OUTCOME_CAPPED,
+    OUTCOME_STUCK,
     OUTCOME_WON,
     P_BLUFF,
     P_CATCH,
@@ -88,6 +107,7 @@ from unocli.kernel.encode import (
     ROTATE_RANK,
     ROTATIONS,
     SKIP,
+    SKIPS,
     ST_OFF,
     SWAP_RANK,
     SWAPS,
@@ -150,6 +170,7 @@ def _challenge(g, rs, victim, total):
         _draw(g, rs, g.p4_offender, total)
     else:
         _draw(g, rs, victim, total + CHALLENGE_EXTRA)
+        g.row[SKIPS] += 1  # the victim loses the turn
     g.pending = 0
     g.chain = 0
 
@@ -164,6 +185,7 @@ def _plus4_victim(g, pr, rs, victim, total):
         g.current = victim if bluff else _seat_after(g, victim, 1)
         return bluff
     _draw(g, rs, victim, total)
+    g.row[SKIPS] += 1
     g.current = _seat_after(g, victim, 1)
     return False
 
@@ -233,6 +255,7 @@ def _pending_decision(g, pr, rs, victim):
         g.current = victim if g.p4_bluff != 0 else _seat_after(g, victim, 1)
         return NO_CARD
     _draw(g, rs, victim, g.pending)
+    g.row[SKIPS] += 1
     g.pending = 0
     g.chain = 0
     g.current = _seat_after(g, victim, 1)
@@ -292,13 +315,17 @@ def _effects(g, pr, rs, seat, card, how):
             _plus4_victim(g, pr, rs, victim, WILD_DRAW_FOUR_PENALTY)
         else:
             _draw_call(g, rs, victim, DRAW_TWO_PENALTY)
+            g.row[SKIPS] += 1
             g.current = _seat_after(g, victim, 1)
     elif rank == SKIP:
+        g.row[SKIPS] += 1
         g.current = _seat_after(g, seat, 1 if g.ru[R_FAULT] == FAULT_SKIP else 2)
     elif rank == REVERSE:
         g.direction = -g.direction
         two = g.players == 2 and g.ru[R_FAULT] != FAULT_REVERSE_2P
-        g.current = seat if two else _seat_after(g, seat, 1)  # §11.13
+        if two:  # §11.13: the same player plays again; the other loses the turn
+            g.row[SKIPS] += 1
+        g.current = seat if two else _seat_after(g, seat, 1)
     else:
         if g.ru[R_SEVEN_O] != 0:
             if rank == ROTATE_RANK:
@@ -374,6 +401,101 @@ def _turn(g, pr, rs, seat):
     return TURN_PASSED, HOW_HAND
 
 
+# ---------------------------------------------------------------- stuck rounds (§11.15)
+
+
+@njit(cache=True, _nrt=False)
+def _keep_state(g, rs):
+    """Keep the round's whole state (everything the next move depends on) for ``_repeats``."""
+    g.kept[KEPT_CURRENT] = g.current
+    g.kept[KEPT_DIRECTION] = g.direction
+    g.kept[KEPT_COLOUR] = g.colour
+    g.kept[KEPT_TOP] = g.top
+    g.kept[KEPT_PILE_LEFT] = g.pile_len - g.pile_pos
+    g.kept[KEPT_DISC_N] = g.disc_n
+    g.kept[KEPT_PENDING] = g.pending
+    g.kept[KEPT_TOP_PLAYER] = g.top_player
+    g.kept[KEPT_DEAD] = g.dead
+    g.kept[KEPT_CHAIN] = g.chain
+    g.kept[KEPT_P4_OFFENDER] = g.p4_offender
+    g.kept[KEPT_P4_BLUFF] = g.p4_bluff
+    g.kept[KEPT_P4_HAND] = g.p4_hand
+    g.kept[KEPT_P4_UNDER] = g.p4_under
+    g.kept[KEPT_P4_CHALLENGEABLE] = g.p4_challengeable
+    for s in range(NMAX):
+        g.kept_lacks[s] = g.lacks[s]
+        for t in range(N_TYPES):
+            g.kept_hands[s, t] = g.hands[s, t]
+    for t in range(N_TYPES):
+        g.kept_disc[t] = g.disc[t]
+    for i in range(g.pile_len - g.pile_pos):
+        g.kept_pile[i] = g.pile[g.pile_pos + i]
+    for i in range(4):
+        g.kept_rs[i] = rs[i]
+    g.kept_valid = 1
+
+
+@njit(cache=True, _nrt=False)
+def _same_rest(g):
+    """The parts of the state ``_repeats`` did not compare yet equal the kept ones."""
+    if (
+        g.kept[KEPT_TOP_PLAYER] != g.top_player
+        or g.kept[KEPT_DEAD] != g.dead
+        or g.kept[KEPT_CHAIN] != g.chain
+        or g.kept[KEPT_P4_OFFENDER] != g.p4_offender
+        or g.kept[KEPT_P4_BLUFF] != g.p4_bluff
+        or g.kept[KEPT_P4_HAND] != g.p4_hand
+        or g.kept[KEPT_P4_UNDER] != g.p4_under
+        or g.kept[KEPT_P4_CHALLENGEABLE] != g.p4_challengeable
+    ):
+        return False
+    for s in range(NMAX):
+        if g.kept_lacks[s] != g.lacks[s]:
+            return False
+        for t in range(N_TYPES):
+            if g.kept_hands[s, t] != g.hands[s, t]:
+                return False
+    for t in range(N_TYPES):
+        if g.kept_disc[t] != g.disc[t]:
+            return False
+    for i in range(g.pile_len - g.pile_pos):
+        if g.kept_pile[i] != g.pile[g.pile_pos + i]:
+            return False
+    return True
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _repeats(g, rs):
+    """§11.15: is the round back in the state kept earlier (Brent's method)?
+
+    The state is kept before the 1st, 2nd, 4th, 8th, ... decision; every
+    decision compares with it. The cheap fields come first, so a state that
+    differs costs a handful of comparisons.
+    """
+    if (
+        g.kept_valid != 0
+        and g.kept[KEPT_CURRENT] == g.current
+        and g.kept[KEPT_TOP] == g.top
+        and g.kept[KEPT_COLOUR] == g.colour
+        and g.kept[KEPT_DIRECTION] == g.direction
+        and g.kept[KEPT_PILE_LEFT] == g.pile_len - g.pile_pos
+        and g.kept[KEPT_DISC_N] == g.disc_n
+        and g.kept[KEPT_PENDING] == g.pending
+        and g.kept_rs[0] == rs[0]
+        and g.kept_rs[1] == rs[1]
+        and g.kept_rs[2] == rs[2]
+        and g.kept_rs[3] == rs[3]
+        and _same_rest(g)
+    ):
+        return True
+    g.brent_since += 1
+    if g.brent_since == g.brent_power:
+        _keep_state(g, rs)
+        g.brent_power *= 2
+        g.brent_since = 0
+    return False
+
+
 # ---------------------------------------------------------------- a round
 
 
@@ -424,19 +546,25 @@ def deal(g, rs, deal_rs, round_index):
     g.p4_hand = 0
     g.p4_under = 0
     g.p4_challengeable = 0
+    g.row[DEALER] = (first - 1) % n
     if start >= WILD:
         g.colour = _choose_colour(g, rs, first)
-        return
-    g.colour = _colour(start)
-    rank = _rank(start)
-    if rank == DRAW_TWO:
-        _draw(g, rs, first, DRAW_TWO_PENALTY)
-        g.current = (first + 1) % n
-    elif rank == SKIP:
-        g.current = (first + 1) % n
-    elif rank == REVERSE:
-        g.direction = -1
-        g.current = (first - 1) % n
+    else:
+        g.colour = _colour(start)
+        rank = _rank(start)
+        if rank == DRAW_TWO:
+            _draw(g, rs, first, DRAW_TWO_PENALTY)
+            g.row[SKIPS] += 1
+            g.current = (first + 1) % n
+        elif rank == SKIP:
+            g.row[SKIPS] += 1
+            g.current = (first + 1) % n
+        elif rank == REVERSE:
+            g.direction = -1
+            if n == 2:  # §2: with two players the first player is skipped
+                g.row[SKIPS] += 1
+            g.current = (first - 1) % n
+    g.row[FIRST_PLAYER] = g.current
 
 
 @njit(cache=True, _nrt=False)
@@ -446,9 +574,15 @@ def play(g, pr, rs):
     jump_in = g.ru[R_JUMP_IN] != 0
     outcome = OUTCOME_WON
     winner = NO_SEAT
+    g.kept_valid = 0
+    g.brent_power = 1
+    g.brent_since = 0
     while True:
         if g.row[TURNS] >= max_turns:  # §11.7
             outcome = OUTCOME_CAPPED
+            break
+        if _repeats(g, rs):  # §11.15
+            outcome = OUTCOME_STUCK
             break
         seat = g.current
         how = HOW_STACKED

@@ -25,6 +25,11 @@ STACK, CHALLENGE, ACCEPT = "stack", "challenge", "accept"
 class PolicyDecider:
     """Decisions from policies and the round's play stream."""
 
+    #: Are the decisions a function of the round's state and play stream alone? The
+    #: engine's stuck-round test (docs/rules.md §11.15) relies on it; a scripted decider
+    #: that remembers what it did must set this to False.
+    stateless = True
+
     # --- cards ------------------------------------------------------------
 
     def bluff(self, rnd: Round, seat: int) -> bool:

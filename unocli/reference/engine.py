@@ -97,6 +97,13 @@ class Round:
         self.pending = 0  # pending penalty under stacking (§8)
         self.chain = 0  # +2/+4 cards in the current penalty chain
         self.plus4 = Plus4Info()
+        # Cycle detection (§11.15), Brent's method: the state at a power-of-two step is kept
+        # and every later decision point is compared with it.
+        self._kept: tuple | None = None
+        self._kept_quick: tuple | None = None
+        self._power = 1
+        self._since = 0
+        self._window_after: int | None = None  # a seat whose card just opened the jump-in window
 
     # ------------------------------------------------------------ set-up (§2)
 
@@ -192,6 +199,11 @@ class Round:
     def _start_effect(self, start: int, first: int) -> None:
         """§2: the start card's effect on the first player (§11.1: not a played card)."""
         dealer = (first - 1) % self.n
+        self.stats.dealer = dealer
+        self._start_card(start, first, dealer)
+        self.stats.first_player = self.current
+
+    def _start_card(self, start: int, first: int, dealer: int) -> None:
         if is_wild(start):
             self.colour = self.decider.colour(self, first)
             self._emit(Kind.COLOUR, seat=first, value=self.colour)
@@ -200,14 +212,16 @@ class Round:
         rank = rank_of(start)
         if rank == DRAW_TWO:
             self._draw(first, 2, "start")
-            self._emit(Kind.SKIP, seat=first)
+            self._lose_turn(first)
             self.current = self.seat_after(first, 1)
         elif rank == SKIP:
-            self._emit(Kind.SKIP, seat=first)
+            self._lose_turn(first)
             self.current = self.seat_after(first, 1)
         elif rank == REVERSE:
             self.direction = -1
             self._emit(Kind.REVERSE, seat=dealer)
+            if self.n == 2:  # §2: with two players the first player is skipped
+                self.stats.skips += 1
             self.current = dealer
 
     # ------------------------------------------------------------ helpers
@@ -235,6 +249,11 @@ class Round:
     @property
     def top(self) -> int:
         return self.discard[-1]
+
+    def _lose_turn(self, seat: int) -> None:
+        """``seat`` is skipped (§4): counted in ``skips``."""
+        self.stats.skips += 1
+        self._emit(Kind.SKIP, seat=seat)
 
     def _emit(self, kind: Kind, **data) -> None:
         if self.log:
@@ -320,15 +339,77 @@ class Round:
         """Play the round to its end and return its counters."""
         try:
             while True:
-                if self.stats.turns >= self.rules.max_turns:  # §11.7
-                    self._end(Outcome.CAPPED)
-                if self.pending:
-                    self._pending_decision(self.current)
-                else:
-                    self._turn(self.current)
+                self._step()
         except _RoundOver:
             pass
         return self.stats
+
+    def step(self) -> bool:
+        """One decision point of the round (a turn or a pending-penalty decision); False once it is over."""
+        try:
+            self._step()
+        except _RoundOver:
+            return False
+        return True
+
+    def _step(self) -> None:
+        if self.stats.turns >= self.rules.max_turns:  # §11.7
+            self._end(Outcome.CAPPED)
+        if self.decider.stateless and self._repeats():  # §11.15
+            self._end(Outcome.STUCK)
+        if self.pending:
+            self._pending_decision(self.current)
+        else:
+            self._turn(self.current)
+        # Jump-ins are a loop, not a recursion: a chain of them (each a turn, up to max_turns) would
+        # otherwise nest one call per jump-in. The window reopens from each jumper (§11.9).
+        while self._window_after is not None:
+            seat, self._window_after = self._window_after, None
+            self._jump_in_window(seat)
+
+    def _quick_state(self) -> tuple:
+        """A few fields of the state, enough to tell most unequal states apart cheaply."""
+        return (
+            self.current,
+            self.direction,
+            self.colour,
+            self.discard[-1],
+            len(self.draw_pile),
+            len(self.discard),
+            self.pending,
+            self.rng.draws,
+        )
+
+    def _full_state(self) -> tuple:
+        """Everything the rest of the round depends on (§11.15), and nothing it does not.
+
+        The order of the discard pile under the top card cannot matter (§12.3: it is
+        sorted before it is shuffled); the play stream's position is its draw count.
+        """
+        p4 = self.plus4
+        return (
+            self._quick_state(),
+            tuple(tuple(sorted(hand.elements())) for hand in self.hands),
+            tuple(self.draw_pile),
+            tuple(sorted(self.discard[:-1])),
+            tuple(self.lacks),
+            self.top_player,
+            self.dead_passes,
+            self.chain,
+            (p4.offender, p4.bluff, p4.hand_before, p4.under_by_offender, p4.challengeable),
+        )
+
+    def _repeats(self) -> bool:
+        """Has the round come back to a state it was in before (Brent's cycle detection)?"""
+        quick = self._quick_state()
+        if quick == self._kept_quick and self._full_state() == self._kept:
+            return True
+        self._since += 1
+        if self._since == self._power:
+            self._kept, self._kept_quick = self._full_state(), quick
+            self._power *= 2
+            self._since = 0
+        return False
 
     def _end(self, outcome: Outcome, winner: int = -1) -> None:
         s = self.stats
@@ -461,22 +542,26 @@ class Round:
                 self._plus4_victim(victim, 4)
             else:
                 self._draw(victim, 2, "penalty")
-                self._emit(Kind.SKIP, seat=victim)
+                self._lose_turn(victim)
                 self.current = self.next_seat(victim)
         elif rank == SKIP:
-            self._emit(Kind.SKIP, seat=self.next_seat(seat))
+            self._lose_turn(self.next_seat(seat))
             self.current = self.seat_after(seat, 2)
         elif rank == REVERSE:
             self.direction = -self.direction
             self._emit(Kind.REVERSE, seat=seat)
-            self.current = seat if self.n == 2 else self.next_seat(seat)  # §11.13
+            if self.n == 2:  # §11.13: the same player plays again, the other loses the turn
+                self.stats.skips += 1
+                self.current = seat
+            else:
+                self.current = self.next_seat(seat)
         else:
             if self.rules.seven_o and rank == 0:
                 self._rotate()
             elif self.rules.seven_o and rank == 7:
                 self._swap(seat)
             self.current = self.next_seat(seat)
-        self._jump_in_window(seat)
+        self._window_after = seat  # the jump-in window opens once this play is over (§8, §11.9)
 
     def _final_penalty(self, seat: int, card: int, how: str, value: int) -> bool:
         """A +2/+4 as the last card: the next player faces it (§7, §11.10).
@@ -506,7 +591,7 @@ class Round:
             self.current = victim if info.bluff else self.next_seat(victim)
             return info.bluff
         self._draw(victim, total, "penalty")
-        self._emit(Kind.SKIP, seat=victim)
+        self._lose_turn(victim)
         self.current = self.next_seat(victim)
         return False
 
@@ -522,7 +607,7 @@ class Round:
             self._draw(info.offender, total, "challenge")
         else:
             self._draw(victim, total + 2, "challenge")
-            self._emit(Kind.SKIP, seat=victim)
+            self._lose_turn(victim)
         self.pending, self.chain = 0, 0
 
     def _pending_decision(self, victim: int) -> None:
@@ -539,7 +624,7 @@ class Round:
             self.current = victim if self.plus4.bluff else self.next_seat(victim)
         else:
             self._draw(victim, self.pending, "penalty")
-            self._emit(Kind.SKIP, seat=victim)
+            self._lose_turn(victim)
             self.pending, self.chain = 0, 0
             self.current = self.next_seat(victim)
 

@@ -348,5 +348,10 @@ class Narrator:
                 self._line(f"  seat {seat} holds {_count(len(held))} worth {worth}: {_cards(held) or '-'}")
         elif outcome == "blocked":
             self._line(f"no one can play or draw: after {self.n} passes in a row the round is blocked. No winner, no points.")
+        elif outcome == "stuck":
+            self._line(
+                "the round is back in a state it was in before, with nothing left to change it: it would repeat "
+                "for ever, so it ends stuck. No winner, no points."
+            )
         else:
             self._line(f"the round reaches max_turns ({self.rules.max_turns} turns) and ends capped. No winner, no points.")

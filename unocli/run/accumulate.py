@@ -13,11 +13,11 @@ from typing import Any
 
 import numpy as np
 
-from unocli.game.counters import COUNTERS
-from unocli.kernel.encode import NMAX, OUTCOME, ROW_NAMES, SCORES, WINNER
+from unocli.game.counters import COUNTERS, Outcome
+from unocli.kernel.encode import DEALER, FIRST_PLAYER, NMAX, OUTCOME, OUTCOME_BLOCKED, OUTCOME_WON, ROW_NAMES, SCORES, WINNER
 
 # Metrics summarised per game: the §9 counters plus, for matches, rounds.
-METRICS: tuple[str, ...] = (*COUNTERS, "rounds", "rounds_blocked", "rounds_capped")
+METRICS: tuple[str, ...] = (*COUNTERS, "rounds", "rounds_blocked", "rounds_capped", "rounds_stuck")
 _METRIC_COLS = np.array([ROW_NAMES.index(m) for m in METRICS])
 
 TURNS_BINS = 1001  # turns 0..999, the last bin holds 1000 and more
@@ -55,15 +55,38 @@ def _clipped_counts(values: np.ndarray, bins: int) -> np.ndarray:
     return np.bincount(np.minimum(values, bins - 1), minlength=bins).astype(np.int64)
 
 
+def finished(rows: np.ndarray) -> np.ndarray:
+    """Which games ended by the rules: won, or blocked (§11.6). Capped and stuck games did not.
+
+    Lengths and other metrics are summarised over finished games only: a capped
+    game's length is the cap, and a stuck one's is when the loop was noticed,
+    neither a length of play (docs/rules.md §9, §11.15).
+    """
+    outcome = rows[:, OUTCOME]
+    return (outcome == OUTCOME_WON) | (outcome == OUTCOME_BLOCKED)
+
+
 @dataclass
 class Accumulator:
-    """Exact running totals over games (Python ints: no overflow however many)."""
+    """Exact running totals over games (Python ints: no overflow however many).
+
+    ``games`` counts every game; ``finished`` those that were won or blocked,
+    over which ``sums``, ``sumsq`` and the histograms are taken. ``wins`` and
+    ``points`` are per seat over every game; ``first_player_wins`` and
+    ``dealer_wins`` count the games won by the seat that took the first turn
+    and by the dealer, and ``place_wins[k]`` those won by the seat ``k + 1``
+    places after the dealer (the last place is the dealer).
+    """
 
     players: int
     games: int = 0
     sums: list[int] = field(default_factory=lambda: [0] * len(METRICS))
     sumsq: list[int] = field(default_factory=lambda: [0] * len(METRICS))
-    outcomes: list[int] = field(default_factory=lambda: [0, 0, 0])
+    finished: int = 0
+    outcomes: list[int] = field(default_factory=lambda: [0] * len(Outcome))
+    first_player_wins: int = 0
+    dealer_wins: int = 0
+    place_wins: list[int] = field(default_factory=lambda: [0] * NMAX)
     wins: list[int] = field(default_factory=lambda: [0] * NMAX)
     points: list[int] = field(default_factory=lambda: [0] * NMAX)
     points_sq: list[int] = field(default_factory=lambda: [0] * NMAX)
@@ -78,16 +101,25 @@ class Accumulator:
             return
         with np.errstate(over="ignore"):
             self.fingerprint = (self.fingerprint + int(row_hashes(rows, first_index, tag).sum(dtype=np.uint64))) & MASK64
-        m = rows[:, _METRIC_COLS]
         self.games += rows.shape[0]
-        for i, (s, q) in enumerate(zip(m.sum(axis=0), (m * m).sum(axis=0), strict=True)):
-            self.sums[i] += int(s)
-            self.sumsq[i] += int(q)
-        for k, c in enumerate(np.bincount(rows[:, OUTCOME], minlength=3)[:3]):
+        for k, c in enumerate(np.bincount(rows[:, OUTCOME], minlength=len(Outcome))[: len(Outcome)]):
             self.outcomes[k] += int(c)
         winners = rows[:, WINNER]
         for seat, c in enumerate(np.bincount(winners[winners >= 0], minlength=NMAX)[:NMAX]):
             self.wins[seat] += int(c)
+        won = winners >= 0
+        self.first_player_wins += int((won & (winners == rows[:, FIRST_PLAYER])).sum())
+        self.dealer_wins += int((won & (winners == rows[:, DEALER])).sum())
+        places = (winners[won] - rows[won, DEALER] - 1) % self.players
+        for k, c in enumerate(np.bincount(places, minlength=NMAX)[:NMAX]):
+            self.place_wins[k] += int(c)
+        done = finished(rows)
+        rows = rows[done]
+        self.finished += rows.shape[0]
+        m = rows[:, _METRIC_COLS]
+        for i, (s, q) in enumerate(zip(m.sum(axis=0), (m * m).sum(axis=0), strict=True)):
+            self.sums[i] += int(s)
+            self.sumsq[i] += int(q)
         pts = rows[:, SCORES : SCORES + NMAX]
         for seat in range(NMAX):
             self.points[seat] += int(pts[:, seat].sum())
@@ -103,6 +135,10 @@ class Accumulator:
         return Accumulator(
             players=self.players,
             games=self.games + other.games,
+            finished=self.finished + other.finished,
+            first_player_wins=self.first_player_wins + other.first_player_wins,
+            dealer_wins=self.dealer_wins + other.dealer_wins,
+            place_wins=[a + b for a, b in zip(self.place_wins, other.place_wins, strict=True)],
             sums=[a + b for a, b in zip(self.sums, other.sums, strict=True)],
             sumsq=[a + b for a, b in zip(self.sumsq, other.sumsq, strict=True)],
             outcomes=[a + b for a, b in zip(self.outcomes, other.outcomes, strict=True)],
@@ -124,6 +160,10 @@ class Accumulator:
         return {
             "players": self.players,
             "games": self.games,
+            "finished": self.finished,
+            "first_player_wins": self.first_player_wins,
+            "dealer_wins": self.dealer_wins,
+            "place_wins": self.place_wins,
             "sums": self.sums,
             "sumsq": self.sumsq,
             "outcomes": self.outcomes,
@@ -141,6 +181,10 @@ class Accumulator:
         return cls(
             players=d["players"],
             games=d["games"],
+            finished=d["finished"],
+            first_player_wins=d["first_player_wins"],
+            dealer_wins=d["dealer_wins"],
+            place_wins=list(d["place_wins"]),
             sums=list(d["sums"]),
             sumsq=list(d["sumsq"]),
             outcomes=list(d["outcomes"]),

@@ -56,7 +56,7 @@ SHARD_CELLS = 4_000_000  # games x arms x quantities held at once in one shard
 
 Progress = Callable[[int, int], None]
 BINARY_PREFIXES = ("win_", "lose_")
-OUTCOME_QUANTITIES = ("won", "blocked", "capped")
+OUTCOME_QUANTITIES = ("won", "blocked", "capped", "stuck")
 
 
 def quantity_names(players: int) -> tuple[str, ...]:

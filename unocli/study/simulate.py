@@ -22,10 +22,10 @@ from unocli.run.accumulate import METRICS, Accumulator
 from unocli.run.backends import Backend, LocalBackend
 from unocli.run.precision import DEFAULT_FIRST_BATCH, DEFAULT_MAX_GAMES, TargetInfo, check_target, play_to_target
 from unocli.run.shards import RunSpec, run_shard, split
-from unocli.study.stats import Difference, paired_t, t_interval, wilson
+from unocli.study.stats import Difference, Proportion, paired_t, t_interval, wilson
 
 DEFAULT_BATCH = 1 << 16
-MATCH_METRICS = ("rounds", "rounds_blocked", "rounds_capped")
+MATCH_METRICS = ("rounds", "rounds_blocked", "rounds_capped", "rounds_stuck")
 
 Progress = Callable[[int, int], None]
 
@@ -152,10 +152,15 @@ class SimulationResult:
         return METRICS if self.match else COUNTERS
 
     def summary(self) -> pd.DataFrame:
-        """One row per metric: mean, sd, 95% CI and n (per round, or per match with --match)."""
+        """One row per metric: mean, sd, 95% CI and n, over the finished games (won or blocked).
+
+        Per round, or per match with --match. Capped and stuck games are left out:
+        their length is the cap or the moment the loop was noticed, not a length
+        of play; their shares are in :meth:`outcomes`.
+        """
         rows = []
         for name in self.metric_names:
-            est = t_interval(self.acc.games, *self.acc.metric_sums(name))
+            est = t_interval(self.acc.finished, *self.acc.metric_sums(name))
             rows.append({"metric": name, "mean": est.mean, "sd": est.sd, "ci_low": est.low, "ci_high": est.high, "n": est.n})
         return pd.DataFrame(rows)
 
@@ -178,6 +183,21 @@ class SimulationResult:
     def outcomes(self) -> dict[str, int]:
         return {str(o): self.acc.outcomes[o] for o in Outcome}
 
+    def opening_shares(self) -> dict[str, Proportion]:
+        """Share of all games won by the seat that took the first turn, and by the dealer (Wilson 95%)."""
+        return {
+            "first_player": wilson(self.acc.first_player_wins, self.acc.games),
+            "dealer": wilson(self.acc.dealer_wins, self.acc.games),
+        }
+
+    def place_shares(self) -> pd.DataFrame:
+        """Win share by place after the dealer: 1 is the seat after the dealer, ``players`` the dealer."""
+        rows = []
+        for k in range(self.rules.players):
+            w = wilson(self.acc.place_wins[k], self.acc.games)
+            rows.append({"place": k + 1, "wins": w.successes, "share": w.share, "ci_low": w.low, "ci_high": w.high, "n": w.n})
+        return pd.DataFrame(rows)
+
     def to_json(self) -> dict[str, Any]:
         """The stable machine-readable summary (documented in the README)."""
         summary = self.summary()
@@ -194,6 +214,15 @@ class SimulationResult:
                 {"seat": int(r.seat), "wins": int(r.wins), "share": r.share, "ci95": [r.ci_low, r.ci_high]}
                 for r in shares.itertuples()
             ],
+            **{
+                name: {"wins": w.successes, "share": w.share, "ci95": [w.low, w.high]}
+                for name, w in self.opening_shares().items()
+            },
+            "win_share_by_place_after_dealer": [
+                {"place": int(r.place), "wins": int(r.wins), "share": r.share, "ci95": [r.ci_low, r.ci_high]}
+                for r in self.place_shares().itertuples()
+            ],
+            "finished": self.acc.finished,
             "outcomes": self.outcomes(),
             **({"rotate_seats": self._rotation_json()} if self.rotation is not None else {}),
             **({"target": self.target.to_dict()} if self.target is not None else {}),
@@ -359,7 +388,7 @@ class _Run:
 
     def half_width(self, metric: str) -> float:
         """The 95% interval half-width of ``metric`` over the games so far."""
-        return t_interval(self.acc.games, *self.acc.metric_sums(metric)).half_width
+        return t_interval(self.acc.finished, *self.acc.metric_sums(metric)).half_width
 
     def result(self, seed: int, target: TargetInfo | None) -> SimulationResult:
         spec, frame = self.spec, None
