@@ -12,6 +12,7 @@ counters; ``events`` is the play-by-play that ``unocli trace`` prints.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from unocli.game.cards import (
@@ -148,7 +149,7 @@ class Round:
         hands: list[str | list[int]],
         *,
         discard: str | list[int],
-        draw: str | list[int] = (),
+        draw: str | Sequence[int] = (),
         colour: int | None = None,
         current: int = 0,
         direction: int = 1,
