@@ -19,8 +19,9 @@ from unocli.game.policies import PRESETS as POLICY_PRESETS
 from unocli.game.rules import PRESETS as RULE_PRESETS
 from unocli.report import fmt
 from unocli.run.precision import check_target
-from unocli.study.compare import Arm, Comparison, check_arms, compare, is_binary, quantity_names
-from unocli.study.sweep import SweepResult, TableSpec, parse_grid_option, sweep
+from unocli.study.arm import Arm, TableSpec
+from unocli.study.compare import Comparison, check_arms, compare, is_binary, quantity_names
+from unocli.study.sweep import SweepResult, parse_grid_option, sweep
 
 ARM_OPTIONS = ("--rules", "--set", "--players", "--policy", "--seat")
 

@@ -146,11 +146,10 @@ def _rotation_lines(rot: RotationStats) -> list[str]:
     names = list(rot.groups())
     for i, a in enumerate(names):
         for b in names[i + 1 :]:
-            d = rot.paired_difference(a, b)
-            lo, hi = d["ci_low"], d["ci_high"]
+            d = rot.difference(a, b)
             lines.append(
-                f"  {a} - {b}: {fmt.point(d['diff'], lo, hi, kind='pp')}  95% CI {fmt.bounds(lo, hi, kind='pp')}"
-                f"  (paired over {fmt.count(d['n_deals'])} deals)"
+                f"  {a} - {b}: {fmt.point(d.diff, d.low, d.high, kind='pp')}  95% CI {fmt.bounds(d.low, d.high, kind='pp')}"
+                f"  (paired over {fmt.count(d.n)} deals)"
             )
     return lines
 

@@ -16,8 +16,10 @@ from scipy import stats as sps
 
 from unocli import __version__
 from unocli.run.backends import Backend
-from unocli.study.compare import Arm, Comparison, compare
+from unocli.study.arm import Arm
+from unocli.study.compare import Comparison, compare
 from unocli.study.experiments import Experiment
+from unocli.study.stats import Difference, Estimate
 
 
 @dataclass
@@ -54,36 +56,14 @@ def run_compare(
 # of Comparison's return types is a change here alone.
 
 
-@dataclass(frozen=True)
-class Estimate:
-    """A mean with its 95% interval."""
-
-    value: float
-    low: float
-    high: float
-
-
-@dataclass(frozen=True)
-class Difference:
-    """A paired difference between two arms with its 95% interval, p-value and number of pairs."""
-
-    value: float
-    low: float
-    high: float
-    p: float
-    n: int
-
-
 def arm_mean(comp: Comparison, arm: str, quantity: str) -> Estimate:
     """The mean of ``quantity`` in ``arm`` with its 95% interval."""
-    mean, _sd, lo, hi = comp.mean(arm, quantity)
-    return Estimate(float(mean), float(lo), float(hi))
+    return comp.mean(arm, quantity)
 
 
 def arm_diff(comp: Comparison, arm: str, ref: str, quantity: str) -> Difference:
-    """The paired difference ``arm`` minus ``ref`` in ``quantity``."""
-    d = comp.diff(arm, ref, quantity)
-    return Difference(float(d["diff"]), float(d["ci_low"]), float(d["ci_high"]), float(d["p"]), int(d["n"]))
+    """The paired difference ``arm`` minus ``ref`` in ``quantity``, with its 95% interval, p-value and number of pairs."""
+    return comp.diff(arm, ref, quantity)
 
 
 def seat_columns(comp: Comparison, players: int) -> list[int]:

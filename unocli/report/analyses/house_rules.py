@@ -105,7 +105,7 @@ def _rows(comp: Comparison, p: int, names: tuple[str, ...], base: str, replicate
     cols = seat_columns(comp, p)
     bal, bal_b = balance(comp.means()[:, cols]), balance(boot[:, :, cols])
     kb = comp.index(base)
-    base_turns = arm_mean(comp, base, "turns").value
+    base_turns = arm_mean(comp, base, "turns").mean
     rows = []
     for name in names:
         k = comp.index(name)
@@ -115,28 +115,28 @@ def _rows(comp: Comparison, p: int, names: tuple[str, ...], base: str, replicate
             "players": p,
             "rule": name,
             "n": comp.games,
-            "turns": t.value,
+            "turns": t.mean,
             "turns_low": t.low,
             "turns_high": t.high,
-            "first_player_share": w.value,
+            "first_player_share": w.mean,
             "first_low": w.low,
             "first_high": w.high,
             "balance": bal[k],
             "balance_low": bl,
             "balance_high": bh,
-            "blocked_share": arm_mean(comp, name, "blocked").value,
-            "capped_share": arm_mean(comp, name, "capped").value,
+            "blocked_share": arm_mean(comp, name, "blocked").mean,
+            "capped_share": arm_mean(comp, name, "capped").mean,
         }
         if name != base:
             dt, dw = arm_diff(comp, name, base, "turns"), arm_diff(comp, name, base, "win_0")
             dl, dh = percentile_interval(bal_b[:, k] - bal_b[:, kb])
             row |= {
-                "d_turns": dt.value,
+                "d_turns": dt.diff,
                 "d_turns_low": dt.low,
                 "d_turns_high": dt.high,
-                "d_turns_rel": dt.value / base_turns,
+                "d_turns_rel": dt.diff / base_turns,
                 "p_turns": dt.p,
-                "d_first": dw.value,
+                "d_first": dw.diff,
                 "d_first_low": dw.low,
                 "d_first_high": dw.high,
                 "p_first": dw.p,

@@ -71,8 +71,10 @@ def compute(exp: Experiment, ctx: Context) -> SeatAdvantageResult:
         for name in names:
             acc = comp.acc(name)
             for s in range(p):
-                w, wl, wh = wilson(acc.wins[s], comp.games)
-                seats.append({"players": p, "arm": name, "seat": s, "n": comp.games, "share": w, "ci_low": wl, "ci_high": wh})
+                w = wilson(acc.wins[s], comp.games)
+                seats.append(
+                    {"players": p, "arm": name, "seat": s, "n": comp.games, "share": w.share, "ci_low": w.low, "ci_high": w.high}
+                )
     return SeatAdvantageResult(
         exp=exp,
         names=names,
@@ -91,7 +93,8 @@ def _first_player_rows(comp: Comparison, p: int, names: tuple[str, ...], replica
     rows = []
     for name in names:
         k = comp.index(name)
-        share, lo, hi = wilson(comp.acc(name).wins[0], comp.games)
+        first = wilson(comp.acc(name).wins[0], comp.games)
+        share, lo, hi = first.share, first.low, first.high
         bl, bh = percentile_interval(balance(boot[:, k, cols]))
         rows.append(
             {

@@ -35,7 +35,8 @@ from unocli.report.analyses.common import (
     total_games,
 )
 from unocli.report.model import Chart, Section, TableBlock
-from unocli.study.compare import Arm, Comparison
+from unocli.study.arm import Arm
+from unocli.study.compare import Comparison
 from unocli.study.experiments import Experiment, players_list, policy_spec, positive_int
 from unocli.study.stats import holm, wilson
 
@@ -152,10 +153,10 @@ def _arm_rows(comp: Comparison, p: int, names: tuple[str, ...], base: str, repli
             "players": p,
             "stacking": name,
             "n": comp.games,
-            "turns": t.value,
+            "turns": t.mean,
             "turns_low": t.low,
             "turns_high": t.high,
-            "first_player_share": w.value,
+            "first_player_share": w.mean,
             "first_low": w.low,
             "first_high": w.high,
             "balance": bal[k],
@@ -165,7 +166,7 @@ def _arm_rows(comp: Comparison, p: int, names: tuple[str, ...], base: str, repli
         if name != base:
             for metric in EFFECTS:
                 d = arm_diff(comp, name, base, metric)
-                row |= {f"d_{metric}": d.value, f"d_{metric}_low": d.low, f"d_{metric}_high": d.high, f"p_{metric}": d.p}
+                row |= {f"d_{metric}": d.diff, f"d_{metric}_low": d.low, f"d_{metric}_high": d.high, f"p_{metric}": d.p}
             dl, dh = percentile_interval(bal_b[:, k] - bal_b[:, kb])
             row |= {"d_balance": bal[k] - bal[kb], "d_balance_low": dl, "d_balance_high": dh}
         rows.append(row)
@@ -182,12 +183,12 @@ def _stack_row(comp: Comparison, p: int, name: str) -> dict:
         "players": p,
         "stacking": name,
         "n": int(total),
-        "mean_max_stack": ms.value,
+        "mean_max_stack": ms.mean,
         "mean_low": ms.low,
         "mean_high": ms.high,
-        **{key: w[0] for key, w in at_least.items()},
-        **{f"{key}_low": w[1] for key, w in at_least.items()},
-        **{f"{key}_high": w[2] for key, w in at_least.items()},
+        **{key: w.share for key, w in at_least.items()},
+        **{f"{key}_low": w.low for key, w in at_least.items()},
+        **{f"{key}_high": w.high for key, w in at_least.items()},
         **{f"share_{k}" if k < STACK_BINS - 1 else f"share_{k}_or_more": dist[k] for k in range(STACK_BINS)},
         "longest_seen": int(np.flatnonzero(hist).max()),
     }
@@ -195,7 +196,7 @@ def _stack_row(comp: Comparison, p: int, name: str) -> dict:
 
 def _versus_row(comp: Comparison, p: int, name: str, challenger: str) -> dict:
     d = arm_diff(comp, f"{name}+{challenger}", name, "win_0")
-    return {"players": p, "stacking": name, "n": comp.games, "diff": d.value, "diff_low": d.low, "diff_high": d.high, "p": d.p}
+    return {"players": p, "stacking": name, "n": comp.games, "diff": d.diff, "diff_low": d.low, "diff_high": d.high, "p": d.p}
 
 
 def render(result: StackingResult) -> Section:
@@ -350,8 +351,15 @@ def _stack_chart(result: StackingResult, sp: int) -> Chart:
         hist = result.stack_hists[(sp, v)]
         total = int(hist.sum())
         ws = [wilson(int(hist[k:].sum()), total) for k in ks]
-        drawn = [w if w[0] > 0 else (np.nan, np.nan, np.nan) for w in ws]  # a share of 0 has no place on a log scale
-        series.append(plots.Series(v, [w[0] for w in drawn], [w[1] for w in drawn], [w[2] for w in drawn]))
+        drawn = [w if w.share > 0 else None for w in ws]  # a share of 0 has no place on a log scale
+        series.append(
+            plots.Series(
+                v,
+                [w.share if w is not None else np.nan for w in drawn],
+                [w.low if w is not None else np.nan for w in drawn],
+                [w.high if w is not None else np.nan for w in drawn],
+            )
+        )
     cap = caption(
         result.exp,
         f"Share of rounds whose longest penalty chain (+2/+4 cards answered in one chain) has at least k cards, {sp} players",
