@@ -7,7 +7,7 @@ Nothing here imports matplotlib: an analysis's ``compute`` runs without it.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,6 +64,46 @@ def arm_mean(comp: Comparison, arm: str, quantity: str) -> Estimate:
 def arm_diff(comp: Comparison, arm: str, ref: str, quantity: str) -> Difference:
     """The paired difference ``arm`` minus ``ref`` in ``quantity``, with its 95% interval, p-value and number of pairs."""
     return comp.diff(arm, ref, quantity)
+
+
+def arm_rows(
+    comp: Comparison, p: int, names: Sequence[str], base: str, replicates: int, seed: int, label: str
+) -> Iterator[tuple[str, dict[str, Any], dict[str, Any]]]:
+    """Per arm, the row a table of arms at ``p`` players starts with, and its balance change from ``base``.
+
+    The row: ``players``, the arm's name under ``label``, ``n``, mean turns and
+    the first player's win share with 95% intervals, and balance with a
+    bootstrap 95% interval (``replicates`` block-bootstrap replicates). The
+    change: balance minus ``base``'s with its bootstrap interval (empty for
+    ``base`` itself), for the caller to put after its own columns.
+    """
+    boot = comp.boot_means(replicates, seed=seed % (2**32) + p)
+    cols = seat_columns(comp, p)
+    bal, bal_b = balance(comp.means()[:, cols]), balance(boot[:, :, cols])
+    kb = comp.index(base)
+    for name in names:
+        k = comp.index(name)
+        t, w = arm_mean(comp, name, "turns"), arm_mean(comp, name, "win_0")
+        bl, bh = percentile_interval(bal_b[:, k])
+        row = {
+            "players": p,
+            label: name,
+            "n": comp.games,
+            "turns": t.mean,
+            "turns_low": t.low,
+            "turns_high": t.high,
+            "first_player_share": w.mean,
+            "first_low": w.low,
+            "first_high": w.high,
+            "balance": bal[k],
+            "balance_low": bl,
+            "balance_high": bh,
+        }
+        change: dict[str, Any] = {}
+        if name != base:
+            dl, dh = percentile_interval(bal_b[:, k] - bal_b[:, kb])
+            change = {"d_balance": bal[k] - bal[kb], "d_balance_low": dl, "d_balance_high": dh}
+        yield name, row, change
 
 
 def seat_columns(comp: Comparison, players: int) -> list[int]:

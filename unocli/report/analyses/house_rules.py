@@ -18,12 +18,10 @@ from unocli.report.analyses.common import (
     Context,
     arm_diff,
     arm_mean,
-    balance,
+    arm_rows,
     caption,
     fair_balance,
-    percentile_interval,
     run_compare,
-    seat_columns,
     total_games,
 )
 from unocli.report.model import Chart, Section, TableBlock
@@ -101,35 +99,12 @@ def compute(exp: Experiment, ctx: Context) -> HouseRulesResult:
 
 
 def _rows(comp: Comparison, p: int, names: tuple[str, ...], base: str, replicates: int, seed: int) -> list[dict]:
-    boot = comp.boot_means(replicates, seed=seed % (2**32) + p)
-    cols = seat_columns(comp, p)
-    bal, bal_b = balance(comp.means()[:, cols]), balance(boot[:, :, cols])
-    kb = comp.index(base)
     base_turns = arm_mean(comp, base, "turns").mean
     rows = []
-    for name in names:
-        k = comp.index(name)
-        t, w = arm_mean(comp, name, "turns"), arm_mean(comp, name, "win_0")
-        bl, bh = percentile_interval(bal_b[:, k])
-        row = {
-            "players": p,
-            "rule": name,
-            "n": comp.games,
-            "turns": t.mean,
-            "turns_low": t.low,
-            "turns_high": t.high,
-            "first_player_share": w.mean,
-            "first_low": w.low,
-            "first_high": w.high,
-            "balance": bal[k],
-            "balance_low": bl,
-            "balance_high": bh,
-            "blocked_share": arm_mean(comp, name, "blocked").mean,
-            "capped_share": arm_mean(comp, name, "capped").mean,
-        }
+    for name, row, change in arm_rows(comp, p, names, base, replicates, seed, "rule"):
+        row |= {"blocked_share": arm_mean(comp, name, "blocked").mean, "capped_share": arm_mean(comp, name, "capped").mean}
         if name != base:
             dt, dw = arm_diff(comp, name, base, "turns"), arm_diff(comp, name, base, "win_0")
-            dl, dh = percentile_interval(bal_b[:, k] - bal_b[:, kb])
             row |= {
                 "d_turns": dt.diff,
                 "d_turns_low": dt.low,
@@ -140,11 +115,8 @@ def _rows(comp: Comparison, p: int, names: tuple[str, ...], base: str, replicate
                 "d_first_low": dw.low,
                 "d_first_high": dw.high,
                 "p_first": dw.p,
-                "d_balance": bal[k] - bal[kb],
-                "d_balance_low": dl,
-                "d_balance_high": dh,
             }
-        rows.append(row)
+        rows.append(row | change)
     return rows
 
 

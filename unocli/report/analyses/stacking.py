@@ -26,12 +26,10 @@ from unocli.report.analyses.common import (
     Context,
     arm_diff,
     arm_mean,
-    balance,
+    arm_rows,
     caption,
     fair_balance,
-    percentile_interval,
     run_compare,
-    seat_columns,
     total_games,
 )
 from unocli.report.model import Chart, Section, TableBlock
@@ -140,36 +138,13 @@ def _play(exp: Experiment, ctx: Context, p: int, base: str) -> Comparison:
 
 
 def _arm_rows(comp: Comparison, p: int, names: tuple[str, ...], base: str, replicates: int, seed: int) -> list[dict]:
-    boot = comp.boot_means(replicates, seed=seed % (2**32) + p)
-    cols = seat_columns(comp, p)
-    bal, bal_b = balance(comp.means()[:, cols]), balance(boot[:, :, cols])
-    kb = comp.index(base)
     rows = []
-    for name in names:
-        k = comp.index(name)
-        t, w = arm_mean(comp, name, "turns"), arm_mean(comp, name, "win_0")
-        bl, bh = percentile_interval(bal_b[:, k])
-        row = {
-            "players": p,
-            "stacking": name,
-            "n": comp.games,
-            "turns": t.mean,
-            "turns_low": t.low,
-            "turns_high": t.high,
-            "first_player_share": w.mean,
-            "first_low": w.low,
-            "first_high": w.high,
-            "balance": bal[k],
-            "balance_low": bl,
-            "balance_high": bh,
-        }
+    for name, row, change in arm_rows(comp, p, names, base, replicates, seed, "stacking"):
         if name != base:
             for metric in EFFECTS:
                 d = arm_diff(comp, name, base, metric)
                 row |= {f"d_{metric}": d.diff, f"d_{metric}_low": d.low, f"d_{metric}_high": d.high, f"p_{metric}": d.p}
-            dl, dh = percentile_interval(bal_b[:, k] - bal_b[:, kb])
-            row |= {"d_balance": bal[k] - bal[kb], "d_balance_low": dl, "d_balance_high": dh}
-        rows.append(row)
+        rows.append(row | change)
     return rows
 
 
