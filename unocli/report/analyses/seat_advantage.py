@@ -165,10 +165,11 @@ def _shown(table: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-def _series(result: SeatAdvantageResult, column: str, low: str, high: str) -> list:
+def _series(result: SeatAdvantageResult, columns: tuple[str, str, str]) -> list:
     from unocli.report import plots  # matplotlib only when drawing: compute() runs without it
 
     t = result.table
+    column, low, high = columns
     return [
         plots.Series(name, t[t["arm"] == name][column], t[t["arm"] == name][low], t[t["arm"] == name][high])
         for name in result.names
@@ -179,55 +180,73 @@ def _n_text(result: SeatAdvantageResult) -> str:
     return f"{fmt.count(result.rounds[result.exp.players[0]])} rounds per policy and table size"
 
 
-def _share_chart(result: SeatAdvantageResult) -> Chart:
+def _players_chart(
+    result: SeatAdvantageResult,
+    name: str,
+    alt: str,
+    columns: tuple[str, str, str],
+    *,
+    title: str,
+    ylabel: str,
+    percent: bool = False,
+    hline: tuple[float, str] | None = None,
+    reference: tuple[str, list[float]] | None = None,
+    what: str,
+    intervals: str,
+) -> Chart:
+    """One line per policy across table sizes with error bars, from the table's ``columns`` (point, low, high).
+
+    ``hline`` is a horizontal line and its label; ``reference`` a dashed reference line's label and values;
+    ``what`` and ``intervals`` open and close the caption.
+    """
     from unocli.report import plots  # matplotlib only when drawing
 
     players = result.exp.players
-    cap = caption(
-        result.exp,
-        "Share of single rounds won by the first player (seat 0)",
-        _n_text(result),
-        policies=", ".join(result.names),
-        intervals="error bars are 95% Wilson intervals; dashed line: fair share 1/n",
-    )
+    cap = caption(result.exp, what, _n_text(result), policies=", ".join(result.names), intervals=intervals)
     figure = plots.line_chart(
         players,
-        _series(result, "first_player_share", "ci_low", "ci_high"),
+        _series(result, columns),
         band=False,
-        title="How much does playing first help?",
+        title=title,
         xlabel="players at the table",
-        ylabel="first player's win share",
+        ylabel=ylabel,
         xticks=players,
-        percent=True,
+        percent=percent,
+        hline=hline[0] if hline else None,
+        hline_label=hline[1] if hline else None,
         caption=cap,
-        reference=plots.Series("fair share 1/n", [1 / p for p in players]),
+        reference=plots.Series(*reference) if reference else None,
     )
-    return Chart("first-player-share", figure, cap, "first player win share")
+    return Chart(name, figure, cap, alt)
+
+
+def _share_chart(result: SeatAdvantageResult) -> Chart:
+    return _players_chart(
+        result,
+        "first-player-share",
+        "first player win share",
+        ("first_player_share", "ci_low", "ci_high"),
+        title="How much does playing first help?",
+        ylabel="first player's win share",
+        percent=True,
+        reference=("fair share 1/n", [1 / p for p in result.exp.players]),
+        what="Share of single rounds won by the first player (seat 0)",
+        intervals="error bars are 95% Wilson intervals; dashed line: fair share 1/n",
+    )
 
 
 def _ratio_chart(result: SeatAdvantageResult) -> Chart:
-    from unocli.report import plots  # matplotlib only when drawing
-
-    cap = caption(
-        result.exp,
-        "First player's win share divided by the fair share 1/n (1 = no advantage)",
-        _n_text(result),
-        policies=", ".join(result.names),
+    return _players_chart(
+        result,
+        "first-player-ratio",
+        "first player ratio",
+        ("ratio_to_fair", "ratio_low", "ratio_high"),
+        title="First-player advantage relative to a fair share",
+        ylabel="win share x players",
+        hline=(1.0, "no advantage"),
+        what="First player's win share divided by the fair share 1/n (1 = no advantage)",
         intervals="error bars are 95% Wilson intervals scaled by n",
     )
-    figure = plots.line_chart(
-        result.exp.players,
-        _series(result, "ratio_to_fair", "ratio_low", "ratio_high"),
-        band=False,
-        title="First-player advantage relative to a fair share",
-        xlabel="players at the table",
-        ylabel="win share x players",
-        xticks=result.exp.players,
-        hline=1.0,
-        hline_label="no advantage",
-        caption=cap,
-    )
-    return Chart("first-player-ratio", figure, cap, "first player ratio")
 
 
 def _seat_chart(result: SeatAdvantageResult, sp: int) -> Chart:
@@ -262,30 +281,19 @@ def _seat_chart(result: SeatAdvantageResult, sp: int) -> Chart:
 
 
 def _balance_chart(result: SeatAdvantageResult) -> Chart:
-    from unocli.report import plots  # matplotlib only when drawing
-
-    players = result.exp.players
-    cap = caption(
-        result.exp,
-        "Balance: 1 minus the largest gap between two seats' win shares (1 = perfectly balanced). "
+    return _players_chart(
+        result,
+        "balance",
+        "balance by players",
+        ("balance", "balance_low", "balance_high"),
+        title="Balance between seats by table size",
+        ylabel="balance",
+        reference=("a perfectly fair game at this n", [result.fair[p] for p in result.exp.players]),
+        what="Balance: 1 minus the largest gap between two seats' win shares (1 = perfectly balanced). "
         "Sampling noise alone keeps measured balance below 1: the dashed line is what a perfectly fair "
         "game would show at this sample size",
-        _n_text(result),
-        policies=", ".join(result.names),
         intervals="error bars are 95% block-bootstrap intervals",
     )
-    figure = plots.line_chart(
-        players,
-        _series(result, "balance", "balance_low", "balance_high"),
-        band=False,
-        title="Balance between seats by table size",
-        xlabel="players at the table",
-        ylabel="balance",
-        xticks=players,
-        caption=cap,
-        reference=plots.Series("a perfectly fair game at this n", [result.fair[p] for p in players]),
-    )
-    return Chart("balance", figure, cap, "balance by players")
 
 
 def _findings(result: SeatAdvantageResult) -> list[str]:
