@@ -9,17 +9,23 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from scipy import stats as sps
 
 from unocli import __version__
+from unocli.report.model import Chart
 from unocli.run.backends import Backend
 from unocli.study.arm import Arm
 from unocli.study.compare import Comparison, compare
 from unocli.study.experiments import Experiment
 from unocli.study.stats import Difference, Estimate
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from unocli.report.plots import Series
 
 
 @dataclass
@@ -193,4 +199,77 @@ def caption(
     return (
         f"{title}. n = {n}. Rules: {rules_text}. Policies: {pol}. Seed {exp.seed}, {exp.path.name}{quick}, "
         f"unocli {__version__}. {intervals[0].upper() + intervals[1:]}."
+    )
+
+
+# ---------------------------------------------------------------- charts (matplotlib loads only when one is drawn)
+
+
+def interval_series(
+    table: pd.DataFrame, key: str, values: Sequence[Any], columns: tuple[str, str, str], labels: Sequence[str] | None = None
+) -> list[Series]:
+    """One line per value of ``table[key]``: its rows' ``columns`` (point, low, high), labelled ``labels`` or the value."""
+    from unocli.report import plots  # matplotlib only when drawing: compute() runs without it
+
+    point, low, high = columns
+    names = labels if labels is not None else [str(v) for v in values]
+    series = []
+    for value, label in zip(values, names, strict=True):
+        rows = table[table[key] == value]
+        series.append(plots.Series(label, rows[point], rows[low], rows[high]))
+    return series
+
+
+def players_chart(
+    exp: Experiment,
+    series: list[Series],
+    cap: str,
+    *,
+    name: str,
+    alt: str,
+    title: str,
+    ylabel: str,
+    percent: bool = False,
+    hline: tuple[float, str | None] | None = None,
+    reference: tuple[str, list[float]] | None = None,
+) -> Chart:
+    """``series`` across the experiment's table sizes with error bars, captioned ``cap`` (see :func:`caption`).
+
+    ``hline`` draws a dotted horizontal line and labels it; ``reference`` a dashed line, its label and values.
+    """
+    from unocli.report import plots  # matplotlib only when drawing
+
+    figure = plots.line_chart(
+        exp.players,
+        series,
+        band=False,
+        title=title,
+        xlabel="players at the table",
+        ylabel=ylabel,
+        xticks=exp.players,
+        percent=percent,
+        hline=hline[0] if hline else None,
+        hline_label=hline[1] if hline else None,
+        caption=cap,
+        reference=plots.Series(*reference) if reference else None,
+    )
+    return Chart(name, figure, cap, alt)
+
+
+def first_player_chart(exp: Experiment, series: list[Series], cap: str, *, name: str, title: str, ylabel: str) -> Chart:
+    """The first player's win share by table size (as a percentage), against the fair share 1/n (dashed)."""
+    fair = ("fair share 1/n", [1 / p for p in exp.players])
+    return players_chart(
+        exp, series, cap, name=name, alt="first player win share", title=title, ylabel=ylabel, percent=True, reference=fair
+    )
+
+
+def balance_chart(exp: Experiment, series: list[Series], fair: dict[int, float], cap: str, *, name: str, title: str) -> Chart:
+    """Balance by table size, against what a perfectly fair game measures at this n (dashed).
+
+    ``fair`` maps each table size to that expected balance (see :func:`fair_balance`).
+    """
+    reference = ("a perfectly fair game at this n", [fair[p] for p in exp.players])
+    return players_chart(
+        exp, series, cap, name=name, alt="balance by players", title=title, ylabel="balance", reference=reference
     )

@@ -23,6 +23,7 @@ from unocli.report.analyses.common import (
     caption,
     dkw_eps,
     hist_quantile,
+    interval_series,
     run_compare,
     total_games,
 )
@@ -301,10 +302,7 @@ def _turns_chart(result: GameLengthResult) -> Chart:
     from unocli.report import plots  # matplotlib only when drawing: compute() runs without it
 
     t, players = result.turns, result.exp.players
-    series = [
-        plots.Series(name, t[t["rules"] == name]["mean_turns"], t[t["rules"] == name]["ci_low"], t[t["rules"] == name]["ci_high"])
-        for name in result.names
-    ]
+    series = interval_series(t, "rules", result.names, ("mean_turns", "ci_low", "ci_high"))
     capped = t[t["capped_share"] > 0]
     note = ""
     if len(capped):

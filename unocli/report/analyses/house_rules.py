@@ -21,6 +21,7 @@ from unocli.report.analyses.common import (
     arm_rows,
     caption,
     fair_balance,
+    interval_series,
     run_compare,
     total_games,
 )
@@ -222,16 +223,9 @@ def _turns_chart(result: HouseRulesResult) -> Chart:
 def _first_player_chart(result: HouseRulesResult) -> Chart:
     from unocli.report import plots  # matplotlib only when drawing
 
-    eff = result.effects
-    series = [
-        plots.Series(
-            f"{p} players",
-            eff[eff["players"] == p]["d_first"],
-            eff[eff["players"] == p]["d_first_low"],
-            eff[eff["players"] == p]["d_first_high"],
-        )
-        for p in result.exp.players
-    ]
+    players = result.exp.players
+    labels = [f"{p} players" for p in players]
+    series = interval_series(result.effects, "players", players, ("d_first", "d_first_low", "d_first_high"), labels)
     cap = _caption(
         result, f"Change in the first player's win share from {result.base}, paired", "error bars are paired 95% t intervals"
     )
@@ -249,16 +243,9 @@ def _first_player_chart(result: HouseRulesResult) -> Chart:
 def _balance_chart(result: HouseRulesResult) -> Chart:
     from unocli.report import plots  # matplotlib only when drawing
 
-    t, players = result.table, result.exp.players
-    series = [
-        plots.Series(
-            f"{p} players",
-            t[t["players"] == p]["balance"],
-            t[t["players"] == p]["balance_low"],
-            t[t["players"] == p]["balance_high"],
-        )
-        for p in players
-    ]
+    players = result.exp.players
+    labels = [f"{p} players" for p in players]
+    series = interval_series(result.table, "players", players, ("balance", "balance_low", "balance_high"), labels)
     fair = ", ".join(f"{fmt.fixed(result.fair[p], 3)} at {p} players" for p in players)
     cap = _caption(
         result,

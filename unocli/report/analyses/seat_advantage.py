@@ -14,9 +14,13 @@ from unocli.report import fmt
 from unocli.report.analyses.common import (
     Context,
     balance,
+    balance_chart,
     caption,
     fair_balance,
+    first_player_chart,
+    interval_series,
     percentile_interval,
+    players_chart,
     run_compare,
     seat_columns,
     total_games,
@@ -165,87 +169,51 @@ def _shown(table: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-def _series(result: SeatAdvantageResult, columns: tuple[str, str, str]) -> list:
-    from unocli.report import plots  # matplotlib only when drawing: compute() runs without it
-
-    t = result.table
-    column, low, high = columns
-    return [
-        plots.Series(name, t[t["arm"] == name][column], t[t["arm"] == name][low], t[t["arm"] == name][high])
-        for name in result.names
-    ]
-
-
 def _n_text(result: SeatAdvantageResult) -> str:
     return f"{fmt.count(result.rounds[result.exp.players[0]])} rounds per policy and table size"
 
 
-def _players_chart(
-    result: SeatAdvantageResult,
-    name: str,
-    alt: str,
-    columns: tuple[str, str, str],
-    *,
-    title: str,
-    ylabel: str,
-    percent: bool = False,
-    hline: tuple[float, str] | None = None,
-    reference: tuple[str, list[float]] | None = None,
-    what: str,
-    intervals: str,
-) -> Chart:
-    """One line per policy across table sizes with error bars, from the table's ``columns`` (point, low, high).
+def _lines(result: SeatAdvantageResult, columns: tuple[str, str, str]) -> list:
+    """One line per policy across table sizes: the table's ``columns`` (point, low, high)."""
+    return interval_series(result.table, "arm", result.names, columns)
 
-    ``hline`` is a horizontal line and its label; ``reference`` a dashed reference line's label and values;
-    ``what`` and ``intervals`` open and close the caption.
-    """
-    from unocli.report import plots  # matplotlib only when drawing
 
-    players = result.exp.players
-    cap = caption(result.exp, what, _n_text(result), policies=", ".join(result.names), intervals=intervals)
-    figure = plots.line_chart(
-        players,
-        _series(result, columns),
-        band=False,
-        title=title,
-        xlabel="players at the table",
-        ylabel=ylabel,
-        xticks=players,
-        percent=percent,
-        hline=hline[0] if hline else None,
-        hline_label=hline[1] if hline else None,
-        caption=cap,
-        reference=plots.Series(*reference) if reference else None,
-    )
-    return Chart(name, figure, cap, alt)
+def _caption(result: SeatAdvantageResult, what: str, intervals: str) -> str:
+    return caption(result.exp, what, _n_text(result), policies=", ".join(result.names), intervals=intervals)
 
 
 def _share_chart(result: SeatAdvantageResult) -> Chart:
-    return _players_chart(
+    cap = _caption(
         result,
-        "first-player-share",
-        "first player win share",
-        ("first_player_share", "ci_low", "ci_high"),
+        "Share of single rounds won by the first player (seat 0)",
+        "error bars are 95% Wilson intervals; dashed line: fair share 1/n",
+    )
+    series = _lines(result, ("first_player_share", "ci_low", "ci_high"))
+    return first_player_chart(
+        result.exp,
+        series,
+        cap,
+        name="first-player-share",
         title="How much does playing first help?",
         ylabel="first player's win share",
-        percent=True,
-        reference=("fair share 1/n", [1 / p for p in result.exp.players]),
-        what="Share of single rounds won by the first player (seat 0)",
-        intervals="error bars are 95% Wilson intervals; dashed line: fair share 1/n",
     )
 
 
 def _ratio_chart(result: SeatAdvantageResult) -> Chart:
-    return _players_chart(
+    cap = _caption(
         result,
-        "first-player-ratio",
-        "first player ratio",
-        ("ratio_to_fair", "ratio_low", "ratio_high"),
+        "First player's win share divided by the fair share 1/n (1 = no advantage)",
+        "error bars are 95% Wilson intervals scaled by n",
+    )
+    return players_chart(
+        result.exp,
+        _lines(result, ("ratio_to_fair", "ratio_low", "ratio_high")),
+        cap,
+        name="first-player-ratio",
+        alt="first player ratio",
         title="First-player advantage relative to a fair share",
         ylabel="win share x players",
         hline=(1.0, "no advantage"),
-        what="First player's win share divided by the fair share 1/n (1 = no advantage)",
-        intervals="error bars are 95% Wilson intervals scaled by n",
     )
 
 
@@ -253,12 +221,7 @@ def _seat_chart(result: SeatAdvantageResult, sp: int) -> Chart:
     from unocli.report import plots  # matplotlib only when drawing
 
     sub = result.seats[result.seats["players"] == sp]
-    series = [
-        plots.Series(
-            name, sub[sub["arm"] == name]["share"], sub[sub["arm"] == name]["ci_low"], sub[sub["arm"] == name]["ci_high"]
-        )
-        for name in result.names
-    ]
+    series = interval_series(sub, "arm", result.names, ("share", "ci_low", "ci_high"))
     cap = caption(
         result.exp,
         f"Share of rounds won by each seat, {sp} players (seat 0 plays first, then 1, 2, ...)",
@@ -281,19 +244,15 @@ def _seat_chart(result: SeatAdvantageResult, sp: int) -> Chart:
 
 
 def _balance_chart(result: SeatAdvantageResult) -> Chart:
-    return _players_chart(
+    cap = _caption(
         result,
-        "balance",
-        "balance by players",
-        ("balance", "balance_low", "balance_high"),
-        title="Balance between seats by table size",
-        ylabel="balance",
-        reference=("a perfectly fair game at this n", [result.fair[p] for p in result.exp.players]),
-        what="Balance: 1 minus the largest gap between two seats' win shares (1 = perfectly balanced). "
+        "Balance: 1 minus the largest gap between two seats' win shares (1 = perfectly balanced). "
         "Sampling noise alone keeps measured balance below 1: the dashed line is what a perfectly fair "
         "game would show at this sample size",
-        intervals="error bars are 95% block-bootstrap intervals",
+        "error bars are 95% block-bootstrap intervals",
     )
+    series = _lines(result, ("balance", "balance_low", "balance_high"))
+    return balance_chart(result.exp, series, result.fair, cap, name="balance", title="Balance between seats by table size")
 
 
 def _findings(result: SeatAdvantageResult) -> list[str]:

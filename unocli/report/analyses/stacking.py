@@ -27,8 +27,12 @@ from unocli.report.analyses.common import (
     arm_diff,
     arm_mean,
     arm_rows,
+    balance_chart,
     caption,
     fair_balance,
+    first_player_chart,
+    interval_series,
+    players_chart,
     run_compare,
     total_games,
 )
@@ -285,36 +289,19 @@ def _n_text(result: StackingResult) -> str:
     return f"{fmt.count(result.rounds[result.exp.players[0]])} deals per table size, every variant on the same deals"
 
 
-def _series(df: pd.DataFrame, names: list[str] | tuple[str, ...], column: str, low: str, high: str) -> list:
-    from unocli.report import plots  # matplotlib only when drawing: compute() runs without it
-
-    by = df["stacking"]
-    return [plots.Series(v, df[by == v][column], df[by == v][low], df[by == v][high]) for v in names]
+def _caption(result: StackingResult, what: str, intervals: str) -> str:
+    return caption(result.exp, what, _n_text(result), intervals=intervals)
 
 
 def _effect_chart(result: StackingResult, metric: str, label: str, name: str, title: str) -> Chart:
-    from unocli.report import plots  # matplotlib only when drawing
-
-    players = result.exp.players
-    series = _series(result.effects, result.variants, f"d_{metric}", f"d_{metric}_low", f"d_{metric}_high")
-    cap = caption(
-        result.exp,
+    cap = _caption(
+        result,
         f"Change in {label} per round against stacking {result.base}, paired on the same deals",
-        _n_text(result),
-        intervals="error bars are paired 95% t intervals",
+        "error bars are paired 95% t intervals",
     )
-    fig = plots.line_chart(
-        players,
-        series,
-        band=False,
-        title=title,
-        xlabel="players at the table",
-        ylabel=f"change in {label} vs {result.base}",
-        xticks=players,
-        hline=0.0,
-        caption=cap,
-    )
-    return Chart(name, fig, cap, title)
+    series = interval_series(result.effects, "stacking", result.variants, (f"d_{metric}", f"d_{metric}_low", f"d_{metric}_high"))
+    ylabel = f"change in {label} vs {result.base}"
+    return players_chart(result.exp, series, cap, name=name, alt=title, title=title, ylabel=ylabel, hline=(0.0, None))
 
 
 def _stack_chart(result: StackingResult, sp: int) -> Chart:
@@ -356,54 +343,26 @@ def _stack_chart(result: StackingResult, sp: int) -> Chart:
 
 
 def _first_player_chart(result: StackingResult) -> Chart:
-    from unocli.report import plots  # matplotlib only when drawing
-
-    players = result.exp.players
-    cap = caption(
-        result.exp,
+    cap = _caption(
+        result,
         "First player's (seat 0) share of rounds won",
-        _n_text(result),
-        intervals="error bars are 95% Wilson intervals; dashed line: a fair share 1/n",
+        "error bars are 95% Wilson intervals; dashed line: a fair share 1/n",
     )
-    figure = plots.line_chart(
-        players,
-        _series(result.table, result.names, "first_player_share", "first_low", "first_high"),
-        band=False,
-        title="First-player advantage under each stacking variant",
-        xlabel="players at the table",
-        ylabel="seat 0 win share",
-        xticks=players,
-        percent=True,
-        reference=plots.Series("fair share 1/n", [1 / p for p in players]),
-        caption=cap,
-    )
-    return Chart("stacking-first-player", figure, cap, "first player win share")
+    series = interval_series(result.table, "stacking", result.names, ("first_player_share", "first_low", "first_high"))
+    title = "First-player advantage under each stacking variant"
+    return first_player_chart(result.exp, series, cap, name="stacking-first-player", title=title, ylabel="seat 0 win share")
 
 
 def _balance_chart(result: StackingResult) -> Chart:
-    from unocli.report import plots  # matplotlib only when drawing
-
-    players = result.exp.players
-    cap = caption(
-        result.exp,
+    cap = _caption(
+        result,
         "Balance (1 minus the largest gap between two seats' win shares; 1 = perfectly balanced). "
         "Sampling noise alone keeps measured balance below 1: the dashed line is what a perfectly fair "
         "game would show at this sample size",
-        _n_text(result),
-        intervals="error bars are 95% block-bootstrap intervals",
+        "error bars are 95% block-bootstrap intervals",
     )
-    figure = plots.line_chart(
-        players,
-        _series(result.table, result.names, "balance", "balance_low", "balance_high"),
-        band=False,
-        title="Balance between seats",
-        xlabel="players at the table",
-        ylabel="balance",
-        xticks=players,
-        caption=cap,
-        reference=plots.Series("a perfectly fair game at this n", [result.fair[p] for p in players]),
-    )
-    return Chart("stacking-balance", figure, cap, "balance by players")
+    series = interval_series(result.table, "stacking", result.names, ("balance", "balance_low", "balance_high"))
+    return balance_chart(result.exp, series, result.fair, cap, name="stacking-balance", title="Balance between seats")
 
 
 def _versus_chart(result: StackingResult) -> Chart:
