@@ -451,13 +451,7 @@ def render(result: BluffResult) -> Section:
     blocks: list = [
         _gain_heatmap(result),
         _gain_lines(result),
-        TableBlock(
-            "bluff-gain",
-            "Bluffer's win-share change against its honest twin, percentage points (* significant after Holm)",
-            _pivot(result),
-            result.grid,
-            f"n = {fmt.count(result.deals)} paired deals per cell; full intervals and p-values in the CSV.",
-        ),
+        _gain_table(result),
         _break_even_table(result),
         _per_bluff_chart(result),
         TableBlock(
@@ -643,6 +637,16 @@ def _per_bluff_chart(result: BluffResult) -> Chart:
         caption=cap,
     )
     return Chart("per-bluff", figure, cap, "win share per bluff by challenge rate")
+
+
+def _gain_table(result: BluffResult) -> TableBlock:
+    return TableBlock(
+        "bluff-gain",
+        "Bluffer's win-share change against its honest twin, percentage points (* significant after Holm)",
+        _pivot(result),
+        result.grid,
+        f"n = {fmt.count(result.deals)} paired deals per cell; full intervals and p-values in the CSV.",
+    )
 
 
 def _break_even_table(result: BluffResult) -> TableBlock:
