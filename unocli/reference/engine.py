@@ -98,6 +98,10 @@ class Round:
         self.pending = 0  # pending penalty under stacking (§8)
         self.chain = 0  # +2/+4 cards in the current penalty chain
         self.plus4 = Plus4Info()
+        # A jump-in window opened while a jump-in is being played: the seat whose card opens it (see
+        # _jump_in_window). None outside a window.
+        self._window_after: int | None = None
+        self._in_window = False
 
     # ------------------------------------------------------------ set-up (§2)
 
@@ -547,11 +551,36 @@ class Round:
     # ------------------------------------------------------------ house rules
 
     def _jump_in_window(self, seat: int) -> None:
-        """§8 jump-in: others holding the top card's twin may play it out of turn (§11.9)."""
+        """§8 jump-in: others holding the top card's twin may play it out of turn (§11.9).
+
+        A jump-in opens the next window, so a chain of jump-ins is played here in
+        a loop, not by recursion: with big hands two twins can bounce between
+        players (each drawn back from the reshuffled pile) for hundreds of plays,
+        deeper than Python's recursion limit. Every window is the last thing its
+        play does, so looping plays the same sequence recursion would.
+        """
+        if self._in_window:  # opened by the jump-in this loop is playing: the loop offers it next
+            self._window_after = seat
+            return
+        self._in_window = True
+        try:
+            opener: int | None = seat
+            while opener is not None:
+                self._window_after = None
+                jumper = self._jumper(opener)
+                if jumper is None:
+                    return
+                self._play(jumper, self.top, JUMP_IN)
+                opener = self._window_after  # None when the play opened no window (stacking, or the round ended)
+        finally:
+            self._in_window = False
+
+    def _jumper(self, seat: int) -> int | None:
+        """Who jumps in on the card ``seat`` just played (the first in turn order who holds its twin and wants to)."""
         if not self.rules.jump_in or is_wild(self.top):
-            return
+            return None
         if self.stats.turns >= self.rules.max_turns:  # §11.7: none offered when capped
-            return
+            return None
         top = self.top
         for k in range(1, self.n):
             other = self.seat_after(seat, k)
@@ -560,8 +589,8 @@ class Round:
             if self.rules.no_action_finish and self.hand_size(other) == 1 and is_action_or_wild(top):
                 continue
             if self.decider.jump_in(self, other):
-                self._play(other, top, JUMP_IN)
-                return
+                return other
+        return None
 
     def _rotate(self) -> None:
         """seven_o 0: every hand passes to the next player in the direction of play."""
