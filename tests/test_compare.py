@@ -11,7 +11,8 @@ import pytest
 from unocli.errors import ConfigError
 from unocli.game.policies import preset
 from unocli.game.rules import Rules
-from unocli.study.compare import Arm, compare, quantity_names
+from unocli.study.arm import Arm
+from unocli.study.compare import compare, quantity_names
 from unocli.study.stats import wilson
 
 BASIC = preset("basic")

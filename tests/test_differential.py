@@ -196,6 +196,22 @@ def test_first_player_dealer_and_skips_vary() -> None:
     assert rows[:, COL["skips"]].sum() > 0
 
 
+def test_jump_in_chain_longer_than_the_recursion_limit() -> None:
+    """Two twins bouncing between two 53-card hands: every play a jump-in, to the turn cap.
+
+    Each jump-in makes the next player draw the other twin back from the
+    reshuffled pile. The reference engine once played such a chain by
+    recursion and died of RecursionError after about 330 jump-ins (a table
+    hypothesis drew now and then); both engines must play all of it alike.
+    """
+    import sys
+
+    rules = Rules(players=2, hand_size=53, jump_in=True)
+    rows = compare(rules, [Policy(jump_in=1.0)] * 2, seed=1, start=2, count=1)
+    assert rows[0, COL["jump_ins"]] > sys.getrecursionlimit()
+    assert rows[0, COL["turns"]] == rules.max_turns
+
+
 # ---------------------------------------------------------------- matches
 
 MATCHES = [

@@ -233,8 +233,6 @@ def test_rotation_difference_is_a_t_interval_over_deals():
     assert got.diff == pytest.approx(per_deal.mean(), rel=REL)
     assert (got.low, got.high) == pytest.approx((ci.low, ci.high), rel=1e-8)
     assert got.p == pytest.approx(ref.pvalue, rel=1e-6)
-    legacy = rot.paired_difference("a", "b")  # compat shim for cli/
-    assert (legacy["diff"], legacy["ci_low"], legacy["ci_high"], legacy["n_deals"]) == (got.diff, got.low, got.high, 300)
 
 
 def _comparison_with_blocks(block_means: np.ndarray, per_block: int) -> Comparison:
@@ -274,18 +272,18 @@ def test_block_bootstrap_spread_matches_scipy_and_theory():
     assert hi == pytest.approx(ref.confidence_interval.high, abs=0.25 * theory)
 
 
-# ---------------------------------------------------------------- the compat shims report/ and cli/ still use
+# ---------------------------------------------------------------- records are read by name
 
 
-def test_records_still_read_like_the_tuples_and_dicts_they_replaced():
-    est = t_interval(4, 10, 30)
-    mean, sd, lo, hi = est
-    assert (mean, sd, lo, hi) == (est.mean, est.sd, est.low, est.high) and est[0] == est.mean and est[2:] == (lo, hi)
-    share = wilson(3, 10)
-    assert tuple(share) == (share.share, share.low, share.high)
+def test_records_are_read_by_name_not_position():
+    """No record unpacks like a tuple or indexes like a dict: positional reads were the bugs issue 10 removed."""
+    est, share = t_interval(4, 10, 30), wilson(3, 10)
     d = paired_diff(np.array([1.0, 2, 4]), np.array([0.0, 2, 1]))
-    legacy = {"diff": d.diff, "sd": d.sd, "ci_low": d.low, "ci_high": d.high, "p": d.p, "n": d.n}
-    assert {k: d[k] for k in d.keys()} == legacy
+    for record, key in ((est, 0), (share, 0), (d, "diff")):
+        with pytest.raises(TypeError):
+            record[key]
+        with pytest.raises(TypeError):
+            iter(record)
 
 
 # ---------------------------------------------------------------- coverage by simulation

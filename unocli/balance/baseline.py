@@ -18,8 +18,6 @@ from unocli.files import load_json, write_text_atomic
 from unocli.game.policies import POLICY_FIELDS, Policy
 from unocli.game.rules import RULE_FIELDS, Rules
 from unocli.run.backends import Backend
-
-# compat: cli/ and the tests import Arm from here; remove this note once they import it from unocli.study.arm
 from unocli.study.arm import Arm
 from unocli.study.simulate import SimulationResult, simulate
 

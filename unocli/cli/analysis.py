@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shlex
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -12,15 +13,27 @@ import click
 import pandas as pd
 
 from unocli.cli.backend import backend_options, make_backend
-from unocli.cli.options import UnoCommand, policy_options, rules_options, seed_option, target_options
+from unocli.cli.options import (
+    F,
+    UnoCommand,
+    bundled,
+    match_option,
+    policy_options,
+    repeatable_option,
+    rules_options,
+    seed_option,
+    target_options,
+    threads_option,
+)
 from unocli.errors import ConfigError
 from unocli.files import check_table_path, write_table
 from unocli.game.policies import PRESETS as POLICY_PRESETS
 from unocli.game.rules import PRESETS as RULE_PRESETS
 from unocli.report import fmt
 from unocli.run.precision import check_target
-from unocli.study.compare import Arm, Comparison, check_arms, compare, is_binary, quantity_names
-from unocli.study.sweep import SweepResult, TableSpec, parse_grid_option, sweep
+from unocli.study.arm import Arm, TableSpec
+from unocli.study.compare import Comparison, check_arms, compare, is_binary, quantity_names
+from unocli.study.sweep import SweepResult, parse_grid_option, sweep
 
 ARM_OPTIONS = ("--rules", "--set", "--players", "--policy", "--seat")
 
@@ -102,6 +115,41 @@ def _metrics(text: str | None) -> tuple[str, ...] | None:
     return tuple(m.strip() for m in text.split(",") if m.strip()) if text else None
 
 
+@dataclass(frozen=True)
+class StudyOptions:
+    """The options ``compare`` and ``sweep`` share, as given: the table, size, seed, metrics and how to play."""
+
+    rules_spec: str
+    sets: tuple[str, ...]
+    players: int | None
+    policy: str
+    seats: tuple[str, ...]
+    games: int | None
+    seed: int
+    metrics_text: str | None
+    target_error: float | None
+    metric: str
+    max_games: int
+    match: bool
+    threads: int | None
+
+    @property
+    def metrics(self) -> tuple[str, ...] | None:
+        return _metrics(self.metrics_text)
+
+    def table(self) -> TableSpec:
+        """The table ``--rules``, ``--set``, ``--players``, ``--policy`` and ``--seat`` describe (checked)."""
+        return base_table(self.rules_spec, self.sets, self.players, self.policy, self.seats)
+
+
+def study_options(*, games_help: str, metrics_help: str) -> Callable[[F], F]:
+    """The options of :class:`StudyOptions`, handed to the command as ``study``."""
+    metrics_option = click.option("--metrics", "metrics_text", default=None, metavar="A,B,...", help=metrics_help)
+    games_option = click.option("--games", type=click.IntRange(min=1), default=None, help=games_help)
+    play = (target_options, match_option, threads_option)
+    return bundled("study", StudyOptions, rules_options, policy_options, games_option, seed_option, metrics_option, *play)
+
+
 def _log(quiet: bool):
     """A progress printer on stderr (after the kernel compile notice, when the kernel is not cached yet)."""
     from unocli.cli.run import announce_compile
@@ -139,29 +187,18 @@ def format_comparison(df: pd.DataFrame) -> str:
 
 @click.command(cls=UnoCommand)
 @click.argument("experiment", required=False, type=click.Path(dir_okay=False))
-@click.option(
+@repeatable_option(
     "--arm",
     "arm_texts",
-    multiple=True,
-    metavar="SPEC",
-    help="An arm: a rules preset (stacking), a policy (basic:bluff=0.3), or 'NAME: --set F=V --policy P "
+    "SPEC",
+    "An arm: a rules preset (stacking), a policy (basic:bluff=0.3), or 'NAME: --set F=V --policy P "
     "--seat S=P' on top of the base options (repeatable; at least two, or an EXPERIMENT file).",
 )
 @click.option("--baseline", default=None, help="The arm the others are compared with (default: the first).")
-@rules_options
-@policy_options
-@click.option("--games", type=click.IntRange(min=1), default=None, help="Games per arm [default: 20000, or the file's].")
-@seed_option
-@click.option(
-    "--metrics",
-    "metrics_text",
-    default=None,
-    metavar="A,B,...",
-    help="Metrics to show (default: turns, cards_drawn, win_0; or the file's).",
+@study_options(
+    games_help="Games per arm [default: 20000, or the file's].",
+    metrics_help="Metrics to show (default: turns, cards_drawn, win_0; or the file's).",
 )
-@target_options
-@click.option("--match", is_flag=True, help="Play matches to target_score instead of single rounds.")
-@click.option("--threads", type=click.IntRange(min=1), default=None, help="Numba threads (default: all cores).")
 @click.option(
     "--out",
     "out_path",
@@ -176,19 +213,7 @@ def compare_cmd(
     experiment: str | None,
     arm_texts: tuple[str, ...],
     baseline: str | None,
-    rules_spec: str,
-    sets: tuple[str, ...],
-    players: int | None,
-    policy: str,
-    seats: tuple[str, ...],
-    games: int | None,
-    seed: int,
-    metrics_text: str | None,
-    target_error: float | None,
-    metric: str,
-    max_games: int,
-    match: bool,
-    threads: int | None,
+    study: StudyOptions,
     out_path: str | None,
     as_json: bool,
     quiet: bool,
@@ -202,15 +227,15 @@ def compare_cmd(
     intervals and Holm-adjusted p-values. Arms that play identically differ
     by exactly 0.
     """
-    check_target(target_error, max_games)
+    check_target(study.target_error, study.max_games)
     if out_path:
         check_table_path(out_path)
-    asked = CompareAsked(games=games, seed=seed, baseline=baseline, metrics=_metrics(metrics_text), match=match)
+    asked = CompareAsked(games=study.games, seed=study.seed, baseline=baseline, metrics=study.metrics, match=study.match)
     if experiment:
-        plan = _plan_from_file(experiment, arm_texts, players, asked)
+        plan = _plan_from_file(experiment, arm_texts, study.players, asked)
     else:
-        plan = _plan_from_arms(arm_texts, (rules_spec, sets, players, policy, seats), asked)
-    _check_metrics(plan.arms, (*plan.metrics, metric))
+        plan = _plan_from_arms(arm_texts, study, asked)
+    _check_metrics(plan.arms, (*plan.metrics, study.metric))
     say = _log(quiet or as_json)
     say(f"unocli compare: {len(plan.arms)} arms x {fmt.count(plan.games)} games, seed {plan.seed}")
     result = compare(
@@ -220,10 +245,10 @@ def compare_cmd(
         baseline=plan.baseline,
         quantities=None,
         match=plan.match,
-        target_error=target_error,
-        metric=metric,
-        max_games=max_games,
-        threads=threads,
+        target_error=study.target_error,
+        metric=study.metric,
+        max_games=study.max_games,
+        threads=study.threads,
         backend=make_backend(backend, scheduler),
     )
     table = result.table(plan.metrics)
@@ -256,7 +281,6 @@ class ComparePlan:
 
 
 DEFAULT_COMPARE_METRICS = ("turns", "cards_drawn", "win_0")
-TableOptions = tuple[str, tuple[str, ...], int | None, str, tuple[str, ...]]  # rules, sets, players, policy, seats
 
 
 def _plan_from_file(path: str, arm_texts: tuple[str, ...], players: int | None, asked: CompareAsked) -> ComparePlan:
@@ -276,11 +300,11 @@ def _plan_from_file(path: str, arm_texts: tuple[str, ...], players: int | None, 
     )
 
 
-def _plan_from_arms(arm_texts: tuple[str, ...], table: TableOptions, asked: CompareAsked) -> ComparePlan:
+def _plan_from_arms(arm_texts: tuple[str, ...], study: StudyOptions, asked: CompareAsked) -> ComparePlan:
     """The ``--arm`` options on top of the table the common options describe."""
     if len(arm_texts) < 2:
         raise ConfigError("name at least two --arm options (or an EXPERIMENT file)")
-    base = base_table(*table)
+    base = study.table()
     parsed = [parse_arm(t, base) for t in arm_texts]
     return ComparePlan(
         arms=tuple(spec.build(name=name) for name, spec in parsed),
@@ -326,28 +350,17 @@ def _comparison_text(result: Comparison, table: pd.DataFrame) -> str:
 
 @click.command(cls=UnoCommand)
 @click.argument("experiment", required=False, type=click.Path(dir_okay=False))
-@click.option(
+@repeatable_option(
     "--grid",
     "grid_texts",
-    multiple=True,
-    metavar="NAME=VALUES",
-    help="A grid axis: a rule field or policy knob (KNOB@SEAT, KNOB@opponents) with values a,b,c or "
+    "NAME=VALUES",
+    "A grid axis: a rule field or policy knob (KNOB@SEAT, KNOB@opponents) with values a,b,c or "
     "START:STOP:STEP, e.g. --grid bluff=0:1:0.1 (repeatable).",
 )
-@rules_options
-@policy_options
-@click.option("--games", type=click.IntRange(min=1), default=None, help="Games per cell [default: 5000].")
-@seed_option
-@click.option(
-    "--metrics",
-    "metrics_text",
-    default=None,
-    metavar="A,B,...",
-    help="Metrics in the table (default: --metric, win_0, cards_drawn).",
+@study_options(
+    games_help="Games per cell [default: 5000].",
+    metrics_help="Metrics in the table (default: --metric, win_0, cards_drawn).",
 )
-@target_options
-@click.option("--match", is_flag=True, help="Play matches to target_score instead of single rounds.")
-@click.option("--threads", type=click.IntRange(min=1), default=None, help="Numba threads (default: all cores).")
 @click.option(
     "--out",
     "out_dir",
@@ -361,19 +374,7 @@ def _comparison_text(result: Comparison, table: pd.DataFrame) -> str:
 def sweep_cmd(
     experiment: str | None,
     grid_texts: tuple[str, ...],
-    rules_spec: str,
-    sets: tuple[str, ...],
-    players: int | None,
-    policy: str,
-    seats: tuple[str, ...],
-    games: int | None,
-    seed: int,
-    metrics_text: str | None,
-    target_error: float | None,
-    metric: str,
-    max_games: int,
-    match: bool,
-    threads: int | None,
+    study: StudyOptions,
     out_dir: str,
     quiet: bool,
     backend: str,
@@ -386,20 +387,20 @@ def sweep_cmd(
     the paired difference from the first cell. The chart is a line plot for
     one axis and a heatmap for two.
     """
-    check_target(target_error, max_games)
+    check_target(study.target_error, study.max_games)
     axes = [parse_grid_option(t) for t in grid_texts]
-    metrics = _metrics(metrics_text)
+    metrics, seed = study.metrics, study.seed
     if experiment:
         from unocli.study.experiments import load_experiment
 
         exp = load_experiment(experiment)
         axes = list(exp.grid) + axes
-        base = replace(exp.base, players=players or exp.players[0])
-        games, seed = games or exp.games, seed if seed else exp.seed
+        base = replace(exp.base, players=study.players or exp.players[0])
+        games, seed = study.games or exp.games, seed if seed else exp.seed
         metrics = metrics or exp.metrics
     else:
-        base = base_table(rules_spec, sets, players, policy, seats)
-        games = games or 5_000
+        base = study.table()
+        games = study.games or 5_000
     folder = Path(out_dir)
     if folder.exists() and not folder.is_dir():
         raise ConfigError(f"--out {out_dir!r} is a file, not a folder")
@@ -411,14 +412,14 @@ def sweep_cmd(
         games=games,
         seed=seed,
         metrics=metrics,
-        metric=metric,
-        match=match,
-        target_error=target_error,
-        max_games=max_games,
-        threads=threads,
+        metric=study.metric,
+        match=study.match,
+        target_error=study.target_error,
+        max_games=study.max_games,
+        threads=study.threads,
         backend=make_backend(backend, scheduler),
     )
-    click.echo(_write_sweep(result, folder, metric, seed, base))
+    click.echo(_write_sweep(result, folder, study.metric, seed, base))
 
 
 def _write_sweep(result: SweepResult, folder: Path, metric: str, seed: int, base: TableSpec) -> str:
@@ -462,7 +463,7 @@ def _write_sweep(result: SweepResult, folder: Path, metric: str, seed: int, base
     default=None,
     help="Use the experiments' [quick] sizes (default with no EXPERIMENT: quick; with files: full).",
 )
-@click.option("--threads", type=click.IntRange(min=1), default=None, help="Numba threads (default: all cores).")
+@threads_option
 @click.option("--quiet", is_flag=True, help="No progress messages.")
 @backend_options
 def report_cmd(

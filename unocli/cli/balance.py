@@ -7,12 +7,13 @@ import sys
 import click
 import pandas as pd
 
-from unocli.balance.baseline import Arm, load_baseline, make_baseline, save_baseline
+from unocli.balance.baseline import load_baseline, make_baseline, save_baseline
 from unocli.balance.check import CheckReport, CheckRow, Verdict, check_exact, check_statistical, write_junit
 from unocli.cli.backend import backend_options, make_backend
 from unocli.cli.options import BigInt, UnoCommand
 from unocli.errors import ConfigError
 from unocli.report import fmt
+from unocli.study.arm import Arm
 from unocli.study.compare import is_binary
 from unocli.study.experiments import load_experiment
 

@@ -15,6 +15,8 @@ command runs becomes a one-line ``Error: ...`` (see :class:`UnoGroup`).
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -133,6 +135,12 @@ class BigInt(click.ParamType):
 
 # ---------------------------------------------------------------- decorators
 
+
+def repeatable_option(flag: str, dest: str, metavar: str, help: str) -> Callable[[F], F]:
+    """An option given any number of times, its values collected into a tuple called ``dest``."""
+    return click.option(flag, dest, multiple=True, metavar=metavar, help=help)
+
+
 rules_option = click.option(
     "--rules",
     "rules_spec",
@@ -141,12 +149,8 @@ rules_option = click.option(
     metavar="PRESET_OR_TOML",
     help="Rule set: a preset name (see 'unocli rules list') or a TOML file.",
 )
-set_option = click.option(
-    "--set",
-    "sets",
-    multiple=True,
-    metavar="FIELD=VALUE",
-    help="Override one rule field, e.g. --set stacking=progressive (repeatable).",
+set_option = repeatable_option(
+    "--set", "sets", "FIELD=VALUE", "Override one rule field, e.g. --set stacking=progressive (repeatable)."
 )
 players_option = click.option(
     "--players",
@@ -161,13 +165,7 @@ policy_option = click.option(
     metavar="SPEC",
     help="Policy for every seat: NAME or NAME:knob=value,... (see 'unocli policies list').",
 )
-seat_option = click.option(
-    "--seat",
-    "seats",
-    multiple=True,
-    metavar="S=SPEC",
-    help="Policy for one seat, e.g. --seat 0=basic:bluff=0.3 (repeatable).",
-)
+seat_option = repeatable_option("--seat", "seats", "S=SPEC", "Policy for one seat, e.g. --seat 0=basic:bluff=0.3 (repeatable).")
 seed_option = click.option(
     "--seed",
     type=BigInt(),
@@ -184,6 +182,9 @@ game_option = click.option(
     metavar="INDEX",
     help="Index of the game within the seed's run (0 to 2**64-1).",
 )
+
+threads_option = click.option("--threads", type=click.IntRange(min=1), default=None, help="Numba threads (default: all cores).")
+match_option = click.option("--match", is_flag=True, help="Play matches to target_score instead of single rounds.")
 
 
 def rules_options(f: F) -> F:
@@ -228,3 +229,25 @@ def target_options(f: F) -> F:
         metavar="X",
         help="Play batches until the 95% CI half-width of --metric is at most X; --games is the first batch.",
     )(f)
+
+
+def bundled(name: str, record: type, *options: Callable[[F], F]) -> Callable[[F], F]:
+    """Stack ``options`` on a command and hand their values to it as one argument ``name``, a ``record``.
+
+    ``record`` is a dataclass whose fields are the options' parameter names; the
+    options keep their order in ``--help`` (the first given is listed first).
+    """
+    names = [field.name for field in dataclasses.fields(record)]
+
+    def decorate(f: F) -> F:
+        @functools.wraps(f)  # also carries the options already stacked on f (click keeps them on the function)
+        def command(*args: Any, **kwargs: Any) -> Any:
+            values = {key: kwargs.pop(key) for key in names}
+            return f(*args, **kwargs, **{name: record(**values)})
+
+        decorated: F = command
+        for option in reversed(options):
+            decorated = option(decorated)
+        return decorated
+
+    return decorate

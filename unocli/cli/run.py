@@ -12,7 +12,15 @@ import click
 import pandas as pd
 
 from unocli.cli.backend import backend_options, make_backend
-from unocli.cli.options import UnoCommand, policy_options, rules_options, seed_option, target_options
+from unocli.cli.options import (
+    UnoCommand,
+    match_option,
+    policy_options,
+    rules_options,
+    seed_option,
+    target_options,
+    threads_option,
+)
 from unocli.errors import ConfigError
 from unocli.files import check_table_path, write_table
 from unocli.game.policies import Policy, load_policies_file, resolve_policies, seat_labels
@@ -44,9 +52,6 @@ def games_option(default: int):
         show_default=True,
         help="Games to play (rounds, or matches with --match).",
     )
-
-
-threads_option = click.option("--threads", type=click.IntRange(min=1), default=None, help="Numba threads (default: all cores).")
 
 
 def resolve_table(
@@ -163,11 +168,10 @@ def _rotation_lines(rot: RotationStats) -> list[str]:
     names = list(rot.groups())
     for i, a in enumerate(names):
         for b in names[i + 1 :]:
-            d = rot.paired_difference(a, b)
-            lo, hi = d["ci_low"], d["ci_high"]
+            d = rot.difference(a, b)
             lines.append(
-                f"  {a} - {b}: {fmt.point(d['diff'], lo, hi, kind='pp')}  95% CI {fmt.bounds(lo, hi, kind='pp')}"
-                f"  (paired over {fmt.count(d['n_deals'])} deals)"
+                f"  {a} - {b}: {fmt.point(d.diff, d.low, d.high, kind='pp')}  95% CI {fmt.bounds(d.low, d.high, kind='pp')}"
+                f"  (paired over {fmt.count(d.n)} deals)"
             )
     return lines
 
@@ -188,7 +192,7 @@ def _short(policy: Policy) -> str:
 @games_option(100_000)
 @seed_option
 @threads_option
-@click.option("--match", is_flag=True, help="Play matches to target_score instead of single rounds.")
+@match_option
 @click.option("--rotate-seats", is_flag=True, help="Play each deal once per rotation of the seats (fair policy comparison).")
 @click.option(
     "--out",

@@ -58,7 +58,7 @@ def _imports(path: Path, module: str) -> set[str]:
                 target = node.module or ""
             found.add(target)
             found.update(f"{target}.{alias.name}" for alias in node.names)  # ``from pkg import module``
-    out = set()
+    out: set[str] = set()
     for name in found:
         parts = name.split(".")
         out.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))  # a package's __init__ runs too

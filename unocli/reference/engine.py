@@ -12,6 +12,7 @@ counters; ``events`` is the play-by-play that ``unocli trace`` prints.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from unocli.game.cards import (
@@ -103,7 +104,10 @@ class Round:
         self._kept_quick: tuple | None = None
         self._power = 1
         self._since = 0
-        self._window_after: int | None = None  # a seat whose card just opened the jump-in window
+        # A jump-in window opened while a jump-in is being played: the seat whose card opens it (see
+        # _jump_in_window). None outside a window.
+        self._window_after: int | None = None
+        self._in_window = False
 
     # ------------------------------------------------------------ set-up (§2)
 
@@ -155,7 +159,7 @@ class Round:
         hands: list[str | list[int]],
         *,
         discard: str | list[int],
-        draw: str | list[int] = (),
+        draw: str | Sequence[int] = (),
         colour: int | None = None,
         current: int = 0,
         direction: int = 1,
@@ -361,11 +365,6 @@ class Round:
             self._pending_decision(self.current)
         else:
             self._turn(self.current)
-        # Jump-ins are a loop, not a recursion: a chain of them (each a turn, up to max_turns) would
-        # otherwise nest one call per jump-in. The window reopens from each jumper (§11.9).
-        while self._window_after is not None:
-            seat, self._window_after = self._window_after, None
-            self._jump_in_window(seat)
 
     def _quick_state(self) -> tuple:
         """A few fields of the state, enough to tell most unequal states apart cheaply."""
@@ -561,7 +560,7 @@ class Round:
             elif self.rules.seven_o and rank == 7:
                 self._swap(seat)
             self.current = self.next_seat(seat)
-        self._window_after = seat  # the jump-in window opens once this play is over (§8, §11.9)
+        self._jump_in_window(seat)
 
     def _final_penalty(self, seat: int, card: int, how: str, value: int) -> bool:
         """A +2/+4 as the last card: the next player faces it (§7, §11.10).
@@ -631,11 +630,36 @@ class Round:
     # ------------------------------------------------------------ house rules
 
     def _jump_in_window(self, seat: int) -> None:
-        """§8 jump-in: others holding the top card's twin may play it out of turn (§11.9)."""
+        """§8 jump-in: others holding the top card's twin may play it out of turn (§11.9).
+
+        A jump-in opens the next window, so a chain of jump-ins is played here in
+        a loop, not by recursion: with big hands two twins can bounce between
+        players (each drawn back from the reshuffled pile) for hundreds of plays,
+        deeper than Python's recursion limit. Every window is the last thing its
+        play does, so looping plays the same sequence recursion would.
+        """
+        if self._in_window:  # opened by the jump-in this loop is playing: the loop offers it next
+            self._window_after = seat
+            return
+        self._in_window = True
+        try:
+            opener: int | None = seat
+            while opener is not None:
+                self._window_after = None
+                jumper = self._jumper(opener)
+                if jumper is None:
+                    return
+                self._play(jumper, self.top, JUMP_IN)
+                opener = self._window_after  # None when the play opened no window (stacking, or the round ended)
+        finally:
+            self._in_window = False
+
+    def _jumper(self, seat: int) -> int | None:
+        """Who jumps in on the card ``seat`` just played (the first in turn order who holds its twin and wants to)."""
         if not self.rules.jump_in or is_wild(self.top):
-            return
+            return None
         if self.stats.turns >= self.rules.max_turns:  # §11.7: none offered when capped
-            return
+            return None
         top = self.top
         for k in range(1, self.n):
             other = self.seat_after(seat, k)
@@ -644,8 +668,8 @@ class Round:
             if self.rules.no_action_finish and self.hand_size(other) == 1 and is_action_or_wild(top):
                 continue
             if self.decider.jump_in(self, other):
-                self._play(other, top, JUMP_IN)
-                return
+                return other
+        return None
 
     def _rotate(self) -> None:
         """seven_o 0: every hand passes to the next player in the direction of play."""

@@ -37,16 +37,19 @@ COLOURS = (
 )
 WIDTH = 9.0
 
+# What a chart's coordinates may be given as: a list, a numpy array or (untyped here) a pandas column.
+Values = Sequence[float] | np.ndarray
+
 
 @dataclass
 class Series:
     """One line (or set of points) with its 95% interval."""
 
     label: str
-    y: Sequence[float]
-    lo: Sequence[float] | None = None
-    hi: Sequence[float] | None = None
-    x: Sequence[float] | None = None
+    y: Values
+    lo: Values | None = None
+    hi: Values | None = None
+    x: Values | None = None
 
 
 def caption_text(parts: Sequence[str]) -> str:
@@ -68,7 +71,7 @@ def _finish(fig: Figure, bottom: float) -> Figure:
 
 
 def line_chart(
-    x: Sequence[float],
+    x: Values,
     series: Sequence[Series],
     *,
     title: str,
@@ -222,7 +225,8 @@ def heatmap(
             for j in range(v.shape[1]):
                 text = annotations[i, j]
                 if text:
-                    level = image.norm(v[i, j]) if np.isfinite(v[i, j]) else 0.5
+                    # matplotlib types a norm's value as ArrayLike; for one cell it is one number
+                    level = float(np.asarray(image.norm(v[i, j]))) if np.isfinite(v[i, j]) else 0.5
                     dark = abs(level - 0.5) > 0.33 if diverging else level < 0.55
                     ax.text(j, i, text, ha="center", va="center", fontsize=small, color="white" if dark else "black")
     for x, y, label, marker in marks:

@@ -123,6 +123,23 @@ def _time_run(backend: Any, rules: Any, games: int, shard: int, threads: int | N
     return time.perf_counter() - t0
 
 
+def _dask_row(kind: str, backend: str, games: int, shard: int, seconds: list[float], threads: int) -> dict[str, Any]:
+    """One backend's timings of one run: the median of the repeats, and the slowest and fastest repeat."""
+    med = statistics.median(seconds)
+    return {
+        "run": kind,
+        "backend": backend,
+        "threads": threads,
+        "shards": -(-games // shard),
+        "shard_games": shard,
+        "games": games,
+        "repeats": len(seconds),
+        "median_seconds": med,
+        "rounds_per_second": games / med,
+        "spread": (games / max(seconds), games / min(seconds)),
+    }
+
+
 def measure_dask(games: int = 200_000, repeats: int = 5, scheduler: str | None = None, workers: int = 2) -> dict[str, Any]:
     """The Dask backend against the local one, on the same games (official rules, 4 players, random policy).
 
@@ -167,25 +184,10 @@ def measure_dask(games: int = 200_000, repeats: int = 5, scheduler: str | None =
                         busy.append(dask.compute_seconds / (seconds * slots))
     finally:
         dask.close()
-    rows = []
-    for kind, n, shard in runs:
-        for name, _, _ in plan:
-            ts = times[(kind, name)]
-            med = statistics.median(ts)
-            rows.append(
-                {
-                    "run": kind,
-                    "backend": name,
-                    "threads": local_threads if name == "local" else slots,
-                    "shards": -(-n // shard),
-                    "shard_games": shard,
-                    "games": n,
-                    "repeats": repeats,
-                    "median_seconds": med,
-                    "rounds_per_second": n / med,
-                    "spread": (n / max(ts), n / min(ts)),
-                }
-            )
+    threads_of = {"local": local_threads, "dask": slots}
+    rows = [
+        _dask_row(kind, name, n, shard, times[(kind, name)], threads_of[name]) for kind, n, shard in runs for name, _, _ in plan
+    ]
     by = {(r["run"], r["backend"]): r for r in rows}
     extra = by[("tiny", "local")]["shards"] - by[("big", "local")]["shards"]
     overhead = {

@@ -45,7 +45,7 @@ from unocli.kernel.encode import OUTCOME, WINNER
 from unocli.run.accumulate import METRICS, Accumulator
 from unocli.run.backends import Backend, LocalBackend
 from unocli.run.precision import DEFAULT_MAX_GAMES, TargetInfo, check_target, play_to_target
-from unocli.study.arm import Arm  # compat: re-exported until report/ imports Arm from unocli.study.arm
+from unocli.study.arm import Arm
 from unocli.study.simulate import check_run_args
 from unocli.study.stats import Difference, Estimate, holm, indicator_mean, paired_t, t_interval
 

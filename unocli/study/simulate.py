@@ -124,11 +124,6 @@ class RotationStats:
             coef[s] -= 1.0 / (self.rotations * len(groups[b]))
         return paired_t(self.deals, float(coef @ self.s1), float(coef @ self.s2 @ coef))
 
-    def paired_difference(self, a: str, b: str) -> dict[str, Any]:
-        """compat: remove once cli/ uses :meth:`difference`. The old dict of :meth:`difference`."""
-        d = self.difference(a, b)
-        return {"a": a, "b": b, "diff": d.diff, "sd": d.sd, "ci_low": d.low, "ci_high": d.high, "n_deals": d.n}
-
 
 @dataclass
 class SimulationResult:

@@ -17,9 +17,7 @@ scipy.stats or a published example in tests/test_stats.py.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, ClassVar, overload
 
 import numpy as np
 from scipy import special  # scipy.stats takes seconds to import; special has the same distributions
@@ -42,55 +40,11 @@ def norm_quantile(q: float) -> float:
     return float(special.ndtri(q))
 
 
-# ---------------------------------------------------------------- compat: remove once report/ and cli/ use attributes
-
-
-class _LegacyTuple:
-    """compat: remove once report/ and cli/ use attributes.
-
-    Lets a record be unpacked and indexed like the tuple it replaced
-    (``m, _, lo, hi = comp.mean(...)``, ``wilson(...)[0]``).
-    """
-
-    _legacy: ClassVar[tuple[str, ...]] = ()
-
-    def _as_tuple(self) -> tuple[float, ...]:
-        return tuple(getattr(self, name) for name in self._legacy)
-
-    def __iter__(self) -> Iterator[float]:
-        return iter(self._as_tuple())
-
-    def __len__(self) -> int:
-        return len(self._legacy)
-
-    @overload
-    def __getitem__(self, key: int) -> float: ...
-    @overload
-    def __getitem__(self, key: slice) -> tuple[Any, ...]: ...
-    def __getitem__(self, key: int | slice) -> float | tuple[Any, ...]:
-        return self._as_tuple()[key]
-
-
-class _LegacyMapping:
-    """compat: remove once report/ and cli/ use attributes.
-
-    Lets a record be read like the dict it replaced (``d["diff"]``, ``d["ci_low"]``).
-    """
-
-    _legacy_keys: ClassVar[dict[str, str]] = {}
-
-    def __getitem__(self, key: str) -> Any:
-        return getattr(self, self._legacy_keys[key])
-
-    def keys(self) -> list[str]:
-        return list(self._legacy_keys)
-
-
 # ---------------------------------------------------------------- records
 
 
 @dataclass(frozen=True)
-class Estimate(_LegacyTuple):
+class Estimate:
     """A mean with a two-sided interval.
 
     ``sd`` is the sample standard deviation (n - 1 in the denominator);
@@ -106,15 +60,13 @@ class Estimate(_LegacyTuple):
     level: float = 0.95
     method: str = "t"
 
-    _legacy: ClassVar[tuple[str, ...]] = ("mean", "sd", "low", "high")  # compat: the old (mean, sd, lo, hi) tuple
-
     @property
     def half_width(self) -> float:
         return (self.high - self.low) / 2
 
 
 @dataclass(frozen=True)
-class Proportion(_LegacyTuple):
+class Proportion:
     """``successes`` of ``n`` as a share with a Wilson score interval."""
 
     share: float
@@ -124,11 +76,9 @@ class Proportion(_LegacyTuple):
     high: float
     level: float = 0.95
 
-    _legacy: ClassVar[tuple[str, ...]] = ("share", "low", "high")  # compat: the old (p, lo, hi) tuple
-
 
 @dataclass(frozen=True)
-class Difference(_LegacyMapping):
+class Difference:
     """A difference of means with its standard error, a two-sided interval and p-value.
 
     ``n`` counts the observations behind it: pairs for a paired difference,
@@ -148,15 +98,6 @@ class Difference(_LegacyMapping):
     df: float
     sd: float = math.nan
     level: float = 0.95
-
-    _legacy_keys: ClassVar[dict[str, str]] = {
-        "diff": "diff",
-        "sd": "sd",
-        "ci_low": "low",
-        "ci_high": "high",
-        "p": "p",
-        "n": "n",
-    }  # compat
 
     @property
     def half_width(self) -> float:

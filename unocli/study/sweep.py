@@ -37,8 +37,6 @@ from unocli.game.policies import POLICY_FIELDS, parse_policy_spec
 from unocli.game.rules import RULE_FIELDS, resolve_rules
 from unocli.run.backends import Backend
 from unocli.run.precision import DEFAULT_MAX_GAMES, TargetInfo
-
-# compat: cli/ imports TableSpec from here; remove this note once it imports it from unocli.study.arm
 from unocli.study.arm import Arm, TableSpec, plain
 from unocli.study.compare import Comparison, compare
 

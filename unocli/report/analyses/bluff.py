@@ -35,7 +35,8 @@ from unocli.game.policies import Policy, Respond, parse_policy_spec
 from unocli.report import fmt
 from unocli.report.analyses.common import Context, arm_diff, arm_mean, caption, percentile_interval, run_compare
 from unocli.report.model import Chart, Section, TableBlock
-from unocli.study.compare import Arm, Comparison
+from unocli.study.arm import Arm
+from unocli.study.compare import Comparison
 from unocli.study.experiments import Experiment, players_list, policy_spec, positive_int, probability_list
 from unocli.study.stats import holm
 from unocli.study.sweep import parse_values
@@ -276,10 +277,10 @@ def _paired(comp: Comparison, bvals: np.ndarray, cvals: np.ndarray, n: int) -> t
         for j, c in enumerate(cvals):
             if i:
                 d = arm_diff(comp, cell(b, c), cell(0.0, c), "win_0")
-                gain_ci[i, j], pvals[i, j] = (d.value, d.low, d.high), d.p
+                gain_ci[i, j], pvals[i, j] = (d.diff, d.low, d.high), d.p
             if j:
                 d = arm_diff(comp, cell(b, c), cell(b, 0.0), "lose_0")
-                value_ci[i, j] = np.array([d.value, d.low, d.high]) / (n - 1)
+                value_ci[i, j] = np.array([d.diff, d.low, d.high]) / (n - 1)
     return gain_ci, value_ci, pvals
 
 
@@ -306,7 +307,7 @@ def _grid_table(
                     "bluff_rate": b,
                     "challenge_rate": c,
                     "n": comp.games,
-                    "win_share": m.value,
+                    "win_share": m.mean,
                     "win_low": m.low,
                     "win_high": m.high,
                     "gain_vs_honest": gain_ci[i, j, 0],
@@ -404,7 +405,7 @@ def _other_sizes(
         comp = run_compare(exp, ctx, arms, quantities=("win_0",), pairs=pairs, metric="win_0", label=f"{p} players, corners")
         for c in (0.0, c_top):
             d = arm_diff(comp, cell(top, c), cell(0.0, c), "win_0")
-            rows.append(_corner(p, c, comp.games, d.value, d.low, d.high, d.p))
+            rows.append(_corner(p, c, comp.games, d.diff, d.low, d.high, d.p))
     if not rows:
         return pd.DataFrame()
     here = [
@@ -450,13 +451,7 @@ def render(result: BluffResult) -> Section:
     blocks: list = [
         _gain_heatmap(result),
         _gain_lines(result),
-        TableBlock(
-            "bluff-gain",
-            "Bluffer's win-share change against its honest twin, percentage points (* significant after Holm)",
-            _pivot(result),
-            result.grid,
-            f"n = {fmt.count(result.deals)} paired deals per cell; full intervals and p-values in the CSV.",
-        ),
+        _gain_table(result),
         _break_even_table(result),
         _per_bluff_chart(result),
         TableBlock(
@@ -642,6 +637,16 @@ def _per_bluff_chart(result: BluffResult) -> Chart:
         caption=cap,
     )
     return Chart("per-bluff", figure, cap, "win share per bluff by challenge rate")
+
+
+def _gain_table(result: BluffResult) -> TableBlock:
+    return TableBlock(
+        "bluff-gain",
+        "Bluffer's win-share change against its honest twin, percentage points (* significant after Holm)",
+        _pivot(result),
+        result.grid,
+        f"n = {fmt.count(result.deals)} paired deals per cell; full intervals and p-values in the CSV.",
+    )
 
 
 def _break_even_table(result: BluffResult) -> TableBlock:

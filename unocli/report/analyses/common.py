@@ -7,17 +7,25 @@ Nothing here imports matplotlib: an analysis's ``compute`` runs without it.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from scipy import stats as sps
 
 from unocli import __version__
+from unocli.report.model import Chart
 from unocli.run.backends import Backend
-from unocli.study.compare import Arm, Comparison, compare
+from unocli.study.arm import Arm
+from unocli.study.compare import Comparison, compare
 from unocli.study.experiments import Experiment
+from unocli.study.stats import Difference, Estimate
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from unocli.report.plots import Series
 
 
 @dataclass
@@ -54,36 +62,54 @@ def run_compare(
 # of Comparison's return types is a change here alone.
 
 
-@dataclass(frozen=True)
-class Estimate:
-    """A mean with its 95% interval."""
-
-    value: float
-    low: float
-    high: float
-
-
-@dataclass(frozen=True)
-class Difference:
-    """A paired difference between two arms with its 95% interval, p-value and number of pairs."""
-
-    value: float
-    low: float
-    high: float
-    p: float
-    n: int
-
-
 def arm_mean(comp: Comparison, arm: str, quantity: str) -> Estimate:
     """The mean of ``quantity`` in ``arm`` with its 95% interval."""
-    mean, _sd, lo, hi = comp.mean(arm, quantity)
-    return Estimate(float(mean), float(lo), float(hi))
+    return comp.mean(arm, quantity)
 
 
 def arm_diff(comp: Comparison, arm: str, ref: str, quantity: str) -> Difference:
-    """The paired difference ``arm`` minus ``ref`` in ``quantity``."""
-    d = comp.diff(arm, ref, quantity)
-    return Difference(float(d["diff"]), float(d["ci_low"]), float(d["ci_high"]), float(d["p"]), int(d["n"]))
+    """The paired difference ``arm`` minus ``ref`` in ``quantity``, with its 95% interval, p-value and number of pairs."""
+    return comp.diff(arm, ref, quantity)
+
+
+def arm_rows(
+    comp: Comparison, p: int, names: Sequence[str], base: str, replicates: int, seed: int, label: str
+) -> Iterator[tuple[str, dict[str, Any], dict[str, Any]]]:
+    """Per arm, the row a table of arms at ``p`` players starts with, and its balance change from ``base``.
+
+    The row: ``players``, the arm's name under ``label``, ``n``, mean turns and
+    the first player's win share with 95% intervals, and balance with a
+    bootstrap 95% interval (``replicates`` block-bootstrap replicates). The
+    change: balance minus ``base``'s with its bootstrap interval (empty for
+    ``base`` itself), for the caller to put after its own columns.
+    """
+    boot = comp.boot_means(replicates, seed=seed % (2**32) + p)
+    cols = seat_columns(comp, p)
+    bal, bal_b = balance(comp.means()[:, cols]), balance(boot[:, :, cols])
+    kb = comp.index(base)
+    for name in names:
+        k = comp.index(name)
+        t, w = arm_mean(comp, name, "turns"), arm_mean(comp, name, "win_0")
+        bl, bh = percentile_interval(bal_b[:, k])
+        row = {
+            "players": p,
+            label: name,
+            "n": comp.games,
+            "turns": t.mean,
+            "turns_low": t.low,
+            "turns_high": t.high,
+            "first_player_share": w.mean,
+            "first_low": w.low,
+            "first_high": w.high,
+            "balance": bal[k],
+            "balance_low": bl,
+            "balance_high": bh,
+        }
+        change: dict[str, Any] = {}
+        if name != base:
+            dl, dh = percentile_interval(bal_b[:, k] - bal_b[:, kb])
+            change = {"d_balance": bal[k] - bal[kb], "d_balance_low": dl, "d_balance_high": dh}
+        yield name, row, change
 
 
 def seat_columns(comp: Comparison, players: int) -> list[int]:
@@ -173,4 +199,77 @@ def caption(
     return (
         f"{title}. n = {n}. Rules: {rules_text}. Policies: {pol}. Seed {exp.seed}, {exp.path.name}{quick}, "
         f"unocli {__version__}. {intervals[0].upper() + intervals[1:]}."
+    )
+
+
+# ---------------------------------------------------------------- charts (matplotlib loads only when one is drawn)
+
+
+def interval_series(
+    table: pd.DataFrame, key: str, values: Sequence[Any], columns: tuple[str, str, str], labels: Sequence[str] | None = None
+) -> list[Series]:
+    """One line per value of ``table[key]``: its rows' ``columns`` (point, low, high), labelled ``labels`` or the value."""
+    from unocli.report import plots  # matplotlib only when drawing: compute() runs without it
+
+    point, low, high = columns
+    names = labels if labels is not None else [str(v) for v in values]
+    series = []
+    for value, label in zip(values, names, strict=True):
+        rows = table[table[key] == value]
+        series.append(plots.Series(label, rows[point], rows[low], rows[high]))
+    return series
+
+
+def players_chart(
+    exp: Experiment,
+    series: list[Series],
+    cap: str,
+    *,
+    name: str,
+    alt: str,
+    title: str,
+    ylabel: str,
+    percent: bool = False,
+    hline: tuple[float, str | None] | None = None,
+    reference: tuple[str, list[float]] | None = None,
+) -> Chart:
+    """``series`` across the experiment's table sizes with error bars, captioned ``cap`` (see :func:`caption`).
+
+    ``hline`` draws a dotted horizontal line and labels it; ``reference`` a dashed line, its label and values.
+    """
+    from unocli.report import plots  # matplotlib only when drawing
+
+    figure = plots.line_chart(
+        exp.players,
+        series,
+        band=False,
+        title=title,
+        xlabel="players at the table",
+        ylabel=ylabel,
+        xticks=exp.players,
+        percent=percent,
+        hline=hline[0] if hline else None,
+        hline_label=hline[1] if hline else None,
+        caption=cap,
+        reference=plots.Series(*reference) if reference else None,
+    )
+    return Chart(name, figure, cap, alt)
+
+
+def first_player_chart(exp: Experiment, series: list[Series], cap: str, *, name: str, title: str, ylabel: str) -> Chart:
+    """The first player's win share by table size (as a percentage), against the fair share 1/n (dashed)."""
+    fair = ("fair share 1/n", [1 / p for p in exp.players])
+    return players_chart(
+        exp, series, cap, name=name, alt="first player win share", title=title, ylabel=ylabel, percent=True, reference=fair
+    )
+
+
+def balance_chart(exp: Experiment, series: list[Series], fair: dict[int, float], cap: str, *, name: str, title: str) -> Chart:
+    """Balance by table size, against what a perfectly fair game measures at this n (dashed).
+
+    ``fair`` maps each table size to that expected balance (see :func:`fair_balance`).
+    """
+    reference = ("a perfectly fair game at this n", [fair[p] for p in exp.players])
+    return players_chart(
+        exp, series, cap, name=name, alt="balance by players", title=title, ylabel="balance", reference=reference
     )

@@ -23,6 +23,7 @@ from unocli.report.analyses.common import (
     caption,
     dkw_eps,
     hist_quantile,
+    interval_series,
     run_compare,
     total_games,
 )
@@ -128,15 +129,15 @@ def compute(exp: Experiment, ctx: Context) -> GameLengthResult:
 def _turns_row(comp: Comparison, p: int, name: str) -> dict:
     hist = comp.acc(name).turns_hist
     t, blk, cap = arm_mean(comp, name, "turns"), arm_mean(comp, name, "blocked"), arm_mean(comp, name, "capped")
-    row = {"players": p, "rules": name, "n": comp.games, "mean_turns": t.value, "ci_low": t.low, "ci_high": t.high}
+    row = {"players": p, "rules": name, "n": comp.games, "mean_turns": t.mean, "ci_low": t.low, "ci_high": t.high}
     for key, q in (("median", 0.5), ("p90", 0.9), ("p99", 0.99)):
         point, lo, hi = hist_quantile(hist, q)
         row |= {key: point, f"{key}_low": lo, f"{key}_high": hi}
     return row | {
-        "blocked_share": blk.value,
+        "blocked_share": blk.mean,
         "blocked_low": blk.low,
         "blocked_high": blk.high,
-        "capped_share": cap.value,
+        "capped_share": cap.mean,
         "capped_low": cap.low,
         "capped_high": cap.high,
     }
@@ -155,10 +156,10 @@ def _diffs(rounds: dict[int, Comparison], names: tuple[str, ...], base: str) -> 
                     "rules": name,
                     "baseline": base,
                     "n": d.n,
-                    "diff": d.value,
+                    "diff": d.diff,
                     "diff_low": d.low,
                     "diff_high": d.high,
-                    "relative": d.value / arm_mean(comp, base, "turns").value,
+                    "relative": d.diff / arm_mean(comp, base, "turns").mean,
                     "p": d.p,
                 }
             )
@@ -175,16 +176,16 @@ def _match_row(comp: Comparison, p: int, name: str) -> dict:
         "players": p,
         "rules": name,
         "n_matches": comp.games,
-        "rounds": r.value,
+        "rounds": r.mean,
         "rounds_low": r.low,
         "rounds_high": r.high,
-        "turns": t.value,
+        "turns": t.mean,
         "turns_low": t.low,
         "turns_high": t.high,
-        "blocked_rounds": b.value,
+        "blocked_rounds": b.mean,
         "blocked_low": b.low,
         "blocked_high": b.high,
-        "capped_share": c.value,
+        "capped_share": c.mean,
         "capped_low": c.low,
         "capped_high": c.high,
     }
@@ -301,10 +302,7 @@ def _turns_chart(result: GameLengthResult) -> Chart:
     from unocli.report import plots  # matplotlib only when drawing: compute() runs without it
 
     t, players = result.turns, result.exp.players
-    series = [
-        plots.Series(name, t[t["rules"] == name]["mean_turns"], t[t["rules"] == name]["ci_low"], t[t["rules"] == name]["ci_high"])
-        for name in result.names
-    ]
+    series = interval_series(t, "rules", result.names, ("mean_turns", "ci_low", "ci_high"))
     capped = t[t["capped_share"] > 0]
     note = ""
     if len(capped):

@@ -18,12 +18,11 @@ from unocli.report.analyses.common import (
     Context,
     arm_diff,
     arm_mean,
-    balance,
+    arm_rows,
     caption,
     fair_balance,
-    percentile_interval,
+    interval_series,
     run_compare,
-    seat_columns,
     total_games,
 )
 from unocli.report.model import Chart, Section, TableBlock
@@ -101,50 +100,24 @@ def compute(exp: Experiment, ctx: Context) -> HouseRulesResult:
 
 
 def _rows(comp: Comparison, p: int, names: tuple[str, ...], base: str, replicates: int, seed: int) -> list[dict]:
-    boot = comp.boot_means(replicates, seed=seed % (2**32) + p)
-    cols = seat_columns(comp, p)
-    bal, bal_b = balance(comp.means()[:, cols]), balance(boot[:, :, cols])
-    kb = comp.index(base)
-    base_turns = arm_mean(comp, base, "turns").value
+    base_turns = arm_mean(comp, base, "turns").mean
     rows = []
-    for name in names:
-        k = comp.index(name)
-        t, w = arm_mean(comp, name, "turns"), arm_mean(comp, name, "win_0")
-        bl, bh = percentile_interval(bal_b[:, k])
-        row = {
-            "players": p,
-            "rule": name,
-            "n": comp.games,
-            "turns": t.value,
-            "turns_low": t.low,
-            "turns_high": t.high,
-            "first_player_share": w.value,
-            "first_low": w.low,
-            "first_high": w.high,
-            "balance": bal[k],
-            "balance_low": bl,
-            "balance_high": bh,
-            "blocked_share": arm_mean(comp, name, "blocked").value,
-            "capped_share": arm_mean(comp, name, "capped").value,
-        }
+    for name, row, change in arm_rows(comp, p, names, base, replicates, seed, "rule"):
+        row |= {"blocked_share": arm_mean(comp, name, "blocked").mean, "capped_share": arm_mean(comp, name, "capped").mean}
         if name != base:
             dt, dw = arm_diff(comp, name, base, "turns"), arm_diff(comp, name, base, "win_0")
-            dl, dh = percentile_interval(bal_b[:, k] - bal_b[:, kb])
             row |= {
-                "d_turns": dt.value,
+                "d_turns": dt.diff,
                 "d_turns_low": dt.low,
                 "d_turns_high": dt.high,
-                "d_turns_rel": dt.value / base_turns,
+                "d_turns_rel": dt.diff / base_turns,
                 "p_turns": dt.p,
-                "d_first": dw.value,
+                "d_first": dw.diff,
                 "d_first_low": dw.low,
                 "d_first_high": dw.high,
                 "p_first": dw.p,
-                "d_balance": bal[k] - bal[kb],
-                "d_balance_low": dl,
-                "d_balance_high": dh,
             }
-        rows.append(row)
+        rows.append(row | change)
     return rows
 
 
@@ -250,16 +223,9 @@ def _turns_chart(result: HouseRulesResult) -> Chart:
 def _first_player_chart(result: HouseRulesResult) -> Chart:
     from unocli.report import plots  # matplotlib only when drawing
 
-    eff = result.effects
-    series = [
-        plots.Series(
-            f"{p} players",
-            eff[eff["players"] == p]["d_first"],
-            eff[eff["players"] == p]["d_first_low"],
-            eff[eff["players"] == p]["d_first_high"],
-        )
-        for p in result.exp.players
-    ]
+    players = result.exp.players
+    labels = [f"{p} players" for p in players]
+    series = interval_series(result.effects, "players", players, ("d_first", "d_first_low", "d_first_high"), labels)
     cap = _caption(
         result, f"Change in the first player's win share from {result.base}, paired", "error bars are paired 95% t intervals"
     )
@@ -277,16 +243,9 @@ def _first_player_chart(result: HouseRulesResult) -> Chart:
 def _balance_chart(result: HouseRulesResult) -> Chart:
     from unocli.report import plots  # matplotlib only when drawing
 
-    t, players = result.table, result.exp.players
-    series = [
-        plots.Series(
-            f"{p} players",
-            t[t["players"] == p]["balance"],
-            t[t["players"] == p]["balance_low"],
-            t[t["players"] == p]["balance_high"],
-        )
-        for p in players
-    ]
+    players = result.exp.players
+    labels = [f"{p} players" for p in players]
+    series = interval_series(result.table, "players", players, ("balance", "balance_low", "balance_high"), labels)
     fair = ", ".join(f"{fmt.fixed(result.fair[p], 3)} at {p} players" for p in players)
     cap = _caption(
         result,

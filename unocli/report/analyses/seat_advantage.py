@@ -14,9 +14,13 @@ from unocli.report import fmt
 from unocli.report.analyses.common import (
     Context,
     balance,
+    balance_chart,
     caption,
     fair_balance,
+    first_player_chart,
+    interval_series,
     percentile_interval,
+    players_chart,
     run_compare,
     seat_columns,
     total_games,
@@ -71,8 +75,10 @@ def compute(exp: Experiment, ctx: Context) -> SeatAdvantageResult:
         for name in names:
             acc = comp.acc(name)
             for s in range(p):
-                w, wl, wh = wilson(acc.wins[s], comp.games)
-                seats.append({"players": p, "arm": name, "seat": s, "n": comp.games, "share": w, "ci_low": wl, "ci_high": wh})
+                w = wilson(acc.wins[s], comp.games)
+                seats.append(
+                    {"players": p, "arm": name, "seat": s, "n": comp.games, "share": w.share, "ci_low": w.low, "ci_high": w.high}
+                )
     return SeatAdvantageResult(
         exp=exp,
         names=names,
@@ -91,7 +97,8 @@ def _first_player_rows(comp: Comparison, p: int, names: tuple[str, ...], replica
     rows = []
     for name in names:
         k = comp.index(name)
-        share, lo, hi = wilson(comp.acc(name).wins[0], comp.games)
+        first = wilson(comp.acc(name).wins[0], comp.games)
+        share, lo, hi = first.share, first.low, first.high
         bl, bh = percentile_interval(balance(boot[:, k, cols]))
         rows.append(
             {
@@ -162,81 +169,59 @@ def _shown(table: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-def _series(result: SeatAdvantageResult, column: str, low: str, high: str) -> list:
-    from unocli.report import plots  # matplotlib only when drawing: compute() runs without it
-
-    t = result.table
-    return [
-        plots.Series(name, t[t["arm"] == name][column], t[t["arm"] == name][low], t[t["arm"] == name][high])
-        for name in result.names
-    ]
-
-
 def _n_text(result: SeatAdvantageResult) -> str:
     return f"{fmt.count(result.rounds[result.exp.players[0]])} rounds per policy and table size"
 
 
-def _share_chart(result: SeatAdvantageResult) -> Chart:
-    from unocli.report import plots  # matplotlib only when drawing
+def _lines(result: SeatAdvantageResult, columns: tuple[str, str, str]) -> list:
+    """One line per policy across table sizes: the table's ``columns`` (point, low, high)."""
+    return interval_series(result.table, "arm", result.names, columns)
 
-    players = result.exp.players
-    cap = caption(
-        result.exp,
+
+def _caption(result: SeatAdvantageResult, what: str, intervals: str) -> str:
+    return caption(result.exp, what, _n_text(result), policies=", ".join(result.names), intervals=intervals)
+
+
+def _share_chart(result: SeatAdvantageResult) -> Chart:
+    cap = _caption(
+        result,
         "Share of single rounds won by the first player (seat 0)",
-        _n_text(result),
-        policies=", ".join(result.names),
-        intervals="error bars are 95% Wilson intervals; dashed line: fair share 1/n",
+        "error bars are 95% Wilson intervals; dashed line: fair share 1/n",
     )
-    figure = plots.line_chart(
-        players,
-        _series(result, "first_player_share", "ci_low", "ci_high"),
-        band=False,
+    series = _lines(result, ("first_player_share", "ci_low", "ci_high"))
+    return first_player_chart(
+        result.exp,
+        series,
+        cap,
+        name="first-player-share",
         title="How much does playing first help?",
-        xlabel="players at the table",
         ylabel="first player's win share",
-        xticks=players,
-        percent=True,
-        caption=cap,
-        reference=plots.Series("fair share 1/n", [1 / p for p in players]),
     )
-    return Chart("first-player-share", figure, cap, "first player win share")
 
 
 def _ratio_chart(result: SeatAdvantageResult) -> Chart:
-    from unocli.report import plots  # matplotlib only when drawing
-
-    cap = caption(
-        result.exp,
+    cap = _caption(
+        result,
         "First player's win share divided by the fair share 1/n (1 = no advantage)",
-        _n_text(result),
-        policies=", ".join(result.names),
-        intervals="error bars are 95% Wilson intervals scaled by n",
+        "error bars are 95% Wilson intervals scaled by n",
     )
-    figure = plots.line_chart(
-        result.exp.players,
-        _series(result, "ratio_to_fair", "ratio_low", "ratio_high"),
-        band=False,
+    return players_chart(
+        result.exp,
+        _lines(result, ("ratio_to_fair", "ratio_low", "ratio_high")),
+        cap,
+        name="first-player-ratio",
+        alt="first player ratio",
         title="First-player advantage relative to a fair share",
-        xlabel="players at the table",
         ylabel="win share x players",
-        xticks=result.exp.players,
-        hline=1.0,
-        hline_label="no advantage",
-        caption=cap,
+        hline=(1.0, "no advantage"),
     )
-    return Chart("first-player-ratio", figure, cap, "first player ratio")
 
 
 def _seat_chart(result: SeatAdvantageResult, sp: int) -> Chart:
     from unocli.report import plots  # matplotlib only when drawing
 
     sub = result.seats[result.seats["players"] == sp]
-    series = [
-        plots.Series(
-            name, sub[sub["arm"] == name]["share"], sub[sub["arm"] == name]["ci_low"], sub[sub["arm"] == name]["ci_high"]
-        )
-        for name in result.names
-    ]
+    series = interval_series(sub, "arm", result.names, ("share", "ci_low", "ci_high"))
     cap = caption(
         result.exp,
         f"Share of rounds won by each seat, {sp} players (seat 0 plays first, then 1, 2, ...)",
@@ -259,30 +244,15 @@ def _seat_chart(result: SeatAdvantageResult, sp: int) -> Chart:
 
 
 def _balance_chart(result: SeatAdvantageResult) -> Chart:
-    from unocli.report import plots  # matplotlib only when drawing
-
-    players = result.exp.players
-    cap = caption(
-        result.exp,
+    cap = _caption(
+        result,
         "Balance: 1 minus the largest gap between two seats' win shares (1 = perfectly balanced). "
         "Sampling noise alone keeps measured balance below 1: the dashed line is what a perfectly fair "
         "game would show at this sample size",
-        _n_text(result),
-        policies=", ".join(result.names),
-        intervals="error bars are 95% block-bootstrap intervals",
+        "error bars are 95% block-bootstrap intervals",
     )
-    figure = plots.line_chart(
-        players,
-        _series(result, "balance", "balance_low", "balance_high"),
-        band=False,
-        title="Balance between seats by table size",
-        xlabel="players at the table",
-        ylabel="balance",
-        xticks=players,
-        caption=cap,
-        reference=plots.Series("a perfectly fair game at this n", [result.fair[p] for p in players]),
-    )
-    return Chart("balance", figure, cap, "balance by players")
+    series = _lines(result, ("balance", "balance_low", "balance_high"))
+    return balance_chart(result.exp, series, result.fair, cap, name="balance", title="Balance between seats by table size")
 
 
 def _findings(result: SeatAdvantageResult) -> list[str]:

@@ -26,16 +26,19 @@ from unocli.report.analyses.common import (
     Context,
     arm_diff,
     arm_mean,
-    balance,
+    arm_rows,
+    balance_chart,
     caption,
     fair_balance,
-    percentile_interval,
+    first_player_chart,
+    interval_series,
+    players_chart,
     run_compare,
-    seat_columns,
     total_games,
 )
 from unocli.report.model import Chart, Section, TableBlock
-from unocli.study.compare import Arm, Comparison
+from unocli.study.arm import Arm
+from unocli.study.compare import Comparison
 from unocli.study.experiments import Experiment, players_list, policy_spec, positive_int
 from unocli.study.stats import holm, wilson
 
@@ -139,36 +142,13 @@ def _play(exp: Experiment, ctx: Context, p: int, base: str) -> Comparison:
 
 
 def _arm_rows(comp: Comparison, p: int, names: tuple[str, ...], base: str, replicates: int, seed: int) -> list[dict]:
-    boot = comp.boot_means(replicates, seed=seed % (2**32) + p)
-    cols = seat_columns(comp, p)
-    bal, bal_b = balance(comp.means()[:, cols]), balance(boot[:, :, cols])
-    kb = comp.index(base)
     rows = []
-    for name in names:
-        k = comp.index(name)
-        t, w = arm_mean(comp, name, "turns"), arm_mean(comp, name, "win_0")
-        bl, bh = percentile_interval(bal_b[:, k])
-        row = {
-            "players": p,
-            "stacking": name,
-            "n": comp.games,
-            "turns": t.value,
-            "turns_low": t.low,
-            "turns_high": t.high,
-            "first_player_share": w.value,
-            "first_low": w.low,
-            "first_high": w.high,
-            "balance": bal[k],
-            "balance_low": bl,
-            "balance_high": bh,
-        }
+    for name, row, change in arm_rows(comp, p, names, base, replicates, seed, "stacking"):
         if name != base:
             for metric in EFFECTS:
                 d = arm_diff(comp, name, base, metric)
-                row |= {f"d_{metric}": d.value, f"d_{metric}_low": d.low, f"d_{metric}_high": d.high, f"p_{metric}": d.p}
-            dl, dh = percentile_interval(bal_b[:, k] - bal_b[:, kb])
-            row |= {"d_balance": bal[k] - bal[kb], "d_balance_low": dl, "d_balance_high": dh}
-        rows.append(row)
+                row |= {f"d_{metric}": d.diff, f"d_{metric}_low": d.low, f"d_{metric}_high": d.high, f"p_{metric}": d.p}
+        rows.append(row | change)
     return rows
 
 
@@ -182,12 +162,12 @@ def _stack_row(comp: Comparison, p: int, name: str) -> dict:
         "players": p,
         "stacking": name,
         "n": int(total),
-        "mean_max_stack": ms.value,
+        "mean_max_stack": ms.mean,
         "mean_low": ms.low,
         "mean_high": ms.high,
-        **{key: w[0] for key, w in at_least.items()},
-        **{f"{key}_low": w[1] for key, w in at_least.items()},
-        **{f"{key}_high": w[2] for key, w in at_least.items()},
+        **{key: w.share for key, w in at_least.items()},
+        **{f"{key}_low": w.low for key, w in at_least.items()},
+        **{f"{key}_high": w.high for key, w in at_least.items()},
         **{f"share_{k}" if k < STACK_BINS - 1 else f"share_{k}_or_more": dist[k] for k in range(STACK_BINS)},
         "longest_seen": int(np.flatnonzero(hist).max()),
     }
@@ -195,7 +175,7 @@ def _stack_row(comp: Comparison, p: int, name: str) -> dict:
 
 def _versus_row(comp: Comparison, p: int, name: str, challenger: str) -> dict:
     d = arm_diff(comp, f"{name}+{challenger}", name, "win_0")
-    return {"players": p, "stacking": name, "n": comp.games, "diff": d.value, "diff_low": d.low, "diff_high": d.high, "p": d.p}
+    return {"players": p, "stacking": name, "n": comp.games, "diff": d.diff, "diff_low": d.low, "diff_high": d.high, "p": d.p}
 
 
 def render(result: StackingResult) -> Section:
@@ -309,36 +289,19 @@ def _n_text(result: StackingResult) -> str:
     return f"{fmt.count(result.rounds[result.exp.players[0]])} deals per table size, every variant on the same deals"
 
 
-def _series(df: pd.DataFrame, names: list[str] | tuple[str, ...], column: str, low: str, high: str) -> list:
-    from unocli.report import plots  # matplotlib only when drawing: compute() runs without it
-
-    by = df["stacking"]
-    return [plots.Series(v, df[by == v][column], df[by == v][low], df[by == v][high]) for v in names]
+def _caption(result: StackingResult, what: str, intervals: str) -> str:
+    return caption(result.exp, what, _n_text(result), intervals=intervals)
 
 
 def _effect_chart(result: StackingResult, metric: str, label: str, name: str, title: str) -> Chart:
-    from unocli.report import plots  # matplotlib only when drawing
-
-    players = result.exp.players
-    series = _series(result.effects, result.variants, f"d_{metric}", f"d_{metric}_low", f"d_{metric}_high")
-    cap = caption(
-        result.exp,
+    cap = _caption(
+        result,
         f"Change in {label} per round against stacking {result.base}, paired on the same deals",
-        _n_text(result),
-        intervals="error bars are paired 95% t intervals",
+        "error bars are paired 95% t intervals",
     )
-    fig = plots.line_chart(
-        players,
-        series,
-        band=False,
-        title=title,
-        xlabel="players at the table",
-        ylabel=f"change in {label} vs {result.base}",
-        xticks=players,
-        hline=0.0,
-        caption=cap,
-    )
-    return Chart(name, fig, cap, title)
+    series = interval_series(result.effects, "stacking", result.variants, (f"d_{metric}", f"d_{metric}_low", f"d_{metric}_high"))
+    ylabel = f"change in {label} vs {result.base}"
+    return players_chart(result.exp, series, cap, name=name, alt=title, title=title, ylabel=ylabel, hline=(0.0, None))
 
 
 def _stack_chart(result: StackingResult, sp: int) -> Chart:
@@ -350,8 +313,15 @@ def _stack_chart(result: StackingResult, sp: int) -> Chart:
         hist = result.stack_hists[(sp, v)]
         total = int(hist.sum())
         ws = [wilson(int(hist[k:].sum()), total) for k in ks]
-        drawn = [w if w[0] > 0 else (np.nan, np.nan, np.nan) for w in ws]  # a share of 0 has no place on a log scale
-        series.append(plots.Series(v, [w[0] for w in drawn], [w[1] for w in drawn], [w[2] for w in drawn]))
+        drawn = [w if w.share > 0 else None for w in ws]  # a share of 0 has no place on a log scale
+        series.append(
+            plots.Series(
+                v,
+                [w.share if w is not None else np.nan for w in drawn],
+                [w.low if w is not None else np.nan for w in drawn],
+                [w.high if w is not None else np.nan for w in drawn],
+            )
+        )
     cap = caption(
         result.exp,
         f"Share of rounds whose longest penalty chain (+2/+4 cards answered in one chain) has at least k cards, {sp} players",
@@ -373,54 +343,26 @@ def _stack_chart(result: StackingResult, sp: int) -> Chart:
 
 
 def _first_player_chart(result: StackingResult) -> Chart:
-    from unocli.report import plots  # matplotlib only when drawing
-
-    players = result.exp.players
-    cap = caption(
-        result.exp,
+    cap = _caption(
+        result,
         "First player's (seat 0) share of rounds won",
-        _n_text(result),
-        intervals="error bars are 95% Wilson intervals; dashed line: a fair share 1/n",
+        "error bars are 95% Wilson intervals; dashed line: a fair share 1/n",
     )
-    figure = plots.line_chart(
-        players,
-        _series(result.table, result.names, "first_player_share", "first_low", "first_high"),
-        band=False,
-        title="First-player advantage under each stacking variant",
-        xlabel="players at the table",
-        ylabel="seat 0 win share",
-        xticks=players,
-        percent=True,
-        reference=plots.Series("fair share 1/n", [1 / p for p in players]),
-        caption=cap,
-    )
-    return Chart("stacking-first-player", figure, cap, "first player win share")
+    series = interval_series(result.table, "stacking", result.names, ("first_player_share", "first_low", "first_high"))
+    title = "First-player advantage under each stacking variant"
+    return first_player_chart(result.exp, series, cap, name="stacking-first-player", title=title, ylabel="seat 0 win share")
 
 
 def _balance_chart(result: StackingResult) -> Chart:
-    from unocli.report import plots  # matplotlib only when drawing
-
-    players = result.exp.players
-    cap = caption(
-        result.exp,
+    cap = _caption(
+        result,
         "Balance (1 minus the largest gap between two seats' win shares; 1 = perfectly balanced). "
         "Sampling noise alone keeps measured balance below 1: the dashed line is what a perfectly fair "
         "game would show at this sample size",
-        _n_text(result),
-        intervals="error bars are 95% block-bootstrap intervals",
+        "error bars are 95% block-bootstrap intervals",
     )
-    figure = plots.line_chart(
-        players,
-        _series(result.table, result.names, "balance", "balance_low", "balance_high"),
-        band=False,
-        title="Balance between seats",
-        xlabel="players at the table",
-        ylabel="balance",
-        xticks=players,
-        caption=cap,
-        reference=plots.Series("a perfectly fair game at this n", [result.fair[p] for p in players]),
-    )
-    return Chart("stacking-balance", figure, cap, "balance by players")
+    series = interval_series(result.table, "stacking", result.names, ("balance", "balance_low", "balance_high"))
+    return balance_chart(result.exp, series, result.fair, cap, name="stacking-balance", title="Balance between seats")
 
 
 def _versus_chart(result: StackingResult) -> Chart:
