@@ -113,19 +113,38 @@ def timed(cmd: list[str]) -> tuple[dict, float, float]:
 def run_c(exe: Path, games: int, seed: int, players: int, threads: int, eager: bool) -> dict:
     cmd = [str(exe), str(games), str(seed), str(players), str(threads)] + (["--eager"] if eager else [])
     out, wall, _ = timed(cmd)
-    return {"rate": out["rounds_per_second"], "cpu_rate": out["rounds_per_cpu_second"], "wall": wall,
-            "stats": c_stats(out)}
+    return {"rate": out["rounds_per_second"], "cpu_rate": out["rounds_per_cpu_second"], "wall": wall, "stats": c_stats(out)}
 
 
 def run_unocli_api(python: str, games: int, seed: int, players: int, threads: int) -> dict:
     out, wall, _ = timed([python, "-c", UNOCLI_RUN, str(games), str(seed), str(players), str(threads)])
-    return {"rate": games / out["elapsed_seconds"], "cpu_rate": games / out["cpu_seconds"], "wall": wall,
-            "stats": unocli_stats(out["summary"])}
+    return {
+        "rate": games / out["elapsed_seconds"],
+        "cpu_rate": games / out["cpu_seconds"],
+        "wall": wall,
+        "stats": unocli_stats(out["summary"]),
+    }
 
 
 def run_unocli_cli(python: str, games: int, seed: int, players: int, threads: int) -> dict:
-    cmd = [python, "-m", "unocli", "simulate", "--players", str(players), "--policy", "random",
-           "--games", str(games), "--seed", str(seed), "--threads", str(threads), "--json", "--quiet"]
+    cmd = [
+        python,
+        "-m",
+        "unocli",
+        "simulate",
+        "--players",
+        str(players),
+        "--policy",
+        "random",
+        "--games",
+        str(games),
+        "--seed",
+        str(seed),
+        "--threads",
+        str(threads),
+        "--json",
+        "--quiet",
+    ]
     out, wall, cpu = timed(cmd)
     return {"rate": games / wall, "cpu_rate": games / cpu, "wall": wall, "stats": unocli_stats(out)}
 
@@ -217,8 +236,12 @@ def paired(rates: dict[str, list[float]], num: str, den: str) -> float:
 
 def print_speed(res: dict[str, list[dict]], games: int, with_cli: bool) -> None:
     reps = len(res["c1"])
-    rows = [("C uno.c, 1 thread", "c1", 1), ("C uno.c, 2 threads", "c2", 2),
-            ("unocli simulate(), 1 thread", "u1", 1), ("unocli simulate(), 2 threads", "u2", 2)]
+    rows = [
+        ("C uno.c, 1 thread", "c1", 1),
+        ("C uno.c, 2 threads", "c2", 2),
+        ("unocli simulate(), 1 thread", "u1", 1),
+        ("unocli simulate(), 2 threads", "u2", 2),
+    ]
     if with_cli:
         rows += [("unocli CLI whole process, 1 thread", "cli1", 1), ("unocli CLI whole process, 2 threads", "cli2", 2)]
 
@@ -241,16 +264,20 @@ def print_speed(res: dict[str, list[dict]], games: int, with_cli: bool) -> None:
             print(f"  two-thread scaling, unocli:              {sc_u:.2f}x")
             print(f"  ratio of scalings unocli / C:            {sc_u / sc_c:.3f}")
         else:
-            print(f"  2-thread rounds per CPU-s over 1-thread: C {sc_c:.3f}, unocli {sc_u:.3f}"
-                  " (1.0: the second thread costs no extra work)")
+            print(
+                f"  2-thread rounds per CPU-s over 1-thread: C {sc_c:.3f}, unocli {sc_u:.3f}"
+                " (1.0: the second thread costs no extra work)"
+            )
     if with_cli:
         w1 = statistics.median(r["wall"] for r in res["cli1"])
         w2 = statistics.median(r["wall"] for r in res["cli2"])
         s1 = statistics.median(games / r["rate"] for r in res["u1"])
         s2 = statistics.median(games / r["rate"] for r in res["u2"])
         c1 = statistics.median(r["wall"] for r in res["c1"])
-        print(f"\n  whole-process seconds, unocli CLI:       {w1:.2f} (1 thread), {w2:.2f} (2 threads);"
-              f" simulate() alone {s1:.2f}, {s2:.2f}")
+        print(
+            f"\n  whole-process seconds, unocli CLI:       {w1:.2f} (1 thread), {w2:.2f} (2 threads);"
+            f" simulate() alone {s1:.2f}, {s2:.2f}"
+        )
         print(f"  whole-process seconds, C:                {c1:.2f} (1 thread)")
 
 
@@ -263,8 +290,9 @@ def print_stats(c: dict, u: dict, players: int) -> None:
         z = z_score(a, b)
         zs.append(z)
         flag = "  <-- |z| > 3" if abs(z) > 3 else ""
-        print(f"  {label:22}{a[0]:>12.{digits}f} ± {a[1]:<7.{digits}f}  {b[0]:>12.{digits}f} ± {b[1]:<7.{digits}f}"
-              f"  {z:>6.2f}{flag}")
+        print(
+            f"  {label:22}{a[0]:>12.{digits}f} ± {a[1]:<7.{digits}f}  {b[0]:>12.{digits}f} ± {b[1]:<7.{digits}f}  {z:>6.2f}{flag}"
+        )
 
     for m in METRICS:
         line(f"mean {m}", mean_se(*c["metrics"][m], c["n"]), mean_se(*u["metrics"][m], u["n"]), 4)
@@ -275,8 +303,10 @@ def print_stats(c: dict, u: dict, players: int) -> None:
     finite = [z for z in zs if math.isfinite(z)]
     worst = max(abs(z) for z in zs)
     chi2 = sum(z * z for z in finite)
-    print(f"  (± is one standard error; z = difference / its standard error. {len(zs)} comparisons:"
-          f" largest |z| {worst:.2f}, sum of z^2 {chi2:.1f};")
+    print(
+        f"  (± is one standard error; z = difference / its standard error. {len(zs)} comparisons:"
+        f" largest |z| {worst:.2f}, sum of z^2 {chi2:.1f};"
+    )
     print("   the metrics are correlated, but under agreement |z| > 3 should be rare and sum z^2 near the count.)")
 
 
@@ -291,12 +321,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0, help="repeat r uses seed SEED + r (default 0)")
     ap.add_argument("--quick", action="store_true", help="100,000 rounds x 3 repeats, no CLI runs")
     ap.add_argument("--no-cli", action="store_true", help="skip the whole-process `unocli simulate` runs")
-    ap.add_argument("--eager", action="store_true",
-                    help="C shuffles the whole deck and every reshuffled pile up front (as unocli does) "
-                         "instead of drawing a uniform card on demand")
+    ap.add_argument(
+        "--eager",
+        action="store_true",
+        help="C shuffles the whole deck and every reshuffled pile up front (as unocli does) "
+        "instead of drawing a uniform card on demand",
+    )
     ap.add_argument("--cc", default=os.environ.get("CC", "cc"), help="C compiler (default $CC or cc)")
-    ap.add_argument("--python", default=str(ROOT / ".venv" / "bin" / "python"),
-                    help="Python with unocli installed (default: the project's .venv)")
+    ap.add_argument(
+        "--python",
+        default=str(ROOT / ".venv" / "bin" / "python"),
+        help="Python with unocli installed (default: the project's .venv)",
+    )
     ap.add_argument("--build-dir", default=str(BUILD), help="where the C engine is built (git-ignored)")
     args = ap.parse_args(argv)
     if args.quick:
@@ -311,10 +347,14 @@ def main(argv: list[str] | None = None) -> int:
 
     exe = build(args.cc, Path(args.build_dir))
     load = os.getloadavg()
-    print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, {platform.python_version()} here;"
-          f" compiler: {compiler_version(args.cc)}")
-    print(f"rules: official, {args.players} players, single rounds, random policy;"
-          f" C draw pile: {'eager' if args.eager else 'lazy'} shuffle")
+    print(
+        f"machine: {platform.machine()}, {os.cpu_count()} CPUs, {platform.python_version()} here;"
+        f" compiler: {compiler_version(args.cc)}"
+    )
+    print(
+        f"rules: official, {args.players} players, single rounds, random policy;"
+        f" C draw pile: {'eager' if args.eager else 'lazy'} shuffle"
+    )
 
     # Load (or compile, the first time: about a minute) unocli's kernel.
     t0 = time.perf_counter()
@@ -326,7 +366,7 @@ def main(argv: list[str] | None = None) -> int:
     for r in range(args.repeats):
         seed = args.seed + r
         # Rotate the order each repeat, so a burst of load hits all alike.
-        order = keys[r % len(keys):] + keys[: r % len(keys)]
+        order = keys[r % len(keys) :] + keys[: r % len(keys)]
         for key in order:
             threads = int(key[-1])
             if key.startswith("c") and not key.startswith("cli"):
@@ -340,8 +380,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"repeat {r + 1}/{args.repeats} (seed {seed}), rounds/s: {line}", flush=True)
 
     end = os.getloadavg()
-    print(f"load average (1, 5, 15 min) at the start {load[0]:.2f} {load[1]:.2f} {load[2]:.2f},"
-          f" at the end {end[0]:.2f} {end[1]:.2f} {end[2]:.2f} ({os.cpu_count()} CPUs)")
+    print(
+        f"load average (1, 5, 15 min) at the start {load[0]:.2f} {load[1]:.2f} {load[2]:.2f},"
+        f" at the end {end[0]:.2f} {end[1]:.2f} {end[2]:.2f} ({os.cpu_count()} CPUs)"
+    )
     print_speed(res, args.games, not args.no_cli)
 
     # Both engines' numbers do not depend on the thread count: check it.
