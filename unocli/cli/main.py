@@ -215,5 +215,6 @@ LAZY_COMMANDS = {
     "report": ("unocli.cli.analysis", "report_cmd"),
     "baseline": ("unocli.cli.balance", "baseline_cmd"),
     "check": ("unocli.cli.balance", "check_cmd"),
+    "tune": ("unocli.cli.tune", "tune_cmd"),
 }
 cli.lazy_commands.update(LAZY_COMMANDS)

@@ -1,0 +1,58 @@
+"""The chart of a ``unocli tune`` search: every candidate's gain, and the winner re-measured on fresh deals."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from unocli.study.tune import TuneResult
+
+
+def search_chart(result: TuneResult, path: str | Path) -> Path:
+    """Candidates sorted by their search estimate (95% CI over the deals each played), dropped ones grey;
+    the winner's fresh re-measurement and smart's beside them. Written atomically."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt  # lazily: matplotlib only when a chart is drawn
+
+    from unocli.files import write_atomic
+    from unocli.study.tune import candidates_table
+
+    rows = candidates_table(result)
+    fig, ax = plt.subplots(figsize=(8, 0.28 * len(rows) + 2.2))
+    for y, row in enumerate(reversed(rows)):
+        colour = "tab:red" if row["winner"] else ("tab:blue" if row["dropped_in_round"] == 0 else "0.6")
+        ax.errorbar(
+            row["gain_pp"],
+            y,
+            xerr=[[row["gain_pp"] - row["ci_low_pp"]], [row["ci_high_pp"] - row["gain_pp"]]],
+            fmt="o",
+            color=colour,
+            ms=4,
+            capsize=2,
+        )
+    fresh = result.fresh
+    top = len(rows) + 0.8
+    for offset, (label, d, colour) in enumerate(
+        [("winner, fresh deals", fresh.winner, "tab:red"), ("smart, fresh deals", fresh.smart, "black")]
+    ):
+        y_fresh = top + offset
+        ax.errorbar(100 * d.diff, y_fresh, xerr=[[100 * (d.diff - d.low)], [100 * (d.high - d.diff)]], fmt="s", color=colour, capsize=3)
+        ax.annotate(label, (100 * d.high, y_fresh), xytext=(4, -3), textcoords="offset points", fontsize=8)
+    ax.axvline(0, color="0.4", lw=0.8)
+    ax.set_yticks(range(len(rows)), [r["candidate"] for r in reversed(rows)], fontsize=7)
+    ax.set_xlabel("gain over the field: win share minus the field's per-seat share (points, 95% CI over deals)")
+    t = result.table
+    ax.set_title(
+        f"tune: {len(rows)} candidates around {result.space.base} vs field; {t.rules.players} players, seed {t.seed}\n"
+        "red: winner; blue: survived the race; grey: dropped (estimates over the deals each played)",
+        fontsize=9,
+    )
+    fig.tight_layout()
+    suffix = Path(path).suffix.lower().lstrip(".") or "png"
+    try:
+        return write_atomic(path, lambda tmp: fig.savefig(tmp, format=suffix, dpi=110))
+    finally:
+        plt.close(fig)
