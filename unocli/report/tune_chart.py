@@ -39,7 +39,9 @@ def search_chart(result: TuneResult, path: str | Path) -> Path:
         [("winner, fresh deals", fresh.winner, "tab:red"), ("smart, fresh deals", fresh.smart, "black")]
     ):
         y_fresh = top + offset
-        ax.errorbar(100 * d.diff, y_fresh, xerr=[[100 * (d.diff - d.low)], [100 * (d.high - d.diff)]], fmt="s", color=colour, capsize=3)
+        ax.errorbar(
+            100 * d.diff, y_fresh, xerr=[[100 * (d.diff - d.low)], [100 * (d.high - d.diff)]], fmt="s", color=colour, capsize=3
+        )
         ax.annotate(label, (100 * d.high, y_fresh), xytext=(4, -3), textcoords="offset points", fontsize=8)
     ax.axvline(0, color="0.4", lw=0.8)
     ax.set_yticks(range(len(rows)), [r["candidate"] for r in reversed(rows)], fontsize=7)
