@@ -128,3 +128,20 @@ def test_cli_writes_the_policy_table_and_chart(tmp_path):
     table = (tmp_path / "t.csv").read_text().splitlines()
     assert table[0].startswith("candidate,policy,deals,gain_pp,ci_low_pp,ci_high_pp") and len(table) == 1 + 3
     assert (tmp_path / "c.png").stat().st_size > 1000
+
+
+def test_the_sample_holds_every_single_knob_change_of_the_base():
+    space = tuning.SearchSpace(
+        "basic",
+        {"colour": ("most_held", "next_lacks", "random"), "challenge": (0.0, 0.25, 1.0), "bluff": (0.0, 0.5)},
+        candidates=8,
+    )
+    specs = {c.spec for c in space.sample(seed=1)}
+    neighbours = {
+        "basic:colour=next_lacks",
+        "basic:colour=random",
+        "basic:challenge=0.0",
+        "basic:challenge=1.0",
+        "basic:bluff=0.5",
+    }
+    assert neighbours <= specs and "basic" in specs and len(specs) == 8

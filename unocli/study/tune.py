@@ -110,14 +110,20 @@ class SearchSpace:
         return math.prod(len(v) for v in self.knobs.values())
 
     def sample(self, seed: int, extra: dict[str, Policy] | None = None) -> list[Candidate]:
-        """The base and up to ``candidates - 1`` distinct points (all of them when the space is that small)."""
+        """The base and up to ``candidates - 1`` distinct points: all of them when the space is that small,
+        else every change of one knob of the base, then points drawn at random (seeded)."""
         base_policy = parse_policy_spec(self.base, extra)
         names = list(self.knobs)
         if self.size <= self.candidates:
             points = list(itertools.product(*self.knobs.values()))
         else:
+            # Every single-knob change of the base first (a local search around it), then random points.
+            here = tuple(getattr(base_policy, k) for k in names)
+            chosen: set[tuple[Any, ...]] = {
+                here[:i] + (v,) + here[i + 1 :] for i, k in enumerate(names) for v in self.knobs[k] if v != here[i]
+            }
+            chosen = set(sorted(chosen, key=repr)[: self.candidates - 1])
             rng = random.Random(seed)
-            chosen: set[tuple[Any, ...]] = set()
             for _ in range(100 * self.candidates):  # distinct points that differ from the base
                 if len(chosen) == self.candidates - 1:
                     break
