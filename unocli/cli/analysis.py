@@ -26,7 +26,7 @@ from unocli.cli.options import (
     threads_option,
 )
 from unocli.errors import ConfigError
-from unocli.files import check_table_path, write_table
+from unocli.files import check_folder_path, check_table_path, write_table
 from unocli.game.policies import PRESETS as POLICY_PRESETS
 from unocli.game.rules import PRESETS as RULE_PRESETS
 from unocli.report import fmt
@@ -35,6 +35,7 @@ from unocli.study.arm import Arm, TableSpec
 from unocli.study.compare import Comparison, check_arms, compare, is_binary, quantity_names
 from unocli.study.sweep import SweepResult, parse_grid_option, sweep
 
+GAMES_MAX = 2**63 - 1  # game counts are int64 in the kernel and the accumulators
 ARM_OPTIONS = ("--rules", "--set", "--players", "--policy", "--seat")
 
 
@@ -145,7 +146,7 @@ class StudyOptions:
 def study_options(*, games_help: str, metrics_help: str) -> Callable[[F], F]:
     """The options of :class:`StudyOptions`, handed to the command as ``study``."""
     metrics_option = click.option("--metrics", "metrics_text", default=None, metavar="A,B,...", help=metrics_help)
-    games_option = click.option("--games", type=click.IntRange(min=1), default=None, help=games_help)
+    games_option = click.option("--games", type=click.IntRange(min=1, max=GAMES_MAX), default=None, help=games_help)
     play = (target_options, match_option, threads_option)
     return bundled("study", StudyOptions, rules_options, policy_options, games_option, seed_option, metrics_option, *play)
 
@@ -388,6 +389,7 @@ def sweep_cmd(
     one axis and a heatmap for two.
     """
     check_target(study.target_error, study.max_games)
+    folder = check_folder_path(out_dir, "--out folder")
     axes = [parse_grid_option(t) for t in grid_texts]
     metrics, seed = study.metrics, study.seed
     if experiment:
@@ -401,9 +403,6 @@ def sweep_cmd(
     else:
         base = study.table()
         games = study.games or 5_000
-    folder = Path(out_dir)
-    if folder.exists() and not folder.is_dir():
-        raise ConfigError(f"--out {out_dir!r} is a file, not a folder")
     say = _log(quiet)
     say(f"unocli sweep: {' x '.join(f'{a.name} ({len(a.values)})' for a in axes)} cells x {fmt.count(games)} games")
     result = sweep(
@@ -483,6 +482,7 @@ def report_cmd(
     """
     from unocli.report.render import default_paths, write_report
 
+    check_folder_path(out_dir, "--out folder")
     paths = list(experiments) or default_paths()
     if quick is None:
         quick = not experiments

@@ -97,7 +97,38 @@ class UnoGroup(click.Group):
         except ConfigError as exc:  # raised outside a command's invoke (e.g. in a callback)
             click.echo(f"Error: {one_line(str(exc))}", err=True)
             sys.exit(1)
+        except KeyboardInterrupt:
+            click.echo("\nInterrupted.", err=True)
+            sys.exit(130)
+        except OSError as exc:  # the system refused something (a full disk, a vanished folder): one sentence
+            click.echo(f"Error: {os_error_sentence(exc)}", err=True)
+            sys.exit(1)
+        except Exception as exc:  # a bug in unocli: say so in one line, with what to send
+            click.echo(f"Error: {internal_error_sentence(exc)}", err=True)
+            sys.exit(1)
         sys.exit(rv if isinstance(rv, int) else 0)
+
+
+ISSUES_HINT = "please report it with the command you ran (set UNOCLI_TRACEBACK=1 to see the traceback)"
+
+
+def os_error_sentence(exc: OSError) -> str:
+    """An ``OSError`` as one sentence: what failed, on which file, and why."""
+    reason = exc.strerror or type(exc).__name__
+    reason = reason[:1].lower() + reason[1:]
+    name = f" {exc.filename!r}" if exc.filename else ""
+    return one_line(f"the system refused an operation on{name or ' a file'}: {reason}")
+
+
+def internal_error_sentence(exc: BaseException) -> str:
+    """An unexpected exception as one sentence (a bug in unocli), or the traceback when UNOCLI_TRACEBACK is set."""
+    import os
+
+    if os.environ.get("UNOCLI_TRACEBACK"):
+        import traceback
+
+        traceback.print_exception(exc)
+    return one_line(f"unocli hit an internal error ({type(exc).__name__}: {exc}); {ISSUES_HINT}")
 
 
 def one_line(text: str) -> str:

@@ -44,10 +44,13 @@ def policies_file_option(f):
     )(f)
 
 
+GAMES_MAX = 2**63 - 1  # game counts are int64 in the kernel and the accumulators
+
+
 def games_option(default: int):
     return click.option(
         "--games",
-        type=int,
+        type=click.IntRange(min=1, max=GAMES_MAX),
         default=default,
         show_default=True,
         help="Games to play (rounds, or matches with --match).",
@@ -232,8 +235,6 @@ def simulate_cmd(
     until the 95% CI half-width of --metric is at most X.
     """
     rules, policies, labels = resolve_table(rules_spec, sets, players, policy, seats, policies_file)
-    if games < 1:
-        raise ConfigError(f"--games must be a positive whole number, not {games}")
     if out_path:
         check_table_path(out_path)
     runner = make_backend(backend, scheduler)
