@@ -245,3 +245,76 @@ def test_check_on_the_shipped_baseline_at_two_games_is_inconclusive_not_failed()
     result = run("check", "--games", "2", "--seed", "1", str(baseline))
     assert result.exit_code == 3, result.output
     assert " 0 fail" in result.output
+
+
+# ---------------------------------------------------------------- no silent wrong runs
+
+SIMS = Path(__file__).resolve().parents[1] / "sims"
+
+
+def test_compare_seed_0_overrides_the_file() -> None:
+    result = run("compare", str(SIMS / "stacking.toml"), "--seed", "0", "--games", "20", "--json", "--quiet")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["seed"] == 0
+    result = run("compare", str(SIMS / "stacking.toml"), "--games", "20", "--json", "--quiet")
+    assert json.loads(result.output)["seed"] == 20240503
+
+
+def test_match_can_be_turned_off(tmp_path: Path) -> None:
+    exp = tmp_path / "m.toml"
+    exp.write_text(TINY.replace('name = "tiny"', 'name = "tiny"\nmatch = true'), encoding="utf-8")
+    on = run("compare", str(exp), "--games", "3", "--quiet")
+    off = run("compare", str(exp), "--games", "3", "--quiet", "--no-match")
+    assert on.exit_code == 0 and off.exit_code == 0, on.output + off.output
+    assert "matches per arm" in on.output and "rounds per arm" in off.output
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("simulate", "--games", "10", "--seat", "0=basic", "--seat", "0=smart"),
+        ("compare", "--arm", "official", "--arm", "stacking", "--seat", "0=basic", "--seat", "0=smart"),
+        ("simulate", "--games", "10", "--metric", "cards_drawn"),
+        ("compare", "--arm", "official", "--arm", "stacking", "--metric", "cards_drawn"),
+        ("simulate", "--games", "10", "--threads", "1000"),
+        ("compare", str(SIMS / "bluff.toml")),
+    ],
+)
+def test_silently_dropped_options_are_refused(args) -> None:
+    result = run(*args)
+    assert result.exit_code in (1, 2), result.output
+    one_error_line(result)
+
+
+def test_a_sweep_file_is_refused_by_compare(tmp_path: Path) -> None:
+    exp = tmp_path / "s.toml"
+    exp.write_text('games = 10\n[grid]\n"bluff@0" = [0, 1]\n', encoding="utf-8")
+    result = run("compare", str(exp))
+    assert result.exit_code == 1 and "sweep" in one_error_line(result)
+
+
+@pytest.mark.parametrize("analysis", ["bluff", "sweep"])
+def test_arms_an_analysis_ignores_are_refused(tmp_path: Path, analysis: str) -> None:
+    exp = tmp_path / "x.toml"
+    grid = '[grid]\n"bluff@0" = [0, 1]\n' if analysis == "sweep" else ""
+    exp.write_text(f'analysis = "{analysis}"\ngames = 10\n[arms.a]\n[arms.b]\n{grid}', encoding="utf-8")
+    result = run("report", str(exp), "--out", str(tmp_path / "rep"))
+    assert result.exit_code == 1 and "arms" in one_error_line(result)
+    assert not (tmp_path / "rep").exists()
+
+
+def test_every_analysis_says_what_it_plays() -> None:
+    from unocli.report.analyses import ANALYSES
+    from unocli.study.experiments import USES
+
+    assert set(USES) == set(ANALYSES)
+
+
+def test_a_policies_file_cannot_redefine_a_preset(tmp_path: Path) -> None:
+    f = tmp_path / "p.toml"
+    f.write_text("[basic]\nbluff = 1.0\n", encoding="utf-8")
+    result = run("simulate", "--games", "10", "--policies", str(f), "--policy", "basic")
+    assert result.exit_code == 1 and "redefines the preset 'basic'" in one_error_line(result)
+    # The shipped file restates the presets as they are: accepted.
+    result = run("simulate", "--games", "10", "--quiet", "--policies", str(SIMS / "policies.toml"), "--policy", "basic")
+    assert result.exit_code == 0, result.output

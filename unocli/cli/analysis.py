@@ -17,6 +17,8 @@ from unocli.cli.options import (
     F,
     UnoCommand,
     bundled,
+    check_seats,
+    given,
     match_option,
     policy_options,
     repeatable_option,
@@ -99,6 +101,7 @@ def base_table(rules_spec: str, sets: tuple[str, ...], players: int | None, poli
     """The table the common options describe (checked: bad options fail before any game is played)."""
     from unocli.game.rules import parse_assignment
 
+    check_seats(seats)
     seat_specs = []
     for item in seats:
         seat, sep, spec = item.partition("=")
@@ -229,6 +232,8 @@ def compare_cmd(
     by exactly 0.
     """
     check_target(study.target_error, study.max_games)
+    if given("metric") and study.target_error is None:
+        raise ConfigError("--metric applies to --target-error: give both, or neither")
     if out_path:
         check_table_path(out_path)
     asked = CompareAsked(games=study.games, seed=study.seed, baseline=baseline, metrics=study.metrics, match=study.match)
@@ -291,13 +296,20 @@ def _plan_from_file(path: str, arm_texts: tuple[str, ...], players: int | None, 
     if arm_texts:
         raise ConfigError("give either an EXPERIMENT file or --arm options, not both")
     exp = load_experiment(path)
+    if exp.grid:
+        raise ConfigError(f"{path!r} is a sweep (it has a [grid]): run it with 'unocli sweep {path}'")
+    if not exp.arms:
+        raise ConfigError(f"{path!r} has no [arms] to compare (its analysis {exp.analysis!r} runs with 'unocli report')")
+    if players is not None and players not in exp.players:
+        sizes = ", ".join(map(str, exp.players))
+        raise ConfigError(f"--players {players}: {path!r} plays at {sizes} players only")
     return ComparePlan(
         arms=tuple(exp.arms_for(players or exp.players[0])),
-        games=asked.games or exp.games,
-        seed=asked.seed if asked.seed else exp.seed,
-        baseline=asked.baseline or exp.baseline,
+        games=asked.games if asked.games is not None else exp.games,
+        seed=asked.seed if given("seed") else exp.seed,
+        baseline=asked.baseline if asked.baseline is not None else exp.baseline,
         metrics=tuple(asked.metrics or exp.metrics or DEFAULT_COMPARE_METRICS),
-        match=asked.match or exp.match,
+        match=asked.match if given("match") else exp.match,
     )
 
 
@@ -398,11 +410,17 @@ def sweep_cmd(
         exp = load_experiment(experiment)
         axes = list(exp.grid) + axes
         base = replace(exp.base, players=study.players or exp.players[0])
-        games, seed = study.games or exp.games, seed if seed else exp.seed
+        if exp.arms:
+            raise ConfigError(f"{experiment!r} has [arms], which a sweep does not play: run it with 'unocli compare'")
+        if not axes:
+            raise ConfigError(f"{experiment!r} has no [grid] and no --grid was given: nothing to sweep")
+        games, seed = study.games or exp.games, seed if given("seed") else exp.seed
+        match = study.match if given("match") else exp.match
         metrics = metrics or exp.metrics
     else:
         base = study.table()
         games = study.games or 5_000
+        match = study.match
     say = _log(quiet)
     say(f"unocli sweep: {' x '.join(f'{a.name} ({len(a.values)})' for a in axes)} cells x {fmt.count(games)} games")
     result = sweep(
@@ -412,7 +430,7 @@ def sweep_cmd(
         seed=seed,
         metrics=metrics,
         metric=study.metric,
-        match=study.match,
+        match=match,
         target_error=study.target_error,
         max_games=study.max_games,
         threads=study.threads,

@@ -214,8 +214,53 @@ game_option = click.option(
     help="Index of the game within the seed's run (0 to 2**64-1).",
 )
 
-threads_option = click.option("--threads", type=click.IntRange(min=1), default=None, help="Numba threads (default: all cores).")
-match_option = click.option("--match", is_flag=True, help="Play matches to target_score instead of single rounds.")
+
+def available_threads() -> int:
+    """The most threads numba can run here: NUMBA_NUM_THREADS when set, else the number of cores."""
+    import os
+
+    env = os.environ.get("NUMBA_NUM_THREADS", "")
+    return int(env) if env.isdigit() and int(env) > 0 else os.cpu_count() or 1
+
+
+def _check_threads(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
+    """Refuse more threads than numba can run, rather than silently running fewer."""
+    if value is not None and value > available_threads():
+        raise click.BadParameter(f"{value} threads asked for, but this machine runs at most {available_threads()}")
+    return value
+
+
+threads_option = click.option(
+    "--threads",
+    type=click.IntRange(min=1),
+    default=None,
+    callback=_check_threads,
+    help="Numba threads (default: all cores; at most the number of cores).",
+)
+match_option = click.option("--match/--no-match", default=False, help="Play matches to target_score instead of single rounds.")
+
+
+def given(name: str) -> bool:
+    """Whether the option called ``name`` (its parameter name) was given on the command line or by the environment.
+
+    Experiment files supply defaults; an option overrides them by being given, not
+    by being truthy (``--seed 0`` and ``--no-match`` override too).
+    """
+    from click.core import ParameterSource
+
+    ctx = click.get_current_context(silent=True)
+    source = ctx.get_parameter_source(name) if ctx is not None else None
+    return source in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
+
+
+def check_seats(seats: tuple[str, ...]) -> None:
+    """Refuse ``--seat 0=a --seat 0=b``: the last would silently win."""
+    seen: dict[str, str] = {}
+    for item in seats:
+        seat = item.partition("=")[0].strip()
+        if seat in seen:
+            raise ConfigError(f"--seat {seat} is given twice ({seen[seat]!r} and {item!r}): give each seat once")
+        seen[seat] = item
 
 
 def rules_options(f: F) -> F:
@@ -235,6 +280,7 @@ def build_rules(rules_spec: str = "official", sets: tuple[str, ...] = (), player
 
 def build_policies(rules: Rules, policy: str = "random", seats: tuple[str, ...] = ()) -> tuple[Policy, ...]:
     """One policy per seat from ``--policy`` and ``--seat`` (raises ConfigError)."""
+    check_seats(seats)
     return resolve_policies(rules.players, policy, seats)
 
 
