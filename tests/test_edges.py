@@ -318,3 +318,39 @@ def test_a_policies_file_cannot_redefine_a_preset(tmp_path: Path) -> None:
     # The shipped file restates the presets as they are: accepted.
     result = run("simulate", "--games", "10", "--quiet", "--policies", str(SIMS / "policies.toml"), "--policy", "basic")
     assert result.exit_code == 0, result.output
+
+
+# ---------------------------------------------------------------- bounded work
+
+
+def test_a_trace_that_cannot_end_stops_at_the_cap() -> None:
+    from unocli.game.policies import resolve_policies
+    from unocli.game.rules import resolve_rules
+    from unocli.reference.trace import trace_game
+
+    rules = resolve_rules("official", (), 3)
+    policies = resolve_policies(3, "basic:forget_uno=1,catch_uno=1")
+    lines = trace_game(rules, policies, 0, 0, as_match=True, cap=3000)
+    assert "cap of 3,000 turns" in lines[-1] and "No winner" in lines[-1]
+    lines = trace_game(rules, policies, 0, 0, cap=500)
+    assert "cap of 500 turns" in lines[-1] and "max_turns" in lines[-1]
+
+
+def test_a_trace_that_ends_is_unchanged_by_the_cap() -> None:
+    from unocli.game.policies import resolve_policies
+    from unocli.game.rules import resolve_rules
+    from unocli.reference.engine import play_match
+    from unocli.reference.trace import format_match, trace_game
+
+    rules = resolve_rules("official", (), 3)
+    policies = resolve_policies(3, "basic")
+    match, rounds = play_match(rules, policies, 4, 2, log=True)
+    assert trace_game(rules, policies, 4, 2, as_match=True) == format_match(match, rounds, rules)
+
+
+def test_a_huge_grid_needs_yes_and_says_its_size(tmp_path: Path) -> None:
+    result = run("sweep", "--grid", "bluff=0:1:0.000001", "--out", str(tmp_path / "s"))
+    assert result.exit_code == 1 and "1,000,001 values" in one_error_line(result)
+    result = run("sweep", "--grid", "bluff=0:1:0.01", "--grid", "challenge=0:1:0.01", "--out", str(tmp_path / "s"))
+    line = one_error_line(result)
+    assert result.exit_code == 1 and "10,201 cells" in line and "--yes" in line

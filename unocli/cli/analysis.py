@@ -35,7 +35,7 @@ from unocli.report import fmt
 from unocli.run.precision import check_target
 from unocli.study.arm import Arm, TableSpec
 from unocli.study.compare import Comparison, check_arms, compare, is_binary, quantity_names
-from unocli.study.sweep import SweepResult, parse_grid_option, sweep
+from unocli.study.sweep import CONFIRM_CELLS, SweepResult, grid_cells, parse_grid_option, sweep
 
 GAMES_MAX = 2**63 - 1  # game counts are int64 in the kernel and the accumulators
 ARM_OPTIONS = ("--rules", "--set", "--players", "--policy", "--seat")
@@ -383,6 +383,7 @@ def _comparison_text(result: Comparison, table: pd.DataFrame) -> str:
     help="Folder for sweep.csv, sweep.parquet, sweep.png and sweep.svg.",
 )
 @click.option("--quiet", is_flag=True, help="No progress messages.")
+@click.option("--yes", is_flag=True, help=f"Play a grid of more than {CONFIRM_CELLS:,} cells.")
 @backend_options
 def sweep_cmd(
     experiment: str | None,
@@ -390,6 +391,7 @@ def sweep_cmd(
     study: StudyOptions,
     out_dir: str,
     quiet: bool,
+    yes: bool,
     backend: str,
     scheduler: str | None,
 ) -> None:
@@ -421,8 +423,12 @@ def sweep_cmd(
         base = study.table()
         games = study.games or 5_000
         match = study.match
+    cells = grid_cells(axes)
+    size = f"{' x '.join(f'{a.name} ({len(a.values)})' for a in axes)} = {fmt.count(cells)} cells x {fmt.count(games)} games"
+    if cells > CONFIRM_CELLS and not yes:
+        raise ConfigError(f"the grid is {size}, over {fmt.count(CONFIRM_CELLS)} cells: give --yes to play it")
     say = _log(quiet)
-    say(f"unocli sweep: {' x '.join(f'{a.name} ({len(a.values)})' for a in axes)} cells x {fmt.count(games)} games")
+    say(f"unocli sweep: {size}")
     result = sweep(
         base,
         axes,
