@@ -354,3 +354,53 @@ def test_a_huge_grid_needs_yes_and_says_its_size(tmp_path: Path) -> None:
     result = run("sweep", "--grid", "bluff=0:1:0.01", "--grid", "challenge=0:1:0.01", "--out", str(tmp_path / "s"))
     line = one_error_line(result)
     assert result.exit_code == 1 and "10,201 cells" in line and "--yes" in line
+
+
+def _two_experiments(folder: Path) -> list[str]:
+    paths = []
+    for name in ("one", "two"):
+        p = folder / f"{name}.toml"
+        p.write_text(TINY.replace('name = "tiny"', f'name = "{name}"'), encoding="utf-8")
+        paths.append(str(p))
+    return paths
+
+
+def test_report_replaces_its_folder_whole_and_an_interrupt_leaves_it_as_it_was(tmp_path: Path, monkeypatch) -> None:
+    import unocli.report.render as render
+
+    paths = _two_experiments(tmp_path)
+    out = tmp_path / "rep"
+    first = run("report", *paths, "--out", str(out), "--quiet")
+    assert first.exit_code == 0, first.output
+    assert "(2 experiments)" in first.output
+    (out / "stale.csv").write_text("old", encoding="utf-8")
+    before = sorted(p.relative_to(out) for p in out.rglob("*"))
+
+    real = render.run_experiment
+    calls = []
+
+    def interrupted(exp, *args, **kwargs):
+        calls.append(exp.name)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(exp, *args, **kwargs)
+
+    monkeypatch.setattr(render, "run_experiment", interrupted)
+    result = run("report", *paths, "--out", str(out), "--quiet")
+    assert result.exit_code == 130 and "Traceback" not in result.output
+    assert sorted(p.relative_to(out) for p in out.rglob("*")) == before  # untouched, stale file and all
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temporary folder left
+    monkeypatch.setattr(render, "run_experiment", real)
+    again = run("report", *paths, "--out", str(out), "--quiet")
+    assert again.exit_code == 0, again.output
+    assert not (out / "stale.csv").exists() and (out / "one" / "README.md").exists()
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+def test_report_never_replaces_a_folder_that_is_not_a_report(tmp_path: Path) -> None:
+    paths = _two_experiments(tmp_path)
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "thesis.tex").write_text("precious", encoding="utf-8")
+    result = run("report", *paths, "--out", str(tmp_path / "mine"))
+    assert result.exit_code == 1 and "not a unocli report" in one_error_line(result)
+    assert (tmp_path / "mine" / "thesis.tex").read_text() == "precious"

@@ -515,7 +515,7 @@ def report_cmd(
 
     t0 = time.perf_counter()
     written = write_report(paths, out_dir, quick=quick, backend=make_backend(backend, scheduler), log=say, threads=threads)
-    click.echo(f"Wrote {written[0]} ({len(written)} report{'s' if len(written) > 1 else ''}) in {time.perf_counter() - t0:.0f} s")
+    click.echo(f"Wrote {written[0]} ({len(paths)} experiment{'s' if len(paths) > 1 else ''}) in {time.perf_counter() - t0:.0f} s")
 
 
 def register(group: click.Group) -> None:

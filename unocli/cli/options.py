@@ -88,18 +88,15 @@ class UnoGroup(click.Group):
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         try:
             rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
-        except click.exceptions.Abort:
-            click.echo("Aborted!", err=True)
-            sys.exit(1)
+        except (click.exceptions.Abort, KeyboardInterrupt):  # click turns Ctrl-C into Abort
+            click.echo("\nInterrupted.", err=True)
+            sys.exit(130)
         except click.ClickException as exc:
             click.echo(f"Error: {one_line(exc.format_message())}", err=True)
             sys.exit(exc.exit_code)
         except ConfigError as exc:  # raised outside a command's invoke (e.g. in a callback)
             click.echo(f"Error: {one_line(str(exc))}", err=True)
             sys.exit(1)
-        except KeyboardInterrupt:
-            click.echo("\nInterrupted.", err=True)
-            sys.exit(130)
         except OSError as exc:  # the system refused something (a full disk, a vanished folder): one sentence
             click.echo(f"Error: {os_error_sentence(exc)}", err=True)
             sys.exit(1)
