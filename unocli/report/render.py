@@ -35,8 +35,12 @@ DEFAULT_SET = ("game-length", "bluff", "stacking", "seat-advantage", "house-rule
 
 
 def shipped_dir() -> Path:
-    """The folder of the shipped experiments (``sims/`` of the source tree, or of the working directory)."""
-    for candidate in (Path(__file__).resolve().parents[2] / "sims", Path.cwd() / "sims"):
+    """The folder of the shipped experiments: the package's data (``unocli/data/sims``, a link to ``sims/`` in the
+    source tree, copied into a wheel), ``sims/`` of the source tree, or of the working directory."""
+    from importlib.resources import files
+
+    packaged = Path(str(files("unocli") / "data" / "sims"))
+    for candidate in (packaged, Path(__file__).resolve().parents[2] / "sims", Path.cwd() / "sims"):
         if all((candidate / f"{name}.toml").is_file() for name in DEFAULT_SET):
             return candidate
     raise ConfigError("cannot find the shipped experiments (sims/*.toml); name experiment files explicitly")
