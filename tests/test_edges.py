@@ -404,3 +404,37 @@ def test_report_never_replaces_a_folder_that_is_not_a_report(tmp_path: Path) -> 
     result = run("report", *paths, "--out", str(tmp_path / "mine"))
     assert result.exit_code == 1 and "not a unocli report" in one_error_line(result)
     assert (tmp_path / "mine" / "thesis.tex").read_text() == "precious"
+
+
+# ---------------------------------------------------------------- progress
+
+
+@pytest.fixture
+def terminal(monkeypatch):
+    """Progress as on a terminal, from the first shard (CliRunner's stderr is no terminal)."""
+    import unocli.cli.run as run_mod
+
+    monkeypatch.setattr(run_mod, "PROGRESS_AFTER", 0.0)
+    real = run_mod.Progress.__init__
+
+    def init(self, enabled: bool) -> None:
+        real(self, enabled)
+        self.enabled = enabled
+
+    monkeypatch.setattr(run_mod.Progress, "__init__", init)
+
+
+@pytest.mark.parametrize(
+    ("args", "shown"),
+    [
+        (("compare", "--arm", "official", "--arm", "stacking", "--games", "3000"), True),
+        (("compare", "--arm", "official", "--arm", "stacking", "--games", "3000", "--json"), False),
+        (("sweep", "--grid", "bluff=0,1", "--games", "3000", "--out", "{tmp}/sw"), True),
+        (("check", "--games", "1000", "--seed", "3", "{baseline}"), True),
+    ],
+)
+def test_progress_on_a_terminal_never_with_json(terminal, tmp_path: Path, baseline: Path, args, shown: bool) -> None:
+    args = tuple(a.format(tmp=tmp_path, baseline=baseline) for a in args)
+    result = run(*args)
+    assert result.exit_code in (0, 3), result.output
+    assert ("games, " in result.output and "/s" in result.output) is shown, result.output

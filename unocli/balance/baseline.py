@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -31,8 +32,13 @@ class BaselineError(ConfigError):
     """A baseline file that cannot be used (missing, corrupt, incompatible)."""
 
 
-def run_arm(arm: Arm, games: int, seed: int, backend: Backend | None = None) -> SimulationResult:
-    """Play one arm (as its ``match`` and ``rotate_seats`` say)."""
+Progress = Callable[[int, int], None]
+
+
+def run_arm(
+    arm: Arm, games: int, seed: int, backend: Backend | None = None, progress: Progress | None = None
+) -> SimulationResult:
+    """Play one arm (as its ``match`` and ``rotate_seats`` say); ``progress(done, total)`` after each shard."""
     return simulate(
         arm.rules,
         arm.policies,
@@ -42,6 +48,7 @@ def run_arm(arm: Arm, games: int, seed: int, backend: Backend | None = None) -> 
         rotate_seats=arm.rotate_seats,
         labels=arm.labels or None,
         backend=backend,
+        progress=progress,
     )
 
 
@@ -61,7 +68,17 @@ def arm_record(arm: Arm, result: SimulationResult) -> dict[str, Any]:
     }
 
 
-def make_baseline(arms: list[Arm], *, games: int, seed: int, source: str = "", backend: Backend | None = None) -> dict[str, Any]:
+def of_arms(progress: Progress | None, index: int, arms: int) -> Progress | None:
+    """``progress`` for arm ``index`` of ``arms`` equal arms: one bar over all of them."""
+    if progress is None:
+        return None
+    report = progress
+    return lambda done, total: report(index * total + done, arms * total)
+
+
+def make_baseline(
+    arms: list[Arm], *, games: int, seed: int, source: str = "", backend: Backend | None = None, progress: Progress | None = None
+) -> dict[str, Any]:
     """Run every arm and return the baseline document."""
     return {
         "format": FORMAT,
@@ -70,7 +87,9 @@ def make_baseline(arms: list[Arm], *, games: int, seed: int, source: str = "", b
         "source": source,
         "games": games,
         "seed": seed,
-        "arms": [arm_record(arm, run_arm(arm, games, seed, backend)) for arm in arms],
+        "arms": [
+            arm_record(arm, run_arm(arm, games, seed, backend, of_arms(progress, i, len(arms)))) for i, arm in enumerate(arms)
+        ],
     }
 
 

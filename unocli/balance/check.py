@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree as ET
 
-from unocli.balance.baseline import run_arm
+from unocli.balance.baseline import Progress, of_arms, run_arm
 from unocli.files import write_atomic
 from unocli.run.backends import Backend
 from unocli.study.arm import Arm
@@ -185,25 +185,28 @@ def check_statistical(
     alpha: float = 0.001,
     tolerance: float = 0.05,
     backend: Backend | None = None,
+    progress: Progress | None = None,
 ) -> CheckReport:
     """Rerun every arm on a fresh seed and test each metric against the baseline."""
     seed = secrets.randbits(64) if seed is None else seed
     games = games or int(doc["games"])
     tests: list[MetricTest] = []
-    for arm, rec in zip(arms, doc["arms"], strict=True):
-        tests += _tests(arm.name, rec, run_arm(arm, games, seed, backend))
+    for i, (arm, rec) in enumerate(zip(arms, doc["arms"], strict=True)):
+        tests += _tests(arm.name, rec, run_arm(arm, games, seed, backend, of_arms(progress, i, len(arms))))
     adjusted = holm([t.test.p if t.decidable and math.isfinite(t.test.p) else 1.0 for t in tests])
     z = norm_quantile(1 - alpha / (2 * len(tests)))  # simultaneous (Bonferroni) interval
     rows = [_verdict(t, p, z, alpha, tolerance) for t, p in zip(tests, adjusted, strict=True)]
     return CheckReport("statistical", seed, games, alpha, tolerance, rows)
 
 
-def check_exact(doc: dict[str, Any], arms: list[Arm], *, backend: Backend | None = None) -> CheckReport:
+def check_exact(
+    doc: dict[str, Any], arms: list[Arm], *, backend: Backend | None = None, progress: Progress | None = None
+) -> CheckReport:
     """Rerun on the baseline's seed; the fingerprint of per-game results must match bit for bit."""
     seed, games = int(doc["seed"]), int(doc["games"])
     rows = []
-    for arm, rec in zip(arms, doc["arms"], strict=True):
-        result = run_arm(arm, games, seed, backend)
+    for i, (arm, rec) in enumerate(zip(arms, doc["arms"], strict=True)):
+        result = run_arm(arm, games, seed, backend, of_arms(progress, i, len(arms)))
         now = f"{result.acc.fingerprint:016x}"
         same = now == rec["fingerprint"]
         summary = result.summary().set_index("metric")

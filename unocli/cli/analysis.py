@@ -167,6 +167,13 @@ def _log(quiet: bool):
     return say
 
 
+def _progress(quiet: bool) -> Any:
+    """A progress bar on stderr (on a terminal, after two seconds; never with --quiet or --json)."""
+    from unocli.cli.run import Progress  # run.py loads the kernel wrapper: only when a command plays
+
+    return Progress(enabled=not quiet)
+
+
 def format_comparison(df: pd.DataFrame) -> str:
     """The comparison table for a terminal (shares as percentages, their differences in points)."""
     base = df["baseline"].iloc[0]
@@ -244,6 +251,7 @@ def compare_cmd(
     _check_metrics(plan.arms, (*plan.metrics, study.metric))
     say = _log(quiet or as_json)
     say(f"unocli compare: {len(plan.arms)} arms x {fmt.count(plan.games)} games, seed {plan.seed}")
+    bar = _progress(quiet or as_json)
     result = compare(
         plan.arms,
         games=plan.games,
@@ -256,7 +264,9 @@ def compare_cmd(
         max_games=study.max_games,
         threads=study.threads,
         backend=make_backend(backend, scheduler),
+        progress=bar,
     )
+    bar.close()
     table = result.table(plan.metrics)
     if out_path:
         write_table(table, out_path)
@@ -429,6 +439,7 @@ def sweep_cmd(
         raise ConfigError(f"the grid is {size}, over {fmt.count(CONFIRM_CELLS)} cells: give --yes to play it")
     say = _log(quiet)
     say(f"unocli sweep: {size}")
+    bar = _progress(quiet)
     result = sweep(
         base,
         axes,
@@ -441,7 +452,9 @@ def sweep_cmd(
         max_games=study.max_games,
         threads=study.threads,
         backend=make_backend(backend, scheduler),
+        progress=bar,
     )
+    bar.close()
     click.echo(_write_sweep(result, folder, study.metric, seed, base))
 
 

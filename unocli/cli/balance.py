@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 import pandas as pd
@@ -37,6 +38,13 @@ class CheckCommand(UnoCommand):
             raise
         except click.ClickException as exc:
             raise UsageProblem(exc.format_message()) from None
+
+
+def _bar() -> Any:
+    """A progress bar on stderr (on a terminal, after two seconds)."""
+    from unocli.cli.run import Progress  # run.py loads the kernel wrapper: only when a command plays
+
+    return Progress(enabled=True)
 
 
 def experiment_arms(path: str) -> tuple[list[Arm], int, int]:
@@ -85,6 +93,7 @@ def baseline_cmd(experiment: str, output: str, games: int | None, seed: int | No
         seed=exp_seed if seed is None else seed,
         source=experiment,
         backend=make_backend(backend, scheduler),
+        progress=_bar(),
     )
     save_baseline(doc, output)
     click.echo(f"wrote {output}: {len(arms)} arms x {fmt.count(doc['games'])} games, seed {doc['seed']}")
@@ -170,10 +179,14 @@ def check_cmd(
         raise UsageProblem(str(exc)) from None
     reports = []
     for path, doc, arms in loaded:
+        bar = _bar()
         if exact:
-            report = check_exact(doc, arms, backend=runner)
+            report = check_exact(doc, arms, backend=runner, progress=bar)
         else:
-            report = check_statistical(doc, arms, seed=seed, games=games, alpha=alpha, tolerance=tolerance, backend=runner)
+            report = check_statistical(
+                doc, arms, seed=seed, games=games, alpha=alpha, tolerance=tolerance, backend=runner, progress=bar
+            )
+        bar.close()
         reports.append(report)
         click.echo(format_report(path, report))
     if junit:
