@@ -155,8 +155,10 @@ def test_false_alarm_rate_within_alpha(baseline_file):
     assert fails <= 6
 
 
-def test_each_metric_is_a_welch_test_like_scipys(baseline_file):
-    """The per-metric test (before Holm) is Welch's, as scipy.stats.ttest_ind_from_stats computes it."""
+def test_each_metric_is_a_z_test_with_the_larger_spread(baseline_file):
+    """The per-metric test (before Holm) is a two-sample z test whose variance is the larger of the two sample
+    variances (under "no change" they share one; the larger keeps a fresh sample that saw no rare event from making
+    a rare count look significant); shares use the pooled score test, as scipy's normal tail computes it."""
     from scipy import stats as sps
 
     from unocli.balance.baseline import run_arm
@@ -168,15 +170,40 @@ def test_each_metric_is_a_welch_test_like_scipys(baseline_file):
     tests = _tests(arms[0].name, rec, result)
     assert len(tests) == len(rec["metrics"]) + 4 and all(isinstance(t, MetricTest) for t in tests)
     summary = result.summary().set_index("metric")
+    n1 = result.acc.finished
     checked = 0
     for t in tests[: len(rec["metrics"])]:
         base = rec["metrics"][t.metric]
         assert (t.baseline, t.baseline_sd, t.now) == (base["mean"], base["sd"], summary.loc[t.metric, "mean"])
-        if base["sd"] == 0 and summary.loc[t.metric, "sd"] == 0:
+        sd = max(base["sd"], summary.loc[t.metric, "sd"])
+        if sd == 0:
             assert t.test.p == (1.0 if t.test.diff == 0 else 0.0)
             continue
-        ref = sps.ttest_ind_from_stats(t.now, summary.loc[t.metric, "sd"], 1500, base["mean"], base["sd"], GAMES, equal_var=False)
-        assert t.test.diff / t.test.se == pytest.approx(ref.statistic, rel=1e-9)
-        assert t.test.p == pytest.approx(ref.pvalue, rel=1e-6, abs=1e-300)
+        z = (t.now - t.baseline) / (sd * (1 / n1 + 1 / GAMES) ** 0.5)
+        assert t.test.diff / t.test.se == pytest.approx(z, rel=1e-9)
+        assert t.test.p == pytest.approx(2 * sps.norm.sf(abs(z)), rel=1e-6, abs=1e-300)
         checked += 1
     assert checked >= 8
+    for seat, t in enumerate(tests[len(rec["metrics"]) :]):
+        k0, k1 = rec["wins"][seat], int(result.acc.wins[seat])
+        pooled = (k0 + k1) / (GAMES + result.acc.games)
+        z = (k1 / result.acc.games - k0 / GAMES) / (pooled * (1 - pooled) * (1 / GAMES + 1 / result.acc.games)) ** 0.5
+        assert t.test.p == pytest.approx(2 * sps.norm.sf(abs(z)), rel=1e-6)
+
+
+def test_small_samples_and_zero_variance_are_inconclusive_never_failed():
+    from unocli.balance.check import mean_test, share_test
+
+    # A rare count: the baseline saw some, a fresh 2-game sample none (sd 0) or one in both games.
+    for now, sd_now in ((0.0, 0.0), (1.0, 0.0)):
+        _, decidable = mean_test(now, sd_now, 2, 0.0047, 0.07, 40_000)
+        assert not decidable
+    # Decidable with enough games, and then a real shift is significant.
+    d, decidable = mean_test(51.0, 25.0, 5000, 48.0, 25.0, 40_000)
+    assert decidable and d.p < 1e-10
+    # Both samples without spread: equal is p = 1, different is p = 0.
+    assert mean_test(0.0, 0.0, 1000, 0.0, 0.0, 1000)[0].p == 1.0
+    assert mean_test(1.0, 0.0, 1000, 0.0, 0.0, 1000)[0].p == 0.0
+    # Win shares: two games cannot decide; 10,000 can.
+    assert not share_test(2, 2, 10_000, 40_000)[1]
+    assert share_test(2600, 10_000, 10_000, 40_000)[1]

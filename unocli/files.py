@@ -159,19 +159,73 @@ def _one_line(text: str) -> str:
 # ---------------------------------------------------------------- tables
 
 
-def check_table_path(path: str | Path) -> Path:
-    """Refuse, before any work is done, an output path that cannot be written."""
+def check_file_path(path: str | Path, suffixes: tuple[str, ...] = (), what: str = "output file") -> Path:
+    """Refuse, before any work is done, a file path that cannot be written.
+
+    The folder must exist and take a new file (tried by creating and removing
+    an empty temporary file there: ``os.access`` says yes to root everywhere,
+    /proc and read-only mounts included), the path must not be a folder, and
+    its extension must be one of ``suffixes`` when given.
+    """
     p = Path(path)
-    if p.suffix.lower() not in TABLE_SUFFIXES:
-        raise ConfigError(f"output file {str(p)!r} must end in .parquet or .csv")
+    if suffixes and p.suffix.lower() not in suffixes:
+        raise ConfigError(f"{what} {str(p)!r} must end in {' or '.join(suffixes)}")
+    if not p.name:
+        raise ConfigError(f"{what} {str(p)!r} names no file")
     parent = p.parent if str(p.parent) else Path(".")
-    if not parent.is_dir():
-        raise ConfigError(f"cannot write {str(p)!r}: the folder {str(parent)!r} does not exist")
+    _check_folder_exists(p, parent)
     if p.is_dir():
         raise ConfigError(f"cannot write {str(p)!r}: it is a folder")
-    if not os.access(parent, os.W_OK) or (p.exists() and not os.access(p, os.W_OK)):
+    if p.exists() and not os.access(p, os.W_OK):
         raise ConfigError(f"cannot write {str(p)!r}: permission denied")
+    _probe(p)
     return p
+
+
+def check_folder_path(path: str | Path, what: str = "output folder") -> Path:
+    """Refuse, before any work is done, an output folder that cannot be made or written into.
+
+    A folder that does not exist yet is fine when its nearest existing
+    ancestor is a folder that takes new entries (it is made when written).
+    """
+    p = Path(path)
+    if p.exists() and not p.is_dir():
+        raise ConfigError(f"{what} {str(p)!r} is a file, not a folder")
+    ancestor = p
+    while not ancestor.exists():
+        if ancestor.parent == ancestor:
+            break
+        ancestor = ancestor.parent
+    if not ancestor.is_dir():
+        raise ConfigError(f"cannot make {what} {str(p)!r}: {str(ancestor)!r} is a file, not a folder")
+    _probe(ancestor / ".unocli-probe", shown=p)
+    return p
+
+
+def _check_folder_exists(p: Path, parent: Path) -> None:
+    try:
+        ok = parent.is_dir()
+    except OSError as exc:  # pragma: no cover - a path too long or a broken mount
+        raise ConfigError(f"cannot write {str(p)!r}: {_reason(exc)}") from None
+    if not ok:
+        what = "is a file, not a folder" if parent.exists() else "does not exist"
+        raise ConfigError(f"cannot write {str(p)!r}: the folder {str(parent)!r} {what}")
+
+
+def _probe(p: Path, shown: Path | None = None) -> None:
+    """Create and remove an empty temporary file beside ``p``: the one sure test that the folder takes files."""
+    try:
+        tmp = _create_temp(p)
+    except ConfigError as exc:
+        if shown is None:
+            raise
+        raise ConfigError(str(exc).replace(repr(str(p)), repr(str(shown)))) from None
+    tmp.unlink(missing_ok=True)
+
+
+def check_table_path(path: str | Path) -> Path:
+    """Refuse, before any work is done, a table path (.parquet or .csv) that cannot be written."""
+    return check_file_path(path, TABLE_SUFFIXES)
 
 
 def write_table(df: pd.DataFrame, path: str | Path) -> Path:

@@ -3,7 +3,9 @@
 Two modes:
 
 * **statistical** (default): every arm is rerun on a fresh seed and each metric
-  (and each seat's win share) gets a two-sample test against the baseline.
+  (and each seat's win share) gets a two-sample test against the baseline
+  (a z test with the larger spread for means, the score test for shares; a
+  metric whose samples are too small for it is inconclusive, never failed).
   The family-wise false-alarm rate over all metrics and arms is held at
   ``alpha`` (Holm's step-down method). A metric *fails* when its difference is
   significant; it *passes* when the simultaneous (Bonferroni) interval of the
@@ -26,11 +28,12 @@ from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree as ET
 
-from unocli.balance.baseline import run_arm
+from unocli.balance.baseline import Progress, of_arms, run_arm
+from unocli.files import write_atomic
 from unocli.run.backends import Backend
 from unocli.study.arm import Arm
 from unocli.study.simulate import SimulationResult
-from unocli.study.stats import Difference, holm, norm_quantile, welch
+from unocli.study.stats import Difference, holm, norm_quantile
 
 
 class Verdict(StrEnum):
@@ -72,12 +75,20 @@ class CheckReport:
         return 0
 
 
+# Below these sizes a normal approximation cannot be trusted at the Bonferroni-corrected levels the check
+# uses (|z| of about 4): the metric is inconclusive, never failed.
+MIN_GAMES = 500  # games on each side for a metric's mean
+MIN_EVENTS = 30  # games x mean^2 / variance on each side: rare counts need many games
+MIN_EXPECTED = 10  # expected wins and losses on each side for a win share
+
+
 @dataclass(frozen=True)
 class MetricTest:
     """One metric (or one seat's win share) of one arm, rerun against its baseline.
 
-    ``test`` is Welch's two-sample test of ``now - baseline`` (the rerun's
-    games against the baseline's, independent samples).
+    ``test`` is a two-sample z test of ``now - baseline`` (independent
+    samples); ``decidable`` is False when the samples are too small for it, and
+    the metric is then inconclusive whatever its p-value.
     """
 
     arm: str
@@ -86,33 +97,77 @@ class MetricTest:
     baseline_sd: float
     now: float
     test: Difference
+    decidable: bool
+
+
+def _z_difference(diff: float, se: float, n: int) -> Difference:
+    """``diff`` with standard error ``se`` and a normal two-sided p-value (p = 1 for 0 +- 0, 0 for d +- 0)."""
+    if se > 0:
+        p = math.erfc(abs(diff) / se / math.sqrt(2))
+    else:
+        p = 1.0 if diff == 0 else 0.0
+    half = 1.959963984540054 * se
+    return Difference(diff, se, n, diff - half, diff + half, p, math.inf, math.nan)
+
+
+def mean_test(now: float, sd_now: float, n_now: int, base: float, sd_base: float, n_base: int) -> tuple[Difference, bool]:
+    """The difference of two means, tested with the larger of the two spreads on both sides.
+
+    Under "no change" both samples share one variance, best known from the
+    larger sample; the larger spread is used so that a fresh sample that saw no
+    rare event (sd 0) does not make a rare count look significant. Decidable
+    when both samples have MIN_GAMES games and MIN_EVENTS "events"
+    (n mean^2 / variance; for a Poisson count, the expected number of events).
+    """
+    var = max(sd_now, sd_base) ** 2
+    se = math.sqrt(var * (1 / n_now + 1 / n_base))
+    pooled = (now * n_now + base * n_base) / (n_now + n_base)
+    small = min(n_now, n_base)
+    decidable = small >= MIN_GAMES and (var == 0 or small * pooled * pooled / var >= MIN_EVENTS)
+    return _z_difference(now - base, se, n_now + n_base), decidable
+
+
+def share_test(wins_now: int, n_now: int, wins_base: int, n_base: int) -> tuple[Difference, bool]:
+    """The difference of two shares: the score (pooled) test, decidable with MIN_EXPECTED wins and losses each side."""
+    p_now, p_base = wins_now / n_now, wins_base / n_base
+    pooled = (wins_now + wins_base) / (n_now + n_base)
+    se = math.sqrt(pooled * (1 - pooled) * (1 / n_now + 1 / n_base))
+    expected = min(n_now, n_base) * min(pooled, 1 - pooled)
+    return _z_difference(p_now - p_base, se, n_now + n_base), expected >= MIN_EXPECTED
 
 
 def _tests(arm: str, rec: dict[str, Any], result: SimulationResult) -> list[MetricTest]:
     """A test for every metric and every seat's win share of one arm."""
     out = []
-    n0, n1 = rec["n"], result.games
+    n0, n1 = int(rec["n"]), int(result.acc.finished)
     summary = result.summary().set_index("metric")
     for name, base in rec["metrics"].items():
         now = summary.loc[name]
-        test = welch(float(now["mean"]), float(now["sd"]), n1, base["mean"], base["sd"], n0)
-        out.append(MetricTest(arm, name, base["mean"], base["sd"], float(now["mean"]), test))
+        mean, sd = float(now["mean"]), float(now["sd"])
+        if n1 == 0 or not math.isfinite(mean):  # no finished game: nothing to compare yet
+            mean, sd = math.nan, math.nan
+            test, decidable = _z_difference(math.nan, math.nan, n0), False
+        else:
+            test, decidable = mean_test(mean, sd if math.isfinite(sd) else 0.0, n1, base["mean"], base["sd"], n0)
+        out.append(MetricTest(arm, name, base["mean"], base["sd"], mean, test, decidable))
     games0 = n0  # rounds played, all rotations included
     games1 = result.acc.games
     for seat, w0 in enumerate(rec["wins"]):
         p0 = w0 / games0
-        p1 = result.acc.wins[seat] / games1
-        s0, s1 = math.sqrt(p0 * (1 - p0)), math.sqrt(p1 * (1 - p1))
-        out.append(MetricTest(arm, f"win_share_seat{seat}", p0, s0, p1, welch(p1, s1, games1, p0, s0, games0)))
+        test, decidable = share_test(int(result.acc.wins[seat]), games1, int(w0), games0)
+        out.append(MetricTest(arm, f"win_share_seat{seat}", p0, math.sqrt(p0 * (1 - p0)), test.diff + p0, test, decidable))
     return out
 
 
 def _verdict(t: MetricTest, p_adjusted: float, z: float, alpha: float, tolerance: float) -> CheckRow:
-    """Fail when the adjusted p-value is below ``alpha``; pass when the interval ``diff +- z se`` lies in the band."""
+    """Fail when decidable and the adjusted p-value is below ``alpha``; pass when the interval ``diff +- z se`` lies
+    in the band; otherwise (or when the samples are too small to decide) inconclusive."""
     d = t.test
     band = tolerance * max(abs(t.baseline), t.baseline_sd)
     lo, hi = d.diff - z * d.se, d.diff + z * d.se
-    if p_adjusted < alpha:
+    if not t.decidable or not math.isfinite(d.diff):
+        verdict = Verdict.INCONCLUSIVE
+    elif p_adjusted < alpha:
         verdict = Verdict.FAIL
     elif -band <= lo and hi <= band:
         verdict = Verdict.PASS
@@ -130,25 +185,28 @@ def check_statistical(
     alpha: float = 0.001,
     tolerance: float = 0.05,
     backend: Backend | None = None,
+    progress: Progress | None = None,
 ) -> CheckReport:
     """Rerun every arm on a fresh seed and test each metric against the baseline."""
     seed = secrets.randbits(64) if seed is None else seed
     games = games or int(doc["games"])
     tests: list[MetricTest] = []
-    for arm, rec in zip(arms, doc["arms"], strict=True):
-        tests += _tests(arm.name, rec, run_arm(arm, games, seed, backend))
-    adjusted = holm([t.test.p for t in tests])
+    for i, (arm, rec) in enumerate(zip(arms, doc["arms"], strict=True)):
+        tests += _tests(arm.name, rec, run_arm(arm, games, seed, backend, of_arms(progress, i, len(arms))))
+    adjusted = holm([t.test.p if t.decidable and math.isfinite(t.test.p) else 1.0 for t in tests])
     z = norm_quantile(1 - alpha / (2 * len(tests)))  # simultaneous (Bonferroni) interval
     rows = [_verdict(t, p, z, alpha, tolerance) for t, p in zip(tests, adjusted, strict=True)]
     return CheckReport("statistical", seed, games, alpha, tolerance, rows)
 
 
-def check_exact(doc: dict[str, Any], arms: list[Arm], *, backend: Backend | None = None) -> CheckReport:
+def check_exact(
+    doc: dict[str, Any], arms: list[Arm], *, backend: Backend | None = None, progress: Progress | None = None
+) -> CheckReport:
     """Rerun on the baseline's seed; the fingerprint of per-game results must match bit for bit."""
     seed, games = int(doc["seed"]), int(doc["games"])
     rows = []
-    for arm, rec in zip(arms, doc["arms"], strict=True):
-        result = run_arm(arm, games, seed, backend)
+    for i, (arm, rec) in enumerate(zip(arms, doc["arms"], strict=True)):
+        result = run_arm(arm, games, seed, backend, of_arms(progress, i, len(arms)))
         now = f"{result.acc.fingerprint:016x}"
         same = now == rec["fingerprint"]
         summary = result.summary().set_index("metric")
@@ -187,4 +245,5 @@ def write_junit(report: CheckReport, path: str | Path, name: str = "unocli check
             ET.SubElement(case, "failure", message=f"{r.metric} changed").text = text
         elif r.verdict is Verdict.INCONCLUSIVE:
             ET.SubElement(case, "skipped", message="inconclusive: more games needed").text = text
-    ET.ElementTree(suite).write(path, encoding="utf-8", xml_declaration=True)
+    # Written atomically: a failure leaves no half-written file for CI to read.
+    write_atomic(path, lambda tmp: ET.ElementTree(suite).write(tmp, encoding="utf-8", xml_declaration=True))

@@ -17,6 +17,8 @@ from unocli.cli.options import (
     F,
     UnoCommand,
     bundled,
+    check_seats,
+    given,
     match_option,
     policy_options,
     repeatable_option,
@@ -26,15 +28,16 @@ from unocli.cli.options import (
     threads_option,
 )
 from unocli.errors import ConfigError
-from unocli.files import check_table_path, write_table
+from unocli.files import check_folder_path, check_table_path, write_table
 from unocli.game.policies import PRESETS as POLICY_PRESETS
 from unocli.game.rules import PRESETS as RULE_PRESETS
 from unocli.report import fmt
 from unocli.run.precision import check_target
 from unocli.study.arm import Arm, TableSpec
 from unocli.study.compare import Comparison, check_arms, compare, is_binary, quantity_names
-from unocli.study.sweep import SweepResult, parse_grid_option, sweep
+from unocli.study.sweep import CONFIRM_CELLS, SweepResult, grid_cells, parse_grid_option, sweep
 
+GAMES_MAX = 2**63 - 1  # game counts are int64 in the kernel and the accumulators
 ARM_OPTIONS = ("--rules", "--set", "--players", "--policy", "--seat")
 
 
@@ -98,6 +101,7 @@ def base_table(rules_spec: str, sets: tuple[str, ...], players: int | None, poli
     """The table the common options describe (checked: bad options fail before any game is played)."""
     from unocli.game.rules import parse_assignment
 
+    check_seats(seats)
     seat_specs = []
     for item in seats:
         seat, sep, spec = item.partition("=")
@@ -145,7 +149,7 @@ class StudyOptions:
 def study_options(*, games_help: str, metrics_help: str) -> Callable[[F], F]:
     """The options of :class:`StudyOptions`, handed to the command as ``study``."""
     metrics_option = click.option("--metrics", "metrics_text", default=None, metavar="A,B,...", help=metrics_help)
-    games_option = click.option("--games", type=click.IntRange(min=1), default=None, help=games_help)
+    games_option = click.option("--games", type=click.IntRange(min=1, max=GAMES_MAX), default=None, help=games_help)
     play = (target_options, match_option, threads_option)
     return bundled("study", StudyOptions, rules_options, policy_options, games_option, seed_option, metrics_option, *play)
 
@@ -161,6 +165,13 @@ def _log(quiet: bool):
             click.echo(message, err=True)
 
     return say
+
+
+def _progress(quiet: bool) -> Any:
+    """A progress bar on stderr (on a terminal, after two seconds; never with --quiet or --json)."""
+    from unocli.cli.run import Progress  # run.py loads the kernel wrapper: only when a command plays
+
+    return Progress(enabled=not quiet)
 
 
 def format_comparison(df: pd.DataFrame) -> str:
@@ -228,6 +239,8 @@ def compare_cmd(
     by exactly 0.
     """
     check_target(study.target_error, study.max_games)
+    if given("metric") and study.target_error is None:
+        raise ConfigError("--metric applies to --target-error: give both, or neither")
     if out_path:
         check_table_path(out_path)
     asked = CompareAsked(games=study.games, seed=study.seed, baseline=baseline, metrics=study.metrics, match=study.match)
@@ -238,6 +251,7 @@ def compare_cmd(
     _check_metrics(plan.arms, (*plan.metrics, study.metric))
     say = _log(quiet or as_json)
     say(f"unocli compare: {len(plan.arms)} arms x {fmt.count(plan.games)} games, seed {plan.seed}")
+    bar = _progress(quiet or as_json)
     result = compare(
         plan.arms,
         games=plan.games,
@@ -250,7 +264,9 @@ def compare_cmd(
         max_games=study.max_games,
         threads=study.threads,
         backend=make_backend(backend, scheduler),
+        progress=bar,
     )
+    bar.close()
     table = result.table(plan.metrics)
     if out_path:
         write_table(table, out_path)
@@ -290,13 +306,20 @@ def _plan_from_file(path: str, arm_texts: tuple[str, ...], players: int | None, 
     if arm_texts:
         raise ConfigError("give either an EXPERIMENT file or --arm options, not both")
     exp = load_experiment(path)
+    if exp.grid:
+        raise ConfigError(f"{path!r} is a sweep (it has a [grid]): run it with 'unocli sweep {path}'")
+    if not exp.arms:
+        raise ConfigError(f"{path!r} has no [arms] to compare (its analysis {exp.analysis!r} runs with 'unocli report')")
+    if players is not None and players not in exp.players:
+        sizes = ", ".join(map(str, exp.players))
+        raise ConfigError(f"--players {players}: {path!r} plays at {sizes} players only")
     return ComparePlan(
         arms=tuple(exp.arms_for(players or exp.players[0])),
-        games=asked.games or exp.games,
-        seed=asked.seed if asked.seed else exp.seed,
-        baseline=asked.baseline or exp.baseline,
+        games=asked.games if asked.games is not None else exp.games,
+        seed=asked.seed if given("seed") else exp.seed,
+        baseline=asked.baseline if asked.baseline is not None else exp.baseline,
         metrics=tuple(asked.metrics or exp.metrics or DEFAULT_COMPARE_METRICS),
-        match=asked.match or exp.match,
+        match=asked.match if given("match") else exp.match,
     )
 
 
@@ -370,6 +393,7 @@ def _comparison_text(result: Comparison, table: pd.DataFrame) -> str:
     help="Folder for sweep.csv, sweep.parquet, sweep.png and sweep.svg.",
 )
 @click.option("--quiet", is_flag=True, help="No progress messages.")
+@click.option("--yes", is_flag=True, help=f"Play a grid of more than {CONFIRM_CELLS:,} cells.")
 @backend_options
 def sweep_cmd(
     experiment: str | None,
@@ -377,6 +401,7 @@ def sweep_cmd(
     study: StudyOptions,
     out_dir: str,
     quiet: bool,
+    yes: bool,
     backend: str,
     scheduler: str | None,
 ) -> None:
@@ -388,6 +413,7 @@ def sweep_cmd(
     one axis and a heatmap for two.
     """
     check_target(study.target_error, study.max_games)
+    folder = check_folder_path(out_dir, "--out folder")
     axes = [parse_grid_option(t) for t in grid_texts]
     metrics, seed = study.metrics, study.seed
     if experiment:
@@ -396,16 +422,24 @@ def sweep_cmd(
         exp = load_experiment(experiment)
         axes = list(exp.grid) + axes
         base = replace(exp.base, players=study.players or exp.players[0])
-        games, seed = study.games or exp.games, seed if seed else exp.seed
+        if exp.arms:
+            raise ConfigError(f"{experiment!r} has [arms], which a sweep does not play: run it with 'unocli compare'")
+        if not axes:
+            raise ConfigError(f"{experiment!r} has no [grid] and no --grid was given: nothing to sweep")
+        games, seed = study.games or exp.games, seed if given("seed") else exp.seed
+        match = study.match if given("match") else exp.match
         metrics = metrics or exp.metrics
     else:
         base = study.table()
         games = study.games or 5_000
-    folder = Path(out_dir)
-    if folder.exists() and not folder.is_dir():
-        raise ConfigError(f"--out {out_dir!r} is a file, not a folder")
+        match = study.match
+    cells = grid_cells(axes)
+    size = f"{' x '.join(f'{a.name} ({len(a.values)})' for a in axes)} = {fmt.count(cells)} cells x {fmt.count(games)} games"
+    if cells > CONFIRM_CELLS and not yes:
+        raise ConfigError(f"the grid is {size}, over {fmt.count(CONFIRM_CELLS)} cells: give --yes to play it")
     say = _log(quiet)
-    say(f"unocli sweep: {' x '.join(f'{a.name} ({len(a.values)})' for a in axes)} cells x {fmt.count(games)} games")
+    say(f"unocli sweep: {size}")
+    bar = _progress(quiet)
     result = sweep(
         base,
         axes,
@@ -413,12 +447,14 @@ def sweep_cmd(
         seed=seed,
         metrics=metrics,
         metric=study.metric,
-        match=study.match,
+        match=match,
         target_error=study.target_error,
         max_games=study.max_games,
         threads=study.threads,
         backend=make_backend(backend, scheduler),
+        progress=bar,
     )
+    bar.close()
     click.echo(_write_sweep(result, folder, study.metric, seed, base))
 
 
@@ -483,6 +519,7 @@ def report_cmd(
     """
     from unocli.report.render import default_paths, write_report
 
+    check_folder_path(out_dir, "--out folder")
     paths = list(experiments) or default_paths()
     if quick is None:
         quick = not experiments
@@ -491,7 +528,7 @@ def report_cmd(
 
     t0 = time.perf_counter()
     written = write_report(paths, out_dir, quick=quick, backend=make_backend(backend, scheduler), log=say, threads=threads)
-    click.echo(f"Wrote {written[0]} ({len(written)} report{'s' if len(written) > 1 else ''}) in {time.perf_counter() - t0:.0f} s")
+    click.echo(f"Wrote {written[0]} ({len(paths)} experiment{'s' if len(paths) > 1 else ''}) in {time.perf_counter() - t0:.0f} s")
 
 
 def register(group: click.Group) -> None:

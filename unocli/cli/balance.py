@@ -3,25 +3,48 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 import pandas as pd
 
 from unocli.balance.baseline import load_baseline, make_baseline, save_baseline
-from unocli.balance.check import CheckReport, CheckRow, Verdict, check_exact, check_statistical, write_junit
+from unocli.balance.check import MIN_GAMES, CheckReport, CheckRow, Verdict, check_exact, check_statistical, write_junit
 from unocli.cli.backend import backend_options, make_backend
 from unocli.cli.options import BigInt, UnoCommand
 from unocli.errors import ConfigError
+from unocli.files import check_file_path
 from unocli.report import fmt
 from unocli.study.arm import Arm
 from unocli.study.compare import is_binary
 from unocli.study.experiments import load_experiment
+
+ADVISED_GAMES = 10_000  # below this a baseline can only show large changes
 
 
 class UsageProblem(click.ClickException):
     """A user error of ``check``: exit status 2 (1 and 3 are verdicts)."""
 
     exit_code = 2
+
+
+class CheckCommand(UnoCommand):
+    """``check``: every user error (a bad baseline, option or destination) exits 2, as CI reads 1 as "fail"."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except UsageProblem:
+            raise
+        except click.ClickException as exc:
+            raise UsageProblem(exc.format_message()) from None
+
+
+def _bar() -> Any:
+    """A progress bar on stderr (on a terminal, after two seconds)."""
+    from unocli.cli.run import Progress  # run.py loads the kernel wrapper: only when a command plays
+
+    return Progress(enabled=True)
 
 
 def experiment_arms(path: str) -> tuple[list[Arm], int, int]:
@@ -50,13 +73,27 @@ def experiment_arms(path: str) -> tuple[list[Arm], int, int]:
 @backend_options
 def baseline_cmd(experiment: str, output: str, games: int | None, seed: int | None, backend: str, scheduler: str | None) -> None:
     """Run EXPERIMENT and store its per-arm statistics and exact fingerprint."""
+    check_file_path(output, (".json",), "baseline file")
     arms, exp_games, exp_seed = experiment_arms(experiment)
+    games = games or exp_games
+    if games < MIN_GAMES:
+        raise ConfigError(
+            f"a baseline of {fmt.count(games)} games per arm is too small for 'check' to judge any metric: "
+            f"use --games {MIN_GAMES} or more ({fmt.count(ADVISED_GAMES)} or more is advised)"
+        )
+    if games < ADVISED_GAMES:
+        click.echo(
+            f"Warning: {fmt.count(games)} games per arm can only catch large changes; "
+            f"{fmt.count(ADVISED_GAMES)} or more is advised.",
+            err=True,
+        )
     doc = make_baseline(
         arms,
-        games=games or exp_games,
+        games=games,
         seed=exp_seed if seed is None else seed,
         source=experiment,
         backend=make_backend(backend, scheduler),
+        progress=_bar(),
     )
     save_baseline(doc, output)
     click.echo(f"wrote {output}: {len(arms)} arms x {fmt.count(doc['games'])} games, seed {doc['seed']}")
@@ -97,7 +134,7 @@ def format_report(name: str, report: CheckReport) -> str:
     return f"{head}\n{table.to_string(index=False)}\n{tail}"
 
 
-@click.command(cls=UnoCommand)
+@click.command(cls=CheckCommand)
 @click.argument("baselines", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option("--exact", is_flag=True, help="Rerun on the baseline's seed; the fingerprint must match bit for bit.")
 @click.option(
@@ -134,16 +171,22 @@ def check_cmd(
     Exit status: 0 all pass, 1 any fail, 3 only inconclusive results, 2 usage errors.
     """
     try:
+        if junit:
+            check_file_path(junit, (".xml",), "--junit file")
         loaded = [(path, *load_baseline(path)) for path in baselines]
         runner = make_backend(backend, scheduler)
     except ConfigError as exc:
         raise UsageProblem(str(exc)) from None
     reports = []
     for path, doc, arms in loaded:
+        bar = _bar()
         if exact:
-            report = check_exact(doc, arms, backend=runner)
+            report = check_exact(doc, arms, backend=runner, progress=bar)
         else:
-            report = check_statistical(doc, arms, seed=seed, games=games, alpha=alpha, tolerance=tolerance, backend=runner)
+            report = check_statistical(
+                doc, arms, seed=seed, games=games, alpha=alpha, tolerance=tolerance, backend=runner, progress=bar
+            )
+        bar.close()
         reports.append(report)
         click.echo(format_report(path, report))
     if junit:

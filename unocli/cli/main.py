@@ -178,8 +178,7 @@ def trace(
     --game, so any game of a large run can be replayed here. With --match
     the game is a whole match to target_score points.
     """
-    from unocli.reference.engine import play_match, play_round
-    from unocli.reference.trace import format_match, narrate
+    from unocli.reference.trace import trace_game
 
     chosen = build_rules(rules_spec, sets, players)
     seat_policies = build_policies(chosen, policy, seats)
@@ -187,13 +186,7 @@ def trace(
     click.echo("Policies: " + _policy_summary(policy, seats) + ".")
     click.echo(f"Seed {seed}, game {game}.")
     click.echo("")
-    if as_match:
-        match, rounds = play_match(chosen, seat_policies, seed, game, log=True)
-        lines = format_match(match, rounds, chosen)
-    else:
-        rnd = play_round(chosen, seat_policies, seed, game, log=True)
-        lines = narrate(rnd.events, chosen)
-    click.echo("\n".join(lines))
+    click.echo("\n".join(trace_game(chosen, seat_policies, seed, game, as_match=as_match)))
 
 
 def _policy_summary(policy: str, seats: tuple[str, ...]) -> str:

@@ -88,16 +88,44 @@ class UnoGroup(click.Group):
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         try:
             rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
-        except click.exceptions.Abort:
-            click.echo("Aborted!", err=True)
-            sys.exit(1)
+        except (click.exceptions.Abort, KeyboardInterrupt):  # click turns Ctrl-C into Abort
+            click.echo("\nInterrupted.", err=True)
+            sys.exit(130)
         except click.ClickException as exc:
             click.echo(f"Error: {one_line(exc.format_message())}", err=True)
             sys.exit(exc.exit_code)
         except ConfigError as exc:  # raised outside a command's invoke (e.g. in a callback)
             click.echo(f"Error: {one_line(str(exc))}", err=True)
             sys.exit(1)
+        except OSError as exc:  # the system refused something (a full disk, a vanished folder): one sentence
+            click.echo(f"Error: {os_error_sentence(exc)}", err=True)
+            sys.exit(1)
+        except Exception as exc:  # a bug in unocli: say so in one line, with what to send
+            click.echo(f"Error: {internal_error_sentence(exc)}", err=True)
+            sys.exit(1)
         sys.exit(rv if isinstance(rv, int) else 0)
+
+
+ISSUES_HINT = "please report it with the command you ran (set UNOCLI_TRACEBACK=1 to see the traceback)"
+
+
+def os_error_sentence(exc: OSError) -> str:
+    """An ``OSError`` as one sentence: what failed, on which file, and why."""
+    reason = exc.strerror or type(exc).__name__
+    reason = reason[:1].lower() + reason[1:]
+    name = f" {exc.filename!r}" if exc.filename else ""
+    return one_line(f"the system refused an operation on{name or ' a file'}: {reason}")
+
+
+def internal_error_sentence(exc: BaseException) -> str:
+    """An unexpected exception as one sentence (a bug in unocli), or the traceback when UNOCLI_TRACEBACK is set."""
+    import os
+
+    if os.environ.get("UNOCLI_TRACEBACK"):
+        import traceback
+
+        traceback.print_exception(exc)
+    return one_line(f"unocli hit an internal error ({type(exc).__name__}: {exc}); {ISSUES_HINT}")
 
 
 def one_line(text: str) -> str:
@@ -183,8 +211,53 @@ game_option = click.option(
     help="Index of the game within the seed's run (0 to 2**64-1).",
 )
 
-threads_option = click.option("--threads", type=click.IntRange(min=1), default=None, help="Numba threads (default: all cores).")
-match_option = click.option("--match", is_flag=True, help="Play matches to target_score instead of single rounds.")
+
+def available_threads() -> int:
+    """The most threads numba can run here: NUMBA_NUM_THREADS when set, else the number of cores."""
+    import os
+
+    env = os.environ.get("NUMBA_NUM_THREADS", "")
+    return int(env) if env.isdigit() and int(env) > 0 else os.cpu_count() or 1
+
+
+def _check_threads(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
+    """Refuse more threads than numba can run, rather than silently running fewer."""
+    if value is not None and value > available_threads():
+        raise click.BadParameter(f"{value} threads asked for, but this machine runs at most {available_threads()}")
+    return value
+
+
+threads_option = click.option(
+    "--threads",
+    type=click.IntRange(min=1),
+    default=None,
+    callback=_check_threads,
+    help="Numba threads (default: all cores; at most the number of cores).",
+)
+match_option = click.option("--match/--no-match", default=False, help="Play matches to target_score instead of single rounds.")
+
+
+def given(name: str) -> bool:
+    """Whether the option called ``name`` (its parameter name) was given on the command line or by the environment.
+
+    Experiment files supply defaults; an option overrides them by being given, not
+    by being truthy (``--seed 0`` and ``--no-match`` override too).
+    """
+    from click.core import ParameterSource
+
+    ctx = click.get_current_context(silent=True)
+    source = ctx.get_parameter_source(name) if ctx is not None else None
+    return source in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
+
+
+def check_seats(seats: tuple[str, ...]) -> None:
+    """Refuse ``--seat 0=a --seat 0=b``: the last would silently win."""
+    seen: dict[str, str] = {}
+    for item in seats:
+        seat = item.partition("=")[0].strip()
+        if seat in seen:
+            raise ConfigError(f"--seat {seat} is given twice ({seen[seat]!r} and {item!r}): give each seat once")
+        seen[seat] = item
 
 
 def rules_options(f: F) -> F:
@@ -204,6 +277,7 @@ def build_rules(rules_spec: str = "official", sets: tuple[str, ...] = (), player
 
 def build_policies(rules: Rules, policy: str = "random", seats: tuple[str, ...] = ()) -> tuple[Policy, ...]:
     """One policy per seat from ``--policy`` and ``--seat`` (raises ConfigError)."""
+    check_seats(seats)
     return resolve_policies(rules.players, policy, seats)
 
 

@@ -14,6 +14,8 @@ import pandas as pd
 from unocli.cli.backend import backend_options, make_backend
 from unocli.cli.options import (
     UnoCommand,
+    check_seats,
+    given,
     match_option,
     policy_options,
     rules_options,
@@ -44,10 +46,13 @@ def policies_file_option(f):
     )(f)
 
 
+GAMES_MAX = 2**63 - 1  # game counts are int64 in the kernel and the accumulators
+
+
 def games_option(default: int):
     return click.option(
         "--games",
-        type=int,
+        type=click.IntRange(min=1, max=GAMES_MAX),
         default=default,
         show_default=True,
         help="Games to play (rounds, or matches with --match).",
@@ -63,10 +68,30 @@ def resolve_table(
     policies_file: str | None,
 ) -> tuple[Rules, tuple[Policy, ...], tuple[str, ...]]:
     """Rules, one policy per seat and their labels, from the common options."""
+    check_seats(seats)
     rules = resolve_rules(rules_spec, sets, players)
-    extra = load_policies_file(policies_file) if policies_file else None
+    extra = load_extra_policies(policies_file)
     policies = resolve_policies(rules.players, policy, seats, extra)
     return rules, policies, seat_labels(rules.players, policy, seats)
+
+
+def load_extra_policies(policies_file: str | None) -> dict[str, Policy] | None:
+    """The policies of ``--policies FILE``; a name that is a preset must define the preset itself.
+
+    A file that redefined ``basic`` differently would play its own policy while
+    every table still said ``basic``, so it is refused.
+    """
+    if not policies_file:
+        return None
+    from unocli.game.policies import PRESETS, preset
+
+    extra = load_policies_file(policies_file)
+    for name, pol in extra.items():
+        if name in PRESETS and pol != preset(name):
+            raise ConfigError(
+                f"policy file {policies_file!r} redefines the preset {name!r} with other knobs: give it another name"
+            )
+    return extra
 
 
 class Progress:
@@ -232,8 +257,8 @@ def simulate_cmd(
     until the 95% CI half-width of --metric is at most X.
     """
     rules, policies, labels = resolve_table(rules_spec, sets, players, policy, seats, policies_file)
-    if games < 1:
-        raise ConfigError(f"--games must be a positive whole number, not {games}")
+    if given("metric") and target_error is None:
+        raise ConfigError("--metric applies to --target-error: give both, or neither")
     if out_path:
         check_table_path(out_path)
     runner = make_backend(backend, scheduler)

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import os
+import tempfile
 from pathlib import Path
 
 import numba
@@ -121,12 +123,41 @@ class KernelUserWideLocator(_KernelStampMixin, caching.UserWideCacheLocator):
     pass
 
 
+class KernelTempLocator(_KernelStampMixin, caching.UserWideCacheLocator):
+    """The last resort: a private folder in the system's temporary folder.
+
+    When the package folder is read-only (a system-wide install) and so is the
+    user's cache folder (a read-only home), numba finds no locator and every
+    command, ``--help`` included, would fail at import. This one caches in
+    ``$TMPDIR/unocli-numba-UID``, made with mode 0700 and used only when it is
+    this user's and writable by no one else (the cache holds pickles).
+    """
+
+    def __init__(self, py_func, py_file):
+        super().__init__(py_func, py_file)
+        self._cache_path = str(_temp_cache_root() / self.get_suitable_cache_subpath(py_file))
+
+    def ensure_cache_path(self) -> None:
+        root = _temp_cache_root()
+        root.mkdir(mode=0o700, exist_ok=True)
+        st = root.stat()
+        if st.st_uid != os.getuid() or st.st_mode & 0o077:
+            raise PermissionError(f"{root} is not this user's private folder")
+        super().ensure_cache_path()
+
+
+def _temp_cache_root() -> Path:
+    return Path(tempfile.gettempdir()) / f"unocli-numba-{os.getuid()}"
+
+
 def install() -> None:
-    """Put the kernel locators first (idempotent)."""
+    """Put the kernel locators first (idempotent): user-provided, in-tree, user-wide, then the temporary folder."""
     classes = caching.CacheImpl._locator_classes
     for cls in (KernelUserWideLocator, KernelInTreeLocator, KernelUserProvidedLocator):
         if cls not in classes:
             classes.insert(0, cls)
+    if KernelTempLocator not in classes:
+        classes.insert(classes.index(KernelUserWideLocator) + 1, KernelTempLocator)
 
 
 install()

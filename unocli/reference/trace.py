@@ -22,6 +22,7 @@ from unocli.reference.events import Event, Kind
 
 if TYPE_CHECKING:
     from unocli.game.counters import MatchStats
+    from unocli.game.policies import Policy
 
 INDENT = "      "
 
@@ -31,6 +32,60 @@ def narrate(events: Sequence[Event], rules: Rules) -> list[str]:
     narrator = Narrator(rules)
     narrator.feed(events)
     return narrator.lines
+
+
+TRACE_TURNS = 200_000  # turns one trace plays at most: a match of capped rounds would run max_rounds x max_turns
+
+
+def trace_game(
+    rules: Rules, policies: Sequence[Policy], seed: int, index: int, *, as_match: bool = False, cap: int = TRACE_TURNS
+) -> list[str]:
+    """The narration of game ``index`` (a round, or a match with ``as_match``), at most ``cap`` turns of it.
+
+    A game that would run past the cap (rounds that cannot end until
+    ``max_turns``, a match of such rounds to ``max_rounds``) is played only up
+    to the cap, and the last line says so and why; the turns narrated are the
+    game's own, as the play stream does not depend on where it stops.
+    """
+    from dataclasses import replace
+
+    from unocli.game.counters import MatchStats, Outcome
+    from unocli.game.rng import PURPOSE_PLAY, Stream
+    from unocli.reference.engine import Round, play_round
+
+    if not as_match:
+        capped = replace(rules, max_turns=min(rules.max_turns, cap))
+        rnd = play_round(capped, tuple(policies), seed, index, log=True)
+        lines = narrate(rnd.events, capped)
+        if rnd.stats.outcome is Outcome.CAPPED and capped.max_turns < rules.max_turns:
+            lines.append(_stopped(cap, f"the round was still going; it would run on to max_turns ({rules.max_turns:,})"))
+        return lines
+    rng = Stream(seed, index, PURPOSE_PLAY, 0)
+    match = MatchStats(players=rules.players, scores=[0] * rules.players)
+    rounds: list[Round] = []
+    left = cap
+    played = replace(rules, max_turns=min(rules.max_turns, cap))  # the cap is checked between rounds: at most 2 x cap turns
+    for r in range(rules.max_rounds):
+        rnd = Round.deal(played, tuple(policies), seed, index, round_index=r, rng=rng, log=True)
+        stats = rnd.run()
+        rounds.append(rnd)
+        match.rounds.append(stats)
+        left -= stats.turns
+        if stats.outcome is Outcome.WON:
+            match.scores[stats.winner] += stats.winner_points
+            if match.scores[stats.winner] >= rules.target_score:
+                match.winner, match.outcome = stats.winner, Outcome.WON
+                return format_match(match, rounds, rules)
+        if left <= 0 and r + 1 < rules.max_rounds:
+            match.outcome = Outcome.CAPPED
+            lines = format_match(match, rounds, rules)[:-1]
+            return [*lines, _stopped(cap, f"no one has reached {rules.target_score} points after {len(rounds)} rounds")]
+    match.outcome = Outcome.CAPPED
+    return format_match(match, rounds, rules)
+
+
+def _stopped(cap: int, why: str) -> str:
+    return f"The trace stops here, at its cap of {cap:,} turns: {why}. No winner."
 
 
 def format_match(match: MatchStats, rounds: Sequence, rules: Rules) -> list[str]:

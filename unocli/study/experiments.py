@@ -225,12 +225,34 @@ def _build(p: Path, raw: dict[str, Any], where: _Where, quick: bool) -> Experime
         options=_options(raw.get("options", {}), ANALYSES[analysis], where),
         quick=quick,
     )
+    _check_used(raw, analysis, where)  # after the tables themselves were checked, so their errors come first
     check = getattr(ANALYSES[analysis], "check", None)
     message = check(exp) if check is not None else None
     if message:
         key, _, text = message.partition(": ")
         raise where.error(key, text)
     return exp
+
+
+# The tables each analysis plays; any other would be silently ignored, so it is refused.
+USES: dict[str, tuple[str, ...]] = {
+    "compare": ("arms",),
+    "sweep": ("grid",),
+    "game-length": ("arms",),
+    "bluff": (),  # its own bluff x challenge grid, sized by [options]
+    "stacking": ("arms",),
+    "seat-advantage": ("arms",),
+    "house-rules": ("arms",),
+}
+
+
+def _check_used(raw: dict[str, Any], analysis: str, where: _Where) -> None:
+    """Refuse [arms] or [grid] in a file whose analysis does not play them."""
+    used = USES.get(analysis, ("arms", "grid"))
+    for key in ("arms", "grid"):
+        if key in raw and key not in used:
+            plays = " and ".join(f"[{u}]" for u in used) or "its own built-in grid"
+            raise where.error(key, f"the {analysis!r} analysis does not use [{key}] (it plays {plays}): remove it")
 
 
 def _target_error(value: Any, max_games: int, where: _Where) -> float | None:

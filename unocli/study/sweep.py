@@ -76,6 +76,15 @@ def _seat_range(sel: str) -> list[int]:
     return list(range(int(lo), int(hi or lo) + 1))
 
 
+MAX_AXIS_VALUES = 10_000  # values on one axis (a range with a tiny step is refused before it is built)
+CONFIRM_CELLS = 1_000  # a grid with more cells than this is played only with --yes
+
+
+def grid_cells(axes: Sequence[Axis]) -> int:
+    """The number of cells of a grid (the product of its axes' lengths)."""
+    return math.prod(len(a.values) for a in axes)
+
+
 def parse_values(text: Any) -> tuple[Any, ...]:
     """``a,b,c`` or ``START:STOP:STEP`` (inclusive), or a list, into values."""
     if isinstance(text, list | tuple):
@@ -91,6 +100,8 @@ def parse_values(text: Any) -> tuple[Any, ...]:
         if step <= 0 or not all(map(math.isfinite, (start, stop, step))):
             raise ConfigError(f"range {s!r} needs a positive step")
         count = math.floor((stop - start) / step + 1e-9) + 1
+        if count > MAX_AXIS_VALUES:  # refused before the values are built: 0:1:1e-12 would not fit in memory
+            raise ConfigError(f"range {s!r} has {count:,} values; an axis takes at most {MAX_AXIS_VALUES:,}")
         values = [round(start + i * step, 10) for i in range(max(count, 0))]
         if all(float(v).is_integer() for v in (start, stop, step)):
             values = [int(v) for v in values]
