@@ -266,6 +266,11 @@ def test_game_length_agrees_with_simulate_and_planted_rules(files, ctx):
         # rounds the interval is a few turns wide against a change of tens of turns
         planted = diffs.loc[(p, "draw-until-playable")]
         assert planted["diff_low"] > 0 and planted["relative"] > 0.3
+        # the verdicts: an identical arm is equivalent (exact zeros), the planted rule different
+        assert twin["verdict"] == "equivalent" and planted["verdict"] == "different"
+        assert planted["sim_low"] < planted["diff_low"] and planted["sim_high"] > planted["diff_high"]
+    assert (turns["n"] <= turns["n_all"]).all()
+    assert (turns["stuck_share"] >= 0).all() and (turns["mean_with_skips"] >= turns["mean_turns"]).all()
     matches = result.matches.set_index(["players", "rules"])
     assert matches.loc[(4, "twin"), "rounds"] == matches.loc[(4, "official"), "rounds"]
     assert result.blocked == 0 and result.capped == 0 and result.total_rounds == 2 * 3 * 300

@@ -20,7 +20,7 @@ from unocli.run.backends import Backend
 from unocli.study.arm import Arm
 from unocli.study.compare import Comparison, compare
 from unocli.study.experiments import Experiment
-from unocli.study.stats import Difference, Estimate
+from unocli.study.stats import Difference, Equivalence, Estimate, equivalence
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -110,6 +110,41 @@ def arm_rows(
             dl, dh = percentile_interval(bal_b[:, k] - bal_b[:, kb])
             change = {"d_balance": bal[k] - bal[kb], "d_balance_low": dl, "d_balance_high": dh}
         yield name, row, change
+
+
+def judged(diffs: Sequence[Difference], margin: float, scale: float = 1.0) -> list[dict[str, Any]]:
+    """Equivalence verdicts of a family of differences read together (one table), as row fields.
+
+    Each difference is judged against ``+-margin`` (in the units of the shown
+    figure: ``scale`` times the difference, e.g. 100 for percentage points)
+    on its simultaneous interval at level 1 - 0.05 / len(diffs)
+    (:func:`~unocli.study.stats.equivalence`). The fields: ``sim_low``,
+    ``sim_high`` (that interval, scaled), ``margin``, ``verdict``, ``p_tost``
+    (Bonferroni-adjusted TOST p-value).
+    """
+    out = []
+    for d in diffs:
+        e: Equivalence = equivalence(d, margin / scale, family=len(diffs))
+        out.append(
+            {
+                "sim_low": e.low * scale,
+                "sim_high": e.high * scale,
+                "sim_level": e.level,
+                "margin": margin,
+                "verdict": e.verdict,
+                "p_tost": e.p_tost_adj,
+            }
+        )
+    return out
+
+
+def verdict_text(verdict: str, margin: str) -> str:
+    """A verdict as a reader's phrase: "no change beyond +-margin", "changes", "undecided"."""
+    return {
+        "equivalent": f"equivalent (within +/-{margin})",
+        "different": "different",
+        "undecided": f"undecided at +/-{margin}",
+    }[verdict]
 
 
 def seat_columns(comp: Comparison, players: int) -> list[int]:
