@@ -239,3 +239,15 @@ def test_paired_difference_over_finished_deals_matches_the_rows():
     assert got.sd == pytest.approx(d.std(ddof=1), rel=1e-9)
     reverse = comp.diff("official", "dup", "turns")
     assert reverse.diff == pytest.approx(-d.mean(), rel=1e-12)
+
+
+def test_role_quantities_match_the_accumulator():
+    """win_first, win_dealer and win_place_K count the same games as the accumulator's role counts."""
+    comp = compare([arm("a", Rules())], games=800, seed=4, quantities=None)
+    acc = comp.acc("a")
+    n = comp.games
+    assert comp.mean("a", "win_first").mean * n == pytest.approx(acc.first_player_wins)
+    assert comp.mean("a", "win_dealer").mean * n == pytest.approx(acc.dealer_wins)
+    for k in range(1, 5):
+        assert comp.mean("a", f"win_place_{k}").mean * n == pytest.approx(acc.place_wins[k - 1])
+    assert comp.mean("a", "win_place_4").mean == comp.mean("a", "win_dealer").mean

@@ -48,7 +48,7 @@ from unocli.errors import ConfigError
 from unocli.game.policies import Policy
 from unocli.game.rules import Rules
 from unocli.kernel import ROW_NAMES, play_rows
-from unocli.kernel.encode import OUTCOME, WINNER
+from unocli.kernel.encode import DEALER, FIRST_PLAYER, OUTCOME, WINNER
 from unocli.run.accumulate import METRICS, Accumulator, finished
 from unocli.run.backends import Backend, LocalBackend
 from unocli.run.precision import DEFAULT_MAX_GAMES, TargetInfo, check_target, play_to_target
@@ -64,6 +64,8 @@ SHARD_CELLS = 4_000_000  # games x arms x quantities held at once in one shard
 Progress = Callable[[int, int], None]
 BINARY_PREFIXES = ("win_", "lose_")
 OUTCOME_QUANTITIES = ("won", "blocked", "capped", "stuck")
+# Who won, by role: the seat that took the first turn, the dealer (docs/rules.md §2).
+ROLE_QUANTITIES = ("win_first", "win_dealer")
 
 
 def quantity_names(players: int) -> tuple[str, ...]:
@@ -71,6 +73,8 @@ def quantity_names(players: int) -> tuple[str, ...]:
     return (
         *METRICS,
         *OUTCOME_QUANTITIES,
+        *ROLE_QUANTITIES,
+        *(f"win_place_{k}" for k in range(1, players + 1)),
         *(f"win_{s}" for s in range(players)),
         *(f"lose_{s}" for s in range(players)),
         *(f"cards_left_{s}" for s in range(players)),
@@ -94,14 +98,24 @@ def over_finished(name: str) -> bool:
     return not is_binary(name)
 
 
-def quantity_matrix(rows: np.ndarray, names: Sequence[str], out: np.ndarray | None = None) -> np.ndarray:
-    """The named quantities of each game: ``int64[games, len(names)]`` (filled into ``out`` if given)."""
+def quantity_matrix(rows: np.ndarray, names: Sequence[str], players: int, out: np.ndarray | None = None) -> np.ndarray:
+    """The named quantities of each game at a table of ``players``: ``int64[games, len(names)]`` (into ``out`` if given).
+
+    ``win_first``: the seat that took the first turn won; ``win_dealer``: the
+    dealer won; ``win_place_K``: the seat ``K`` places after the dealer won
+    (``K = players`` is the dealer).
+    """
     out = np.empty((rows.shape[0], len(names)), dtype=np.int64) if out is None else out
     for j, name in enumerate(names):
         if name in ROW_NAMES:
             out[:, j] = rows[:, ROW_NAMES.index(name)]
         elif name in OUTCOME_QUANTITIES:
             out[:, j] = rows[:, OUTCOME] == OUTCOME_QUANTITIES.index(name)
+        elif name in ROLE_QUANTITIES:
+            out[:, j] = rows[:, WINNER] == rows[:, FIRST_PLAYER if name == "win_first" else DEALER]
+        elif name.startswith("win_place_"):
+            w = rows[:, WINNER]
+            out[:, j] = (w >= 0) & ((w - rows[:, DEALER] - 1) % players == int(name[10:]) - 1)
         elif name.startswith("win_"):
             out[:, j] = rows[:, WINNER] == int(name[4:])
         elif name.startswith("lose_"):
@@ -161,7 +175,7 @@ def run_pair_shard(spec: PairSpec, shard: tuple[int, int]) -> PairShard:
         acc = Accumulator(players=rules.players)
         acc.add_rows(rows, first_index=start)
         accs.append(acc)
-        quantity_matrix(rows, spec.quantities, out=q[k])
+        quantity_matrix(rows, spec.quantities, rules.players, out=q[k])
         fin[k] = finished(rows)
     masked = np.array([over_finished(name) for name in spec.quantities], dtype=bool)
     q[:, :, masked] *= fin[:, :, None]

@@ -77,8 +77,9 @@ def arm_rows(
 ) -> Iterator[tuple[str, dict[str, Any], dict[str, Any]]]:
     """Per arm, the row a table of arms at ``p`` players starts with, and its balance change from ``base``.
 
-    The row: ``players``, the arm's name under ``label``, ``n``, mean turns and
-    the first player's win share with 95% intervals, and balance with a
+    The row: ``players``, the arm's name under ``label``, ``n``, mean turns
+    (finished rounds) and the win share of the player who took the first turn
+    (``win_first``, which the comparison must record) with 95% intervals, and balance with a
     bootstrap 95% interval (``replicates`` block-bootstrap replicates). The
     change: balance minus ``base``'s with its bootstrap interval (empty for
     ``base`` itself), for the caller to put after its own columns.
@@ -89,7 +90,7 @@ def arm_rows(
     kb = comp.index(base)
     for name in names:
         k = comp.index(name)
-        t, w = arm_mean(comp, name, "turns"), arm_mean(comp, name, "win_0")
+        t, w = arm_mean(comp, name, "turns"), arm_mean(comp, name, "win_first")
         bl, bh = percentile_interval(bal_b[:, k])
         row = {
             "players": p,
@@ -138,6 +139,27 @@ def judged(diffs: Sequence[Difference], margin: float, scale: float = 1.0) -> li
     return out
 
 
+def add_verdicts(df: pd.DataFrame, diffs: Sequence[Difference], prefix: str, margin: float, scale: float = 1.0) -> None:
+    """Put :func:`judged` verdicts of ``diffs`` (one per row of ``df``, in order) into ``df`` as ``{prefix}_*`` columns.
+
+    The columns: ``{prefix}_sim_low``, ``{prefix}_sim_high`` (the simultaneous
+    interval, in the units of the difference), ``{prefix}_verdict`` and
+    ``{prefix}_p_tost``; the level is in ``sim_level``.
+    """
+    for key, values in _columns(judged(diffs, margin, scale)).items():
+        if key in ("sim_low", "sim_high"):
+            df[f"{prefix}_{key}"] = np.asarray(values) / scale
+        elif key in ("verdict", "p_tost"):
+            df[f"{prefix}_{key}"] = values
+        elif key == "sim_level":
+            df["sim_level"] = values
+
+
+def _columns(rows: list[dict[str, Any]]) -> dict[str, list[Any]]:
+    keys = rows[0].keys() if rows else ()
+    return {k: [r[k] for r in rows] for k in keys}
+
+
 def verdict_text(verdict: str, margin: str) -> str:
     """A verdict as a reader's phrase: "no change beyond +-margin", "changes", "undecided"."""
     return {
@@ -145,6 +167,21 @@ def verdict_text(verdict: str, margin: str) -> str:
         "different": "different",
         "undecided": f"undecided at +/-{margin}",
     }[verdict]
+
+
+def identical_arms(comps: Sequence[Comparison], names: Sequence[str]) -> list[tuple[str, str]]:
+    """Pairs of arms that played bit-identical games in every comparison (same fingerprint of every row).
+
+    Two rule sets can differ on paper and not in play (free-plus4 and
+    no-challenge for players who never bluff): a report shows them as one
+    effect, explained, not as two findings.
+    """
+    out = []
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            if all(c.acc(a).fingerprint == c.acc(b).fingerprint and c.acc(a).games == c.acc(b).games for c in comps):
+                out.append((a, b))
+    return out
 
 
 def seat_columns(comp: Comparison, players: int) -> list[int]:
