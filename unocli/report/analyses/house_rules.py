@@ -16,9 +16,9 @@ import pandas as pd
 from unocli.report import fmt
 from unocli.report.analyses.common import (
     Context,
+    add_verdicts,
     arm_diff,
     arm_mean,
-    add_verdicts,
     arm_rows,
     caption,
     fair_balance,
