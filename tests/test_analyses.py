@@ -102,6 +102,7 @@ policy = "basic"
 [options]
 seat_players = [4]
 replicates = 40
+match_games = 30
 """,
     "house-rules": """
 analysis = "house-rules"
@@ -283,8 +284,16 @@ def test_seat_advantage_agrees_with_simulate_and_seat_table(files, ctx):
     sim = simulate(resolve_rules("official", (), 4), resolve_policies(4, "basic", ()), games=400, seed=11)
     shares = sim.win_shares().set_index("seat")
     row = table.loc[(4, "basic")]
-    assert row["first_player_share"] == shares.loc[0, "share"]
-    assert (row["ci_low"], row["ci_high"]) == (shares.loc[0, "ci_low"], shares.loc[0, "ci_high"])
+    # "first player" is the seat that took the first turn, as simulate's opening shares count it; seat 0 is apart
+    first, dealer = sim.opening_shares()["first_player"], sim.opening_shares()["dealer"]
+    assert (row["first_player_share"], row["ci_low"], row["ci_high"]) == (first.share, first.low, first.high)
+    assert (row["dealer_share"], row["dealer_low"], row["dealer_high"]) == (dealer.share, dealer.low, dealer.high)
+    assert row["seat0_share"] == shares.loc[0, "share"]
+    assert row["dealer_share"] == shares.loc[3, "share"]  # in a single round the dealer is seat n - 1
+    assert 0 <= row["chi2_p"] <= 1
+    # matches: every seat's share of matches won, summing to the share of matches won
+    m = result.matches[(result.matches["players"] == 4) & (result.matches["arm"] == "basic")]
+    assert list(m["seat"]) == [0, 1, 2, 3] and m["share"].sum() <= 1 + 1e-12
     assert row["ratio_to_fair"] == pytest.approx(4 * row["first_player_share"], rel=1e-12)
     seats = result.seats
     for (p, arm), sub in seats.groupby(["players", "arm"]):
@@ -345,3 +354,15 @@ def test_bluff_honest_twin_and_caught_bluffs(files, ctx):
     assert 0 <= result.equilibrium.bluff_rate <= 1 and 0 <= result.equilibrium.challenge_rate <= 1
     assert sorted(set(result.others["players"])) == [2, 4] and len(result.others) == 4
     assert result.games == 4 * 600 + 4 * 600
+
+
+def test_equal_shares_test_finds_a_planted_edge_and_holds_its_level():
+    """The chi-square test of equal seat shares: a planted 28/24/24/24 split over 20,000 wins is found
+    (chi-square about 33 on 3 df, p ~ 1e-7); under equal shares p < 0.05 in about 5% of 400 samples
+    (bound 9%: over 3 binomial sds above 5%)."""
+    rng = np.random.default_rng(2)
+    planted = rng.multinomial(20000, [0.28, 0.24, 0.24, 0.24])
+    assert seat_advantage.equal_shares_p(list(planted)) < 1e-4
+    rejections = sum(seat_advantage.equal_shares_p(list(rng.multinomial(5000, [0.25] * 4))) < 0.05 for _ in range(400))
+    assert rejections / 400 < 0.09
+    assert math.isnan(seat_advantage.equal_shares_p([0, 0, 0]))
