@@ -332,8 +332,9 @@ def test_stacking_chains_only_with_stacking(files, ctx):
     # with stacking "any" about 65% of 4-player rounds see a chain of two or more (full report)
     assert stacks.loc["any", "p_at_least_2_low"] > 0.3
     twin = result.effects.set_index("stacking").loc["twin"]
-    for column in ("d_turns", "d_cards_drawn", "d_win_0", "d_balance", "d_balance_low", "d_balance_high"):
+    for column in ("d_turns", "d_cards_drawn", "d_win_first", "d_balance", "d_balance_low", "d_balance_high"):
         assert twin[column] == 0.0, column
+    assert twin["turns_verdict"] == "equivalent" and twin["first_verdict"] == "equivalent"  # exact zeros
     versus = result.versus.set_index("stacking")
     assert (versus.loc["off", ["diff", "diff_low", "diff_high"]] == versus.loc["twin", ["diff", "diff_low", "diff_high"]]).all()
     assert set(result.stack_hists) == {(4, "off"), (4, "twin"), (4, "any")}

@@ -24,6 +24,7 @@ from unocli.game.policies import parse_policy_spec
 from unocli.report import fmt
 from unocli.report.analyses.common import (
     Context,
+    add_verdicts,
     arm_diff,
     arm_mean,
     arm_rows,
@@ -49,7 +50,7 @@ OPTIONS = {
     "replicates": (1000, positive_int),
 }
 STACK_BINS = 9  # longest stack 0..7, and 8 or more
-EFFECTS = ("turns", "cards_drawn", "win_0")
+EFFECTS = ("turns", "cards_drawn", "win_first")
 
 
 @dataclass(frozen=True)
@@ -58,7 +59,7 @@ class StackingResult:
 
     ``table``: one row per (players, stacking): n, turns, first_player_share
     (first_low/high) and balance with intervals; for variants also the paired
-    changes d_turns, d_cards_drawn, d_win_0 (intervals, p-values p_*) and
+    changes d_turns, d_cards_drawn, d_win_first (intervals, p-values p_*) and
     d_balance. ``effects``: the variants' rows with p_*_holm adjusted over all
     of them. ``stacks``: the longest chain per round (mean_max_stack,
     p_at_least_2..4, share_k, longest_seen). ``versus``: the challenger's
@@ -99,17 +100,20 @@ def compute(exp: Experiment, ctx: Context) -> StackingResult:
     names = tuple(a.name for a in exp.arms)
     base = exp.baseline or names[0]
     comps: dict[int, Comparison] = {}
-    rows, stacks, versus = [], [], []
+    rows, stacks, versus, found = [], [], [], []
     for p in exp.players:
         comps[p] = comp = _play(exp, ctx, p, base)
         rows += _arm_rows(comp, p, names, base, opt["replicates"], exp.seed)
+        found += [(arm_diff(comp, n, base, "turns"), arm_diff(comp, n, base, "win_first")) for n in names if n != base]
         stacks += [_stack_row(comp, p, name) for name in names]
         if p in opt["versus_players"]:
             versus += [_versus_row(comp, p, name, opt["challenger"]) for name in names]
     table = pd.DataFrame(rows)
-    effects = table[table["stacking"] != base].copy()
+    effects = table[table["stacking"] != base].copy().reset_index(drop=True)
     for metric in EFFECTS:
         effects[f"p_{metric}_holm"] = holm(effects[f"p_{metric}"].to_numpy())
+    add_verdicts(effects, [t for t, _ in found], "turns", exp.margins["turns"])
+    add_verdicts(effects, [w for _, w in found], "first", exp.margins["win_share_pp"], scale=100)
     versus_df = pd.DataFrame(versus)
     if len(versus_df):
         versus_df["p_holm"] = holm(versus_df["p"].to_numpy())
@@ -131,7 +135,8 @@ def compute(exp: Experiment, ctx: Context) -> StackingResult:
 def _play(exp: Experiment, ctx: Context, p: int, base: str) -> Comparison:
     """The variants at ``p`` players, each also with the challenger at seat 0 where asked."""
     arms = list(exp.arms_for(p))
-    quantities = ("turns", "cards_drawn", "max_stack", "won", *(f"win_{s}" for s in range(p)))
+    quantities = ("turns", "skips", "cards_drawn", "max_stack", "won", "stuck", "capped", "win_first", "win_dealer")
+    quantities = (*quantities, *(f"win_{s}" for s in range(p)))
     pairs = [(a.name, base) for a in arms if a.name != base]
     if p in exp.options["versus_players"]:
         name, challenger = exp.options["challenger"], parse_policy_spec(exp.options["challenger"])
@@ -144,6 +149,9 @@ def _play(exp: Experiment, ctx: Context, p: int, base: str) -> Comparison:
 def _arm_rows(comp: Comparison, p: int, names: tuple[str, ...], base: str, replicates: int, seed: int) -> list[dict]:
     rows = []
     for name, row, change in arm_rows(comp, p, names, base, replicates, seed, "stacking"):
+        skips = arm_mean(comp, name, "skips")
+        row |= {"turns_with_skips": row["turns"] + skips.mean, "stuck_share": arm_mean(comp, name, "stuck").mean}
+        row |= {"capped_share": arm_mean(comp, name, "capped").mean}
         if name != base:
             for metric in EFFECTS:
                 d = arm_diff(comp, name, base, metric)
@@ -186,7 +194,9 @@ def render(result: StackingResult) -> Section:
         _effect_chart(result, "cards_drawn", "cards drawn", "stacking-cards-drawn", "Stacking changes how many cards are drawn"),
         TableBlock(
             "stacking-effects",
-            f"Change from stacking {base}, paired on the same deals (95% CI)",
+            f"Change from stacking {base}, paired on the same deals: turns and the first player's win share on "
+            f"simultaneous {fmt.fixed(100 * result.effects['sim_level'].iloc[0], 2)}% intervals (Bonferroni over the "
+            f"{len(result.effects)} cells of a column) with equivalence verdicts; cards drawn and balance on 95% intervals",
             _effects_shown(result),
             result.effects,
         ),
@@ -229,17 +239,18 @@ def _triples(
 
 
 def _effects_shown(result: StackingResult) -> pd.DataFrame:
-    e = result.effects
+    """Turns and the first player's share on simultaneous intervals with verdicts; cards drawn and balance at 95%."""
+    e, m = result.effects, result.exp.margins
     return pd.DataFrame(
         {
             "players": e["players"],
             "stacking": e["stacking"],
-            "turns": [fmt.signed_ci(*x, 1) for x in _triples(e, "d_turns")],
-            "cards drawn": [fmt.signed_ci(*x, 1) for x in _triples(e, "d_cards_drawn")],
-            "first player wins": [fmt.pp_ci(*x, 2) for x in _triples(e, "d_win_0")],
-            "balance": [fmt.signed_ci(*x, 3) for x in _triples(e, "d_balance")],
-            "p turns (Holm)": e["p_turns_holm"].map(fmt.pvalue),
-            "p first player (Holm)": e["p_win_0_holm"].map(fmt.pvalue),
+            "turns (finished rounds)": [fmt.signed_ci(*x, 1) for x in _triples(e, "d_turns", "turns_sim_low", "turns_sim_high")],
+            f"turns verdict (+/-{fmt.num(m['turns'])})": e["turns_verdict"],
+            "first player wins": [fmt.pp_ci(*x, 2) for x in _triples(e, "d_win_first", "first_sim_low", "first_sim_high")],
+            f"first player verdict (+/-{fmt.num(m['win_share_pp'])} pp)": e["first_verdict"],
+            "cards drawn (95%)": [fmt.signed_ci(*x, 1) for x in _triples(e, "d_cards_drawn")],
+            "balance (95% bootstrap)": [fmt.signed_ci(*x, 3) for x in _triples(e, "d_balance")],
         }
     )
 
@@ -345,12 +356,15 @@ def _stack_chart(result: StackingResult, sp: int) -> Chart:
 def _first_player_chart(result: StackingResult) -> Chart:
     cap = _caption(
         result,
-        "First player's (seat 0) share of rounds won",
+        "Share of rounds won by the player who took the first turn (seat 0, or seat 1 behind a Skip or Draw Two "
+        "start card, or the dealer behind a Reverse)",
         "error bars are 95% Wilson intervals; dashed line: a fair share 1/n",
     )
     series = interval_series(result.table, "stacking", result.names, ("first_player_share", "first_low", "first_high"))
     title = "First-player advantage under each stacking variant"
-    return first_player_chart(result.exp, series, cap, name="stacking-first-player", title=title, ylabel="seat 0 win share")
+    return first_player_chart(
+        result.exp, series, cap, name="stacking-first-player", title=title, ylabel="first player's win share"
+    )
 
 
 def _balance_chart(result: StackingResult) -> Chart:
@@ -410,17 +424,20 @@ def _findings(result: StackingResult) -> list[str]:
         )
     at = effects[effects["players"] == mid]
     out.append(
-        f"At {mid} players: "
+        f"At {mid} players, turns per finished round against {base} (simultaneous intervals, n = "
+        f"{fmt.count(at['n'].iloc[0]) if len(at) else 0} deals): "
         + "; ".join(
-            f"{r.stacking} {fmt.signed(r.d_turns, 1)} turns {fmt.bounds(r.d_turns_low, r.d_turns_high, 1, 'signed')}"
+            f"{r.stacking} {fmt.signed(r.d_turns, 1)} {fmt.bounds(r.turns_sim_low, r.turns_sim_high, 1, 'signed')} "
+            f"({r.turns_verdict})"
             for r in at.itertuples()
         )
         + "."
     )
-    sig = effects[effects["p_win_0_holm"] < 0.05]
+    counts = {v: int((effects["first_verdict"] == v).sum()) for v in ("different", "equivalent", "undecided")}
     out.append(
-        f"First-player advantage: {len(sig)} of {len(effects)} variant x table-size changes are significant "
-        f"after Holm" + (f" (largest {fmt.fixed(100 * sig['d_win_0'].abs().max(), 2)} pp)" if len(sig) else "") + "."
+        f"The first player's win share, variant x table size against {base} (equivalence margin "
+        f"+/-{fmt.num(result.exp.margins['win_share_pp'])} pp, simultaneous intervals): {counts['different']} different, "
+        f"{counts['equivalent']} equivalent, {counts['undecided']} undecided of {len(effects)}."
     )
     b = result.table[result.table["stacking"] == base]
     out.append(
