@@ -41,7 +41,7 @@ OPTIONS = {
     "match_games": (1000, positive_int),
     "detail_players": ([2, 4, 7, 10], players_list),
 }
-ROUND_Q = ("turns", "skips", "cards_drawn", "reshuffles", "won", "blocked", "capped", "stuck")
+ROUND_Q = ("turns", "skips", "cards_drawn", "reshuffles", "won", "blocked", "capped", "stuck", "win_first")
 MATCH_Q = ("rounds", "rounds_blocked", "rounds_capped", "rounds_stuck", "turns", "capped", "stuck")
 
 
@@ -138,9 +138,10 @@ def compute(exp: Experiment, ctx: Context) -> GameLengthResult:
 def _turns_row(comp: Comparison, p: int, name: str) -> dict:
     hist = comp.acc(name).turns_hist
     t, blk, cap = arm_mean(comp, name, "turns"), arm_mean(comp, name, "blocked"), arm_mean(comp, name, "capped")
-    stuck, skips = arm_mean(comp, name, "stuck"), arm_mean(comp, name, "skips")
+    stuck, skips, first = arm_mean(comp, name, "stuck"), arm_mean(comp, name, "skips"), arm_mean(comp, name, "win_first")
     row = {"players": p, "rules": name, "n": t.n, "n_all": comp.games, "mean_turns": t.mean, "ci_low": t.low}
     row |= {"ci_high": t.high, "mean_with_skips": t.mean + skips.mean}
+    row |= {"first_share": first.mean, "first_low": first.low, "first_high": first.high}
     for key, q in (("median", 0.5), ("p90", 0.9), ("p99", 0.99)):
         point, lo, hi = hist_quantile(hist, q)
         row |= {key: point, f"{key}_low": lo, f"{key}_high": hi}
@@ -242,6 +243,16 @@ def render(result: GameLengthResult) -> Section:
         _matches_chart(result),
         TableBlock("matches", f"Matches to {result.target} points", _matches_shown(result), result.matches),
     ]
+    published = _published(result)
+    if len(published):
+        blocks.append(
+            TableBlock(
+                "published",
+                "Published figures side by side, with unocli's closest setup (official rules, every seat basic)",
+                published.drop(columns=["ci_low", "ci_high"]),
+                published,
+            )
+        )
     intro = (exp.description or "") + (
         f"\n\nRule sets: {', '.join(result.names)}; baseline {base}. Policy: every seat "
         f"plays `{exp.base.policy}`. Each table size plays the same deals under "
@@ -535,3 +546,51 @@ def _diff_findings(result: GameLengthResult) -> list[str]:
             f"equivalence test): {', '.join(same['rules'])}."
         )
     return out
+
+
+# ---------------------------------------------------------------- published figures
+
+
+def _published(result: GameLengthResult) -> pd.DataFrame:
+    """everygamemade's 4-player length and the 2010 five-player study's first-player edge beside unocli's."""
+    t = result.turns.set_index(["players", "rules"])
+    rows = []
+    if (4, result.base) in t.index:
+        r = t.loc[(4, result.base)]
+        rows.append(
+            {
+                "figure": "turns per round, 4 players, no stacking (everygamemade)",
+                "published": "55.1 (skipped turns counted as turns)",
+                "unocli": f"{fmt.num(r['mean_with_skips'])} turns + skips; {fmt.ci(r['mean_turns'], r['ci_low'], r['ci_high'])} "
+                f"turns alone (n = {fmt.count(r['n'])} finished rounds)",
+                "difference of definition": "unocli's turn is a card played or a pass; skipped players take no turn",
+                "n": fmt.count(r["n"]),
+                "ci_low": r["ci_low"],
+                "ci_high": r["ci_high"],
+            }
+        )
+    if (5, result.base) in t.index:
+        r = t.loc[(5, result.base)]
+        edge = fmt.pp_ci(r["first_share"] - 0.2, r["first_low"] - 0.2, r["first_high"] - 0.2, 2)
+        rows.append(
+            {
+                "figure": "first player's win share minus 1/5, 5 players (2010 study, 10,000 games)",
+                "published": "+0.30 pp (standard error about 0.4)",
+                "unocli": f"{edge} (n = {fmt.count(r['n_all'])} rounds)",
+                "difference of definition": "unocli's first player is the seat that took the first turn; the study's "
+                "players and rules differ",
+                "n": fmt.count(r["n_all"]),
+                "ci_low": r["first_low"] - 0.2,
+                "ci_high": r["first_high"] - 0.2,
+            }
+        )
+        rows.append(
+            {
+                "figure": "playing draw cards eagerly, 5 players (2010 study)",
+                "published": "-0.76 pp of win share",
+                "unocli": "not measured in this report (see the policies experiment)",
+                "difference of definition": "-",
+                "n": "-",
+            }
+        )
+    return pd.DataFrame(rows)

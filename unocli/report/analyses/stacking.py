@@ -206,6 +206,17 @@ def render(result: StackingResult) -> Section:
         _balance_chart(result),
         TableBlock("stacking-arms", "Each variant: turns, first-player share and balance", _arms_shown(result), result.table),
     ]
+    published = _published(result)
+    if len(published):
+        blocks.append(
+            TableBlock(
+                "published",
+                "Published figures side by side: everygamemade's Uno stacking study (4 players unless stated; it counts "
+                "skipped turns as turns, so unocli's column is turns + skips over finished rounds)",
+                published.drop(columns=["progressive_low", "progressive_high"]),
+                published,
+            )
+        )
     if len(result.versus):
         blocks += [
             _versus_chart(result),
@@ -464,3 +475,70 @@ def _versus_finding(result: StackingResult) -> str:
         f"One {challenger} player among {policy} players (seat 0, against {policy} at the same seat on "
         f"the same deals): {summary}: " + "; ".join(parts) + "."
     )
+
+
+# ---------------------------------------------------------------- published figures
+
+# everygamemade's Uno stacking study: (figure, no stacking, +2 on +2, +2 and +4 stacking).
+EVERYGAMEMADE = (
+    ("turns per round (skipped turns counted)", "55.1", "53.0", "52.3"),
+    ("rounds with a chain of 2 or more", "-", "44.7%", "70.9%"),
+    ("rounds with a chain of 3 or more", "-", "14.5%", "33.9%"),
+    ("longest chain seen", "-", "7", "9"),
+)
+PUBLISHED_ARMS = ("off", "plus2", "progressive")  # unocli's closest variants to the study's three columns
+
+
+def _published(result: StackingResult) -> pd.DataFrame:
+    """everygamemade's figures beside unocli's at 4 players (off, plus2, progressive), when those were played."""
+    if 4 not in result.exp.players or not all(a in result.names for a in PUBLISHED_ARMS):
+        return pd.DataFrame()
+    t = result.table.set_index(["players", "stacking"])
+    st = result.stacks.set_index(["players", "stacking"])
+
+    def ours(figure: str, arm: str) -> str:
+        if figure.startswith("turns"):
+            return fmt.num(t.loc[(4, arm), "turns_with_skips"])
+        if arm == "off":
+            return "-"
+        if figure.startswith("longest"):
+            return str(int(st.loc[(4, arm), "longest_seen"]))
+        k = 2 if "2 or more" in figure else 3
+        r = st.loc[(4, arm)]
+        return fmt.share_ci(r[f"p_at_least_{k}"], r[f"p_at_least_{k}_low"], r[f"p_at_least_{k}_high"], 1)
+
+    rows = [
+        {
+            "figure": f,
+            "published: none / +2 on +2 / +2 and +4": " / ".join(pub),
+            "unocli: off / plus2 / progressive": " / ".join(ours(f, a) for a in PUBLISHED_ARMS),
+        }
+        for f, *pub in EVERYGAMEMADE
+    ]
+    if 2 in result.exp.players:
+        rel = t.loc[(2, "progressive"), "turns_with_skips"] / t.loc[(2, "off"), "turns_with_skips"] - 1
+        rows.append(
+            {
+                "figure": "2 players: full stacking lengthens a round by",
+                "published: none / +2 on +2 / +2 and +4": "+10.8%",
+                "unocli: off / plus2 / progressive": f"{fmt.fixed(100 * rel, 1, sign=True)}% (progressive vs off)",
+            }
+        )
+    for row in rows:
+        row["n"] = fmt.count(result.rounds[2 if row["figure"].startswith("2 players") else 4])
+        chain = "2 or more" if "2 or more" in row["figure"] else "3 or more" if "3 or more" in row["figure"] else None
+        k = chain[0] if chain else None
+        row["progressive_low"] = st.loc[(4, "progressive"), f"p_at_least_{k}_low"] if k else float("nan")
+        row["progressive_high"] = st.loc[(4, "progressive"), f"p_at_least_{k}_high"] if k else float("nan")
+    n = fmt.count(result.rounds[4])
+    rows.append(
+        {
+            "figure": "setup",
+            "published: none / +2 on +2 / +2 and +4": "its own players and deck handling; n not stated here",
+            "unocli: off / plus2 / progressive": f"official rules, every seat basic, n = {n} deals; stuck rounds left out",
+            "n": n,
+            "progressive_low": float("nan"),
+            "progressive_high": float("nan"),
+        }
+    )
+    return pd.DataFrame(rows)
