@@ -345,3 +345,27 @@ def balance_chart(exp: Experiment, series: list[Series], fair: dict[int, float],
     return players_chart(
         exp, series, cap, name=name, alt="balance by players", title=title, ylabel="balance", reference=reference
     )
+
+
+def forest_chart(
+    rows: pd.DataFrame,
+    label: str,
+    panels: Sequence[tuple[str, str, str, str, float, bool]],
+    cap: str,
+    *,
+    name: str,
+    title: str,
+) -> Chart:
+    """The headline chart of a debate: each row's effect per quantity with its interval and equivalence band.
+
+    ``panels``: (x label, point column, low column, high column, margin,
+    percent) per quantity; ``rows[label]`` names the rows.
+    """
+    from unocli.report import plots  # matplotlib only when drawing
+
+    shown = [
+        plots.Panel(xlabel, plots.Series(xlabel, rows[point], rows[low], rows[high]), margin, percent)
+        for xlabel, point, low, high, margin, percent in panels
+    ]
+    figure = plots.forest_chart(list(rows[label]), shown, title=title, caption=cap)
+    return Chart(name, figure, cap, title)

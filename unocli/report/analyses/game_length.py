@@ -25,6 +25,7 @@ from unocli.report.analyses.common import (
     arm_mean,
     caption,
     dkw_eps,
+    forest_chart,
     hist_quantile,
     interval_series,
     judged,
@@ -218,6 +219,7 @@ def render(result: GameLengthResult) -> Section:
     """Charts of turns and rounds per match, the tables and findings."""
     exp, base = result.exp, result.base
     blocks: list = [
+        *([_forest(result)] if len(result.diffs) else []),
         _turns_chart(result),
         _percentiles_chart(result),
         TableBlock(
@@ -333,6 +335,23 @@ def _matches_shown(result: GameLengthResult) -> pd.DataFrame:
 
 def _n_rounds(result: GameLengthResult) -> str:
     return f"{fmt.count(result.rounds[result.exp.players[0]])} rounds per rule set and table size"
+
+
+def _forest(result: GameLengthResult) -> Chart:
+    """Each rule set's change in mean turns per finished round at every table size, with the equivalence band."""
+    margin = result.exp.margins["turns"]
+    d = result.diffs.assign(label=[f"{r.rules}, {r.players}p" for r in result.diffs.itertuples()])
+    level = fmt.fixed(100 * d["sim_level"].iloc[0], 2)
+    cap = caption(
+        result.exp,
+        f"Change in mean turns per finished round from {result.base}, per rule set and table size, paired on the deals both "
+        f"finished; the grey band is the equivalence margin +/-{fmt.num(margin)} turns",
+        _n_rounds(result),
+        rules=", ".join(result.names),
+        intervals=f"bars are simultaneous {level}% intervals (95% for the whole family)",
+    )
+    panels = [(f"turns per finished round minus {result.base}", "diff", "sim_low", "sim_high", margin, False)]
+    return forest_chart(d, "label", panels, cap, name="turns-forest", title="Each rule set's effect on length")
 
 
 def _turns_chart(result: GameLengthResult) -> Chart:

@@ -22,6 +22,7 @@ from unocli.report.analyses.common import (
     arm_rows,
     caption,
     fair_balance,
+    forest_chart,
     identical_arms,
     interval_series,
     run_compare,
@@ -134,6 +135,7 @@ def render(result: HouseRulesResult) -> Section:
     """The heatmap of turns, the matrix, the first-player and balance charts, the levels and findings."""
     exp, base, table = result.exp, result.base, result.table
     blocks: list = [
+        _forest(result),
         _turns_heatmap(result),
         TableBlock(
             "house-rules-matrix",
@@ -182,6 +184,26 @@ def _relative_half_width(cell: pd.DataFrame) -> float:
     """Half-width of a cell's paired interval of turns, relative to the baseline's mean (turns minus the change)."""
     r = cell.iloc[0]
     return (r["d_turns_high"] - r["d_turns_low"]) / 2 / (r["turns"] - r["d_turns"])
+
+
+def _forest(result: HouseRulesResult) -> Chart:
+    """Each house rule's effect at the middle table size on turns, the first player's share and balance, with bands."""
+    mid, m = result.mid, result.exp.margins
+    at = result.effects[result.effects["players"] == mid]
+    level = fmt.fixed(100 * at["sim_level"].iloc[0], 2)
+    cap = _caption(
+        result,
+        f"Each house rule's effect at {mid} players against {result.base}; grey bands are the equivalence margins "
+        f"(+/-{fmt.num(m['turns'])} turns, +/-{fmt.num(m['win_share_pp'])} pp, +/-{fmt.num(m['balance'])} balance)",
+        f"turns and first-player bars are simultaneous {level}% intervals (95% for each family), balance bars "
+        "95% block-bootstrap intervals",
+    )
+    panels = [
+        ("turns per finished round", "d_turns", "turns_sim_low", "turns_sim_high", m["turns"], False),
+        ("first player's win share", "d_first", "first_sim_low", "first_sim_high", m["win_share_pp"] / 100, True),
+        ("balance", "d_balance", "d_balance_low", "d_balance_high", m["balance"], False),
+    ]
+    return forest_chart(at, "rule", panels, cap, name="house-rules-forest", title=f"Each house rule's effect, {mid} players")
 
 
 def _turns_heatmap(result: HouseRulesResult) -> Chart:

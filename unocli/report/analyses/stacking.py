@@ -32,6 +32,7 @@ from unocli.report.analyses.common import (
     caption,
     fair_balance,
     first_player_chart,
+    forest_chart,
     interval_series,
     players_chart,
     run_compare,
@@ -190,6 +191,7 @@ def render(result: StackingResult) -> Section:
     """Charts of the effects, chains, first player and balance; the tables; findings."""
     exp, base = result.exp, result.base
     blocks: list = [
+        _forest(result),
         _effect_chart(result, "turns", "turns", "stacking-turns", "Stacking changes how long a round lasts"),
         _effect_chart(result, "cards_drawn", "cards drawn", "stacking-cards-drawn", "Stacking changes how many cards are drawn"),
         TableBlock(
@@ -324,6 +326,29 @@ def _effect_chart(result: StackingResult, metric: str, label: str, name: str, ti
     series = interval_series(result.effects, "stacking", result.variants, (f"d_{metric}", f"d_{metric}_low", f"d_{metric}_high"))
     ylabel = f"change in {label} vs {result.base}"
     return players_chart(result.exp, series, cap, name=name, alt=title, title=title, ylabel=ylabel, hline=(0.0, None))
+
+
+def _forest(result: StackingResult) -> Chart:
+    """Each variant's effect at 4 players (or the first size) on turns, the first player's share and balance."""
+    players, m = result.exp.players, result.exp.margins
+    mid = 4 if 4 in players else players[0]
+    at = result.effects[result.effects["players"] == mid]
+    level = fmt.fixed(100 * at["sim_level"].iloc[0], 2)
+    cap = _caption(
+        result,
+        f"Each stacking variant's effect at {mid} players against {result.base}; grey bands are the equivalence margins "
+        f"(+/-{fmt.num(m['turns'])} turns, +/-{fmt.num(m['win_share_pp'])} pp, +/-{fmt.num(m['balance'])} balance)",
+        f"turns and first-player bars are simultaneous {level}% intervals (95% for each family), balance bars "
+        "95% block-bootstrap intervals",
+    )
+    panels = [
+        ("turns per finished round", "d_turns", "turns_sim_low", "turns_sim_high", m["turns"], False),
+        ("first player's win share", "d_win_first", "first_sim_low", "first_sim_high", m["win_share_pp"] / 100, True),
+        ("balance", "d_balance", "d_balance_low", "d_balance_high", m["balance"], False),
+    ]
+    return forest_chart(
+        at, "stacking", panels, cap, name="stacking-forest", title=f"Each stacking variant's effect, {mid} players"
+    )
 
 
 def _stack_chart(result: StackingResult, sp: int) -> Chart:
