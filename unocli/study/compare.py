@@ -57,7 +57,10 @@ from unocli.study.simulate import check_run_args
 from unocli.study.stats import Difference, Estimate, holm, indicator_mean, paired_t, t_interval
 
 DEFAULT_SHARD = 1 << 14
-DEFAULT_BLOCKS = 32
+# Bootstrap blocks. A percentile interval over k resampled blocks covers like a normal interval with the
+# spread of k block means: with 32 blocks a 95% interval covered about 92% (tests/test_stats.py, the
+# coverage test); with 256 it is within a point of 95%, and a block still holds >= 100 games at 30,000.
+DEFAULT_BLOCKS = 256
 MIN_SHARD = 2048  # a kernel call costs ~10-20 ms of fixed overhead: shards smaller than this waste it
 SHARD_CELLS = 4_000_000  # games x arms x quantities held at once in one shard
 
@@ -137,7 +140,7 @@ class PairSpec:
     pairs: tuple[tuple[int, int], ...]
     cross: tuple[tuple[int, int], ...]
     threads: int | None = None
-    blocks: int = 32
+    blocks: int = DEFAULT_BLOCKS
 
 
 @dataclass
