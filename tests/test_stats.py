@@ -431,16 +431,16 @@ def _bootstrap_coverage(blocks: int, datasets: int, per_block: int, seed: int) -
 
 @pytest.mark.slow
 def test_block_bootstrap_coverage_with_the_default_blocks():
-    """With the default 256 blocks a 95% block-bootstrap interval covers about 95%; with 32 it covered less.
+    """With the default 256 blocks a 95% block-bootstrap interval of a mean covers about 95%.
 
     1,000 datasets: the coverage estimate has a binomial sd of about 0.7 pp, so
-    [93%, 97%] is about 3 sds either side of 95%. With 32 blocks a percentile
-    interval behaves like a normal interval with 31 degrees of freedom and
-    a (k - 1)/k variance, about 93.5% (shown, not asserted tightly: below 95.5%).
+    [93%, 97%] is about 3 sds either side of 95%. (Measured: 94.3% with 256
+    blocks, and 94.3% with 32 blocks for this smooth mean: the under-coverage
+    the issue saw was of the max-gap balance, a non-smooth figure, which the
+    seat report now backs with a chi-square test of equal shares.)
     """
     from unocli.study.compare import DEFAULT_BLOCKS
 
     assert DEFAULT_BLOCKS >= 256
     coverage = _bootstrap_coverage(DEFAULT_BLOCKS, 1000, 20, seed=1)
     assert 0.93 <= coverage <= 0.97, coverage
-    assert _bootstrap_coverage(32, 1000, 160, seed=2) < 0.955
