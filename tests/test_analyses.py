@@ -343,6 +343,14 @@ def test_stacking_chains_only_with_stacking(files, ctx):
 def test_bluff_honest_twin_and_caught_bluffs(files, ctx):
     result = bluff.compute(experiment(files, "bluff"), ctx)
     assert isinstance(result, bluff.BluffResult)
+    # per seat: every seat of each effect, and the seats' changes add up to the change in rounds won by anyone
+    # (0 up to blocked rounds, which are rare under the official rules: a loose 2 pp)
+    ps = result.per_seat
+    assert len(ps) == 3 * result.players and set(ps["win_verdict"]) <= {"equivalent", "different", "undecided"}
+    for _, sub in ps.groupby("effect"):
+        assert list(sub["seat"]) == list(range(result.players))
+        assert abs(sub["diff"].sum()) < 0.02
+        assert (sub["win_sim_low"] <= sub["diff_low"]).all() and (sub["win_sim_high"] >= sub["diff_high"]).all()
     # b = 0 is the honest twin itself; c = 0 is never challenging itself
     assert (result.gain[0] == 0).all() and (result.gain_ci[0] == 0).all()
     assert (result.value_ci[:, 0] == 0).all()
