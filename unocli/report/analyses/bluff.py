@@ -796,8 +796,8 @@ def _findings(result: BluffResult) -> list[str]:
     never, always = result.gain_ci[top, 0], result.gain_ci[top, -1]
     out = [
         f"Against opponents who never challenge, bluffing at every chance (b={result.bvals[top]:g}) changes the "
-        f"bluffer's win share by {fmt.pp_ci(never[0], never[1], never[2], 2)} (paired, {n} players; Holm p "
-        f"{fmt.pvalue(result.p_holm[top, 0])}).",
+        f"bluffer's win share by {fmt.pp_ci(never[0], never[1], never[2], 2)} (paired 95% interval, {n} players, "
+        f"n = {fmt.count(result.deals)} deals).",
         f"Against opponents who always challenge (c={cvals[-1]:g}), the same bluffing changes it by "
         f"{fmt.pp_ci(always[0], always[1], always[2], 2)}.",
         _break_even_finding(result),
