@@ -15,6 +15,7 @@ import numpy as np
 from scipy import stats as sps
 
 from unocli import __version__
+from unocli.report import fmt
 from unocli.report.model import Chart
 from unocli.run.backends import Backend
 from unocli.study.arm import Arm
@@ -369,3 +370,31 @@ def forest_chart(
     ]
     figure = plots.forest_chart(list(rows[label]), shown, title=title, caption=cap)
     return Chart(name, figure, cap, title)
+
+
+def effect_forest(
+    at: pd.DataFrame,
+    label: str,
+    first: str,
+    margins: dict[str, float],
+    cap: Callable[[str, str], str],
+    *,
+    what: str,
+    name: str,
+    title: str,
+) -> Chart:
+    """The forest chart of rule effects on turns (``d_turns``), the first player's win share (column ``first``)
+    and balance (``d_balance``), each against its margin; ``cap(what, intervals)`` writes the caption."""
+    level = fmt.fixed(100 * at["sim_level"].iloc[0], 2)
+    text = cap(
+        f"{what}; grey bands are the equivalence margins (+/-{fmt.num(margins['turns'])} turns, "
+        f"+/-{fmt.num(margins['win_share_pp'])} pp, +/-{fmt.num(margins['balance'])} balance)",
+        f"turns and first-player bars are simultaneous {level}% intervals (95% for each family), balance bars "
+        "95% block-bootstrap intervals",
+    )
+    panels = [
+        ("turns per finished round", "d_turns", "turns_sim_low", "turns_sim_high", margins["turns"], False),
+        ("first player's win share", first, "first_sim_low", "first_sim_high", margins["win_share_pp"] / 100, True),
+        ("balance", "d_balance", "d_balance_low", "d_balance_high", margins["balance"], False),
+    ]
+    return forest_chart(at, label, panels, text, name=name, title=title)

@@ -21,8 +21,8 @@ from unocli.report.analyses.common import (
     arm_mean,
     arm_rows,
     caption,
+    effect_forest,
     fair_balance,
-    forest_chart,
     identical_arms,
     interval_series,
     run_compare,
@@ -190,20 +190,16 @@ def _forest(result: HouseRulesResult) -> Chart:
     """Each house rule's effect at the middle table size on turns, the first player's share and balance, with bands."""
     mid, m = result.mid, result.exp.margins
     at = result.effects[result.effects["players"] == mid]
-    level = fmt.fixed(100 * at["sim_level"].iloc[0], 2)
-    cap = _caption(
-        result,
-        f"Each house rule's effect at {mid} players against {result.base}; grey bands are the equivalence margins "
-        f"(+/-{fmt.num(m['turns'])} turns, +/-{fmt.num(m['win_share_pp'])} pp, +/-{fmt.num(m['balance'])} balance)",
-        f"turns and first-player bars are simultaneous {level}% intervals (95% for each family), balance bars "
-        "95% block-bootstrap intervals",
+    return effect_forest(
+        at,
+        "rule",
+        "d_first",
+        m,
+        lambda what, intervals: _caption(result, what, intervals),
+        what=f"Each house rule's effect at {mid} players against {result.base}",
+        name="house-rules-forest",
+        title=f"Each house rule's effect, {mid} players",
     )
-    panels = [
-        ("turns per finished round", "d_turns", "turns_sim_low", "turns_sim_high", m["turns"], False),
-        ("first player's win share", "d_first", "first_sim_low", "first_sim_high", m["win_share_pp"] / 100, True),
-        ("balance", "d_balance", "d_balance_low", "d_balance_high", m["balance"], False),
-    ]
-    return forest_chart(at, "rule", panels, cap, name="house-rules-forest", title=f"Each house rule's effect, {mid} players")
 
 
 def _turns_heatmap(result: HouseRulesResult) -> Chart:

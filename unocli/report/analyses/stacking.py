@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -30,9 +31,9 @@ from unocli.report.analyses.common import (
     arm_rows,
     balance_chart,
     caption,
+    effect_forest,
     fair_balance,
     first_player_chart,
-    forest_chart,
     interval_series,
     players_chart,
     run_compare,
@@ -136,8 +137,8 @@ def compute(exp: Experiment, ctx: Context) -> StackingResult:
 def _play(exp: Experiment, ctx: Context, p: int, base: str) -> Comparison:
     """The variants at ``p`` players, each also with the challenger at seat 0 where asked."""
     arms = list(exp.arms_for(p))
-    quantities = ("turns", "skips", "cards_drawn", "max_stack", "won", "stuck", "capped", "win_first", "win_dealer")
-    quantities = (*quantities, *(f"win_{s}" for s in range(p)))
+    roles = ("win_first", "win_dealer", *(f"win_{s}" for s in range(p)))
+    quantities = ("turns", "skips", "cards_drawn", "max_stack", "won", "stuck", "capped", *roles)
     pairs = [(a.name, base) for a in arms if a.name != base]
     if p in exp.options["versus_players"]:
         name, challenger = exp.options["challenger"], parse_policy_spec(exp.options["challenger"])
@@ -333,21 +334,15 @@ def _forest(result: StackingResult) -> Chart:
     players, m = result.exp.players, result.exp.margins
     mid = 4 if 4 in players else players[0]
     at = result.effects[result.effects["players"] == mid]
-    level = fmt.fixed(100 * at["sim_level"].iloc[0], 2)
-    cap = _caption(
-        result,
-        f"Each stacking variant's effect at {mid} players against {result.base}; grey bands are the equivalence margins "
-        f"(+/-{fmt.num(m['turns'])} turns, +/-{fmt.num(m['win_share_pp'])} pp, +/-{fmt.num(m['balance'])} balance)",
-        f"turns and first-player bars are simultaneous {level}% intervals (95% for each family), balance bars "
-        "95% block-bootstrap intervals",
-    )
-    panels = [
-        ("turns per finished round", "d_turns", "turns_sim_low", "turns_sim_high", m["turns"], False),
-        ("first player's win share", "d_win_first", "first_sim_low", "first_sim_high", m["win_share_pp"] / 100, True),
-        ("balance", "d_balance", "d_balance_low", "d_balance_high", m["balance"], False),
-    ]
-    return forest_chart(
-        at, "stacking", panels, cap, name="stacking-forest", title=f"Each stacking variant's effect, {mid} players"
+    return effect_forest(
+        at,
+        "stacking",
+        "d_win_first",
+        m,
+        lambda what, intervals: _caption(result, what, intervals),
+        what=f"Each stacking variant's effect at {mid} players against {result.base}",
+        name="stacking-forest",
+        title=f"Each stacking variant's effect, {mid} players",
     )
 
 
@@ -532,7 +527,7 @@ def _published(result: StackingResult) -> pd.DataFrame:
         r = st.loc[(4, arm)]
         return fmt.share_ci(r[f"p_at_least_{k}"], r[f"p_at_least_{k}_low"], r[f"p_at_least_{k}_high"], 1)
 
-    rows = [
+    rows: list[dict[str, Any]] = [
         {
             "figure": f,
             "published: none / +2 on +2 / +2 and +4": " / ".join(pub),
