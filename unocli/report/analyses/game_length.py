@@ -472,8 +472,9 @@ def _ecdf_rules_chart(result: GameLengthResult) -> Chart:
     eps = dkw_eps(result.rounds[mid])
     cap = caption(
         result.exp,
-        f"Empirical CDF of turns per round at {mid} players, one line per rule set",
+        f"Empirical CDF of turns per finished round at {mid} players, one line per rule set",
         _n_rounds(result),
+        rules=", ".join(result.names),
         intervals=f"bands are 95% DKW bands (+/-{eps:.3f})",
     )
     figure = plots.ecdf_chart(
@@ -497,7 +498,9 @@ def _matches_chart(result: GameLengthResult) -> Chart:
         for name in result.names
     ]
     n_m = f"{fmt.count(result.exp.options['match_games'])} matches per rule set and table size"
-    cap = caption(result.exp, f"Mean rounds per match to {result.target} points, one line per rule set", n_m)
+    cap = caption(
+        result.exp, f"Mean rounds per match to {result.target} points, one line per rule set", n_m, rules=", ".join(result.names)
+    )
     figure = plots.line_chart(
         players,
         series,

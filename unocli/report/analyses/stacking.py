@@ -314,8 +314,13 @@ def _n_text(result: StackingResult) -> str:
     return f"{fmt.count(result.rounds[result.exp.players[0]])} deals per table size, every variant on the same deals"
 
 
+def _rules_text(result: StackingResult) -> str:
+    """The rule sets a chart draws: the base rules with each stacking variant."""
+    return f"{result.exp.base.rules} with stacking = {', '.join(result.names)}"
+
+
 def _caption(result: StackingResult, what: str, intervals: str) -> str:
-    return caption(result.exp, what, _n_text(result), intervals=intervals)
+    return caption(result.exp, what, _n_text(result), rules=_rules_text(result), intervals=intervals)
 
 
 def _effect_chart(result: StackingResult, metric: str, label: str, name: str, title: str) -> Chart:
@@ -368,6 +373,7 @@ def _stack_chart(result: StackingResult, sp: int) -> Chart:
         result.exp,
         f"Share of rounds whose longest penalty chain (+2/+4 cards answered in one chain) has at least k cards, {sp} players",
         f"{fmt.count(result.rounds[sp])} rounds per variant",
+        rules=_rules_text(result),
         intervals="bands are 95% Wilson intervals; log scale; shares of 0 are not drawn",
     )
     figure = plots.line_chart(
@@ -419,6 +425,8 @@ def _versus_chart(result: StackingResult) -> Chart:
         f"Win-share change of one {challenger} player at seat 0 among {policy} players, against {policy} at the "
         f"same seat on the same deals, {versus['players'].iloc[0]} players",
         f"{fmt.count(versus['n'].iloc[0])} paired deals per variant",
+        rules=_rules_text(result),
+        policies=f"{challenger} at seat 0 against {policy} at seat 0; {policy} at every other seat",
         intervals="error bars are paired 95% t intervals",
     )
     figure = plots.dot_chart(
