@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from unocli.game.policies import resolve_policies
@@ -375,3 +376,38 @@ def test_equal_shares_test_finds_a_planted_edge_and_holds_its_level():
     rejections = sum(seat_advantage.equal_shares_p(list(rng.multinomial(5000, [0.25] * 4))) < 0.05 for _ in range(400))
     assert rejections / 400 < 0.09
     assert math.isnan(seat_advantage.equal_shares_p([0, 0, 0]))
+
+
+def test_game_length_report_does_not_depend_on_max_turns(tmp_path, ctx):
+    """The game-length report's tables are identical with max_turns 5,000 and 20,000 on a setup with a locked
+    round (9 players, draw until playable, basic, seed 20240501: game 988 locks), and that round is counted stuck."""
+    results = []
+    for cap in (5000, 20000):
+        path = tmp_path / f"cap{cap}.toml"
+        path.write_text(
+            f"""
+analysis = "game-length"
+games = 1000
+seed = 20240501
+players = [9]
+baseline = "official"
+[base]
+policy = "basic"
+set = {{ max_turns = {cap} }}
+[arms.official]
+rules = "official"
+[arms.draw-until-playable]
+set = {{ draw_until_playable = true }}
+[options]
+match_games = 4
+detail_players = [9]
+""",
+            encoding="utf-8",
+        )
+        results.append(game_length.compute(load_experiment(path), ctx))
+    small, large = results
+    pd.testing.assert_frame_equal(small.turns, large.turns)
+    pd.testing.assert_frame_equal(small.diffs, large.diffs)
+    assert small.stuck >= 1 and small.capped == 0
+    row = small.turns.set_index("rules").loc["draw-until-playable"]
+    assert row["n"] < row["n_all"] and row["stuck_share"] > 0
