@@ -274,3 +274,24 @@ def equivalence(d: Difference, margin: float, family: int = 1, alpha: float = 0.
         verdict = UNDECIDED
     p = tost_p(d.diff, d.se, d.df, margin)
     return Equivalence(d.diff, d.se, d.n, d.df, margin, low, high, level, family, p, min(1.0, p * family), verdict)
+
+
+# ---------------------------------------------------------------- clustered shares
+
+
+def clustered_share(clusters: int, total: float, total_sq: float, per_cluster: int, level: float = 0.95) -> Estimate:
+    """A share whose observations come in correlated clusters (the seat rotations of one deal): a t interval over clusters.
+
+    ``total`` sums, over clusters, the successes in each cluster (for example
+    the rotations of a deal a policy won), ``total_sq`` their squares, and
+    every cluster holds ``per_cluster`` observations. The share of cluster g
+    is ``x_g = successes_g / per_cluster``; the clusters are independent, so
+    the interval is Student's t on the ``x_g`` (``n`` counts clusters). A
+    Wilson interval with n = clusters x per_cluster would treat the
+    observations of a cluster as independent: too wide when they move against
+    each other (seat shares of one deal sum to one), too narrow when together.
+    """
+    if per_cluster <= 0:
+        return Estimate(math.nan, math.nan, clusters, math.nan, math.nan, level, method="cluster-t")
+    est = t_interval(clusters, total / per_cluster, total_sq / (per_cluster * per_cluster), level)
+    return Estimate(est.mean, est.sd, est.n, est.low, est.high, level, method="cluster-t")
