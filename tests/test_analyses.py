@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from unocli.game.policies import resolve_policies
@@ -102,6 +103,7 @@ policy = "basic"
 [options]
 seat_players = [4]
 replicates = 40
+match_games = 30
 """,
     "house-rules": """
 analysis = "house-rules"
@@ -266,6 +268,11 @@ def test_game_length_agrees_with_simulate_and_planted_rules(files, ctx):
         # rounds the interval is a few turns wide against a change of tens of turns
         planted = diffs.loc[(p, "draw-until-playable")]
         assert planted["diff_low"] > 0 and planted["relative"] > 0.3
+        # the verdicts: an identical arm is equivalent (exact zeros), the planted rule different
+        assert twin["verdict"] == "equivalent" and planted["verdict"] == "different"
+        assert planted["sim_low"] < planted["diff_low"] and planted["sim_high"] > planted["diff_high"]
+    assert (turns["n"] <= turns["n_all"]).all()
+    assert (turns["stuck_share"] >= 0).all() and (turns["mean_with_skips"] >= turns["mean_turns"]).all()
     matches = result.matches.set_index(["players", "rules"])
     assert matches.loc[(4, "twin"), "rounds"] == matches.loc[(4, "official"), "rounds"]
     assert result.blocked == 0 and result.capped == 0 and result.total_rounds == 2 * 3 * 300
@@ -278,8 +285,16 @@ def test_seat_advantage_agrees_with_simulate_and_seat_table(files, ctx):
     sim = simulate(resolve_rules("official", (), 4), resolve_policies(4, "basic", ()), games=400, seed=11)
     shares = sim.win_shares().set_index("seat")
     row = table.loc[(4, "basic")]
-    assert row["first_player_share"] == shares.loc[0, "share"]
-    assert (row["ci_low"], row["ci_high"]) == (shares.loc[0, "ci_low"], shares.loc[0, "ci_high"])
+    # "first player" is the seat that took the first turn, as simulate's opening shares count it; seat 0 is apart
+    first, dealer = sim.opening_shares()["first_player"], sim.opening_shares()["dealer"]
+    assert (row["first_player_share"], row["ci_low"], row["ci_high"]) == (first.share, first.low, first.high)
+    assert (row["dealer_share"], row["dealer_low"], row["dealer_high"]) == (dealer.share, dealer.low, dealer.high)
+    assert row["seat0_share"] == shares.loc[0, "share"]
+    assert row["dealer_share"] == shares.loc[3, "share"]  # in a single round the dealer is seat n - 1
+    assert 0 <= row["chi2_p"] <= 1
+    # matches: every seat's share of matches won, summing to the share of matches won
+    m = result.matches[(result.matches["players"] == 4) & (result.matches["arm"] == "basic")]
+    assert list(m["seat"]) == [0, 1, 2, 3] and m["share"].sum() <= 1 + 1e-12
     assert row["ratio_to_fair"] == pytest.approx(4 * row["first_player_share"], rel=1e-12)
     seats = result.seats
     for (p, arm), sub in seats.groupby(["players", "arm"]):
@@ -318,8 +333,9 @@ def test_stacking_chains_only_with_stacking(files, ctx):
     # with stacking "any" about 65% of 4-player rounds see a chain of two or more (full report)
     assert stacks.loc["any", "p_at_least_2_low"] > 0.3
     twin = result.effects.set_index("stacking").loc["twin"]
-    for column in ("d_turns", "d_cards_drawn", "d_win_0", "d_balance", "d_balance_low", "d_balance_high"):
+    for column in ("d_turns", "d_cards_drawn", "d_win_first", "d_balance", "d_balance_low", "d_balance_high"):
         assert twin[column] == 0.0, column
+    assert twin["turns_verdict"] == "equivalent" and twin["first_verdict"] == "equivalent"  # exact zeros
     versus = result.versus.set_index("stacking")
     assert (versus.loc["off", ["diff", "diff_low", "diff_high"]] == versus.loc["twin", ["diff", "diff_low", "diff_high"]]).all()
     assert set(result.stack_hists) == {(4, "off"), (4, "twin"), (4, "any")}
@@ -328,6 +344,14 @@ def test_stacking_chains_only_with_stacking(files, ctx):
 def test_bluff_honest_twin_and_caught_bluffs(files, ctx):
     result = bluff.compute(experiment(files, "bluff"), ctx)
     assert isinstance(result, bluff.BluffResult)
+    # per seat: every seat of each effect, and the seats' changes add up to the change in rounds won by anyone
+    # (0 up to blocked rounds, which are rare under the official rules: a loose 2 pp)
+    ps = result.per_seat
+    assert len(ps) == 3 * result.players and set(ps["win_verdict"]) <= {"equivalent", "different", "undecided"}
+    for _, sub in ps.groupby("effect"):
+        assert list(sub["seat"]) == list(range(result.players))
+        assert abs(sub["diff"].sum()) < 0.02
+        assert (sub["win_sim_low"] <= sub["diff_low"]).all() and (sub["win_sim_high"] >= sub["diff_high"]).all()
     # b = 0 is the honest twin itself; c = 0 is never challenging itself
     assert (result.gain[0] == 0).all() and (result.gain_ci[0] == 0).all()
     assert (result.value_ci[:, 0] == 0).all()
@@ -340,3 +364,50 @@ def test_bluff_honest_twin_and_caught_bluffs(files, ctx):
     assert 0 <= result.equilibrium.bluff_rate <= 1 and 0 <= result.equilibrium.challenge_rate <= 1
     assert sorted(set(result.others["players"])) == [2, 4] and len(result.others) == 4
     assert result.games == 4 * 600 + 4 * 600
+
+
+def test_equal_shares_test_finds_a_planted_edge_and_holds_its_level():
+    """The chi-square test of equal seat shares: a planted 28/24/24/24 split over 20,000 wins is found
+    (chi-square about 33 on 3 df, p ~ 1e-7); under equal shares p < 0.05 in about 5% of 400 samples
+    (bound 9%: over 3 binomial sds above 5%)."""
+    rng = np.random.default_rng(2)
+    planted = rng.multinomial(20000, [0.28, 0.24, 0.24, 0.24])
+    assert seat_advantage.equal_shares_p(list(planted)) < 1e-4
+    rejections = sum(seat_advantage.equal_shares_p(list(rng.multinomial(5000, [0.25] * 4))) < 0.05 for _ in range(400))
+    assert rejections / 400 < 0.09
+    assert math.isnan(seat_advantage.equal_shares_p([0, 0, 0]))
+
+
+def test_game_length_report_does_not_depend_on_max_turns(tmp_path, ctx):
+    """The game-length report's tables are identical with max_turns 5,000 and 20,000 on a setup with a locked
+    round (9 players, draw until playable, basic, seed 20240501: game 988 locks), and that round is counted stuck."""
+    results = []
+    for cap in (5000, 20000):
+        path = tmp_path / f"cap{cap}.toml"
+        path.write_text(
+            f"""
+analysis = "game-length"
+games = 1000
+seed = 20240501
+players = [9]
+baseline = "official"
+[base]
+policy = "basic"
+set = {{ max_turns = {cap} }}
+[arms.official]
+rules = "official"
+[arms.draw-until-playable]
+set = {{ draw_until_playable = true }}
+[options]
+match_games = 4
+detail_players = [9]
+""",
+            encoding="utf-8",
+        )
+        results.append(game_length.compute(load_experiment(path), ctx))
+    small, large = results
+    pd.testing.assert_frame_equal(small.turns, large.turns)
+    pd.testing.assert_frame_equal(small.diffs, large.diffs)
+    assert small.stuck >= 1 and small.capped == 0
+    row = small.turns.set_index("rules").loc["draw-until-playable"]
+    assert row["n"] < row["n_all"] and row["stuck_share"] > 0

@@ -191,3 +191,63 @@ def test_first_batch_of_a_target_run_respects_max_games():
     arms = [arm("a", Rules()), arm("b", Rules(stacking="plus2"))]
     capped = compare(arms, games=900, seed=1, target_error=0.01, metric="turns", max_games=600)
     assert capped.games == capped.target.games == 600 and not capped.target.reached
+
+
+def _stuck_comparison(max_turns: int):
+    """draw_until_playable against the official draw at 9 basic players, games 900..1099 of seed 20240501.
+
+    Game 988 of this run locks under draw_until_playable (docs/rules.md §11.15).
+    """
+    official = Rules(players=9, max_turns=max_turns)
+    arms = [arm("official", official), arm("dup", replace(official, draw_until_playable=True))]
+    return compare(arms, games=200, seed=20240501, start=900, quantities=["turns", "cards_drawn", "stuck", "capped"])
+
+
+def test_length_effects_are_over_finished_deals_and_do_not_depend_on_the_cap():
+    """A stuck round must not enter a length: the effect is the same with caps of 5,000 and 20,000 turns.
+
+    Exact equality (not a tolerance): finished rounds are played identically
+    whatever the cap, so every sum over them is the same integer.
+    """
+    small, large = _stuck_comparison(5000), _stuck_comparison(20000)
+    stuck = small.mean("dup", "stuck")
+    assert stuck.mean * stuck.n >= 1  # the setup really has a stuck (or capped) round
+    assert small.finished("dup") < small.games
+    for q in ("turns", "cards_drawn"):
+        a, b = small.diff("dup", "official", q), large.diff("dup", "official", q)
+        assert (a.diff, a.low, a.high, a.n) == (b.diff, b.low, b.high, b.n)
+        assert a.n == small.both_finished("dup", "official") < small.games
+        assert small.mean("dup", q) == large.mean("dup", q)
+    assert np.array_equal(small.means(), large.means())
+    boot_small, boot_large = small.boot_means(50), large.boot_means(50)
+    assert np.array_equal(boot_small, boot_large)
+
+
+def test_paired_difference_over_finished_deals_matches_the_rows():
+    """The masked paired difference equals one computed by hand from the kernel rows."""
+    from unocli.kernel import ROW_NAMES, play_rows
+    from unocli.run.accumulate import finished
+
+    comp = _stuck_comparison(5000)
+    rows = [play_rows(a.rules, a.policies, seed=20240501, start=900, count=200) for a in comp.arms]
+    both = finished(rows[0]) & finished(rows[1])
+    t = ROW_NAMES.index("turns")
+    d = (rows[1][both, t] - rows[0][both, t]).astype(float)
+    got = comp.diff("dup", "official", "turns")
+    assert got.n == int(both.sum())
+    assert got.diff == pytest.approx(d.mean(), rel=1e-12)
+    assert got.sd == pytest.approx(d.std(ddof=1), rel=1e-9)
+    reverse = comp.diff("official", "dup", "turns")
+    assert reverse.diff == pytest.approx(-d.mean(), rel=1e-12)
+
+
+def test_role_quantities_match_the_accumulator():
+    """win_first, win_dealer and win_place_K count the same games as the accumulator's role counts."""
+    comp = compare([arm("a", Rules())], games=800, seed=4, quantities=None)
+    acc = comp.acc("a")
+    n = comp.games
+    assert comp.mean("a", "win_first").mean * n == pytest.approx(acc.first_player_wins)
+    assert comp.mean("a", "win_dealer").mean * n == pytest.approx(acc.dealer_wins)
+    for k in range(1, 5):
+        assert comp.mean("a", f"win_place_{k}").mean * n == pytest.approx(acc.place_wins[k - 1])
+    assert comp.mean("a", "win_place_4").mean == comp.mean("a", "win_dealer").mean

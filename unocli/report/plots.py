@@ -181,6 +181,46 @@ def dot_chart(
     return _finish(fig, bottom)
 
 
+@dataclass(frozen=True)
+class Panel:
+    """One panel of a forest chart: each row's effect (``series``), its x label and the equivalence margin."""
+
+    xlabel: str
+    series: Series
+    margin: float
+    percent: bool = False
+
+
+def forest_chart(labels: Sequence[str], panels: Sequence[Panel], *, title: str, caption: str) -> Figure:
+    """Each row's effect with its interval in one panel per quantity, the band +-margin shaded grey.
+
+    An interval inside the band is an equivalence; one clear of 0 a difference;
+    anything else is undecided. Rows read top to bottom in ``labels`` order.
+    """
+    rows = len(labels)
+    fig, bottom = _figure(max(2.6, 0.38 * rows + 1.4), caption)
+    ys = np.arange(rows)[::-1].astype(float)
+    axes = fig.subplots(1, len(panels), sharey=True, squeeze=False)[0]
+    for i, (ax, panel) in enumerate(zip(axes, panels, strict=True)):
+        s = panel.series
+        x = np.asarray(s.y, float)
+        err = np.clip(np.vstack([x - np.asarray(s.lo, float), np.asarray(s.hi, float) - x]), 0, None)
+        ax.axvspan(-panel.margin, panel.margin, color="#dddddd", alpha=0.7, lw=0, label="equivalence band")
+        ax.axvline(0.0, color="#555555", lw=1, ls=":")
+        ax.errorbar(x, ys, xerr=err, fmt="o", ms=5, capsize=3, color=COLOURS[i % len(COLOURS)])
+        ax.set_xlabel(panel.xlabel, fontsize=9)
+        ax.grid(True, axis="x", alpha=0.3, lw=0.6)
+        ax.spines[["top", "right"]].set_visible(False)
+        if panel.percent:
+            from matplotlib.ticker import PercentFormatter
+
+            ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=1))
+    axes[0].set_yticks(ys)
+    axes[0].set_yticklabels(list(labels))
+    fig.suptitle(title, fontsize=12, x=0.01, ha="left")
+    return _finish(fig, bottom)
+
+
 def heatmap(
     values: np.ndarray,
     xvals: Sequence[str],

@@ -23,6 +23,13 @@ outcome indicators ``won``, ``blocked``, ``capped``, and per seat ``win_S``
 (1 when seat S won), ``lose_S`` (1 when another seat won), ``cards_left_S``
 and ``points_S``.
 
+Lengths and counters (every quantity but the 0/1 indicators) are summarised
+over *finished* games, won or blocked (:func:`over_finished`): an arm's mean
+over the games it finished, a paired difference over the deals both arms
+finished. A capped or stuck game has no length of play, and averaging it in
+would make the figure depend on ``max_turns``; its share is the ``capped`` or
+``stuck`` indicator's mean, over every game.
+
 Two arms that play identically give per-game differences of exactly zero, so
 their difference is exactly 0 with the interval [0, 0] and p = 1.
 """
@@ -41,8 +48,8 @@ from unocli.errors import ConfigError
 from unocli.game.policies import Policy
 from unocli.game.rules import Rules
 from unocli.kernel import ROW_NAMES, play_rows
-from unocli.kernel.encode import OUTCOME, WINNER
-from unocli.run.accumulate import METRICS, Accumulator
+from unocli.kernel.encode import DEALER, FIRST_PLAYER, OUTCOME, WINNER
+from unocli.run.accumulate import METRICS, Accumulator, finished
 from unocli.run.backends import Backend, LocalBackend
 from unocli.run.precision import DEFAULT_MAX_GAMES, TargetInfo, check_target, play_to_target
 from unocli.study.arm import Arm
@@ -50,13 +57,18 @@ from unocli.study.simulate import check_run_args
 from unocli.study.stats import Difference, Estimate, holm, indicator_mean, paired_t, t_interval
 
 DEFAULT_SHARD = 1 << 14
-DEFAULT_BLOCKS = 32
+# Bootstrap blocks. More blocks give a finer resampling distribution for non-smooth figures (the max-gap
+# balance covered about 92% with 32); a 95% interval of a mean covers 94.3% with 256 (tests/test_stats.py,
+# the slow coverage test), and a block still holds > 100 games at 30,000 games.
+DEFAULT_BLOCKS = 256
 MIN_SHARD = 2048  # a kernel call costs ~10-20 ms of fixed overhead: shards smaller than this waste it
 SHARD_CELLS = 4_000_000  # games x arms x quantities held at once in one shard
 
 Progress = Callable[[int, int], None]
 BINARY_PREFIXES = ("win_", "lose_")
 OUTCOME_QUANTITIES = ("won", "blocked", "capped", "stuck")
+# Who won, by role: the seat that took the first turn, the dealer (docs/rules.md §2).
+ROLE_QUANTITIES = ("win_first", "win_dealer")
 
 
 def quantity_names(players: int) -> tuple[str, ...]:
@@ -64,6 +76,8 @@ def quantity_names(players: int) -> tuple[str, ...]:
     return (
         *METRICS,
         *OUTCOME_QUANTITIES,
+        *ROLE_QUANTITIES,
+        *(f"win_place_{k}" for k in range(1, players + 1)),
         *(f"win_{s}" for s in range(players)),
         *(f"lose_{s}" for s in range(players)),
         *(f"cards_left_{s}" for s in range(players)),
@@ -76,14 +90,35 @@ def is_binary(name: str) -> bool:
     return name in OUTCOME_QUANTITIES or name.startswith(BINARY_PREFIXES)
 
 
-def quantity_matrix(rows: np.ndarray, names: Sequence[str], out: np.ndarray | None = None) -> np.ndarray:
-    """The named quantities of each game: ``int64[games, len(names)]`` (filled into ``out`` if given)."""
+def over_finished(name: str) -> bool:
+    """Is the quantity summarised over finished (won or blocked) games only?
+
+    Lengths, counters and per-seat cards or points are: a capped game's length
+    is the cap and a stuck one's is when the loop was noticed, so averaging
+    them in would make a figure depend on ``max_turns`` (docs/rules.md §9,
+    §11.15). Outcome and win indicators are over every game.
+    """
+    return not is_binary(name)
+
+
+def quantity_matrix(rows: np.ndarray, names: Sequence[str], players: int, out: np.ndarray | None = None) -> np.ndarray:
+    """The named quantities of each game at a table of ``players``: ``int64[games, len(names)]`` (into ``out`` if given).
+
+    ``win_first``: the seat that took the first turn won; ``win_dealer``: the
+    dealer won; ``win_place_K``: the seat ``K`` places after the dealer won
+    (``K = players`` is the dealer).
+    """
     out = np.empty((rows.shape[0], len(names)), dtype=np.int64) if out is None else out
     for j, name in enumerate(names):
         if name in ROW_NAMES:
             out[:, j] = rows[:, ROW_NAMES.index(name)]
         elif name in OUTCOME_QUANTITIES:
             out[:, j] = rows[:, OUTCOME] == OUTCOME_QUANTITIES.index(name)
+        elif name in ROLE_QUANTITIES:
+            out[:, j] = rows[:, WINNER] == rows[:, FIRST_PLAYER if name == "win_first" else DEALER]
+        elif name.startswith("win_place_"):
+            w = rows[:, WINNER]
+            out[:, j] = (w >= 0) & ((w - rows[:, DEALER] - 1) % players == int(name[10:]) - 1)
         elif name.startswith("win_"):
             out[:, j] = rows[:, WINNER] == int(name[4:])
         elif name.startswith("lose_"):
@@ -105,7 +140,7 @@ class PairSpec:
     pairs: tuple[tuple[int, int], ...]
     cross: tuple[tuple[int, int], ...]
     threads: int | None = None
-    blocks: int = 32
+    blocks: int = DEFAULT_BLOCKS
 
 
 @dataclass
@@ -116,30 +151,47 @@ class PairShard:
     count: int
     s1: np.ndarray  # [arms, quantities]
     s2: np.ndarray  # [arms, quantities]
+    d1: np.ndarray  # [pairs, quantities]
     d2: np.ndarray  # [pairs, quantities]
+    both: np.ndarray  # [pairs]: games both arms finished
+    fin: np.ndarray  # [arms]: games each arm finished
     sx: np.ndarray  # [arms, cross]
     accs: list[Accumulator]
     block_s1: np.ndarray  # [blocks, arms, quantities]
     block_n: np.ndarray  # [blocks]
+    block_fin: np.ndarray  # [blocks, arms]
 
 
 def run_pair_shard(spec: PairSpec, shard: tuple[int, int]) -> PairShard:
-    """Play games ``start .. start + count - 1`` under every arm and sum their quantities."""
+    """Play games ``start .. start + count - 1`` under every arm and sum their quantities.
+
+    Quantities summarised over finished games (:func:`over_finished`) are zeroed
+    in games an arm did not finish, and a paired difference of one is taken
+    over the games both arms finished (``both``).
+    """
     start, count = shard
     accs = []
     q = np.empty((len(spec.tables), count, len(spec.quantities)), dtype=np.int64)  # [arms, games, quantities]
+    fin = np.empty((len(spec.tables), count), dtype=bool)
     for k, (rules, policies) in enumerate(spec.tables):
         rows = play_rows(rules, policies, seed=spec.seed, start=start, count=count, match=spec.match, threads=spec.threads)
         acc = Accumulator(players=rules.players)
         acc.add_rows(rows, first_index=start)
         accs.append(acc)
-        quantity_matrix(rows, spec.quantities, out=q[k])
+        quantity_matrix(rows, spec.quantities, rules.players, out=q[k])
+        fin[k] = finished(rows)
+    masked = np.array([over_finished(name) for name in spec.quantities], dtype=bool)
+    q[:, :, masked] *= fin[:, :, None]
     s1 = q.sum(axis=1)
     s2 = (q * q).sum(axis=1)
-    d2 = np.zeros((len(spec.pairs), len(spec.quantities)), dtype=np.int64)
+    d1 = np.zeros((len(spec.pairs), len(spec.quantities)), dtype=np.int64)
+    d2 = np.zeros_like(d1)
+    both = np.zeros(len(spec.pairs), dtype=np.int64)
     for p, (a, b) in enumerate(spec.pairs):
+        common = fin[a] & fin[b]
         d = q[a] - q[b]
-        d2[p] = (d * d).sum(axis=0)
+        d[:, masked] *= common[:, None]
+        d1[p], d2[p], both[p] = d.sum(axis=0), (d * d).sum(axis=0), common.sum()
     sx = np.zeros((len(spec.tables), len(spec.cross)), dtype=np.int64)
     for c, (i, j) in enumerate(spec.cross):
         sx[:, c] = (q[:, :, i] * q[:, :, j]).sum(axis=1)
@@ -150,7 +202,22 @@ def run_pair_shard(spec: PairSpec, shard: tuple[int, int]) -> PairShard:
     present = np.flatnonzero(block_n)
     starts = np.concatenate([[0], np.cumsum(block_n)[:-1]])[present]
     block_s1[present] = np.add.reduceat(q[:, order], starts, axis=1).transpose(1, 0, 2)
-    return PairShard(start=start, count=count, s1=s1, s2=s2, d2=d2, sx=sx, accs=accs, block_s1=block_s1, block_n=block_n)
+    block_fin = np.stack([np.bincount(block, weights=f, minlength=spec.blocks) for f in fin], axis=1).astype(np.int64)
+    return PairShard(
+        start=start,
+        count=count,
+        s1=s1,
+        s2=s2,
+        d1=d1,
+        d2=d2,
+        both=both,
+        fin=fin.sum(axis=1).astype(np.int64),
+        sx=sx,
+        accs=accs,
+        block_s1=block_s1,
+        block_n=block_n,
+        block_fin=block_fin,
+    )
 
 
 def _exact(a: np.ndarray) -> np.ndarray:
@@ -170,20 +237,28 @@ class PairedSums:
     games: int = 0
     s1: np.ndarray = field(init=False)
     s2: np.ndarray = field(init=False)
+    d1: np.ndarray = field(init=False)
     d2: np.ndarray = field(init=False)
+    both: np.ndarray = field(init=False)
+    fin: np.ndarray = field(init=False)
     sx: np.ndarray = field(init=False)
     block_s1: np.ndarray = field(init=False)
     block_games: np.ndarray = field(init=False)
+    block_fin: np.ndarray = field(init=False)
     accs: list[Accumulator] = field(init=False)
 
     def __post_init__(self) -> None:
         k, q = self.arms, len(self.quantities)
         self.s1 = _exact(np.zeros((k, q), np.int64))
         self.s2 = _exact(np.zeros((k, q), np.int64))
+        self.d1 = _exact(np.zeros((len(self.pairs), q), np.int64))
         self.d2 = _exact(np.zeros((len(self.pairs), q), np.int64))
+        self.both = _exact(np.zeros(len(self.pairs), np.int64))
+        self.fin = _exact(np.zeros(k, np.int64))
         self.sx = _exact(np.zeros((k, len(self.cross)), np.int64))
         self.block_s1 = np.zeros((self.blocks, k, q), np.int64)
         self.block_games = np.zeros(self.blocks, np.int64)
+        self.block_fin = np.zeros((self.blocks, k), np.int64)
         self.accs = [Accumulator(players=self.players) for _ in range(k)]
 
     def add(self, part: PairShard) -> None:
@@ -191,10 +266,14 @@ class PairedSums:
         self.games += part.count
         self.s1 = self.s1 + _exact(part.s1)
         self.s2 = self.s2 + _exact(part.s2)
+        self.d1 = self.d1 + _exact(part.d1)
         self.d2 = self.d2 + _exact(part.d2)
+        self.both = self.both + _exact(part.both)
+        self.fin = self.fin + _exact(part.fin)
         self.sx = self.sx + _exact(part.sx)
         self.block_s1 += part.block_s1
         self.block_games += part.block_n
+        self.block_fin += part.block_fin
         self.accs = [a.merge(b) for a, b in zip(self.accs, part.accs, strict=True)]
 
 
@@ -239,32 +318,57 @@ class Comparison:
         """The full accumulator (histograms, outcomes, wins) of one arm."""
         return self.sums.accs[self.index(arm)]
 
+    def finished(self, arm: str) -> int:
+        """Games the arm finished (won or blocked): the n of its lengths and counters."""
+        return int(self.sums.fin[self.index(arm)])
+
     def mean(self, arm: str, quantity: str) -> Estimate:
-        """A quantity's mean in one arm with its 95% interval: Student's t, or Wilson's for 0/1 quantities."""
+        """A quantity's mean in one arm with its 95% interval: Student's t, or Wilson's for 0/1 quantities.
+
+        Lengths and counters are over the games the arm finished (:func:`over_finished`).
+        """
         k, j = self.index(arm), self._q(quantity)
-        n, total = self.games, int(self.sums.s1[k, j])
+        n = int(self.sums.fin[k]) if over_finished(quantity) else self.games
+        total = int(self.sums.s1[k, j])
         if is_binary(quantity):
             return indicator_mean(n, total)
         return t_interval(n, total, int(self.sums.s2[k, j]))
 
     def diff(self, arm: str, ref: str, quantity: str) -> Difference:
-        """Mean per-game difference ``arm - ref`` with a paired 95% t interval and two-sided p-value."""
+        """Mean per-game difference ``arm - ref`` with a paired 95% t interval and two-sided p-value.
+
+        Lengths and counters are compared over the games both arms finished.
+        """
         a, b, j = self.index(arm), self.index(ref), self._q(quantity)
-        n = self.games
         if a == b:
-            return paired_t(n, 0, 0)
+            return paired_t(int(self.sums.fin[a]) if over_finished(quantity) else self.games, 0, 0)
         if (a, b) in self.sums.pairs:
             p_index = self.sums.pairs.index((a, b))
         elif (b, a) in self.sums.pairs:  # the squared differences do not depend on the order
             p_index = self.sums.pairs.index((b, a))
         else:
             raise ConfigError(f"arms {arm!r} and {ref!r} were not compared in this run")
-        total = int(self.sums.s1[a, j]) - int(self.sums.s1[b, j])
-        return paired_t(n, total, int(self.sums.d2[p_index, j]))
+        n = int(self.sums.both[p_index]) if over_finished(quantity) else self.games
+        sign = 1 if (a, b) in self.sums.pairs else -1
+        return paired_t(n, sign * int(self.sums.d1[p_index, j]), int(self.sums.d2[p_index, j]))
+
+    def both_finished(self, arm: str, ref: str) -> int:
+        """Deals both arms finished: the n of a paired difference in length."""
+        a, b = self.index(arm), self.index(ref)
+        if a == b:
+            return int(self.sums.fin[a])
+        pair = (a, b) if (a, b) in self.sums.pairs else (b, a)
+        return int(self.sums.both[self.sums.pairs.index(pair)])
+
+    def _counts(self) -> np.ndarray:
+        """The n behind each mean ``[arms, quantities]``: finished games or all games."""
+        masked = np.array([over_finished(q) for q in self.quantities])
+        fin = self.sums.fin.astype(np.float64)[:, None]
+        return np.where(masked[None, :], fin, float(self.games))
 
     def means(self) -> np.ndarray:
-        """Point means ``[arms, quantities]``."""
-        return self.sums.s1.astype(np.float64) / max(self.games, 1)
+        """Point means ``[arms, quantities]`` (lengths and counters over finished games)."""
+        return self.sums.s1.astype(np.float64) / np.maximum(self._counts(), 1)
 
     def boot_means(self, replicates: int = 1000, seed: int = 0) -> np.ndarray:
         """Bootstrap replicates of the means ``[replicates, arms, quantities]``, resampling blocks of games.
@@ -274,10 +378,13 @@ class Comparison:
         """
         used = np.flatnonzero(self.sums.block_games > 0)
         sums = self.sums.block_s1[used].astype(np.float64).reshape(len(used), -1)
-        counts = self.sums.block_games[used].astype(np.float64)
+        masked = np.array([over_finished(q) for q in self.quantities])
+        games = self.sums.block_games[used].astype(np.float64)[:, None, None]
+        fin = self.sums.block_fin[used].astype(np.float64)[:, :, None]
+        counts = np.where(masked[None, None, :], fin, games).reshape(len(used), -1)
         rng = np.random.default_rng(seed)
         weights = rng.multinomial(len(used), np.full(len(used), 1.0 / len(used)), size=replicates).astype(np.float64)
-        out = (weights @ sums) / (weights @ counts)[:, None]
+        out = (weights @ sums) / np.maximum(weights @ counts, 1.0)
         return out.reshape(replicates, len(self.arms), len(self.quantities))
 
     def table(self, metrics: Sequence[str] | None = None) -> pd.DataFrame:
@@ -295,7 +402,7 @@ class Comparison:
                 row = {
                     "arm": arm.name,
                     "metric": name,
-                    "n": self.games,
+                    "n": est.n,
                     "mean": est.mean,
                     "sd": est.sd,
                     "ci_low": est.low,
@@ -304,10 +411,10 @@ class Comparison:
                     "baseline": base,
                 }
                 if arm.name == base:
-                    row |= {"diff": math.nan, "diff_low": math.nan, "diff_high": math.nan, "p": math.nan}
+                    row |= {"diff": math.nan, "diff_low": math.nan, "diff_high": math.nan, "p": math.nan, "n_pairs": 0}
                 else:
                     d = self.diff(arm.name, base, name)
-                    row |= {"diff": d.diff, "diff_low": d.low, "diff_high": d.high, "p": d.p}
+                    row |= {"diff": d.diff, "diff_low": d.low, "diff_high": d.high, "p": d.p, "n_pairs": d.n}
                 rows.append(row)
         df = pd.DataFrame(rows)
         mask = df["arm"] != base

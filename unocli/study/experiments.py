@@ -35,6 +35,11 @@ The format (every key optional unless marked)::
     [options]                         # settings of the chosen analysis (see its module)
     match_games = 2000
 
+    [margins]                         # equivalence margins: a change inside +-margin is "no change"
+    win_share_pp = 0.5                #   win share, percentage points (default 0.5)
+    turns = 1.0                       #   mean turns per round (default 1.0)
+    balance = 0.01                    #   balance, 0..1 (default 0.01)
+
     [quick]                           # overrides for the quick run of `unocli report`
     games = 2000
     options = { match_games = 200 }
@@ -82,8 +87,11 @@ TOP_KEYS = (
     "arms",
     "grid",
     "options",
+    "margins",
     "quick",
 )
+# Equivalence margins (TOST, ``stats.equivalence``) and their defaults: see ``[margins]`` above.
+MARGINS: dict[str, float] = {"win_share_pp": 0.5, "turns": 1.0, "balance": 0.01}
 QUICK_KEYS = ("games", "target_error", "max_games", "players", "metrics", "grid", "options")
 TABLE_KEYS = ("rules", "set", "policy", "seats", "description")
 
@@ -127,6 +135,7 @@ class Experiment:
     grid: tuple[Axis, ...]
     options: dict[str, Any] = field(default_factory=dict)
     quick: bool = False
+    margins: dict[str, float] = field(default_factory=lambda: dict(MARGINS))
 
     def arms_for(self, players: int) -> tuple[Arm, ...]:
         """Every arm at a table of ``players`` (the [base] table alone when the file names no arms).
@@ -224,6 +233,7 @@ def _build(p: Path, raw: dict[str, Any], where: _Where, quick: bool) -> Experime
         grid=_grid(raw.get("grid", {}), where),
         options=_options(raw.get("options", {}), ANALYSES[analysis], where),
         quick=quick,
+        margins=_margins(raw.get("margins", {}), where),
     )
     _check_used(raw, analysis, where)  # after the tables themselves were checked, so their errors come first
     check = getattr(ANALYSES[analysis], "check", None)
@@ -253,6 +263,20 @@ def _check_used(raw: dict[str, Any], analysis: str, where: _Where) -> None:
         if key in raw and key not in used:
             plays = " and ".join(f"[{u}]" for u in used) or "its own built-in grid"
             raise where.error(key, f"the {analysis!r} analysis does not use [{key}] (it plays {plays}): remove it")
+
+
+def _margins(raw: Any, where: _Where) -> dict[str, float]:
+    """The ``[margins]`` table over the defaults: known keys, positive numbers."""
+    if not isinstance(raw, dict):
+        raise where.error("margins", "must be a table")
+    out = dict(MARGINS)
+    for key, value in raw.items():
+        if key not in MARGINS:
+            raise where.error(f"margins.{key}", f"unknown margin; the margins are: {', '.join(MARGINS)}")
+        if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+            raise where.error(f"margins.{key}", "must be a positive number")
+        out[key] = float(value)
+    return out
 
 
 def _target_error(value: Any, max_games: int, where: _Where) -> float | None:

@@ -204,3 +204,94 @@ def holm(pvalues: list[float] | np.ndarray) -> np.ndarray:
         running = max(running, (m - rank) * p[i])
         adjusted[i] = min(1.0, running)
     return adjusted
+
+
+# ---------------------------------------------------------------- equivalence
+
+EQUIVALENT, DIFFERENT, UNDECIDED = "equivalent", "different", "undecided"
+
+
+@dataclass(frozen=True)
+class Equivalence:
+    """A difference judged against an equivalence margin, with the interval the verdict reads.
+
+    ``low``/``high`` is the simultaneous (Bonferroni) interval at level
+    ``1 - alpha / family``: the verdict is *different* when it excludes 0,
+    *equivalent* when it lies inside ``[-margin, +margin]``, else
+    *undecided*. Reading both verdicts off the one shown interval keeps the
+    figure and the claim consistent; with ``family`` tests each claim holds
+    with family-wise error at most ``alpha``. (The TOST at level
+    ``alpha / family`` needs only the ``1 - 2 alpha / family`` interval, so
+    this one is conservative for equivalence.) ``p_tost`` is the raw TOST
+    p-value (the larger of the two one-sided t tests); ``p_tost_adj`` its
+    Bonferroni adjustment.
+    """
+
+    diff: float
+    se: float
+    n: int
+    df: float
+    margin: float
+    low: float
+    high: float
+    level: float
+    family: int
+    p_tost: float
+    p_tost_adj: float
+    verdict: str
+
+
+def tost_p(diff: float, se: float, df: float, margin: float) -> float:
+    """Two one-sided t tests of ``|true diff| >= margin``: the larger of their p-values.
+
+    H0a: diff <= -margin (p = P(T > (diff + margin) / se)); H0b: diff >= +margin
+    (p = P(T > (margin - diff) / se)). With se = 0 the p-value is 0 inside the
+    margin and 1 outside.
+    """
+    if se == 0.0 or not math.isfinite(df):
+        return 0.0 if abs(diff) < margin else 1.0
+    return max(t_sf((diff + margin) / se, df), t_sf((margin - diff) / se, df))
+
+
+def equivalence(d: Difference, margin: float, family: int = 1, alpha: float = 0.05) -> Equivalence:
+    """Judge a :class:`Difference` against ``+-margin``: equivalent, different or undecided.
+
+    ``family`` is the number of verdicts read together (a table's rows): the
+    interval is widened to the simultaneous level ``1 - alpha / family``.
+    """
+    family = max(int(family), 1)
+    level = 1 - alpha / family
+    if d.se == 0.0 or not math.isfinite(d.df):
+        low = high = d.diff
+    else:
+        half = t_quantile(1 - alpha / (2 * family), d.df) * d.se
+        low, high = d.diff - half, d.diff + half
+    if low > 0 or high < 0:
+        verdict = DIFFERENT
+    elif -margin <= low and high <= margin:
+        verdict = EQUIVALENT
+    else:
+        verdict = UNDECIDED
+    p = tost_p(d.diff, d.se, d.df, margin)
+    return Equivalence(d.diff, d.se, d.n, d.df, margin, low, high, level, family, p, min(1.0, p * family), verdict)
+
+
+# ---------------------------------------------------------------- clustered shares
+
+
+def clustered_share(clusters: int, total: float, total_sq: float, per_cluster: int, level: float = 0.95) -> Estimate:
+    """A share whose observations come in correlated clusters (the seat rotations of one deal): a t interval over clusters.
+
+    ``total`` sums, over clusters, the successes in each cluster (for example
+    the rotations of a deal a policy won), ``total_sq`` their squares, and
+    every cluster holds ``per_cluster`` observations. The share of cluster g
+    is ``x_g = successes_g / per_cluster``; the clusters are independent, so
+    the interval is Student's t on the ``x_g`` (``n`` counts clusters). A
+    Wilson interval with n = clusters x per_cluster would treat the
+    observations of a cluster as independent: too wide when they move against
+    each other (seat shares of one deal sum to one), too narrow when together.
+    """
+    if per_cluster <= 0:
+        return Estimate(math.nan, math.nan, clusters, math.nan, math.nan, level, method="cluster-t")
+    est = t_interval(clusters, total / per_cluster, total_sq / (per_cluster * per_cluster), level)
+    return Estimate(est.mean, est.sd, est.n, est.low, est.high, level, method="cluster-t")

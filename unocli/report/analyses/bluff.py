@@ -26,14 +26,23 @@ ratios) comes from a bootstrap over blocks of deals, which keeps the pairing.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
 from unocli.game.policies import Policy, Respond, parse_policy_spec
 from unocli.report import fmt
-from unocli.report.analyses.common import Context, arm_diff, arm_mean, caption, percentile_interval, run_compare
+from unocli.report.analyses.common import (
+    Context,
+    add_verdicts,
+    arm_diff,
+    arm_mean,
+    caption,
+    percentile_interval,
+    run_compare,
+    verdict_text,
+)
 from unocli.report.model import Chart, Section, TableBlock
 from unocli.study.arm import Arm
 from unocli.study.compare import Comparison
@@ -174,7 +183,10 @@ class BluffResult:
     the share of bluffs caught and the win share and cards left per bluff
     (pooled over b > 0), with bootstrap intervals. ``others``: the gain of
     bluffing at the top rate against c = 0 and the top c at every table size
-    (empty when ``also_players`` adds none).
+    (empty when ``also_players`` adds none). ``per_seat``: the effects of
+    challenging and of bluffing on every seat's win share (seat 0 the bluffer,
+    seat 1 the next player, then the others), with simultaneous intervals and
+    equivalence verdicts.
     """
 
     exp: Experiment
@@ -195,6 +207,7 @@ class BluffResult:
     equilibrium: Equilibrium
     others: pd.DataFrame
     games: int
+    per_seat: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     @property
     def replicates(self) -> int:
@@ -212,7 +225,8 @@ def compute(exp: Experiment, ctx: Context) -> BluffResult:
     pairs = [(cell(b, c), cell(0.0, c)) for b in bvals[1:] for c in cvals]
     pairs += [(cell(b, c), cell(b, 0.0)) for b in bvals for c in cvals[1:]]
     label = f"{len(bvals)} bluff x {len(cvals)} challenge rates"
-    comp = run_compare(exp, ctx, arms, quantities=QUANTITIES, pairs=pairs, metric="win_0", label=label)
+    quantities = (*QUANTITIES, *(f"win_{s}" for s in range(1, n)))
+    comp = run_compare(exp, ctx, arms, quantities=quantities, pairs=pairs, metric="win_0", label=label)
     q = {name: comp.quantities.index(name) for name in QUANTITIES}
     means, boot = comp.means(), comp.boot_means(opt["replicates"], seed=exp.seed % (2**32))
     w, wb = means[idx, q["win_0"]], boot[:, idx, q["win_0"]]
@@ -250,7 +264,34 @@ def compute(exp: Experiment, ctx: Context) -> BluffResult:
         equilibrium=_equilibrium(w, wb, bvals, cvals, n),
         others=others,
         games=comp.games * len(arms) + extra,
+        per_seat=_per_seat(comp, bvals, cvals, n, exp.margins["win_share_pp"]),
     )
+
+
+def seat_role(seat: int) -> str:
+    """Seat ``seat`` relative to the bluffer at seat 0 (play starts in direction +1)."""
+    return {0: "bluffer (seat 0)", 1: "next player (seat 1)"}.get(seat, f"seat {seat} ({seat} places after the bluffer)")
+
+
+def _per_seat(comp: Comparison, bvals: np.ndarray, cvals: np.ndarray, n: int, margin: float) -> pd.DataFrame:
+    """Every seat's win-share change from challenging (top c vs 0, at the top b) and from bluffing (top b vs 0, at c = 0
+    and the top c): who gains and who pays, not only the pooled opponents."""
+    b, c = float(bvals[-1]), float(cvals[-1])
+    effects = [
+        (f"challenging: c={c:g} vs c=0, at b={b:g}", cell(b, c), cell(b, 0.0)),
+        (f"bluffing: b={b:g} vs b=0, at c=0", cell(b, 0.0), cell(0.0, 0.0)),
+        (f"bluffing: b={b:g} vs b=0, at c={c:g}", cell(b, c), cell(0.0, c)),
+    ]
+    rows, diffs = [], []
+    for what, arm, ref in effects:
+        for seat in range(n):
+            d = arm_diff(comp, arm, ref, f"win_{seat}")
+            diffs.append(d)
+            rows.append({"effect": what, "seat": seat, "role": seat_role(seat), "n": d.n, "diff": d.diff})
+            rows[-1] |= {"diff_low": d.low, "diff_high": d.high, "p": d.p}
+    table = pd.DataFrame(rows)
+    add_verdicts(table, diffs, "win", margin, scale=100)
+    return table
 
 
 def _grid_arms(
@@ -464,6 +505,17 @@ def render(result: BluffResult) -> Section:
         _value_heatmap(result),
         _equilibrium_table(result),
     ]
+    if len(result.per_seat):
+        blocks.insert(
+            3,
+            TableBlock(
+                "per-seat-effects",
+                "Who gains and who pays, seat by seat: win-share changes on the same deals, simultaneous intervals over "
+                "the table's rows, with equivalence verdicts",
+                _per_seat_shown(result),
+                result.per_seat,
+            ),
+        )
     findings = _findings(result)
     if len(result.others):
         blocks.append(_others_table(result))
@@ -744,8 +796,8 @@ def _findings(result: BluffResult) -> list[str]:
     never, always = result.gain_ci[top, 0], result.gain_ci[top, -1]
     out = [
         f"Against opponents who never challenge, bluffing at every chance (b={result.bvals[top]:g}) changes the "
-        f"bluffer's win share by {fmt.pp_ci(never[0], never[1], never[2], 2)} (paired, {n} players; Holm p "
-        f"{fmt.pvalue(result.p_holm[top, 0])}).",
+        f"bluffer's win share by {fmt.pp_ci(never[0], never[1], never[2], 2)} (paired 95% interval, {n} players, "
+        f"n = {fmt.count(result.deals)} deals).",
         f"Against opponents who always challenge (c={cvals[-1]:g}), the same bluffing changes it by "
         f"{fmt.pp_ci(always[0], always[1], always[2], 2)}.",
         _break_even_finding(result),
@@ -766,8 +818,9 @@ def _findings(result: BluffResult) -> list[str]:
     v = result.value_ci[top, -1]
     out.append(
         f"For the victims, always challenging an always-bluffing seat 0 is worth {fmt.pp_ci(v[0], v[1], v[2], 2)} "
-        f"of win share per opponent."
+        f"of win share per opponent on average; per seat it is not shared evenly:"
     )
+    out += _per_seat_findings(result)
     eq = result.equilibrium
     kind = "cycle" if eq.path[-1] != eq.path[-2] else "settle"
     out.append(
@@ -776,6 +829,42 @@ def _findings(result: BluffResult) -> list[str]:
         f"between grid points {kind}."
     )
     return out
+
+
+def _per_seat_findings(result: BluffResult) -> list[str]:
+    """One sentence per effect: every seat's change on its simultaneous interval, with the verdict."""
+    ps = result.per_seat
+    if not len(ps):
+        return []
+    margin = f"{fmt.num(result.exp.margins['win_share_pp'])} pp"
+    level = fmt.fixed(100 * ps["sim_level"].iloc[0], 2)
+    out = []
+    for what, sub in ps.groupby("effect", sort=False):
+        parts = [
+            f"{r.role} {fmt.pp_ci(r.diff, r.win_sim_low, r.win_sim_high, 2)} ({verdict_text(r.win_verdict, margin)})"
+            for r in sub.itertuples()
+        ]
+        out.append(
+            f"{what}, per seat (simultaneous {level}% intervals, n = {fmt.count(sub['n'].iloc[0])} deals): "
+            + "; ".join(parts)
+            + "."
+        )
+    return out
+
+
+def _per_seat_shown(result: BluffResult) -> pd.DataFrame:
+    ps, margin = result.per_seat, fmt.num(result.exp.margins["win_share_pp"])
+    return pd.DataFrame(
+        {
+            "effect": ps["effect"],
+            "seat": ps["role"],
+            "n": ps["n"].map(fmt.count),
+            "win-share change [simultaneous CI]": [
+                fmt.pp_ci(*x, 2) for x in zip(ps["diff"], ps["win_sim_low"], ps["win_sim_high"], strict=True)
+            ],
+            f"verdict (+/-{margin} pp)": ps["win_verdict"],
+        }
+    )
 
 
 def _break_even_finding(result: BluffResult) -> str:

@@ -15,12 +15,13 @@ import numpy as np
 from scipy import stats as sps
 
 from unocli import __version__
+from unocli.report import fmt
 from unocli.report.model import Chart
 from unocli.run.backends import Backend
 from unocli.study.arm import Arm
 from unocli.study.compare import Comparison, compare
 from unocli.study.experiments import Experiment
-from unocli.study.stats import Difference, Estimate
+from unocli.study.stats import Difference, Equivalence, Estimate, equivalence
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -77,8 +78,9 @@ def arm_rows(
 ) -> Iterator[tuple[str, dict[str, Any], dict[str, Any]]]:
     """Per arm, the row a table of arms at ``p`` players starts with, and its balance change from ``base``.
 
-    The row: ``players``, the arm's name under ``label``, ``n``, mean turns and
-    the first player's win share with 95% intervals, and balance with a
+    The row: ``players``, the arm's name under ``label``, ``n``, mean turns
+    (finished rounds) and the win share of the player who took the first turn
+    (``win_first``, which the comparison must record) with 95% intervals, and balance with a
     bootstrap 95% interval (``replicates`` block-bootstrap replicates). The
     change: balance minus ``base``'s with its bootstrap interval (empty for
     ``base`` itself), for the caller to put after its own columns.
@@ -89,7 +91,7 @@ def arm_rows(
     kb = comp.index(base)
     for name in names:
         k = comp.index(name)
-        t, w = arm_mean(comp, name, "turns"), arm_mean(comp, name, "win_0")
+        t, w = arm_mean(comp, name, "turns"), arm_mean(comp, name, "win_first")
         bl, bh = percentile_interval(bal_b[:, k])
         row = {
             "players": p,
@@ -110,6 +112,77 @@ def arm_rows(
             dl, dh = percentile_interval(bal_b[:, k] - bal_b[:, kb])
             change = {"d_balance": bal[k] - bal[kb], "d_balance_low": dl, "d_balance_high": dh}
         yield name, row, change
+
+
+def judged(diffs: Sequence[Difference], margin: float, scale: float = 1.0) -> list[dict[str, Any]]:
+    """Equivalence verdicts of a family of differences read together (one table), as row fields.
+
+    Each difference is judged against ``+-margin`` (in the units of the shown
+    figure: ``scale`` times the difference, e.g. 100 for percentage points)
+    on its simultaneous interval at level 1 - 0.05 / len(diffs)
+    (:func:`~unocli.study.stats.equivalence`). The fields: ``sim_low``,
+    ``sim_high`` (that interval, scaled), ``margin``, ``verdict``, ``p_tost``
+    (Bonferroni-adjusted TOST p-value).
+    """
+    out = []
+    for d in diffs:
+        e: Equivalence = equivalence(d, margin / scale, family=len(diffs))
+        out.append(
+            {
+                "sim_low": e.low * scale,
+                "sim_high": e.high * scale,
+                "sim_level": e.level,
+                "margin": margin,
+                "verdict": e.verdict,
+                "p_tost": e.p_tost_adj,
+            }
+        )
+    return out
+
+
+def add_verdicts(df: pd.DataFrame, diffs: Sequence[Difference], prefix: str, margin: float, scale: float = 1.0) -> None:
+    """Put :func:`judged` verdicts of ``diffs`` (one per row of ``df``, in order) into ``df`` as ``{prefix}_*`` columns.
+
+    The columns: ``{prefix}_sim_low``, ``{prefix}_sim_high`` (the simultaneous
+    interval, in the units of the difference), ``{prefix}_verdict`` and
+    ``{prefix}_p_tost``; the level is in ``sim_level``.
+    """
+    for key, values in _columns(judged(diffs, margin, scale)).items():
+        if key in ("sim_low", "sim_high"):
+            df[f"{prefix}_{key}"] = np.asarray(values) / scale
+        elif key in ("verdict", "p_tost"):
+            df[f"{prefix}_{key}"] = values
+        elif key == "sim_level":
+            df["sim_level"] = values
+
+
+def _columns(rows: list[dict[str, Any]]) -> dict[str, list[Any]]:
+    keys = rows[0].keys() if rows else ()
+    return {k: [r[k] for r in rows] for k in keys}
+
+
+def verdict_text(verdict: str, margin: str) -> str:
+    """A verdict as a reader's phrase: "no change beyond +-margin", "changes", "undecided"."""
+    return {
+        "equivalent": f"equivalent (within +/-{margin})",
+        "different": "different",
+        "undecided": f"undecided at +/-{margin}",
+    }[verdict]
+
+
+def identical_arms(comps: Sequence[Comparison], names: Sequence[str]) -> list[tuple[str, str]]:
+    """Pairs of arms that played bit-identical games in every comparison (same fingerprint of every row).
+
+    Two rule sets can differ on paper and not in play (free-plus4 and
+    no-challenge for players who never bluff): a report shows them as one
+    effect, explained, not as two findings.
+    """
+    out = []
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            if all(c.acc(a).fingerprint == c.acc(b).fingerprint and c.acc(a).games == c.acc(b).games for c in comps):
+                out.append((a, b))
+    return out
 
 
 def seat_columns(comp: Comparison, players: int) -> list[int]:
@@ -273,3 +346,55 @@ def balance_chart(exp: Experiment, series: list[Series], fair: dict[int, float],
     return players_chart(
         exp, series, cap, name=name, alt="balance by players", title=title, ylabel="balance", reference=reference
     )
+
+
+def forest_chart(
+    rows: pd.DataFrame,
+    label: str,
+    panels: Sequence[tuple[str, str, str, str, float, bool]],
+    cap: str,
+    *,
+    name: str,
+    title: str,
+) -> Chart:
+    """The headline chart of a debate: each row's effect per quantity with its interval and equivalence band.
+
+    ``panels``: (x label, point column, low column, high column, margin,
+    percent) per quantity; ``rows[label]`` names the rows.
+    """
+    from unocli.report import plots  # matplotlib only when drawing
+
+    shown = [
+        plots.Panel(xlabel, plots.Series(xlabel, rows[point], rows[low], rows[high]), margin, percent)
+        for xlabel, point, low, high, margin, percent in panels
+    ]
+    figure = plots.forest_chart(list(rows[label]), shown, title=title, caption=cap)
+    return Chart(name, figure, cap, title)
+
+
+def effect_forest(
+    at: pd.DataFrame,
+    label: str,
+    first: str,
+    margins: dict[str, float],
+    cap: Callable[[str, str], str],
+    *,
+    what: str,
+    name: str,
+    title: str,
+) -> Chart:
+    """The forest chart of rule effects on turns (``d_turns``), the first player's win share (column ``first``)
+    and balance (``d_balance``), each against its margin; ``cap(what, intervals)`` writes the caption."""
+    level = fmt.fixed(100 * at["sim_level"].iloc[0], 2)
+    text = cap(
+        f"{what}; grey bands are the equivalence margins (+/-{fmt.num(margins['turns'])} turns, "
+        f"+/-{fmt.num(margins['win_share_pp'])} pp, +/-{fmt.num(margins['balance'])} balance)",
+        f"turns and first-player bars are simultaneous {level}% intervals (95% for each family), balance bars "
+        "95% block-bootstrap intervals",
+    )
+    panels = [
+        ("turns per finished round", "d_turns", "turns_sim_low", "turns_sim_high", margins["turns"], False),
+        ("first player's win share", first, "first_sim_low", "first_sim_high", margins["win_share_pp"] / 100, True),
+        ("balance", "d_balance", "d_balance_low", "d_balance_high", margins["balance"], False),
+    ]
+    return forest_chart(at, label, panels, text, name=name, title=title)

@@ -3,9 +3,12 @@
 Every arm (rule set) is played at every table size on the same deals; each
 table size also plays ``match_games`` whole matches per arm. Reports the mean
 (t interval), median, p90 and p99 (order-statistic intervals) of turns per
-round, the share of blocked and capped rounds (Wilson), the paired change of
-every rule set from the baseline, histograms and ECDFs (DKW bands), and the
-rounds a match to ``target_score`` takes.
+round over *finished* rounds (won or blocked), the share of blocked, capped
+and stuck rounds beside them (Wilson), the paired change of every rule set
+from the baseline over the deals both finished with an equivalence verdict
+(margin ``[margins] turns``), histograms and ECDFs (DKW bands), and the
+rounds a match to ``target_score`` takes. A stuck round (docs/rules.md
+§11.15) has no length of play, so no length here depends on ``max_turns``.
 """
 
 from __future__ import annotations
@@ -22,10 +25,13 @@ from unocli.report.analyses.common import (
     arm_mean,
     caption,
     dkw_eps,
+    forest_chart,
     hist_quantile,
     interval_series,
+    judged,
     run_compare,
     total_games,
+    verdict_text,
 )
 from unocli.report.model import Chart, Section, TableBlock
 from unocli.study.compare import Comparison
@@ -36,19 +42,21 @@ OPTIONS = {
     "match_games": (1000, positive_int),
     "detail_players": ([2, 4, 7, 10], players_list),
 }
-ROUND_Q = ("turns", "cards_drawn", "reshuffles", "won", "blocked", "capped")
-MATCH_Q = ("rounds", "rounds_blocked", "rounds_capped", "turns", "capped")
+ROUND_Q = ("turns", "skips", "cards_drawn", "reshuffles", "won", "blocked", "capped", "stuck", "win_first")
+MATCH_Q = ("rounds", "rounds_blocked", "rounds_capped", "rounds_stuck", "turns", "capped", "stuck")
 
 
 @dataclass(frozen=True)
 class GameLengthResult:
     """Turns per round and rounds per match, per rule set and table size.
 
-    ``turns``: one row per (players, rules): n, mean_turns with ci_low/high,
-    median, p90 and p99 with ``_low``/``_high`` (order statistics),
-    blocked_share and capped_share with intervals. ``diffs``: the paired
-    change in mean turns of each rule set from the baseline (diff, diff_low,
-    diff_high, relative, p, p_holm). ``matches``: rounds, turns and blocked
+    ``turns``: one row per (players, rules): n (finished rounds), n_all,
+    mean_turns with ci_low/high, mean_with_skips (turns plus skipped turns),
+    median, p90 and p99 with ``_low``/``_high`` (order statistics, finished
+    rounds), blocked_share, capped_share and stuck_share with intervals (all
+    rounds). ``diffs``: the paired change in mean turns of each rule set from
+    the baseline over deals both finished (diff, diff_low, diff_high,
+    relative, p, p_holm, and the equivalence fields of ``common.judged``). ``matches``: rounds, turns and blocked
     rounds per match and the share of capped matches, with intervals.
     ``hists``: the histogram of turns per round of each (players, rules).
     ``rounds``: rounds per arm at each table size; ``blocked``, ``capped``,
@@ -65,6 +73,7 @@ class GameLengthResult:
     rounds: dict[int, int]
     blocked: int
     capped: int
+    stuck: int
     total_rounds: int
     target: int
     games: int
@@ -114,12 +123,13 @@ def compute(exp: Experiment, ctx: Context) -> GameLengthResult:
         names=names,
         base=base,
         turns=pd.DataFrame([_turns_row(rounds[p], p, name) for p in players for name in names]),
-        diffs=_diffs(rounds, names, base),
+        diffs=_diffs(rounds, names, base, exp.margins["turns"]),
         matches=pd.DataFrame([_match_row(matches[p], p, name) for p in players for name in names]),
         hists={(p, name): rounds[p].acc(name).turns_hist for p in players for name in names},
         rounds={p: c.games for p, c in rounds.items()},
         blocked=sum(int(a.outcomes[1]) for a in every),
         capped=sum(int(a.outcomes[2]) for a in every),
+        stuck=sum(int(a.outcomes[3]) for a in every),
         total_rounds=total_games(list(rounds.values())),
         target=exp.arms_for(players[0])[0].rules.target_score,
         games=games,
@@ -129,7 +139,10 @@ def compute(exp: Experiment, ctx: Context) -> GameLengthResult:
 def _turns_row(comp: Comparison, p: int, name: str) -> dict:
     hist = comp.acc(name).turns_hist
     t, blk, cap = arm_mean(comp, name, "turns"), arm_mean(comp, name, "blocked"), arm_mean(comp, name, "capped")
-    row = {"players": p, "rules": name, "n": comp.games, "mean_turns": t.mean, "ci_low": t.low, "ci_high": t.high}
+    stuck, skips, first = arm_mean(comp, name, "stuck"), arm_mean(comp, name, "skips"), arm_mean(comp, name, "win_first")
+    row = {"players": p, "rules": name, "n": t.n, "n_all": comp.games, "mean_turns": t.mean, "ci_low": t.low}
+    row |= {"ci_high": t.high, "mean_with_skips": t.mean + skips.mean}
+    row |= {"first_share": first.mean, "first_low": first.low, "first_high": first.high}
     for key, q in (("median", 0.5), ("p90", 0.9), ("p99", 0.99)):
         point, lo, hi = hist_quantile(hist, q)
         row |= {key: point, f"{key}_low": lo, f"{key}_high": hi}
@@ -140,16 +153,21 @@ def _turns_row(comp: Comparison, p: int, name: str) -> dict:
         "capped_share": cap.mean,
         "capped_low": cap.low,
         "capped_high": cap.high,
+        "stuck_share": stuck.mean,
+        "stuck_low": stuck.low,
+        "stuck_high": stuck.high,
     }
 
 
-def _diffs(rounds: dict[int, Comparison], names: tuple[str, ...], base: str) -> pd.DataFrame:
-    rows = []
+def _diffs(rounds: dict[int, Comparison], names: tuple[str, ...], base: str, margin: float) -> pd.DataFrame:
+    """Each rule set's paired change in mean turns, over deals both finished, judged against ``margin`` turns."""
+    rows, found = [], []
     for p, comp in rounds.items():
         for name in names:
             if name == base:
                 continue
             d = arm_diff(comp, name, base, "turns")
+            found.append(d)
             rows.append(
                 {
                     "players": p,
@@ -166,12 +184,14 @@ def _diffs(rounds: dict[int, Comparison], names: tuple[str, ...], base: str) -> 
     diffs = pd.DataFrame(rows)
     if len(diffs):
         diffs["p_holm"] = holm(diffs["p"].to_numpy())
+        diffs = pd.concat([diffs, pd.DataFrame(judged(found, margin))], axis=1)
     return diffs
 
 
 def _match_row(comp: Comparison, p: int, name: str) -> dict:
     r, b = arm_mean(comp, name, "rounds"), arm_mean(comp, name, "rounds_blocked")
     c, t = arm_mean(comp, name, "capped"), arm_mean(comp, name, "turns")
+    st, rs = arm_mean(comp, name, "stuck"), arm_mean(comp, name, "rounds_stuck")
     return {
         "players": p,
         "rules": name,
@@ -188,6 +208,10 @@ def _match_row(comp: Comparison, p: int, name: str) -> dict:
         "capped_share": c.mean,
         "capped_low": c.low,
         "capped_high": c.high,
+        "stuck_share": st.mean,
+        "stuck_low": st.low,
+        "stuck_high": st.high,
+        "stuck_rounds": rs.mean,
     }
 
 
@@ -195,6 +219,7 @@ def render(result: GameLengthResult) -> Section:
     """Charts of turns and rounds per match, the tables and findings."""
     exp, base = result.exp, result.base
     blocks: list = [
+        *([_forest(result)] if len(result.diffs) else []),
         _turns_chart(result),
         _percentiles_chart(result),
         TableBlock(
@@ -220,6 +245,16 @@ def render(result: GameLengthResult) -> Section:
         _matches_chart(result),
         TableBlock("matches", f"Matches to {result.target} points", _matches_shown(result), result.matches),
     ]
+    published = _published(result)
+    if len(published):
+        blocks.append(
+            TableBlock(
+                "published",
+                "Published figures side by side, with unocli's closest setup (official rules, every seat basic)",
+                published.drop(columns=["ci_low", "ci_high"]),
+                published,
+            )
+        )
     intro = (exp.description or "") + (
         f"\n\nRule sets: {', '.join(result.names)}; baseline {base}. Policy: every seat "
         f"plays `{exp.base.policy}`. Each table size plays the same deals under "
@@ -245,13 +280,15 @@ def _turns_shown(result: GameLengthResult) -> pd.DataFrame:
             {
                 "players": r.players,
                 "rules": r.rules,
-                "n": fmt.count(r.n),
+                "n finished": fmt.count(r.n),
                 "mean turns [95% CI]": fmt.ci(r.mean_turns, r.ci_low, r.ci_high),
+                "mean turns + skips": fmt.num(r.mean_with_skips),
                 "median": fmt.quantile(r.median, r.median_low, r.median_high, top),
                 "p90": fmt.quantile(r.p90, r.p90_low, r.p90_high, top),
                 "p99": fmt.quantile(r.p99, r.p99_low, r.p99_high, top),
                 "blocked": fmt.share_ci(r.blocked_share, r.blocked_low, r.blocked_high, 2),
                 "capped": fmt.share_ci(r.capped_share, r.capped_low, r.capped_high, 2),
+                "stuck": fmt.share_ci(r.stuck_share, r.stuck_low, r.stuck_high, 2),
             }
         )
     return pd.DataFrame(rows)
@@ -259,17 +296,18 @@ def _turns_shown(result: GameLengthResult) -> pd.DataFrame:
 
 def _diffs_shown(result: GameLengthResult) -> pd.DataFrame:
     diffs = result.diffs
+    level = fmt.fixed(100 * diffs["sim_level"].iloc[0], 2).rstrip("0").rstrip(".")
+    margin = fmt.num(result.exp.margins["turns"])
     return pd.DataFrame(
         {
             "players": diffs["players"],
             "rules": diffs["rules"],
-            f"change in mean turns vs {result.base} [95% CI]": [
-                fmt.signed_ci(d, lo, hi, 2)
-                for d, lo, hi in zip(diffs["diff"], diffs["diff_low"], diffs["diff_high"], strict=True)
+            f"change in mean turns vs {result.base} [simultaneous {level}% CI]": [
+                fmt.signed_ci(d, lo, hi, 2) for d, lo, hi in zip(diffs["diff"], diffs["sim_low"], diffs["sim_high"], strict=True)
             ],
             "relative": [fmt.fixed(100 * r, 1, sign=True) + "%" for r in diffs["relative"]],
-            "n (paired deals)": diffs["n"].map(fmt.count),
-            "p (Holm)": diffs["p_holm"].map(fmt.pvalue),
+            "n (deals both finished)": diffs["n"].map(fmt.count),
+            f"verdict (margin {margin} turns)": diffs["verdict"],
         }
     )
 
@@ -285,6 +323,7 @@ def _matches_shown(result: GameLengthResult) -> pd.DataFrame:
                 "turns per match": fmt.ci(r.turns, r.turns_low, r.turns_high),
                 "blocked rounds per match": fmt.ci(r.blocked_rounds, r.blocked_low, r.blocked_high),
                 "capped matches": fmt.share_ci(r.capped_share, r.capped_low, r.capped_high, 2),
+                "stuck matches": fmt.share_ci(r.stuck_share, r.stuck_low, r.stuck_high, 2),
             }
             for r in result.matches.itertuples()
         ]
@@ -298,19 +337,34 @@ def _n_rounds(result: GameLengthResult) -> str:
     return f"{fmt.count(result.rounds[result.exp.players[0]])} rounds per rule set and table size"
 
 
+def _forest(result: GameLengthResult) -> Chart:
+    """Each rule set's change in mean turns per finished round at every table size, with the equivalence band."""
+    margin = result.exp.margins["turns"]
+    d = result.diffs.assign(label=[f"{r.rules}, {r.players}p" for r in result.diffs.itertuples()])
+    level = fmt.fixed(100 * d["sim_level"].iloc[0], 2)
+    cap = caption(
+        result.exp,
+        f"Change in mean turns per finished round from {result.base}, per rule set and table size, paired on the deals both "
+        f"finished; the grey band is the equivalence margin +/-{fmt.num(margin)} turns",
+        _n_rounds(result),
+        rules=", ".join(result.names),
+        intervals=f"bars are simultaneous {level}% intervals (95% for the whole family)",
+    )
+    panels = [(f"turns per finished round minus {result.base}", "diff", "sim_low", "sim_high", margin, False)]
+    return forest_chart(d, "label", panels, cap, name="turns-forest", title="Each rule set's effect on length")
+
+
 def _turns_chart(result: GameLengthResult) -> Chart:
     from unocli.report import plots  # matplotlib only when drawing: compute() runs without it
 
     t, players = result.turns, result.exp.players
     series = interval_series(t, "rules", result.names, ("mean_turns", "ci_low", "ci_high"))
-    capped = t[t["capped_share"] > 0]
-    note = ""
-    if len(capped):
-        note = (
-            f"; {', '.join(sorted(set(capped['rules'])))} leaves up to {fmt.share(capped['capped_share'].max(), 2)} of "
-            f"rounds unfinished at the max_turns cap, counted at the cap, which inflates its mean"
-        )
-    cap = caption(result.exp, "Mean turns per round, one line per rule set" + note, _n_rounds(result))
+    cap = caption(
+        result.exp,
+        "Mean turns per finished round (won or blocked), one line per rule set" + _unfinished_note(t),
+        _n_rounds(result),
+        rules=", ".join(result.names),
+    )
     figure = plots.line_chart(
         players,
         series,
@@ -321,6 +375,19 @@ def _turns_chart(result: GameLengthResult) -> Chart:
         caption=cap,
     )
     return Chart("turns-by-players", figure, cap, "mean turns per round by players")
+
+
+def _unfinished_note(t: pd.DataFrame) -> str:
+    """Where rounds did not finish (stuck or capped): the rule sets and the largest share, for a caption."""
+    bad = t[(t["capped_share"] + t["stuck_share"]) > 0]
+    if not len(bad):
+        return "; every round finished"
+    worst = bad.loc[(bad["capped_share"] + bad["stuck_share"]).idxmax()]
+    return (
+        f"; rounds that never finished (stuck or capped) are left out: under {', '.join(sorted(set(bad['rules'])))}, "
+        f"at most {fmt.share(worst['stuck_share'] + worst['capped_share'], 2)} of rounds ({worst['rules']}, "
+        f"{worst['players']} players)"
+    )
 
 
 def _percentiles_chart(result: GameLengthResult) -> Chart:
@@ -405,8 +472,9 @@ def _ecdf_rules_chart(result: GameLengthResult) -> Chart:
     eps = dkw_eps(result.rounds[mid])
     cap = caption(
         result.exp,
-        f"Empirical CDF of turns per round at {mid} players, one line per rule set",
+        f"Empirical CDF of turns per finished round at {mid} players, one line per rule set",
         _n_rounds(result),
+        rules=", ".join(result.names),
         intervals=f"bands are 95% DKW bands (+/-{eps:.3f})",
     )
     figure = plots.ecdf_chart(
@@ -430,7 +498,9 @@ def _matches_chart(result: GameLengthResult) -> Chart:
         for name in result.names
     ]
     n_m = f"{fmt.count(result.exp.options['match_games'])} matches per rule set and table size"
-    cap = caption(result.exp, f"Mean rounds per match to {result.target} points, one line per rule set", n_m)
+    cap = caption(
+        result.exp, f"Mean rounds per match to {result.target} points, one line per rule set", n_m, rules=", ".join(result.names)
+    )
     figure = plots.line_chart(
         players,
         series,
@@ -460,26 +530,89 @@ def _findings(result: GameLengthResult) -> list[str]:
         + "; ".join(f"{fmt.num(m.loc[p, 'rounds'])} rounds at {p} players" for p in players)
         + "."
     )
-    at = result.diffs[result.diffs["players"] == result.mid] if len(result.diffs) else result.diffs
-    if len(at):
-        top = at.loc[at["diff"].abs().idxmax()]
-        sig = "significant" if top["p_holm"] < 0.05 else "not significant"
-        out.append(
-            f"At {result.mid} players the rule set that changes length most is {top['rules']}: "
-            f"{fmt.signed(top['diff'], 1)} turns per round ({fmt.fixed(100 * top['relative'], 0, sign=True)}%, 95% CI "
-            f"{fmt.bounds(top['diff_low'], top['diff_high'], 1, 'signed')}, {sig} after Holm)."
-        )
+    out += _diff_findings(result)
     out.append(
         f"Blocked rounds: {fmt.count(result.blocked)} of {fmt.count(result.total_rounds)} "
-        f"({fmt.share(result.blocked / result.total_rounds, 3)}); rounds capped unfinished "
-        f"after max_turns: {fmt.count(result.capped)}."
+        f"({fmt.share(result.blocked / result.total_rounds, 3)}); rounds that locked (stuck, docs/rules.md §11.15): "
+        f"{fmt.count(result.stuck)}; rounds capped unfinished after max_turns: {fmt.count(result.capped)}. "
+        f"Lengths are over finished rounds, so none depends on max_turns."
     )
-    worst = turns[turns["capped_share"] > 0]
+    worst = turns[turns["stuck_share"] + turns["capped_share"] > 0]
     if len(worst):
-        top = worst.loc[worst["capped_share"].idxmax()]
+        top = worst.loc[(worst["stuck_share"] + worst["capped_share"]).idxmax()]
         out.append(
-            f"Capped rounds occur only under {', '.join(sorted(set(worst['rules'])))}, most at {top['players']} players under "
-            f"{top['rules']} ({fmt.share(top['capped_share'], 2)} of rounds, each counted at the turn cap): they "
-            f"inflate its mean, so read its median and percentiles instead."
+            f"Rounds that never finish occur under {', '.join(sorted(set(worst['rules'])))}, most at {top['players']} "
+            f"players under {top['rules']}: {fmt.share_ci(top['stuck_share'], top['stuck_low'], top['stuck_high'], 2)} "
+            f"stuck and {fmt.share(top['capped_share'], 2)} capped (n = {fmt.count(top['n_all'])})."
         )
     return out
+
+
+def _diff_findings(result: GameLengthResult) -> list[str]:
+    """The rule set that changes length most at the middle table size, and which change length at all (verdicts)."""
+    at = result.diffs[result.diffs["players"] == result.mid] if len(result.diffs) else result.diffs
+    if not len(at):
+        return []
+    margin = fmt.num(result.exp.margins["turns"]) + " turns"
+    top = at.loc[at["diff"].abs().idxmax()]
+    out = [
+        f"At {result.mid} players the rule set that changes length most is {top['rules']}: "
+        f"{fmt.signed(top['diff'], 1)} turns per finished round ({fmt.fixed(100 * top['relative'], 0, sign=True)}%, "
+        f"simultaneous {fmt.fixed(100 * top['sim_level'], 2)}% CI {fmt.bounds(top['sim_low'], top['sim_high'], 1, 'signed')}, "
+        f"n = {fmt.count(top['n'])} deals both finished): {verdict_text(top['verdict'], margin)}."
+    ]
+    same = at[at["verdict"] == "equivalent"]
+    if len(same):
+        out.append(
+            f"At {result.mid} players, equivalent to {result.base} in mean length (within +/-{margin}, "
+            f"equivalence test): {', '.join(same['rules'])}."
+        )
+    return out
+
+
+# ---------------------------------------------------------------- published figures
+
+
+def _published(result: GameLengthResult) -> pd.DataFrame:
+    """everygamemade's 4-player length and the 2010 five-player study's first-player edge beside unocli's."""
+    t = result.turns.set_index(["players", "rules"])
+    rows = []
+    if (4, result.base) in t.index:
+        r = t.loc[(4, result.base)]
+        rows.append(
+            {
+                "figure": "turns per round, 4 players, no stacking (everygamemade)",
+                "published": "55.1 (skipped turns counted as turns)",
+                "unocli": f"{fmt.num(r['mean_with_skips'])} turns + skips; {fmt.ci(r['mean_turns'], r['ci_low'], r['ci_high'])} "
+                f"turns alone (n = {fmt.count(r['n'])} finished rounds)",
+                "difference of definition": "unocli's turn is a card played or a pass; skipped players take no turn",
+                "n": fmt.count(r["n"]),
+                "ci_low": r["ci_low"],
+                "ci_high": r["ci_high"],
+            }
+        )
+    if (5, result.base) in t.index:
+        r = t.loc[(5, result.base)]
+        edge = fmt.pp_ci(r["first_share"] - 0.2, r["first_low"] - 0.2, r["first_high"] - 0.2, 2)
+        rows.append(
+            {
+                "figure": "first player's win share minus 1/5, 5 players (2010 study, 10,000 games)",
+                "published": "+0.30 pp (standard error about 0.4)",
+                "unocli": f"{edge} (n = {fmt.count(r['n_all'])} rounds)",
+                "difference of definition": "unocli's first player is the seat that took the first turn; the study's "
+                "players and rules differ",
+                "n": fmt.count(r["n_all"]),
+                "ci_low": r["first_low"] - 0.2,
+                "ci_high": r["first_high"] - 0.2,
+            }
+        )
+        rows.append(
+            {
+                "figure": "playing draw cards eagerly, 5 players (2010 study)",
+                "published": "-0.76 pp of win share",
+                "unocli": "not measured in this report (see the policies experiment)",
+                "difference of definition": "-",
+                "n": "-",
+            }
+        )
+    return pd.DataFrame(rows)

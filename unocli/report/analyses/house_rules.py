@@ -16,11 +16,14 @@ import pandas as pd
 from unocli.report import fmt
 from unocli.report.analyses.common import (
     Context,
+    add_verdicts,
     arm_diff,
     arm_mean,
     arm_rows,
     caption,
+    effect_forest,
     fair_balance,
+    identical_arms,
     interval_series,
     run_compare,
     total_games,
@@ -31,7 +34,7 @@ from unocli.study.experiments import Experiment, positive_int
 from unocli.study.stats import holm
 
 OPTIONS = {"replicates": (1000, positive_int)}
-QUANTITIES = ("turns", "cards_drawn", "won", "blocked", "capped")
+QUANTITIES = ("turns", "cards_drawn", "won", "blocked", "capped", "stuck", "win_first", "win_dealer")
 
 
 @dataclass(frozen=True)
@@ -55,6 +58,7 @@ class HouseRulesResult:
     rounds: dict[int, int]
     fair: dict[int, float]
     games: int
+    identical: tuple[tuple[str, str], ...] = ()
 
     @property
     def rules(self) -> list[str]:
@@ -77,16 +81,20 @@ def compute(exp: Experiment, ctx: Context) -> HouseRulesResult:
     """Play every rule set at every table size on the same deals and measure the effects."""
     names = tuple(a.name for a in exp.arms)
     base = exp.baseline or names[0]
-    rows, comps = [], {}
+    rows, comps, dts, dws = [], {}, [], []
     for p in exp.players:
         quantities = (*QUANTITIES, *(f"win_{s}" for s in range(p)))
         comp = run_compare(exp, ctx, exp.arms_for(p), baseline=base, quantities=quantities, label=f"{p} players")
         comps[p] = comp
         rows += _rows(comp, p, names, base, exp.options["replicates"], exp.seed)
+        dts += [arm_diff(comp, name, base, "turns") for name in names if name != base]
+        dws += [arm_diff(comp, name, base, "win_first") for name in names if name != base]
     table = pd.DataFrame(rows)
-    effects = table[table["rule"] != base].copy()
+    effects = table[table["rule"] != base].copy().reset_index(drop=True)
     effects["p_turns_holm"] = holm(effects["p_turns"].to_numpy())
     effects["p_first_holm"] = holm(effects["p_first"].to_numpy())
+    add_verdicts(effects, dts, "turns", exp.margins["turns"])
+    add_verdicts(effects, dws, "first", exp.margins["win_share_pp"], scale=100)
     return HouseRulesResult(
         exp=exp,
         names=names,
@@ -96,6 +104,7 @@ def compute(exp: Experiment, ctx: Context) -> HouseRulesResult:
         rounds={p: c.games for p, c in comps.items()},
         fair={p: fair_balance(c.games, p) for p, c in comps.items()},
         games=total_games(list(comps.values())),
+        identical=tuple(identical_arms(list(comps.values()), names)),
     )
 
 
@@ -104,8 +113,9 @@ def _rows(comp: Comparison, p: int, names: tuple[str, ...], base: str, replicate
     rows = []
     for name, row, change in arm_rows(comp, p, names, base, replicates, seed, "rule"):
         row |= {"blocked_share": arm_mean(comp, name, "blocked").mean, "capped_share": arm_mean(comp, name, "capped").mean}
+        row |= {"stuck_share": arm_mean(comp, name, "stuck").mean, "dealer_share": arm_mean(comp, name, "win_dealer").mean}
         if name != base:
-            dt, dw = arm_diff(comp, name, base, "turns"), arm_diff(comp, name, base, "win_0")
+            dt, dw = arm_diff(comp, name, base, "turns"), arm_diff(comp, name, base, "win_first")
             row |= {
                 "d_turns": dt.diff,
                 "d_turns_low": dt.low,
@@ -125,9 +135,15 @@ def render(result: HouseRulesResult) -> Section:
     """The heatmap of turns, the matrix, the first-player and balance charts, the levels and findings."""
     exp, base, table = result.exp, result.base, result.table
     blocks: list = [
+        _forest(result),
         _turns_heatmap(result),
         TableBlock(
-            "house-rules-matrix", f"Each house rule alone against {base} (paired; 95% intervals)", _matrix(result), result.effects
+            "house-rules-matrix",
+            f"Each house rule alone against {base}, paired on the same deals: changes with simultaneous "
+            f"{fmt.fixed(100 * result.effects['sim_level'].iloc[0], 2)}% intervals (Bonferroni over the "
+            f"{len(result.effects)} cells of a column) and equivalence verdicts (margins from the experiment file)",
+            _matrix(result),
+            result.effects,
         ),
         _turns_chart(result),
         _first_player_chart(result),
@@ -168,6 +184,22 @@ def _relative_half_width(cell: pd.DataFrame) -> float:
     """Half-width of a cell's paired interval of turns, relative to the baseline's mean (turns minus the change)."""
     r = cell.iloc[0]
     return (r["d_turns_high"] - r["d_turns_low"]) / 2 / (r["turns"] - r["d_turns"])
+
+
+def _forest(result: HouseRulesResult) -> Chart:
+    """Each house rule's effect at the middle table size on turns, the first player's share and balance, with bands."""
+    mid, m = result.mid, result.exp.margins
+    at = result.effects[result.effects["players"] == mid]
+    return effect_forest(
+        at,
+        "rule",
+        "d_first",
+        m,
+        lambda what, intervals: _caption(result, what, intervals),
+        what=f"Each house rule's effect at {mid} players against {result.base}",
+        name="house-rules-forest",
+        title=f"Each house rule's effect, {mid} players",
+    )
 
 
 def _turns_heatmap(result: HouseRulesResult) -> Chart:
@@ -268,24 +300,25 @@ def _levels(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def _matrix(result: HouseRulesResult) -> pd.DataFrame:
-    eff = result.effects
+    """The effects on simultaneous intervals with their equivalence verdicts (the bootstrap balance change at 95%)."""
+    eff, m = result.effects, result.exp.margins
     return pd.DataFrame(
         {
             "rule": eff["rule"],
             "players": eff["players"],
             "n": eff["n"].map(fmt.count),
-            "turns per round": [
-                fmt.signed_ci(*x, 1) for x in zip(eff["d_turns"], eff["d_turns_low"], eff["d_turns_high"], strict=True)
+            "turns per finished round": [
+                fmt.signed_ci(*x, 1) for x in zip(eff["d_turns"], eff["turns_sim_low"], eff["turns_sim_high"], strict=True)
             ],
             "relative": eff["d_turns_rel"].map(lambda x: fmt.fixed(100 * x, 1, sign=True) + "%"),
-            "first-player share": [
-                fmt.pp_ci(*x, 2) for x in zip(eff["d_first"], eff["d_first_low"], eff["d_first_high"], strict=True)
+            f"turns verdict (+/-{fmt.num(m['turns'])})": eff["turns_verdict"],
+            "first player's win share": [
+                fmt.pp_ci(*x, 2) for x in zip(eff["d_first"], eff["first_sim_low"], eff["first_sim_high"], strict=True)
             ],
-            "balance": [
+            f"first player verdict (+/-{fmt.num(m['win_share_pp'])} pp)": eff["first_verdict"],
+            "balance (95% bootstrap)": [
                 fmt.signed_ci(*x, 3) for x in zip(eff["d_balance"], eff["d_balance_low"], eff["d_balance_high"], strict=True)
             ],
-            "p turns (Holm)": eff["p_turns_holm"].map(fmt.pvalue),
-            "p first player (Holm)": eff["p_first_holm"].map(fmt.pvalue),
         }
     )
 
@@ -299,21 +332,46 @@ def _findings(result: HouseRulesResult) -> list[str]:
         f"({fmt.fixed(100 * longest['d_turns_rel'], 0, sign=True)}% turns) and the shortest with {shortest['rule']} "
         f"({fmt.fixed(100 * shortest['d_turns_rel'], 0, sign=True)}%)."
     ]
-    sig = eff[eff["p_first_holm"] < 0.05]
-    if len(sig):
-        top = sig.loc[sig["d_first"].abs().idxmax()]
+    findings += _first_findings(result)
+    for a, b in result.identical:
         findings.append(
-            f"{len(sig)} of {len(eff)} rule x table-size cells change the first player's win share "
-            f"significantly (Holm); the largest is {top['rule']} at {top['players']} players: "
-            f"{fmt.pp_ci(top['d_first'], top['d_first_low'], top['d_first_high'], 2)}."
+            f"{a} and {b} played bit-identical rounds on every deal at every table size (same result of every "
+            f"round), so they are one effect shown twice: with `{result.exp.base.policy}` players "
+            + (
+                "nobody plays a Wild Draw Four while holding the colour (bluff = 0), so making it legal at any time "
+                "changes nothing, and both rules remove the challenge."
+                if {a, b} == {"free-plus4", "no-challenge"}
+                else "the rules differ only in situations these players never create."
+            )
         )
-    else:
-        findings.append("No house rule changes the first player's win share significantly after Holm adjustment.")
     worst = eff.loc[eff["d_balance"].idxmin()]
-    noise = "" if worst["d_balance_high"] < 0 else "; within sampling noise"
+    noise = "" if worst["d_balance_high"] < 0 else "; its 95% bootstrap interval holds 0"
     findings.append(
         f"Largest loss of balance: {worst['rule']} at {worst['players']} players "
         f"({fmt.signed_ci(worst['d_balance'], worst['d_balance_low'], worst['d_balance_high'], 3)}"
-        f"{noise}); balance barely depends on these rules."
+        f"{noise})."
     )
     return findings
+
+
+def _first_findings(result: HouseRulesResult) -> list[str]:
+    """Which rules change the first player's win share, which are equivalent, and which are undecided (verdicts)."""
+    eff, margin = result.effects, f"{fmt.num(result.exp.margins['win_share_pp'])} pp"
+    out = []
+    diff = eff[eff["first_verdict"] == "different"]
+    if len(diff):
+        top = diff.loc[diff["d_first"].abs().idxmax()]
+        out.append(
+            f"{len(diff)} of {len(eff)} rule x table-size cells change the win share of the player who takes the first "
+            f"turn (simultaneous interval excludes 0); the largest is {top['rule']} at {top['players']} players: "
+            f"{fmt.pp_ci(top['d_first'], top['first_sim_low'], top['first_sim_high'], 2)} (n = {fmt.count(top['n'])})."
+        )
+    same = eff[eff["first_verdict"] == "equivalent"]
+    undecided = eff[eff["first_verdict"] == "undecided"]
+    out.append(
+        f"Equivalent to {result.base} in the first player's win share (within +/-{margin}, equivalence test): "
+        f"{len(same)} of {len(eff)} cells; undecided at this sample size: {len(undecided)}"
+        + (f" ({', '.join(f'{r.rule} at {r.players}' for r in undecided.itertuples())})" if len(undecided) else "")
+        + "."
+    )
+    return out

@@ -1,14 +1,23 @@
-"""Seat advantage: the first player's share of wins by table size, with Wilson intervals, and balance.
+"""Seat advantage: who wins, by role, at every table size: the player who takes the first turn, the dealer,
+each place after the dealer; a chi-square test of equal seat shares; and matches.
 
 Every arm (by default policies, e.g. random and basic everywhere) is played at
-every table size on the same deals. In a single round seat 0 plays first.
+every table size on the same deals. In a single round the dealer is seat n - 1
+and seat 0 would play first, but a Skip or Draw Two start card hands the first
+turn to seat 1 and a Reverse to the dealer (docs/rules.md §2): the "first
+player" here is the seat that actually took the first turn (the row's
+``first_player``). Seat ``s`` of a single round is place ``s + 1`` after the
+dealer. Matches (``match_games`` per arm and table size) rotate the deal; their
+per-seat match win shares say whether the rotation evens the advantage out.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import pandas as pd
+from scipy import stats as sps
 
 from unocli.report import fmt
 from unocli.report.analyses.common import (
@@ -33,6 +42,7 @@ from unocli.study.stats import wilson
 OPTIONS = {
     "seat_players": ([4, 7], players_list),
     "replicates": (1000, positive_int),
+    "match_games": (2000, positive_int),
 }
 
 
@@ -40,10 +50,14 @@ OPTIONS = {
 class SeatAdvantageResult:
     """The first player's share and balance per arm and table size, and every seat's share.
 
-    ``table``: players, arm, n, first_player_share, ci_low, ci_high (Wilson),
-    fair_share, ratio_to_fair (share x players) with ratio_low/high, balance
-    with balance_low/high (block bootstrap). ``seats``: players, arm, seat, n,
-    share, ci_low, ci_high. ``rounds``: rounds per arm at each table size;
+    ``table``: players, arm, n, first_player_share, ci_low, ci_high (Wilson;
+    the seat that took the first turn), seat0_share, dealer_share with
+    dealer_low/high, fair_share, ratio_to_fair (share x players) with
+    ratio_low/high, chi2_p (chi-square test of equal seat shares among won
+    rounds), balance with balance_low/high (block bootstrap). ``seats``:
+    players, arm, seat, place (after the dealer), n, share, ci_low, ci_high.
+    ``matches``: the same per seat for matches (share of matches won), with
+    chi2_p per (players, arm). ``rounds``: rounds per arm at each table size;
     ``fair``: the balance a perfectly fair game would measure on that many.
     """
 
@@ -51,43 +65,87 @@ class SeatAdvantageResult:
     names: tuple[str, ...]
     table: pd.DataFrame
     seats: pd.DataFrame
+    matches: pd.DataFrame
     rounds: dict[int, int]
     fair: dict[int, float]
     games: int
 
 
 def compute(exp: Experiment, ctx: Context) -> SeatAdvantageResult:
-    """Play every arm at every table size and measure the seats' shares and balance."""
+    """Play every arm at every table size, rounds and matches, and measure who wins by seat and role."""
     names = tuple(a.name for a in exp.arms_for(exp.players[0]))
-    rows, seats, comps = [], [], {}
+    rows, seats, matches, comps = [], [], [], {}
     for p in exp.players:
+        roles = ("win_first", "win_dealer", *(f"win_place_{k}" for k in range(1, p + 1)))
         comp = run_compare(
             exp,
             ctx,
             exp.arms_for(p),
             baseline=exp.baseline,
-            quantities=("won", "turns", *(f"win_{s}" for s in range(p))),
-            metric="win_0",
+            quantities=("won", "turns", *roles, *(f"win_{s}" for s in range(p))),
+            metric="win_first",
             label=f"{p} players",
         )
         comps[p] = comp
         rows += _first_player_rows(comp, p, names, exp.options["replicates"], exp.seed)
-        for name in names:
-            acc = comp.acc(name)
-            for s in range(p):
-                w = wilson(acc.wins[s], comp.games)
-                seats.append(
-                    {"players": p, "arm": name, "seat": s, "n": comp.games, "share": w.share, "ci_low": w.low, "ci_high": w.high}
-                )
+        seats += _seat_rows(comp, p, names)
+        mcomp = run_compare(
+            exp,
+            ctx,
+            exp.arms_for(p),
+            games=exp.options["match_games"],
+            baseline=exp.baseline,
+            match=True,
+            quantities=("won", *(f"win_{s}" for s in range(p))),
+            label=f"{p} players, matches",
+        )
+        matches += _seat_rows(mcomp, p, names)
     return SeatAdvantageResult(
         exp=exp,
         names=names,
         table=pd.DataFrame(rows),
         seats=pd.DataFrame(seats),
+        matches=pd.DataFrame(matches),
         rounds={p: c.games for p, c in comps.items()},
         fair={p: fair_balance(c.games, p) for p, c in comps.items()},
         games=total_games(list(comps.values())),
     )
+
+
+def equal_shares_p(wins: list[int]) -> float:
+    """Chi-square test that every seat wins equally often, over the won games (NaN with fewer than 2 seats or no wins).
+
+    The seats' counts are one multinomial sample, so the test respects that
+    the shares sum to one (unlike comparing seats pairwise).
+    """
+    total = sum(wins)
+    if len(wins) < 2 or total == 0:
+        return math.nan
+    return float(sps.chisquare(wins).pvalue)
+
+
+def _seat_rows(comp: Comparison, p: int, names: tuple[str, ...]) -> list[dict]:
+    """Every seat's share of the games (Wilson), its place after the dealer of the first round, and the chi-square p."""
+    rows = []
+    for name in names:
+        acc = comp.acc(name)
+        chi2 = equal_shares_p([int(acc.wins[s]) for s in range(p)])
+        for s in range(p):
+            w = wilson(acc.wins[s], comp.games)
+            rows.append(
+                {
+                    "players": p,
+                    "arm": name,
+                    "seat": s,
+                    "place": s + 1,
+                    "n": comp.games,
+                    "share": w.share,
+                    "ci_low": w.low,
+                    "ci_high": w.high,
+                    "chi2_p": chi2,
+                }
+            )
+    return rows
 
 
 def _first_player_rows(comp: Comparison, p: int, names: tuple[str, ...], replicates: int, seed: int) -> list[dict]:
@@ -96,8 +154,8 @@ def _first_player_rows(comp: Comparison, p: int, names: tuple[str, ...], replica
     bal = balance(comp.means()[:, cols])
     rows = []
     for name in names:
-        k = comp.index(name)
-        first = wilson(comp.acc(name).wins[0], comp.games)
+        k, acc = comp.index(name), comp.acc(name)
+        first, dealer = wilson(acc.first_player_wins, comp.games), wilson(acc.dealer_wins, comp.games)
         share, lo, hi = first.share, first.low, first.high
         bl, bh = percentile_interval(balance(boot[:, k, cols]))
         rows.append(
@@ -108,10 +166,15 @@ def _first_player_rows(comp: Comparison, p: int, names: tuple[str, ...], replica
                 "first_player_share": share,
                 "ci_low": lo,
                 "ci_high": hi,
+                "seat0_share": acc.wins[0] / comp.games,
+                "dealer_share": dealer.share,
+                "dealer_low": dealer.low,
+                "dealer_high": dealer.high,
                 "fair_share": 1 / p,
                 "ratio_to_fair": share * p,
                 "ratio_low": lo * p,
                 "ratio_high": hi * p,
+                "chi2_p": equal_shares_p([int(acc.wins[s]) for s in range(p)]),
                 "balance": bal[k],
                 "balance_low": bl,
                 "balance_high": bh,
@@ -127,8 +190,21 @@ def render(result: SeatAdvantageResult) -> Section:
     blocks: list = [
         _share_chart(result),
         _ratio_chart(result),
-        TableBlock("first-player", "First player's win share (Wilson 95% intervals)", _shown(result.table), result.table),
+        TableBlock(
+            "first-player",
+            "Win share of the player who took the first turn, of the dealer and of seat 0 (Wilson 95% intervals), "
+            "and a chi-square test that every seat wins equally often",
+            _shown(result.table),
+            result.table,
+        ),
         *seat_charts,
+        TableBlock(
+            "match-seats",
+            f"Matches to {exp.arms_for(exp.players[0])[0].rules.target_score} points (the deal rotates every round): "
+            "every seat's share of matches won",
+            _matches_shown(result.matches),
+            result.matches,
+        ),
         _balance_chart(result),
         TableBlock(
             "seat-shares",
@@ -158,15 +234,35 @@ def _shown(table: pd.DataFrame) -> pd.DataFrame:
             "first player wins [Wilson 95%]": [
                 fmt.share_ci(*x, 1) for x in zip(table["first_player_share"], table["ci_low"], table["ci_high"], strict=True)
             ],
+            "dealer wins [Wilson 95%]": [
+                fmt.share_ci(*x, 1) for x in zip(table["dealer_share"], table["dealer_low"], table["dealer_high"], strict=True)
+            ],
+            "seat 0 wins": table["seat0_share"].map(lambda x: fmt.share(x, 1)),
             "fair": table["fair_share"].map(lambda x: fmt.share(x, 1)),
             "x fair": [
                 fmt.interval(*x, 3) for x in zip(table["ratio_to_fair"], table["ratio_low"], table["ratio_high"], strict=True)
             ],
-            "balance": [
-                fmt.interval(*x, 3) for x in zip(table["balance"], table["balance_low"], table["balance_high"], strict=True)
-            ],
+            "equal seat shares (chi-square p)": table["chi2_p"].map(fmt.pvalue),
         }
     )
+
+
+def _matches_shown(matches: pd.DataFrame) -> pd.DataFrame:
+    """Per table size and policy: every seat's share of matches won, and the chi-square p of equal shares."""
+    rows = []
+    for (p, arm), sub in matches.groupby(["players", "arm"], sort=False):
+        rows.append(
+            {
+                "players": p,
+                "policy": arm,
+                "matches": fmt.count(sub["n"].iloc[0]),
+                "match win share by seat [Wilson 95%]": "; ".join(
+                    f"{r.seat}: {fmt.share_ci(r.share, r.ci_low, r.ci_high, 1)}" for r in sub.itertuples()
+                ),
+                "equal seat shares (chi-square p)": fmt.pvalue(sub["chi2_p"].iloc[0]),
+            }
+        )
+    return pd.DataFrame(rows)
 
 
 def _n_text(result: SeatAdvantageResult) -> str:
@@ -185,7 +281,8 @@ def _caption(result: SeatAdvantageResult, what: str, intervals: str) -> str:
 def _share_chart(result: SeatAdvantageResult) -> Chart:
     cap = _caption(
         result,
-        "Share of single rounds won by the first player (seat 0)",
+        "Share of single rounds won by the player who took the first turn (seat 0, or seat 1 behind a Skip or "
+        "Draw Two start card, or the dealer behind a Reverse)",
         "error bars are 95% Wilson intervals; dashed line: fair share 1/n",
     )
     series = _lines(result, ("first_player_share", "ci_low", "ci_high"))
@@ -224,7 +321,8 @@ def _seat_chart(result: SeatAdvantageResult, sp: int) -> Chart:
     series = interval_series(sub, "arm", result.names, ("share", "ci_low", "ci_high"))
     cap = caption(
         result.exp,
-        f"Share of rounds won by each seat, {sp} players (seat 0 plays first, then 1, 2, ...)",
+        f"Share of rounds won by each seat, {sp} players: seat s is place s + 1 after the dealer (seat {sp - 1}), "
+        f"and seat 0 takes the first turn unless the start card is a Skip, Draw Two or Reverse",
         f"{fmt.count(result.rounds[sp])} rounds per policy",
         policies=", ".join(result.names),
         intervals="error bars are 95% Wilson intervals; dotted line: fair share 1/n",
@@ -233,7 +331,7 @@ def _seat_chart(result: SeatAdvantageResult, sp: int) -> Chart:
         [str(s) for s in range(sp)],
         series,
         title=f"Win share by seat, {sp} players",
-        xlabel="seat",
+        xlabel=f"seat (the dealer is seat {sp - 1})",
         ylabel="win share",
         percent=True,
         caption=cap,
@@ -260,18 +358,40 @@ def _findings(result: SeatAdvantageResult) -> list[str]:
     for name in result.names:
         sub = result.table[result.table["arm"] == name].set_index("players")
         findings.append(
-            f"{name}: the first player wins "
+            f"{name}: the player who takes the first turn wins "
             + "; ".join(
-                f"{fmt.share(sub.loc[p, 'first_player_share'])} at {p} players (fair {fmt.share(1 / p)})"
+                f"{fmt.share_ci(sub.loc[p, 'first_player_share'], sub.loc[p, 'ci_low'], sub.loc[p, 'ci_high'], 1)} at "
+                f"{p} players (fair {fmt.share(1 / p)})"
                 for p in result.exp.players
             )
+            + f" (n = {fmt.count(sub['n'].iloc[0])} rounds per table size)."
+        )
+        findings.append(
+            f"{name}: the dealer wins "
+            + "; ".join(
+                f"{fmt.share_ci(sub.loc[p, 'dealer_share'], sub.loc[p, 'dealer_low'], sub.loc[p, 'dealer_high'], 1)} at {p}"
+                for p in result.exp.players
+            )
+            + " players; equal seat shares are rejected (chi-square p < 0.05) at "
+            + (", ".join(str(p) for p in result.exp.players if sub.loc[p, "chi2_p"] < 0.05) or "no table size")
             + "."
         )
-        biggest = sub["ratio_to_fair"].idxmax()
-        ratio = sub.loc[biggest, ["ratio_to_fair", "ratio_low", "ratio_high"]]
-        findings.append(
-            f"{name}: the advantage is largest at {biggest} players, {fmt.fixed(ratio.iloc[0], 2)}"
-            f" times a fair share {fmt.bounds(ratio.iloc[1], ratio.iloc[2], 2)}"
-            f"; balance ranges from {fmt.fixed(sub['balance'].min(), 3)} to {fmt.fixed(sub['balance'].max(), 3)}."
-        )
+    findings += _match_findings(result)
     return findings
+
+
+def _match_findings(result: SeatAdvantageResult) -> list[str]:
+    """Does the rotating deal even the seats out over a match? The chi-square verdict and the widest spread."""
+    out = []
+    for name in result.names:
+        sub = result.matches[result.matches["arm"] == name]
+        uneven = sorted({int(p) for p in sub.loc[sub["chi2_p"] < 0.05, "players"]})
+        spread = sub.groupby("players")["share"].agg(lambda x: x.max() - x.min())
+        top = int(spread.idxmax())
+        out.append(
+            f"{name}, matches ({fmt.count(sub['n'].iloc[0])} per table size): seats' match win shares differ "
+            f"(chi-square p < 0.05) at {', '.join(map(str, uneven)) or 'no table size'}; the widest spread between "
+            f"seats is {fmt.fixed(100 * spread.loc[top], 1)} pp at {top} players (chance alone gives spreads of "
+            f"a few pp at this many matches)."
+        )
+    return out

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -24,11 +25,13 @@ from unocli.game.policies import parse_policy_spec
 from unocli.report import fmt
 from unocli.report.analyses.common import (
     Context,
+    add_verdicts,
     arm_diff,
     arm_mean,
     arm_rows,
     balance_chart,
     caption,
+    effect_forest,
     fair_balance,
     first_player_chart,
     interval_series,
@@ -49,7 +52,7 @@ OPTIONS = {
     "replicates": (1000, positive_int),
 }
 STACK_BINS = 9  # longest stack 0..7, and 8 or more
-EFFECTS = ("turns", "cards_drawn", "win_0")
+EFFECTS = ("turns", "cards_drawn", "win_first")
 
 
 @dataclass(frozen=True)
@@ -58,7 +61,7 @@ class StackingResult:
 
     ``table``: one row per (players, stacking): n, turns, first_player_share
     (first_low/high) and balance with intervals; for variants also the paired
-    changes d_turns, d_cards_drawn, d_win_0 (intervals, p-values p_*) and
+    changes d_turns, d_cards_drawn, d_win_first (intervals, p-values p_*) and
     d_balance. ``effects``: the variants' rows with p_*_holm adjusted over all
     of them. ``stacks``: the longest chain per round (mean_max_stack,
     p_at_least_2..4, share_k, longest_seen). ``versus``: the challenger's
@@ -99,17 +102,20 @@ def compute(exp: Experiment, ctx: Context) -> StackingResult:
     names = tuple(a.name for a in exp.arms)
     base = exp.baseline or names[0]
     comps: dict[int, Comparison] = {}
-    rows, stacks, versus = [], [], []
+    rows, stacks, versus, found = [], [], [], []
     for p in exp.players:
         comps[p] = comp = _play(exp, ctx, p, base)
         rows += _arm_rows(comp, p, names, base, opt["replicates"], exp.seed)
+        found += [(arm_diff(comp, n, base, "turns"), arm_diff(comp, n, base, "win_first")) for n in names if n != base]
         stacks += [_stack_row(comp, p, name) for name in names]
         if p in opt["versus_players"]:
             versus += [_versus_row(comp, p, name, opt["challenger"]) for name in names]
     table = pd.DataFrame(rows)
-    effects = table[table["stacking"] != base].copy()
+    effects = table[table["stacking"] != base].copy().reset_index(drop=True)
     for metric in EFFECTS:
         effects[f"p_{metric}_holm"] = holm(effects[f"p_{metric}"].to_numpy())
+    add_verdicts(effects, [t for t, _ in found], "turns", exp.margins["turns"])
+    add_verdicts(effects, [w for _, w in found], "first", exp.margins["win_share_pp"], scale=100)
     versus_df = pd.DataFrame(versus)
     if len(versus_df):
         versus_df["p_holm"] = holm(versus_df["p"].to_numpy())
@@ -131,7 +137,8 @@ def compute(exp: Experiment, ctx: Context) -> StackingResult:
 def _play(exp: Experiment, ctx: Context, p: int, base: str) -> Comparison:
     """The variants at ``p`` players, each also with the challenger at seat 0 where asked."""
     arms = list(exp.arms_for(p))
-    quantities = ("turns", "cards_drawn", "max_stack", "won", *(f"win_{s}" for s in range(p)))
+    roles = ("win_first", "win_dealer", *(f"win_{s}" for s in range(p)))
+    quantities = ("turns", "skips", "cards_drawn", "max_stack", "won", "stuck", "capped", *roles)
     pairs = [(a.name, base) for a in arms if a.name != base]
     if p in exp.options["versus_players"]:
         name, challenger = exp.options["challenger"], parse_policy_spec(exp.options["challenger"])
@@ -144,6 +151,9 @@ def _play(exp: Experiment, ctx: Context, p: int, base: str) -> Comparison:
 def _arm_rows(comp: Comparison, p: int, names: tuple[str, ...], base: str, replicates: int, seed: int) -> list[dict]:
     rows = []
     for name, row, change in arm_rows(comp, p, names, base, replicates, seed, "stacking"):
+        skips = arm_mean(comp, name, "skips")
+        row |= {"turns_with_skips": row["turns"] + skips.mean, "stuck_share": arm_mean(comp, name, "stuck").mean}
+        row |= {"capped_share": arm_mean(comp, name, "capped").mean}
         if name != base:
             for metric in EFFECTS:
                 d = arm_diff(comp, name, base, metric)
@@ -182,11 +192,14 @@ def render(result: StackingResult) -> Section:
     """Charts of the effects, chains, first player and balance; the tables; findings."""
     exp, base = result.exp, result.base
     blocks: list = [
+        _forest(result),
         _effect_chart(result, "turns", "turns", "stacking-turns", "Stacking changes how long a round lasts"),
         _effect_chart(result, "cards_drawn", "cards drawn", "stacking-cards-drawn", "Stacking changes how many cards are drawn"),
         TableBlock(
             "stacking-effects",
-            f"Change from stacking {base}, paired on the same deals (95% CI)",
+            f"Change from stacking {base}, paired on the same deals: turns and the first player's win share on "
+            f"simultaneous {fmt.fixed(100 * result.effects['sim_level'].iloc[0], 2)}% intervals (Bonferroni over the "
+            f"{len(result.effects)} cells of a column) with equivalence verdicts; cards drawn and balance on 95% intervals",
             _effects_shown(result),
             result.effects,
         ),
@@ -196,6 +209,17 @@ def render(result: StackingResult) -> Section:
         _balance_chart(result),
         TableBlock("stacking-arms", "Each variant: turns, first-player share and balance", _arms_shown(result), result.table),
     ]
+    published = _published(result)
+    if len(published):
+        blocks.append(
+            TableBlock(
+                "published",
+                "Published figures side by side: everygamemade's Uno stacking study (4 players unless stated; it counts "
+                "skipped turns as turns, so unocli's column is turns + skips over finished rounds)",
+                published.drop(columns=["progressive_low", "progressive_high"]),
+                published,
+            )
+        )
     if len(result.versus):
         blocks += [
             _versus_chart(result),
@@ -229,17 +253,18 @@ def _triples(
 
 
 def _effects_shown(result: StackingResult) -> pd.DataFrame:
-    e = result.effects
+    """Turns and the first player's share on simultaneous intervals with verdicts; cards drawn and balance at 95%."""
+    e, m = result.effects, result.exp.margins
     return pd.DataFrame(
         {
             "players": e["players"],
             "stacking": e["stacking"],
-            "turns": [fmt.signed_ci(*x, 1) for x in _triples(e, "d_turns")],
-            "cards drawn": [fmt.signed_ci(*x, 1) for x in _triples(e, "d_cards_drawn")],
-            "first player wins": [fmt.pp_ci(*x, 2) for x in _triples(e, "d_win_0")],
-            "balance": [fmt.signed_ci(*x, 3) for x in _triples(e, "d_balance")],
-            "p turns (Holm)": e["p_turns_holm"].map(fmt.pvalue),
-            "p first player (Holm)": e["p_win_0_holm"].map(fmt.pvalue),
+            "turns (finished rounds)": [fmt.signed_ci(*x, 1) for x in _triples(e, "d_turns", "turns_sim_low", "turns_sim_high")],
+            f"turns verdict (+/-{fmt.num(m['turns'])})": e["turns_verdict"],
+            "first player wins": [fmt.pp_ci(*x, 2) for x in _triples(e, "d_win_first", "first_sim_low", "first_sim_high")],
+            f"first player verdict (+/-{fmt.num(m['win_share_pp'])} pp)": e["first_verdict"],
+            "cards drawn (95%)": [fmt.signed_ci(*x, 1) for x in _triples(e, "d_cards_drawn")],
+            "balance (95% bootstrap)": [fmt.signed_ci(*x, 3) for x in _triples(e, "d_balance")],
         }
     )
 
@@ -289,8 +314,13 @@ def _n_text(result: StackingResult) -> str:
     return f"{fmt.count(result.rounds[result.exp.players[0]])} deals per table size, every variant on the same deals"
 
 
+def _rules_text(result: StackingResult) -> str:
+    """The rule sets a chart draws: the base rules with each stacking variant."""
+    return f"{result.exp.base.rules} with stacking = {', '.join(result.names)}"
+
+
 def _caption(result: StackingResult, what: str, intervals: str) -> str:
-    return caption(result.exp, what, _n_text(result), intervals=intervals)
+    return caption(result.exp, what, _n_text(result), rules=_rules_text(result), intervals=intervals)
 
 
 def _effect_chart(result: StackingResult, metric: str, label: str, name: str, title: str) -> Chart:
@@ -302,6 +332,23 @@ def _effect_chart(result: StackingResult, metric: str, label: str, name: str, ti
     series = interval_series(result.effects, "stacking", result.variants, (f"d_{metric}", f"d_{metric}_low", f"d_{metric}_high"))
     ylabel = f"change in {label} vs {result.base}"
     return players_chart(result.exp, series, cap, name=name, alt=title, title=title, ylabel=ylabel, hline=(0.0, None))
+
+
+def _forest(result: StackingResult) -> Chart:
+    """Each variant's effect at 4 players (or the first size) on turns, the first player's share and balance."""
+    players, m = result.exp.players, result.exp.margins
+    mid = 4 if 4 in players else players[0]
+    at = result.effects[result.effects["players"] == mid]
+    return effect_forest(
+        at,
+        "stacking",
+        "d_win_first",
+        m,
+        lambda what, intervals: _caption(result, what, intervals),
+        what=f"Each stacking variant's effect at {mid} players against {result.base}",
+        name="stacking-forest",
+        title=f"Each stacking variant's effect, {mid} players",
+    )
 
 
 def _stack_chart(result: StackingResult, sp: int) -> Chart:
@@ -326,6 +373,7 @@ def _stack_chart(result: StackingResult, sp: int) -> Chart:
         result.exp,
         f"Share of rounds whose longest penalty chain (+2/+4 cards answered in one chain) has at least k cards, {sp} players",
         f"{fmt.count(result.rounds[sp])} rounds per variant",
+        rules=_rules_text(result),
         intervals="bands are 95% Wilson intervals; log scale; shares of 0 are not drawn",
     )
     figure = plots.line_chart(
@@ -345,12 +393,15 @@ def _stack_chart(result: StackingResult, sp: int) -> Chart:
 def _first_player_chart(result: StackingResult) -> Chart:
     cap = _caption(
         result,
-        "First player's (seat 0) share of rounds won",
+        "Share of rounds won by the player who took the first turn (seat 0, or seat 1 behind a Skip or Draw Two "
+        "start card, or the dealer behind a Reverse)",
         "error bars are 95% Wilson intervals; dashed line: a fair share 1/n",
     )
     series = interval_series(result.table, "stacking", result.names, ("first_player_share", "first_low", "first_high"))
     title = "First-player advantage under each stacking variant"
-    return first_player_chart(result.exp, series, cap, name="stacking-first-player", title=title, ylabel="seat 0 win share")
+    return first_player_chart(
+        result.exp, series, cap, name="stacking-first-player", title=title, ylabel="first player's win share"
+    )
 
 
 def _balance_chart(result: StackingResult) -> Chart:
@@ -374,6 +425,8 @@ def _versus_chart(result: StackingResult) -> Chart:
         f"Win-share change of one {challenger} player at seat 0 among {policy} players, against {policy} at the "
         f"same seat on the same deals, {versus['players'].iloc[0]} players",
         f"{fmt.count(versus['n'].iloc[0])} paired deals per variant",
+        rules=_rules_text(result),
+        policies=f"{challenger} at seat 0 against {policy} at seat 0; {policy} at every other seat",
         intervals="error bars are paired 95% t intervals",
     )
     figure = plots.dot_chart(
@@ -410,17 +463,20 @@ def _findings(result: StackingResult) -> list[str]:
         )
     at = effects[effects["players"] == mid]
     out.append(
-        f"At {mid} players: "
+        f"At {mid} players, turns per finished round against {base} (simultaneous intervals, n = "
+        f"{fmt.count(at['n'].iloc[0]) if len(at) else 0} deals): "
         + "; ".join(
-            f"{r.stacking} {fmt.signed(r.d_turns, 1)} turns {fmt.bounds(r.d_turns_low, r.d_turns_high, 1, 'signed')}"
+            f"{r.stacking} {fmt.signed(r.d_turns, 1)} {fmt.bounds(r.turns_sim_low, r.turns_sim_high, 1, 'signed')} "
+            f"({r.turns_verdict})"
             for r in at.itertuples()
         )
         + "."
     )
-    sig = effects[effects["p_win_0_holm"] < 0.05]
+    counts = {v: int((effects["first_verdict"] == v).sum()) for v in ("different", "equivalent", "undecided")}
     out.append(
-        f"First-player advantage: {len(sig)} of {len(effects)} variant x table-size changes are significant "
-        f"after Holm" + (f" (largest {fmt.fixed(100 * sig['d_win_0'].abs().max(), 2)} pp)" if len(sig) else "") + "."
+        f"The first player's win share, variant x table size against {base} (equivalence margin "
+        f"+/-{fmt.num(result.exp.margins['win_share_pp'])} pp, simultaneous intervals): {counts['different']} different, "
+        f"{counts['equivalent']} equivalent, {counts['undecided']} undecided of {len(effects)}."
     )
     b = result.table[result.table["stacking"] == base]
     out.append(
@@ -447,3 +503,70 @@ def _versus_finding(result: StackingResult) -> str:
         f"One {challenger} player among {policy} players (seat 0, against {policy} at the same seat on "
         f"the same deals): {summary}: " + "; ".join(parts) + "."
     )
+
+
+# ---------------------------------------------------------------- published figures
+
+# everygamemade's Uno stacking study: (figure, no stacking, +2 on +2, +2 and +4 stacking).
+EVERYGAMEMADE = (
+    ("turns per round (skipped turns counted)", "55.1", "53.0", "52.3"),
+    ("rounds with a chain of 2 or more", "-", "44.7%", "70.9%"),
+    ("rounds with a chain of 3 or more", "-", "14.5%", "33.9%"),
+    ("longest chain seen", "-", "7", "9"),
+)
+PUBLISHED_ARMS = ("off", "plus2", "progressive")  # unocli's closest variants to the study's three columns
+
+
+def _published(result: StackingResult) -> pd.DataFrame:
+    """everygamemade's figures beside unocli's at 4 players (off, plus2, progressive), when those were played."""
+    if 4 not in result.exp.players or not all(a in result.names for a in PUBLISHED_ARMS):
+        return pd.DataFrame()
+    t = result.table.set_index(["players", "stacking"])
+    st = result.stacks.set_index(["players", "stacking"])
+
+    def ours(figure: str, arm: str) -> str:
+        if figure.startswith("turns"):
+            return fmt.num(t.loc[(4, arm), "turns_with_skips"])
+        if arm == "off":
+            return "-"
+        if figure.startswith("longest"):
+            return str(int(st.loc[(4, arm), "longest_seen"]))
+        k = 2 if "2 or more" in figure else 3
+        r = st.loc[(4, arm)]
+        return fmt.share_ci(r[f"p_at_least_{k}"], r[f"p_at_least_{k}_low"], r[f"p_at_least_{k}_high"], 1)
+
+    rows: list[dict[str, Any]] = [
+        {
+            "figure": f,
+            "published: none / +2 on +2 / +2 and +4": " / ".join(pub),
+            "unocli: off / plus2 / progressive": " / ".join(ours(f, a) for a in PUBLISHED_ARMS),
+        }
+        for f, *pub in EVERYGAMEMADE
+    ]
+    if 2 in result.exp.players:
+        rel = t.loc[(2, "progressive"), "turns_with_skips"] / t.loc[(2, "off"), "turns_with_skips"] - 1
+        rows.append(
+            {
+                "figure": "2 players: full stacking lengthens a round by",
+                "published: none / +2 on +2 / +2 and +4": "+10.8%",
+                "unocli: off / plus2 / progressive": f"{fmt.fixed(100 * rel, 1, sign=True)}% (progressive vs off)",
+            }
+        )
+    for row in rows:
+        row["n"] = fmt.count(result.rounds[2 if row["figure"].startswith("2 players") else 4])
+        chain = "2 or more" if "2 or more" in row["figure"] else "3 or more" if "3 or more" in row["figure"] else None
+        k = chain[0] if chain else None
+        row["progressive_low"] = st.loc[(4, "progressive"), f"p_at_least_{k}_low"] if k else float("nan")
+        row["progressive_high"] = st.loc[(4, "progressive"), f"p_at_least_{k}_high"] if k else float("nan")
+    n = fmt.count(result.rounds[4])
+    rows.append(
+        {
+            "figure": "setup",
+            "published: none / +2 on +2 / +2 and +4": "its own players and deck handling; n not stated here",
+            "unocli: off / plus2 / progressive": f"official rules, every seat basic, n = {n} deals; stuck rounds left out",
+            "n": n,
+            "progressive_low": float("nan"),
+            "progressive_high": float("nan"),
+        }
+    )
+    return pd.DataFrame(rows)
