@@ -9,7 +9,8 @@ from unocli.game.policies import preset as policy_preset
 from unocli.game.rules import preset as rules_preset
 from unocli.kernel import ROW_NAMES, play_rows
 from unocli.reference.decisions import PolicyDecider
-from unocli.reference.engine import Round
+from unocli.reference.engine import Round, play_round
+from unocli.reference.events import Kind
 
 COL = {name: i for i, name in enumerate(ROW_NAMES)}
 
@@ -87,9 +88,28 @@ def test_jump_in_zero_never_jumps_and_one_does():
     assert _rows(rules, policy_preset("basic").replace(jump_in=1.0))[:, COL["jump_ins"]].sum() > 100
 
 
+def _turn_draws(rules, policy, seed, index):
+    """(passes, turns that drew) of one game, the second counted from the reference engine's play-by-play."""
+    rnd = play_round(rules, (policy,) * rules.players, seed, index, log=True)
+    drew = sum(1 for e in rnd.events if e.kind is Kind.DRAW and e.how == "turn")
+    return rnd.stats.passes, drew
+
+
 def test_play_drawn_zero_keeps_every_drawn_card():
-    """With play_drawn 0 a turn that draws never plays: passes equal the turns that drew."""
-    policy = policy_preset("basic").replace(play_drawn=0.0)
-    rows = _rows(rules_preset("official"), policy)
-    base = _rows(rules_preset("official"), policy_preset("basic"))
-    assert rows[:, COL["passes"]].mean() > base[:, COL["passes"]].mean()
+    """With play_drawn 0 a turn that draws never plays: passes equal the turns that drew.
+
+    Official rules draw one card per such turn, so the turns that drew are the
+    "turn" draws of the play-by-play (one per turn, empty when the pile is
+    out, which also ends in a pass). bluff 0, so a drawn +4 is not played as a
+    bluff either. The kernel's passes are held to the same games.
+    """
+    rules = rules_preset("official")
+    policy = policy_preset("basic").replace(play_drawn=0.0, bluff=0.0)
+    games = [_turn_draws(rules, policy, 4, index) for index in range(200)]
+    assert sum(drew for _, drew in games) > 1000
+    assert [passes for passes, _ in games] == [drew for _, drew in games]
+    rows = _rows(rules, policy, games=200)
+    assert rows[:, COL["passes"]].tolist() == [passes for passes, _ in games]
+    # play_drawn 1 plays some drawn cards: fewer passes than turns that drew (the count can tell).
+    keep = [_turn_draws(rules, policy.replace(play_drawn=1.0), 4, index) for index in range(200)]
+    assert sum(passes for passes, _ in keep) < sum(drew for _, drew in keep)

@@ -92,6 +92,72 @@ def test_tables_carry_intervals_and_sample_sizes(reports, name):
     assert re.search(r"\[[-+0-9.]+%?, [-+0-9.]+%?\]", text)  # intervals shown in the Markdown
 
 
+def _interval_triples(data: pd.DataFrame) -> list[tuple[str, str, str]]:
+    """(point, low, high) column names: each ``S_low`` with ``S_high``; the point is ``S`` if there is one,
+    else the column just before ``S_low`` (``mean_turns, ci_low, ci_high``; ``win_share, win_low, win_high``)."""
+    cols = list(data.columns)
+    out = []
+    for i, low in enumerate(cols):
+        if low.endswith("_low") and (high := low[:-4] + "_high") in cols:
+            stem = low[:-4]
+            point = stem if stem in cols else cols[i - 1]
+            out.append((point, low, high))
+    return out
+
+
+# balance (1 - the largest gap between two seats' win shares) has a bootstrap percentile interval; a
+# max-type statistic is biased under the bootstrap, so the point can fall outside it (e.g. stacking-arms,
+# 2 players, off, 200 games: 0.99 [0.796, 0.985]). Reported in issue 16's closing note, checked by
+# test_balance_lies_in_its_interval (expected to fail until the interval is changed).
+KNOWN_OUTSIDE = ("balance",)
+
+
+def _games(name: str, column: str) -> int:
+    exp = tiny(name)
+    return int(exp.options.get("match_games", exp.games)) if column == "n_matches" else exp.games
+
+
+@pytest.mark.parametrize("name", DEFAULT_SET)
+def test_table_values_are_consistent(reports, name):
+    """n is the number of games played, every interval contains its point, p-values are p-values."""
+    section, folder, _ = reports[name]
+    checked = 0
+    for table in (b for b in section.blocks if isinstance(b, TableBlock)):
+        data = pd.read_csv(folder / f"{table.name}.csv")
+        for column in ("n", "n_matches"):
+            if column in data.columns:
+                assert (data[column] == _games(name, column)).all(), (table.name, column, data[column].tolist())
+        for point, low, high in _interval_triples(data):
+            if point in KNOWN_OUTSIDE:
+                continue
+            rows = data[[point, low, high]].dropna()
+            assert len(rows) > 0 or data[point].isna().all(), (table.name, point)
+            eps = 1e-9
+            bad = rows[(rows[low] > rows[point] + eps) | (rows[point] > rows[high] + eps)]
+            assert bad.empty, f"{table.name}: {point} outside [{low}, {high}]:\n{bad}"
+            checked += len(rows)
+        for p in (c for c in data.columns if c == "p" or (c.startswith("p_") and not c.startswith("p_at_least"))):
+            values = data[p].dropna()
+            assert ((values >= 0) & (values <= 1)).all(), (table.name, p)
+            if p.endswith("_holm") or p == "p_holm":
+                raw = "p" if p == "p_holm" else p[: -len("_holm")]
+                if raw in data.columns:
+                    both = data[[raw, p]].dropna()
+                    assert (both[p] >= both[raw] - 1e-12).all(), (table.name, p)
+    assert checked > 0
+
+
+@pytest.mark.xfail(reason="balance's bootstrap percentile interval can exclude the point (see KNOWN_OUTSIDE)", strict=False)
+@pytest.mark.parametrize("name", ["stacking"])
+def test_balance_lies_in_its_interval(reports, name):
+    section, folder, _ = reports[name]
+    for table in (b for b in section.blocks if isinstance(b, TableBlock)):
+        data = pd.read_csv(folder / f"{table.name}.csv")
+        if "balance" in data.columns:
+            rows = data[["balance", "balance_low", "balance_high"]].dropna()
+            assert ((rows["balance_low"] <= rows["balance"]) & (rows["balance"] <= rows["balance_high"])).all(), table.name
+
+
 def test_bluff_report_answers_its_questions(reports):
     section, folder, _ = reports["bluff"]
     text = " ".join(section.findings)

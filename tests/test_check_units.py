@@ -1,0 +1,98 @@
+"""unocli.balance.check's verdicts, exit code and JUnit file, with expectations written from the docs.
+
+The module docstring defines the verdicts: *fail* when the Holm-adjusted
+p-value is below alpha; *pass* when the interval ``diff +- z se`` lies inside
+the band ``tolerance * max(|baseline|, baseline sd)``; *inconclusive*
+otherwise. ``exit_code``: 0 all pass, 1 any fail, 3 only inconclusive.
+``write_junit``: one test case per arm and metric, a failure element for a
+fail, a skipped one for an inconclusive. These are built here from small
+hand-made records (no simulation), so each rule is checked at its boundary.
+"""
+
+from __future__ import annotations
+
+from xml.etree import ElementTree as ET
+
+import pytest
+
+from unocli.balance.check import CheckReport, CheckRow, MetricTest, Verdict, _verdict, write_junit
+from unocli.study.stats import Difference
+
+
+def _test(diff: float, se: float, baseline: float = 10.0, sd: float = 2.0) -> MetricTest:
+    d = Difference(diff, se, 100, diff - se, diff + se, 0.5, 50.0)
+    return MetricTest("arm", "turns", baseline, sd, baseline + diff, d)
+
+
+# band = 0.05 * max(|10|, 2) = 0.5; the interval is diff +- 2 * se.
+@pytest.mark.parametrize(
+    ("diff", "se", "p", "expected"),
+    [
+        (0.0, 0.1, 0.5, Verdict.PASS),  # [-0.2, 0.2] inside the band
+        (0.3, 0.1, 0.5, Verdict.PASS),  # [0.1, 0.5]: touches the band's edge, still inside
+        (0.3, 0.10001, 0.5, Verdict.INCONCLUSIVE),  # just over the edge
+        (-0.3, 0.1, 0.5, Verdict.PASS),  # [-0.5, -0.1]
+        (-0.3, 0.10001, 0.5, Verdict.INCONCLUSIVE),
+        (0.0, 1.0, 0.5, Verdict.INCONCLUSIVE),  # too wide to tell
+        (0.0, 0.1, 0.0009, Verdict.FAIL),  # adjusted p below alpha = 0.001, whatever the interval
+        (0.0, 0.1, 0.001, Verdict.PASS),  # p equal to alpha is not significant
+    ],
+)
+def test_verdict_rules(diff: float, se: float, p: float, expected: Verdict) -> None:
+    row = _verdict(_test(diff, se), p, 2.0, 0.001, 0.05)
+    assert row.verdict is expected
+    assert (row.arm, row.metric, row.baseline, row.now, row.diff, row.p) == ("arm", "turns", 10.0, 10.0 + diff, diff, p)
+    assert (row.ci_low, row.ci_high) == pytest.approx((diff - 2 * se, diff + 2 * se), abs=1e-12)
+
+
+def test_band_uses_the_sd_for_a_rare_count() -> None:
+    """Baseline mean 0.1, sd 4: band = 0.05 * 4 = 0.2 (not 0.05 * 0.1 = 0.005)."""
+    rare = _test(0.0, 0.09, baseline=0.1, sd=4.0)
+    assert _verdict(rare, 0.5, 2.0, 0.001, 0.05).verdict is Verdict.PASS  # [-0.18, 0.18]
+    assert _verdict(_test(0.0, 0.11, baseline=0.1, sd=4.0), 0.5, 2.0, 0.001, 0.05).verdict is Verdict.INCONCLUSIVE
+    # a negative baseline mean: its absolute value sets the band (0.05 * 10 = 0.5)
+    assert _verdict(_test(0.0, 0.2, baseline=-10.0), 0.5, 2.0, 0.001, 0.05).verdict is Verdict.PASS
+
+
+def _row(metric: str, verdict: Verdict, arm: str = "a") -> CheckRow:
+    return CheckRow(arm, metric, 50.0, 51.5, 1.5, 0.25, 2.75, 0.0123, verdict)
+
+
+@pytest.mark.parametrize(
+    ("verdicts", "code"),
+    [
+        ((), 0),
+        ((Verdict.PASS, Verdict.PASS), 0),
+        ((Verdict.PASS, Verdict.INCONCLUSIVE), 3),
+        ((Verdict.INCONCLUSIVE, Verdict.FAIL, Verdict.PASS), 1),
+        ((Verdict.FAIL,), 1),
+    ],
+)
+def test_exit_code(verdicts: tuple[Verdict, ...], code: int) -> None:
+    report = CheckReport("statistical", 1, 100, 0.001, 0.05, [_row(f"m{i}", v) for i, v in enumerate(verdicts)])
+    assert report.exit_code == code
+
+
+def test_junit_file(tmp_path) -> None:
+    rows = [_row("turns", Verdict.PASS), _row("passes", Verdict.FAIL), _row("skips", Verdict.INCONCLUSIVE, arm="b")]
+    path = tmp_path / "check.xml"
+    write_junit(CheckReport("statistical", 1, 100, 0.001, 0.05, rows), path)
+    assert path.read_bytes().startswith(b"<?xml version='1.0' encoding='utf-8'?>")
+    suite = ET.parse(path).getroot()
+    assert suite.tag == "testsuite"
+    assert suite.attrib == {"name": "unocli check", "tests": "3", "failures": "1", "skipped": "1"}
+    cases = suite.findall("testcase")
+    assert [(c.get("classname"), c.get("name")) for c in cases] == [
+        ("unocli.check.a", "turns"),
+        ("unocli.check.a", "passes"),
+        ("unocli.check.b", "skips"),
+    ]
+    text = "baseline 50, now 51.5, difference +1.5, interval [+0.25, +2.75], adjusted p 0.0123"
+    assert list(cases[0]) == []
+    (failure,) = list(cases[1])
+    assert (failure.tag, failure.get("message"), failure.text) == ("failure", "passes changed", text)
+    (skipped,) = list(cases[2])
+    assert (skipped.tag, skipped.get("message"), skipped.text) == ("skipped", "inconclusive: more games needed", text)
+    write_junit(CheckReport("exact", 1, 100, 0.0, 0.0, rows[:1]), path, name="mine")
+    assert ET.parse(path).getroot().attrib == {"name": "mine", "tests": "1", "failures": "0", "skipped": "0"}
+

@@ -1,0 +1,55 @@
+"""Edge cases and non-default levels of unocli.study.stats, with values written out by hand.
+
+Mutation testing (mutation/run.sh) found these paths unchecked: an empty
+sample, a single pair, and a level other than 95% passed through
+indicator_mean and the paired difference. The expected values follow from
+the definitions in each docstring: an empty sample has NaN everywhere and
+keeps its n, successes and level; one pair has its difference as the mean,
+an interval collapsed to it, no degrees of freedom, and p = 1 if it is 0 and
+0 otherwise (a standard error of 0).
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from scipy import stats as sps
+
+from unocli.study.stats import indicator_mean, paired_diff, paired_t, wilson
+
+REL = 1e-9
+
+
+@pytest.mark.parametrize("level", (0.9, 0.95))
+def test_wilson_of_no_games_is_nan_and_keeps_its_counts(level: float) -> None:
+    got = wilson(0, 0, level)
+    assert math.isnan(got.share) and math.isnan(got.low) and math.isnan(got.high)
+    assert (got.successes, got.n, got.level) == (0, 0, level)
+
+
+@pytest.mark.parametrize("level", (0.8, 0.9, 0.99))
+def test_indicator_mean_at_another_level_is_wilson_at_that_level(level: float) -> None:
+    ref = sps.binomtest(37, 120).proportion_ci(level, method="wilson")
+    got = indicator_mean(120, 37, level)
+    assert got.level == level and got.method == "wilson" and got.n == 120
+    assert got.mean == pytest.approx(37 / 120, rel=REL)
+    assert (got.low, got.high) == pytest.approx((ref.low, ref.high), rel=REL)
+
+
+@pytest.mark.parametrize(("total", "p"), [(0.5, 0.0), (0.0, 1.0), (-2.0, 0.0)])
+@pytest.mark.parametrize("level", (0.9, 0.95))
+def test_one_pair(total: float, p: float, level: float) -> None:
+    got = paired_t(1, total, total * total, level)
+    assert (got.diff, got.low, got.high, got.p, got.n, got.level) == (total, total, total, p, 1, level)
+    assert got.se == 0.0 and got.sd == 0.0 and math.isnan(got.df)
+    assert paired_diff([total + 1.0], [1.0], level) == got
+
+
+@pytest.mark.parametrize("level", (0.8, 0.9, 0.99))
+def test_paired_difference_keeps_its_level(level: float) -> None:
+    x, y = [1.0, 4.0, 2.0, 8.0, 5.0], [0.0, 3.5, 2.5, 6.0, 3.0]
+    ci = sps.ttest_rel(x, y).confidence_interval(level)
+    got = paired_diff(x, y, level)
+    assert got.level == level
+    assert (got.low, got.high) == pytest.approx((ci.low, ci.high), rel=REL)
