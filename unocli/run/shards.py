@@ -7,6 +7,7 @@ arguments, so a Dask worker can run it as well as this process.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -42,9 +43,13 @@ class ShardResult:
     rows: np.ndarray | None = None  # keep_games: per-game rows (rotation-major when rotated)
 
 
-def split(start: int, games: int, size: int) -> list[tuple[int, int]]:
-    """Consecutive (start, count) shards covering ``games`` games."""
-    return [(s, min(size, start + games - s)) for s in range(start, start + games, size)]
+def split(start: int, games: int, size: int) -> Iterator[tuple[int, int]]:
+    """Consecutive (start, count) shards covering ``games`` games, made one at a time.
+
+    Lazy, so a run of 10**13 games starts at once and holds one shard, not a
+    list of 10**8 of them.
+    """
+    return ((s, min(size, start + games - s)) for s in range(start, start + games, size))
 
 
 def rotated(policies: tuple[Policy, ...], k: int) -> tuple[Policy, ...]:
