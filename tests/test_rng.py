@@ -27,6 +27,8 @@ from unocli.game.rng import (
     xoshiro_next,
 )
 
+rng.register_numba()  # compiled below without the kernel, which otherwise registers them
+
 # ---------------------------------------------------------------- reference vectors
 
 # SplitMix64 (Vigna's splitmix64.c, https://prng.di.unimi.it/splitmix64.c), state seeded with

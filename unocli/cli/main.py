@@ -27,7 +27,25 @@ from unocli.game.rules import Rules, describe_fields
 WIDTH = 100
 
 
-@click.group(cls=UnoGroup, context_settings={"help_option_names": ["-h", "--help"]})
+class _Cli(UnoGroup):
+    """The top-level group: ``--help`` lists the lazy commands without importing them."""
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        # Importing a lazy command's module to read its one-line help would load numba,
+        # pandas and matplotlib on every `unocli --help`; LAZY_HELP holds those lines
+        # (tests/test_startup.py checks they match the commands' own).
+        names = [n for n in self.list_commands(ctx) if n in self.commands or n not in LAZY_HELP]
+        commands = [(n, c) for n in names if (c := self.get_command(ctx, n)) is not None and not c.hidden]
+        listed = sorted([*((n, None) for n in LAZY_HELP if n not in self.commands), *commands], key=lambda nc: nc[0])
+        if not listed:
+            return
+        limit = formatter.width - 6 - max(len(n) for n, _ in listed)
+        rows = [(n, (c or click.Command(n, help=LAZY_HELP[n])).get_short_help_str(limit)) for n, c in listed]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=_Cli, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", prog_name="unocli", message="%(prog)s %(version)s")
 def cli() -> None:
     """unocli: settle Uno rule debates with evidence.
@@ -209,5 +227,15 @@ LAZY_COMMANDS = {
     "baseline": ("unocli.cli.balance", "baseline_cmd"),
     "check": ("unocli.cli.balance", "check_cmd"),
     "tune": ("unocli.cli.tune", "tune_cmd"),
+}
+# Their one-line help, for `unocli --help` (the first line of each command's docstring).
+LAZY_HELP = {
+    "simulate": "Play many games with the numba kernel and summarise them with intervals.",
+    "bench": "Measure rounds per second on fixed configurations (random policy).",
+    "compare": "Play arms on the same deals and report every metric with its paired difference from a baseline.",
+    "sweep": "Play every cell of a grid of rule fields and policy knobs; write a tidy table and plot it.",
+    "report": "Run experiment files (default: the shipped set, quick) and write a report with charts and tables.",
+    "baseline": "Run EXPERIMENT and store its per-arm statistics and exact fingerprint.",
+    "check": "Rerun BASELINE files and give every metric a verdict: pass, fail or inconclusive.",
 }
 cli.lazy_commands.update(LAZY_COMMANDS)

@@ -9,7 +9,7 @@ Both engines use these numbers; the tables below are the single source.
 
 from __future__ import annotations
 
-import numpy as np
+from typing import Any
 
 N_COLOURS = 4
 N_RANKS = 13
@@ -127,9 +127,23 @@ def canonical_deck() -> list[int]:
     return [t for t in range(N_TYPES) for _ in range(copies(t))]
 
 
-# Tables for the kernel: small integer types keep them in L1 cache.
-COLOUR_TABLE = np.array([colour_of(t) for t in range(N_TYPES)], dtype=np.int8)
-RANK_TABLE = np.array([rank_of(t) for t in range(N_TYPES)], dtype=np.int8)
-POINTS_TABLE = np.array([points(t) for t in range(N_TYPES)], dtype=np.int16)
-COPIES_TABLE = np.array([copies(t) for t in range(N_TYPES)], dtype=np.int8)
-CANONICAL_DECK = np.array(canonical_deck(), dtype=np.int8)
+# Tables for the kernel: small integer types keep them in L1 cache. Built on
+# first use (module __getattr__), so the light CLI commands never load NumPy.
+_TABLES = {
+    "COLOUR_TABLE": (lambda: [colour_of(t) for t in range(N_TYPES)], "int8"),
+    "RANK_TABLE": (lambda: [rank_of(t) for t in range(N_TYPES)], "int8"),
+    "POINTS_TABLE": (lambda: [points(t) for t in range(N_TYPES)], "int16"),
+    "COPIES_TABLE": (lambda: [copies(t) for t in range(N_TYPES)], "int8"),
+    "CANONICAL_DECK": (canonical_deck, "int8"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _TABLES:
+        import numpy as np  # only the kernel reads these tables
+
+        values, dtype = _TABLES[name]
+        table = np.array(values(), dtype=dtype)
+        globals()[name] = table
+        return table
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -18,12 +18,12 @@ what is allowed.
 from __future__ import annotations
 
 import dataclasses
+import numbers
+import sys
 import typing
 from collections.abc import Callable, Iterable
 from enum import StrEnum
 from typing import Any, ClassVar, Self
-
-import numpy as np
 
 from unocli.errors import ConfigError
 
@@ -142,11 +142,17 @@ def _coerce(what: str, f: dataclasses.Field, kind: Any, value: Any) -> Any:
     raise TypeError(f"no conversion for {f.name}: {kind}")  # pragma: no cover - a new field type without a coerce
 
 
+def _numpy_bool(value: Any) -> bool:
+    # A NumPy bool exists only once NumPy is loaded; not importing it keeps the light commands fast.
+    np = sys.modules.get("numpy")
+    return np is not None and isinstance(value, np.bool_)
+
+
 def to_bool(label: str, value: Any) -> bool:
     """true/false, yes/no, on/off, 1/0 (text, a bool or the numbers 0 and 1)."""
-    if isinstance(value, bool | np.bool_):
+    if isinstance(value, bool) or _numpy_bool(value):
         return bool(value)
-    if isinstance(value, int | np.integer) and value in (0, 1):
+    if isinstance(value, numbers.Integral) and value in (0, 1):
         return bool(value)
     if isinstance(value, str) and value.strip().lower() in TRUE_WORDS | FALSE_WORDS:
         return value.strip().lower() in TRUE_WORDS
@@ -161,11 +167,12 @@ def to_int(label: str, value: Any, lo: int, hi: int) -> int:
             number = int(value.strip().replace("_", ""))
         except ValueError:
             number = None
-    if isinstance(number, bool) or not isinstance(number, int | np.integer):
+    if isinstance(number, bool) or not isinstance(number, numbers.Integral):
         raise ConfigError(f"{label} must be a whole number between {lo} and {hi}, not {value!r}")
+    number = int(number)
     if not lo <= number <= hi:
         raise ConfigError(f"{label} must be between {lo} and {hi}, not {number}")
-    return int(number)
+    return number
 
 
 def to_probability(label: str, value: Any) -> float:

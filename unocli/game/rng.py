@@ -24,9 +24,6 @@ draws compare a 53-bit uniform double with ``p`` and consume nothing when
 
 from __future__ import annotations
 
-import numpy as np
-from numba.extending import overload, register_jitable
-
 MASK64 = 0xFFFFFFFFFFFFFFFF
 MASK32 = 0xFFFFFFFF
 GAMMA = 0x9E3779B97F4A7C15
@@ -50,12 +47,6 @@ def u64(value):
     return value & MASK64
 
 
-@overload(u64)
-def _u64_numba(value):
-    return lambda value: np.uint64(value)
-
-
-@register_jitable
 def splitmix64(state):
     """One SplitMix64 step: returns ``(output, new_state)``."""
     state = (state + GAMMA) & MASK64
@@ -65,7 +56,6 @@ def splitmix64(state):
     return z ^ (z >> 31), state
 
 
-@register_jitable
 def stream_key(seed, index, purpose, sub):
     """Hash (seed, game index, purpose, round) into one 64-bit key."""
     h, _ = splitmix64(u64(seed))
@@ -75,7 +65,6 @@ def stream_key(seed, index, purpose, sub):
     return h
 
 
-@register_jitable
 def seed_state(key):
     """xoshiro256** state (four words) from SplitMix64 seeded with ``key``."""
     s0, st = splitmix64(key)
@@ -85,18 +74,15 @@ def seed_state(key):
     return s0, s1, s2, s3
 
 
-@register_jitable
 def stream_state(seed, index, purpose, sub):
     """State of the stream for (seed, game index, purpose, round)."""
     return seed_state(stream_key(seed, index, purpose, sub))
 
 
-@register_jitable
 def _rotl(x, k):
     return ((x << k) & MASK64) | (x >> (64 - k))
 
 
-@register_jitable
 def xoshiro_next(s0, s1, s2, s3):
     """One xoshiro256** output: returns ``(output, s0, s1, s2, s3)``."""
     result = (_rotl((s1 * u64(5)) & MASK64, 7) * u64(9)) & MASK64
@@ -110,7 +96,6 @@ def xoshiro_next(s0, s1, s2, s3):
     return result, s0, s1, s2, s3
 
 
-@register_jitable
 def bounded(s0, s1, s2, s3, n):
     """Uniform integer in ``[0, n)`` for ``1 <= n <= 2**32``: ``(value, s0..s3)``.
 
@@ -130,11 +115,36 @@ def bounded(s0, s1, s2, s3, n):
     return m >> 32, s0, s1, s2, s3
 
 
-@register_jitable
 def uniform01(s0, s1, s2, s3):
     """Uniform double in ``[0, 1)`` from the top 53 bits: ``(u, s0..s3)``."""
     r, s0, s1, s2, s3 = xoshiro_next(s0, s1, s2, s3)
     return (r >> 11) * (1.0 / 9007199254740992.0), s0, s1, s2, s3
+
+
+_COMPILED = ("splitmix64", "stream_key", "seed_state", "stream_state", "_rotl", "xoshiro_next", "bounded", "uniform01")
+_registered = False
+
+
+def register_numba() -> None:
+    """Make the functions above callable from numba-compiled code (idempotent).
+
+    The kernel calls this before it compiles; the reference engine and the
+    light CLI commands run these functions as Python and never import numba.
+    """
+    global _registered
+    if _registered:
+        return
+    # numba and numpy load here, not at import: `unocli --help` must not pay for them.
+    import numpy as np
+    from numba.extending import overload, register_jitable
+
+    @overload(u64)
+    def _u64_numba(value):
+        return lambda value: np.uint64(value)
+
+    for name in _COMPILED:
+        register_jitable(globals()[name])
+    _registered = True
 
 
 class Stream:

@@ -37,6 +37,7 @@ from unocli.game.rules import Rules
 from unocli.kernel import _cache  # noqa: F401  (must come before the kernel modules: cache stamps)
 from unocli.kernel.batch import play_batch
 from unocli.kernel.encode import (
+    ACC_WIDTH,
     FAULT_NONE,
     FAULT_PLUS4_ANYTIME,
     FAULT_REVERSE_2P,
@@ -69,7 +70,7 @@ def _fault() -> int:
     return FAULTS[name]
 
 
-__all__ = ["ROW_NAMES", "ROW_WIDTH", "is_compiled", "max_threads", "play_rows", "set_default_threads"]
+__all__ = ["ROW_NAMES", "ROW_WIDTH", "is_compiled", "max_threads", "play_folded", "play_rows", "set_default_threads"]
 
 _default_threads: int | None = None  # threads when a caller names none; None means all
 
@@ -130,17 +131,74 @@ def play_rows(
     out
         Optional preallocated ``int64[>= count, ROW_WIDTH]`` array to fill.
     """
+    rows = out[:count] if out is not None else np.empty((count, ROW_WIDTH), dtype=np.int64)
+    _play(rules, policies, seed, start, count, match, threads, 0, rows)
+    return rows
+
+
+def play_folded(
+    rules: Rules,
+    policies: tuple[Policy, ...] | list[Policy],
+    *,
+    seed: int = 0,
+    start: int = 0,
+    count: int,
+    match: bool = False,
+    threads: int | None = None,
+    tag: int = 0,
+    keep: bool = False,
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """Play games ``start .. start + count - 1`` and return their per-chunk accumulators.
+
+    The accumulators (``uint64[chunks, encode.ACC_WIDTH]``, ``encode.A_*``)
+    are folded inside the parallel kernel; ``Accumulator.from_kernel`` merges
+    them into what ``Accumulator.add_rows`` would make of the rows (``tag``:
+    the seat rotation, as there). With ``keep`` the rows are returned too,
+    else ``None``: no per-game array is made. Parameters as :func:`play_rows`.
+    """
+    rows = np.empty((count if keep else 0, ROW_WIDTH), dtype=np.int64)
+    acc = _play(rules, policies, seed, start, count, match, threads, tag, rows)
+    return acc, (rows if keep else None)
+
+
+def _play(
+    rules: Rules,
+    policies: tuple[Policy, ...] | list[Policy],
+    seed: int,
+    start: int,
+    count: int,
+    match: bool,
+    threads: int | None,
+    tag: int,
+    rows: np.ndarray,
+) -> np.ndarray:
+    """Run the batch kernel; ``rows`` with ``count`` rows are filled, with none left alone. Returns the accumulators."""
     if len(policies) != rules.players:
         raise ValueError(f"{len(policies)} policies for {rules.players} players")
     probs, ints, prio = encode_policies(tuple(policies))
-    rows = out[:count] if out is not None else np.empty((count, ROW_WIDTH), dtype=np.int64)
     n_threads = threads or _default_threads or max_threads()
+    nchunks = max(1, min(count, 4 * n_threads))
+    acc = np.zeros((nchunks, ACC_WIDTH), dtype=np.uint64)
     previous = numba.get_num_threads()
     numba.set_num_threads(min(n_threads, max_threads()))
     try:
-        nchunks = max(1, min(count, 4 * n_threads))
         ru = np.append(encode_rules(rules), np.int64(_fault()))
-        play_batch(ru, probs, ints, prio, np.uint64(seed), np.int64(start), np.int64(count), bool(match), np.int64(nchunks), rows)
+        keep = rows.shape[0] > 0
+        play_batch(
+            ru,
+            probs,
+            ints,
+            prio,
+            np.uint64(seed),
+            np.int64(start),
+            np.int64(count),
+            bool(match),
+            np.int64(nchunks),
+            np.int64(tag),
+            keep,
+            rows,
+            acc,
+        )
     finally:
         numba.set_num_threads(previous)
-    return rows
+    return acc

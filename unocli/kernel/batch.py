@@ -44,6 +44,7 @@ from unocli.kernel.encode import (
     WINNER_POINTS,
     WORKSPACE,
 )
+from unocli.kernel.fold import fold_row
 from unocli.kernel.step import deal, play, set_stream
 
 
@@ -136,21 +137,45 @@ def _unmanaged(arr):
 
 
 @njit(cache=True, parallel=True)
-def play_batch(ru, probs, ints, prio, seed, start, count, match, nchunks, rows):
-    """Play games ``start .. start + count - 1`` into ``rows[0:count]`` over ``nchunks`` chunks."""
+def play_batch(ru, probs, ints, prio, seed, start, count, match, nchunks, tag, keep, rows, acc):
+    """Play games ``start .. start + count - 1`` over ``nchunks`` chunks and fold them into ``acc``.
+
+    Parameters
+    ----------
+    ru, probs, ints, prio
+        The encoded rules and policies (``encode.encode_rules``, ``encode.encode_policies``).
+    seed, start, count, match
+        Run seed, first game index, number of games, and whether a game is a match.
+    nchunks : int64
+        Chunks of consecutive games; chunk ``c`` folds its games into ``acc[c]``.
+    tag : int64
+        The seat rotation, hashed into the fingerprint (``Accumulator.add_rows``).
+    keep : bool
+        Write each game's row to ``rows[i]``; otherwise ``rows`` is not touched
+        (it may have no rows) and each chunk reuses one scratch row.
+    rows : int64[count or 0, ROW_WIDTH]
+        The per-game rows, when ``keep``.
+    acc : uint64[nchunks, ACC_WIDTH]
+        Zeroed per-chunk accumulators (``encode.A_*``), filled here.
+    """
     per = (count + nchunks - 1) // nchunks
+    players = ru[R_PLAYERS]
     for c in prange(nchunks):
         lo = c * per
         hi = min(count, lo + per)
         g_owner = new_workspace(ru, ints, prio)
         rs_owner = np.zeros(4, np.uint64)
         deal_owner = np.zeros(4, np.uint64)
+        scratch = np.zeros((1, ROW_WIDTH), np.int64)
         g = g_owner[0]  # a record: passed by pointer, never reference-counted
         rs = _unmanaged(rs_owner)
         deal_rs = _unmanaged(deal_owner)
         pr = _unmanaged(probs)
+        chunk_acc = acc[c]
         for i in range(lo, hi):
-            play_game(g, pr, rs, deal_rs, seed, start + i, match, rows[i])
+            out = rows[i] if keep else scratch[0]
+            play_game(g, pr, rs, deal_rs, seed, start + i, match, out)
+            fold_row(out, start + i, tag, players, chunk_acc)
         # keep the owners alive past the loop
         g_owner[0].players += 0
         rs_owner[0] += 0

@@ -112,6 +112,40 @@ ROW_NAMES: tuple[str, ...] = (
 )
 assert len(ROW_NAMES) == ROW_WIDTH
 
+# --- per-chunk accumulator (uint64; unocli.run.accumulate.Accumulator) -------
+# The parallel kernel folds every game into its chunk's accumulator row, so a
+# run needs no per-game Python work. Counts are plain uint64 words; sums and
+# sums of squares are 128-bit two's-complement (lo, hi) word pairs, exact
+# however many games a chunk holds; the fingerprint wraps modulo 2**64 like
+# Accumulator.fingerprint.
+METRICS: tuple[str, ...] = (*COUNTERS, "rounds", "rounds_blocked", "rounds_capped", "rounds_stuck")
+METRIC_COLS = np.array([ROW_NAMES.index(m) for m in METRICS], dtype=np.int64)
+N_METRICS = len(METRICS)
+N_OUTCOMES = len(Outcome)
+TURNS_BINS = 1001  # turns 0..999, the last bin holds 1000 and more
+DRAWN_BINS = 501
+STACK_BINS = 33
+A_GAMES = 0
+A_FINISHED = 1
+A_FIRST_PLAYER_WINS = 2
+A_DEALER_WINS = 3
+A_FINGERPRINT = 4
+A_OUTCOMES = 5  # N_OUTCOMES words
+A_WINS = A_OUTCOMES + N_OUTCOMES  # NMAX words
+A_PLACE_WINS = A_WINS + NMAX  # NMAX words
+A_SUMS = A_PLACE_WINS + NMAX  # (lo, hi) per metric
+A_SUMSQ = A_SUMS + 2 * N_METRICS  # (lo, hi) per metric
+A_POINTS = A_SUMSQ + 2 * N_METRICS  # (lo, hi) per seat
+A_POINTS_SQ = A_POINTS + 2 * NMAX  # (lo, hi) per seat
+A_TURNS_HIST = A_POINTS_SQ + 2 * NMAX
+A_DRAWN_HIST = A_TURNS_HIST + TURNS_BINS
+A_STACK_HIST = A_DRAWN_HIST + DRAWN_BINS
+ACC_WIDTH = A_STACK_HIST + STACK_BINS
+# The game hash (Accumulator.fingerprint): SplitMix64's finaliser, as uint64 constants
+MIX_1 = np.uint64(rng.MIX1)
+MIX_2 = np.uint64(rng.MIX2)
+MIX_GAMMA = np.uint64(rng.GAMMA)
+
 # --- rule array (Rules.to_array) -------------------------------------------
 R = {name: i for i, name in enumerate(RULE_FIELDS)}
 R_PLAYERS = R["players"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from unocli.game.rng import bounded, uniform01
+from unocli.game.rng import bounded, register_numba, uniform01
 from unocli.kernel.encode import (
     CARDS_DRAWN,
     COL_NEXT_LACKS,
@@ -54,6 +54,8 @@ from unocli.kernel.encode import (
     WILD,
     WILD_DRAW_FOUR,
 )
+
+register_numba()  # the rng functions compile into the kernel; registered here, not when unocli.game.rng loads
 
 # ---------------------------------------------------------------- random
 

@@ -13,16 +13,17 @@ from typing import Any
 
 import numpy as np
 
-from unocli.game.counters import COUNTERS, Outcome
+from unocli.game.counters import Outcome
+from unocli.kernel import encode
 from unocli.kernel.encode import DEALER, FIRST_PLAYER, NMAX, OUTCOME, OUTCOME_BLOCKED, OUTCOME_WON, ROW_NAMES, SCORES, WINNER
 
 # Metrics summarised per game: the §9 counters plus, for matches, rounds.
-METRICS: tuple[str, ...] = (*COUNTERS, "rounds", "rounds_blocked", "rounds_capped", "rounds_stuck")
-_METRIC_COLS = np.array([ROW_NAMES.index(m) for m in METRICS])
+METRICS: tuple[str, ...] = encode.METRICS
+_METRIC_COLS = encode.METRIC_COLS
 
-TURNS_BINS = 1001  # turns 0..999, the last bin holds 1000 and more
-DRAWN_BINS = 501
-STACK_BINS = 33
+TURNS_BINS = encode.TURNS_BINS  # turns 0..999, the last bin holds 1000 and more
+DRAWN_BINS = encode.DRAWN_BINS
+STACK_BINS = encode.STACK_BINS
 
 
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -49,6 +50,14 @@ def row_hashes(rows: np.ndarray, first_index: int, tag: int = 0) -> np.ndarray:
     for j in range(rows.shape[1]):
         h = _mix(h ^ (rows[:, j].astype(np.uint64) + np.uint64(j) * _GAMMA))
     return h
+
+
+def _wide(words: np.ndarray, at: int, n: int) -> list[int]:
+    """The ``n`` 128-bit two's-complement (lo, hi) pairs from ``words[at]``, summed over chunks, as Python ints."""
+    pairs = words[:, at : at + 2 * n].astype(object)  # Python ints: exact
+    lo, hi = pairs[:, 0::2].sum(axis=0), pairs[:, 1::2]
+    hi = np.where(hi >= 1 << 63, hi - (1 << 64), hi).sum(axis=0)
+    return [int(a) + (int(b) << 64) for a, b in zip(lo, hi, strict=True)]
 
 
 def _clipped_counts(values: np.ndarray, bins: int) -> np.ndarray:
@@ -127,6 +136,39 @@ class Accumulator:
         self.turns_hist += _clipped_counts(rows[:, ROW_NAMES.index("turns")], TURNS_BINS)
         self.drawn_hist += _clipped_counts(rows[:, ROW_NAMES.index("cards_drawn")], DRAWN_BINS)
         self.stack_hist += _clipped_counts(rows[:, ROW_NAMES.index("max_stack")], STACK_BINS)
+
+    @classmethod
+    def from_kernel(cls, players: int, acc: np.ndarray) -> Accumulator:
+        """The accumulator of the per-chunk words ``kernel.play_folded`` returns (``encode.A_*``).
+
+        Equal to ``add_rows`` over the same games' rows, fingerprint included.
+        """
+        a = encode
+
+        def counts(at: int, n: int) -> list[int]:
+            return [int(c) for c in acc[:, at : at + n].astype(object).sum(axis=0)]
+
+        def hist(at: int, n: int) -> np.ndarray:
+            return acc[:, at : at + n].sum(axis=0).astype(np.int64)
+
+        return cls(
+            players=players,
+            games=counts(a.A_GAMES, 1)[0],
+            finished=counts(a.A_FINISHED, 1)[0],
+            first_player_wins=counts(a.A_FIRST_PLAYER_WINS, 1)[0],
+            dealer_wins=counts(a.A_DEALER_WINS, 1)[0],
+            place_wins=counts(a.A_PLACE_WINS, NMAX),
+            sums=_wide(acc, a.A_SUMS, a.N_METRICS),
+            sumsq=_wide(acc, a.A_SUMSQ, a.N_METRICS),
+            outcomes=counts(a.A_OUTCOMES, a.N_OUTCOMES),
+            wins=counts(a.A_WINS, NMAX),
+            points=_wide(acc, a.A_POINTS, NMAX),
+            points_sq=_wide(acc, a.A_POINTS_SQ, NMAX),
+            turns_hist=hist(a.A_TURNS_HIST, TURNS_BINS),
+            drawn_hist=hist(a.A_DRAWN_HIST, DRAWN_BINS),
+            stack_hist=hist(a.A_STACK_HIST, STACK_BINS),
+            fingerprint=counts(a.A_FINGERPRINT, 1)[0] & MASK64,
+        )
 
     def merge(self, other: Accumulator) -> Accumulator:
         """A new accumulator holding both (order does not matter)."""

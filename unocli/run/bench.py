@@ -13,6 +13,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -49,11 +50,25 @@ def warm_up() -> float:
     return time.perf_counter() - t0
 
 
-def measure(games: int = 200_000, repeats: int = 5, threads: tuple[int, ...] | None = None) -> list[BenchRow]:
-    """Rounds per second for each fixed configuration and thread count (median of ``repeats``)."""
+def _stderr(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+Say = Callable[[str], None]
+
+
+def measure(
+    games: int = 200_000, repeats: int = 5, threads: tuple[int, ...] | None = None, progress: Say | None = None
+) -> list[BenchRow]:
+    """Rounds per second for each fixed configuration and thread count (median of ``repeats``).
+
+    ``progress`` hears one line per configuration as it starts.
+    """
     thread_counts = threads or tuple(sorted({1, max_threads()}))
     out = []
-    for name, players in CONFIGS:
+    for k, (name, players) in enumerate(CONFIGS):
+        if progress is not None:
+            progress(f"bench: {name}, {players} players ({k + 1}/{len(CONFIGS)}), {repeats} x {games:,} rounds per thread count")
         rules = rules_preset(name).replace(players=players)
         policies = (policy_preset("random"),) * players
         # Measure 1 and N threads side by side, alternating, so that a burst of
@@ -69,20 +84,30 @@ def measure(games: int = 200_000, repeats: int = 5, threads: tuple[int, ...] | N
     return out
 
 
-def cli_start(games: int = 1000, repeats: int = 3) -> dict[str, float]:
-    """Wall time of ``unocli simulate --games N --quiet`` cold (empty numba cache) and warm."""
+def cli_start(games: int = 1000, repeats: int = 3, cold: bool = False, progress: Say | None = None) -> dict[str, float]:
+    """Wall time of ``unocli simulate --games N --quiet`` warm (median of ``repeats``), and cold on request.
+
+    The cold run compiles the kernel into an empty numba cache: about a
+    minute (more on a busy machine), so it is measured only when asked.
+    """
     cmd = [sys.executable, "-m", "unocli", "simulate", "--games", str(games), "--quiet"]
-    with tempfile.TemporaryDirectory() as cache:
-        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
-        t0 = time.perf_counter()
-        subprocess.run(cmd, env=env, check=True, capture_output=True)
-        cold = time.perf_counter() - t0
-        warm = []
-        for _ in range(repeats):
+    out: dict[str, float] = {}
+    if cold:
+        if progress is not None:
+            progress("bench: compiling the kernel into an empty cache (the cold start; about a minute)")
+        with tempfile.TemporaryDirectory() as cache:
             t0 = time.perf_counter()
-            subprocess.run(cmd, env=env, check=True, capture_output=True)
-            warm.append(time.perf_counter() - t0)
-    return {"cold_seconds": cold, "warm_seconds": statistics.median(warm)}
+            subprocess.run(cmd, env={**os.environ, "NUMBA_CACHE_DIR": cache}, check=True, capture_output=True)
+            out["cold_seconds"] = time.perf_counter() - t0
+    if progress is not None:
+        progress(f"bench: 'unocli simulate --games {games}' warm, {repeats} times")
+    warm = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        subprocess.run(cmd, check=True, capture_output=True)
+        warm.append(time.perf_counter() - t0)
+    out["warm_seconds"] = statistics.median(warm)
+    return out
 
 
 def machine() -> dict[str, Any]:
@@ -95,17 +120,21 @@ def machine() -> dict[str, Any]:
     }
 
 
-def run(games: int = 200_000, repeats: int = 5, include_cli: bool = True) -> dict[str, Any]:
-    """Everything ``unocli bench`` reports."""
+def run(
+    games: int = 200_000, repeats: int = 5, include_cli: bool = True, cold: bool = False, progress: Say | None = _stderr
+) -> dict[str, Any]:
+    """Everything ``unocli bench`` reports; ``cold`` adds the cold-compile start; ``progress`` hears what runs (stderr)."""
+    if progress is not None:
+        progress("bench: loading the kernel")
     load = warm_up()
-    rows = measure(games, repeats)
+    rows = measure(games, repeats, progress=progress)
     result: dict[str, Any] = {
         "machine": machine(),
         "kernel_load_seconds": load,
         "throughput": [asdict(r) for r in rows],
     }
     if include_cli:
-        result["cli"] = cli_start()
+        result["cli"] = cli_start(cold=cold, progress=progress)
     return result
 
 

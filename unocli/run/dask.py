@@ -16,6 +16,7 @@ per core with ``dask worker --nthreads 1 --nworkers N``) are the parallelism.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import os
 import tempfile
@@ -39,6 +40,7 @@ R = TypeVar("R")
 
 CONNECT_TIMEOUT = 10.0  # seconds to reach a scheduler before giving up
 WORKER_TIMEOUT = 60.0  # seconds to wait for a first worker at a scheduler that has none
+IN_FLIGHT_PER_WORKER = 4  # shards submitted ahead per worker thread: enough to keep it busy, few enough to stream
 RETRIES = 2  # extra tries of a shard that raised; a dead worker's shards are rescheduled regardless
 WORKER_THREADS = 1  # numba threads per shard on a worker (see the module docstring)
 PLUGIN_NAME = "unocli-kernel-warm-up"
@@ -204,14 +206,19 @@ class DaskBackend:
     def map_unordered(self, fn: Callable[[T], R], items: Iterable[T]) -> Iterator[R]:
         """Submit one task per item and yield the results as they finish (any order)."""
         self.warm_up()
-        items = list(items)
-        if not items:
+        # Shards are submitted a window at a time, each finished one making room
+        # for the next: a run of 10**13 games never lists its 10**8 shards.
+        todo = iter(items)
+        window = IN_FLIGHT_PER_WORKER * max(1, sum(self.client.nthreads().values()))
+        first = [self._submit(fn, item) for _, item in zip(range(window), todo, strict=False)]
+        if not first:
             return
-        futures = self.client.map(_shard_task, [fn] * len(items), items, pure=False, retries=RETRIES)
-        pending = as_completed(futures, loop=self.client.loop)
-        del futures  # as_completed holds the only references: each result is released once merged
+        pending = as_completed(first, loop=self.client.loop)
+        del first  # as_completed holds the only references: each result is released once merged
         try:
             for future in pending:
+                for item in itertools.islice(todo, 1):
+                    pending.add(self._submit(fn, item))
                 try:
                     where, seconds, result = future.result()
                 except KilledWorker as exc:
@@ -235,6 +242,9 @@ class DaskBackend:
             pending.clear()
             if remaining:
                 self.client.cancel(remaining)
+
+    def _submit(self, fn: Callable[[T], R], item: T) -> Any:
+        return self.client.submit(_shard_task, fn, item, pure=False, retries=RETRIES)
 
     def close(self) -> None:
         """Close the client, and the LocalCluster if this backend started it."""

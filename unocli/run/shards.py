@@ -7,13 +7,14 @@ arguments, so a Dask worker can run it as well as this process.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
 
 from unocli.game.policies import Policy
 from unocli.game.rules import Rules
-from unocli.kernel import play_rows
+from unocli.kernel import play_folded
 from unocli.kernel.encode import WINNER
 from unocli.run.accumulate import Accumulator
 
@@ -42,9 +43,13 @@ class ShardResult:
     rows: np.ndarray | None = None  # keep_games: per-game rows (rotation-major when rotated)
 
 
-def split(start: int, games: int, size: int) -> list[tuple[int, int]]:
-    """Consecutive (start, count) shards covering ``games`` games."""
-    return [(s, min(size, start + games - s)) for s in range(start, start + games, size)]
+def split(start: int, games: int, size: int) -> Iterator[tuple[int, int]]:
+    """Consecutive (start, count) shards covering ``games`` games, made one at a time.
+
+    Lazy, so a run of 10**13 games starts at once and holds one shard, not a
+    list of 10**8 of them.
+    """
+    return ((s, min(size, start + games - s)) for s in range(start, start + games, size))
 
 
 def rotated(policies: tuple[Policy, ...], k: int) -> tuple[Policy, ...]:
@@ -61,7 +66,9 @@ def run_shard(spec: RunSpec, shard: tuple[int, int]) -> ShardResult:
     wins = np.zeros((count, n), dtype=np.int64) if spec.rotate_seats else None
     kept = []
     for k in range(n if spec.rotate_seats else 1):
-        rows = play_rows(
+        # The kernel folds the games into the accumulator itself; rows are made
+        # only when something here needs them per game.
+        words, rows = play_folded(
             spec.rules,
             rotated(spec.policies, k),
             seed=spec.seed,
@@ -69,8 +76,12 @@ def run_shard(spec: RunSpec, shard: tuple[int, int]) -> ShardResult:
             count=count,
             match=spec.match,
             threads=spec.threads,
+            tag=k,
+            keep=spec.rotate_seats or spec.keep_games,
         )
-        acc.add_rows(rows, first_index=start, tag=k)
+        acc = acc.merge(Accumulator.from_kernel(n, words))
+        if rows is None:
+            continue
         if wins is not None:
             winner = rows[:, WINNER]
             won = winner >= 0
