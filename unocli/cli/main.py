@@ -237,5 +237,6 @@ LAZY_HELP = {
     "report": "Run experiment files (default: the shipped set, quick) and write a report with charts and tables.",
     "baseline": "Run EXPERIMENT and store its per-arm statistics and exact fingerprint.",
     "check": "Rerun BASELINE files and give every metric a verdict: pass, fail or inconclusive.",
+    "tune": "Find the best knob setting in SPACE (a TOML file) for one seat against a field of --field players.",
 }
 cli.lazy_commands.update(LAZY_COMMANDS)
