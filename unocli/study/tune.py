@@ -120,7 +120,7 @@ class SearchSpace:
             # Every single-knob change of the base first (a local search around it), then random points.
             here = tuple(getattr(base_policy, k) for k in names)
             chosen: set[tuple[Any, ...]] = {
-                here[:i] + (v,) + here[i + 1 :] for i, k in enumerate(names) for v in self.knobs[k] if v != here[i]
+                (*here[:i], v, *here[i + 1 :]) for i, k in enumerate(names) for v in self.knobs[k] if v != here[i]
             }
             chosen = set(sorted(chosen, key=repr)[: self.candidates - 1])
             rng = random.Random(seed)
