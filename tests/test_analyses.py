@@ -230,6 +230,9 @@ def test_compare_planted_penalty_and_identical_arm(files, ctx):
     planted = t.loc[("penalty10", "cards_drawn")]
     assert planted["diff_low"] > 0 and planted["p_holm"] < 0.001
     assert result.games == 3 * 300
+    # verdicts on simultaneous intervals: the identical arm is equivalent everywhere, the planted effect different
+    assert (t.loc["same", "verdict"] == "equivalent").all()
+    assert planted["verdict"] == "different" and planted["sim_low"] < planted["diff_low"]
 
 
 def test_sweep_planted_axis_and_idle_axis(files, ctx):
