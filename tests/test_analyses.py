@@ -230,6 +230,9 @@ def test_compare_planted_penalty_and_identical_arm(files, ctx):
     planted = t.loc[("penalty10", "cards_drawn")]
     assert planted["diff_low"] > 0 and planted["p_holm"] < 0.001
     assert result.games == 3 * 300
+    # verdicts on simultaneous intervals: the identical arm is equivalent everywhere, the planted effect different
+    assert (t.loc["same", "verdict"] == "equivalent").all()
+    assert planted["verdict"] == "different" and planted["sim_low"] < planted["diff_low"]
 
 
 def test_sweep_planted_axis_and_idle_axis(files, ctx):
@@ -411,3 +414,20 @@ detail_players = [9]
     assert small.stuck >= 1 and small.capped == 0
     row = small.turns.set_index("rules").loc["draw-until-playable"]
     assert row["n"] < row["n_all"] and row["stuck_share"] > 0
+
+
+def test_margins_come_from_the_experiment_file(tmp_path):
+    """[margins] overrides the documented defaults; an unknown margin or a non-positive one is refused, naming the key."""
+    from unocli.errors import ConfigError
+    from unocli.study.experiments import MARGINS
+
+    head = 'analysis = "compare"\n[arms.a]\nrules = "official"\n'
+    path = tmp_path / "m.toml"
+    path.write_text(head + "[margins]\nturns = 2.5\n", encoding="utf-8")
+    exp = load_experiment(path)
+    assert exp.margins == {**MARGINS, "turns": 2.5}
+    assert MARGINS == {"win_share_pp": 0.5, "turns": 1.0, "balance": 0.01}
+    for bad, words in (("speed = 1", "margins.speed"), ("turns = 0", "margins.turns"), ("turns = true", "margins.turns")):
+        path.write_text(head + f"[margins]\n{bad}\n", encoding="utf-8")
+        with pytest.raises(ConfigError, match=words):
+            load_experiment(path)

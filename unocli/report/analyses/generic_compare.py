@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import pandas as pd
 
 from unocli.report import fmt
-from unocli.report.analyses.common import Context, caption, run_compare
+from unocli.report.analyses.common import Context, arm_diff, caption, run_compare
 from unocli.report.model import Chart, Section, TableBlock
 from unocli.study.compare import is_binary
 from unocli.study.experiments import Experiment
-from unocli.study.stats import holm
+from unocli.study.stats import Difference, equivalence, holm
 
 OPTIONS: dict = {}
 
@@ -39,7 +40,7 @@ def check(exp: Experiment) -> str | None:
 
 def compute(exp: Experiment, ctx: Context) -> CompareResult:
     """Play the arms at every table size and collect the tidy table."""
-    frames = []
+    frames, diffs, games = [], [], 0
     for p in exp.players:
         comp = run_compare(
             exp, ctx, exp.arms_for(p), baseline=exp.baseline, quantities=exp.metrics, match=exp.match, label=f"{p} players"
@@ -47,11 +48,37 @@ def compute(exp: Experiment, ctx: Context) -> CompareResult:
         df = comp.table(exp.metrics)
         df.insert(0, "players", p)
         frames.append(df)
+        games += comp.games * len(comp.arms)
+        base = comp.names[comp.baseline]
+        diffs += [arm_diff(comp, r.arm, base, r.metric) for r in df.itertuples() if r.arm != base]
     table = pd.concat(frames, ignore_index=True)
     mask = table["diff"].notna()
     table.loc[mask, "p_holm"] = holm(table.loc[mask, "p"].to_numpy()) if mask.any() else []
-    games = int(table.groupby("players")["n"].first().sum()) * len(exp.arms)
+    _judge(table, diffs, exp.margins)
     return CompareResult(exp=exp, table=table, baseline=str(table["baseline"].iloc[0]), games=games)
+
+
+def margin_for(metric: str, margins: dict[str, float]) -> float:
+    """The equivalence margin of a metric in its own units: turns, win shares (``win_*``), else 0 (no margin:
+    only an exact zero, two arms that played identically, is equivalent)."""
+    if metric == "turns":
+        return margins["turns"]
+    if metric.startswith("win_"):
+        return margins["win_share_pp"] / 100
+    return 0.0
+
+
+def _judge(table: pd.DataFrame, diffs: list[Difference], margins: dict[str, float]) -> None:
+    """Equivalence verdicts of every difference in the table (one family), into sim_low, sim_high, verdict, margin."""
+    rows = table.index[table["diff"].notna()]
+    table["sim_low"], table["sim_high"], table["verdict"] = math.nan, math.nan, ""
+    table["margin"], table["sim_level"] = math.nan, math.nan
+    for i, d in zip(rows, diffs, strict=True):
+        m = margin_for(str(table.at[i, "metric"]), margins)
+        e = equivalence(d, m, family=len(diffs))
+        table.loc[i, ["sim_low", "sim_high", "margin"]] = [e.low, e.high, m]
+        table.at[i, "verdict"] = e.verdict
+        table.at[i, "sim_level"] = e.level
 
 
 def render(result: CompareResult) -> Section:
@@ -86,11 +113,11 @@ def shown_table(table: pd.DataFrame) -> pd.DataFrame:
                 fmt.estimate(m, lo, hi, is_share=is_binary(q))
                 for m, lo, hi, q in zip(table["mean"], table["ci_low"], table["ci_high"], table["metric"], strict=True)
             ],
-            f"difference from {base} [paired 95% CI]": [
+            f"difference from {base} [simultaneous CI]": [
                 "" if pd.isna(d) else fmt.difference(d, lo, hi, is_share=is_binary(q))
-                for d, lo, hi, q in zip(table["diff"], table["diff_low"], table["diff_high"], table["metric"], strict=True)
+                for d, lo, hi, q in zip(table["diff"], table["sim_low"], table["sim_high"], table["metric"], strict=True)
             ],
-            "p (Holm)": table["p_holm"].map(fmt.pvalue),
+            "verdict": table["verdict"],
         }
     )
 
@@ -128,11 +155,15 @@ def _diff_chart(result: CompareResult, metric: str) -> Chart | None:
 
 
 def _findings(table: pd.DataFrame, base: str) -> list[str]:
-    findings = []
-    for r in table[table["diff"].notna()].itertuples():
-        if r.p_holm < 0.05:
-            change = fmt.difference(r.diff, r.diff_low, r.diff_high, is_share=is_binary(r.metric))
-            findings.append(f"{r.arm} changes {r.metric} by {change} at {r.players} players (Holm p {fmt.pvalue(r.p_holm)}).")
-    if not findings:
-        findings.append(f"No arm differs significantly from {base} in any metric after Holm adjustment.")
+    """One sentence per difference found (simultaneous interval clear of 0), then the count of each verdict."""
+    judged = table[table["diff"].notna()]
+    counts = {v: int((judged["verdict"] == v).sum()) for v in ("different", "equivalent", "undecided")}
+    level = fmt.fixed(100 * judged["sim_level"].iloc[0], 2) if len(judged) else "95"
+    findings = [
+        f"Against {base}, on simultaneous {level}% intervals: {counts['different']} differences, {counts['equivalent']} "
+        f"equivalent (within the experiment's margins), {counts['undecided']} undecided."
+    ]
+    for r in judged[judged["verdict"] == "different"].itertuples():
+        change = fmt.difference(r.diff, r.sim_low, r.sim_high, is_share=is_binary(r.metric))
+        findings.append(f"{r.arm} changes {r.metric} by {change} at {r.players} players (simultaneous interval).")
     return findings

@@ -184,8 +184,13 @@ def _stack_row(comp: Comparison, p: int, name: str) -> dict:
 
 
 def _versus_row(comp: Comparison, p: int, name: str, challenger: str) -> dict:
+    """The challenger's win-share change at seat 0, and every other seat's (``seat_S``, ``seat_S_low``/``_high``)."""
     d = arm_diff(comp, f"{name}+{challenger}", name, "win_0")
-    return {"players": p, "stacking": name, "n": comp.games, "diff": d.diff, "diff_low": d.low, "diff_high": d.high, "p": d.p}
+    row = {"players": p, "stacking": name, "n": comp.games, "diff": d.diff, "diff_low": d.low, "diff_high": d.high, "p": d.p}
+    for seat in range(1, p):
+        o = arm_diff(comp, f"{name}+{challenger}", name, f"win_{seat}")
+        row |= {f"seat_{seat}": o.diff, f"seat_{seat}_low": o.low, f"seat_{seat}_high": o.high}
+    return row
 
 
 def render(result: StackingResult) -> Section:
@@ -225,7 +230,8 @@ def render(result: StackingResult) -> Section:
             _versus_chart(result),
             TableBlock(
                 "challenger-vs-base",
-                f"{result.challenger} at seat 0 against {exp.base.policy}, paired",
+                f"{result.challenger} at seat 0 against {exp.base.policy}, paired: the win-share change of every seat "
+                "(95% intervals, each read alone)",
                 _versus_shown(result),
                 result.versus,
             ),
@@ -295,16 +301,21 @@ def _arms_shown(result: StackingResult) -> pd.DataFrame:
 
 
 def _versus_shown(result: StackingResult) -> pd.DataFrame:
+    """The challenger's change and every other seat's (seat 1 is the next player), each a paired 95% interval."""
     v = result.versus
-    return pd.DataFrame(
+    shown = pd.DataFrame(
         {
             "players": v["players"],
             "stacking": v["stacking"],
-            "win-share change [95% CI]": [fmt.pp_ci(*x, 2) for x in _triples(v, "diff")],
             "n (paired deals)": v["n"].map(fmt.count),
-            "p (Holm)": v["p_holm"].map(fmt.pvalue),
+            f"{result.challenger} at seat 0 [95% CI]": [fmt.pp_ci(*x, 2) for x in _triples(v, "diff")],
         }
     )
+    seats = sorted(int(c[5:]) for c in v.columns if c.startswith("seat_") and c[5:].isdigit())
+    for seat in seats:
+        label = "next player (seat 1)" if seat == 1 else f"seat {seat}"
+        shown[label] = [fmt.pp_ci(*x, 2) if x[0] == x[0] else "" for x in _triples(v, f"seat_{seat}")]
+    return shown
 
 
 # ---------------------------------------------------------------- charts
@@ -499,9 +510,17 @@ def _versus_finding(result: StackingResult) -> str:
         if verdict
         else f"{challenger} against {policy}"
     )
+    first = versus.iloc[0]
+    seats = sorted(int(c[5:]) for c in versus.columns if c.startswith("seat_") and c[5:].isdigit())
+    where = "; ".join(
+        ("the next player " if s == 1 else f"seat {s} ")
+        + fmt.pp_ci(first[f"seat_{s}"], first[f"seat_{s}_low"], first[f"seat_{s}_high"], 2)
+        for s in seats
+        if first[f"seat_{s}"] == first[f"seat_{s}"]
+    )
     return (
         f"One {challenger} player among {policy} players (seat 0, against {policy} at the same seat on "
-        f"the same deals): {summary}: " + "; ".join(parts) + "."
+        f"the same deals): {summary}: " + "; ".join(parts) + f". Per seat under {first['stacking']}: {where}."
     )
 
 
