@@ -61,7 +61,7 @@ METRICS = (
 UNOCLI_RUN = r"""
 import json, sys, time
 from unocli import simulate
-from unocli.rules import preset
+from unocli.game.rules import preset
 games, seed, players, threads = (int(a) for a in sys.argv[1:5])
 rules = preset("official").replace(players=players)
 t0 = time.perf_counter()

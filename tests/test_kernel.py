@@ -235,12 +235,16 @@ def test_policy_arrays_use_the_layout() -> None:
 
 
 def test_workspace_record() -> None:
-    """One aligned buffer of 8-byte words with no padding, its tables sized by the constants the kernel loops over."""
+    """One aligned buffer, small card tables, its tables sized by the constants the kernel loops over."""
     ws = layout.WORKSPACE
     assert ws.isalignedstruct
-    # int64 everywhere but the kept play-stream state (xoshiro256** words: uint64)
-    assert all(ws[name].base == (np.uint64 if name == "kept_rs" else np.int64) for name in ws.names)
-    assert ws.itemsize == sum(ws[name].itemsize for name in ws.names)  # no padding: nothing but 8-byte words
+    # int8 card tables and int16 sizes and priorities (issue 14), int64 elsewhere but the kept
+    # play-stream state (xoshiro256** words: uint64)
+    int8 = ("hands", "ccount", "lacks", "disc", "pile", "opts", "old_hands", "old_ccount", "old_lacks")
+    small = {name: np.int8 for name in (*int8, "kept_hands", "kept_lacks", "kept_disc", "kept_pile")}
+    small.update({"hsize": np.int16, "old_hsize": np.int16, "prio": np.int16, "kept_rs": np.uint64})
+    assert all(ws[name].base == small.get(name, np.int64) for name in ws.names)
+    assert ws.itemsize < 8 * 1024  # a workspace fits in L1 cache with room to spare
     n = layout.NMAX
     shapes = {
         "row": (ROW_WIDTH,),

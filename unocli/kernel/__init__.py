@@ -8,7 +8,7 @@ Nothing outside the kernel imports ``step`` or ``batch`` directly.
 Every constant the compiled code uses comes from ``encode.py``, which takes
 the card numbers from ``unocli.game.cards`` and the outcomes from
 ``unocli.game.counters``. A game's mutable state is one NumPy record,
-``encode.WORKSPACE`` (aligned, int64 fields: ``g.current``,
+``encode.WORKSPACE`` (aligned fields: ``g.current``,
 ``g.hands[seat, t]``, ``g.prio[seat, table, t]``), which replaced one flat
 int64 array addressed by hand-composed offsets
 (``g[G_PRIO + (seat * 2 + table) * 54 + t]``). Measured before adopting it
@@ -23,6 +23,14 @@ configurations together, the address functions gave 0.97 and the record 1.09
 per configuration; CPU time 1.10). Rows are identical to the old kernel's. A
 record is passed by pointer, so it needs neither reference counting nor the
 unmanaged-view workaround the rng and probability arrays still use.
+
+Its card tables (hands, colour counts, discard counts, the draw pile, the
+options, the stuck test's copies) are int8 and the hand sizes and priority
+tables int16 (issue 14): a four-player workspace went from about 20 KB to
+under 5 KB. Measured by CPU time on one thread, official rules, 4 players,
+random policy, 3 x 200,000 rounds per run, runs interleaved with the int64
+kernel: 260,000-275,000 rounds per CPU-second before, 311,000-315,000 after
+(x1.16); the results and fingerprints are unchanged.
 """
 
 from __future__ import annotations
