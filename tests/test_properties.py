@@ -121,7 +121,9 @@ def check_round_end(rnd: Round) -> None:
     check_cards(rnd)
     check_counters(rnd)
     s, rules = rnd.stats, rnd.rules
-    assert s.outcome in (Outcome.WON, Outcome.BLOCKED, Outcome.CAPPED)
+    assert s.outcome in (Outcome.WON, Outcome.BLOCKED, Outcome.CAPPED, Outcome.STUCK)
+    if s.outcome is Outcome.STUCK:  # §11.15: found between decisions, before the cap
+        assert s.turns < rules.max_turns
     assert (s.winner == -1) == (s.outcome is not Outcome.WON)
     assert s.cards_left == [rnd.hand_size(seat) for seat in range(rnd.n)]
     if s.outcome is Outcome.WON:

@@ -100,9 +100,26 @@ def _interval_triples(data: pd.DataFrame) -> list[tuple[str, str, str]]:
     for i, low in enumerate(cols):
         if low.endswith("_low") and (high := low[:-4] + "_high") in cols:
             stem = low[:-4]
-            point = stem if stem in cols else cols[i - 1]
-            out.append((point, low, high))
+            # A simultaneous interval ("sim", "turns_sim") is around the paired difference ("diff", "d_turns").
+            base = stem[: -len("_sim")] if stem.endswith("_sim") else ""
+            named = [stem, *((f"d_{base}", f"d_win_{base}") if base else ()), *(("diff",) if stem.endswith("sim") else ())]
+            point = next((c for c in named if c in cols), None) or _point_before(data, cols[:i])
+            if point is not None:
+                out.append((point, low, high))
     return out
+
+
+def _point_before(data: pd.DataFrame, before: list[str]) -> str | None:
+    """The nearest numeric column before an interval that is not itself a bound, a p-value or a verdict
+    (``diff, ci_low, ci_high, p_holm, sim_low, sim_high``: both intervals are around ``diff``)."""
+    for col in reversed(before):
+        if col.endswith(("_low", "_high")) or col == "p" or col.startswith("p_"):
+            continue
+        if col == "n" or col.startswith("n_"):  # a count is no point estimate: a text column holds it
+            return None
+        if pd.api.types.is_numeric_dtype(data[col]):
+            return col
+    return None
 
 
 # balance (1 - the largest gap between two seats' win shares) has a bootstrap percentile interval; a
@@ -112,9 +129,11 @@ def _interval_triples(data: pd.DataFrame) -> list[tuple[str, str, str]]:
 KNOWN_OUTSIDE = ("balance",)
 
 
-def _games(name: str, column: str) -> int:
+def _games(name: str, column: str, table: str = "") -> int:
+    """Games behind a table's n: matches for ``n_matches`` and for the tables of matches, else rounds."""
     exp = tiny(name)
-    return int(exp.options.get("match_games", exp.games)) if column == "n_matches" else exp.games
+    matches = column == "n_matches" or table.startswith("match")
+    return int(exp.options.get("match_games", exp.games)) if matches else exp.games
 
 
 @pytest.mark.parametrize("name", DEFAULT_SET)
@@ -126,7 +145,7 @@ def test_table_values_are_consistent(reports, name):
         data = pd.read_csv(folder / f"{table.name}.csv")
         for column in ("n", "n_matches"):
             if column in data.columns:
-                assert (data[column] == _games(name, column)).all(), (table.name, column, data[column].tolist())
+                assert (data[column] == _games(name, column, table.name)).all(), (table.name, column, data[column].tolist())
         for point, low, high in _interval_triples(data):
             if point in KNOWN_OUTSIDE:
                 continue
