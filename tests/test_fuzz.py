@@ -144,10 +144,10 @@ COMMANDS: dict[tuple[str, ...], dict[str, st.SearchStrategy[str] | None]] = {
         "--junit": OUT_FILE,
         "--exact": None,
     },
-    ("trace",): {**TABLE, "--seed": SEED, "--game": SEED},
+    ("trace",): {**TABLE, "--seed": SEED, "--game": SEED, "--policies": POLICIES_FILE},
     ("rules", "show"): {"--set": SETS, "--players": NUMBER},
     ("rules", "list"): {},
-    ("policies", "show"): {},
+    ("policies", "show"): {"--policies": POLICIES_FILE},
     ("policies", "list"): {},
 }
 POSITIONAL = {
