@@ -173,6 +173,8 @@ def invocations(draw) -> list[str]:
         args += ["--games", SMALL_GAMES[command]]  # a later --games from the fuzzer (small or invalid) wins
     if command in TARGETED:
         args += ["--max-games", "300"]  # --target-error 0.001 would otherwise play to the default limit
+    if command in (("sweep",), ("report",)):
+        args += ["--out", "{out}/default"]  # never the default folder in the working directory; a later --out wins
     if command == ("baseline",):
         args += ["-o", "{out}/b.json"]  # required; a later -o from the fuzzer wins
     if command == ("trace",):

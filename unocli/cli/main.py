@@ -137,8 +137,8 @@ def policies_list() -> None:
 
 
 @policies.command("show")
-@click.argument("spec", metavar="NAME[:KNOB=VALUE,...]", default="random")
 @policies_file_option
+@click.argument("spec", metavar="NAME[:KNOB=VALUE,...]", default="random")
 def policies_show(spec: str, policies_file: str | None) -> None:
     """Show every knob of a policy with its value and meaning.
 
