@@ -438,3 +438,15 @@ def test_progress_on_a_terminal_never_with_json(terminal, tmp_path: Path, baseli
     result = run(*args)
     assert result.exit_code in (0, 3), result.output
     assert ("games, " in result.output and "/s" in result.output) is shown, result.output
+
+
+def test_policies_file_on_trace_and_policies_show(tmp_path: Path) -> None:
+    f = tmp_path / "p.toml"
+    f.write_text('[cautious]\nbase = "basic"\nbluff = 0.0\n', encoding="utf-8")
+    shown = run("policies", "show", "cautious", "--policies", str(f))
+    assert shown.exit_code == 0 and "Policy cautious:" in shown.output, shown.output
+    traced = run("trace", "--players", "2", "--policy", "cautious", "--policies", str(f))
+    assert traced.exit_code == 0 and "cautious for every seat" in traced.output, traced.output
+    assert run("trace", "--policy", "cautious").exit_code == 1  # unknown without the file
+    f.write_text("[basic]\nbluff = 1.0\n", encoding="utf-8")
+    assert "redefines the preset" in one_error_line(run("policies", "show", "basic", "--policies", str(f)))

@@ -14,6 +14,7 @@ import pandas as pd
 
 from unocli.cli.backend import backend_options, make_backend
 from unocli.cli.options import (
+    GAMES_MAX,
     F,
     UnoCommand,
     bundled,
@@ -37,7 +38,6 @@ from unocli.study.arm import Arm, TableSpec
 from unocli.study.compare import Comparison, check_arms, compare, is_binary, quantity_names
 from unocli.study.sweep import CONFIRM_CELLS, SweepResult, grid_cells, parse_grid_option, sweep
 
-GAMES_MAX = 2**63 - 1  # game counts are int64 in the kernel and the accumulators
 ARM_OPTIONS = ("--rules", "--set", "--players", "--policy", "--seat")
 
 

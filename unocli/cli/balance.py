@@ -11,7 +11,7 @@ import pandas as pd
 from unocli.balance.baseline import load_baseline, make_baseline, save_baseline
 from unocli.balance.check import MIN_GAMES, CheckReport, CheckRow, Verdict, check_exact, check_statistical, write_junit
 from unocli.cli.backend import backend_options, make_backend
-from unocli.cli.options import BigInt, UnoCommand
+from unocli.cli.options import GAMES_MAX, BigInt, UnoCommand
 from unocli.errors import ConfigError
 from unocli.files import check_file_path
 from unocli.report import fmt
@@ -68,7 +68,9 @@ def experiment_arms(path: str) -> tuple[list[Arm], int, int]:
     type=click.Path(dir_okay=False),
     help="Baseline file to write (JSON), e.g. sims/baselines/NAME.json.",
 )
-@click.option("--games", type=click.IntRange(min=1), default=None, help="Games per arm (default: the experiment's).")
+@click.option(
+    "--games", type=click.IntRange(min=1, max=GAMES_MAX), default=None, help="Games per arm (default: the experiment's)."
+)
 @click.option("--seed", type=BigInt(), default=None, help="Seed (default: the experiment's).")
 @backend_options
 def baseline_cmd(experiment: str, output: str, games: int | None, seed: int | None, backend: str, scheduler: str | None) -> None:
@@ -151,7 +153,7 @@ def format_report(name: str, report: CheckReport) -> str:
     show_default=True,
     help="Smallest difference that matters, relative to max(|baseline mean|, baseline sd).",
 )
-@click.option("--games", type=click.IntRange(min=2), default=None, help="Games per arm (default: the baseline's).")
+@click.option("--games", type=click.IntRange(min=2, max=GAMES_MAX), default=None, help="Games per arm (default: the baseline's).")
 @click.option("--seed", type=BigInt(), default=None, help="Seed for the statistical check (default: a fresh one).")
 @click.option("--junit", "junit", type=click.Path(dir_okay=False), default=None, help="Also write JUnit XML here.")
 @backend_options

@@ -13,7 +13,9 @@ from unocli.cli.options import (
     build_policies,
     build_rules,
     game_option,
+    load_extra_policies,
     players_option,
+    policies_file_option,
     policy_options,
     rules_options,
     seed_option,
@@ -153,14 +155,15 @@ def policies_list() -> None:
 
 
 @policies.command("show")
+@policies_file_option
 @click.argument("spec", metavar="NAME[:KNOB=VALUE,...]", default="random")
-def policies_show(spec: str) -> None:
+def policies_show(spec: str, policies_file: str | None) -> None:
     """Show every knob of a policy with its value and meaning.
 
     NAME may carry knob settings, e.g. basic:bluff=0.3,challenge=0.5.
     Knobs marked * differ from the random policy.
     """
-    policy = parse_policy_spec(spec)
+    policy = parse_policy_spec(spec, load_extra_policies(policies_file))
     base = Policy()
     changed = {f.name for f in fields(Policy) if getattr(policy, f.name) != getattr(base, f.name)}
     values = policy.to_dict()
@@ -177,6 +180,7 @@ def policies_show(spec: str) -> None:
 @cli.command()
 @rules_options
 @policy_options
+@policies_file_option
 @seed_option
 @game_option
 @click.option("--match", "as_match", is_flag=True, help="Play a whole match to target_score, round by round.")
@@ -186,6 +190,7 @@ def trace(
     players: int | None,
     policy: str,
     seats: tuple[str, ...],
+    policies_file: str | None,
     seed: int,
     game: int,
     as_match: bool,
@@ -199,7 +204,7 @@ def trace(
     from unocli.reference.trace import trace_game
 
     chosen = build_rules(rules_spec, sets, players)
-    seat_policies = build_policies(chosen, policy, seats)
+    seat_policies = build_policies(chosen, policy, seats, policies_file)
     click.echo(f"Rules: {rules_spec}" + (f" with {', '.join(sets)}" if sets else "") + f"; {chosen.players} players.")
     click.echo("Policies: " + _policy_summary(policy, seats) + ".")
     click.echo(f"Seed {seed}, game {game}.")

@@ -270,15 +270,50 @@ def policy_options(f: F) -> F:
     return policy_option(seat_option(f))
 
 
+GAMES_MAX = 2**63 - 1  # game counts are int64 in the kernel and the accumulators
+
+
+def policies_file_option(f: F) -> F:
+    """``--policies FILE``: extra named policies, usable in ``--policy`` and ``--seat``."""
+    return click.option(
+        "--policies",
+        "policies_file",
+        type=click.Path(dir_okay=False),
+        default=None,
+        help="TOML file of extra named policies, usable in --policy and --seat.",
+    )(f)
+
+
+def load_extra_policies(policies_file: str | None) -> dict[str, Policy] | None:
+    """The policies of ``--policies FILE``; a name that is a preset must define the preset itself.
+
+    A file that redefined ``basic`` differently would play its own policy while
+    every table still said ``basic``, so it is refused.
+    """
+    if not policies_file:
+        return None
+    from unocli.game.policies import PRESETS, load_policies_file, preset
+
+    extra = load_policies_file(policies_file)
+    for name, pol in extra.items():
+        if name in PRESETS and pol != preset(name):
+            raise ConfigError(
+                f"policy file {policies_file!r} redefines the preset {name!r} with other knobs: give it another name"
+            )
+    return extra
+
+
 def build_rules(rules_spec: str = "official", sets: tuple[str, ...] = (), players: int | None = None) -> Rules:
     """The rule set the options describe (raises ConfigError)."""
     return resolve_rules(rules_spec, sets, players)
 
 
-def build_policies(rules: Rules, policy: str = "random", seats: tuple[str, ...] = ()) -> tuple[Policy, ...]:
-    """One policy per seat from ``--policy`` and ``--seat`` (raises ConfigError)."""
+def build_policies(
+    rules: Rules, policy: str = "random", seats: tuple[str, ...] = (), policies_file: str | None = None
+) -> tuple[Policy, ...]:
+    """One policy per seat from ``--policy``, ``--seat`` and ``--policies FILE`` (raises ConfigError)."""
     check_seats(seats)
-    return resolve_policies(rules.players, policy, seats)
+    return resolve_policies(rules.players, policy, seats, load_extra_policies(policies_file))
 
 
 def target_options(f: F) -> F:

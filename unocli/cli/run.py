@@ -13,10 +13,13 @@ import pandas as pd
 
 from unocli.cli.backend import backend_options, make_backend
 from unocli.cli.options import (
+    GAMES_MAX,
     UnoCommand,
     check_seats,
     given,
+    load_extra_policies,
     match_option,
+    policies_file_option,
     policy_options,
     rules_options,
     seed_option,
@@ -25,7 +28,7 @@ from unocli.cli.options import (
 )
 from unocli.errors import ConfigError
 from unocli.files import check_table_path, write_table
-from unocli.game.policies import Policy, load_policies_file, resolve_policies, seat_labels
+from unocli.game.policies import Policy, resolve_policies, seat_labels
 from unocli.game.rules import Rules, resolve_rules
 from unocli.kernel import is_compiled
 from unocli.report import fmt
@@ -34,19 +37,6 @@ from unocli.run.precision import DEFAULT_MAX_GAMES
 from unocli.study.simulate import RotationStats, SimulationResult, simulate
 
 PROGRESS_AFTER = 2.0  # seconds before a progress bar appears
-
-
-def policies_file_option(f):
-    return click.option(
-        "--policies",
-        "policies_file",
-        type=click.Path(dir_okay=False),
-        default=None,
-        help="TOML file of extra named policies, usable in --policy and --seat.",
-    )(f)
-
-
-GAMES_MAX = 2**63 - 1  # game counts are int64 in the kernel and the accumulators
 
 
 def games_option(default: int):
@@ -73,25 +63,6 @@ def resolve_table(
     extra = load_extra_policies(policies_file)
     policies = resolve_policies(rules.players, policy, seats, extra)
     return rules, policies, seat_labels(rules.players, policy, seats)
-
-
-def load_extra_policies(policies_file: str | None) -> dict[str, Policy] | None:
-    """The policies of ``--policies FILE``; a name that is a preset must define the preset itself.
-
-    A file that redefined ``basic`` differently would play its own policy while
-    every table still said ``basic``, so it is refused.
-    """
-    if not policies_file:
-        return None
-    from unocli.game.policies import PRESETS, preset
-
-    extra = load_policies_file(policies_file)
-    for name, pol in extra.items():
-        if name in PRESETS and pol != preset(name):
-            raise ConfigError(
-                f"policy file {policies_file!r} redefines the preset {name!r} with other knobs: give it another name"
-            )
-    return extra
 
 
 class Progress:
