@@ -19,9 +19,9 @@ from unocli.balance.check import CheckReport, CheckRow, MetricTest, Verdict, _ve
 from unocli.study.stats import Difference
 
 
-def _test(diff: float, se: float, baseline: float = 10.0, sd: float = 2.0) -> MetricTest:
+def _test(diff: float, se: float, baseline: float = 10.0, sd: float = 2.0, decidable: bool = True) -> MetricTest:
     d = Difference(diff, se, 100, diff - se, diff + se, 0.5, 50.0)
-    return MetricTest("arm", "turns", baseline, sd, baseline + diff, d)
+    return MetricTest("arm", "turns", baseline, sd, baseline + diff, d, decidable)
 
 
 # band = 0.05 * max(|10|, 2) = 0.5; the interval is diff +- 2 * se.
@@ -43,6 +43,12 @@ def test_verdict_rules(diff: float, se: float, p: float, expected: Verdict) -> N
     assert row.verdict is expected
     assert (row.arm, row.metric, row.baseline, row.now, row.diff, row.p) == ("arm", "turns", 10.0, 10.0 + diff, diff, p)
     assert (row.ci_low, row.ci_high) == pytest.approx((diff - 2 * se, diff + 2 * se), abs=1e-12)
+
+
+def test_too_small_to_decide_is_inconclusive_never_fail_or_pass() -> None:
+    """A metric whose samples are too small to test is inconclusive whatever its p-value or interval."""
+    assert _verdict(_test(0.0, 0.1, decidable=False), 0.0, 2.0, 0.001, 0.05).verdict is Verdict.INCONCLUSIVE
+    assert _verdict(_test(5.0, 0.1, decidable=False), 1e-12, 2.0, 0.001, 0.05).verdict is Verdict.INCONCLUSIVE
 
 
 def test_band_uses_the_sd_for_a_rare_count() -> None:
