@@ -95,4 +95,3 @@ def test_junit_file(tmp_path) -> None:
     assert (skipped.tag, skipped.get("message"), skipped.text) == ("skipped", "inconclusive: more games needed", text)
     write_junit(CheckReport("exact", 1, 100, 0.0, 0.0, rows[:1]), path, name="mine")
     assert ET.parse(path).getroot().attrib == {"name": "mine", "tests": "1", "failures": "0", "skipped": "0"}
-
