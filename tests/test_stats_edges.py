@@ -85,3 +85,16 @@ def test_welch_without_any_spread_falls_back_to_n_minus_2_at_least_1() -> None:
     one_each = welch(1.0, 0.0, 1, 1.0, 0.0, 1)
     assert (one_each.diff, one_each.se, one_each.low, one_each.high, one_each.p, one_each.df) == (0.0, 0.0, 0.0, 0.0, 1.0, 1)
     assert welch(2.0, 0.0, 4, 1.0, 0.0, 3).df == 5
+
+
+@pytest.mark.parametrize("k", (0, 1))
+def test_wilson_of_one_game(k: int) -> None:
+    ref = sps.binomtest(k, 1).proportion_ci(0.95, method="wilson")
+    got = wilson(k, 1)
+    assert (got.share, got.successes, got.n) == (k, k, 1)
+    assert (got.low, got.high) == pytest.approx((ref.low, ref.high), rel=REL, abs=1e-15)
+
+
+@pytest.mark.parametrize("level", (0.8, 0.9, 0.99))
+def test_welch_keeps_its_level(level: float) -> None:
+    assert welch(5.0, 1.0, 8, 3.0, 2.0, 10, level).level == level
