@@ -98,3 +98,10 @@ def test_wilson_of_one_game(k: int) -> None:
 @pytest.mark.parametrize("level", (0.8, 0.9, 0.99))
 def test_welch_keeps_its_level(level: float) -> None:
     assert welch(5.0, 1.0, 8, 3.0, 2.0, 10, level).level == level
+
+
+def test_wilson_bounds_stay_within_0_and_1() -> None:
+    """At 0 or n successes the formula's bound lands on 0 or 1 up to rounding (over 1 at n = 16, under 0 at n = 21)."""
+    for n in range(1, 100):
+        assert wilson(n, n).high <= 1.0 and wilson(0, n).low >= 0.0, n
+    assert wilson(16, 16).high == 1.0 and wilson(0, 21).low == 0.0
