@@ -14,8 +14,21 @@ from __future__ import annotations
 from xml.etree import ElementTree as ET
 
 import pytest
+from click.testing import CliRunner
 
-from unocli.balance.check import CheckReport, CheckRow, MetricTest, Verdict, _verdict, write_junit
+from unocli.balance.baseline import load_baseline
+from unocli.balance.check import (
+    CheckReport,
+    CheckRow,
+    MetricTest,
+    Verdict,
+    _verdict,
+    check_exact,
+    check_statistical,
+    write_junit,
+)
+from unocli.cli.main import cli
+from unocli.run.backends import LocalBackend
 from unocli.study.stats import Difference
 
 
@@ -95,3 +108,41 @@ def test_junit_file(tmp_path) -> None:
     assert (skipped.tag, skipped.get("message"), skipped.text) == ("skipped", "inconclusive: more games needed", text)
     write_junit(CheckReport("exact", 1, 100, 0.0, 0.0, rows[:1]), path, name="mine")
     assert ET.parse(path).getroot().attrib == {"name": "mine", "tests": "1", "failures": "0", "skipped": "0"}
+
+
+class _Recording(LocalBackend):
+    """The local backend, counting the shards it is given: shows which backend a check ran on."""
+
+    def __init__(self) -> None:
+        self.shards = 0
+
+    def map_unordered(self, fn, items):
+        for item in items:
+            self.shards += 1
+            yield fn(item)
+
+
+TINY = """
+name = "tiny"
+seed = 5
+games = 500
+players = [3]
+
+[base]
+rules = "official"
+policy = "basic"
+
+[arms.basic]
+"""
+
+
+def test_both_checks_run_on_the_backend_they_are_given(tmp_path) -> None:
+    (tmp_path / "tiny.toml").write_text(TINY)
+    out = tmp_path / "tiny.json"
+    result = CliRunner().invoke(cli, ["baseline", str(tmp_path / "tiny.toml"), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    doc, arms = load_baseline(out)
+    exact, statistical = _Recording(), _Recording()
+    assert check_exact(doc, arms, backend=exact).exit_code == 0
+    check_statistical(doc, arms, seed=9, backend=statistical)
+    assert exact.shards > 0 and statistical.shards > 0
