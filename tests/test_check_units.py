@@ -143,6 +143,11 @@ def test_both_checks_run_on_the_backend_they_are_given(tmp_path) -> None:
     assert result.exit_code == 0, result.output
     doc, arms = load_baseline(out)
     exact, statistical = _Recording(), _Recording()
-    assert check_exact(doc, arms, backend=exact).exit_code == 0
+    report = check_exact(doc, arms, backend=exact)
+    assert report.exit_code == 0
+    metrics = [r for r in report.rows if not r.metric.startswith("fingerprint")]
+    assert [r.metric for r in metrics] == list(doc["arms"][0]["metrics"])
+    for row in metrics:  # the same games: each metric's value again, a difference of exactly 0
+        assert (row.arm, row.now, row.diff, row.verdict) == ("basic", row.baseline, 0.0, Verdict.PASS)
     check_statistical(doc, arms, seed=9, backend=statistical)
     assert exact.shards > 0 and statistical.shards > 0
