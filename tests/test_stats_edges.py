@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from unocli.study.stats import indicator_mean, paired_diff, paired_t, welch, wilson
+from unocli.study.stats import indicator_mean, paired_diff, paired_t, t_interval, welch, wilson
 
 REL = 1e-9
 
@@ -105,3 +105,12 @@ def test_wilson_bounds_stay_within_0_and_1() -> None:
     for n in range(1, 100):
         assert wilson(n, n).high <= 1.0 and wilson(0, n).low >= 0.0, n
     assert wilson(16, 16).high == 1.0 and wilson(0, 21).low == 0.0
+
+
+@pytest.mark.parametrize("level", (0.9, 0.95))
+def test_t_interval_of_zero_and_one_value_keeps_n_and_level(level: float) -> None:
+    empty = t_interval(0, 0.0, 0.0, level)
+    assert (empty.n, empty.level) == (0, level)
+    assert all(math.isnan(v) for v in (empty.mean, empty.sd, empty.low, empty.high))
+    one = t_interval(1, 3.5, 12.25, level)
+    assert (one.mean, one.sd, one.n, one.low, one.high, one.level) == (3.5, 0.0, 1, 3.5, 3.5, level)
