@@ -15,7 +15,9 @@ from xml.etree import ElementTree as ET
 
 import pytest
 from click.testing import CliRunner
+from scipy import stats as sps
 
+from unocli.balance import check as check_module
 from unocli.balance.baseline import load_baseline
 from unocli.balance.check import (
     CheckReport,
@@ -136,18 +138,69 @@ policy = "basic"
 """
 
 
-def test_both_checks_run_on_the_backend_they_are_given(tmp_path) -> None:
-    (tmp_path / "tiny.toml").write_text(TINY)
-    out = tmp_path / "tiny.json"
-    result = CliRunner().invoke(cli, ["baseline", str(tmp_path / "tiny.toml"), "-o", str(out)])
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory) -> tuple[dict, list]:
+    folder = tmp_path_factory.mktemp("tiny")
+    (folder / "tiny.toml").write_text(TINY)
+    out = folder / "tiny.json"
+    result = CliRunner().invoke(cli, ["baseline", str(folder / "tiny.toml"), "-o", str(out)])
     assert result.exit_code == 0, result.output
-    doc, arms = load_baseline(out)
+    return load_baseline(out)
+
+
+def test_both_checks_run_on_the_backend_they_are_given(tiny) -> None:
+    doc, arms = tiny
     exact, statistical = _Recording(), _Recording()
     report = check_exact(doc, arms, backend=exact)
     assert report.exit_code == 0
+    assert (report.mode, report.seed, report.games, report.alpha, report.tolerance) == ("exact", 5, 500, 0.0, 0.0)
     metrics = [r for r in report.rows if not r.metric.startswith("fingerprint")]
     assert [r.metric for r in metrics] == list(doc["arms"][0]["metrics"])
     for row in metrics:  # the same games: each metric's value again, a difference of exactly 0
         assert (row.arm, row.now, row.diff, row.verdict) == ("basic", row.baseline, 0.0, Verdict.PASS)
+    (fingerprint,) = [r for r in report.rows if r.metric.startswith("fingerprint")]
+    assert fingerprint.arm == "basic" and fingerprint.verdict is Verdict.PASS
+    # the fingerprint row carries no numbers
+    assert (fingerprint.baseline, fingerprint.now, fingerprint.diff, fingerprint.ci_low, fingerprint.ci_high) == (0,) * 5
     check_statistical(doc, arms, seed=9, backend=statistical)
     assert exact.shards > 0 and statistical.shards > 0
+
+
+def test_exact_check_of_another_fingerprint_fails_every_row(tiny) -> None:
+    doc, arms = tiny
+    changed = {**doc, "arms": [{**doc["arms"][0], "fingerprint": "0" * 16}]}
+    report = check_exact(changed, arms)
+    assert report.exit_code == 1
+    assert {r.verdict for r in report.rows} == {Verdict.FAIL}
+
+
+def test_statistical_report_fields_and_simultaneous_interval(tiny, monkeypatch) -> None:
+    """The report says what ran; the interval is Bonferroni's over every test: z = Phi^-1(1 - alpha / 2m)."""
+    doc, arms = tiny
+    seen = []
+    real = check_module._verdict
+
+    def spy(t, p, z, alpha, tolerance):
+        seen.append(z)
+        return real(t, p, z, alpha, tolerance)
+
+    monkeypatch.setattr(check_module, "_verdict", spy)
+    report = check_statistical(doc, arms, seed=9, games=400, alpha=0.01)
+    assert (report.mode, report.seed, report.games, report.alpha, report.tolerance) == ("statistical", 9, 400, 0.01, 0.05)
+    m = len(report.rows)
+    assert m == len(doc["arms"][0]["metrics"]) + 3  # and a win share per seat
+    assert seen == pytest.approx([sps.norm.ppf(1 - 0.01 / (2 * m))] * m, rel=1e-12)
+
+
+def test_statistical_check_without_a_seed_draws_a_64_bit_one(tiny, monkeypatch) -> None:
+    doc, arms = tiny
+    asked = []
+
+    def randbits(k: int) -> int:
+        asked.append(k)
+        return 2**64 - 7
+
+    monkeypatch.setattr(check_module.secrets, "randbits", randbits)
+    assert check_statistical(doc, arms, games=100).seed == 2**64 - 7
+    assert asked == [64]
+    assert check_statistical(doc, arms, seed=3, games=100).seed == 3 and asked == [64]
