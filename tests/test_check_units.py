@@ -11,6 +11,7 @@ hand-made records (no simulation), so each rule is checked at its boundary.
 
 from __future__ import annotations
 
+import math
 from xml.etree import ElementTree as ET
 
 import pytest
@@ -18,7 +19,7 @@ from click.testing import CliRunner
 from scipy import stats as sps
 
 from unocli.balance import check as check_module
-from unocli.balance.baseline import load_baseline
+from unocli.balance.baseline import load_baseline, run_arm
 from unocli.balance.check import (
     CheckReport,
     CheckRow,
@@ -204,3 +205,18 @@ def test_statistical_check_without_a_seed_draws_a_64_bit_one(tiny, monkeypatch) 
     assert check_statistical(doc, arms, games=100).seed == 2**64 - 7
     assert asked == [64]
     assert check_statistical(doc, arms, seed=3, games=100).seed == 3 and asked == [64]
+
+
+def test_win_share_tests_use_the_binomial_spread(tiny) -> None:
+    """A seat's win share is a 0/1 mean: its sd is sqrt(p (1 - p)), so Welch's se is sqrt(p0 q0 / n0 + p1 q1 / n1)."""
+    doc, arms = tiny
+    rec = doc["arms"][0]
+    result = run_arm(arms[0], 400, 9)
+    shares = [t for t in check_module._tests("basic", rec, result) if t.metric.startswith("win_share_seat")]
+    assert [t.metric for t in shares] == [f"win_share_seat{s}" for s in range(3)]
+    for seat, t in enumerate(shares):
+        p0, p1 = rec["wins"][seat] / rec["n"], result.acc.wins[seat] / result.acc.games
+        assert t.arm == "basic" and (t.baseline, t.now) == pytest.approx((p0, p1), rel=1e-12)
+        assert t.baseline_sd == pytest.approx(math.sqrt(p0 * (1 - p0)), rel=1e-12)
+        se = math.sqrt(p0 * (1 - p0) / rec["n"] + p1 * (1 - p1) / result.acc.games)
+        assert (t.test.diff, t.test.se) == pytest.approx((p1 - p0, se), rel=1e-12)
