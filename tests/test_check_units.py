@@ -11,11 +11,27 @@ hand-made records (no simulation), so each rule is checked at its boundary.
 
 from __future__ import annotations
 
+import math
 from xml.etree import ElementTree as ET
 
 import pytest
+from click.testing import CliRunner
+from scipy import stats as sps
 
-from unocli.balance.check import CheckReport, CheckRow, MetricTest, Verdict, _verdict, write_junit
+from unocli.balance import check as check_module
+from unocli.balance.baseline import load_baseline, run_arm
+from unocli.balance.check import (
+    CheckReport,
+    CheckRow,
+    MetricTest,
+    Verdict,
+    _verdict,
+    check_exact,
+    check_statistical,
+    write_junit,
+)
+from unocli.cli.main import cli
+from unocli.run.backends import LocalBackend
 from unocli.study.stats import Difference
 
 
@@ -101,3 +117,114 @@ def test_junit_file(tmp_path) -> None:
     assert (skipped.tag, skipped.get("message"), skipped.text) == ("skipped", "inconclusive: more games needed", text)
     write_junit(CheckReport("exact", 1, 100, 0.0, 0.0, rows[:1]), path, name="mine")
     assert ET.parse(path).getroot().attrib == {"name": "mine", "tests": "1", "failures": "0", "skipped": "0"}
+
+
+class _Recording(LocalBackend):
+    """The local backend, counting the shards it is given: shows which backend a check ran on."""
+
+    def __init__(self) -> None:
+        self.shards = 0
+
+    def map_unordered(self, fn, items):
+        for item in items:
+            self.shards += 1
+            yield fn(item)
+
+
+TINY = """
+name = "tiny"
+seed = 5
+games = 500
+players = [3]
+
+[base]
+rules = "official"
+policy = "basic"
+
+[arms.basic]
+"""
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory) -> tuple[dict, list]:
+    folder = tmp_path_factory.mktemp("tiny")
+    (folder / "tiny.toml").write_text(TINY)
+    out = folder / "tiny.json"
+    result = CliRunner().invoke(cli, ["baseline", str(folder / "tiny.toml"), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    return load_baseline(out)
+
+
+def test_both_checks_run_on_the_backend_they_are_given(tiny) -> None:
+    doc, arms = tiny
+    exact, statistical = _Recording(), _Recording()
+    report = check_exact(doc, arms, backend=exact)
+    assert report.exit_code == 0
+    assert (report.mode, report.seed, report.games, report.alpha, report.tolerance) == ("exact", 5, 500, 0.0, 0.0)
+    metrics = [r for r in report.rows if not r.metric.startswith("fingerprint")]
+    assert [r.metric for r in metrics] == list(doc["arms"][0]["metrics"])
+    for row in metrics:  # the same games: each metric's value again, a difference of exactly 0
+        assert (row.arm, row.now, row.diff, row.verdict) == ("basic", row.baseline, 0.0, Verdict.PASS)
+    (fingerprint,) = [r for r in report.rows if r.metric.startswith("fingerprint")]
+    assert fingerprint.arm == "basic" and fingerprint.verdict is Verdict.PASS
+    # the fingerprint row carries no numbers
+    assert (fingerprint.baseline, fingerprint.now, fingerprint.diff, fingerprint.ci_low, fingerprint.ci_high) == (0,) * 5
+    check_statistical(doc, arms, seed=9, backend=statistical)
+    assert exact.shards > 0 and statistical.shards > 0
+
+
+def test_exact_check_of_another_fingerprint_fails_every_row(tiny) -> None:
+    doc, arms = tiny
+    changed = {**doc, "arms": [{**doc["arms"][0], "fingerprint": "0" * 16}]}
+    report = check_exact(changed, arms)
+    assert report.exit_code == 1
+    assert {r.verdict for r in report.rows} == {Verdict.FAIL}
+
+
+def test_statistical_report_fields_and_simultaneous_interval(tiny, monkeypatch) -> None:
+    """The report says what ran; the interval is Bonferroni's over every test: z = Phi^-1(1 - alpha / 2m)."""
+    doc, arms = tiny
+    seen = []
+    real = check_module._verdict
+
+    def spy(t, p, z, alpha, tolerance):
+        seen.append(z)
+        return real(t, p, z, alpha, tolerance)
+
+    monkeypatch.setattr(check_module, "_verdict", spy)
+    report = check_statistical(doc, arms, seed=9, games=400, alpha=0.01)
+    assert (report.mode, report.seed, report.games, report.alpha, report.tolerance) == ("statistical", 9, 400, 0.01, 0.05)
+    m = len(report.rows)
+    assert m == len(doc["arms"][0]["metrics"]) + 3  # and a win share per seat
+    assert seen == pytest.approx([sps.norm.ppf(1 - 0.01 / (2 * m))] * m, rel=1e-12)
+
+
+def test_statistical_check_without_a_seed_draws_a_64_bit_one(tiny, monkeypatch) -> None:
+    doc, arms = tiny
+    asked = []
+
+    def randbits(k: int) -> int:
+        asked.append(k)
+        return 2**64 - 7
+
+    monkeypatch.setattr(check_module.secrets, "randbits", randbits)
+    assert check_statistical(doc, arms, games=100).seed == 2**64 - 7
+    assert asked == [64]
+    assert check_statistical(doc, arms, seed=3, games=100).seed == 3 and asked == [64]
+
+
+def test_win_share_tests_use_the_binomial_spread(tiny) -> None:
+    """A seat's win share is a 0/1 mean: its baseline sd is sqrt(p (1 - p)); the two shares are compared by the
+    score test, whose se is sqrt(p q (1 / n0 + 1 / n1)) with p the pooled share (both samples' wins over both n)."""
+    doc, arms = tiny
+    rec = doc["arms"][0]
+    result = run_arm(arms[0], 400, 9)
+    shares = [t for t in check_module._tests("basic", rec, result) if t.metric.startswith("win_share_seat")]
+    assert [t.metric for t in shares] == [f"win_share_seat{s}" for s in range(3)]
+    for seat, t in enumerate(shares):
+        p0, p1 = rec["wins"][seat] / rec["n"], result.acc.wins[seat] / result.acc.games
+        assert t.arm == "basic" and (t.baseline, t.now) == pytest.approx((p0, p1), rel=1e-12)
+        assert t.baseline_sd == pytest.approx(math.sqrt(p0 * (1 - p0)), rel=1e-12)
+        pooled = (rec["wins"][seat] + result.acc.wins[seat]) / (rec["n"] + result.acc.games)
+        se = math.sqrt(pooled * (1 - pooled) * (1 / rec["n"] + 1 / result.acc.games))
+        assert (t.test.diff, t.test.se) == pytest.approx((p1 - p0, se), rel=1e-12)

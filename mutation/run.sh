@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Mutation testing of the Python layer with mutmut (pip install mutmut; configured in pyproject.toml
+# [tool.mutmut]), one group of modules at a time, each against only the fast tests written for it:
+#
+#   mutation/run.sh stats    # unocli/study/stats.py   against tests/test_stats*.py
+#   mutation/run.sh check    # unocli/balance/check.py against tests/test_check*.py
+#   mutation/run.sh engine   # unocli/reference/{engine,decisions}.py against the scenario, policy,
+#                            # match and trace tests
+#   mutation/run.sh engine 'unocli.reference.engine.x_play_match*'   # some mutants only (name globs)
+#
+# mutmut runs, for each mutant, only those of the group's tests that called the mutated function,
+# but a group's whole test list runs once first; so a group is given its own copy of the project
+# (MUTATION_DIR, default /tmp/unocli-mutation-GROUP) with [tool.mutmut] narrowed to it. Results are
+# kept there: a rerun tests only new or changed mutants. One worker by default (MUTMUT_CHILDREN):
+# the machine is shared. `mutmut results` (in that folder) lists survivors, `mutmut show NAME` one diff.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+group=${1:?usage: mutation/run.sh stats|check|engine [MUTANT_GLOB...]}
+shift
+case "$group" in
+    stats)
+        mutate='"unocli/study/stats.py"'
+        tests='"tests/test_stats.py", "tests/test_stats_defaults.py", "tests/test_stats_edges.py"' ;;
+    check)
+        mutate='"unocli/balance/check.py"'
+        tests='"tests/test_check_units.py", "tests/test_check_exit_codes.py", "tests/test_check.py"' ;;
+    engine)
+        mutate='"unocli/reference/engine.py", "unocli/reference/decisions.py"'
+        tests='"tests/test_scenarios_turns.py", "tests/test_scenarios_house.py", "tests/test_scenarios_setup.py",
+               "tests/test_scenarios_stuck.py", "tests/test_policy_definitions.py", "tests/test_match_target.py",
+               "tests/test_trace.py", "tests/test_rules_policies.py"' ;;
+    *) echo "unknown group: $group (stats, check or engine)" >&2; exit 2 ;;
+esac
+work=${MUTATION_DIR:-/tmp/unocli-mutation-$group}
+mkdir -p "$work"
+# The tracked files as they are in the work tree (mutants/ in $work survives: incremental reruns).
+git ls-files -z | tar --null -T - -cf - | tar -xf - -C "$work"
+"$root/.venv/bin/python" - "$work/pyproject.toml" "$mutate" "$tests" <<'PY'
+import re, sys
+path, mutate, tests = sys.argv[1:]
+text = open(path).read()
+text = re.sub(r"^only_mutate = .*$", f"only_mutate = [{mutate}]", text, flags=re.M)
+text = re.sub(r"^pytest_add_cli_args_test_selection = \[.*?\]", f"pytest_add_cli_args_test_selection = [{tests}]", text, flags=re.M | re.S)
+open(path, "w").write(text)
+PY
+cd "$work"
+"$root/.venv/bin/mutmut" run --max-children "${MUTMUT_CHILDREN:-1}" "$@" || true
+"$root/.venv/bin/mutmut" results
+# The score: killed / all mutants of the group (from mutmut's per-file records).
+"$root/.venv/bin/python" - <<'PY'
+import collections, glob, json
+for meta in sorted(glob.glob("mutants/unocli/**/*.py.meta", recursive=True)):
+    codes = collections.Counter(json.load(open(meta))["exit_code_by_key"].values())
+    total, killed = sum(codes.values()), codes[1] + codes[3]
+    if total and codes[None] < total:
+        print(f"{meta[8:-5]}: {killed}/{total - codes[None]} killed ({100 * killed / max(1, total - codes[None]):.1f}%), "
+              f"{codes[0]} survived, {codes[None]} not run")
+PY
