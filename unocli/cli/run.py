@@ -146,20 +146,21 @@ def format_result(result: SimulationResult) -> str:
     return "\n".join(lines)
 
 
-def _share_columns(df: pd.DataFrame) -> dict[str, list[str]]:
-    """A win share and its Wilson interval as percentages, in two columns."""
+def _share_columns(df: pd.DataFrame, how: str = "Wilson") -> dict[str, list[str]]:
+    """A win share and its 95% interval (computed ``how``) as percentages, in two columns."""
     bounds = list(zip(df["ci_low"], df["ci_high"], strict=True))
     return {
         "win share": [fmt.point(p, lo, hi, kind="share") for p, (lo, hi) in zip(df["share"], bounds, strict=True)],
-        "95% CI (Wilson)": [fmt.bounds(lo, hi, kind="share") for lo, hi in bounds],
+        f"95% CI ({how})": [fmt.bounds(lo, hi, kind="share") for lo, hi in bounds],
     }
 
 
 def _rotation_lines(rot: RotationStats) -> list[str]:
     """Each policy's win share with seats rotated, and the paired differences between policies."""
     sh = rot.shares()
-    lines = ["", f"Policies with seats rotated ({fmt.count(rot.deals)} deals x {rot.rotations} rotations):"]
-    table = pd.DataFrame({"policy": sh["policy"], "seats": sh["seats"], **_share_columns(sh), "n": sh["n"].map(fmt.count)})
+    lines = ["", f"Policies with seats rotated ({fmt.count(rot.deals)} deals x {rot.rotations} rotations; intervals over deals):"]
+    columns = _share_columns(sh, "t over deals")
+    table = pd.DataFrame({"policy": sh["policy"], "seats": sh["seats"], **columns, "deals": sh["n"].map(fmt.count)})
     lines.append(table.to_string(index=False))
     names = list(rot.groups())
     for i, a in enumerate(names):

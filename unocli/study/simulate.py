@@ -22,7 +22,7 @@ from unocli.run.accumulate import METRICS, Accumulator
 from unocli.run.backends import Backend, LocalBackend
 from unocli.run.precision import DEFAULT_FIRST_BATCH, DEFAULT_MAX_GAMES, TargetInfo, check_target, play_to_target
 from unocli.run.shards import RunSpec, run_shard, split
-from unocli.study.stats import Difference, Proportion, paired_t, t_interval, wilson
+from unocli.study.stats import Difference, Proportion, clustered_share, paired_t, t_interval, wilson
 
 DEFAULT_BATCH = 1 << 16
 MATCH_METRICS = ("rounds", "rounds_blocked", "rounds_capped", "rounds_stuck")
@@ -85,23 +85,32 @@ class RotationStats:
         return out
 
     def shares(self) -> pd.DataFrame:
-        """Each policy's share of the games it played that it won, with a Wilson 95% interval.
+        """Each policy's share of the games it played that it won, with a 95% interval clustered by deal.
 
-        A label held by several seats pools their games.
+        A label held by several seats pools their games. The rotations of one
+        deal are not independent (its seat shares sum to one), so the interval
+        is Student's t over deals, each deal contributing its share of that
+        policy's games won (``stats.clustered_share``); ``n`` counts deals.
         """
         rows = []
         for label, slots in self.groups().items():
-            wins = int(sum(self.s1[s] for s in slots)) if self.s1 is not None else 0
-            share = wilson(wins, self.deals * self.rotations * len(slots))
+            per_deal = self.rotations * len(slots)
+            if self.s1 is None or self.s2 is None:
+                wins, share = 0, clustered_share(0, 0.0, 0.0, per_deal)
+            else:
+                c = np.zeros(len(self.labels))
+                c[slots] = 1.0
+                wins = int(c @ self.s1)
+                share = clustered_share(self.deals, float(wins), float(c @ self.s2 @ c), per_deal)
             rows.append(
                 {
                     "policy": label,
                     "seats": len(slots),
                     "wins": wins,
-                    "share": share.share,
+                    "share": share.mean,
                     "ci_low": share.low,
                     "ci_high": share.high,
-                    "n": share.n,
+                    "n": self.deals,
                 }
             )
         return pd.DataFrame(rows)
