@@ -151,8 +151,9 @@ def load_rules_file(path: str | Path) -> Rules:
     p = Path(path)
     data = load_toml(p, "rules file")
     if "rules" in data and isinstance(data["rules"], dict):
-        others = sorted(k for k in data if k != "rules")
-        if others:  # both places at once: one of them would be silently dropped
+        # Rule fields in both places at once: the ones outside [rules] would be silently dropped.
+        others = sorted(k for k in data if k in RULE_FIELDS or k == "base")
+        if others:
             raise ConfigError(
                 f"rules file {str(p)!r}: fields go at the top level or under [rules], not both ({others[0]!r} is outside [rules])"
             )
