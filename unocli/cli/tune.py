@@ -9,7 +9,6 @@ import click
 
 from unocli.cli.backend import backend_options, make_backend
 from unocli.cli.options import UnoCommand, build_rules, rules_options, seed_option
-from unocli.errors import ConfigError
 
 
 @click.command(cls=UnoCommand)
@@ -118,16 +117,19 @@ def tune_cmd(
     space's base policy and smart. Gains are win share minus the field's per-seat share, in points,
     with 95% intervals over deals.
     """
-    from unocli.files import check_table_path, write_table, write_text_atomic
-    from unocli.game.policies import load_policies_file, parse_policy_spec
+    from unocli.cli.options import load_extra_policies
+    from unocli.files import check_file_path, check_table_path, write_table, write_text_atomic
+    from unocli.game.policies import parse_policy_spec
     from unocli.study import tune as tuning
 
-    for path in (out, chart_path):  # refuse an unwritable destination before any game is played
-        if path is not None:
-            _check_folder(path)
+    # Refuse an unwritable destination before any game is played.
+    if out is not None:
+        check_file_path(out, (".toml",), "policy file")
+    if chart_path is not None:
+        check_file_path(chart_path, (".png", ".svg"), "chart")
     if table_path is not None:
         check_table_path(table_path)
-    extra = load_policies_file(policies_file) if policies_file else None
+    extra = load_extra_policies(policies_file)
     rules = build_rules(rules_spec, sets, players)
     table = tuning.Table(rules, parse_policy_spec(field_spec, extra), seed, make_backend(backend, scheduler))
     search_space = tuning.SearchSpace.load(space, extra)
@@ -184,14 +186,3 @@ def _summary(history: list) -> str:
             f"{fmt.interval(f.winner_vs_smart.diff, f.winner_vs_smart.low, f.winner_vs_smart.high, kind='pp')}",
         ]
     return "\n".join(lines)
-
-
-def _check_folder(path: str) -> None:
-    import os
-    from pathlib import Path
-
-    folder = Path(path).resolve().parent
-    if not folder.is_dir():
-        raise ConfigError(f"cannot write {path!r}: the folder {str(folder)!r} does not exist")
-    if not os.access(folder, os.W_OK):
-        raise ConfigError(f"cannot write {path!r}: the folder {str(folder)!r} is not writable")
