@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from unocli.game import policies as pol_module
 from unocli.game.cards import DECK_SIZE
-from unocli.game.policies import CardClass, ColourChoice, Policy, Respond, SwapTarget
+from unocli.game.policies import CardClass, ColourChoice, MatchPreference, Policy, Respond, SwapTarget
 from unocli.game.rng import SEED_MAX
 from unocli.game.rules import Rules, Stacking, WildDrawFour
 
@@ -120,16 +120,27 @@ def knob_policies(draw, *, finite: bool = False) -> Policy:
     is always caught draws at every Uno and never goes out (the round runs to
     max_turns, and a match never reaches its target).
     """
+    next_range = sorted(draw(st.lists(_weighted_int(1, 108, small=8), min_size=2, max_size=2)))
+    own_range = sorted(draw(st.lists(_weighted_int(1, 108, small=10), min_size=2, max_size=2)))
     return Policy(
         play=draw(st.one_of(st.just("random"), orders())),
         attack=draw(st.one_of(st.just(""), orders())),
         attack_at=draw(_hand_knob("attack_at")),
         colour=draw(st.sampled_from(list(ColourChoice))),
         bluff=draw(probabilities),
+        bluff_next_min=next_range[0],
+        bluff_next_max=next_range[1],
+        bluff_own_min=own_range[0],
+        bluff_own_max=own_range[1],
         respond=draw(st.sampled_from(list(Respond))),
         challenge=draw(probabilities),
         challenge_if_hand=draw(_hand_knob("challenge_if_hand")),
         challenge_if_own_colour=draw(st.booleans()),
+        trust_if_lacked=draw(st.booleans()),
+        trust_if_seen=draw(_hand_knob("trust_if_seen")),
+        stack_from=draw(_weighted_int(0, 108, small=12)),
+        keep_draws=draw(st.booleans()),
+        match=draw(st.sampled_from(list(MatchPreference))),
         forget_uno=draw(st.floats(0.0, 0.5)) if finite else draw(probabilities),
         catch_uno=draw(probabilities),
         stack=draw(probabilities),

@@ -240,8 +240,8 @@ def test_workspace_record() -> None:
     assert ws.isalignedstruct
     # int8 card tables and int16 sizes and priorities (issue 14), int64 elsewhere but the kept
     # play-stream state (xoshiro256** words: uint64)
-    int8 = ("hands", "ccount", "lacks", "disc", "pile", "opts", "old_hands", "old_ccount", "old_lacks")
-    small = {name: np.int8 for name in (*int8, "kept_hands", "kept_lacks", "kept_disc", "kept_pile")}
+    int8 = ("hands", "ccount", "lacks", "shown", "disc", "pile", "opts", "old_hands", "old_ccount", "old_lacks", "old_shown")
+    small = {name: np.int8 for name in (*int8, "kept_hands", "kept_lacks", "kept_shown", "kept_disc", "kept_pile")}
     small.update({"hsize": np.int16, "old_hsize": np.int16, "prio": np.int16, "kept_rs": np.uint64})
     assert all(ws[name].base == small.get(name, np.int64) for name in ws.names)
     assert ws.itemsize < 8 * 1024  # a workspace fits in L1 cache with room to spare
@@ -253,6 +253,7 @@ def test_workspace_record() -> None:
         "hsize": (n,),
         "ccount": (n, layout.N_COLOURS),
         "lacks": (n,),
+        "shown": (n,),
         "disc": (layout.N_TYPES,),
         "pile": (layout.DECK_SIZE,),
         "opts": (layout.DECK_SIZE,),
@@ -266,7 +267,7 @@ def test_workspace_record() -> None:
         assert ws[name].shape == shape, name
     # the seven_o rotation's scratch has the shape of what it saves
     saved = [name for name in ws.names if name.startswith("old_")]
-    assert saved == ["old_hands", "old_hsize", "old_ccount", "old_lacks"]
+    assert saved == ["old_hands", "old_hsize", "old_ccount", "old_lacks", "old_shown"]
     assert all(ws[name].shape == ws[name.removeprefix("old_")].shape for name in saved)
     # the workspace is filled from encode_policies' arrays
     _, ints, prio = encode_policies((Policy(),) * 3)

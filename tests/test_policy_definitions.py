@@ -182,8 +182,9 @@ def test_attack_looks_at_the_next_player_in_the_direction_of_play():
 #
 # policies.py: challenge_if_hand: "always challenge when the +4's player held at least this many cards (0: off)";
 # docs/rules.md §13: "... held at least this many cards before playing it". challenge_if_own_colour: "always
-# challenge when the card under the +4 was played by the +4's player". The victim's `challenge` probability is
-# 0, so any challenge comes from the knob under test. Seat 0 holds no red on R5: its +4 is honest.
+# challenge when the +4's player's own last play showed the colour under the +4" (so also when it played the very
+# card under the +4). The victim's `challenge` probability is 0, so any challenge comes from the knob under test.
+# Seat 0 holds no red on R5: its +4 is honest. tests/test_situational_knobs.py has the other informed rules.
 
 
 @pytest.mark.parametrize(
@@ -217,8 +218,8 @@ def test_challenge_if_own_colour_when_the_offender_played_the_card_under_it():
 
 @pytest.mark.parametrize("own_colour", [True, False])
 def test_challenge_if_own_colour_not_when_someone_else_played_it(own_colour):
-    """Seat 1 plays R6, then seat 0 plays W+4 on it: the card under the +4 is seat 1's, so the knob does not apply
-    (and `challenge` 0 never challenges)."""
+    """Seat 1 plays R6, then seat 0 plays W+4 on it: seat 0 has played nothing yet, so its last play showed no
+    colour and the knob does not apply (and `challenge` 0 never challenges)."""
     pols = [DET, DET.replace(challenge=0.0, challenge_if_own_colour=own_colour)]
     rnd = position(["W+4 G1 G2", "R6 Y1 Y2"], "R5", "Y4 Y5 Y6 Y7 Y8 Y9", current=1, pols=pols)
     assert steps(rnd, 2)

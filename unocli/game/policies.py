@@ -45,6 +45,14 @@ class Respond(StrEnum):
     KNOBS = "knobs"
 
 
+class MatchPreference(StrEnum):
+    """Which legal cards a player prefers when the top card can be matched both ways."""
+
+    ANY = "any"  # no preference: the play order decides
+    COLOUR = "colour"  # keep the colour: drop off-colour twins of the top card's symbol
+    NUMBER = "number"  # change the colour: drop cards of the current colour
+
+
 class SwapTarget(StrEnum):
     """Whom a 7 swaps hands with (seven_o)."""
 
@@ -121,7 +129,26 @@ class Policy(Fields):
             "last could not match, if held; else most held)"
         ),
     )
-    bluff: float = field(default=0.0, metadata=meta("probability of playing a +4 as a bluff when holding the current colour"))
+    bluff: float = field(
+        default=0.0,
+        metadata=meta(
+            "probability of playing a +4 as a bluff when holding the current colour, in the situations "
+            "bluff_next_min..bluff_next_max and bluff_own_min..bluff_own_max"
+        ),
+    )
+    bluff_next_min: int = field(
+        default=1, metadata=meta("bluff only when the next player holds at least this many cards", lo=1, hi=DECK_SIZE)
+    )
+    bluff_next_max: int = field(
+        default=DECK_SIZE, metadata=meta("bluff only when the next player holds at most this many cards", lo=1, hi=DECK_SIZE)
+    )
+    bluff_own_min: int = field(
+        default=1, metadata=meta("bluff only when holding at least this many cards (the +4 included)", lo=1, hi=DECK_SIZE)
+    )
+    bluff_own_max: int = field(
+        default=DECK_SIZE,
+        metadata=meta("bluff only when holding at most this many cards (the +4 included)", lo=1, hi=DECK_SIZE),
+    )
     respond: Respond = field(
         default=Respond.UNIFORM,
         metadata=meta(
@@ -129,23 +156,82 @@ class Policy(Fields):
             "docs/rules.md §10) or knobs (challenge by the challenge knobs, else stack with probability 'stack')"
         ),
     )
-    challenge: float = field(default=0.5, metadata=meta("probability of challenging a +4 (respond=knobs)"))
+    challenge: float = field(
+        default=0.5,
+        metadata=meta("probability of challenging a +4 when no informed rule below decides (respond=knobs)"),
+    )
+    trust_if_lacked: bool = field(
+        default=False,
+        metadata=meta(
+            "never challenge when the +4's player was seen failing to match the colour under it and has not "
+            "played that colour since (checked first)"
+        ),
+    )
     challenge_if_hand: int = field(
         default=0,
         metadata=meta("always challenge when the +4's player held at least this many cards (0: off)", lo=0, hi=DECK_SIZE),
     )
     challenge_if_own_colour: bool = field(
         default=False,
-        metadata=meta("always challenge when the card under the +4 was played by the +4's player"),
+        metadata=meta(
+            "always challenge when the +4's player's own last play showed the colour under the +4 (a card of "
+            "that colour, or that colour declared for a Wild)"
+        ),
+    )
+    trust_if_seen: int = field(
+        default=0,
+        metadata=meta(
+            "never challenge when at least this many cards of the colour under the +4 are in sight: in the "
+            "discard pile under the +4 or in one's own hand (0: off; checked after the always-rules)",
+            lo=0,
+            hi=DECK_SIZE,
+        ),
     )
     forget_uno: float = field(default=0.0, metadata=meta("probability of forgetting to call Uno"))
     catch_uno: float = field(default=1.0, metadata=meta("probability of noticing an opponent's forgotten Uno"))
     stack: float = field(default=1.0, metadata=meta("probability of stacking when able (respond=knobs)"))
+    stack_from: int = field(
+        default=0,
+        metadata=meta(
+            "stack only when the pending penalty is at least this many cards; below it, draw (respond=knobs; 0: always)",
+            lo=0,
+            hi=DECK_SIZE,
+        ),
+    )
+    keep_draws: bool = field(
+        default=False,
+        metadata=meta(
+            "when stacking is on, play Draw Twos and Wild Draw Fours only when nothing else plays (unless "
+            "attacking), to answer a penalty with them"
+        ),
+    )
+    match: MatchPreference = field(
+        default=MatchPreference.ANY,
+        metadata=meta(
+            "when the top card can be matched both by colour and by its number or symbol in another colour: "
+            "any (the play order decides), colour (keep the colour) or number (change it); Wilds are neither"
+        ),
+    )
     jump_in: float = field(default=0.5, metadata=meta("probability of jumping in when able"))
     swap_target: SwapTarget = field(
         default=SwapTarget.RANDOM, metadata=meta("whom a 7 swaps with: random, fewest, most or next (cards)")
     )
     play_drawn: float = field(default=1.0, metadata=meta("probability of playing a legal drawn card"))
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        for who in ("next", "own"):
+            lo, hi = getattr(self, f"bluff_{who}_min"), getattr(self, f"bluff_{who}_max")
+            if lo > hi:
+                raise ConfigError(f"bluff_{who}_min ({lo}) is above bluff_{who}_max ({hi}): no hand could ever bluff")
+
+    def bluffs_at(self, next_hand: int, own_hand: int) -> bool:
+        """Is a bluff open to this policy when the next player holds ``next_hand`` and it holds ``own_hand``?"""
+        return (
+            self.bluff > 0
+            and self.bluff_next_min <= next_hand <= self.bluff_next_max
+            and self.bluff_own_min <= own_hand <= self.bluff_own_max
+        )
 
     @property
     def play_order(self) -> tuple[CardClass, ...] | None:
@@ -231,7 +317,12 @@ PRESETS = Presets(
     "policies",
     {
         "random": ("docs/rules.md §10: every decision uniform over the options open", {}),
-        "basic": ("dumps high points, keeps Wilds for when nothing else plays, declares the colour held most", _BASIC),
+        "basic": (
+            "dumps high points, keeps Wilds for when nothing else plays, declares the colour held most; the "
+            "documented baseline, with known faults: it challenges one +4 in four though nobody at its table "
+            "bluffs, and spends its Draw Twos first even when stacking would reward keeping them",
+            _BASIC,
+        ),
         "aggressive": (
             "action and draw cards first, above all against a next player with 3 cards or fewer",
             {**_BASIC, "play": "draw_two>skip>reverse>wild_draw_four>high>wild", "attack": _ATTACK, "attack_at": 3},

@@ -23,7 +23,7 @@ import numpy as np
 
 from unocli.game import cards, rng
 from unocli.game.counters import COUNTERS, Outcome
-from unocli.game.policies import ColourChoice, Policy, Respond, SwapTarget
+from unocli.game.policies import ColourChoice, MatchPreference, Policy, Respond, SwapTarget
 from unocli.game.rules import RULE_FIELDS, Rules, Stacking, WildDrawFour
 
 # --- cards (docs/rules.md §1): the kernel's names for unocli.game.cards -------
@@ -60,7 +60,24 @@ OUTCOME_STUCK = int(Outcome.STUCK)
 
 # Knob order in the policy arrays.
 PROB_KNOBS = ("bluff", "challenge", "forget_uno", "catch_uno", "stack", "jump_in", "play_drawn")
-INT_KNOBS = ("random_play", "colour", "respond", "challenge_if_hand", "challenge_if_own_colour", "swap_target", "attack_at")
+INT_KNOBS = (
+    "random_play",
+    "colour",
+    "respond",
+    "challenge_if_hand",
+    "challenge_if_own_colour",
+    "swap_target",
+    "attack_at",
+    "bluff_next_min",
+    "bluff_next_max",
+    "bluff_own_min",
+    "bluff_own_max",
+    "trust_if_lacked",
+    "trust_if_seen",
+    "stack_from",
+    "keep_draws",
+    "match",
+)
 
 NMAX = 10  # most players at a table
 
@@ -190,6 +207,8 @@ P_STACK = P["stack"]
 P_JUMP = P["jump_in"]
 P_PLAY_DRAWN = P["play_drawn"]
 
+# integer knobs encoded from something other than the knob of the same name
+_DERIVED_INTS = frozenset({"random_play", "colour", "respond", "swap_target", "match", "attack_at"})
 I = {name: i for i, name in enumerate(INT_KNOBS)}  # noqa: E741
 I_RANDOM_PLAY = I["random_play"]
 I_COLOUR = I["colour"]
@@ -198,6 +217,15 @@ I_CHAL_HAND = I["challenge_if_hand"]
 I_CHAL_OWN = I["challenge_if_own_colour"]
 I_SWAP = I["swap_target"]
 I_ATTACK_AT = I["attack_at"]
+I_BLUFF_NEXT_MIN = I["bluff_next_min"]
+I_BLUFF_NEXT_MAX = I["bluff_next_max"]
+I_BLUFF_OWN_MIN = I["bluff_own_min"]
+I_BLUFF_OWN_MAX = I["bluff_own_max"]
+I_TRUST_IF_LACKED = I["trust_if_lacked"]
+I_TRUST_IF_SEEN = I["trust_if_seen"]
+I_STACK_FROM = I["stack_from"]
+I_KEEP_DRAWS = I["keep_draws"]
+I_MATCH = I["match"]
 
 # Enum orders (policies.ColourChoice / Respond / SwapTarget)
 COL_RANDOM = code(ColourChoice.RANDOM)
@@ -205,6 +233,8 @@ COL_MOST = code(ColourChoice.MOST_HELD)
 COL_NEXT_LACKS = code(ColourChoice.NEXT_LACKS)
 RESP_UNIFORM = code(Respond.UNIFORM)
 RESP_KNOBS = code(Respond.KNOBS)
+MATCH_ANY = code(MatchPreference.ANY)
+MATCH_NUMBER = code(MatchPreference.NUMBER)
 SW_RANDOM = code(SwapTarget.RANDOM)
 SW_FEWEST = code(SwapTarget.FEWEST)
 SW_MOST = code(SwapTarget.MOST)
@@ -234,10 +264,12 @@ N_INTS = len(INT_KNOBS)
     KEPT_P4_OFFENDER,
     KEPT_P4_BLUFF,
     KEPT_P4_HAND,
-    KEPT_P4_UNDER,
+    KEPT_P4_COLOUR,
+    KEPT_P4_SHOWN,
+    KEPT_P4_LACKED,
     KEPT_P4_CHALLENGEABLE,
     N_KEPT,
-) = range(16)
+) = range(18)
 # Scalars are int64; the card tables are int8 (a count per type is at most 4,
 # a card type below 54) and the hand sizes and priorities int16: small types
 # keep a workspace in L1 cache and make the stuck test's copies cheap (x1.16
@@ -260,7 +292,9 @@ WORKSPACE = np.dtype(
         ("p4_offender", np.int64),  # the last ordinary +4 (§5): its player
         ("p4_bluff", np.int64),  # 1 if it was a bluff
         ("p4_hand", np.int64),  # its player's hand size before it
-        ("p4_under", np.int64),  # 1 if its player had also played the card it covered
+        ("p4_colour", np.int64),  # the colour in force before it
+        ("p4_shown", np.int64),  # 1 if its player's own last play showed that colour (§13 challenge_if_own_colour)
+        ("p4_lacked", np.int64),  # 1 if its player was seen failing to match that colour (§13 trust_if_lacked)
         ("p4_challengeable", np.int64),  # 1 if its victim may challenge
         # this round's output row, and the rules (``ROW_NAMES`` and ``R_*`` order)
         ("row", np.int64, (ROW_WIDTH,)),
@@ -271,6 +305,7 @@ WORKSPACE = np.dtype(
         ("hsize", np.int16, (NMAX,)),
         ("ccount", np.int8, (NMAX, N_COLOURS)),
         ("lacks", np.int8, (NMAX,)),
+        ("shown", np.int8, (NMAX,)),  # the colour each seat's last play showed (§13), or NO_COLOUR
         # the piles: the discard pile under the top card as counts per type, the draw pile in draw order
         ("disc", np.int8, (N_TYPES,)),
         ("pile", np.int8, (DECK_SIZE,)),
@@ -284,12 +319,14 @@ WORKSPACE = np.dtype(
         ("old_hsize", np.int16, (NMAX,)),
         ("old_ccount", np.int8, (NMAX, N_COLOURS)),
         ("old_lacks", np.int8, (NMAX,)),
+        ("old_shown", np.int8, (NMAX,)),
         # the state kept for the stuck test (§11.15, Brent's method): the fields of the state
         # that can change (KEPT_* order), the hands, colour memories, discard counts, the live
         # draw pile from its first card, and the play stream
         ("kept", np.int64, (N_KEPT,)),
         ("kept_hands", np.int8, (NMAX, N_TYPES)),
         ("kept_lacks", np.int8, (NMAX,)),
+        ("kept_shown", np.int8, (NMAX,)),
         ("kept_disc", np.int8, (N_TYPES,)),
         ("kept_pile", np.int8, (DECK_SIZE,)),
         ("kept_rs", np.uint64, (4,)),
@@ -331,22 +368,23 @@ def encode_rules(rules: Rules) -> np.ndarray:
 
 
 def encode_policies(policies: tuple[Policy, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(probabilities float64[n, 7], integers int64[n, 7], priorities int16[n, 2, 54]) for the kernel."""
+    """(probabilities float64[n, len(PROB_KNOBS)], integers int64[n, len(INT_KNOBS)], priorities int16[n, 2, 54])."""
     n = len(policies)
     probs = np.zeros((n, len(PROB_KNOBS)), dtype=np.float64)
     ints = np.zeros((n, len(INT_KNOBS)), dtype=np.int64)
     prio = np.zeros((n, N_PRIO_TABLES, N_TYPES), dtype=np.int16)
     for s, pol in enumerate(policies):
         probs[s] = [getattr(pol, k) for k in PROB_KNOBS]
-        ints[s] = [
-            1 if pol.play == "random" else 0,
-            code(pol.colour),
-            code(pol.respond),
-            pol.challenge_if_hand,
-            int(pol.challenge_if_own_colour),
-            code(pol.swap_target),
-            pol.attack_at if pol.attack else 0,
-        ]
+        values = {
+            **{k: int(getattr(pol, k)) for k in INT_KNOBS if k not in _DERIVED_INTS},
+            "random_play": 1 if pol.play == "random" else 0,
+            "colour": code(pol.colour),
+            "respond": code(pol.respond),
+            "swap_target": code(pol.swap_target),
+            "match": code(pol.match),
+            "attack_at": pol.attack_at if pol.attack else 0,
+        }
+        ints[s] = [values[k] for k in INT_KNOBS]
         prio[s, PRIO_PLAY] = pol.priorities(False)
         prio[s, PRIO_ATTACK] = pol.priorities(True)
     return probs, ints, prio

@@ -19,17 +19,29 @@ from unocli.kernel.encode import (
     FAULT_PLUS4_ANYTIME,
     FAULT_STACK_COLOUR,
     I_ATTACK_AT,
+    I_BLUFF_NEXT_MAX,
+    I_BLUFF_NEXT_MIN,
+    I_BLUFF_OWN_MAX,
+    I_BLUFF_OWN_MIN,
     I_CHAL_HAND,
     I_CHAL_OWN,
     I_COLOUR,
+    I_KEEP_DRAWS,
+    I_MATCH,
     I_RANDOM_PLAY,
     I_RESPOND,
+    I_STACK_FROM,
     I_SWAP,
+    I_TRUST_IF_LACKED,
+    I_TRUST_IF_SEEN,
+    MATCH_ANY,
+    MATCH_NUMBER,
     N_COLOURS,
     N_RANKS,
     N_TYPES,
     NO_CARD,
     NO_COLOUR,
+    P_BLUFF,
     P_CHALLENGE,
     P_STACK,
     PRIO_ATTACK,
@@ -44,6 +56,7 @@ from unocli.kernel.encode import (
     RESPOND_CHALLENGE,
     SKIP,
     ST_ANY,
+    ST_OFF,
     ST_PLUS2,
     ST_PROGRESSIVE,
     SW_FEWEST,
@@ -325,12 +338,71 @@ def _preferred(g, seat, m, table):
     return best
 
 
+@njit(cache=True, _nrt=False)
+def _wants_bluff(g, pr, rs, seat):
+    """Bluff a +4 now? Only in the policy's situations (decisions.PolicyDecider.bluff)."""
+    p = pr[seat, P_BLUFF]
+    if p <= 0.0:
+        return False
+    nxt = g.hsize[_seat_after(g, seat, 1)]
+    own = g.hsize[seat]
+    if nxt < _int(g, seat, I_BLUFF_NEXT_MIN) or nxt > _int(g, seat, I_BLUFF_NEXT_MAX):
+        return False
+    if own < _int(g, seat, I_BLUFF_OWN_MIN) or own > _int(g, seat, I_BLUFF_OWN_MAX):
+        return False
+    return _chance(rs, p)
+
+
+@njit(cache=True, _nrt=False)
+def _keep_only(g, m, drop_draws, drop_colour, colour):
+    """Compact the options in place, dropping draw cards (``drop_draws``) or coloured cards whose
+    colour is (``drop_colour`` 1) or is not (0) ``colour``; -1 drops none of them."""
+    j = 0
+    for i in range(m):
+        c = g.opts[i]
+        drop = drop_draws and (c == WILD_DRAW_FOUR or _is_d2(c))
+        if drop_colour >= 0 and c < WILD:
+            drop = (_colour(c) == colour) == (drop_colour == 1)
+        if not drop:
+            g.opts[j] = c
+            j += 1
+    return j
+
+
+@njit(cache=True, _nrt=False)
+def _filter_options(g, seat, m):
+    """``keep_draws``, then ``match`` (decisions._keep_draws, decisions._match): the options narrowed."""
+    if _int(g, seat, I_KEEP_DRAWS) != 0 and g.ru[R_STACKING] != ST_OFF:
+        rest = 0
+        for i in range(m):
+            if g.opts[i] != WILD_DRAW_FOUR and not _is_d2(g.opts[i]):
+                rest += 1
+        if 0 < rest < m:
+            m = _keep_only(g, m, True, -1, 0)
+    pref = _int(g, seat, I_MATCH)
+    if pref != MATCH_ANY:
+        same = 0
+        other = 0
+        for i in range(m):
+            c = g.opts[i]
+            if c < WILD:
+                if _colour(c) == g.colour:
+                    same += 1
+                else:
+                    other += 1
+        if same > 0 and other > 0:
+            m = _keep_only(g, m, False, 1 if pref == MATCH_NUMBER else 0, g.colour)
+    return m
+
+
 @njit(cache=True, inline="always", _nrt=False)
 def _choose_card(g, rs, seat, m):
     """One of the m options (decisions.PolicyDecider.choose_card)."""
     attack_at = _int(g, seat, I_ATTACK_AT)
     if attack_at > 0 and g.hsize[_seat_after(g, seat, 1)] <= attack_at:
         return _preferred(g, seat, m, PRIO_ATTACK)
+    if _int(g, seat, I_KEEP_DRAWS) != 0 or _int(g, seat, I_MATCH) != MATCH_ANY:
+        m = _filter_options(g, seat, m)
     if _int(g, seat, I_RANDOM_PLAY) != 0:
         return g.opts[_below(rs, m)]
     return _preferred(g, seat, m, PRIO_PLAY)
@@ -364,17 +436,38 @@ def _respond(g, pr, rs, seat, m, challenge_open):
         if challenge_open and k == m:
             return RESPOND_CHALLENGE
         return RESPOND_ACCEPT
-    if challenge_open:
-        hand_rule = _int(g, seat, I_CHAL_HAND)
-        if hand_rule > 0 and g.p4_hand >= hand_rule:
-            return RESPOND_CHALLENGE
-        if _int(g, seat, I_CHAL_OWN) != 0 and g.p4_under != 0:
-            return RESPOND_CHALLENGE
-        if _chance(rs, pr[seat, P_CHALLENGE]):
-            return RESPOND_CHALLENGE
-    if m > 0 and _chance(rs, pr[seat, P_STACK]):
+    if challenge_open and _wants_challenge(g, pr, rs, seat):
+        return RESPOND_CHALLENGE
+    if m > 0 and g.pending >= _int(g, seat, I_STACK_FROM) and _chance(rs, pr[seat, P_STACK]):
         return _choose_card(g, rs, seat, m)
     return RESPOND_ACCEPT
+
+
+@njit(cache=True, _nrt=False)
+def _wants_challenge(g, pr, rs, seat):
+    """§13: the first informed rule that applies decides (decisions.PolicyDecider._wants_challenge)."""
+    if _int(g, seat, I_TRUST_IF_LACKED) != 0 and g.p4_lacked != 0:
+        return False
+    hand_rule = _int(g, seat, I_CHAL_HAND)
+    if hand_rule > 0 and g.p4_hand >= hand_rule:
+        return True
+    if _int(g, seat, I_CHAL_OWN) != 0 and g.p4_shown != 0:
+        return True
+    seen = _int(g, seat, I_TRUST_IF_SEEN)
+    if seen > 0 and _in_sight(g, seat, g.p4_colour) >= seen:
+        return False
+    return _chance(rs, pr[seat, P_CHALLENGE])
+
+
+@njit(cache=True, _nrt=False)
+def _in_sight(g, seat, colour):
+    """Cards of ``colour`` ``seat`` sees: in the discard pile under the top card and in its own hand."""
+    if colour < 0:
+        return 0
+    n = g.ccount[seat, colour]
+    for t in range(colour * N_RANKS, (colour + 1) * N_RANKS):
+        n += g.disc[t]
+    return n
 
 
 @njit(cache=True, _nrt=False)

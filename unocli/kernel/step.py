@@ -15,7 +15,7 @@ to game):
                           type (``g.hands[seat, t]``) with their sizes and
                           counts per colour, the piles, the policy integers
                           and priority tables
-``pr``  float64[n, 7]     policy probabilities
+``pr``  float64[n, 7]     policy probabilities (``P_*``)
 ``rs``  uint64[4]         the play stream's xoshiro256** state
 
 Why so few arguments, and why ``_nrt=False``: numba reference-counts every
@@ -62,9 +62,11 @@ from unocli.kernel.encode import (
     KEPT_DISC_N,
     KEPT_P4_BLUFF,
     KEPT_P4_CHALLENGEABLE,
+    KEPT_P4_COLOUR,
     KEPT_P4_HAND,
+    KEPT_P4_LACKED,
     KEPT_P4_OFFENDER,
-    KEPT_P4_UNDER,
+    KEPT_P4_SHOWN,
     KEPT_PENDING,
     KEPT_PILE_LEFT,
     KEPT_TOP,
@@ -81,7 +83,6 @@ from unocli.kernel.encode import (
     OUTCOME_CAPPED,
     OUTCOME_STUCK,
     OUTCOME_WON,
-    P_BLUFF,
     P_CATCH,
     P_FORGET,
     P_JUMP,
@@ -144,6 +145,7 @@ from unocli.kernel.primitives import (
     _shuffle,
     _stackable_options,
     _swap_target,
+    _wants_bluff,
 )
 
 # ---------------------------------------------------------------- rare effects
@@ -218,6 +220,7 @@ def _rotate(g):
             g.old_ccount[s, c] = g.ccount[s, c]
         g.old_hsize[s] = g.hsize[s]
         g.old_lacks[s] = g.lacks[s]
+        g.old_shown[s] = g.shown[s]
     for s in range(n):
         src = (s - g.direction) % n
         for t in range(N_TYPES):
@@ -226,6 +229,7 @@ def _rotate(g):
             g.ccount[s, c] = g.old_ccount[src, c]
         g.hsize[s] = g.old_hsize[src]
         g.lacks[s] = g.old_lacks[src]
+        g.shown[s] = g.old_shown[src]
     g.row[ROTATIONS] += 1
 
 
@@ -239,6 +243,7 @@ def _swap(g, rs, seat):
         g.ccount[seat, c], g.ccount[other, c] = g.ccount[other, c], g.ccount[seat, c]
     g.hsize[seat], g.hsize[other] = g.hsize[other], g.hsize[seat]
     g.lacks[seat], g.lacks[other] = g.lacks[other], g.lacks[seat]
+    g.shown[seat], g.shown[other] = g.shown[other], g.shown[seat]
     g.row[SWAPS] += 1
 
 
@@ -290,6 +295,7 @@ def _effects(g, pr, rs, seat, card, how):
         g.colour = _choose_colour(g, rs, seat)
     elif card != WILD:
         g.colour = _colour(card)
+    g.shown[seat] = g.colour
     value = WILD_DRAW_FOUR_PENALTY if card == WILD_DRAW_FOUR else (DRAW_TWO_PENALTY if _is_d2(card) else 0)
     if out:
         if value > 0 and _final_penalty(g, pr, rs, seat, card, how, value):
@@ -346,7 +352,9 @@ def _play(g, pr, rs, seat, card, how):
         g.p4_offender = seat
         g.p4_bluff = 1 if bluff else 0
         g.p4_hand = hand_before
-        g.p4_under = 1 if g.top_player == seat else 0
+        g.p4_colour = g.colour
+        g.p4_shown = 1 if g.shown[seat] == g.colour else 0
+        g.p4_lacked = 1 if g.lacks[seat] == g.colour else 0
         g.p4_challengeable = 1 if (g.ru[R_CHALLENGE] != 0 and g.ru[R_WD4] == WD4_RESTRICTED) else 0
     _remove(g, seat, card)
     g.disc[g.top] += 1
@@ -372,7 +380,7 @@ def _play(g, pr, rs, seat, card, how):
 @njit(cache=True, inline="always", _nrt=False)
 def _turn(g, pr, rs, seat):
     """A normal turn (§3): returns (card, how) to play, or TURN_PASSED / TURN_BLOCKED after a pass."""
-    if _can_bluff(g, seat) and _chance(rs, pr[seat, P_BLUFF]):
+    if _can_bluff(g, seat) and _wants_bluff(g, pr, rs, seat):
         return WILD_DRAW_FOUR, HOW_HAND
     m = _legal_options(g, seat)
     if m > 0:
@@ -389,7 +397,7 @@ def _turn(g, pr, rs, seat):
                 return c, HOW_DRAWN
             break
         if g.ru[R_DUP] == 0:
-            if c == WILD_DRAW_FOUR and _can_bluff(g, seat) and _chance(rs, pr[seat, P_BLUFF]):
+            if c == WILD_DRAW_FOUR and _can_bluff(g, seat) and _wants_bluff(g, pr, rs, seat):
                 return c, HOW_DRAWN
             break
     g.row[PASSES] += 1
@@ -420,10 +428,13 @@ def _keep_state(g, rs):
     g.kept[KEPT_P4_OFFENDER] = g.p4_offender
     g.kept[KEPT_P4_BLUFF] = g.p4_bluff
     g.kept[KEPT_P4_HAND] = g.p4_hand
-    g.kept[KEPT_P4_UNDER] = g.p4_under
+    g.kept[KEPT_P4_COLOUR] = g.p4_colour
+    g.kept[KEPT_P4_SHOWN] = g.p4_shown
+    g.kept[KEPT_P4_LACKED] = g.p4_lacked
     g.kept[KEPT_P4_CHALLENGEABLE] = g.p4_challengeable
     for s in range(NMAX):
         g.kept_lacks[s] = g.lacks[s]
+        g.kept_shown[s] = g.shown[s]
         for t in range(N_TYPES):
             g.kept_hands[s, t] = g.hands[s, t]
     for t in range(N_TYPES):
@@ -445,12 +456,14 @@ def _same_rest(g):
         or g.kept[KEPT_P4_OFFENDER] != g.p4_offender
         or g.kept[KEPT_P4_BLUFF] != g.p4_bluff
         or g.kept[KEPT_P4_HAND] != g.p4_hand
-        or g.kept[KEPT_P4_UNDER] != g.p4_under
+        or g.kept[KEPT_P4_COLOUR] != g.p4_colour
+        or g.kept[KEPT_P4_SHOWN] != g.p4_shown
+        or g.kept[KEPT_P4_LACKED] != g.p4_lacked
         or g.kept[KEPT_P4_CHALLENGEABLE] != g.p4_challengeable
     ):
         return False
     for s in range(NMAX):
-        if g.kept_lacks[s] != g.lacks[s]:
+        if g.kept_lacks[s] != g.lacks[s] or g.kept_shown[s] != g.shown[s]:
             return False
         for t in range(N_TYPES):
             if g.kept_hands[s, t] != g.hands[s, t]:
@@ -511,6 +524,7 @@ def deal(g, rs, deal_rs, round_index):
     g.ccount[:n] = 0
     g.hsize[:] = 0
     g.lacks[:] = NO_COLOUR
+    g.shown[:] = NO_COLOUR
     g.disc[:] = 0
     g.row[:] = 0
     first = round_index % n
@@ -544,7 +558,9 @@ def deal(g, rs, deal_rs, round_index):
     g.p4_offender = NO_SEAT
     g.p4_bluff = 0
     g.p4_hand = 0
-    g.p4_under = 0
+    g.p4_colour = NO_COLOUR
+    g.p4_shown = 0
+    g.p4_lacked = 0
     g.p4_challengeable = 0
     g.row[DEALER] = (first - 1) % n
     if start >= WILD:

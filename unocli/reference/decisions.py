@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from unocli.game.cards import N_COLOURS, colour_of
-from unocli.game.policies import ColourChoice, Respond, SwapTarget
+from unocli.game.cards import DRAW_TWO, N_COLOURS, WILD_DRAW_FOUR, colour_of, rank_of
+from unocli.game.policies import ColourChoice, MatchPreference, Respond, SwapTarget
 
 if TYPE_CHECKING:
     from unocli.reference.engine import Round
@@ -33,15 +33,22 @@ class PolicyDecider:
     # --- cards ------------------------------------------------------------
 
     def bluff(self, rnd: Round, seat: int) -> bool:
-        """Play an illegal Wild Draw Four now (a bluff)?"""
-        return rnd.rng.chance(rnd.policies[seat].bluff)
+        """Play an illegal Wild Draw Four now (a bluff)? Only in the policy's situations (§13)."""
+        pol = rnd.policies[seat]
+        if not pol.bluffs_at(rnd.hand_size(rnd.next_seat(seat)), rnd.hand_size(seat)):
+            return False
+        return rnd.rng.chance(pol.bluff)
 
     def choose_card(self, rnd: Round, seat: int, options: list[int]) -> int:
-        """One of ``options`` (legal card types with multiplicity, sorted)."""
+        """One of ``options`` (legal card types with multiplicity, sorted), to play or to stack.
+
+        Unless attacking, the policy's filters narrow the options first (§13
+        ``keep_draws``, then ``match``); neither leaves the options empty.
+        """
         pol = rnd.policies[seat]
-        nxt = rnd.hand_size(rnd.next_seat(seat))
-        if pol.attack and 0 < pol.attack_at and nxt <= pol.attack_at:
+        if _attacking(rnd, seat):
             return _preferred(rnd, seat, options, rnd.priorities[seat][1])
+        options = _match(rnd, seat, _keep_draws(rnd, seat, options))
         if pol.play == "random":
             return options[rnd.rng.below(len(options))]
         return _preferred(rnd, seat, options, rnd.priorities[seat][0])
@@ -83,17 +90,22 @@ class PolicyDecider:
             return ACCEPT, -1
         if challenge_open and self._wants_challenge(rnd, seat):
             return CHALLENGE, -1
-        if stackable and rnd.rng.chance(pol.stack):
+        if stackable and rnd.pending >= pol.stack_from and rnd.rng.chance(pol.stack):
             return STACK, self.choose_card(rnd, seat, stackable)
         return ACCEPT, -1
 
     def _wants_challenge(self, rnd: Round, seat: int) -> bool:
+        """§13: the first informed rule that applies decides; else challenge with probability ``challenge``."""
         pol = rnd.policies[seat]
         info = rnd.plus4
+        if pol.trust_if_lacked and info.lacked:
+            return False
         if pol.challenge_if_hand and info.hand_before >= pol.challenge_if_hand:
             return True
-        if pol.challenge_if_own_colour and info.under_by_offender:
+        if pol.challenge_if_own_colour and info.shown:
             return True
+        if pol.trust_if_seen and _in_sight(rnd, seat, info.colour_before) >= pol.trust_if_seen:
+            return False
         return rnd.rng.chance(pol.challenge)
 
     # --- house rules --------------------------------------------------------
@@ -112,6 +124,42 @@ class PolicyDecider:
         sizes = [rnd.hand_size(o) for o in opponents]
         best = min(sizes) if target is SwapTarget.FEWEST else max(sizes)
         return opponents[sizes.index(best)]
+
+
+def _attacking(rnd: Round, seat: int) -> bool:
+    """Does the attack preference apply (the next player holds at most ``attack_at`` cards)?"""
+    pol = rnd.policies[seat]
+    return bool(pol.attack) and 0 < pol.attack_at and rnd.hand_size(rnd.next_seat(seat)) <= pol.attack_at
+
+
+def _keep_draws(rnd: Round, seat: int, options: list[int]) -> list[int]:
+    """``keep_draws`` under stacking: the options without Draw Twos and Wild Draw Fours, if any are left."""
+    if not (rnd.policies[seat].keep_draws and rnd.rules.stacking_on):
+        return options
+    rest = [c for c in options if c != WILD_DRAW_FOUR and rank_of(c) != DRAW_TWO]
+    return rest or options
+
+
+def _match(rnd: Round, seat: int, options: list[int]) -> list[int]:
+    """``match``: drop the kind of match the policy does not prefer, when the other kind is there."""
+    pref = rnd.policies[seat].match
+    if pref is MatchPreference.ANY:
+        return options
+    colour = rnd.colour
+    same = [c for c in options if colour_of(c) == colour]
+    other = [c for c in options if colour_of(c) >= 0 and colour_of(c) != colour]  # twins of the top card's symbol
+    if not same or not other:
+        return options
+    drop = other if pref is MatchPreference.COLOUR else same
+    return [c for c in options if c not in drop]
+
+
+def _in_sight(rnd: Round, seat: int, colour: int) -> int:
+    """Cards of ``colour`` ``seat`` can see: in the discard pile under the top card, and in its own hand."""
+    if colour < 0:
+        return 0
+    under = sum(1 for c in rnd.discard[:-1] if colour_of(c) == colour)
+    return under + rnd.colour_counts(seat)[colour]
 
 
 def _preferred(rnd: Round, seat: int, options: list[int], priority: list[int]) -> int:

@@ -54,8 +54,9 @@ class Plus4Info:
     offender: int = -1
     bluff: bool = False
     hand_before: int = 0  # cards the offender held before playing it
-    under_by_offender: bool = False  # the card under it was played by the offender
     colour_before: int = -1  # the colour in force before it
+    shown: bool = False  # the offender's own last play showed colour_before (§13 challenge_if_own_colour)
+    lacked: bool = False  # the offender was seen failing to match colour_before, not played since (§13 trust_if_lacked)
     evidence: tuple[int, ...] = ()  # the offender's cards of that colour when playing it (shown if challenged)
     challengeable: bool = False
 
@@ -94,6 +95,7 @@ class Round:
         self.current = 0  # whose turn (or pending decision) is next
         self.top_player = -1  # who played the top card (-1: the start card)
         self.lacks = [-1] * self.n  # colour each seat last could not match
+        self.shown = [-1] * self.n  # colour each seat's last play showed (its card's, or declared for a Wild)
         self.dead_passes = 0  # passes in a row that drew no card (§11.6)
         self.pending = 0  # pending penalty under stacking (§8)
         self.chain = 0  # +2/+4 cards in the current penalty chain
@@ -392,10 +394,11 @@ class Round:
             tuple(self.draw_pile),
             tuple(sorted(self.discard[:-1])),
             tuple(self.lacks),
+            tuple(self.shown),
             self.top_player,
             self.dead_passes,
             self.chain,
-            (p4.offender, p4.bluff, p4.hand_before, p4.under_by_offender, p4.challengeable),
+            (p4.offender, p4.bluff, p4.hand_before, p4.colour_before, p4.shown, p4.lacked, p4.challengeable),
         )
 
     def _repeats(self) -> bool:
@@ -470,8 +473,9 @@ class Round:
                 offender=seat,
                 bluff=bluff,
                 hand_before=hand_before,
-                under_by_offender=self.top_player == seat,
                 colour_before=self.colour,
+                shown=self.shown[seat] == self.colour,
+                lacked=self.lacks[seat] == self.colour,
                 evidence=tuple(c for c in sorted(self.hands[seat].elements()) if colour_of(c) == self.colour),
                 challengeable=self.rules.challenge and self.rules.wild_draw_four is WildDrawFour.RESTRICTED,
             )
@@ -519,6 +523,7 @@ class Round:
             self._emit(Kind.COLOUR, seat=seat, value=self.colour)
         elif card != WILD:
             self.colour = colour_of(card)
+        self.shown[seat] = self.colour
         value = penalty_value(card)
 
         if out:  # §7: the last card's penalty still applies
@@ -675,6 +680,7 @@ class Round:
         """seven_o 0: every hand passes to the next player in the direction of play."""
         self.hands = [self.hands[(seat - self.direction) % self.n] for seat in range(self.n)]
         self.lacks = [self.lacks[(seat - self.direction) % self.n] for seat in range(self.n)]
+        self.shown = [self.shown[(seat - self.direction) % self.n] for seat in range(self.n)]
         self.stats.rotations += 1
         self._emit(Kind.ROTATE, value=self.direction)
 
@@ -683,6 +689,7 @@ class Round:
         other = self.decider.swap_target(self, seat)
         self.hands[seat], self.hands[other] = self.hands[other], self.hands[seat]
         self.lacks[seat], self.lacks[other] = self.lacks[other], self.lacks[seat]
+        self.shown[seat], self.shown[other] = self.shown[other], self.shown[seat]
         self.stats.swaps += 1
         self._emit(Kind.SWAP, seat=seat, target=other)
 
