@@ -140,6 +140,7 @@ def knob_policies(draw, *, finite: bool = False) -> Policy:
         trust_if_seen=draw(_hand_knob("trust_if_seen")),
         stack_from=draw(_weighted_int(0, 108, small=12)),
         keep_draws=draw(st.booleans()),
+        aim_lacked=draw(st.booleans()),
         match=draw(st.sampled_from(list(MatchPreference))),
         forget_uno=draw(st.floats(0.0, 0.5)) if finite else draw(probabilities),
         catch_uno=draw(probabilities),

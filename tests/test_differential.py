@@ -121,6 +121,7 @@ MIXED_TABLES: dict[str, list[Policy]] = {
             stack_from=4,
             keep_draws=True,
             match="colour",
+            aim_lacked=True,
         ),
         Policy(
             bluff=1.0,
@@ -146,7 +147,9 @@ MIXED_TABLES: dict[str, list[Policy]] = {
             stack_from=6,
             match="colour",
         ),
-        Policy(play="high>wild", match="number", respond="knobs", trust_if_lacked=True, challenge=1.0, stack_from=2),
+        Policy(
+            play="high>wild", match="number", aim_lacked=True, respond="knobs", trust_if_lacked=True, challenge=1.0, stack_from=2
+        ),
         Policy(
             play="reverse>high",
             attack="skip",

@@ -259,3 +259,26 @@ def test_match_does_nothing_when_only_one_kind_is_legal():
     rnd = position(["G5 B1", "Y1 Y2"], "R5", "Y4 Y5 Y6", pols=pols)
     assert steps(rnd, 1)
     assert plays(rnd)[0][1] == "G5"
+
+
+# ================================================================ aim at the colour the next player lacks
+#
+# "play a card of the colour the next player last failed to match (see colour=next_lacks) when one is legal
+# (after keep_draws and match; not when attacking)".
+
+
+@pytest.mark.parametrize(("aim", "played"), [(False, "B4"), (True, "Y1")])
+def test_aim_lacked_plays_the_colour_the_next_player_could_not_match(aim, played):
+    """Seat 1 holds only reds on Y2: it lacks yellow and draws G1; seat 2 plays Y4. Seat 0 holds Y1 and B4 on Y4:
+    its order `high` alone plays B4 (4 beats 1); aiming at seat 1's lacked yellow plays Y1."""
+    pols = [DET.replace(aim_lacked=aim), DET, DET]
+    rnd = position(["Y1 B4 G7", "R1 R3", "Y4 B1"], "Y2", "G1 G2 G3", current=1, pols=pols)
+    assert steps(rnd, 3)
+    assert plays(rnd) == [(2, "Y4", "hand"), (0, played, "hand")]
+
+
+def test_aim_lacked_without_a_lacked_colour_changes_nothing():
+    pols = [DET.replace(aim_lacked=True), DET]
+    rnd = position(["Y1 B4 G7", "R1 R3"], "Y4", "G1 G2 G3", pols=pols)
+    assert steps(rnd, 1)
+    assert plays(rnd)[0][1] == "B4"

@@ -205,6 +205,13 @@ class Policy(Fields):
             "attacking), to answer a penalty with them"
         ),
     )
+    aim_lacked: bool = field(
+        default=False,
+        metadata=meta(
+            "play a card of the colour the next player last failed to match (see colour=next_lacks) when one is "
+            "legal (after keep_draws and match; not when attacking)"
+        ),
+    )
     match: MatchPreference = field(
         default=MatchPreference.ANY,
         metadata=meta(

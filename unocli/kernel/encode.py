@@ -77,6 +77,7 @@ INT_KNOBS = (
     "stack_from",
     "keep_draws",
     "match",
+    "aim_lacked",
 )
 
 NMAX = 10  # most players at a table
@@ -226,6 +227,7 @@ I_TRUST_IF_SEEN = I["trust_if_seen"]
 I_STACK_FROM = I["stack_from"]
 I_KEEP_DRAWS = I["keep_draws"]
 I_MATCH = I["match"]
+I_AIM_LACKED = I["aim_lacked"]
 
 # Enum orders (policies.ColourChoice / Respond / SwapTarget)
 COL_RANDOM = code(ColourChoice.RANDOM)

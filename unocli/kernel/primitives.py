@@ -18,6 +18,7 @@ from unocli.kernel.encode import (
     DRAW_TWO,
     FAULT_PLUS4_ANYTIME,
     FAULT_STACK_COLOUR,
+    I_AIM_LACKED,
     I_ATTACK_AT,
     I_BLUFF_NEXT_MAX,
     I_BLUFF_NEXT_MIN,
@@ -353,16 +354,26 @@ def _wants_bluff(g, pr, rs, seat):
     return _chance(rs, p)
 
 
+# what _keep_only drops from the options
+DROP_DRAWS, DROP_COLOUR, DROP_OTHER_COLOURS, ONLY_COLOUR = range(4)
+
+
 @njit(cache=True, _nrt=False)
-def _keep_only(g, m, drop_draws, drop_colour, colour):
-    """Compact the options in place, dropping draw cards (``drop_draws``) or coloured cards whose
-    colour is (``drop_colour`` 1) or is not (0) ``colour``; -1 drops none of them."""
+def _keep_only(g, m, mode, colour):
+    """Compact the options in place, dropping: DROP_DRAWS Draw Twos and Wild Draw Fours; DROP_COLOUR the
+    cards of ``colour``; DROP_OTHER_COLOURS the coloured cards of other colours; ONLY_COLOUR all but
+    the cards of ``colour`` (Wilds too)."""
     j = 0
     for i in range(m):
         c = g.opts[i]
-        drop = drop_draws and (c == WILD_DRAW_FOUR or _is_d2(c))
-        if drop_colour >= 0 and c < WILD:
-            drop = (_colour(c) == colour) == (drop_colour == 1)
+        if mode == DROP_DRAWS:
+            drop = c == WILD_DRAW_FOUR or _is_d2(c)
+        elif mode == ONLY_COLOUR:
+            drop = c >= WILD or _colour(c) != colour
+        elif c >= WILD:
+            drop = False
+        else:
+            drop = (_colour(c) == colour) == (mode == DROP_COLOUR)
         if not drop:
             g.opts[j] = c
             j += 1
@@ -370,28 +381,40 @@ def _keep_only(g, m, drop_draws, drop_colour, colour):
 
 
 @njit(cache=True, _nrt=False)
+def _count_colour(g, m, colour):
+    """How many of the m options are coloured cards of ``colour``."""
+    k = 0
+    for i in range(m):
+        c = g.opts[i]
+        if c < WILD and _colour(c) == colour:
+            k += 1
+    return k
+
+
+@njit(cache=True, _nrt=False)
 def _filter_options(g, seat, m):
-    """``keep_draws``, then ``match`` (decisions._keep_draws, decisions._match): the options narrowed."""
+    """``keep_draws``, ``match``, then ``aim_lacked`` (decisions._keep_draws, _match, _aim_lacked): the options narrowed."""
     if _int(g, seat, I_KEEP_DRAWS) != 0 and g.ru[R_STACKING] != ST_OFF:
         rest = 0
         for i in range(m):
             if g.opts[i] != WILD_DRAW_FOUR and not _is_d2(g.opts[i]):
                 rest += 1
         if 0 < rest < m:
-            m = _keep_only(g, m, True, -1, 0)
+            m = _keep_only(g, m, DROP_DRAWS, NO_COLOUR)
     pref = _int(g, seat, I_MATCH)
     if pref != MATCH_ANY:
-        same = 0
+        same = _count_colour(g, m, g.colour)
         other = 0
         for i in range(m):
-            c = g.opts[i]
-            if c < WILD:
-                if _colour(c) == g.colour:
-                    same += 1
-                else:
-                    other += 1
+            if g.opts[i] < WILD:
+                other += 1
+        other -= same
         if same > 0 and other > 0:
-            m = _keep_only(g, m, False, 1 if pref == MATCH_NUMBER else 0, g.colour)
+            m = _keep_only(g, m, DROP_COLOUR if pref == MATCH_NUMBER else DROP_OTHER_COLOURS, g.colour)
+    if _int(g, seat, I_AIM_LACKED) != 0:
+        lacked = g.lacks[_seat_after(g, seat, 1)]
+        if lacked != NO_COLOUR and 0 < _count_colour(g, m, lacked) < m:
+            m = _keep_only(g, m, ONLY_COLOUR, lacked)
     return m
 
 
@@ -401,7 +424,7 @@ def _choose_card(g, rs, seat, m):
     attack_at = _int(g, seat, I_ATTACK_AT)
     if attack_at > 0 and g.hsize[_seat_after(g, seat, 1)] <= attack_at:
         return _preferred(g, seat, m, PRIO_ATTACK)
-    if _int(g, seat, I_KEEP_DRAWS) != 0 or _int(g, seat, I_MATCH) != MATCH_ANY:
+    if _int(g, seat, I_KEEP_DRAWS) != 0 or _int(g, seat, I_MATCH) != MATCH_ANY or _int(g, seat, I_AIM_LACKED) != 0:
         m = _filter_options(g, seat, m)
     if _int(g, seat, I_RANDOM_PLAY) != 0:
         return g.opts[_below(rs, m)]

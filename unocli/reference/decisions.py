@@ -43,12 +43,12 @@ class PolicyDecider:
         """One of ``options`` (legal card types with multiplicity, sorted), to play or to stack.
 
         Unless attacking, the policy's filters narrow the options first (§13
-        ``keep_draws``, then ``match``); neither leaves the options empty.
+        ``keep_draws``, ``match``, then ``aim_lacked``); none leaves the options empty.
         """
         pol = rnd.policies[seat]
         if _attacking(rnd, seat):
             return _preferred(rnd, seat, options, rnd.priorities[seat][1])
-        options = _match(rnd, seat, _keep_draws(rnd, seat, options))
+        options = _aim_lacked(rnd, seat, _match(rnd, seat, _keep_draws(rnd, seat, options)))
         if pol.play == "random":
             return options[rnd.rng.below(len(options))]
         return _preferred(rnd, seat, options, rnd.priorities[seat][0])
@@ -152,6 +152,15 @@ def _match(rnd: Round, seat: int, options: list[int]) -> list[int]:
         return options
     drop = other if pref is MatchPreference.COLOUR else same
     return [c for c in options if c not in drop]
+
+
+def _aim_lacked(rnd: Round, seat: int, options: list[int]) -> list[int]:
+    """``aim_lacked``: the options of the colour the next player last failed to match, if any."""
+    if not rnd.policies[seat].aim_lacked:
+        return options
+    lacked = rnd.lacks[rnd.next_seat(seat)]
+    aimed = [c for c in options if lacked >= 0 and colour_of(c) == lacked]
+    return aimed or options
 
 
 def _in_sight(rnd: Round, seat: int, colour: int) -> int:
