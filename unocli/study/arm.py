@@ -108,12 +108,12 @@ class PolicyFile:
 
 
 def known_policies(policies: PolicyFile | None) -> str:
-    """The policy names a spec may start with, as a clause: the presets, then the file's own."""
+    """The policy names a spec may start with, as text: the presets, then the file's own."""
     names = ", ".join(PRESETS)
-    own = [name for name, _ in (policies.entries if policies else ()) if name not in PRESETS]
     if policies is None:
-        return f"the policies are: {names}"
-    return f"the policies are: {names} and, from {policies.path!r}, {', '.join(own) or '(none)'}"
+        return names
+    own = [name for name, _ in policies.entries if name not in PRESETS]
+    return f"{names} and, from {policies.path!r}, {', '.join(own) or '(none)'}"
 
 
 def parse_policy(spec: str, policies: PolicyFile | None = None) -> Policy:
@@ -123,7 +123,7 @@ def parse_policy(spec: str, policies: PolicyFile | None = None) -> Policy:
     """
     name = spec.partition(":")[0].strip()
     if name not in PRESETS and not (policies and name in policies.policies):
-        raise UnknownPolicy(f"unknown policy {name!r}; {known_policies(policies)}")
+        raise UnknownPolicy(f"unknown policy {name!r}; the policies are: {known_policies(policies)}")
     return parse_policy_spec(spec, policies.policies if policies else None)
 
 
