@@ -149,7 +149,8 @@ def test_report_plays_an_experiment_with_its_policies_file(files, monkeypatch, t
     monkeypatch.chdir(files["elsewhere"])
     result = run("report", str(files["compare"]), "--out", str(tmp_path / "r"), "--quiet")
     assert result.exit_code == 0, result.output
-    assert (tmp_path / "r" / "README.md").exists()
+    text = (tmp_path / "r" / "README.md").read_text(encoding="utf-8")
+    assert "Policies from mine.toml: `tuned` = `basic:bluff=0.3,challenge=0.6`." in text  # the report says what it played
 
 
 def test_cli_option_overrides_the_experiment_policies_file(files, monkeypatch) -> None:
@@ -233,6 +234,12 @@ def test_table_spec_carries_the_file_to_every_arm(files) -> None:
     assert f"policies from {files['mine']}" in TableSpec(policies=pf).describe()  # the sweep chart's caption says so
     with pytest.raises(UnknownPolicy, match="unknown policy 'tuned'; the policies are: random, basic"):
         TableSpec(policy="tuned").build()
+
+
+def test_summary_writes_each_own_policy_on_its_nearest_preset(tmp_path) -> None:
+    f = tmp_path / "p.toml"
+    f.write_text('[basic]\nbase = "basic"\n[keen]\nbase = "smart"\nattack_at = 2\n[plain]\nbase = "random"\n', encoding="utf-8")
+    assert PolicyFile.load(f).summary() == "Policies from p.toml: `keen` = `smart:attack_at=2`; `plain` = `random`."
 
 
 def test_parse_policy_and_axes_know_the_file(files) -> None:

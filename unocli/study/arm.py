@@ -14,6 +14,7 @@ table built from the same options or experiment file.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from enum import Enum
 from pathlib import Path
 from typing import Any
 
@@ -105,6 +106,28 @@ class PolicyFile:
     @property
     def policies(self) -> dict[str, Policy]:
         return dict(self.entries)
+
+    def summary(self) -> str:
+        """The file's own policies as specs on their nearest preset (``tuned = basic:bluff=0.3``), for reports."""
+        own = []
+        for name, pol in self.entries:
+            if name in PRESETS:
+                continue
+            changes = {p: _changes(preset(p), pol) for p in PRESETS}
+            nearest = min(changes, key=lambda p: len(changes[p]))  # the first preset on a tie
+            own.append(f"`{name}` = `{nearest}" + (":" + ",".join(changes[nearest]) if changes[nearest] else "") + "`")
+        return f"Policies from {Path(self.path).name}: {'; '.join(own) or '(only presets)'}."
+
+
+def _changes(start: Policy, end: Policy) -> list[str]:
+    """``knob=value`` for every knob ``end`` sets otherwise than ``start`` (the text ``Policy.replace`` reads)."""
+    out = []
+    for knob in Policy.names():
+        value = getattr(end, knob)
+        if getattr(start, knob) != value:
+            text = value.value if isinstance(value, Enum) else repr(value) if isinstance(value, float) else plain(value)
+            out.append(f"{knob}={text}")
+    return out
 
 
 def known_policies(policies: PolicyFile | None) -> str:

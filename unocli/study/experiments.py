@@ -150,6 +150,12 @@ class Experiment:
             return (self.base.build(name="base", players=players),)
         return tuple(a.build(players) for a in self.arms)
 
+    @property
+    def intro(self) -> str:
+        """The description, then the file's own policies when it names a policies file (what a report opens with)."""
+        policies = self.base.policies.summary() if self.base.policies else ""
+        return "\n\n".join(part for part in (self.description, policies) if part)
+
     def option(self, name: str) -> Any:
         return self.options[name]
 
