@@ -242,6 +242,19 @@ def test_summary_writes_each_own_policy_on_its_nearest_preset(tmp_path) -> None:
     assert PolicyFile.load(f).summary() == "Policies from p.toml: `keen` = `smart:attack_at=2`; `plain` = `random`."
 
 
+def test_summary_specs_play_the_file_policies(tmp_path) -> None:
+    """Every spec a report prints reads back as the file's policy (enums, orders and floats included)."""
+    f = tmp_path / "p.toml"
+    f.write_text(
+        '[a]\nbase = "hoarder"\ncolour = "next_lacks"\nbluff = 0.123456789\n'
+        '[b]\nbase = "basic"\nplay = "low>wild>skip>reverse>draw_two>wild_draw_four"\nswap_target = "most"\n',
+        encoding="utf-8",
+    )
+    pf = PolicyFile.load(f)
+    specs = dict(part.split(" = ") for part in pf.summary().removeprefix("Policies from p.toml: ").rstrip(".").split("; "))
+    assert {k.strip("`"): parse_policy(v.strip("`")) for k, v in specs.items()} == pf.policies
+
+
 def test_parse_policy_and_axes_know_the_file(files) -> None:
     pf = PolicyFile.load(files["mine"])
     assert parse_policy("tuned", pf) == parse_policy(TUNED)
