@@ -106,7 +106,7 @@ GRID = st.sampled_from(
     ["bluff=0,1", "bluff=0:1:0.5", "bluff=", "nope=1", "bluff=0:1:0.0000001", "bluff=0:1:-1", "hand_size=5,7", "bluff@9=0,1"]
 )
 ARM = st.sampled_from(
-    ["official", "stacking", "basic:bluff=0.3", "p4: --set uno_penalty=4", "bad", "x: --bogus 1", ":", "s: --seat 0"]
+    ["official", "stacking", "basic:bluff=0.3", "cautious", "p4: --set uno_penalty=4", "bad", "x: --bogus 1", ":", "s: --seat 0"]
 )
 METRICS = st.sampled_from(["turns", "win_0", "turns,cards_drawn", "nope", "", ",", "win_9"])
 EXPERIMENT = st.sampled_from(
@@ -132,8 +132,25 @@ COMMANDS: dict[tuple[str, ...], dict[str, st.SearchStrategy[str] | None]] = {
         "--rotate-seats": None,
         "--json": None,
     },
-    ("compare",): {**TABLE, **PLAY, "--arm": ARM, "--baseline": ARM, "--metrics": METRICS, "--out": OUT_FILE, "--json": None},
-    ("sweep",): {**TABLE, **PLAY, "--grid": GRID, "--metrics": METRICS, "--out": OUT_DIR, "--yes": None},
+    ("compare",): {
+        **TABLE,
+        **PLAY,
+        "--policies": POLICIES_FILE,
+        "--arm": ARM,
+        "--baseline": ARM,
+        "--metrics": METRICS,
+        "--out": OUT_FILE,
+        "--json": None,
+    },
+    ("sweep",): {
+        **TABLE,
+        **PLAY,
+        "--policies": POLICIES_FILE,
+        "--grid": GRID,
+        "--metrics": METRICS,
+        "--out": OUT_DIR,
+        "--yes": None,
+    },
     ("report",): {"--out": OUT_DIR, "--threads": THREADS, "--quick": None, "--full": None},
     ("baseline",): {"-o": OUT_FILE, "--seed": SEED, "--games": st.sampled_from(["1", "499", "0", "x", "9223372036854775808"])},
     ("check",): {

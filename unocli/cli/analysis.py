@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import shlex
 from collections.abc import Callable
@@ -20,7 +21,9 @@ from unocli.cli.options import (
     bundled,
     check_seats,
     given,
+    load_policy_file,
     match_option,
+    policies_file_option,
     policy_options,
     repeatable_option,
     rules_options,
@@ -30,11 +33,10 @@ from unocli.cli.options import (
 )
 from unocli.errors import ConfigError
 from unocli.files import check_folder_path, check_table_path, write_table
-from unocli.game.policies import PRESETS as POLICY_PRESETS
 from unocli.game.rules import PRESETS as RULE_PRESETS
 from unocli.report import fmt
 from unocli.run.precision import check_target
-from unocli.study.arm import Arm, TableSpec
+from unocli.study.arm import Arm, PolicyFile, TableSpec, UnknownPolicy, known_policies, parse_policy
 from unocli.study.compare import Comparison, check_arms, compare, is_binary, quantity_names
 from unocli.study.sweep import CONFIRM_CELLS, SweepResult, grid_cells, parse_grid_option, sweep
 
@@ -42,7 +44,8 @@ ARM_OPTIONS = ("--rules", "--set", "--players", "--policy", "--seat")
 
 
 def parse_arm(text: str, base: TableSpec) -> tuple[str, TableSpec]:
-    """``--arm`` text: ``NAME`` (a rules or policy preset), a policy spec, or ``NAME: --set F=V --policy P ...``."""
+    """``--arm`` text: ``NAME`` (a rules preset), a policy spec (a preset's or ``base.policies``'), or
+    ``NAME: --set F=V --policy P ...``."""
     name, sep, rest = text.partition(":")
     name = name.strip()
     if not name:
@@ -63,17 +66,16 @@ def parse_arm(text: str, base: TableSpec) -> tuple[str, TableSpec]:
             table = _apply_arm_option(table, token, value, text)
         return name, table
     if not sep and name in RULE_PRESETS:
-        return name, TableSpec(rules=name, sets=(), players=base.players, policy=base.policy, seats=base.seats)
-    if name in POLICY_PRESETS:
-        spec = text.strip()
-        from unocli.game.policies import parse_policy_spec
-
-        parse_policy_spec(spec)
-        return spec, TableSpec(rules=base.rules, sets=base.sets, players=base.players, policy=spec, seats=base.seats)
-    raise ConfigError(
-        f"--arm {text!r}: not a rules preset ({', '.join(RULE_PRESETS)}), a policy preset "
-        f"({', '.join(POLICY_PRESETS)}) or NAME: --set FIELD=VALUE ..."
-    )
+        return name, replace(base, rules=name, sets=())
+    spec = text.strip()
+    try:
+        parse_policy(spec, base.policies)
+    except UnknownPolicy:
+        raise UnknownPolicy(
+            f"--arm {text!r}: not a rules preset ({', '.join(RULE_PRESETS)}), a policy "
+            f"({known_policies(base.policies)}) or NAME: --set FIELD=VALUE ..."
+        ) from None
+    return spec, replace(base, policy=spec)
 
 
 def _apply_arm_option(table: TableSpec, option: str, value: str, text: str) -> TableSpec:
@@ -97,7 +99,14 @@ def _apply_arm_option(table: TableSpec, option: str, value: str, text: str) -> T
     return table.with_seat(int(seat), spec.strip())
 
 
-def base_table(rules_spec: str, sets: tuple[str, ...], players: int | None, policy: str, seats: tuple[str, ...]) -> TableSpec:
+def base_table(
+    rules_spec: str,
+    sets: tuple[str, ...],
+    players: int | None,
+    policy: str,
+    seats: tuple[str, ...],
+    policies: PolicyFile | None = None,
+) -> TableSpec:
     """The table the common options describe (checked: bad options fail before any game is played)."""
     from unocli.game.rules import parse_assignment
 
@@ -109,7 +118,12 @@ def base_table(rules_spec: str, sets: tuple[str, ...], players: int | None, poli
             raise ConfigError(f"--seat takes SEAT=POLICY, not {item!r}")
         seat_specs.append((int(seat), spec.strip()))
     table = TableSpec(
-        rules=rules_spec, sets=tuple(parse_assignment(s) for s in sets), players=players, policy=policy, seats=tuple(seat_specs)
+        rules=rules_spec,
+        sets=tuple(parse_assignment(s) for s in sets),
+        players=players,
+        policy=policy,
+        seats=tuple(seat_specs),
+        policies=policies,
     )
     table.build()
     return table
@@ -128,6 +142,7 @@ class StudyOptions:
     players: int | None
     policy: str
     seats: tuple[str, ...]
+    policies_file: str | None
     games: int | None
     seed: int
     metrics_text: str | None
@@ -142,8 +157,13 @@ class StudyOptions:
         return _metrics(self.metrics_text)
 
     def table(self) -> TableSpec:
-        """The table ``--rules``, ``--set``, ``--players``, ``--policy`` and ``--seat`` describe (checked)."""
-        return base_table(self.rules_spec, self.sets, self.players, self.policy, self.seats)
+        """The table ``--rules``, ``--set``, ``--players``, ``--policy``, ``--seat`` and ``--policies`` describe (checked)."""
+        policies = load_policy_file(self.policies_file)
+        return base_table(self.rules_spec, self.sets, self.players, self.policy, self.seats, policies)
+
+    def experiment_policies(self) -> str | None:
+        """What replaces an experiment file's ``policies``: ``--policies`` when given (``""``: none), else None."""
+        return (self.policies_file or "") if given("policies_file") else None
 
 
 def study_options(*, games_help: str, metrics_help: str) -> Callable[[F], F]:
@@ -151,7 +171,15 @@ def study_options(*, games_help: str, metrics_help: str) -> Callable[[F], F]:
     metrics_option = click.option("--metrics", "metrics_text", default=None, metavar="A,B,...", help=metrics_help)
     games_option = click.option("--games", type=click.IntRange(min=1, max=GAMES_MAX), default=None, help=games_help)
     play = (target_options, match_option, threads_option)
-    return bundled("study", StudyOptions, rules_options, policy_options, games_option, seed_option, metrics_option, *play)
+    policies_option = functools.partial(policies_file_option, help=POLICIES_HELP)
+    table = (rules_options, policy_options, policies_option)
+    return bundled("study", StudyOptions, *table, games_option, seed_option, metrics_option, *play)
+
+
+POLICIES_HELP = (
+    "TOML file of extra named policies, usable in --policy, --seat, --arm and a 'policy' grid axis "
+    "(replaces an EXPERIMENT file's policies)."
+)
 
 
 def _log(quiet: bool):
@@ -245,7 +273,7 @@ def compare_cmd(
         check_table_path(out_path)
     asked = CompareAsked(games=study.games, seed=study.seed, baseline=baseline, metrics=study.metrics, match=study.match)
     if experiment:
-        plan = _plan_from_file(experiment, arm_texts, study.players, asked)
+        plan = _plan_from_file(experiment, arm_texts, study, asked)
     else:
         plan = _plan_from_arms(arm_texts, study, asked)
     _check_metrics(plan.arms, (*plan.metrics, study.metric))
@@ -299,13 +327,14 @@ class ComparePlan:
 DEFAULT_COMPARE_METRICS = ("turns", "cards_drawn", "win_0")
 
 
-def _plan_from_file(path: str, arm_texts: tuple[str, ...], players: int | None, asked: CompareAsked) -> ComparePlan:
+def _plan_from_file(path: str, arm_texts: tuple[str, ...], study: StudyOptions, asked: CompareAsked) -> ComparePlan:
     """The experiment file's arms at ``--players`` (or its first table size); options given override the file."""
     from unocli.study.experiments import load_experiment
 
     if arm_texts:
         raise ConfigError("give either an EXPERIMENT file or --arm options, not both")
-    exp = load_experiment(path)
+    players = study.players
+    exp = load_experiment(path, policies_file=study.experiment_policies())
     if exp.grid:
         raise ConfigError(f"{path!r} is a sweep (it has a [grid]): run it with 'unocli sweep {path}'")
     if not exp.arms:
@@ -414,14 +443,13 @@ def sweep_cmd(
     """
     check_target(study.target_error, study.max_games)
     folder = check_folder_path(out_dir, "--out folder")
-    axes = [parse_grid_option(t) for t in grid_texts]
     metrics, seed = study.metrics, study.seed
     if experiment:
         from unocli.study.experiments import load_experiment
 
-        exp = load_experiment(experiment)
-        axes = list(exp.grid) + axes
+        exp = load_experiment(experiment, policies_file=study.experiment_policies())
         base = replace(exp.base, players=study.players or exp.players[0])
+        axes = list(exp.grid) + [parse_grid_option(t, base.policies) for t in grid_texts]
         if exp.arms:
             raise ConfigError(f"{experiment!r} has [arms], which a sweep does not play: run it with 'unocli compare'")
         if not axes:
@@ -431,6 +459,7 @@ def sweep_cmd(
         metrics = metrics or exp.metrics
     else:
         base = study.table()
+        axes = [parse_grid_option(t, base.policies) for t in grid_texts]
         games = study.games or 5_000
         match = study.match
     cells = grid_cells(axes)

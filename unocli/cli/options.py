@@ -28,6 +28,7 @@ from unocli.game.policies import Policy, resolve_policies
 from unocli.game.rng import SEED_MAX
 from unocli.game.rules import Rules, resolve_rules
 from unocli.run.precision import DEFAULT_MAX_GAMES as _DEFAULT_MAX_GAMES
+from unocli.study.arm import PolicyFile, UnknownPolicy
 
 F = Callable[..., Any]
 
@@ -36,11 +37,13 @@ F = Callable[..., Any]
 
 
 class UnoCommand(click.Command):
-    """A command whose ConfigErrors become click errors (one line, exit 1)."""
+    """A command whose ConfigErrors become click errors (one line, exit 1; a policy name that names nothing, exit 2)."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except UnknownPolicy as exc:  # a usage error, like any other option value click refuses
+            raise click.UsageError(str(exc)) from None
         except ConfigError as exc:
             raise click.ClickException(str(exc)) from None
 
@@ -273,34 +276,20 @@ def policy_options(f: F) -> F:
 GAMES_MAX = 2**63 - 1  # game counts are int64 in the kernel and the accumulators
 
 
-def policies_file_option(f: F) -> F:
+def policies_file_option(f: F, help: str = "TOML file of extra named policies, usable in --policy and --seat.") -> F:
     """``--policies FILE``: extra named policies, usable in ``--policy`` and ``--seat``."""
-    return click.option(
-        "--policies",
-        "policies_file",
-        type=click.Path(dir_okay=False),
-        default=None,
-        help="TOML file of extra named policies, usable in --policy and --seat.",
-    )(f)
+    return click.option("--policies", "policies_file", type=click.Path(dir_okay=False), default=None, help=help)(f)
+
+
+def load_policy_file(policies_file: str | None) -> PolicyFile | None:
+    """The policies file ``--policies FILE`` names, loaded (see :meth:`PolicyFile.load`), or None without one."""
+    return PolicyFile.load(policies_file) if policies_file else None
 
 
 def load_extra_policies(policies_file: str | None) -> dict[str, Policy] | None:
-    """The policies of ``--policies FILE``; a name that is a preset must define the preset itself.
-
-    A file that redefined ``basic`` differently would play its own policy while
-    every table still said ``basic``, so it is refused.
-    """
-    if not policies_file:
-        return None
-    from unocli.game.policies import PRESETS, load_policies_file, preset
-
-    extra = load_policies_file(policies_file)
-    for name, pol in extra.items():
-        if name in PRESETS and pol != preset(name):
-            raise ConfigError(
-                f"policy file {policies_file!r} redefines the preset {name!r} with other knobs: give it another name"
-            )
-    return extra
+    """The policies of ``--policies FILE``; a name that is a preset must define the preset itself."""
+    loaded = load_policy_file(policies_file)
+    return loaded.policies if loaded else None
 
 
 def build_rules(rules_spec: str = "official", sets: tuple[str, ...] = (), players: int | None = None) -> Rules:

@@ -5,18 +5,21 @@ An :class:`Arm` is what :func:`~unocli.study.simulate.simulate`,
 set, one policy per seat, names for reports, and how it is played (single
 rounds or matches, seats rotated or not). A :class:`TableSpec` is a table as
 the command line or an experiment file writes it (``--rules``, ``--set``,
-``--policy``, ``--seat``, knob changes); :meth:`TableSpec.build` resolves it
-into an Arm, once per table size.
+``--policy``, ``--seat``, knob changes, the ``--policies FILE`` it may name
+policies from); :meth:`TableSpec.build` resolves it into an Arm, once per table
+size. A :class:`PolicyFile` is such a file, loaded once and carried by every
+table built from the same options or experiment file.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from enum import Enum
 from pathlib import Path
 from typing import Any
 
 from unocli.errors import ConfigError
-from unocli.game.policies import Policy, resolve_policies, seat_labels
+from unocli.game.policies import PRESETS, Policy, load_policies_file, parse_policy_spec, preset, resolve_policies, seat_labels
 from unocli.game.rules import Rules, resolve_rules
 
 
@@ -70,12 +73,90 @@ def seat_selection(sel: str, players: int) -> list[int]:
     return list(range(first, last + 1))
 
 
+class UnknownPolicy(ConfigError):
+    """A policy name that is neither a preset nor in the policies file: a usage error (the CLI exits 2)."""
+
+
+@dataclass(frozen=True)
+class PolicyFile:
+    """The named policies of a policies file (``--policies FILE``, an experiment's ``policies = FILE``).
+
+    Loaded once and carried in :class:`TableSpec`, so every arm and grid cell
+    resolves names against the same policies (and nothing re-reads the file).
+    """
+
+    path: str
+    entries: tuple[tuple[str, Policy], ...]
+
+    @classmethod
+    def load(cls, path: str | Path) -> PolicyFile:
+        """Read ``path``; a name that is a preset must define the preset itself (raises ConfigError).
+
+        A file that redefined ``basic`` differently would play its own policy
+        while every table still said ``basic``, so it is refused.
+        """
+        extra = load_policies_file(path)
+        for name, pol in extra.items():
+            if name in PRESETS and pol != preset(name):
+                raise ConfigError(
+                    f"policy file {str(path)!r} redefines the preset {name!r} with other knobs: give it another name"
+                )
+        return cls(path=str(path), entries=tuple(extra.items()))
+
+    @property
+    def policies(self) -> dict[str, Policy]:
+        return dict(self.entries)
+
+    def summary(self) -> str:
+        """The file's own policies as specs on their nearest preset (``tuned = basic:bluff=0.3``), for reports."""
+        own = []
+        for name, pol in self.entries:
+            if name in PRESETS:
+                continue
+            changes = {p: _changes(preset(p), pol) for p in PRESETS}
+            nearest = min(changes, key=lambda p: len(changes[p]))  # the first preset on a tie
+            own.append(f"`{name}` = `{nearest}" + (":" + ",".join(changes[nearest]) if changes[nearest] else "") + "`")
+        return f"Policies from {Path(self.path).name}: {'; '.join(own) or '(only presets)'}."
+
+
+def _changes(start: Policy, end: Policy) -> list[str]:
+    """``knob=value`` for every knob ``end`` sets otherwise than ``start`` (the text ``Policy.replace`` reads)."""
+    out = []
+    for knob in Policy.names():
+        value = getattr(end, knob)
+        if getattr(start, knob) != value:
+            text = value.value if isinstance(value, Enum) else repr(value) if isinstance(value, float) else plain(value)
+            out.append(f"{knob}={text}")
+    return out
+
+
+def known_policies(policies: PolicyFile | None) -> str:
+    """The policy names a spec may start with, as text: the presets, then the file's own."""
+    names = ", ".join(PRESETS)
+    if policies is None:
+        return names
+    own = [name for name, _ in policies.entries if name not in PRESETS]
+    return f"{names} and, from {policies.path!r}, {', '.join(own) or '(none)'}"
+
+
+def parse_policy(spec: str, policies: PolicyFile | None = None) -> Policy:
+    """``NAME`` or ``NAME:knob=value,...`` where NAME is a preset or in ``policies``.
+
+    An unknown NAME raises :class:`UnknownPolicy`, one sentence listing every known name.
+    """
+    name = spec.partition(":")[0].strip()
+    if name not in PRESETS and not (policies and name in policies.policies):
+        raise UnknownPolicy(f"unknown policy {name!r}; the policies are: {known_policies(policies)}")
+    return parse_policy_spec(spec, policies.policies if policies else None)
+
+
 @dataclass(frozen=True)
 class TableSpec:
     """A table described by option text (what ``--rules``, ``--set``, ``--policy``, ``--seat`` say).
 
     ``knobs`` holds ``(seats, knob, value)`` changes applied after the
     policies are resolved; ``seats`` is ``"all"``, ``"opponents"``, ``"S"`` or ``"S-T"``.
+    ``policies`` is the policies file whose names ``policy`` and ``seats`` may use.
     """
 
     rules: str = "official"
@@ -85,6 +166,7 @@ class TableSpec:
     seats: tuple[tuple[int, str], ...] = ()
     knobs: tuple[tuple[str, str, str], ...] = ()
     base_dir: str | None = None
+    policies: PolicyFile | None = None
 
     def with_set(self, name: str, value: Any) -> TableSpec:
         return replace(self, sets=(*[s for s in self.sets if s[0] != name], (name, plain(value))))
@@ -102,7 +184,10 @@ class TableSpec:
         for s, _ in self.seats:
             if not 0 <= s < rules.players:
                 raise ConfigError(f"seat {s} is not at the table: seats are 0 to {rules.players - 1}")
-        policies = list(resolve_policies(rules.players, self.policy, seats))
+        for spec in (self.policy, *(p for _, p in self.seats)):
+            parse_policy(spec, self.policies)  # an unknown name: one sentence naming the presets and the file's
+        extra = self.policies.policies if self.policies else None
+        policies = list(resolve_policies(rules.players, self.policy, seats, extra))
         labels = list(seat_labels(rules.players, self.policy, seats))
         for sel, knob, value in self.knobs:
             for s in seat_selection(sel, rules.players):
@@ -114,6 +199,8 @@ class TableSpec:
         """The table in the words of the command line."""
         parts = [f"rules {self.rules}"] + [f"{k}={v}" for k, v in self.sets]
         parts.append(f"policy {self.policy}")
+        if self.policies is not None:
+            parts.append(f"policies from {self.policies.path}")
         parts += [f"seat {s}: {p}" for s, p in self.seats]
         parts += [f"{k}={v} at {'every seat' if sel == 'all' else 'seats ' + sel}" for sel, k, v in self.knobs]
         return "; ".join(parts)

@@ -17,6 +17,8 @@ The format (every key optional unless marked)::
     players = [2, 4, 6]               # table sizes; every arm is played at each
     baseline = "official"             # the arm the others are compared with (default: first)
     metrics = ["turns", "win_0"]      # metrics in the tables (see ``compare.quantity_names``)
+    policies = "policies.toml"        # named policies (as for --policies), relative to this file;
+                                      #   --policies FILE on the command line replaces it
 
     [base]                            # the table every arm and grid cell starts from
     rules = "official"                # a preset or a rules TOML file (relative to this file)
@@ -57,7 +59,7 @@ naming the file and the key.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -65,7 +67,7 @@ from unocli.errors import ConfigError
 from unocli.files import load_toml
 from unocli.game.rng import SEED_MAX
 from unocli.run.precision import DEFAULT_MAX_GAMES, check_target
-from unocli.study.arm import Arm, TableSpec, plain
+from unocli.study.arm import Arm, PolicyFile, TableSpec, UnknownPolicy, parse_policy, plain
 from unocli.study.compare import quantity_names
 from unocli.study.sweep import Axis, parse_axis
 
@@ -83,6 +85,7 @@ TOP_KEYS = (
     "players",
     "baseline",
     "metrics",
+    "policies",
     "base",
     "arms",
     "grid",
@@ -147,6 +150,12 @@ class Experiment:
             return (self.base.build(name="base", players=players),)
         return tuple(a.build(players) for a in self.arms)
 
+    @property
+    def intro(self) -> str:
+        """The description, then the file's own policies when it names a policies file (what a report opens with)."""
+        policies = self.base.policies.summary() if self.base.policies else ""
+        return "\n\n".join(part for part in (self.description, policies) if part)
+
     def option(self, name: str) -> Any:
         return self.options[name]
 
@@ -161,36 +170,60 @@ class _Where:
     def __init__(self, path: Path) -> None:
         self.path = path
 
-    def error(self, key: str, message: str) -> ConfigError:
-        return ConfigError(f"experiment file {str(self.path)!r}, key {key!r}: {message}")
+    def error(self, key: str, message: str, like: ConfigError | None = None) -> ConfigError:
+        """The error naming the file and key; ``like``: keep the class of the error it rewords (an unknown policy)."""
+        cls = UnknownPolicy if isinstance(like, UnknownPolicy) else ConfigError
+        return cls(f"experiment file {str(self.path)!r}, key {key!r}: {message}")
 
 
-def load_experiment(path: str | Path, quick: bool = False) -> Experiment:
-    """Read and validate an experiment file (``quick``: apply its ``[quick]`` overrides)."""
+def load_experiment(path: str | Path, quick: bool = False, policies_file: str | None = None) -> Experiment:
+    """Read and validate an experiment file (``quick``: apply its ``[quick]`` overrides).
+
+    ``policies_file`` replaces the file's own ``policies`` key (a path as given,
+    relative to the working folder; ``""``: no policies file); None keeps the key.
+    """
     p = Path(path)
     raw = load_toml(p, "experiment file")
     where = _Where(p)
     for key in raw:
         if key not in TOP_KEYS:
             raise where.error(key, f"unknown key; the keys are: {', '.join(TOP_KEYS)}")
+    policies = PolicyFile.load(policies_file) if policies_file else None
+    if policies_file is None:
+        policies = _policy_file(raw.get("policies"), p, where)
     overrides = raw.get("quick", {})
     if not isinstance(overrides, dict):
         raise where.error("quick", "must be a table of overrides")
     for key in overrides:
         if key not in QUICK_KEYS:
             raise where.error(f"quick.{key}", f"cannot be overridden in [quick]; these can: {', '.join(QUICK_KEYS)}")
-    full = _build(p, raw, where, quick=False)
+    full = _build(p, raw, where, quick=False, policies=policies)
     merged = dict(raw)
     for key, value in overrides.items():
         if key in ("grid", "options") and isinstance(value, dict) and isinstance(raw.get(key), dict):
             merged[key] = {**raw[key], **value}
         else:
             merged[key] = value
-    quick_exp = _build(p, merged, where, quick=True)
+    quick_exp = _build(p, merged, where, quick=True, policies=policies)
     return quick_exp if quick else full
 
 
-def _build(p: Path, raw: dict[str, Any], where: _Where, quick: bool) -> Experiment:
+def _policy_file(value: Any, p: Path, where: _Where) -> PolicyFile | None:
+    """The file's ``policies`` key: a policies file, relative to the experiment file's folder."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise where.error("policies", f"must name a policies file, not {value!r}")
+    target = Path(value)
+    if not target.is_absolute():
+        target = p.parent / target
+    try:
+        return PolicyFile.load(target)
+    except ConfigError as exc:
+        raise where.error("policies", str(exc)) from None
+
+
+def _build(p: Path, raw: dict[str, Any], where: _Where, quick: bool, policies: PolicyFile | None) -> Experiment:
     """Validate every key of one (possibly quick-merged) file, in the order a reader meets them."""
     from unocli.report.analyses import ANALYSES
 
@@ -205,7 +238,7 @@ def _build(p: Path, raw: dict[str, Any], where: _Where, quick: bool) -> Experime
     max_games = g.integer("max_games", DEFAULT_MAX_GAMES, 1, 10**12)
     target_error = _target_error(raw.get("target_error"), max_games, where)
     match = g.boolean("match", False)
-    base = _table(raw.get("base", {}), "base", TableSpec(base_dir=str(p.parent)), where)
+    base = _table(raw.get("base", {}), "base", TableSpec(base_dir=str(p.parent), policies=policies), where)
     players = _players(raw.get("players", [4]), where)
     metric, metrics = _metrics(g, raw, quantity_names(min(players)))
     arms = _arm_specs(raw.get("arms", {}), base, players, where)
@@ -230,7 +263,7 @@ def _build(p: Path, raw: dict[str, Any], where: _Where, quick: bool) -> Experime
         metrics=metrics,
         base=base,
         arms=arms,
-        grid=_grid(raw.get("grid", {}), where),
+        grid=_grid(raw.get("grid", {}), where, policies),
         options=_options(raw.get("options", {}), ANALYSES[analysis], where),
         quick=quick,
         margins=_margins(raw.get("margins", {}), where),
@@ -328,19 +361,19 @@ def _arm_specs(raw: Any, base: TableSpec, players: tuple[int, ...], where: _Wher
             try:
                 arms[-1].build(n)
             except ConfigError as exc:
-                raise where.error(f"arms.{arm_name}", f"at {n} players: {exc}") from None
+                raise where.error(f"arms.{arm_name}", f"at {n} players: {exc}", like=exc) from None
     return tuple(arms)
 
 
-def _grid(raw: Any, where: _Where) -> tuple[Axis, ...]:
+def _grid(raw: Any, where: _Where, policies: PolicyFile | None) -> tuple[Axis, ...]:
     if not isinstance(raw, dict):
         raise where.error("grid", 'must be a table of axes (NAME = [values] or "START:STOP:STEP")')
     axes = []
     for axis_name, values in raw.items():
         try:
-            axes.append(parse_axis(axis_name, values))
+            axes.append(parse_axis(axis_name, values, policies))
         except ConfigError as exc:
-            raise where.error(f"grid.{axis_name}", str(exc)) from None
+            raise where.error(f"grid.{axis_name}", str(exc), like=exc) from None
     return tuple(axes)
 
 
@@ -378,15 +411,7 @@ def _table(raw: Any, key: str, parent: TableSpec, where: _Where) -> TableSpec:
     if "rules" in raw:
         if not isinstance(raw["rules"], str):
             raise where.error(f"{key}.rules", "must name a preset or a rules file")
-        table = TableSpec(
-            rules=raw["rules"],
-            sets=(),
-            players=parent.players,
-            policy=parent.policy,
-            seats=parent.seats,
-            knobs=parent.knobs,
-            base_dir=parent.base_dir,
-        )
+        table = replace(parent, rules=raw["rules"], sets=())
     sets = raw.get("set", {})
     if not isinstance(sets, dict):
         raise where.error(f"{key}.set", 'must be a table of rule fields, e.g. { stacking = "plus2" }')
@@ -405,16 +430,8 @@ def _table(raw: Any, key: str, parent: TableSpec, where: _Where) -> TableSpec:
     if "policy" in raw:
         if not isinstance(raw["policy"], str):
             raise where.error(f"{key}.policy", 'must be a policy spec, e.g. "basic:bluff=0.3"')
-        _check_policy(raw["policy"], f"{key}.policy", where)
-        table = TableSpec(
-            rules=table.rules,
-            sets=table.sets,
-            players=table.players,
-            policy=raw["policy"],
-            seats=table.seats,
-            knobs=table.knobs,
-            base_dir=table.base_dir,
-        )
+        _check_policy(raw["policy"], f"{key}.policy", where, table.policies)
+        table = replace(table, policy=raw["policy"])
     seats = raw.get("seats", {})
     if isinstance(seats, list):
         pairs = []
@@ -429,18 +446,16 @@ def _table(raw: Any, key: str, parent: TableSpec, where: _Where) -> TableSpec:
     for s, spec in seats.items():
         if not str(s).isdigit():
             raise where.error(f"{key}.seats.{s}", "seats are numbers from 0")
-        _check_policy(str(spec), f"{key}.seats.{s}", where)
+        _check_policy(str(spec), f"{key}.seats.{s}", where, table.policies)
         table = table.with_seat(int(s), str(spec))
     return table
 
 
-def _check_policy(spec: str, key: str, where: _Where) -> None:
-    from unocli.game.policies import parse_policy_spec
-
+def _check_policy(spec: str, key: str, where: _Where, policies: PolicyFile | None) -> None:
     try:
-        parse_policy_spec(spec)
+        parse_policy(spec, policies)
     except ConfigError as exc:
-        raise where.error(key, str(exc)) from None
+        raise where.error(key, str(exc), like=exc) from None
 
 
 def _options(raw: Any, module: Any, where: _Where) -> dict[str, Any]:

@@ -9,7 +9,8 @@ An axis is named by what it changes:
 - a policy knob for every seat (``bluff``, ``challenge``, ...) or
   ``policy.KNOB``; ``KNOB@S`` for seat S only, ``KNOB@S-T`` for seats S to T,
   ``KNOB@opponents`` for every seat but seat 0;
-- ``policy`` (every seat's policy spec) or ``policy@S`` (seat S's).
+- ``policy`` (every seat's policy spec) or ``policy@S`` (seat S's); the
+  names may come from the base table's policies file (``--policies FILE``).
 
 ``challenge`` and ``jump_in`` are both a rule field and a policy knob; a bare
 name means the knob, ``rule.challenge`` the rule field.
@@ -33,11 +34,11 @@ from typing import Any
 import pandas as pd
 
 from unocli.errors import ConfigError
-from unocli.game.policies import POLICY_FIELDS, parse_policy_spec
+from unocli.game.policies import POLICY_FIELDS
 from unocli.game.rules import RULE_FIELDS, resolve_rules
 from unocli.run.backends import Backend
 from unocli.run.precision import DEFAULT_MAX_GAMES, TargetInfo
-from unocli.study.arm import Arm, TableSpec, plain
+from unocli.study.arm import Arm, PolicyFile, TableSpec, UnknownPolicy, parse_policy, plain
 from unocli.study.compare import Comparison, compare
 
 Progress = Callable[[int, int], None]
@@ -109,8 +110,11 @@ def parse_values(text: Any) -> tuple[Any, ...]:
     return tuple(v.strip() for v in s.split(",") if v.strip())
 
 
-def parse_axis(name: str, values: Any) -> Axis:
-    """An axis from its name and values; raises ConfigError for an unknown name, an empty grid or a bad value."""
+def parse_axis(name: str, values: Any, policies: PolicyFile | None = None) -> Axis:
+    """An axis from its name and values; raises ConfigError for an unknown name, an empty grid or a bad value.
+
+    ``policies``: the policies file whose names a ``policy`` axis may take.
+    """
     raw = name.strip()
     vals = parse_values(values)
     if not vals:
@@ -145,11 +149,11 @@ def parse_axis(name: str, values: Any) -> Axis:
     if kind in ("rule", "players", "rules") and seats != "all":
         raise ConfigError(f"grid axis {raw!r}: only policy knobs and 'policy' take @seats")
     axis = Axis(name=raw, kind=kind, target=target, seats=seats, values=vals)
-    _check_values(axis)
+    _check_values(axis, policies)
     return axis
 
 
-def _check_values(axis: Axis) -> None:
+def _check_values(axis: Axis, policies: PolicyFile | None = None) -> None:
     """Build a throwaway table for every value so a bad value fails before any game is played."""
     from unocli.game.policies import Policy
     from unocli.game.rules import Rules
@@ -161,20 +165,21 @@ def _check_values(axis: Axis) -> None:
             elif axis.kind == "knob":
                 Policy().replace(**{axis.target: plain(v)})
             elif axis.kind == "policy":
-                parse_policy_spec(str(v))
+                parse_policy(str(v), policies)
             else:
                 resolve_rules(str(v))
         except ConfigError as exc:
             hint = " (for the rule field write rule." + axis.target + ")" if axis.target in RULE_FIELDS else ""
-            raise ConfigError(f"grid axis {axis.name!r}, value {v!r}: {exc}{hint}") from None
+            cls = UnknownPolicy if isinstance(exc, UnknownPolicy) else ConfigError  # an unknown name stays a usage error
+            raise cls(f"grid axis {axis.name!r}, value {v!r}: {exc}{hint}") from None
 
 
-def parse_grid_option(text: str) -> Axis:
-    """``--grid NAME=VALUES``."""
+def parse_grid_option(text: str, policies: PolicyFile | None = None) -> Axis:
+    """``--grid NAME=VALUES`` (a ``policy`` axis may name the policies of ``policies``)."""
     name, sep, values = text.partition("=")
     if not sep or not name.strip():
         raise ConfigError(f"--grid takes NAME=VALUES (a,b,c or START:STOP:STEP), not {text!r}")
-    return parse_axis(name, values)
+    return parse_axis(name, values, policies)
 
 
 def check_grid(axes: Sequence[Axis]) -> None:

@@ -89,7 +89,7 @@ def render(result: CompareResult) -> Section:
     return Section(
         name=exp.name,
         title=exp.title,
-        intro=exp.description,
+        intro=exp.intro,
         findings=_findings(table, base)[:12],
         blocks=blocks,
         meta={"games": result.games},

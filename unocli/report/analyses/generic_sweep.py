@@ -82,7 +82,7 @@ def render(outcome: SweepOutcome) -> Section:
     blocks.append(TableBlock("sweep", "Every cell and metric", table_shown(table, outcome.axis_names), table))
     findings = [f"{len(result.cells)} cells x {len(result.metrics)} metrics; {fmt.count(result.games)} games in all."]
     return Section(
-        name=exp.name, title=exp.title, intro=exp.description, findings=findings, blocks=blocks, meta={"games": result.games}
+        name=exp.name, title=exp.title, intro=exp.intro, findings=findings, blocks=blocks, meta={"games": result.games}
     )
 
 
