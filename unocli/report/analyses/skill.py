@@ -305,22 +305,28 @@ def _magnify(g: pd.DataFrame) -> str:
 
 
 def _rules_sentence(result: SkillResult) -> str:
-    """Which rule sets widen or narrow the per-round gap against the baseline, by verdict."""
+    """What each rule set does to the per-round gap against the baseline, over table sizes and fields, by verdict.
+
+    "Raises" is toward the player (a larger edge, or a smaller deficit where the player trails the fair share).
+    """
     ch = result.changes
     if ch.empty:
         return ""
     r = ch[ch["kind"] == "round"]
-    wider, narrower = r[r["sim_low"] > 0], r[r["sim_high"] < 0]
-    same = r[r["verdict"] == "equivalent"]
-
-    def cells(df: pd.DataFrame) -> str:
-        return ", ".join(f"{x.rules} ({x.players}p vs {x.field}, {fmt.pp(x.d_gap)})" for x in df.itertuples()) or "none"
-
+    parts = []
+    for name in dict.fromkeys(r["rules"]):
+        sub = r[r["rules"] == name]
+        up, down = int((sub["sim_low"] > 0).sum()), int((sub["sim_high"] < 0).sum())
+        same = int((sub["verdict"] == "equivalent").sum())
+        parts.append(
+            f"{name} raises it in {up}, lowers it in {down} and is equivalent in {same} of {len(sub)} "
+            f"({fmt.pp(sub['d_gap'].min())} to {fmt.pp(sub['d_gap'].max())})"
+        )
     return (
-        f"Against the {result.baseline} rules on the same deals, a rule set widens the per-round gap in "
-        f"{len(wider)} of {len(r)} cells ({cells(wider)}) and narrows it in {len(narrower)} ({cells(narrower)}); "
-        f"{len(same)} are equivalent (within +/-{fmt.num(r['margin_pp'].iloc[0])} pp, simultaneous "
-        f"{fmt.fixed(100 * r['sim_level'].iloc[0], 2)}% intervals) and the rest undecided."
+        f"Against the {result.baseline} rules on the same deals, per round and over the cells of table size and field, "
+        + "; ".join(parts)
+        + f" (simultaneous {fmt.fixed(100 * r['sim_level'].iloc[0], 2)}% intervals, equivalence margin "
+        f"+/-{fmt.num(r['margin_pp'].iloc[0])} pp; the rest undecided)."
     )
 
 
@@ -347,8 +353,8 @@ def _findings_text(result: SkillResult) -> str:
     if not result.changes.empty:
         m = result.changes[result.changes["kind"] == "match"]
         lines.append(
-            f"- Per match against {result.baseline}: {int((m['sim_low'] > 0).sum())} rule set cells widen the gap, "
-            f"{int((m['sim_high'] < 0).sum())} narrow it, {int((m['verdict'] == 'equivalent').sum())} are equivalent "
+            f"- Per match against {result.baseline}: {int((m['sim_low'] > 0).sum())} rule set cells raise the gap, "
+            f"{int((m['sim_high'] < 0).sum())} lower it, {int((m['verdict'] == 'equivalent').sum())} are equivalent "
             f"(+/-{fmt.num(m['margin_pp'].iloc[0])} pp), of {len(m)}."
         )
     return "\n".join(lines)
@@ -463,7 +469,7 @@ def _changes_table(result: SkillResult) -> TableBlock:
     level = fmt.fixed(100 * ch["sim_level"].iloc[0], 2)
     return TableBlock(
         "skill-vs-baseline",
-        f"Does a house rule widen or narrow the gap? Each rule set's gap minus the {result.baseline} rules' gap on the same "
+        f"Does a house rule raise or lower the gap? Each rule set's gap minus the {result.baseline} rules' gap on the same "
         f"deals: paired 95% intervals, simultaneous {level}% intervals (Bonferroni over each kind's rows) and "
         "equivalence verdicts",
         pd.DataFrame(rows),
@@ -497,5 +503,5 @@ def _change_chart(result: SkillResult) -> Chart:
         ("change in gap per match", "m_gap", "m_low", "m_high", margins[1], True),
     ]
     return forest_chart(
-        wide, "label", panels, cap, name="skill-vs-baseline", title=f"Which rules widen or narrow the gap? (vs {result.baseline})"
+        wide, "label", panels, cap, name="skill-vs-baseline", title=f"Which rules raise or lower the gap? (vs {result.baseline})"
     )
