@@ -11,6 +11,8 @@ runs have fixed seeds, so a failure is a change in the code, not bad luck.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pandas as pd
@@ -141,3 +143,21 @@ def test_shipped_experiment_loads():
     assert exp.options["fields"] == ["basic", "random"] and exp.players == (2, 4, 6)
     quick = load_experiment(root / "sims" / "skill.toml", quick=True)
     assert quick.games < exp.games and quick.options["match_games"] < exp.options["match_games"]
+
+
+def test_compute_does_not_import_matplotlib(tmp_path):
+    """compute in a fresh interpreter leaves matplotlib unloaded (only render draws)."""
+    path = tmp_path / "tiny.toml"
+    path.write_text(TOML.replace(f"games = {GAMES}", "games = 50").replace("players = [2, 4]", "players = [2]"))
+    script = """
+import sys
+from unocli.report.analyses import Context, skill
+from unocli.run.backends import LocalBackend
+from unocli.study.experiments import load_experiment
+
+result = skill.compute(load_experiment(sys.argv[1]), Context(backend=LocalBackend(), log=lambda _: None))
+print(type(result).__name__, "matplotlib" in sys.modules)
+"""
+    proc = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True, text=True, check=False, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["SkillResult", "False"]

@@ -323,7 +323,7 @@ def _rules_sentence(result: SkillResult) -> str:
             f"({fmt.pp(sub['d_gap'].min())} to {fmt.pp(sub['d_gap'].max())})"
         )
     return (
-        f"Against the {result.baseline} rules on the same deals, per round and over the cells of table size and field, "
+        f"Against the {result.baseline} rules on the same deals (the per-round gap, over the cells of table size and field): "
         + "; ".join(parts)
         + f" (simultaneous {fmt.fixed(100 * r['sim_level'].iloc[0], 2)}% intervals, equivalence margin "
         f"+/-{fmt.num(r['margin_pp'].iloc[0])} pp; the rest undecided)."
