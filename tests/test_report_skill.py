@@ -134,6 +134,9 @@ def test_arms_with_policies_are_refused(tmp_path):
     path.write_text(TOML.replace('[arms.twin]\nrules = "official"', '[arms.twin]\nrules = "official"\npolicy = "basic"'))
     with pytest.raises(ConfigError, match=r"arms\.twin"):
         load_experiment(path)
+    path.write_text('analysis = "skill"\n[base]\npolicy = "basic"\n')
+    with pytest.raises(ConfigError, match="'base'"):
+        load_experiment(path)
 
 
 def test_shipped_experiment_loads():

@@ -86,10 +86,11 @@ OPTIONS = {
 
 def check(exp: Experiment) -> str | None:
     """The arms are rule sets only: this analysis seats its own player and field."""
-    for arm in exp.arms:
-        if arm.table.policy != "random" or arm.table.seats or arm.table.knobs:
+    tables = [(f"arms.{a.name}", a.table) for a in exp.arms] or [("base", exp.base)]
+    for key, table in tables:
+        if table.policy != "random" or table.seats or table.knobs:
             return (
-                f"arms.{arm.name}: the skill analysis seats options.player against options.fields itself; "
+                f"{key}: the skill analysis seats options.player against options.fields itself; "
                 "remove policy and seats from [base] and [arms] (the arms are rule sets)"
             )
     return None
