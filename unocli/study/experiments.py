@@ -6,7 +6,7 @@ The format (every key optional unless marked)::
     title = "What does stacking change?"
     description = "Markdown shown at the top of the report."
     analysis = "stacking"             # the report to write: compare, sweep, game-length,
-                                      # bluff, stacking, seat-advantage, house-rules
+                                      # bluff, stacking, seat-advantage, house-rules, skill
                                       # (default: compare with [arms], sweep with [grid])
     seed = 1                          # run seed, 0 .. 2**64-1 (default 0)
     games = 20000                     # games per arm (per grid cell, per table size)
@@ -286,6 +286,7 @@ USES: dict[str, tuple[str, ...]] = {
     "stacking": ("arms",),
     "seat-advantage": ("arms",),
     "house-rules": ("arms",),
+    "skill": ("arms",),  # the arms are rule sets; the player and fields are [options]
 }
 
 

@@ -17,7 +17,16 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from unocli.report.analyses import bluff, game_length, generic_compare, generic_sweep, house_rules, seat_advantage, stacking
+from unocli.report.analyses import (
+    bluff,
+    game_length,
+    generic_compare,
+    generic_sweep,
+    house_rules,
+    seat_advantage,
+    skill,
+    stacking,
+)
 from unocli.report.analyses.common import Context
 
 ANALYSES: dict[str, ModuleType] = {
@@ -28,6 +37,7 @@ ANALYSES: dict[str, ModuleType] = {
     "stacking": stacking,
     "seat-advantage": seat_advantage,
     "house-rules": house_rules,
+    "skill": skill,
 }
 
 __all__ = ["ANALYSES", "Context"]

@@ -1,0 +1,166 @@
+"""The skill report (``unocli.report.analyses.skill``) on a tiny run: planted and absent edges, and its tables.
+
+One player against a field, every deal played once per seat rotation. A
+planted edge must show: `basic` against a field of `random` wins far more than
+the fair share. No edge must show where there is none: a `basic` player
+against a field of `basic` is the same policy in every seat, so by the seat
+rotation its expected gap is exactly 0. Two rule sets that are the same
+(`official` and its twin) must differ by exactly 0 on the same deals. The
+runs have fixed seeds, so a failure is a change in the code, not bad luck.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from unocli.errors import ConfigError
+from unocli.report.analyses import ANALYSES, Context, skill
+from unocli.report.model import Chart, TableBlock
+from unocli.run.backends import LocalBackend
+from unocli.study.experiments import load_experiment
+
+GAMES, MATCHES = 1200, 40
+TOML = f"""
+analysis = "skill"
+seed = 23
+games = {GAMES}
+players = [2, 4]
+baseline = "official"
+[arms.official]
+rules = "official"
+[arms.twin]
+rules = "official"
+[arms.stacking]
+rules = "stacking"
+[options]
+player = "basic"
+fields = ["random", "basic"]
+match_games = {MATCHES}
+"""
+
+
+@pytest.fixture(scope="module")
+def result(tmp_path_factory) -> skill.SkillResult:
+    path = tmp_path_factory.mktemp("skill") / "skill.toml"
+    path.write_text(TOML, encoding="utf-8")
+    exp = load_experiment(path)
+    return skill.compute(exp, Context(backend=LocalBackend(), log=lambda _: None))
+
+
+def cell(result: skill.SkillResult, players: int, field: str, rules: str = "official") -> pd.Series:
+    g = result.gaps
+    return g[(g["players"] == players) & (g["field"] == field) & (g["rules"] == rules)].iloc[0]
+
+
+def test_registered():
+    assert ANALYSES["skill"] is skill
+
+
+def test_table_has_n_and_intervals(result):
+    g = result.gaps
+    assert len(g) == 2 * 2 * 3  # table sizes x fields x rule sets
+    for kind in ("round", "match"):
+        for col in ("n", "games", "share", "share_low", "share_high", "gap", "gap_low", "gap_high", "fair"):
+            assert f"{kind}_{col}" in g.columns, (kind, col)
+        assert (g[f"{kind}_gap_low"] <= g[f"{kind}_gap"]).all() and (g[f"{kind}_gap"] <= g[f"{kind}_gap_high"]).all()
+        assert (g[f"{kind}_share_low"] <= g[f"{kind}_share"]).all() and (g[f"{kind}_share"] <= g[f"{kind}_share_high"]).all()
+    assert (g["round_n"] == GAMES).all()
+    assert (g["round_games"] == GAMES * g["players"]).all()
+
+
+def test_planted_edge_is_recovered(result):
+    # basic against random at 2 players wins about 70% of rounds heads-up: a gap near +20 pp whose 95% interval
+    # over 1,200 deals is about +-2 pp wide, so its lower end is far above 0
+    row = cell(result, 2, "random")
+    assert row["round_gap_low"] > 0.05
+    assert row["round_gap"] == pytest.approx(row["round_share"] - 0.5, abs=1e-3)  # every round finishes heads-up
+    # and at 4 players too (a smaller edge, still clear)
+    assert cell(result, 4, "random")["round_gap_low"] > 0
+
+
+def test_no_edge_where_none_exists(result):
+    # basic against a field of basic: every seat plays the same policy, so with the seats rotated over each deal
+    # the expected gap is exactly 0, and its 95% interval must cover 0. (Here every rotation of a deal replays the
+    # same game, as the seats' random streams do not depend on which slot sits there, so the player wins exactly
+    # one rotation per won deal and the gap is 0 on every deal: the interval is [0, 0]. A fresh seed cannot
+    # change that; were the rotations to differ, a correct 95% interval would still cover 0 at this fixed seed
+    # with probability 95%, so a failure would be a change in the code, to look at, not bad luck.)
+    for p in (2, 4):
+        for kind in ("round", "match"):
+            row = cell(result, p, "basic")
+            assert row[f"{kind}_gap_low"] <= 0 <= row[f"{kind}_gap_high"], (p, kind)
+            assert row[f"{kind}_share_low"] <= 1 / p <= row[f"{kind}_share_high"], (p, kind)
+
+
+def test_match_shares_and_sizes(result):
+    g = result.gaps
+    assert ((g["match_share"] >= 0) & (g["match_share"] <= 1)).all()
+    assert (g["match_n"] == MATCHES).all()
+    assert (g["match_games"] == MATCHES * g["players"]).all()
+    assert (g["match_rounds"] > 1).all()  # a match to 500 points takes several rounds
+    # the planted edge grows over a match: basic wins most heads-up matches against random
+    assert cell(result, 2, "random")["match_gap_low"] > 0.1
+
+
+def test_identical_rule_sets_differ_by_exactly_zero(result):
+    ch = result.changes
+    assert set(ch["rules"]) == {"twin", "stacking"}
+    twin = ch[ch["rules"] == "twin"]
+    assert len(twin) == 2 * 2 * 2  # kinds x table sizes x fields
+    assert (twin["d_gap"] == 0).all() and (twin["d_low"] == 0).all() and (twin["d_high"] == 0).all()
+    assert (twin["verdict"] == "equivalent").all()
+    assert (ch["n"] == ch["kind"].map({"round": GAMES, "match": MATCHES})).all()
+    assert set(ch["verdict"]) <= {"equivalent", "different", "undecided"}
+
+
+def test_render_has_chart_and_tables(result):
+    section = skill.render(result)
+    assert section.intro.startswith("**Not pure luck.**")  # the planted edge makes the answer
+    assert isinstance(section.blocks[0], Chart) and section.blocks[0].name == "skill-gap"
+    tables = {b.name: b for b in section.blocks if isinstance(b, TableBlock)}
+    assert set(tables) == {"skill-gaps", "skill-vs-baseline"}
+    shown = tables["skill-gaps"].shown
+    assert {"n deals (rounds)", "round gap [95%]", "n deals (matches)", "match gap [95%]"} <= set(shown.columns)
+    assert len(shown) == len(result.gaps)
+
+
+def test_arms_with_policies_are_refused(tmp_path):
+    path = tmp_path / "bad.toml"
+    path.write_text(TOML.replace('[arms.twin]\nrules = "official"', '[arms.twin]\nrules = "official"\npolicy = "basic"'))
+    with pytest.raises(ConfigError, match=r"arms\.twin"):
+        load_experiment(path)
+    path.write_text('analysis = "skill"\n[base]\npolicy = "basic"\n')
+    with pytest.raises(ConfigError, match="'base'"):
+        load_experiment(path)
+
+
+def test_shipped_experiment_loads():
+    root = Path(__file__).resolve().parents[1]
+    exp = load_experiment(root / "sims" / "skill.toml")
+    assert exp.analysis == "skill" and exp.options["player"] == "smart"
+    assert exp.options["fields"] == ["basic", "random"] and exp.players == (2, 4, 6)
+    quick = load_experiment(root / "sims" / "skill.toml", quick=True)
+    assert quick.games < exp.games and quick.options["match_games"] < exp.options["match_games"]
+
+
+def test_compute_does_not_import_matplotlib(tmp_path):
+    """compute in a fresh interpreter leaves matplotlib unloaded (only render draws)."""
+    path = tmp_path / "tiny.toml"
+    path.write_text(TOML.replace(f"games = {GAMES}", "games = 50").replace("players = [2, 4]", "players = [2]"))
+    script = """
+import sys
+from unocli.report.analyses import Context, skill
+from unocli.run.backends import LocalBackend
+from unocli.study.experiments import load_experiment
+
+result = skill.compute(load_experiment(sys.argv[1]), Context(backend=LocalBackend(), log=lambda _: None))
+print(type(result).__name__, "matplotlib" in sys.modules)
+"""
+    proc = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True, text=True, check=False, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["SkillResult", "False"]

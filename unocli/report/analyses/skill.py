@@ -1,0 +1,508 @@
+"""Skill or luck, by rule set: how much does one better player win against a field, under each rule set?
+
+One *player* (a policy, ``options.player``, default ``smart``) sits at a table
+whose other seats all play the *field* policy (each of ``options.fields``),
+under every rule set of the experiment's ``[arms]`` and at every table size.
+Each deal is played once per seat rotation (the player at seat 0, 1, ...,
+n - 1, on the same shuffled deck: ``rotate_seats``), so seat effects (the
+first player's advantage, docs/rules.md §2) cancel, and every rule set and
+field plays the same deals (game ``i`` of the seed), so rule sets can be
+compared deal by deal.
+
+The figure is the *gap*: the player's win share minus the fair share, the
+share an average seat of the same games won (1/n when every game has a
+winner; rounds that lock for ever, §11.15, or are capped have no winner and
+count for nobody). Per deal the gap is ``(w - W / n) / n``, where ``w`` is the
+rotations the player won and ``W`` the rotations anybody won. The rotations of
+one deal are not independent (their shares sum to one), so intervals are
+Student's t over deals (clustered by deal, as ``stats.clustered_share``),
+``n`` counting deals. A rule set's change of the gap against the baseline
+rule set is the paired difference over deals, judged against an equivalence
+margin on simultaneous intervals (``common.judged``): per round
+``[margins] win_share_pp``, per match ``options.match_margin_pp``.
+
+Matches (``match_games`` deals, each played once per rotation) run to the
+rules' target score (500 points); the player's share is of matches won.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from functools import partial
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from unocli.report import fmt
+from unocli.report.analyses.common import Context, caption, forest_chart, judged
+from unocli.report.model import Chart, Section, TableBlock
+from unocli.run.accumulate import Accumulator
+from unocli.run.shards import RunSpec, run_shard, split
+from unocli.study.arm import Arm
+from unocli.study.experiments import Experiment, positive_int
+from unocli.study.stats import Difference, Estimate, clustered_share, paired_diff, t_interval
+
+SHARD = 1 << 14  # deals per shard: each is played once per rotation, so a shard is n kernel calls
+KINDS = ("round", "match")
+KIND_TEXT = {"round": "per round", "match": "per match"}
+
+
+def _policy_list(value: Any) -> str | None:
+    """A non-empty list of policy specs (the fields)."""
+    from unocli.study.experiments import policy_spec
+
+    if not isinstance(value, list) or not value:
+        return f"must be a non-empty list of policy specs, not {value!r}"
+    for v in value:
+        message = policy_spec(v)
+        if message:
+            return message
+    if len(set(value)) != len(value):
+        return f"names a field twice: {value!r}"
+    return None
+
+
+def _positive_number(value: Any) -> str | None:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+        return f"must be a positive number, not {value!r}"
+    return None
+
+
+def _player_spec(value: Any) -> str | None:
+    from unocli.study.experiments import policy_spec
+
+    return policy_spec(value)
+
+
+OPTIONS = {
+    "player": ("smart", _player_spec),
+    "fields": (["basic", "random"], _policy_list),
+    "match_games": (2000, positive_int),
+    "match_margin_pp": (3.0, _positive_number),
+}
+
+
+def check(exp: Experiment) -> str | None:
+    """The arms are rule sets only: this analysis seats its own player and field."""
+    tables = [(f"arms.{a.name}", a.table) for a in exp.arms] or [("base", exp.base)]
+    for key, table in tables:
+        if table.policy != "random" or table.seats or table.knobs:
+            return (
+                f"{key}: the skill analysis seats options.player against options.fields itself; "
+                "remove policy and seats from [base] and [arms] (the arms are rule sets)"
+            )
+    return None
+
+
+@dataclass(frozen=True)
+class SkillResult:
+    """The player's win share and gap per table size, field and rule set, and each rule set's change of the gap.
+
+    ``gaps``: one row per (players, field, rules) with, for ``kind`` in round
+    and match, ``{kind}_n`` (deals; each played once per rotation, so
+    ``{kind}_games`` = deals x players games), ``{kind}_share`` with
+    ``_low``/``_high`` (the player's share of games won, clustered 95% t
+    interval), ``{kind}_fair`` (an average seat's share: 1/n when every game
+    has a winner) and ``{kind}_gap`` with ``_low``/``_high`` (share minus
+    fair, 95% t over deals); ``match_rounds`` is the mean rounds per match.
+    ``changes``: one row per (kind, players, field, rules other than the
+    baseline): ``n`` (deals), ``d_gap`` with ``d_low``/``d_high`` (paired 95%
+    interval over deals), ``sim_low``/``sim_high``/``sim_level`` (the
+    simultaneous interval over the kind's rows), ``margin_pp``, ``verdict``
+    and ``p_tost``.
+    """
+
+    exp: Experiment
+    player: str
+    fields: tuple[str, ...]
+    rule_sets: tuple[str, ...]
+    baseline: str
+    gaps: pd.DataFrame
+    changes: pd.DataFrame
+    games: int
+
+
+@dataclass(frozen=True)
+class _Cell:
+    """One (kind, players, field, rules) cell: its estimates and the per-deal gaps for paired differences."""
+
+    share: Estimate
+    gap: Estimate
+    fair: float
+    per_deal: np.ndarray
+    acc: Accumulator
+
+
+def table_arm(exp: Experiment, rules_arm: str, players: int, player: str, field: str) -> Arm:
+    """The table of one cell: ``rules_arm``'s rule set, the player at seat 0 and the field everywhere else."""
+    spec = next(a for a in exp.arms if a.name == rules_arm).table if exp.arms else exp.base
+    spec = replace(spec, policy=field, seats=((0, player),), knobs=())
+    return spec.build(name=rules_arm, players=players)
+
+
+def play_cell(exp: Experiment, ctx: Context, arm: Arm, games: int, match: bool) -> _Cell:
+    """Play deals ``0 .. games - 1`` once per seat rotation and measure the seat-0 policy's share and gap."""
+    n = arm.players
+    spec = RunSpec(rules=arm.rules, policies=arm.policies, seed=exp.seed, match=match, rotate_seats=True, threads=ctx.threads)
+    wins = np.zeros((games, n), dtype=np.int64)  # rotations of each deal won by each policy slot
+    acc = Accumulator(players=n)
+    for part in ctx.backend.map_unordered(partial(run_shard, spec), split(0, games, SHARD)):
+        assert part.wins is not None  # rotate_seats always counts them
+        wins[part.start : part.start + part.count] = part.wins
+        acc = acc.merge(part.acc)
+    mine, anyone = wins[:, 0].astype(np.float64), wins.sum(axis=1).astype(np.float64)
+    gap = (mine - anyone / n) / n
+    share = clustered_share(games, float(mine.sum()), float((mine * mine).sum()), n)
+    return _Cell(
+        share=share,
+        gap=t_interval(games, float(gap.sum()), float((gap * gap).sum())),
+        fair=float(anyone.sum()) / (games * n * n),
+        per_deal=gap,
+        acc=acc,
+    )
+
+
+def compute(exp: Experiment, ctx: Context) -> SkillResult:
+    """Play every (table size, field, rule set) cell, rounds and matches, and compare each rule set's gap with the baseline's."""
+    player, fields = exp.options["player"], tuple(exp.options["fields"])
+    names = tuple(a.name for a in exp.arms) or ("base",)
+    baseline = exp.baseline or names[0]
+    sizes = {"round": exp.games, "match": exp.options["match_games"]}
+    cells: dict[tuple[str, int, str, str], _Cell] = {}
+    for p in exp.players:
+        for field in fields:
+            ctx.log(f"{exp.name}: {p} players, {player} against {field}: {len(names)} rule sets")
+            for name in names:
+                arm = table_arm(exp, name, p, player, field)
+                for kind in KINDS:
+                    cells[(kind, p, field, name)] = play_cell(exp, ctx, arm, sizes[kind], kind == "match")
+    gaps = pd.DataFrame([_gap_row(cells, p, field, name) for p in exp.players for field in fields for name in names])
+    changes = pd.DataFrame([row for kind in KINDS for row in _change_rows(exp, cells, kind, names, baseline)])
+    played = sum(c.acc.games for c in cells.values())
+    return SkillResult(exp, player, fields, names, baseline, gaps, changes, played)
+
+
+def _gap_row(cells: dict[tuple[str, int, str, str], _Cell], p: int, field: str, name: str) -> dict[str, Any]:
+    row: dict[str, Any] = {"players": p, "field": field, "rules": name}
+    for kind in KINDS:
+        c = cells[(kind, p, field, name)]
+        row |= {
+            f"{kind}_n": c.gap.n,
+            f"{kind}_games": c.acc.games,
+            f"{kind}_share": c.share.mean,
+            f"{kind}_share_low": c.share.low,
+            f"{kind}_share_high": c.share.high,
+            f"{kind}_fair": c.fair,
+            f"{kind}_gap": c.gap.mean,
+            f"{kind}_gap_low": c.gap.low,
+            f"{kind}_gap_high": c.gap.high,
+        }
+    match = cells[("match", p, field, name)].acc
+    total, _ = match.metric_sums("rounds")
+    row["match_rounds"] = total / match.finished if match.finished else math.nan
+    return row
+
+
+def _change_rows(
+    exp: Experiment, cells: dict[tuple[str, int, str, str], _Cell], kind: str, names: tuple[str, ...], baseline: str
+) -> list[dict[str, Any]]:
+    """Each rule set's gap minus the baseline's on the same deals, with simultaneous intervals and verdicts."""
+    keys = [(p, field, name) for p in exp.players for field in exp.options["fields"] for name in names if name != baseline]
+    diffs: list[Difference] = [
+        paired_diff(cells[(kind, p, field, name)].per_deal, cells[(kind, p, field, baseline)].per_deal) for p, field, name in keys
+    ]
+    margin = exp.margins["win_share_pp"] if kind == "round" else float(exp.options["match_margin_pp"])
+    rows = []
+    for (p, field, name), d, v in zip(keys, diffs, judged(diffs, margin, scale=100.0), strict=True):
+        rows.append(
+            {
+                "kind": kind,
+                "players": p,
+                "field": field,
+                "rules": name,
+                "n": d.n,
+                "d_gap": d.diff,
+                "d_low": d.low,
+                "d_high": d.high,
+                "sim_low": v["sim_low"] / 100,
+                "sim_high": v["sim_high"] / 100,
+                "sim_level": v["sim_level"],
+                "margin_pp": margin,
+                "verdict": v["verdict"],
+                "p_tost": v["p_tost"],
+            }
+        )
+    return rows
+
+
+# ---------------------------------------------------------------- render
+
+
+def render(result: SkillResult) -> Section:
+    """The answer in one paragraph, its chart, the findings, the tables of gaps and of changes against the baseline."""
+    exp = result.exp
+    blocks: list[Any] = [_headline_chart(result), _findings_text(result), _gaps_table(result)]
+    if not result.changes.empty:
+        blocks += [_change_chart(result), _changes_table(result)]
+    intro = _answer(result) + "\n\n" + (exp.description or "").strip()
+    return Section(name=exp.name, title=exp.title, intro=intro.strip(), blocks=blocks, meta={"games": result.games})
+
+
+def run(exp: Experiment, ctx: Context) -> Section:
+    return render(compute(exp, ctx))
+
+
+def _reference_size(result: SkillResult) -> int:
+    """The table size the answer speaks of: 4 players if played, else the middle one."""
+    sizes = result.exp.players
+    return 4 if 4 in sizes else sizes[len(sizes) // 2]
+
+
+def _row(result: SkillResult, p: int, field: str, rules: str) -> pd.Series:
+    g = result.gaps
+    return g[(g["players"] == p) & (g["field"] == field) & (g["rules"] == rules)].iloc[0]
+
+
+def _gap_text(row: pd.Series, kind: str) -> str:
+    return fmt.pp_ci(row[f"{kind}_gap"], row[f"{kind}_gap_low"], row[f"{kind}_gap_high"], 2)
+
+
+def _answer(result: SkillResult) -> str:
+    """One paragraph: is it luck? The gap at the reference size per field, its range, and what house rules do."""
+    p, g = _reference_size(result), result.gaps
+    base, player = result.baseline, f"`{result.player}`"
+    shown = [
+        f"against {p - 1} `{field}` player{'s' if p > 2 else ''} it wins "
+        f"{fmt.share(_row(result, p, field, base)['round_share'])} of rounds "
+        f"(gap {_gap_text(_row(result, p, field, base), 'round')}) and "
+        f"{fmt.share(_row(result, p, field, base)['match_share'])} of matches "
+        f"(gap {_gap_text(_row(result, p, field, base), 'match')})"
+        for field in result.fields
+    ]
+    above = int((g["round_gap_low"] > 0).sum())
+    below = int((g["round_gap_high"] < 0).sum())
+    lead = "Not pure luck" if above or below else "No skill detected at this sample size"
+    text = (
+        f"**{lead}.** Under the {base} rules at {p} players, where the fair share is {fmt.share(1 / p)}, "
+        f"one {player} player {'; '.join(shown)} (gaps are the player's share minus the fair share, "
+        f"95% intervals over deals, seats rotated). Over all {len(g)} cells of table size, field and rule set the "
+        f"per-round gap is clearly above 0 in {above}, clearly below in {below}, and ranges from "
+        f"{fmt.pp(g['round_gap'].min())} to {fmt.pp(g['round_gap'].max())}; per match it ranges from "
+        f"{fmt.pp(g['match_gap'].min())} to {fmt.pp(g['match_gap'].max())}, {_magnify(g)}. "
+    )
+    return text + _rules_sentence(result)
+
+
+def _magnify(g: pd.DataFrame) -> str:
+    """Does a match magnify the per-round edge? Compared on the cells whose per-round gap is clear of 0."""
+    clear = g[(g["round_gap_low"] > 0) | (g["round_gap_high"] < 0)]
+    if clear.empty:
+        return "with no per-round edge to magnify"
+    same_sign = np.sign(clear["match_gap"]) == np.sign(clear["round_gap"])
+    larger = int((same_sign & (clear["match_gap"].abs() > clear["round_gap"].abs())).sum())
+    return f"larger than the per-round gap, same sign, in {larger} of the {len(clear)} cells with a clear per-round edge"
+
+
+def _rules_sentence(result: SkillResult) -> str:
+    """What each rule set does to the per-round gap against the baseline, over table sizes and fields, by verdict.
+
+    "Raises" is toward the player (a larger edge, or a smaller deficit where the player trails the fair share).
+    """
+    ch = result.changes
+    if ch.empty:
+        return ""
+    r = ch[ch["kind"] == "round"]
+    parts = []
+    for name in dict.fromkeys(r["rules"]):
+        sub = r[r["rules"] == name]
+        up, down = int((sub["sim_low"] > 0).sum()), int((sub["sim_high"] < 0).sum())
+        same = int((sub["verdict"] == "equivalent").sum())
+        parts.append(
+            f"{name} raises it in {up}, lowers it in {down} and is equivalent in {same} of {len(sub)} "
+            f"({fmt.pp(sub['d_gap'].min())} to {fmt.pp(sub['d_gap'].max())})"
+        )
+    return (
+        f"Against the {result.baseline} rules on the same deals (the per-round gap, over the cells of table size and field): "
+        + "; ".join(parts)
+        + f" (simultaneous {fmt.fixed(100 * r['sim_level'].iloc[0], 2)}% intervals, equivalence margin "
+        f"+/-{fmt.num(r['margin_pp'].iloc[0])} pp; the rest undecided)."
+    )
+
+
+def _findings_text(result: SkillResult) -> str:
+    """The findings, as a block under the headline chart."""
+    g, exp = result.gaps, result.exp
+    lines = ["**Findings**", ""]
+    for field in result.fields:
+        sub = g[(g["field"] == field) & (g["rules"] == result.baseline)]
+        lines.append(
+            f"- {result.player} against {field}, {result.baseline} rules, per round: "
+            + "; ".join(f"{_gap_text(x, 'round')} at {x['players']} players" for _, x in sub.iterrows())
+            + "; per match: "
+            + "; ".join(f"{_gap_text(x, 'match')} at {x['players']}" for _, x in sub.iterrows())
+            + "."
+        )
+    rounds = g.groupby("players")["match_rounds"].mean()
+    lines.append(
+        f"- Sizes: {fmt.count(exp.games)} deals per cell for rounds and {fmt.count(exp.options['match_games'])} for "
+        f"matches to {_target(result)} points, each deal played once per seat rotation; a match took "
+        + ", ".join(f"{fmt.num(v)} rounds at {p} players" for p, v in rounds.items())
+        + " on average (over rule sets and fields)."
+    )
+    if not result.changes.empty:
+        m = result.changes[result.changes["kind"] == "match"]
+        lines.append(
+            f"- Per match against {result.baseline}: {int((m['sim_low'] > 0).sum())} rule set cells raise the gap, "
+            f"{int((m['sim_high'] < 0).sum())} lower it, {int((m['verdict'] == 'equivalent').sum())} are equivalent "
+            f"(+/-{fmt.num(m['margin_pp'].iloc[0])} pp), of {len(m)}."
+        )
+    return "\n".join(lines)
+
+
+def _target(result: SkillResult) -> str:
+    arm = table_arm(result.exp, result.baseline, result.exp.players[0], result.player, result.fields[0])
+    return fmt.count(arm.rules.target_score)
+
+
+def _caption(result: SkillResult, what: str, intervals: str) -> str:
+    exp = result.exp
+    n = (
+        f"{fmt.count(exp.games)} deals per cell for rounds, {fmt.count(exp.options['match_games'])} for matches, "
+        "each played once per seat rotation"
+    )
+    policies = f"one {result.player} against a field of " + " or ".join(result.fields)
+    return caption(exp, what, n, rules=", ".join(result.rule_sets), policies=policies, intervals=intervals)
+
+
+def _headline_chart(result: SkillResult) -> Chart:
+    """Gap per rule set, one marker per field, one row of panels per table size: per round left, per match right."""
+    from unocli.report import plots  # matplotlib only when drawing
+
+    exp = result.exp
+    cap = _caption(
+        result,
+        f"The {result.player} player's win share minus the fair share (1/n), per rule set, per round (left) and per "
+        "match (right), one row per table size",
+        "error bars are 95% t intervals over deals (clustered by deal)",
+    )
+    # plots has no grid-of-panels chart; its figure and layout helpers keep the caption and look the same
+    fig, bottom = plots._figure(2.3 * len(exp.players) + 0.6, cap)
+    axes = fig.subplots(len(exp.players), 2, squeeze=False, sharex=True)
+    xs = np.arange(len(result.rule_sets), dtype=float)
+    offsets = np.linspace(-0.15, 0.15, len(result.fields)) if len(result.fields) > 1 else np.zeros(1)
+    for i, p in enumerate(exp.players):
+        for j, kind in enumerate(KINDS):
+            ax = axes[i][j]
+            for k, field in enumerate(result.fields):
+                sub = result.gaps[(result.gaps["players"] == p) & (result.gaps["field"] == field)]
+                y = 100 * sub[f"{kind}_gap"].to_numpy()
+                err = 100 * np.vstack([sub[f"{kind}_gap"] - sub[f"{kind}_gap_low"], sub[f"{kind}_gap_high"] - sub[f"{kind}_gap"]])
+                label = f"against {field}"
+                ax.errorbar(xs + offsets[k], y, yerr=err, fmt="o", ms=4, capsize=3, color=plots.COLOURS[k], label=label)
+            ax.axhline(0.0, color="#555555", lw=1, ls=":")
+            ax.set_title(f"{p} players, {KIND_TEXT[kind]}", fontsize=10, loc="left")
+            ax.set_ylabel("gap (pp)")
+            ax.grid(True, axis="y", alpha=0.3, lw=0.6)
+            ax.spines[["top", "right"]].set_visible(False)
+            ax.set_xticks(xs)
+            ax.set_xticklabels(list(result.rule_sets), rotation=30, ha="right", fontsize=8)
+    axes[0][0].legend(fontsize=8, frameon=False)
+    fig.suptitle(f"Skill or luck: one {result.player} player's edge over the fair share", fontsize=12, x=0.01, ha="left")
+    return Chart("skill-gap", plots._finish(fig, bottom), cap, "gap per rule set, per round and per match")
+
+
+def _gaps_table(result: SkillResult) -> TableBlock:
+    g = result.gaps
+
+    def column(kind: str, what: str) -> list[str]:
+        kw = "share_ci" if what == "share" else "pp_ci"
+        return [
+            getattr(fmt, kw)(r[f"{kind}_{what}"], r[f"{kind}_{what}_low"], r[f"{kind}_{what}_high"], 2 if what == "gap" else 1)
+            for _, r in g.iterrows()
+        ]
+
+    shown = pd.DataFrame(
+        {
+            "players": g["players"],
+            "field": g["field"],
+            "rules": g["rules"],
+            "n deals (rounds)": g["round_n"].map(fmt.count),
+            "round share [95%]": column("round", "share"),
+            "round gap [95%]": column("round", "gap"),
+            "n deals (matches)": g["match_n"].map(fmt.count),
+            "match share [95%]": column("match", "share"),
+            "match gap [95%]": column("match", "gap"),
+            "rounds per match": g["match_rounds"].map(fmt.num),
+            "fair": g["players"].map(lambda p: fmt.share(1 / p)),
+        }
+    )
+    return TableBlock(
+        "skill-gaps",
+        f"One {result.player} player's win share and gap (share minus the fair share) per table size, field and rule "
+        "set; each deal played once per seat rotation, intervals over deals",
+        shown,
+        g,
+        note="n counts deals; every deal is played once per seat rotation (n x players games). The fair share is 1/n "
+        "(an average seat's share of the games won: 1/n when every game has a winner, as here up to rare locked rounds).",
+    )
+
+
+def _changes_table(result: SkillResult) -> TableBlock:
+    ch = result.changes
+    rows = []
+    for kind in KINDS:
+        sub = ch[ch["kind"] == kind]
+        for r in sub.itertuples():
+            rows.append(
+                {
+                    "kind": KIND_TEXT[kind],
+                    "players": r.players,
+                    "field": r.field,
+                    "rules": r.rules,
+                    "n deals": fmt.count(r.n),
+                    f"change in gap vs {result.baseline} [95%]": fmt.pp_ci(r.d_gap, r.d_low, r.d_high, 2),
+                    "simultaneous interval": fmt.bounds(r.sim_low, r.sim_high, 2, "pp"),
+                    "verdict": f"{r.verdict} (+/-{fmt.num(r.margin_pp)} pp)",
+                }
+            )
+    level = fmt.fixed(100 * ch["sim_level"].iloc[0], 2)
+    return TableBlock(
+        "skill-vs-baseline",
+        f"Does a house rule raise or lower the gap? Each rule set's gap minus the {result.baseline} rules' gap on the same "
+        f"deals: paired 95% intervals, simultaneous {level}% intervals (Bonferroni over each kind's rows) and "
+        "equivalence verdicts",
+        pd.DataFrame(rows),
+        ch,
+        note="different: the simultaneous interval excludes 0; equivalent: it lies within the margin; else undecided. "
+        "Per-round margin from the experiment's [margins] win_share_pp, per-match from options.match_margin_pp.",
+    )
+
+
+def _change_chart(result: SkillResult) -> Chart:
+    """A forest of the changes against the baseline: per round and per match panels, one row per cell."""
+    ch = result.changes
+    wide = ch[ch["kind"] == "round"].reset_index(drop=True)
+    match = ch[ch["kind"] == "match"].reset_index(drop=True)
+    wide = wide.assign(
+        label=[f"{r.rules}, {r.players}p vs {r.field}" for r in wide.itertuples()],
+        m_gap=match["d_gap"],
+        m_low=match["sim_low"],
+        m_high=match["sim_high"],
+    )
+    margins = (wide["margin_pp"].iloc[0] / 100, match["margin_pp"].iloc[0] / 100)
+    level = fmt.fixed(100 * ch["sim_level"].iloc[0], 2)
+    cap = _caption(
+        result,
+        f"Change of the gap from the {result.baseline} rules on the same deals; grey bands are the equivalence margins "
+        f"(+/-{fmt.num(100 * margins[0])} pp per round, +/-{fmt.num(100 * margins[1])} pp per match)",
+        f"bars are simultaneous {level}% intervals (95% for each panel's family)",
+    )
+    panels = [
+        ("change in gap per round", "d_gap", "sim_low", "sim_high", margins[0], True),
+        ("change in gap per match", "m_gap", "m_low", "m_high", margins[1], True),
+    ]
+    return forest_chart(
+        wide, "label", panels, cap, name="skill-vs-baseline", title=f"Which rules raise or lower the gap? (vs {result.baseline})"
+    )
