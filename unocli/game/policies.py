@@ -318,6 +318,15 @@ _BASIC: dict[str, Any] = {
     "swap_target": "fewest",
 }
 
+_SMART: dict[str, Any] = {
+    **_BASIC,
+    "play": "low>draw_two>skip>reverse>wild>wild_draw_four",
+    "attack": "draw_two>skip>reverse>wild_draw_four>wild>low",
+    "attack_at": 1,
+    "colour": "next_lacks",
+    "challenge": 0.0,
+}
+
 PRESETS = Presets(
     Policy,
     "policy",
@@ -343,14 +352,12 @@ PRESETS = Presets(
         "smart": (
             "uses what it sees: attacks a next player holding 1 card with draw cards, Skips and Reverses, declares "
             "the colour the next player last failed to match, sheds low numbers first, never challenges",
-            {
-                **_BASIC,
-                "play": "low>draw_two>skip>reverse>wild>wild_draw_four",
-                "attack": "draw_two>skip>reverse>wild_draw_four>wild>low",
-                "attack_at": 1,
-                "colour": "next_lacks",
-                "challenge": 0.0,
-            },
+            _SMART,
+        ),
+        "strong": (
+            "smart, and plays the colour the next player last failed to match when it can (aim_lacked); found by "
+            "unocli tune against basic, official rules, 4 players (reports/tune)",
+            {**_SMART, "aim_lacked": True},
         ),
     },
 )
