@@ -274,3 +274,19 @@ def test_fuzz_short(world, args) -> None:
 @given(args=invocations())
 def test_fuzz_long(world, args) -> None:
     _one_case(world, args)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["simulate", "--policies", "a\x00b", "--games", "10"],
+        ["baseline", "\x00", "-o", "x.json"],
+        ["simulate", "--games", "10", "--out", "a\x00.csv"],
+        ["compare", "\x00"],
+    ],
+)
+def test_a_nul_byte_in_an_argument_is_one_sentence_and_exit_2(args) -> None:
+    """Found by the long fuzz run: a NUL byte reached os calls and came back as an internal error."""
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 2
+    assert result.output.strip() == "Error: an argument contains a NUL byte (\\x00), which no file name or value may hold"

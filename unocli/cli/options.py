@@ -89,6 +89,10 @@ class UnoGroup(click.Group):
     ) -> Any:
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        given = sys.argv[1:] if args is None else list(args)
+        if any("\x00" in str(a) for a in given):  # no file name or value can hold one; os calls would raise ValueError
+            click.echo("Error: an argument contains a NUL byte (\\x00), which no file name or value may hold", err=True)
+            sys.exit(2)
         try:
             rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except (click.exceptions.Abort, KeyboardInterrupt):  # click turns Ctrl-C into Abort
