@@ -1,6 +1,6 @@
 """Skill or luck, by rule set: how much does one better player win against a field, under each rule set?
 
-One *player* (a policy, ``options.player``, default ``smart``) sits at a table
+One *player* (a policy, ``options.player``, default ``strong``) sits at a table
 whose other seats all play the *field* policy (each of ``options.fields``),
 under every rule set of the experiment's ``[arms]`` and at every table size.
 Each deal is played once per seat rotation (the player at seat 0, 1, ...,
@@ -77,7 +77,7 @@ def _player_spec(value: Any) -> str | None:
 
 
 OPTIONS = {
-    "player": ("smart", _player_spec),
+    "player": ("strong", _player_spec),
     "fields": (["basic", "random"], _policy_list),
     "match_games": (2000, positive_int),
     "match_margin_pp": (3.0, _positive_number),
