@@ -10,8 +10,11 @@ modules it ended up with.
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import click
 import pytest
@@ -148,3 +151,72 @@ def test_text_summary_shows_the_results_summary(match: bool) -> None:
     text = format_result(result)
     for table in _pandas_tables(result):
         assert table in text
+
+
+# ---------------------------------------------------------------- the remembered list of kernel sources
+
+
+@pytest.fixture
+def package_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of the package that ``unocli.kernel._cache`` reads instead of this one (nothing is imported from it)."""
+    from unocli.kernel import _cache
+
+    dest = tmp_path / "src" / "unocli"
+    shutil.copytree(_cache._PACKAGE, dest, ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc"))
+    monkeypatch.setattr(_cache, "_PACKAGE", dest)
+    monkeypatch.setattr(_cache, "_ROOT", dest.parent)
+    return dest
+
+
+def _parses(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count the calls of the parsing search behind the memo."""
+    from unocli.kernel import _cache
+
+    calls: list[int] = []
+    real = _cache.kernel_sources
+    monkeypatch.setattr(_cache, "kernel_sources", lambda: calls.append(1) or real())
+    return calls
+
+
+def test_kernel_sources_are_remembered_until_a_file_changes(package_copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from unocli.kernel import _cache
+
+    calls = _parses(monkeypatch)
+    first = _cache.stamped_sources()
+    assert len(calls) == 1 and package_copy / "game" / "rules.py" in first
+    assert _cache.stamped_sources() == first and len(calls) == 1  # remembered: no parsing
+    # A kernel module that starts importing another unocli module: the list is found again and grows.
+    encode = package_copy / "kernel" / "encode.py"
+    encode.write_text(encode.read_text() + "\nfrom unocli.report import fmt  # noqa: E402\n")
+    second = _cache.stamped_sources()
+    assert len(calls) == 2 and package_copy / "report" / "fmt.py" in second
+    assert _cache.stamped_sources() == second and len(calls) == 2
+
+
+def test_a_new_kernel_module_or_a_bad_memo_is_noticed(package_copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from unocli.kernel import _cache
+
+    calls = _parses(monkeypatch)
+    _cache.stamped_sources()
+    (package_copy / "kernel" / "extra.py").write_text("X = 1\n")
+    assert package_copy / "kernel" / "extra.py" in _cache.stamped_sources() and len(calls) == 2
+    memo = _cache._memo_file()
+    assert memo is not None and memo.is_relative_to(package_copy)
+    for text in ("not json", "[]", '{"files": ["/nonexistent.py"], "signature": []}'):
+        memo.write_text(text)
+        assert package_copy / "kernel" / "extra.py" in _cache.stamped_sources()
+    assert len(calls) == 5
+
+
+def test_the_stamp_hashes_the_files_contents_even_when_the_list_is_remembered(
+    package_copy: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from unocli.kernel import _cache
+
+    before = _cache.kernel_stamp()
+    rules = package_copy / "game" / "rules.py"
+    stat = rules.stat()
+    rules.write_text(rules.read_text().replace("seven_o", "seven_0"))  # same size
+    os.utime(rules, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # and the same time: the memo is reused
+    calls = _parses(monkeypatch)
+    assert _cache.kernel_stamp() != before and calls == []
