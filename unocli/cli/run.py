@@ -6,6 +6,7 @@ import json
 import math
 import sys
 import time
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import click
@@ -93,7 +94,7 @@ def announce_compile(quiet: bool) -> None:
         click.echo("unocli: compiling the simulation kernel (first run only; about a minute)...", err=True)
 
 
-def text_table(columns: dict[str, list[str] | list[int]]) -> str:
+def text_table(columns: Mapping[str, Sequence[object]]) -> str:
     """Columns as ``DataFrame(columns).to_string(index=False)`` prints them, without importing pandas.
 
     Every column is right-aligned under its header, columns one space apart;
@@ -102,7 +103,7 @@ def text_table(columns: dict[str, list[str] | list[int]]) -> str:
     """
     cells: list[list[str]] = []
     for name, values in columns.items():
-        numeric = bool(values) and all(isinstance(v, int) for v in values)
+        numeric = bool(values) and all(isinstance(v, int) and not isinstance(v, bool) for v in values)
         column = [f" {name}" if numeric else name, *(str(v) for v in values)]
         width = max(len(c) for c in column)
         cells.append([c.rjust(width) for c in column])
@@ -135,7 +136,7 @@ def format_result(result: SimulationResult) -> str:
         text_table(table),
     ]
     shares = [wilson(r.acc.wins[seat], r.acc.games) for seat in range(r.rules.players)]
-    seat_table = {
+    seat_table: dict[str, Sequence[object]] = {
         "seat": list(range(r.rules.players)),
         "policy": ["(rotated)" if r.rotation is not None else _short(p) for p in r.policies],
         "wins": [fmt.count(w.successes) for w in shares],

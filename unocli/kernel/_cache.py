@@ -128,9 +128,10 @@ def stamped_sources() -> list[Path]:
     memo = _memo_file()
     try:
         saved = json.loads(memo.read_text(encoding="utf-8")) if memo is not None else None
-        files = [Path(f) for f in saved["files"]] if isinstance(saved, dict) else None
-        if files is not None and saved["signature"] == _signature(files):
-            return files
+        if isinstance(saved, dict):
+            files = [Path(f) for f in saved["files"]]
+            if saved["signature"] == _signature(files):
+                return files
     except (OSError, ValueError, KeyError, TypeError):  # missing, unreadable or not ours: find them again
         pass
     files = kernel_sources()
