@@ -221,3 +221,26 @@ def test_the_stamp_hashes_the_files_contents_even_when_the_list_is_remembered(
     os.utime(rules, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # and the same time: the memo is reused
     calls = _parses(monkeypatch)
     assert _cache.kernel_stamp() != before and calls == []
+
+
+# ---------------------------------------------------------------- the garbage collector during start-up
+
+
+def test_commands_run_with_the_collector_on() -> None:
+    """main() pauses the collector only while the command loads: a long run must still free its cycles."""
+    code = """
+import gc, sys, click
+from unocli.cli import main as m
+
+@m.cli.command("probe-gc")
+def probe() -> None:
+    click.echo(f"enabled={gc.isenabled()} frozen={gc.get_freeze_count()}")
+
+sys.argv = ["unocli", "probe-gc"]
+m.main()
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    enabled, frozen = (part.partition("=")[2] for part in done.stdout.split())
+    assert enabled == "True"
+    assert int(frozen) > 10_000  # the start-up objects (click, unocli) are set aside
