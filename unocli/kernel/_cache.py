@@ -24,6 +24,7 @@ newly imports, which cannot happen.
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import json
 import os
@@ -154,6 +155,7 @@ def kernel_stamp() -> str:
     return h.hexdigest()
 
 
+@functools.cache  # asked for every kernel function by each locator class: ~100 path resolutions, 5 files
 def _ours(py_file: str) -> bool:
     try:
         return Path(py_file).resolve().parent == _PACKAGE / "kernel"
