@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import textwrap
 from dataclasses import fields
 
@@ -46,6 +47,11 @@ class _Cli(UnoGroup):
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
+        found = super().resolve_command(ctx, args)
+        _end_of_start_up()  # the command's modules are imported now
+        return found
+
 
 @click.group(cls=_Cli, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", prog_name="unocli", message="%(prog)s %(version)s")
@@ -57,9 +63,35 @@ def cli() -> None:
     """
 
 
+_gc_paused = False
+
+
 def main() -> None:
-    """Console-script entry point."""
-    cli.main(prog_name="unocli")
+    """Console-script entry point.
+
+    Python's cyclic garbage collector is paused while the command's modules
+    load and frozen at exit. Start-up creates some 150,000 objects that live
+    as long as the process (click, NumPy, numba, SciPy); the collector would
+    walk them all several times while they are imported and once more at
+    exit, where nothing needs freeing: 0.4-0.5 s of CPU in a 1.3 s
+    ``simulate --games 1000``. Library users keep the normal collector.
+    """
+    global _gc_paused
+    gc.disable()
+    _gc_paused = True
+    try:
+        cli.main(prog_name="unocli")
+    finally:
+        gc.freeze()  # exit without walking them: what is left is freed when the process ends
+
+
+def _end_of_start_up() -> None:
+    """Freeze the objects made so far (the collector never walks them again) and resume collecting."""
+    global _gc_paused
+    if _gc_paused:
+        _gc_paused = False
+        gc.freeze()
+        gc.enable()
 
 
 # ---------------------------------------------------------------- formatting

@@ -6,10 +6,10 @@ import json
 import math
 import sys
 import time
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import click
-import pandas as pd
 
 from unocli.cli.backend import backend_options, make_backend
 from unocli.cli.options import (
@@ -35,6 +35,7 @@ from unocli.report import fmt
 from unocli.run import bench as bench_mod
 from unocli.run.precision import DEFAULT_MAX_GAMES
 from unocli.study.simulate import RotationStats, SimulationResult, simulate
+from unocli.study.stats import Proportion, t_interval, wilson
 
 PROGRESS_AFTER = 2.0  # seconds before a progress bar appears
 
@@ -93,65 +94,78 @@ def announce_compile(quiet: bool) -> None:
         click.echo("unocli: compiling the simulation kernel (first run only; about a minute)...", err=True)
 
 
+def text_table(columns: Mapping[str, Sequence[object]]) -> str:
+    """Columns as ``DataFrame(columns).to_string(index=False)`` prints them, without importing pandas.
+
+    Every column is right-aligned under its header, columns one space apart;
+    a column of whole numbers has its header one space further right, as
+    pandas prints it. tests/test_startup.py compares the two.
+    """
+    cells: list[list[str]] = []
+    for name, values in columns.items():
+        numeric = bool(values) and all(isinstance(v, int) and not isinstance(v, bool) for v in values)
+        column = [f" {name}" if numeric else name, *(str(v) for v in values)]
+        width = max(len(c) for c in column)
+        cells.append([c.rjust(width) for c in column])
+    return "\n".join(" ".join(row) for row in zip(*cells, strict=True))
+
+
 def format_result(result: SimulationResult) -> str:
-    """The human-readable report of a simulation (see :mod:`unocli.report.fmt` for the number formats)."""
+    """The human-readable report of a simulation (see :mod:`unocli.report.fmt` for the number formats).
+
+    Built from the accumulator through :mod:`unocli.study.stats`, as
+    ``SimulationResult.summary`` and ``win_shares`` are, but without their
+    DataFrames: pandas alone would double the time of a short run
+    (tests/test_startup.py checks the figures are the same).
+    """
     r = result
     unit = "matches" if r.match else "rounds"
     lines = [f"{fmt.count(r.games)} {unit}, {r.rules.players} players, seed {r.seed}"]
-    summary = r.summary()
-    bounds = list(zip(summary["ci_low"], summary["ci_high"], strict=True))
-    table = pd.DataFrame(
-        {
-            "metric": summary["metric"],
-            "mean": [fmt.point(m, lo, hi) for m, (lo, hi) in zip(summary["mean"], bounds, strict=True)],
-            "95% CI": [fmt.bounds(lo, hi) for lo, hi in bounds],
-            "sd": summary["sd"].map(fmt.sig),
-        }
-    )
+    estimates = [t_interval(r.acc.finished, *r.acc.metric_sums(name)) for name in r.metric_names]
+    table = {
+        "metric": list(r.metric_names),
+        "mean": [fmt.point(e.mean, e.low, e.high) for e in estimates],
+        "95% CI": [fmt.bounds(e.low, e.high) for e in estimates],
+        "sd": [fmt.sig(e.sd) for e in estimates],
+    }
     left_out = r.games - r.acc.finished
     scope = f", finished {unit} only: {fmt.count(left_out)} capped or stuck left out" if left_out else ""
     lines += [
         "",
         f"Per {unit[:-2] if r.match else 'round'} (n = {fmt.count(r.acc.finished)}{scope}):",
-        table.to_string(index=False),
+        text_table(table),
     ]
-    shares = r.win_shares()
-    seat_table = pd.DataFrame(
-        {
-            "seat": shares["seat"],
-            "policy": ["(rotated)" if r.rotation is not None else _short(p) for p in r.policies],
-            "wins": shares["wins"].map(fmt.count),
-            **_share_columns(shares),
-        }
-    )
+    shares = [wilson(r.acc.wins[seat], r.acc.games) for seat in range(r.rules.players)]
+    seat_table: dict[str, Sequence[object]] = {
+        "seat": list(range(r.rules.players)),
+        "policy": ["(rotated)" if r.rotation is not None else _short(p) for p in r.policies],
+        "wins": [fmt.count(w.successes) for w in shares],
+        **_share_columns([(w.share, w.low, w.high) for w in shares]),
+    }
     lines += [
         "",
         f"Seat win shares (n = {fmt.count(r.games)}; seat 0 is dealt to first, the dealer is the last seat):",
-        seat_table.to_string(index=False),
+        text_table(seat_table),
     ]
     if not r.match:
-        opening = r.opening_shares()
-        lines += [
-            "",
-            "Who wins, by role (the first player takes the first turn once the start card has acted):",
-            *(
-                f"  {name.replace('_', ' '):<13}{fmt.point(w.share, w.low, w.high, kind='share')} "
-                f"{fmt.bounds(w.low, w.high, kind='share')}"
-                for name, w in opening.items()
-            ),
-        ]
+        lines += ["", "Who wins, by role (the first player takes the first turn once the start card has acted):"]
+        lines += [_role_line(name, w) for name, w in r.opening_shares().items()]
     lines += ["", "Outcomes: " + ", ".join(f"{k} {fmt.count(v)}" for k, v in r.outcomes().items())]
     if r.rotation is not None:
         lines += _rotation_lines(r.rotation)
     return "\n".join(lines)
 
 
-def _share_columns(df: pd.DataFrame, how: str = "Wilson") -> dict[str, list[str]]:
-    """A win share and its 95% interval (computed ``how``) as percentages, in two columns."""
-    bounds = list(zip(df["ci_low"], df["ci_high"], strict=True))
+def _role_line(name: str, w: Proportion) -> str:
+    share = fmt.point(w.share, w.low, w.high, kind="share")
+    return f"  {name.replace('_', ' '):<13}{share} {fmt.bounds(w.low, w.high, kind='share')}"
+
+
+def _share_columns(shares: list[tuple[float, float, float]], how: str = "Wilson") -> dict[str, list[str]]:
+    """Win shares (share, low, high) and their 95% intervals (computed ``how``) as percentages, in two columns."""
     return {
-        "win share": [fmt.point(p, lo, hi, kind="share") for p, (lo, hi) in zip(df["share"], bounds, strict=True)],
-        f"95% CI ({how})": [fmt.bounds(lo, hi, kind="share") for lo, hi in bounds],
+        "win share": [fmt.point(p, lo, hi, kind="share") for p, lo, hi in shares],
+        f"95% CI ({how})": [fmt.bounds(lo, hi, kind="share") for _, lo, hi in shares],
     }
 
 
@@ -159,9 +173,14 @@ def _rotation_lines(rot: RotationStats) -> list[str]:
     """Each policy's win share with seats rotated, and the paired differences between policies."""
     sh = rot.shares()
     lines = ["", f"Policies with seats rotated ({fmt.count(rot.deals)} deals x {rot.rotations} rotations; intervals over deals):"]
-    columns = _share_columns(sh, "t over deals")
-    table = pd.DataFrame({"policy": sh["policy"], "seats": sh["seats"], **columns, "deals": sh["n"].map(fmt.count)})
-    lines.append(table.to_string(index=False))
+    columns = _share_columns(list(zip(sh["share"], sh["ci_low"], sh["ci_high"], strict=True)), "t over deals")
+    table = {
+        "policy": list(sh["policy"]),
+        "seats": [int(n) for n in sh["seats"]],
+        **columns,
+        "deals": [fmt.count(n) for n in sh["n"]],
+    }
+    lines.append(text_table(table))
     names = list(rot.groups())
     for i, a in enumerate(names):
         for b in names[i + 1 :]:
@@ -314,6 +333,8 @@ def bench_cmd(games: int, repeats: int, no_cli: bool, cold: bool, as_json: bool,
     if backend == "dask":
         click.echo(format_dask_bench(result["dask"]))
         return
+    import pandas as pd  # lays out the tables; a bench runs for minutes, its start-up does not matter
+
     rows = pd.DataFrame(result["throughput"])
     table = pd.DataFrame(
         {
@@ -334,6 +355,8 @@ def bench_cmd(games: int, repeats: int, no_cli: bool, cold: bool, as_json: bool,
 
 def format_dask_bench(d: dict[str, Any]) -> str:
     """The human-readable report of ``bench --backend dask``."""
+    import pandas as pd  # see bench_cmd
+
     c = d["cluster"]
     rows = pd.DataFrame(d["throughput"])
     table = pd.DataFrame(

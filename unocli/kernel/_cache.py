@@ -11,13 +11,24 @@ the kernel package imports, directly or not, found by reading the import
 statements (so a new import is covered without a list to keep), and of the
 numba and numpy versions. Imported by ``unocli.kernel`` before any kernel
 function is defined.
+
+Finding those modules means parsing them (about 0.1 s, a tenth of a warm
+``unocli simulate``), so the list is remembered in a small file beside the
+cache (:func:`stamped_sources`), with the size and modification time of each
+file on it and of the folders holding them; it is reused only while all of
+those are unchanged. The stamp itself is always a hash of the files' current
+contents, so a stale list could only miss a module that an unchanged file
+newly imports, which cannot happen.
 """
 
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
+import json
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -81,18 +92,70 @@ def kernel_sources() -> list[Path]:
     return sorted(set(seen.values()))
 
 
+def _signature(files: list[Path]) -> list[list[object]]:
+    """Size and modification time of FILES, of every kernel module, and of the folders that hold them.
+
+    A folder's time changes when a file is added to it or removed, so a new
+    kernel module (or one shadowing a package) changes the signature too.
+    """
+    kernel = sorted((_PACKAGE / "kernel").glob("*.py"))
+    folders = {_PACKAGE, *(p.parent for p in files), *(p.parent for p in files if p.name == "__init__.py")}
+    out: list[list[object]] = []
+    for path in sorted({*files, *kernel}) + sorted(folders):
+        st = path.stat()
+        out.append([str(path), st.st_mtime_ns, st.st_size if stat.S_ISREG(st.st_mode) else 0])
+    return out
+
+
+def _memo_file() -> Path | None:
+    """Where the list of kernel sources is remembered: beside numba's in-tree cache, else the private temporary folder."""
+    name = f"unocli-kernel-sources-{hashlib.sha256(str(_PACKAGE).encode()).hexdigest()[:16]}.json"
+    for folder in (_PACKAGE / "kernel" / "__pycache__", _temp_cache_root()):
+        try:
+            folder.mkdir(mode=0o700, exist_ok=True)
+            st = folder.stat()
+        except OSError:
+            continue
+        # The temporary folder is shared: a list planted there by someone else could hide a source.
+        if folder == _temp_cache_root() and (st.st_uid != os.getuid() or st.st_mode & 0o077):
+            continue
+        if os.access(folder, os.W_OK):
+            return folder / name
+    return None
+
+
+def stamped_sources() -> list[Path]:
+    """:func:`kernel_sources`, remembered while no file on the list (or folder holding one) has changed."""
+    memo = _memo_file()
+    try:
+        saved = json.loads(memo.read_text(encoding="utf-8")) if memo is not None else None
+        if isinstance(saved, dict):
+            files = [Path(f) for f in saved["files"]]
+            if saved["signature"] == _signature(files):
+                return files
+    except (OSError, ValueError, KeyError, TypeError):  # missing, unreadable or not ours: find them again
+        pass
+    files = kernel_sources()
+    if memo is not None:
+        tmp = memo.with_name(f".{memo.name}.{os.getpid()}.tmp")
+        try:  # best effort, and atomic: a concurrent reader sees the old list or the new one
+            tmp.write_text(json.dumps({"files": [str(p) for p in files], "signature": _signature(files)}), encoding="utf-8")
+            os.replace(tmp, memo)
+        except OSError:
+            tmp.unlink(missing_ok=True)
+    return files
+
+
 def kernel_stamp() -> str:
     """A hash of every source file the kernel is built from, and of the numba and numpy versions."""
     h = hashlib.sha256(f"numba {numba.__version__} numpy {numpy.__version__}".encode())
-    for path in kernel_sources():
+    for path in stamped_sources():
         h.update(str(path.relative_to(_ROOT)).encode())
         h.update(path.read_bytes())
     return h.hexdigest()
 
 
-_STAMP = kernel_stamp()
-
-
+@functools.cache  # asked for every kernel function by each locator class: ~100 path resolutions, 5 files
 def _ours(py_file: str) -> bool:
     try:
         return Path(py_file).resolve().parent == _PACKAGE / "kernel"
@@ -148,6 +211,9 @@ class KernelTempLocator(_KernelStampMixin, caching.UserWideCacheLocator):
 
 def _temp_cache_root() -> Path:
     return Path(tempfile.gettempdir()) / f"unocli-numba-{os.getuid()}"
+
+
+_STAMP = kernel_stamp()
 
 
 def install() -> None:

@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from unocli import __version__
 from unocli.errors import ConfigError
@@ -23,6 +22,9 @@ from unocli.run.backends import Backend, LocalBackend
 from unocli.run.precision import DEFAULT_FIRST_BATCH, DEFAULT_MAX_GAMES, TargetInfo, check_target, play_to_target
 from unocli.run.shards import RunSpec, run_shard, split
 from unocli.study.stats import Difference, Proportion, clustered_share, paired_t, t_interval, wilson
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 DEFAULT_BATCH = 1 << 16
 MATCH_METRICS = ("rounds", "rounds_blocked", "rounds_capped", "rounds_stuck")
@@ -92,6 +94,8 @@ class RotationStats:
         is Student's t over deals, each deal contributing its share of that
         policy's games won (``stats.clustered_share``); ``n`` counts deals.
         """
+        import pandas as pd  # pandas costs ~0.6 s to import; the CLI's text summary does without
+
         rows = []
         for label, slots in self.groups().items():
             per_deal = self.rotations * len(slots)
@@ -162,6 +166,8 @@ class SimulationResult:
         their length is the cap or the moment the loop was noticed, not a length
         of play; their shares are in :meth:`outcomes`.
         """
+        import pandas as pd  # see RotationStats.shares
+
         rows = []
         for name in self.metric_names:
             est = t_interval(self.acc.finished, *self.acc.metric_sums(name))
@@ -170,6 +176,8 @@ class SimulationResult:
 
     def win_shares(self) -> pd.DataFrame:
         """Each seat's share of all games won, with a Wilson 95% interval."""
+        import pandas as pd  # see RotationStats.shares
+
         rows = []
         for seat in range(self.rules.players):
             w = wilson(self.acc.wins[seat], self.acc.games)
@@ -178,6 +186,8 @@ class SimulationResult:
 
     def points(self) -> pd.DataFrame:
         """Each seat's mean points per game, with a 95% interval."""
+        import pandas as pd  # see RotationStats.shares
+
         rows = []
         for seat in range(self.rules.players):
             est = t_interval(self.acc.games, self.acc.points[seat], self.acc.points_sq[seat])
@@ -196,6 +206,8 @@ class SimulationResult:
 
     def place_shares(self) -> pd.DataFrame:
         """Win share by place after the dealer: 1 is the seat after the dealer, ``players`` the dealer."""
+        import pandas as pd  # see RotationStats.shares
+
         rows = []
         for k in range(self.rules.players):
             w = wilson(self.acc.place_wins[k], self.acc.games)
@@ -259,6 +271,8 @@ class SimulationResult:
 
 def games_frame(rows: np.ndarray, players: int, first_index: int, rotated: bool = False) -> pd.DataFrame:
     """Per-game rows as a DataFrame (unused seats' columns dropped)."""
+    import pandas as pd  # see RotationStats.shares
+
     columns = [*ROW_NAMES, "rotation"] if rotated else list(ROW_NAMES)
     df = pd.DataFrame(rows, columns=columns)
     unused = [f"{prefix}_{s}" for prefix in ("cards_left", "points") for s in range(players, 10)]
