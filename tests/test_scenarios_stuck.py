@@ -47,11 +47,14 @@ def test_s11_15_a_round_that_repeats_itself_ends_stuck():
     stats = rnd.run()
     assert stats.outcome is Outcome.STUCK
     assert stats.winner == -1 and stats.winner_points == 0
-    # Brent keeps the state before decisions 1 and 3; the state before decision 6 equals the one
-    # before decision 3 (seat 1 to play, hands Y+2 G5 / R+2 G6 / B7, a red R+2 played by seat 2 on top).
-    assert stats.turns == 5
-    assert stats.skips == 5  # every play skipped its victim
-    assert stats.cards_left == [2, 2, 1]
+    # Each seat's shown colour (§13: the colour in force after its last play) is part of the state.
+    # Brent keeps the state before decisions 1, 3 and 7. Before decision 3 seat 1 has shown no colour
+    # yet, so that state never comes back; before decision 7 every seat has played (shown Y, R, R), and
+    # the state before decision 10 equals it (seat 0 to play, hands Y+2 G5 / G6 / R+2 B7, a red R+2
+    # played by seat 1 on top): 9 plays.
+    assert stats.turns == 9
+    assert stats.skips == 9  # every play skipped its victim
+    assert stats.cards_left == [2, 1, 2]
     assert events(rnd, Kind.END)[-1].how == "stuck"
 
 
