@@ -30,7 +30,7 @@ import pandas as pd
 
 from unocli.game.policies import Policy
 from unocli.report import fmt
-from unocli.report.analyses.common import Context, add_verdicts, arm_diff, caption, percentile_interval, run_compare
+from unocli.report.analyses.common import Context, add_verdicts, arm_diff, caption, run_compare
 from unocli.report.model import Block, Chart, TableBlock
 from unocli.study.arm import Arm
 from unocli.study.experiments import Experiment
@@ -166,23 +166,28 @@ def _situations(
             d = arm_diff(comp, arms[k].name, "honest", "win_0")
             diffs.append(d)
             bluffs = means[k, b]
-            per, lo, hi = math.nan, math.nan, math.nan
+            per, half = math.nan, math.nan
             if bluffs * comp.games >= MIN_BLUFFS:
+                # a normal interval with the block-bootstrap standard error of the ratio: the denominator is far
+                # from 0 here, and unlike a percentile interval it is centred on the point
                 with np.errstate(invalid="ignore", divide="ignore"):
                     reps = (boot[:, k, w] - boot[:, 0, w]) / boot[:, k, b]
-                per, (lo, hi) = 100 * d.diff / bluffs, tuple(100 * x for x in percentile_interval(reps))
+                per, half = 100 * d.diff / bluffs, 100 * 1.96 * float(np.nanstd(reps, ddof=1))
             rows.append(
                 {"challenge_policy": ch, "next_hand": nb, "own_hand": ob, "n": d.n}
                 | {"gain_pp": 100 * d.diff, "ci_low": 100 * d.low, "ci_high": 100 * d.high, "p": d.p}
                 | {"bluffs_per_game": bluffs, "caught_per_game": means[k, c]}
-                | {"gain_per_bluff_pp": per, "per_bluff_low": lo, "per_bluff_high": hi}
+                | {"gain_per_bluff_pp": per, "per_bluff_low": per - half, "per_bluff_high": per + half}
             )
     table = pd.DataFrame(rows)
     add_verdicts(table, diffs, "gain", margin, scale=100)
     table["gain_sim_low"] *= 100
     table["gain_sim_high"] *= 100
     table["verdict"] = [verdict_word(v, g) for v, g in zip(table["gain_verdict"], table["gain_pp"], strict=True)]
-    return table, played
+    # each interval right after its point (the simultaneous one after the per-cell one), then the verdicts
+    first = ["challenge_policy", "next_hand", "own_hand", "n", "gain_pp", "ci_low", "ci_high", "p"]
+    first += ["gain_sim_low", "gain_sim_high", "sim_level", "verdict", "gain_verdict", "gain_p_tost"]
+    return table[first + [c for c in table.columns if c not in first]], played
 
 
 def verdict_word(verdict: str, gain: float) -> str:
@@ -304,19 +309,20 @@ def _best_responses(
 
 
 def _turn(comp: Any, space: list[tuple[str, dict[str, Any]]], current: int, seat: int) -> tuple[dict[str, Any], int]:
-    """One seat's turn: the best strategy, and a switch only when it beats the current one on a
-    one-sided Bonferroni bound over the alternatives (so the search does not chase noise)."""
+    """One seat's turn: the best strategy, and a switch only when its simultaneous interval (Bonferroni over
+    the alternatives, 95% for the turn) against the current one lies above 0 (so the search does not chase noise)."""
     q = f"win_{seat}"
     means = comp.means()[:, comp.quantities.index(q)]
     best = int(np.argmax(means))
     name = space[current][0]
     alternatives = len(space) - 1
     if best == current:
-        d_pp, low, switch = 0.0, 0.0, False
+        d_pp, low, high = 0.0, 0.0, 0.0
     else:
         d = arm_diff(comp, space[best][0], name, q)
-        bound = d.diff - t_quantile(1 - 0.05 / alternatives, d.df) * d.se if d.se > 0 else d.diff
-        d_pp, low, switch = 100 * d.diff, 100 * bound, bound > 0
+        half = t_quantile(1 - 0.05 / (2 * alternatives), d.df) * d.se if d.se > 0 else 0.0
+        d_pp, low, high = 100 * d.diff, 100 * (d.diff - half), 100 * (d.diff + half)
+    switch = low > 0
     row = {
         "seat": seat,
         "current": name,
@@ -324,9 +330,10 @@ def _turn(comp: Any, space: list[tuple[str, dict[str, Any]]], current: int, seat
         "best": space[best][0],
         "best_win_share": means[best],
         "gain_pp": d_pp,
-        "gain_lower_bound_pp": low,
+        "gain_low": low,
+        "gain_high": high,
         "switches": switch,
-        "n": comp.games,
+        "n_deals": comp.games,
     }
     return row, best if switch else current
 
@@ -521,9 +528,9 @@ def iteration_table(result: SituationResult) -> TableBlock:
             "plays": it["current"],
             "win share": it["current_win_share"].map(lambda x: fmt.share(x, 1)),
             "best on these deals": it["best"],
-            "gain [one-sided Bonferroni bound]": [
-                "-" if b == c else f"{fmt.fixed(g, 2, sign=True)} pp [>{fmt.fixed(lo, 2, sign=True)}]"
-                for b, c, g, lo in zip(it["best"], it["current"], it["gain_pp"], it["gain_lower_bound_pp"], strict=True)
+            "best's gain [simultaneous CI]": [
+                "-" if b == c else _pp(g, lo, hi)
+                for b, c, g, lo, hi in zip(it["best"], it["current"], it["gain_pp"], it["gain_low"], it["gain_high"], strict=True)
             ],
             "switches": it["switches"].map({True: "yes", False: "no"}),
         }
@@ -535,8 +542,18 @@ def iteration_table(result: SituationResult) -> TableBlock:
         it,
         f"Each turn plays the seat's {len(strategies())} strategies against the others' current ones on "
         f"{fmt.count(result.eq_games)} fresh deals; the seat switches only when the best beats its current strategy on a "
-        f"one-sided 95% bound, Bonferroni over the {len(strategies()) - 1} alternatives.",
+        f"simultaneous interval, Bonferroni over the {len(strategies()) - 1} alternatives (95% for the turn).",
     )
+
+
+def fixed_point_text(result: SituationResult) -> str:
+    """Where each start point's search ended, as a Markdown table (a profile of strategies has no interval)."""
+    rows = ["| start | rounds | fixed point | " + " | ".join(f"seat {s}" for s in range(result.players)) + " |"]
+    rows.append("|" + "---|" * (3 + result.players))
+    for r in result.fixed_points.itertuples():
+        seats = " | ".join(str(getattr(r, f"seat_{s}")) for s in range(result.players))
+        rows.append(f"| {r.start} | {r.rounds} | {'yes' if r.fixed_point else 'no'} | {seats} |")
+    return "**Where the best-response search ended**\n\n" + "\n".join(rows)
 
 
 def fixed_point_findings(result: SituationResult) -> list[str]:
@@ -560,8 +577,6 @@ def blocks(result: SituationResult, exp: Experiment) -> tuple[list[Block], list[
         situation_table(result),
         deviation_table(result),
         iteration_table(result),
-        TableBlock(
-            "best-response-fixed-points", "Where the best-response iteration ended", result.fixed_points, result.fixed_points
-        ),
+        fixed_point_text(result),
     ]
     return out, situation_findings(result) + deviation_findings(result) + fixed_point_findings(result)
