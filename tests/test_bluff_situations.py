@@ -108,7 +108,7 @@ def test_bluffing_everywhere_against_always_challengers_loses(table):
 
 
 def test_bluffing_when_next_holds_one_does_not_lose_against_never_challengers(table):
-    # docs/rules.md §3, §12.7: an unchallenged +4 makes the next player draw 4 and lose its turn. When that player
+    # docs/rules.md §4, §5: an unchallenged +4 makes the next player draw 4 and lose its turn. When that player
     # holds 1 card, it is the one turn on which it could go out; the honest twin's card of the current colour
     # leaves it that chance. So the bluff's immediate effect favours the bluffer; its cost (the +4 spent early)
     # is the same as anywhere. Bluffing at every chance costs about 4 pp against never-challengers; here the

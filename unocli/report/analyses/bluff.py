@@ -155,7 +155,7 @@ def compute(exp: Experiment, ctx: Context) -> BluffResult:
         per_bluff=_per_bluff(means, boot, idx, q, cvals, comp.games),
         equilibrium=_equilibrium(w, wb, bvals, cvals, n),
         others=others,
-        games=comp.games * len(arms) + extra + situations.games,
+        games=comp.games * len(arms) + extra,
         per_seat=_per_seat(comp, bvals, cvals, n, exp.margins["win_share_pp"]),
         situations=situations,
     )
@@ -427,7 +427,8 @@ def render(result: BluffResult) -> Section:
         sit_blocks, sit_findings = bluff_situations.blocks(result.situations, exp)
         intro = bluff_situations.answer(result.situations, exp) + "\n\n" + intro
         blocks, findings = sit_blocks + blocks, sit_findings + findings
-    return Section(name=exp.name, title=exp.title, intro=intro, findings=findings, blocks=blocks, meta={"games": result.games})
+    games = result.games + (result.situations.games if result.situations is not None else 0)
+    return Section(name=exp.name, title=exp.title, intro=intro, findings=findings, blocks=blocks, meta={"games": games})
 
 
 def _policies_text(result: BluffResult) -> str:

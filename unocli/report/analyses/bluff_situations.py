@@ -353,29 +353,43 @@ def field_text(n: int, challenger: str) -> str:
 
 def answer(result: SituationResult, exp: Experiment) -> str:
     """The report's one-paragraph answer."""
-    t, n = result.situations, result.players
-    cells = t[t["next_hand"] != ANY]
-    pays = cells[cells["verdict"] == "pays"]
-    loses = cells[cells["verdict"] == "loses"]
+    t, n, m = result.situations, result.players, fmt.num(result.margin_pp)
     every = t[t["next_hand"] == ANY].set_index("challenge_policy")
-    best = cells.loc[cells["gain_pp"].idxmax()]
+    pooled = t[(t["next_hand"] != ANY) & (t["own_hand"] == ANY)]
+    cells = t[(t["next_hand"] != ANY) & (t["own_hand"] != ANY)]
+    counts = {w: int((cells["verdict"] == w).sum()) for w in ("pays", "loses", "no effect", "undecided")}
+    pays = pooled[pooled["verdict"] == "pays"]
     pay_text = (
-        "A bluff confined to one situation pays (simultaneous interval above 0) in "
-        + "; ".join(f"next holds {r.next_hand}, own {r.own_hand}, against '{r.challenge_policy}'" for r in pays.itertuples())
+        "Confined to one situation (own hand pooled), a bluff pays only "
+        + "; ".join(
+            f"when the next player holds {r.next_hand} against '{r.challenge_policy}' challengers: "
+            f"{_pp(r.gain_pp, r.gain_sim_low, r.gain_sim_high)}{_per_bluff_text(r)}"
+            for r in pays.itertuples()
+        )
+        + " (simultaneous intervals)"
         if len(pays)
-        else "In no situation does a bluff measurably pay (no simultaneous interval lies above 0)"
+        else "Confined to one situation (own hand pooled), a bluff pays in none (no simultaneous interval lies above 0)"
     )
+    dev = result.deviations
+    victim = dev[(dev["effect"] == "seat 1 alone always challenges, seat 0 bluffing") & (dev["seat"] == 1)].iloc[0]
     return (
-        f"**Answer.** Bluffing a +4 at every chance loses against every challenge policy tried: from "
-        f"{_pp(*every.loc['never', ['gain_pp', 'ci_low', 'ci_high']])} of win share against opponents who never challenge to "
-        f"{_pp(*every.loc['always', ['gain_pp', 'ci_low', 'ci_high']])} against opponents who always do ({n} players, "
-        f"n = {fmt.count(result.situation_games)} deals, paired 95% intervals). {pay_text}; it loses in "
-        f"{len(loses)} of {len(cells)} situation x policy cells, and the rest are undecided or within "
-        f"+/-{fmt.num(result.margin_pp)} pp. The best cell is next holds {best.next_hand}, own {best.own_hand}, against "
-        f"'{best.challenge_policy}': {_pp(best.gain_pp, best.ci_low, best.ci_high)}. Bluffs in one situation are rare "
-        f"(at most {fmt.fixed(cells['bluffs_per_game'].max(), 3)} per game), so a situation's gain is small however good "
-        f"the bluff. Every finding holds for its field: the other seats play `{exp.options['opponents']}` and never bluff."
+        f"**Answer.** Against opponents who play `{exp.options['opponents']}` and never bluff, bluffing a +4 at every "
+        f"chance loses whatever they challenge: {_pp(*every.loc['never', ['gain_pp', 'ci_low', 'ci_high']])} of seat 0's "
+        f"win share against opponents who never challenge, {_pp(*every.loc['always', ['gain_pp', 'ci_low', 'ci_high']])} "
+        f"against opponents who always do ({n} players, n = {fmt.count(result.situation_games)} paired deals, 95% "
+        f"intervals). {pay_text}. Over the {len(cells)} cells of next player's hand x own hand band x challenge policy "
+        f"it pays in {counts['pays']}, loses in {counts['loses']}, has no effect beyond +/-{m} pp in {counts['no effect']} "
+        f"and is undecided in {counts['undecided']}. A bluff's gain is small because the situations are rare (at most "
+        f"{fmt.fixed(cells['bluffs_per_game'].max(), 2)} bluffs per game in one cell). Its victim gains "
+        f"{_pp(victim.diff_pp, victim.win_sim_low, victim.win_sim_high)} by challenging every +4 alone while the rest of "
+        f"the field keeps basic's one in four. Every figure holds for its field, named with it."
     )
+
+
+def _per_bluff_text(r: Any) -> str:
+    if not math.isfinite(r.gain_per_bluff_pp):
+        return ""
+    return f", {_pp(r.gain_per_bluff_pp, r.per_bluff_low, r.per_bluff_high, 1)} per bluff"
 
 
 def gain_chart(result: SituationResult, exp: Experiment) -> Chart:
@@ -450,6 +464,12 @@ def situation_findings(result: SituationResult) -> list[str]:
         out.append(
             f"Against {field_text(n, ch)}, bluffing only in one situation (next holds / own hand): " + "; ".join(groups) + "."
         )
+    out.append(
+        "Why a bluff can pay when the next player holds 1 card: an unchallenged +4 makes the victim take 4 cards and "
+        "miss a turn (docs/rules.md §4), the very turn on which a player holding one card could go out, where the honest "
+        "twin's card of the current colour leaves it that chance. A challenged bluff is caught (§5) and the bluffer "
+        "takes the 4 instead, so the more the field challenges, the less any situation is worth."
+    )
     cells = t[t["next_hand"] != ANY]
     half = float(((cells["gain_sim_high"] - cells["gain_sim_low"]) / 2).median())
     out.append(
