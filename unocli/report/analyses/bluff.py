@@ -39,7 +39,6 @@ import pandas as pd
 
 from unocli.game.policies import Policy, Respond, parse_policy_spec
 from unocli.report import fmt
-from unocli.report.analyses import bluff_situations
 from unocli.report.analyses.bluff_grid import (
     BluffResult,
     Equilibrium,
@@ -48,6 +47,9 @@ from unocli.report.analyses.bluff_grid import (
     pure_path,
     rate_bounds,
 )
+from unocli.report.analyses.bluff_situations import answer as situations_answer
+from unocli.report.analyses.bluff_situations import blocks as situations_blocks
+from unocli.report.analyses.bluff_situations import compute as situations_compute
 from unocli.report.analyses.common import (
     Context,
     add_verdicts,
@@ -136,7 +138,7 @@ def compute(exp: Experiment, ctx: Context) -> BluffResult:
     others = _other_sizes(exp, ctx, bluffer, opponent, n, gain_ci, pvals, cvals, comp.games)
     # each other table size played 4 corner arms on the n deals of its 2 rows
     extra = 2 * int(others[others["players"] != n]["n"].sum()) if len(others) else 0
-    situations = bluff_situations.compute(exp, ctx, bluffer, opponent)
+    situations = situations_compute(exp, ctx, bluffer, opponent)
     return BluffResult(
         exp=exp,
         players=n,
@@ -424,8 +426,8 @@ def render(result: BluffResult) -> Section:
     intro = (exp.description or "") + f"\n\n{_policies_text(result)}; rules {exp.base.rules}; {n} players."
     if result.situations is not None:
         # the situations open the report: the answer first, then its headline chart and tables, then the grid
-        sit_blocks, sit_findings = bluff_situations.blocks(result.situations, exp)
-        intro = bluff_situations.answer(result.situations, exp) + "\n\n" + intro
+        sit_blocks, sit_findings = situations_blocks(result.situations, exp)
+        intro = situations_answer(result.situations, exp) + "\n\n" + intro
         blocks, findings = sit_blocks + blocks, sit_findings + findings
     games = result.games + (result.situations.games if result.situations is not None else 0)
     return Section(name=exp.name, title=exp.title, intro=intro, findings=findings, blocks=blocks, meta={"games": games})
