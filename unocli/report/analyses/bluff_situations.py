@@ -362,11 +362,11 @@ def answer(result: SituationResult, exp: Experiment) -> str:
     pay_text = (
         "Confined to one situation (own hand pooled), a bluff pays only "
         + "; ".join(
-            f"when the next player holds {r.next_hand} against '{r.challenge_policy}' challengers: "
+            f"when the next player holds {r.next_hand} card(s), against '{r.challenge_policy}' challengers: "
             f"{_pp(r.gain_pp, r.gain_sim_low, r.gain_sim_high)}{_per_bluff_text(r)}"
             for r in pays.itertuples()
         )
-        + " (simultaneous intervals)"
+        + " (simultaneous interval; per bluff, a 95% block-bootstrap interval)"
         if len(pays)
         else "Confined to one situation (own hand pooled), a bluff pays in none (no simultaneous interval lies above 0)"
     )
@@ -577,11 +577,20 @@ def fixed_point_text(result: SituationResult) -> str:
 
 
 def fixed_point_findings(result: SituationResult) -> list[str]:
+    """Where each start point ended, whether they agree, and what the fixed point is (and is not)."""
     out = []
     for r in result.fixed_points.itertuples():
         profile = ", ".join(f"seat {s}: {getattr(r, f'seat_{s}')}" for s in range(result.players))
         state = f"reached a fixed point after {r.rounds} round(s)" if r.fixed_point else f"did not settle in {r.rounds} rounds"
         out.append(f"Best responses from '{r.start}' {state}: {profile}.")
+    ends = result.fixed_points
+    profiles = {tuple(r[f"seat_{s}"] for s in range(result.players)) for _, r in ends.iterrows()}
+    if len(profiles) > 1:
+        out.append(
+            f"The start points end at different profiles: at {fmt.count(result.eq_games)} deals per turn the search "
+            "cannot tell them apart (the remaining gains lie inside their intervals in the iteration table), so no "
+            "single profile is the answer; what they share is what the search supports."
+        )
     out.append(
         "That is a best-response fixed point over the knobs searched (bluff: honest, only when the next player holds "
         "1 card, always; challenge: never, one in four, informed, always), at the sample size used: no seat had a "
