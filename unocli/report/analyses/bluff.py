@@ -19,13 +19,20 @@ played on the same deals, so:
   does not, up to blocked rounds). Plain alternating best responses between
   single grid points are reported too; they cycle when no grid point is stable.
 
-Uncertainty of every derived figure (break-even rate, equilibrium, per-bluff
-ratios) comes from a bootstrap over blocks of deals, which keeps the pairing.
+Uncertainty of the break-even rate and the per-bluff ratios comes from a
+bootstrap over blocks of deals, which keeps the pairing. The equilibrium is an
+argmax-like figure: its bootstrap range is reported as the spread of the
+equilibrium over resamples, not as a confidence interval (a percentile
+interval around an argmax does not cover anything at a known rate).
+
+The situation table, one-player deviations and best-response search are in
+:mod:`unocli.report.analyses.bluff_situations`.
 """
 
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -40,6 +47,9 @@ from unocli.report.analyses.bluff_grid import (
     pure_path,
     rate_bounds,
 )
+from unocli.report.analyses.bluff_situations import answer as situations_answer
+from unocli.report.analyses.bluff_situations import blocks as situations_blocks
+from unocli.report.analyses.bluff_situations import compute as situations_compute
 from unocli.report.analyses.common import (
     Context,
     add_verdicts,
@@ -57,6 +67,12 @@ from unocli.study.experiments import Experiment, players_list, policy_spec, posi
 from unocli.study.stats import holm
 from unocli.study.sweep import parse_values
 
+
+def games_or_zero(value: Any) -> str | None:
+    """A number of games, or 0 for the experiment's ``games``."""
+    return None if value == 0 and not isinstance(value, bool) else positive_int(value)
+
+
 OPTIONS = {
     "bluff_rates": ("0:1:0.1", probability_list),
     "challenge_rates": ("0:1:0.1", probability_list),
@@ -64,6 +80,11 @@ OPTIONS = {
     "opponents": ("basic", policy_spec),
     "replicates": (1000, positive_int),
     "also_players": ([2, 6], players_list),
+    # deals per arm of the situation table, the one-player deviations and each best-response turn (0: ``games``)
+    "situation_games": (0, games_or_zero),
+    "deviation_games": (0, games_or_zero),
+    "eq_games": (0, games_or_zero),
+    "eq_rounds": (3, positive_int),
 }
 QUANTITIES = ("win_0", "lose_0", "won", "bluffs", "challenges", "challenges_won", "plus4_played", "cards_left_0")
 
@@ -117,6 +138,7 @@ def compute(exp: Experiment, ctx: Context) -> BluffResult:
     others = _other_sizes(exp, ctx, bluffer, opponent, n, gain_ci, pvals, cvals, comp.games)
     # each other table size played 4 corner arms on the n deals of its 2 rows
     extra = 2 * int(others[others["players"] != n]["n"].sum()) if len(others) else 0
+    situations = situations_compute(exp, ctx, bluffer, opponent)
     return BluffResult(
         exp=exp,
         players=n,
@@ -137,6 +159,7 @@ def compute(exp: Experiment, ctx: Context) -> BluffResult:
         others=others,
         games=comp.games * len(arms) + extra,
         per_seat=_per_seat(comp, bvals, cvals, n, exp.margins["win_share_pp"]),
+        situations=situations,
     )
 
 
@@ -401,7 +424,13 @@ def render(result: BluffResult) -> Section:
             + "."
         )
     intro = (exp.description or "") + f"\n\n{_policies_text(result)}; rules {exp.base.rules}; {n} players."
-    return Section(name=exp.name, title=exp.title, intro=intro, findings=findings, blocks=blocks, meta={"games": result.games})
+    if result.situations is not None:
+        # the situations open the report: the answer first, then its headline chart and tables, then the grid
+        sit_blocks, sit_findings = situations_blocks(result.situations, exp)
+        intro = situations_answer(result.situations, exp) + "\n\n" + intro
+        blocks, findings = sit_blocks + blocks, sit_findings + findings
+    games = result.games + (result.situations.games if result.situations is not None else 0)
+    return Section(name=exp.name, title=exp.title, intro=intro, findings=findings, blocks=blocks, meta={"games": games})
 
 
 def _policies_text(result: BluffResult) -> str:
@@ -608,12 +637,12 @@ def _equilibrium_table(result: BluffResult) -> TableBlock:
     shown = pd.DataFrame(
         [
             {
-                "bluff rate": fmt.interval(eq.bluff_rate, eq.bluff_low, eq.bluff_high, 2),
-                "challenge rate": fmt.interval(eq.challenge_rate, eq.challenge_low, eq.challenge_high, 2),
-                "bluffer's win share": fmt.share_ci(eq.value, eq.value_low, eq.value_high, 2),
+                "bluff rate [spread]": fmt.interval(eq.bluff_rate, eq.bluff_low, eq.bluff_high, 2),
+                "challenge rate [spread]": fmt.interval(eq.challenge_rate, eq.challenge_low, eq.challenge_high, 2),
+                "bluffer's win share [spread]": fmt.share_ci(eq.value, eq.value_low, eq.value_high, 2),
                 "nearest grid point": cell(result.bvals[bi], result.cvals[cj]),
-                "bluffer's gain from deviating there": fmt.pp_ci(*eq.bluffer_gain, 2),
-                "an opponent's gain from deviating there": fmt.pp_ci(*eq.opponent_gain, 2),
+                "bluffer's gain from deviating there [spread]": fmt.pp_ci(*eq.bluffer_gain, 2),
+                "an opponent's gain from deviating there [spread]": fmt.pp_ci(*eq.opponent_gain, 2),
             }
         ]
     )
@@ -629,16 +658,20 @@ def _equilibrium_table(result: BluffResult) -> TableBlock:
                 "value": eq.value,
                 "n": result.deals,
                 "replicates": result.replicates,
+                "bounds": "middle 95% of the equilibrium over block-bootstrap resamples (a spread, not a CI)",
             }
         ]
     )
     path = " -> ".join(f"(b={result.bvals[i]:g}, c={result.cvals[j]:g})" for i, j in eq.path)
     return TableBlock(
         "equilibrium",
-        "Equilibrium of bluff and challenge rates (fictitious play; 95% bootstrap intervals)",
+        "Equilibrium of the blind bluff rate and the shared challenge rate on the grid (fictitious play)",
         shown,
         data,
-        f"Plain alternating best responses from (0, 0): {path}.",
+        f"Brackets are the spread of the equilibrium over {result.replicates} block-bootstrap resamples of the deals "
+        "(the middle 95%), not confidence intervals: an equilibrium is an argmax, and a percentile range around an "
+        "argmax covers nothing at a known rate. This game has the three opponents share one rate; the best-response "
+        f"tables above let each seat deviate alone. Plain alternating best responses from (0, 0): {path}.",
     )
 
 
@@ -697,8 +730,9 @@ def _findings(result: BluffResult) -> list[str]:
     kind = "cycle" if eq.path[-1] != eq.path[-2] else "settle"
     out.append(
         f"Equilibrium (neither side gains by changing its rate): bluff rate {eq.bluff_rate:.2f}, challenge rate "
-        f"{eq.challenge_rate:.2f} (bootstrap intervals in the equilibrium table); plain alternating best responses "
-        f"between grid points {kind}."
+        f"{eq.challenge_rate:.2f}, when the three opponents share one challenge rate and the bluffer bluffs blind "
+        "(the equilibrium table gives the spread of these over bootstrap resamples, not a confidence interval); plain "
+        f"alternating best responses between grid points {kind}."
     )
     return out
 

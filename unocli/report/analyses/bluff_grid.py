@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from unocli.report.analyses.bluff_situations import SituationResult
 from unocli.study.experiments import Experiment
 
 FP_ITERATIONS = 3000
@@ -124,7 +125,8 @@ class BluffResult:
     (empty when ``also_players`` adds none). ``per_seat``: the effects of
     challenging and of bluffing on every seat's win share (seat 0 the bluffer,
     seat 1 the next player, then the others), with simultaneous intervals and
-    equivalence verdicts.
+    equivalence verdicts. ``situations``: the situation table, the one-player
+    deviations and the best-response search (:mod:`~unocli.report.analyses.bluff_situations`).
     """
 
     exp: Experiment
@@ -146,6 +148,7 @@ class BluffResult:
     others: pd.DataFrame
     games: int
     per_seat: pd.DataFrame = field(default_factory=pd.DataFrame)
+    situations: SituationResult | None = None
 
     @property
     def replicates(self) -> int:

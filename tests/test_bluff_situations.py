@@ -1,0 +1,163 @@
+"""The bluff report's situation table, one-player deviations and best-response search (bluff_situations.py).
+
+One small run of the bluff analysis (module fixture); every assertion is either
+exact by construction or a planted effect far larger than its interval at these
+sizes (each says how much larger). Fixed seeds: a failure is a change in the
+code, not bad luck.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from unocli.report.analyses import Context, bluff, bluff_situations
+from unocli.report.analyses.bluff_situations import ANY, CHALLENGERS, NEXT_BANDS, OWN_BANDS
+from unocli.report.model import Chart, TableBlock
+from unocli.run.backends import LocalBackend
+from unocli.study.experiments import load_experiment
+
+GAMES = 3000
+TOML = f"""
+analysis = "bluff"
+games = 1000
+seed = 23
+players = [4]
+[base]
+rules = "official"
+policy = "basic"
+[options]
+bluff_rates = [0, 1]
+challenge_rates = [0, 1]
+replicates = 60
+also_players = [4]
+situation_games = {GAMES}
+deviation_games = {GAMES}
+eq_games = 400
+eq_rounds = 1
+"""
+
+
+@pytest.fixture(scope="module")
+def result(tmp_path_factory) -> bluff.BluffResult:
+    path: Path = tmp_path_factory.mktemp("bluffsit") / "bluff.toml"
+    path.write_text(TOML)
+    exp = load_experiment(path)
+    return bluff.compute(exp, Context(backend=LocalBackend(), log=lambda _: None))
+
+
+@pytest.fixture(scope="module")
+def table(result) -> pd.DataFrame:
+    assert result.situations is not None
+    return result.situations.situations
+
+
+def cell(table: pd.DataFrame, challenger: str, next_hand: str, own_hand: str) -> pd.Series:
+    rows = table[(table["challenge_policy"] == challenger) & (table["next_hand"] == next_hand) & (table["own_hand"] == own_hand)]
+    assert len(rows) == 1
+    return rows.iloc[0]
+
+
+def test_situation_table_has_every_cell_with_its_columns_and_n(table):
+    for column in ("gain_pp", "ci_low", "ci_high", "n", "challenge_policy", "next_hand", "own_hand", "bluffs_per_game"):
+        assert column in table.columns, column
+    # every challenge policy x (next band x own band, plus bluffing at every chance)
+    assert len(table) == len(CHALLENGERS) * (len(NEXT_BANDS) * len(OWN_BANDS) + 1)
+    assert (table["n"] == GAMES).all()
+    assert set(table["verdict"]) <= {"pays", "loses", "no effect", "undecided"}
+
+
+def test_intervals_contain_their_points(table, result):
+    assert ((table["ci_low"] <= table["gain_pp"]) & (table["gain_pp"] <= table["ci_high"])).all()
+    # the simultaneous interval (Bonferroni over the table) contains the per-cell one
+    assert ((table["gain_sim_low"] <= table["ci_low"]) & (table["ci_high"] <= table["gain_sim_high"])).all()
+    per = table.dropna(subset=["gain_per_bluff_pp"])
+    assert len(per) > 0
+    assert ((per["per_bluff_low"] <= per["gain_per_bluff_pp"]) & (per["gain_per_bluff_pp"] <= per["per_bluff_high"])).all()
+    dev = result.situations.deviations
+    assert ((dev["win_sim_low"] <= dev["diff_pp"]) & (dev["diff_pp"] <= dev["win_sim_high"])).all()
+
+
+def test_a_bluff_is_caught_exactly_when_challenged(table):
+    # the opponents never bluff, so a successful challenge is one of seat 0's bluffs caught: none against
+    # never-challengers, every one against always-challengers (same games, same denominator: exact)
+    never, always = table[table["challenge_policy"] == "never"], table[table["challenge_policy"] == "always"]
+    assert (never["caught_per_game"] == 0).all()
+    assert np.allclose(always["caught_per_game"], always["bluffs_per_game"])
+
+
+def test_situations_restrict_the_bluffs(table):
+    # a next player with 1 card is a rare moment: bluffing only then bluffs about a tenth as often as bluffing at
+    # every chance (0.03 against 0.33 per game in the full report; sampling error at 3,000 deals about 0.01)
+    every = cell(table, "never", ANY, ANY)["bluffs_per_game"]
+    one = cell(table, "never", "1", ANY)["bluffs_per_game"]
+    assert 0 < one < every / 3
+    # and every next-hand band, pooled over own hands, sees bluffs at this size
+    assert (table.loc[table["own_hand"] == ANY, "bluffs_per_game"] > 0).all()
+
+
+def test_bluffing_everywhere_against_always_challengers_loses(table):
+    # every bluff is challenged and caught: the bluffer draws 4 where its honest twin plays a card, and keeps
+    # the +4 no longer; about -8 pp in the full report, and at 3,000 deals the interval is about +-1.2 pp wide
+    row = cell(table, "always", ANY, ANY)
+    assert row["ci_high"] < -3
+    assert row["verdict"] == "loses"
+
+
+def test_bluffing_when_next_holds_one_does_not_lose_against_never_challengers(table):
+    # docs/rules.md §4, §5: an unchallenged +4 makes the next player draw 4 and lose its turn. When that player
+    # holds 1 card, it is the one turn on which it could go out; the honest twin's card of the current colour
+    # leaves it that chance. So the bluff's immediate effect favours the bluffer; its cost (the +4 spent early)
+    # is the same as anywhere. Bluffing at every chance costs about 4 pp against never-challengers; here the
+    # gain must not be significantly negative, and must beat bluffing everywhere by far more than both intervals.
+    one = cell(table, "never", "1", ANY)
+    every = cell(table, "never", ANY, ANY)
+    assert one["ci_high"] >= 0
+    assert one["bluffs_per_game"] > 0
+    assert one["ci_low"] > every["ci_high"] + 1
+
+
+def test_deviations_every_seat_and_who_pays(result):
+    dev = result.situations.deviations
+    n = result.players
+    for _, sub in dev.groupby("effect", sort=False):
+        assert list(sub["seat"]) == list(range(n))
+        assert (sub["n"] == GAMES).all()
+        # the seats' changes add up to the change in rounds won by anyone: 0 up to blocked or stuck rounds,
+        # which are rare under the official rules (none in 1.8 million game-length rounds): a loose 0.5 pp
+        assert abs(sub["diff_pp"].sum()) < 0.5
+    # seat 0 bluffing at every chance alone costs it about 4-6 pp (3,000 deals: interval about +-1.9 pp)
+    own = dev[(dev["effect"] == "seat 0 alone bluffs at every chance") & (dev["seat"] == 0)].iloc[0]
+    assert own["win_sim_high"] < 0
+
+
+def test_best_response_turns(result):
+    it = result.situations.iterations
+    n = result.players
+    assert len(it) == len(bluff_situations.START_POINTS) * n  # eq_rounds = 1
+    assert (it["n_deals"] == 400).all()
+    # a seat switches exactly when the best strategy's interval against its current one lies above 0
+    assert (it["switches"] == (it["gain_low"] > 0)).all()
+    assert (it["best_win_share"] >= it["current_win_share"]).all()
+    assert ((it["gain_low"] <= it["gain_pp"]) & (it["gain_pp"] <= it["gain_high"])).all()
+    ends = result.situations.fixed_points
+    assert list(ends["start"]) == [s for s, _ in bluff_situations.START_POINTS]
+
+
+def test_report_opens_with_the_answer_and_the_situation_chart(result):
+    section = bluff.render(result)
+    assert section.intro.startswith("**Answer.**")
+    first = section.blocks[0]
+    assert isinstance(first, Chart) and first.name == "bluff-by-situation"
+    names = [b.name for b in section.blocks if isinstance(b, TableBlock)]
+    assert "bluff-by-situation" in names and "one-player-deviations" in names and "best-response-iterations" in names
+    text = " ".join(section.findings)
+    assert "not a Nash equilibrium" in text
+    # findings say the field they hold under
+    assert "Against opponents (seats 1-3) playing basic" in text
+    # the grid's equilibrium bounds are a spread over resamples, not a confidence interval
+    eq = next(b for b in section.blocks if isinstance(b, TableBlock) and b.name == "equilibrium")
+    assert "not confidence intervals" in eq.note
