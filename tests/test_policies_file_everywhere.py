@@ -271,3 +271,22 @@ def test_dask_backend_plays_file_policies_as_inline(files) -> None:
     remote = run(*common, "--arm", "tuned", "--policies", str(files["mine"]), "--backend", "dask")
     local = run(*common, "--arm", TUNED)
     assert rows(remote) == rows(local)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["simulate", "--policy", "nosuch", "--games", "10"],
+        ["simulate", "--seat", "0=nosuch:bluff=0.5", "--games", "10"],
+        ["trace", "--policy", "nosuch"],
+        ["compare", "--arm", "a: --policy nosuch", "--arm", "basic", "--games", "10"],
+        ["tune", "sims/spaces/strong.toml", "--field", "nosuch"],
+    ],
+)
+def test_an_unknown_policy_name_exits_2_on_every_command(args):
+    """README: "A policy name that names nothing exits 2" — the same on every command that takes policies."""
+    root = Path(__file__).resolve().parent.parent
+    args = [str(root / a) if a.startswith("sims/") else a for a in args]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 2, result.output
+    assert "unknown policy 'nosuch'" in result.output and "Traceback" not in result.output

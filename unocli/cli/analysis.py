@@ -33,10 +33,11 @@ from unocli.cli.options import (
 )
 from unocli.errors import ConfigError
 from unocli.files import check_folder_path, check_table_path, write_table
+from unocli.game.policies import UnknownPolicy
 from unocli.game.rules import PRESETS as RULE_PRESETS
 from unocli.report import fmt
 from unocli.run.precision import check_target
-from unocli.study.arm import Arm, PolicyFile, TableSpec, UnknownPolicy, known_policies, parse_policy
+from unocli.study.arm import Arm, PolicyFile, TableSpec, known_policies, parse_policy
 from unocli.study.compare import Comparison, check_arms, compare, is_binary, quantity_names
 from unocli.study.sweep import CONFIRM_CELLS, SweepResult, grid_cells, parse_grid_option, sweep
 

@@ -24,11 +24,11 @@ from typing import Any
 import click
 
 from unocli.errors import ConfigError
-from unocli.game.policies import Policy, resolve_policies
+from unocli.game.policies import Policy, UnknownPolicy, resolve_policies
 from unocli.game.rng import SEED_MAX
 from unocli.game.rules import Rules, resolve_rules
 from unocli.run.precision import DEFAULT_MAX_GAMES as _DEFAULT_MAX_GAMES
-from unocli.study.arm import PolicyFile, UnknownPolicy
+from unocli.study.arm import PolicyFile
 
 F = Callable[..., Any]
 

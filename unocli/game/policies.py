@@ -363,6 +363,10 @@ PRESETS = Presets(
 )
 
 
+class UnknownPolicy(ConfigError):
+    """A policy name that is neither a preset nor in the policies file: a usage error (the CLI exits 2)."""
+
+
 def preset(name: str) -> Policy:
     """The policy of a named preset."""
     policy: Policy = PRESETS.build(name)
@@ -373,6 +377,9 @@ def parse_policy_spec(spec: str, extra: dict[str, Policy] | None = None) -> Poli
     """``NAME`` or ``NAME:knob=value,knob=value``; NAME is a preset or a policy from ``extra``."""
     name, _, rest = spec.partition(":")
     name = name.strip()
+    if not (extra and name in extra) and name not in PRESETS:
+        known = ", ".join([*PRESETS, *(n for n in (extra or {}) if n not in PRESETS)])
+        raise UnknownPolicy(f"unknown policy {name!r}; the policies are: {known}")
     policy = extra[name] if extra and name in extra else preset(name)
     if not rest.strip():
         return policy

@@ -19,7 +19,16 @@ from pathlib import Path
 from typing import Any
 
 from unocli.errors import ConfigError
-from unocli.game.policies import PRESETS, Policy, load_policies_file, parse_policy_spec, preset, resolve_policies, seat_labels
+from unocli.game.policies import (
+    PRESETS,
+    Policy,
+    UnknownPolicy,
+    load_policies_file,
+    parse_policy_spec,
+    preset,
+    resolve_policies,
+    seat_labels,
+)
 from unocli.game.rules import Rules, resolve_rules
 
 
@@ -71,10 +80,6 @@ def seat_selection(sel: str, players: int) -> list[int]:
     if not 0 <= first <= last < players:
         raise ConfigError(f"seats {sel} are not at the table: seats are 0 to {players - 1}")
     return list(range(first, last + 1))
-
-
-class UnknownPolicy(ConfigError):
-    """A policy name that is neither a preset nor in the policies file: a usage error (the CLI exits 2)."""
 
 
 @dataclass(frozen=True)

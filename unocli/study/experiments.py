@@ -65,9 +65,10 @@ from typing import Any
 
 from unocli.errors import ConfigError
 from unocli.files import load_toml
+from unocli.game.policies import UnknownPolicy
 from unocli.game.rng import SEED_MAX
 from unocli.run.precision import DEFAULT_MAX_GAMES, check_target
-from unocli.study.arm import Arm, PolicyFile, TableSpec, UnknownPolicy, parse_policy, plain
+from unocli.study.arm import Arm, PolicyFile, TableSpec, parse_policy, plain
 from unocli.study.compare import quantity_names
 from unocli.study.sweep import Axis, parse_axis
 

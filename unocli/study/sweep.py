@@ -34,11 +34,11 @@ from typing import Any
 import pandas as pd
 
 from unocli.errors import ConfigError
-from unocli.game.policies import POLICY_FIELDS
+from unocli.game.policies import POLICY_FIELDS, UnknownPolicy
 from unocli.game.rules import RULE_FIELDS, resolve_rules
 from unocli.run.backends import Backend
 from unocli.run.precision import DEFAULT_MAX_GAMES, TargetInfo
-from unocli.study.arm import Arm, PolicyFile, TableSpec, UnknownPolicy, parse_policy, plain
+from unocli.study.arm import Arm, PolicyFile, TableSpec, parse_policy, plain
 from unocli.study.compare import Comparison, compare
 
 Progress = Callable[[int, int], None]
