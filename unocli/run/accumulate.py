@@ -15,7 +15,18 @@ import numpy as np
 
 from unocli.game.counters import Outcome
 from unocli.kernel import encode
-from unocli.kernel.encode import DEALER, FIRST_PLAYER, FIRST_TO_ONE, NMAX, OUTCOME, OUTCOME_BLOCKED, OUTCOME_WON, ROW_NAMES, SCORES, WINNER
+from unocli.kernel.encode import (
+    DEALER,
+    FIRST_PLAYER,
+    FIRST_TO_ONE,
+    NMAX,
+    OUTCOME,
+    OUTCOME_BLOCKED,
+    OUTCOME_WON,
+    ROW_NAMES,
+    SCORES,
+    WINNER,
+)
 
 # Metrics summarised per game: the §9 counters plus, for matches, rounds.
 METRICS: tuple[str, ...] = encode.METRICS
