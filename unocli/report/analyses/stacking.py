@@ -62,7 +62,7 @@ def _fields(value: Any) -> str | None:
 
 OPTIONS = {
     "fields": (["random", "basic", "adapted"], _fields),
-    "adapted": ("basic:keep_draws=true,stack_from=4", policy_spec),
+    "adapted": ("basic:keep_draws=true", policy_spec),
     "reference": ("basic", policy_spec),
     "versus_players": ([4], players_list),
     "stack_players": ([4], players_list),

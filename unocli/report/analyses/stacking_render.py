@@ -69,19 +69,43 @@ def answer(result: StackingResult) -> str:
         f"{fmt.share(off['comeback'].min(), 1)}-{fmt.share(off['comeback'].max(), 1)} under {base} to "
         f"{fmt.share(var['comeback'].min(), 1)}-{fmt.share(var['comeback'].max(), 1)}."
     )
-    s = result.strategy
-    if len(s) and (s["players"] == mid).any():
-        sm = s[(s["players"] == mid) & (s["stacking"] != base)]
-        best = sm.loc[sm["interaction"].abs().idxmax()]
-        sig = sm[(sm["interaction_low"] > 0) | (sm["interaction_high"] < 0)]
-        text += (
-            f" Whether stacking changes the best strategy: the {field_label(result, 'adapted')} player's edge at seat 0 "
-            f"over {result.exp.options['reference']} moves with the rule by as much as "
-            f"{fmt.pp_ci(best['interaction'], best['interaction_low'], best['interaction_high'], 2)} "
-            f"({best['stacking']}, {best['field']} field); {len(sig)} of {len(sm)} variant x field interactions "
-            "exclude 0 on their 95% intervals."
+    return text + _strategy_answer(result, mid)
+
+
+def _strategy_answer(result: StackingResult, mid: int) -> str:
+    """The answer's last sentences: does stacking change the best strategy, and under which fields."""
+    s, base, opt = result.strategy, result.base, result.exp.options
+    if not len(s) or not (s["players"] == mid).any():
+        return ""
+    at = s[s["players"] == mid]
+    sm = at[at["stacking"] != base]
+    worst, best = sm.loc[sm["interaction"].idxmin()], sm.loc[sm["interaction"].idxmax()]
+    up, down = int((sm["interaction_low"] > 0).sum()), int((sm["interaction_high"] < 0).sum())
+    on_base = at[at["stacking"] == base]
+    same = bool(((on_base["edge"] == 0) & (on_base["edge_low"] == 0) & (on_base["edge_high"] == 0)).all())
+    text = (
+        f" Does stacking change the best strategy? The adapted player ({opt['adapted']}) against "
+        f"{opt['reference']} at seat 0: "
+        + (
+            f"under {base} they are the same player (its knobs act only when stacking is on), so the interaction is "
+            if same
+            else ""
         )
-    return text
+        + f"from {fmt.pp_ci(worst['interaction'], worst['interaction_low'], worst['interaction_high'], 2)} "
+        f"({worst['stacking']}, {worst['field']} field) to "
+        f"{fmt.pp_ci(best['interaction'], best['interaction_low'], best['interaction_high'], 2)} "
+        f"({best['stacking']}, {best['field']} field); of {len(sm)} variant x field cells {up} are above 0 and "
+        f"{down} below on their 95% intervals"
+    )
+    fields = sorted(set(sm["field"]), key=result.field_names.index)
+    if down == len(sm):
+        return text + f": under every variant and every field ({_list(fields)}) the adapted player does worse."
+    if up == len(sm):
+        return text + f": under every variant and every field ({_list(fields)}) the adapted player does better."
+    per_field = ", ".join(
+        f"{f} {int((sm[sm['field'] == f]['interaction_low'] > 0).sum())} of {int((sm['field'] == f).sum())}" for f in fields
+    )
+    return text + f" (above 0, by field: {per_field})."
 
 
 # ---------------------------------------------------------------- tables and charts
@@ -107,7 +131,8 @@ def field_blocks(result: StackingResult) -> list:
             TableBlock(
                 "stacking-strategy",
                 f"The {field_label(result, 'adapted')} player at seat 0 against {result.exp.options['reference']} at "
-                f"seat 0, among each field, on the same deals: its edge, its skill gap (win share minus 1/n) and the "
+                f"seat 0, among each field, on the same deals: its edge, its skill gap (win share minus 1/n, seat 0's own "
+                f"advantage included) and the "
                 f"interaction with the rule (edge under the variant minus edge under {result.base}, paired over "
                 "deals; p Holm-adjusted over the table)",
                 _strategy_shown(result),
