@@ -35,6 +35,7 @@ def round_row(stats: RoundStats) -> np.ndarray:
     row[COL["winner"]] = stats.winner
     row[COL["first_player"]] = stats.first_player
     row[COL["dealer"]] = stats.dealer
+    row[COL["first_to_one"]] = stats.first_to_one
     for seat, left in enumerate(stats.cards_left):
         row[CARDS_LEFT[seat]] = left
     row[COL["rounds"]] = 1
@@ -47,13 +48,13 @@ def round_row(stats: RoundStats) -> np.ndarray:
 
 
 def match_row(rules: Rules, policies: Sequence[Policy], seed: int, index: int) -> np.ndarray:
-    """The kernel row of one match (``match=True``): counters summed (max_stack: the max) over rounds."""
+    """The kernel row of one match (``match=True``): counters summed (max_stack, max_draw: the max) over rounds."""
     match, _ = play_match(rules, tuple(policies), seed, index)
     row = np.zeros(ROW_WIDTH, dtype=np.int64)
     for stats in match.rounds:
         for name in COUNTERS:
             value = getattr(stats, name)
-            if name == "max_stack":
+            if name in ("max_stack", "max_draw"):
                 row[COL[name]] = max(row[COL[name]], value)
             else:
                 row[COL[name]] += value
@@ -64,6 +65,7 @@ def match_row(rules: Rules, policies: Sequence[Policy], seed: int, index: int) -
     # A match row names the dealer and first player of its opening round.
     row[COL["first_player"]] = match.rounds[0].first_player
     row[COL["dealer"]] = match.rounds[0].dealer
+    row[COL["first_to_one"]] = match.rounds[0].first_to_one
     last = match.rounds[-1]
     for seat, left in enumerate(last.cards_left):
         row[CARDS_LEFT[seat]] = left

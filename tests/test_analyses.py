@@ -339,8 +339,12 @@ def test_stacking_chains_only_with_stacking(files, ctx):
     for column in ("d_turns", "d_cards_drawn", "d_win_first", "d_balance", "d_balance_low", "d_balance_high"):
         assert twin[column] == 0.0, column
     assert twin["turns_verdict"] == "equivalent" and twin["first_verdict"] == "equivalent"  # exact zeros
-    versus = result.versus.set_index("stacking")
-    assert (versus.loc["off", ["diff", "diff_low", "diff_high"]] == versus.loc["twin", ["diff", "diff_low", "diff_high"]]).all()
+    # seat 0's adapted player against basic: the twin of off gives the same edge, and an interaction of exactly 0
+    strategy = result.strategy[result.strategy["field"] == "basic"].set_index("stacking")
+    assert (
+        strategy.loc["off", ["edge", "edge_low", "edge_high"]] == strategy.loc["twin", ["edge", "edge_low", "edge_high"]]
+    ).all()
+    assert tuple(strategy.loc["twin", ["interaction", "interaction_low", "interaction_high"]]) == (0.0, 0.0, 0.0)
     assert set(result.stack_hists) == {(4, "off"), (4, "twin"), (4, "any")}
 
 

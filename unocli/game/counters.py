@@ -37,6 +37,7 @@ COUNTERS: tuple[str, ...] = (
     "swaps",
     "rotations",
     "skips",
+    "max_draw",
 )
 
 
@@ -62,10 +63,12 @@ class RoundStats:
     swaps: int = 0
     rotations: int = 0
     skips: int = 0  # turns lost to a Skip, Draw Two, Wild Draw Four or two-player Reverse
+    max_draw: int = 0  # the most cards one player drew at once as a penalty
     outcome: Outcome = Outcome.WON
     winner: int = -1
     first_player: int = -1  # the seat that took the first turn (after the start card's effect)
     dealer: int = -1
+    first_to_one: int = -1  # the seat first left with one card by its own play (-1: nobody)
     cards_left: list[int] = field(default_factory=list)
 
     def counters(self) -> dict[str, int]:
@@ -78,6 +81,7 @@ class RoundStats:
             "winner": self.winner,
             "first_player": self.first_player,
             "dealer": self.dealer,
+            "first_to_one": self.first_to_one,
             **self.counters(),
         }
         for seat, left in enumerate(self.cards_left):

@@ -17,6 +17,8 @@ from unocli.kernel.encode import (
     CARDS_LEFT,
     DEALER,
     FIRST_PLAYER,
+    FIRST_TO_ONE,
+    MAX_DRAW,
     MAX_STACK,
     N_COUNTERS,
     N_INTS,
@@ -79,7 +81,7 @@ def play_game(g, pr, rs, deal_rs, seed, index, match, out):
         play(g, pr, rs)
         for i in range(N_COUNTERS):
             v = g.row[i]
-            if i == MAX_STACK:
+            if i == MAX_STACK or i == MAX_DRAW:  # a match's largest of any round
                 if v > out[i]:
                     out[i] = v
             else:
@@ -97,6 +99,7 @@ def play_game(g, pr, rs, deal_rs, seed, index, match, out):
         if r == 0:
             out[FIRST_PLAYER] = g.row[FIRST_PLAYER]
             out[DEALER] = g.row[DEALER]
+            out[FIRST_TO_ONE] = g.row[FIRST_TO_ONE]
         w = g.row[WINNER]
         if not match:
             out[OUTCOME] = outcome

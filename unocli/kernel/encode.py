@@ -101,13 +101,15 @@ NMAX = 10  # most players at a table
     SWAPS,
     ROTATIONS,
     SKIPS,
+    MAX_DRAW,
 ) = range(len(COUNTERS))
 N_COUNTERS = len(COUNTERS)
 OUTCOME = N_COUNTERS  # an OUTCOME_* code
 WINNER = OUTCOME + 1  # a seat, or NO_SEAT
 FIRST_PLAYER = WINNER + 1  # the seat that took the first turn (a match: of its first round)
 DEALER = FIRST_PLAYER + 1  # the dealer (a match: of its first round)
-CARDS_LEFT = DEALER + 1  # NMAX columns
+FIRST_TO_ONE = DEALER + 1  # the seat first left with one card by its own play, or NO_SEAT (a match: of its first round)
+CARDS_LEFT = FIRST_TO_ONE + 1  # NMAX columns
 ROUNDS = CARDS_LEFT + NMAX
 ROUNDS_BLOCKED = ROUNDS + 1
 ROUNDS_CAPPED = ROUNDS + 2
@@ -121,6 +123,7 @@ ROW_NAMES: tuple[str, ...] = (
     "winner",
     "first_player",
     "dealer",
+    "first_to_one",
     *(f"cards_left_{s}" for s in range(NMAX)),
     "rounds",
     "rounds_blocked",
@@ -143,12 +146,15 @@ N_OUTCOMES = len(Outcome)
 TURNS_BINS = 1001  # turns 0..999, the last bin holds 1000 and more
 DRAWN_BINS = 501
 STACK_BINS = 33
+PENALTY_BINS = 49  # the most cards drawn at once as a penalty: 0..47, and 48 or more
 A_GAMES = 0
 A_FINISHED = 1
 A_FIRST_PLAYER_WINS = 2
 A_DEALER_WINS = 3
 A_FINGERPRINT = 4
-A_OUTCOMES = 5  # N_OUTCOMES words
+A_ONE_REACHED = 5  # finished games in which someone was left with one card by a play
+A_ONE_LOST = 6  # ... and the first such seat did not win (a comeback)
+A_OUTCOMES = 7  # N_OUTCOMES words
 A_WINS = A_OUTCOMES + N_OUTCOMES  # NMAX words
 A_PLACE_WINS = A_WINS + NMAX  # NMAX words
 A_SUMS = A_PLACE_WINS + NMAX  # (lo, hi) per metric
@@ -158,7 +164,8 @@ A_POINTS_SQ = A_POINTS + 2 * NMAX  # (lo, hi) per seat
 A_TURNS_HIST = A_POINTS_SQ + 2 * NMAX
 A_DRAWN_HIST = A_TURNS_HIST + TURNS_BINS
 A_STACK_HIST = A_DRAWN_HIST + DRAWN_BINS
-ACC_WIDTH = A_STACK_HIST + STACK_BINS
+A_PENALTY_HIST = A_STACK_HIST + STACK_BINS
+ACC_WIDTH = A_PENALTY_HIST + PENALTY_BINS
 # The game hash (Accumulator.fingerprint): SplitMix64's finaliser, as uint64 constants
 MIX_1 = np.uint64(rng.MIX1)
 MIX_2 = np.uint64(rng.MIX2)

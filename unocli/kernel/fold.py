@@ -21,7 +21,10 @@ from unocli.kernel.encode import (
     A_FINISHED,
     A_FIRST_PLAYER_WINS,
     A_GAMES,
+    A_ONE_LOST,
+    A_ONE_REACHED,
     A_OUTCOMES,
+    A_PENALTY_HIST,
     A_PLACE_WINS,
     A_POINTS,
     A_POINTS_SQ,
@@ -34,6 +37,8 @@ from unocli.kernel.encode import (
     DEALER,
     DRAWN_BINS,
     FIRST_PLAYER,
+    FIRST_TO_ONE,
+    MAX_DRAW,
     MAX_STACK,
     METRIC_COLS,
     MIX_1,
@@ -45,6 +50,7 @@ from unocli.kernel.encode import (
     OUTCOME,
     OUTCOME_BLOCKED,
     OUTCOME_WON,
+    PENALTY_BINS,
     ROW_WIDTH,
     SCORES,
     STACK_BINS,
@@ -132,3 +138,9 @@ def fold_row(row, index, tag, players, acc):
     _bin(acc, A_TURNS_HIST, row[TURNS], TURNS_BINS)
     _bin(acc, A_DRAWN_HIST, row[CARDS_DRAWN], DRAWN_BINS)
     _bin(acc, A_STACK_HIST, row[MAX_STACK], STACK_BINS)
+    _bin(acc, A_PENALTY_HIST, row[MAX_DRAW], PENALTY_BINS)
+    one = row[FIRST_TO_ONE]
+    if one >= 0:
+        acc[A_ONE_REACHED] += np.uint64(1)
+        if w != one:
+            acc[A_ONE_LOST] += np.uint64(1)

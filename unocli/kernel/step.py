@@ -35,6 +35,7 @@ from numba import njit
 from unocli.game.rng import stream_state
 from unocli.kernel.encode import (
     BLUFFS,
+    CARDS_DRAWN,
     CARDS_LEFT,
     CARDS_PLAYED,
     CHALLENGE_EXTRA,
@@ -49,6 +50,7 @@ from unocli.kernel.encode import (
     FAULT_SKIP,
     FAULT_UNO_PENALTY,
     FIRST_PLAYER,
+    FIRST_TO_ONE,
     HOW_DRAWN,
     HOW_HAND,
     HOW_JUMP,
@@ -71,6 +73,7 @@ from unocli.kernel.encode import (
     KEPT_PILE_LEFT,
     KEPT_TOP,
     KEPT_TOP_PLAYER,
+    MAX_DRAW,
     MAX_STACK,
     N_COLOURS,
     N_TYPES,
@@ -132,7 +135,6 @@ from unocli.kernel.primitives import (
     _choose_colour,
     _colour,
     _draw,
-    _draw_call,
     _is_action,
     _is_d2,
     _is_legal,
@@ -152,6 +154,16 @@ from unocli.kernel.primitives import (
 
 
 @njit(cache=True, _nrt=False)
+def _penalty_draw(g, rs, seat, k):
+    """_draw of a penalty (a +2/+4, a stack, a challenge, an Uno penalty): the round's ``max_draw`` (§9)."""
+    before = g.row[CARDS_DRAWN]
+    _draw(g, rs, seat, k)
+    got = g.row[CARDS_DRAWN] - before  # what the piles held, as the reference engine counts it
+    if got > g.row[MAX_DRAW]:
+        g.row[MAX_DRAW] = got
+
+
+@njit(cache=True, _nrt=False)
 def _uno_forgotten(g, pr, rs, seat):
     """§6: a forgotten Uno; the first opponent (in the direction of play) who notices catches it."""
     g.row[UNO_FORGOTTEN] += 1
@@ -159,7 +171,7 @@ def _uno_forgotten(g, pr, rs, seat):
         if _chance(rs, pr[_seat_after(g, seat, k), P_CATCH]):
             g.row[UNO_CAUGHT] += 1
             if g.ru[R_FAULT] != FAULT_UNO_PENALTY:
-                _draw(g, rs, seat, g.ru[R_UNO_PENALTY])
+                _penalty_draw(g, rs, seat, g.ru[R_UNO_PENALTY])
             return
 
 
@@ -169,9 +181,9 @@ def _challenge(g, rs, victim, total):
     g.row[CHALLENGES] += 1
     if g.p4_bluff != 0:
         g.row[CHALLENGES_WON] += 1
-        _draw(g, rs, g.p4_offender, total)
+        _penalty_draw(g, rs, g.p4_offender, total)
     else:
-        _draw(g, rs, victim, total + CHALLENGE_EXTRA)
+        _penalty_draw(g, rs, victim, total + CHALLENGE_EXTRA)
         g.row[SKIPS] += 1  # the victim loses the turn
     g.pending = 0
     g.chain = 0
@@ -186,7 +198,7 @@ def _plus4_victim(g, pr, rs, victim, total):
         bluff = g.p4_bluff != 0
         g.current = victim if bluff else _seat_after(g, victim, 1)
         return bluff
-    _draw(g, rs, victim, total)
+    _penalty_draw(g, rs, victim, total)
     g.row[SKIPS] += 1
     g.current = _seat_after(g, victim, 1)
     return False
@@ -205,7 +217,7 @@ def _final_penalty(g, pr, rs, seat, card, how, value):
     g.chain = 0
     if card == WILD_DRAW_FOUR and how != HOW_STACKED:
         return _plus4_victim(g, pr, rs, victim, total)
-    _draw(g, rs, victim, total)
+    _penalty_draw(g, rs, victim, total)
     return False
 
 
@@ -259,7 +271,7 @@ def _pending_decision(g, pr, rs, victim):
         _challenge(g, rs, victim, g.pending)
         g.current = victim if g.p4_bluff != 0 else _seat_after(g, victim, 1)
         return NO_CARD
-    _draw(g, rs, victim, g.pending)
+    _penalty_draw(g, rs, victim, g.pending)
     g.row[SKIPS] += 1
     g.pending = 0
     g.chain = 0
@@ -320,7 +332,7 @@ def _effects(g, pr, rs, seat, card, how):
         if card == WILD_DRAW_FOUR:
             _plus4_victim(g, pr, rs, victim, WILD_DRAW_FOUR_PENALTY)
         else:
-            _draw_call(g, rs, victim, DRAW_TWO_PENALTY)
+            _penalty_draw(g, rs, victim, DRAW_TWO_PENALTY)
             g.row[SKIPS] += 1
             g.current = _seat_after(g, victim, 1)
     elif rank == SKIP:
@@ -372,6 +384,8 @@ def _play(g, pr, rs, seat, card, how):
         g.row[JUMP_INS] += 1
     if card < WILD and _colour(card) == g.lacks[seat]:
         g.lacks[seat] = NO_COLOUR
+    if hand_before == 2 and g.row[FIRST_TO_ONE] == NO_SEAT:  # §9 first_to_one
+        g.row[FIRST_TO_ONE] = seat
     if hand_before == 2 and _chance(rs, pr[seat, P_FORGET]):
         _uno_forgotten(g, pr, rs, seat)
     return _effects(g, pr, rs, seat, card, how)
@@ -527,6 +541,7 @@ def deal(g, rs, deal_rs, round_index):
     g.shown[:] = NO_COLOUR
     g.disc[:] = 0
     g.row[:] = 0
+    g.row[FIRST_TO_ONE] = NO_SEAT
     first = round_index % n
     pos = 0
     for _ in range(g.ru[R_HAND_SIZE]):
@@ -569,7 +584,7 @@ def deal(g, rs, deal_rs, round_index):
         g.colour = _colour(start)
         rank = _rank(start)
         if rank == DRAW_TWO:
-            _draw(g, rs, first, DRAW_TWO_PENALTY)
+            _penalty_draw(g, rs, first, DRAW_TWO_PENALTY)
             g.row[SKIPS] += 1
             g.current = (first + 1) % n
         elif rank == SKIP:

@@ -336,6 +336,8 @@ class Round:
             self.hands[seat][card] += 1
             got.append(card)
         self.stats.cards_drawn += len(got)
+        if why != "turn":  # a penalty (start, penalty, challenge, uno): §9 max_draw
+            self.stats.max_draw = max(self.stats.max_draw, len(got))
         self._emit(Kind.DRAW, seat=seat, cards=tuple(got), how=why, value=k)
         return got
 
@@ -496,6 +498,8 @@ class Round:
         if colour_of(card) >= 0 and colour_of(card) == self.lacks[seat]:
             self.lacks[seat] = -1
         self._emit(Kind.PLAY, seat=seat, cards=(card,), how=how, flag=bluff)
+        if hand_before == 2 and self.stats.first_to_one < 0:  # §9 first_to_one
+            self.stats.first_to_one = seat
         if hand_before == 2:
             self._uno(seat)
         self._effects(seat, card, how)

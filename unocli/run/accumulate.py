@@ -15,7 +15,18 @@ import numpy as np
 
 from unocli.game.counters import Outcome
 from unocli.kernel import encode
-from unocli.kernel.encode import DEALER, FIRST_PLAYER, NMAX, OUTCOME, OUTCOME_BLOCKED, OUTCOME_WON, ROW_NAMES, SCORES, WINNER
+from unocli.kernel.encode import (
+    DEALER,
+    FIRST_PLAYER,
+    FIRST_TO_ONE,
+    NMAX,
+    OUTCOME,
+    OUTCOME_BLOCKED,
+    OUTCOME_WON,
+    ROW_NAMES,
+    SCORES,
+    WINNER,
+)
 
 # Metrics summarised per game: the §9 counters plus, for matches, rounds.
 METRICS: tuple[str, ...] = encode.METRICS
@@ -24,6 +35,7 @@ _METRIC_COLS = encode.METRIC_COLS
 TURNS_BINS = encode.TURNS_BINS  # turns 0..999, the last bin holds 1000 and more
 DRAWN_BINS = encode.DRAWN_BINS
 STACK_BINS = encode.STACK_BINS
+PENALTY_BINS = encode.PENALTY_BINS
 
 
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -84,7 +96,10 @@ class Accumulator:
     ``points`` are per seat over every game; ``first_player_wins`` and
     ``dealer_wins`` count the games won by the seat that took the first turn
     and by the dealer, and ``place_wins[k]`` those won by the seat ``k + 1``
-    places after the dealer (the last place is the dealer).
+    places after the dealer (the last place is the dealer). ``one_reached``
+    counts the finished games in which a play left someone with one card, and
+    ``one_lost`` those of them the first such seat did not win (comebacks);
+    ``penalty_hist`` is the histogram of ``max_draw`` (docs/rules.md §9).
     """
 
     players: int
@@ -103,6 +118,9 @@ class Accumulator:
     drawn_hist: np.ndarray = field(default_factory=lambda: np.zeros(DRAWN_BINS, np.int64))
     stack_hist: np.ndarray = field(default_factory=lambda: np.zeros(STACK_BINS, np.int64))
     fingerprint: int = 0
+    one_reached: int = 0
+    one_lost: int = 0
+    penalty_hist: np.ndarray = field(default_factory=lambda: np.zeros(PENALTY_BINS, np.int64))
 
     def add_rows(self, rows: np.ndarray, first_index: int = 0, tag: int = 0) -> None:
         """Fold a batch of kernel rows (games ``first_index ..``) into the totals."""
@@ -136,6 +154,10 @@ class Accumulator:
         self.turns_hist += _clipped_counts(rows[:, ROW_NAMES.index("turns")], TURNS_BINS)
         self.drawn_hist += _clipped_counts(rows[:, ROW_NAMES.index("cards_drawn")], DRAWN_BINS)
         self.stack_hist += _clipped_counts(rows[:, ROW_NAMES.index("max_stack")], STACK_BINS)
+        self.penalty_hist += _clipped_counts(rows[:, ROW_NAMES.index("max_draw")], PENALTY_BINS)
+        reached = rows[:, FIRST_TO_ONE] >= 0
+        self.one_reached += int(reached.sum())
+        self.one_lost += int((reached & (rows[:, WINNER] != rows[:, FIRST_TO_ONE])).sum())
 
     @classmethod
     def from_kernel(cls, players: int, acc: np.ndarray) -> Accumulator:
@@ -168,6 +190,9 @@ class Accumulator:
             drawn_hist=hist(a.A_DRAWN_HIST, DRAWN_BINS),
             stack_hist=hist(a.A_STACK_HIST, STACK_BINS),
             fingerprint=counts(a.A_FINGERPRINT, 1)[0] & MASK64,
+            one_reached=counts(a.A_ONE_REACHED, 1)[0],
+            one_lost=counts(a.A_ONE_LOST, 1)[0],
+            penalty_hist=hist(a.A_PENALTY_HIST, PENALTY_BINS),
         )
 
     def merge(self, other: Accumulator) -> Accumulator:
@@ -191,6 +216,9 @@ class Accumulator:
             drawn_hist=self.drawn_hist + other.drawn_hist,
             stack_hist=self.stack_hist + other.stack_hist,
             fingerprint=(self.fingerprint + other.fingerprint) & MASK64,
+            one_reached=self.one_reached + other.one_reached,
+            one_lost=self.one_lost + other.one_lost,
+            penalty_hist=self.penalty_hist + other.penalty_hist,
         )
 
     def metric_sums(self, name: str) -> tuple[int, int]:
@@ -216,6 +244,9 @@ class Accumulator:
             "drawn_hist": self.drawn_hist.tolist(),
             "stack_hist": self.stack_hist.tolist(),
             "fingerprint": f"{self.fingerprint:016x}",
+            "one_reached": self.one_reached,
+            "one_lost": self.one_lost,
+            "penalty_hist": self.penalty_hist.tolist(),
         }
 
     @classmethod
@@ -237,4 +268,7 @@ class Accumulator:
             drawn_hist=np.asarray(d["drawn_hist"], dtype=np.int64),
             stack_hist=np.asarray(d["stack_hist"], dtype=np.int64),
             fingerprint=int(d.get("fingerprint", "0"), 16),
+            one_reached=d.get("one_reached", 0),
+            one_lost=d.get("one_lost", 0),
+            penalty_hist=np.asarray(d.get("penalty_hist", [0] * PENALTY_BINS), dtype=np.int64),
         )

@@ -1,27 +1,30 @@
-"""What does stacking change? Each stacking variant against ``off``, paired, at every table size.
+"""What does stacking change? Each stacking variant against ``off``, paired, under several fields of players.
 
 The arms are the stacking variants (rule sets differing in ``stacking``); at
-each table size they play the same deals. Reported per variant and table
-size: the paired change in turns and cards drawn, the distribution of the
-longest penalty chain (``max_stack``), the first player's win share (Wilson)
-and its paired change, and balance in Ludii's sense (1 minus the largest gap
-between two seats' win shares, block-bootstrap interval). At
-``versus_players``, seat 0 also plays the ``challenger`` policy (default
-``aggressive``) among the base policy, and its win-share change against the
-base policy at the same seat on the same deals measures how the challenger
-fares under each variant.
+each table size they play the same deals, once per *field* (the policy every
+seat plays: option ``fields``, e.g. ``random``, ``basic`` and ``adapted``, the
+player of option ``adapted`` who keeps its draw cards to answer a penalty).
+Per field, variant and table size (stacking_fields.py): round length (turns,
+and turns counting skipped players), cards drawn, the chance of drawing 8+
+or 12+ cards at once, the comeback chance. Under the base policy's field (or
+the first field) also: the paired change in turns and the first player's
+share with equivalence verdicts, the longest penalty chain (``max_stack``),
+and balance in Ludii's sense (1 minus the largest gap between two seats' win
+shares, block-bootstrap interval). At ``versus_players`` seat 0 also plays
+the adapted player and the ``reference`` player among each field, on the
+same deals: the adapted player's edge, its skill gap (win share minus 1/n)
+and the interaction of the rule with the strategy (the edge under a variant
+minus the edge under the baseline, paired over deals).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from unocli.game.policies import parse_policy_spec
 from unocli.report import fmt
 from unocli.report.analyses.common import (
     Context,
@@ -36,58 +39,37 @@ from unocli.report.analyses.common import (
     first_player_chart,
     interval_series,
     players_chart,
-    run_compare,
     total_games,
 )
+from unocli.report.analyses.stacking_fields import StackingResult, field_rows, play_field, strategy_rows
+from unocli.report.analyses.stacking_render import answer, field_blocks, field_findings, field_label
 from unocli.report.model import Chart, Section, TableBlock
-from unocli.study.arm import Arm
 from unocli.study.compare import Comparison
 from unocli.study.experiments import Experiment, players_list, policy_spec, positive_int
 from unocli.study.stats import holm, wilson
 
+
+def _fields(value: Any) -> str | None:
+    """A non-empty list of distinct policy specs, or ``adapted`` (the ``adapted`` option)."""
+    if not isinstance(value, list) or not value or len(set(map(str, value))) != len(value):
+        return f"must be a non-empty list of distinct policy specs (or 'adapted'), not {value!r}"
+    for spec in value:
+        message = None if spec == "adapted" else policy_spec(spec)
+        if message:
+            return message
+    return None
+
+
 OPTIONS = {
+    "fields": (["random", "basic", "adapted"], _fields),
+    "adapted": ("basic:keep_draws=true", policy_spec),
+    "reference": ("basic", policy_spec),
     "versus_players": ([4], players_list),
-    "challenger": ("aggressive", policy_spec),
     "stack_players": ([4], players_list),
     "replicates": (1000, positive_int),
 }
 STACK_BINS = 9  # longest stack 0..7, and 8 or more
 EFFECTS = ("turns", "cards_drawn", "win_first")
-
-
-@dataclass(frozen=True)
-class StackingResult:
-    """Every variant's levels, paired effects, penalty chains and the challenger's margin.
-
-    ``table``: one row per (players, stacking): n, turns, first_player_share
-    (first_low/high) and balance with intervals; for variants also the paired
-    changes d_turns, d_cards_drawn, d_win_first (intervals, p-values p_*) and
-    d_balance. ``effects``: the variants' rows with p_*_holm adjusted over all
-    of them. ``stacks``: the longest chain per round (mean_max_stack,
-    p_at_least_2..4, share_k, longest_seen). ``versus``: the challenger's
-    paired win-share change at seat 0 (empty when not played).
-    ``stack_hists``: each (players, stacking)'s histogram of the longest chain.
-    """
-
-    exp: Experiment
-    names: tuple[str, ...]
-    base: str
-    table: pd.DataFrame
-    effects: pd.DataFrame
-    stacks: pd.DataFrame
-    versus: pd.DataFrame
-    stack_hists: dict[tuple[int, str], np.ndarray]
-    rounds: dict[int, int]
-    fair: dict[int, float]
-    games: int
-
-    @property
-    def variants(self) -> list[str]:
-        return [n for n in self.names if n != self.base]
-
-    @property
-    def challenger(self) -> str:
-        return str(self.exp.options["challenger"])
 
 
 def check(exp: Experiment) -> str | None:
@@ -96,29 +78,43 @@ def check(exp: Experiment) -> str | None:
     return None
 
 
+def main_field(exp: Experiment) -> str:
+    """The field the base-policy tables are played under: the base policy if it is a field, else the first."""
+    fields = [str(f) for f in exp.options["fields"]]
+    return exp.base.policy if exp.base.policy in fields else fields[0]
+
+
 def compute(exp: Experiment, ctx: Context) -> StackingResult:
-    """Play every variant (and the challenger, where asked) at every table size on the same deals."""
+    """Play every variant under every field at every table size on the same deals (seat 0 swapped where asked)."""
     opt = exp.options
     names = tuple(a.name for a in exp.arms)
-    base = exp.baseline or names[0]
+    base, main = exp.baseline or names[0], main_field(exp)
     comps: dict[int, Comparison] = {}
-    rows, stacks, versus, found = [], [], [], []
+    played: list[Comparison] = []
+    rows, stacks, found, fields, strategy = [], [], [], [], []
     for p in exp.players:
-        comps[p] = comp = _play(exp, ctx, p, base)
+        for field in opt["fields"]:
+            comp = play_field(exp, ctx, p, str(field), base)
+            played.append(comp)
+            fields += field_rows(comp, p, str(field), names, base, opt["replicates"], exp.seed)
+            if p in opt["versus_players"]:
+                strategy += strategy_rows(comp, p, str(field), names, base, opt)
+            if field == main:
+                comps[p] = comp
+        comp = comps[p]
         rows += _arm_rows(comp, p, names, base, opt["replicates"], exp.seed)
         found += [(arm_diff(comp, n, base, "turns"), arm_diff(comp, n, base, "win_first")) for n in names if n != base]
         stacks += [_stack_row(comp, p, name) for name in names]
-        if p in opt["versus_players"]:
-            versus += [_versus_row(comp, p, name, opt["challenger"]) for name in names]
     table = pd.DataFrame(rows)
     effects = table[table["stacking"] != base].copy().reset_index(drop=True)
     for metric in EFFECTS:
         effects[f"p_{metric}_holm"] = holm(effects[f"p_{metric}"].to_numpy())
     add_verdicts(effects, [t for t, _ in found], "turns", exp.margins["turns"])
     add_verdicts(effects, [w for _, w in found], "first", exp.margins["win_share_pp"], scale=100)
-    versus_df = pd.DataFrame(versus)
-    if len(versus_df):
-        versus_df["p_holm"] = holm(versus_df["p"].to_numpy())
+    strategy_df = pd.DataFrame(strategy)
+    if len(strategy_df):
+        has = strategy_df["interaction_p"].notna()
+        strategy_df.loc[has, "interaction_p_holm"] = holm(strategy_df.loc[has, "interaction_p"].to_numpy())
     return StackingResult(
         exp=exp,
         names=names,
@@ -126,26 +122,14 @@ def compute(exp: Experiment, ctx: Context) -> StackingResult:
         table=table,
         effects=effects,
         stacks=pd.DataFrame(stacks),
-        versus=versus_df,
+        fields=pd.DataFrame(fields),
+        strategy=strategy_df,
+        main_field=main,
         stack_hists={(p, name): c.acc(name).stack_hist for p, c in comps.items() for name in names},
         rounds={p: c.games for p, c in comps.items()},
         fair={p: fair_balance(c.games, p) for p, c in comps.items()},
-        games=total_games(list(comps.values())),
+        games=total_games(played),
     )
-
-
-def _play(exp: Experiment, ctx: Context, p: int, base: str) -> Comparison:
-    """The variants at ``p`` players, each also with the challenger at seat 0 where asked."""
-    arms = list(exp.arms_for(p))
-    roles = ("win_first", "win_dealer", *(f"win_{s}" for s in range(p)))
-    quantities = ("turns", "skips", "cards_drawn", "max_stack", "won", "stuck", "capped", *roles)
-    pairs = [(a.name, base) for a in arms if a.name != base]
-    if p in exp.options["versus_players"]:
-        name, challenger = exp.options["challenger"], parse_policy_spec(exp.options["challenger"])
-        for a in list(arms):
-            arms.append(Arm(f"{a.name}+{name}", a.rules, (challenger, *a.policies[1:])))
-            pairs.append((arms[-1].name, a.name))
-    return run_compare(exp, ctx, arms, baseline=base, quantities=quantities, pairs=pairs, label=f"{p} players")
 
 
 def _arm_rows(comp: Comparison, p: int, names: tuple[str, ...], base: str, replicates: int, seed: int) -> list[dict]:
@@ -183,16 +167,6 @@ def _stack_row(comp: Comparison, p: int, name: str) -> dict:
     }
 
 
-def _versus_row(comp: Comparison, p: int, name: str, challenger: str) -> dict:
-    """The challenger's win-share change at seat 0, and every other seat's (``seat_S``, ``seat_S_low``/``_high``)."""
-    d = arm_diff(comp, f"{name}+{challenger}", name, "win_0")
-    row = {"players": p, "stacking": name, "n": comp.games, "diff": d.diff, "diff_low": d.low, "diff_high": d.high, "p": d.p}
-    for seat in range(1, p):
-        o = arm_diff(comp, f"{name}+{challenger}", name, f"win_{seat}")
-        row |= {f"seat_{seat}": o.diff, f"seat_{seat}_low": o.low, f"seat_{seat}_high": o.high}
-    return row
-
-
 def render(result: StackingResult) -> Section:
     """Charts of the effects, chains, first player and balance; the tables; findings."""
     exp, base = result.exp, result.base
@@ -225,23 +199,17 @@ def render(result: StackingResult) -> Section:
                 published,
             )
         )
-    if len(result.versus):
-        blocks += [
-            _versus_chart(result),
-            TableBlock(
-                "challenger-vs-base",
-                f"{result.challenger} at seat 0 against {exp.base.policy}, paired: the win-share change of every seat "
-                "(95% intervals, each read alone)",
-                _versus_shown(result),
-                result.versus,
-            ),
-        ]
+    blocks = [*field_blocks(result), *blocks]
     intro = (
-        exp.description or ""
-    ) + f"\n\nVariants: {', '.join(result.names)} (baseline {base}); every seat plays `{exp.base.policy}`."
-    return Section(
-        name=exp.name, title=exp.title, intro=intro, findings=_findings(result), blocks=blocks, meta={"games": result.games}
+        answer(result)
+        + "\n\n"
+        + (exp.description or "")
+        + f"\n\nVariants: {', '.join(result.names)} (baseline {base}); fields: "
+        + ", ".join(f"`{field_label(result, f)}`" for f in result.field_names)
+        + f"; the tables of chains, first player and balance are under the `{result.main_field}` field."
     )
+    findings = [*field_findings(result), *_findings(result)]
+    return Section(name=exp.name, title=exp.title, intro=intro, findings=findings, blocks=blocks, meta={"games": result.games})
 
 
 def run(exp: Experiment, ctx: Context) -> Section:
@@ -298,24 +266,6 @@ def _arms_shown(result: StackingResult) -> pd.DataFrame:
             "balance": [fmt.interval(*x, 3) for x in _triples(t, "balance")],
         }
     )
-
-
-def _versus_shown(result: StackingResult) -> pd.DataFrame:
-    """The challenger's change and every other seat's (seat 1 is the next player), each a paired 95% interval."""
-    v = result.versus
-    shown = pd.DataFrame(
-        {
-            "players": v["players"],
-            "stacking": v["stacking"],
-            "n (paired deals)": v["n"].map(fmt.count),
-            f"{result.challenger} at seat 0 [95% CI]": [fmt.pp_ci(*x, 2) for x in _triples(v, "diff")],
-        }
-    )
-    seats = sorted(int(c[5:]) for c in v.columns if c.startswith("seat_") and c[5:].isdigit())
-    for seat in seats:
-        label = "next player (seat 1)" if seat == 1 else f"seat {seat}"
-        shown[label] = [fmt.pp_ci(*x, 2) if x[0] == x[0] else "" for x in _triples(v, f"seat_{seat}")]
-    return shown
 
 
 # ---------------------------------------------------------------- charts
@@ -427,30 +377,6 @@ def _balance_chart(result: StackingResult) -> Chart:
     return balance_chart(result.exp, series, result.fair, cap, name="stacking-balance", title="Balance between seats")
 
 
-def _versus_chart(result: StackingResult) -> Chart:
-    from unocli.report import plots  # matplotlib only when drawing
-
-    versus, policy, challenger = result.versus, result.exp.base.policy, result.challenger
-    cap = caption(
-        result.exp,
-        f"Win-share change of one {challenger} player at seat 0 among {policy} players, against {policy} at the "
-        f"same seat on the same deals, {versus['players'].iloc[0]} players",
-        f"{fmt.count(versus['n'].iloc[0])} paired deals per variant",
-        rules=_rules_text(result),
-        policies=f"{challenger} at seat 0 against {policy} at seat 0; {policy} at every other seat",
-        intervals="error bars are paired 95% t intervals",
-    )
-    figure = plots.dot_chart(
-        [f"{r.stacking} ({r.players}p)" for r in versus.itertuples()],
-        [plots.Series("change", versus["diff"], versus["diff_low"], versus["diff_high"])],
-        title=f"How {challenger} fares against {policy} under each variant",
-        xlabel="win-share change (share of rounds)",
-        caption=cap,
-        percent=True,
-    )
-    return Chart("challenger-vs-base", figure, cap, "challenger vs base")
-
-
 # ---------------------------------------------------------------- findings
 
 
@@ -494,34 +420,7 @@ def _findings(result: StackingResult) -> list[str]:
         f"Balance under {base}: from {fmt.fixed(b['balance'].min(), 3)} to {fmt.fixed(b['balance'].max(), 3)} across "
         f"table sizes; largest change from stacking {fmt.fixed(effects['d_balance'].abs().max(), 3)}."
     )
-    if len(result.versus):
-        out.append(_versus_finding(result))
     return out
-
-
-def _versus_finding(result: StackingResult) -> str:
-    versus, challenger, policy = result.versus, result.challenger, result.exp.base.policy
-    parts = [f"{r.stacking} {fmt.pp_ci(r.diff, r.diff_low, r.diff_high, 2)}" for r in versus.itertuples()]
-    spread = 100 * (versus["diff"].max() - versus["diff"].min())
-    verdict = "better" if (versus["diff_low"] > 0).all() else "worse" if (versus["diff_high"] < 0).all() else None
-    summary = (
-        f"{challenger} does {verdict} than {policy} under every variant, and the variants move its "
-        f"margin by at most {fmt.fixed(spread, 2)} pp"
-        if verdict
-        else f"{challenger} against {policy}"
-    )
-    first = versus.iloc[0]
-    seats = sorted(int(c[5:]) for c in versus.columns if c.startswith("seat_") and c[5:].isdigit())
-    where = "; ".join(
-        ("the next player " if s == 1 else f"seat {s} ")
-        + fmt.pp_ci(first[f"seat_{s}"], first[f"seat_{s}_low"], first[f"seat_{s}_high"], 2)
-        for s in seats
-        if first[f"seat_{s}"] == first[f"seat_{s}"]
-    )
-    return (
-        f"One {challenger} player among {policy} players (seat 0, against {policy} at the same seat on "
-        f"the same deals): {summary}: " + "; ".join(parts) + f". Per seat under {first['stacking']}: {where}."
-    )
 
 
 # ---------------------------------------------------------------- published figures

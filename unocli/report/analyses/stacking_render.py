@@ -1,0 +1,294 @@
+"""The stacking report's answer, field tables, strategy tables, charts and findings (stacking_fields.py's results)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from typing import Any
+
+import pandas as pd
+
+from unocli.report import fmt
+from unocli.report.analyses.common import caption
+from unocli.report.analyses.stacking_fields import DRAW_AT_ONCE, StackingResult
+from unocli.report.model import Chart, TableBlock
+
+
+def field_label(result: StackingResult, field: str) -> str:
+    """A field's name in prose: ``adapted`` with the policy it stands for."""
+    return f"adapted ({result.exp.options['adapted']})" if field == "adapted" else field
+
+
+def _mid(result: StackingResult) -> int:
+    players = result.exp.players
+    return 4 if 4 in players else players[0]
+
+
+def _triples(df: pd.DataFrame, column: str) -> Iterator[tuple[float, float, float]]:
+    return zip(df[column], df[f"{column}_low"], df[f"{column}_high"], strict=True)
+
+
+def _list(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _holds(rows: pd.DataFrame, column: str) -> str:
+    """Under which fields an interval lies above 0, below 0 or straddles it: "holds under ..." or where it flips."""
+    up = [str(r.field) for r in rows.itertuples() if getattr(r, f"{column}_low") > 0]
+    down = [str(r.field) for r in rows.itertuples() if getattr(r, f"{column}_high") < 0]
+    unclear = [str(r.field) for r in rows.itertuples() if str(r.field) not in up + down]
+    parts = []
+    if up:
+        parts.append(f"up under {_list(up)}")
+    if down:
+        parts.append(f"down under {_list(down)}")
+    if unclear:
+        parts.append(f"not distinguishable from 0 under {_list(unclear)}")
+    every = len(rows) > 1 and (len(up) == len(rows) or len(down) == len(rows))
+    return ("holds under every field: " if every else "") + "; ".join(parts)
+
+
+# ---------------------------------------------------------------- the answer
+
+
+def answer(result: StackingResult) -> str:
+    """The report's one-paragraph answer, from the numbers at the middle table size."""
+    mid, base, f = _mid(result), result.base, result.fields
+    at = f[f["players"] == mid]
+    var = at[at["stacking"] != base]
+    if not len(var):
+        return ""
+    big = var.loc[var["p_draw_8"].idxmax()]
+    off = at[at["stacking"] == base]
+    text = (
+        f"**Answer ({mid} players).** Stacking turns penalties into big draws: a player draws 8 or more cards at once "
+        f"in up to {fmt.share(big['p_draw_8'], 1)} of rounds ({big['stacking']}, {big['field']} field), against "
+        f"{fmt.share(off['p_draw_8'].max(), 1)} under {base}. It changes round length by "
+        f"{fmt.signed(var['d_turns'].min(), 1)} to {fmt.signed(var['d_turns'].max(), 1)} turns, depending on the "
+        f"variant and the field, and the comeback chance (the first player left with one card does not win) from "
+        f"{fmt.share(off['comeback'].min(), 1)}-{fmt.share(off['comeback'].max(), 1)} under {base} to "
+        f"{fmt.share(var['comeback'].min(), 1)}-{fmt.share(var['comeback'].max(), 1)}."
+    )
+    return text + _strategy_answer(result, mid)
+
+
+def _strategy_answer(result: StackingResult, mid: int) -> str:
+    """The answer's last sentences: does stacking change the best strategy, and under which fields."""
+    s, base, opt = result.strategy, result.base, result.exp.options
+    if not len(s) or not (s["players"] == mid).any():
+        return ""
+    at = s[s["players"] == mid]
+    sm = at[at["stacking"] != base]
+    worst, best = sm.loc[sm["interaction"].idxmin()], sm.loc[sm["interaction"].idxmax()]
+    up, down = int((sm["interaction_low"] > 0).sum()), int((sm["interaction_high"] < 0).sum())
+    on_base = at[at["stacking"] == base]
+    same = bool(((on_base["edge"] == 0) & (on_base["edge_low"] == 0) & (on_base["edge_high"] == 0)).all())
+    text = (
+        f" Does stacking change the best strategy? The adapted player ({opt['adapted']}) against "
+        f"{opt['reference']} at seat 0: "
+        + (
+            f"under {base} they are the same player (its knobs act only when stacking is on), so the interaction is "
+            if same
+            else ""
+        )
+        + f"from {fmt.pp_ci(worst['interaction'], worst['interaction_low'], worst['interaction_high'], 2)} "
+        f"({worst['stacking']}, {worst['field']} field) to "
+        f"{fmt.pp_ci(best['interaction'], best['interaction_low'], best['interaction_high'], 2)} "
+        f"({best['stacking']}, {best['field']} field); of {len(sm)} variant x field cells {up} are above 0 and "
+        f"{down} below on their 95% intervals"
+    )
+    fields = sorted(set(sm["field"]), key=result.field_names.index)
+    if down == len(sm):
+        return text + f": under every variant and every field ({_list(fields)}) the adapted player does worse."
+    if up == len(sm):
+        return text + f": under every variant and every field ({_list(fields)}) the adapted player does better."
+    per_field = ", ".join(
+        f"{f} {int((sm[sm['field'] == f]['interaction_low'] > 0).sum())} of {int((sm['field'] == f).sum())}" for f in fields
+    )
+    return text + f" (above 0, by field: {per_field})."
+
+
+# ---------------------------------------------------------------- tables and charts
+
+
+def field_blocks(result: StackingResult) -> list:
+    """The headline chart, the per-field table, and the strategy chart and table."""
+    blocks: list = [_field_chart(result, "p_draw_8", "stacking-draw-8", "drawing 8 or more cards at once")]
+    blocks += [_field_chart(result, "comeback", "stacking-comeback", "a comeback (the first to one card does not win)")]
+    blocks.append(
+        TableBlock(
+            "stacking-fields",
+            f"Each variant under each field: finished-round length, cards drawn, big draws and comebacks, with changes "
+            f"from {result.base} (turns and cards drawn paired on the same deals; turns + skips a block-bootstrap "
+            "interval; comebacks Welch, unpaired). 95% intervals, each read alone",
+            _fields_shown(result),
+            result.fields,
+        )
+    )
+    if len(result.strategy):
+        blocks += [
+            _strategy_chart(result),
+            TableBlock(
+                "stacking-strategy",
+                f"The {field_label(result, 'adapted')} player at seat 0 against {result.exp.options['reference']} at "
+                f"seat 0, among each field, on the same deals: its edge, its skill gap (win share minus 1/n, seat 0's own "
+                f"advantage included) and the "
+                f"interaction with the rule (edge under the variant minus edge under {result.base}, paired over "
+                "deals; p Holm-adjusted over the table)",
+                _strategy_shown(result),
+                result.strategy,
+            ),
+        ]
+    return blocks
+
+
+def _fields_shown(result: StackingResult) -> pd.DataFrame:
+    f = result.fields
+
+    def opt(column: str, form: Any, decimals: int) -> list[str]:
+        """The change column, blank on the baseline's rows (and everywhere when no variant was played)."""
+        if column not in f.columns:
+            return [""] * len(f)
+        return [form(d, lo, hi, decimals) if d == d else "" for d, lo, hi in _triples(f, column)]
+
+    shown = pd.DataFrame({"players": f["players"], "field": f["field"], "stacking": f["stacking"]})
+    shown["n (finished)"] = [f"{fmt.count(n)} ({fmt.count(k)})" for n, k in zip(f["n"], f["finished"], strict=True)]
+    shown["turns"] = [fmt.ci(*x) for x in _triples(f, "turns")]
+    shown["change"] = opt("d_turns", fmt.signed_ci, 1)
+    shown["turns + skips"] = [fmt.ci(*x) for x in _triples(f, "turns_skips")]
+    shown["change "] = opt("d_turns_skips", fmt.signed_ci, 1)
+    shown["cards drawn"] = [fmt.ci(*x) for x in _triples(f, "cards_drawn")]
+    shown["change  "] = opt("d_cards_drawn", fmt.signed_ci, 1)
+    for k in DRAW_AT_ONCE:
+        shown[f"P(draw {k}+ at once)"] = [fmt.share_ci(*x, 2) for x in _triples(f, f"p_draw_{k}")]
+    shown["comeback (n)"] = [
+        f"{fmt.share_ci(*x, 1)} ({fmt.count(n)})" for x, n in zip(_triples(f, "comeback"), f["one_reached"], strict=True)
+    ]
+    shown["change   "] = opt("d_comeback", fmt.pp_ci, 2)
+    return shown
+
+
+def _strategy_shown(result: StackingResult) -> pd.DataFrame:
+    s = result.strategy
+    return pd.DataFrame(
+        {
+            "players": s["players"],
+            "field": s["field"],
+            "stacking": s["stacking"],
+            "n (paired deals)": s["n"].map(fmt.count),
+            "edge over the reference at seat 0": [fmt.pp_ci(*x, 2) for x in _triples(s, "edge")],
+            "skill gap (share - 1/n)": [fmt.pp_ci(*x, 2) for x in _triples(s, "gap")],
+            "interaction (vs baseline)": [fmt.pp_ci(*x, 2) if x[0] == x[0] else "" for x in _triples(s, "interaction")],
+            "p (Holm)": [fmt.pvalue(p) if p == p else "" for p in s.get("interaction_p_holm", pd.Series([math.nan] * len(s)))],
+        }
+    )
+
+
+def _field_chart(result: StackingResult, column: str, name: str, what: str) -> Chart:
+    from unocli.report import plots  # matplotlib only when drawing
+
+    mid = _mid(result)
+    at = result.fields[result.fields["players"] == mid]
+    series = []
+    for field in result.field_names:
+        rows = at[at["field"] == field].set_index("stacking").loc[list(result.names)]
+        series.append(plots.Series(field_label(result, field), rows[column], rows[f"{column}_low"], rows[f"{column}_high"]))
+    n = at["n"].iloc[0]
+    cap = caption(
+        result.exp,
+        f"Share of finished rounds with {what}, {mid} players, per stacking variant and field (every seat plays the field)",
+        f"{fmt.count(n)} deals per variant and field, the same deals everywhere",
+        rules=f"{result.exp.base.rules} with stacking = {', '.join(result.names)}",
+        policies=", ".join(field_label(result, f) for f in result.field_names),
+        intervals="error bars are 95% Wilson intervals",
+    )
+    figure = plots.dot_chart(
+        list(result.names),
+        series,
+        title=f"Stacking and {what}, {mid} players",
+        xlabel="share of finished rounds",
+        caption=cap,
+        percent=True,
+    )
+    return Chart(name, figure, cap, what)
+
+
+def _strategy_chart(result: StackingResult) -> Chart:
+    from unocli.report import plots  # matplotlib only when drawing
+
+    s, opt = result.strategy, result.exp.options
+    mid = _mid(result) if (s["players"] == _mid(result)).any() else int(s["players"].iloc[0])
+    at = s[s["players"] == mid]
+    series = []
+    for field in result.field_names:
+        rows = at[at["field"] == field].set_index("stacking").loc[list(result.names)]
+        series.append(plots.Series(field_label(result, field), rows["edge"], rows["edge_low"], rows["edge_high"]))
+    cap = caption(
+        result.exp,
+        f"Win-share edge of one {opt['adapted']} player at seat 0 over {opt['reference']} at seat 0, among each field, "
+        f"{mid} players; the interaction is the change of this edge from {result.base} (table stacking-strategy)",
+        f"{fmt.count(at['n'].iloc[0])} paired deals per variant and field",
+        rules=f"{result.exp.base.rules} with stacking = {', '.join(result.names)}",
+        policies=f"seat 0 {opt['adapted']} vs {opt['reference']}; the field at every other seat",
+        intervals="error bars are paired 95% t intervals",
+    )
+    figure = plots.dot_chart(
+        list(result.names),
+        series,
+        title=f"Does stacking change the best strategy? {mid} players",
+        xlabel="win-share edge at seat 0",
+        caption=cap,
+        percent=True,
+    )
+    return Chart("stacking-strategy", figure, cap, "adapted player's edge by variant")
+
+
+# ---------------------------------------------------------------- findings
+
+
+def field_findings(result: StackingResult) -> list[str]:
+    """Findings over the fields, each naming the fields it holds under (or where it flips)."""
+    mid, base, f = _mid(result), result.base, result.fields
+    at = f[(f["players"] == mid) & (f["stacking"] != base)]
+    out = []
+    for column, label in (
+        ("d_turns", "turns per finished round"),
+        ("d_cards_drawn", "cards drawn per round"),
+        ("d_comeback", "the comeback chance"),
+    ):
+        parts = [f"{v}: {_holds(at[at['stacking'] == v], column)}" for v in result.variants]
+        out.append(f"Change in {label} against {base} at {mid} players, by variant: " + "; ".join(parts) + ".")
+    big = at.groupby("stacking")["p_draw_12"].max()
+    out.append(
+        f"Drawing 12 or more cards at once (at {mid} players, the most of any field): "
+        + ", ".join(f"{v} {fmt.share(big[v], 2)}" for v in result.variants)
+        + f"; under {base} the most one penalty can be is 6 cards (a failed challenge of a +4)."
+    )
+    out += _strategy_findings(result)
+    return out
+
+
+def _strategy_findings(result: StackingResult) -> list[str]:
+    s = result.strategy
+    if not len(s):
+        return []
+    opt, base, out = result.exp.options, result.base, []
+    for p in sorted(set(s["players"])):
+        at = s[s["players"] == p]
+        on_base = at[at["stacking"] == base]
+        edge = "; ".join(f"{r.field} {fmt.pp_ci(r.edge, r.edge_low, r.edge_high, 2)}" for r in on_base.itertuples())
+        parts = []
+        for v in result.variants:
+            rows = at[at["stacking"] == v].rename(columns=lambda c: c.replace("interaction", "x"))
+            parts.append(
+                f"{v}: "
+                + ", ".join(f"{r.field} {fmt.pp_ci(r.x, r.x_low, r.x_high, 2)}" for r in rows.itertuples())
+                + f" ({_holds(rows, 'x')})"
+            )
+        gaps = at.groupby("stacking")["gap"].agg(["min", "max"])
+        out.append(
+            f"{p} players: {opt['adapted']} at seat 0 against {opt['reference']} under {base}: {edge}. Interaction "
+            f"(its edge under the variant minus under {base}): " + "; ".join(parts) + ". Skill gap (its share minus "
+            f"1/{p}) from {fmt.pp(gaps['min'].min(), 2)} to {fmt.pp(gaps['max'].max(), 2)} across variants and fields."
+        )
+    return out
