@@ -1,0 +1,126 @@
+"""Fields of players: the same question answered with every seat playing each of several policies.
+
+A finding about the rules should hold for more than one kind of player. The
+game-length, seat-advantage and house-rules analyses take an option
+``fields`` (policy specs, default ``random``, ``basic``, ``strong``): every
+arm is played once per field, every seat playing that field's policy. An
+arm's own knob changes (``policy = "basic:swap_target=fewest"``) are kept on
+top of the field's policy (``strong:swap_target=fewest``), so an arm can vary
+a knob that only matters under its rule. The helpers here build the per-field
+experiment and say, for a family of effects, under which fields each holds.
+
+Nothing here imports matplotlib.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any
+
+import pandas as pd
+
+from unocli.study.experiments import ArmSpec, Experiment, policy_spec
+
+DEFAULT_FIELDS = ["random", "basic", "strong"]
+
+
+def fields_list(value: Any) -> str | None:
+    """A non-empty list of distinct policy specs (the fields)."""
+    if not isinstance(value, list) or not value:
+        return f"must be a non-empty list of policy specs, not {value!r}"
+    for v in value:
+        message = policy_spec(v)
+        if message:
+            return message
+    if len(set(value)) != len(value):
+        return f"names a field twice: {value!r}"
+    return None
+
+
+FIELDS_OPTION = (DEFAULT_FIELDS, fields_list)
+
+
+def on_field(policy: str, field: str) -> str:
+    """``field`` with the knob changes of ``policy`` (``NAME:knob=v,...``) applied on top of it."""
+    knobs = policy.partition(":")[2].strip()
+    if not knobs:
+        return field
+    return field + ("," if ":" in field else ":") + knobs
+
+
+def field_experiment(exp: Experiment, field: str) -> Experiment:
+    """``exp`` with every seat of the base table and of every arm playing ``field`` (arms keep their own knobs)."""
+    base = replace(exp.base, policy=on_field(exp.base.policy, field), seats=())
+    arms = tuple(
+        ArmSpec(a.name, replace(a.table, policy=on_field(a.table.policy, field), seats=()), a.description) for a in exp.arms
+    )
+    return replace(exp, base=base, arms=arms)
+
+
+def fields_text(fields: Sequence[str]) -> str:
+    """"the three fields random, basic and strong" (or "the field basic")."""
+    names = [f"`{f}`" for f in fields]
+    if len(names) == 1:
+        return f"the field {names[0]}"
+    count = {2: "two", 3: "three", 4: "four", 5: "five"}.get(len(names), str(len(names)))
+    return f"the {count} fields {', '.join(names[:-1])} and {names[-1]}"
+
+
+def agreement(verdicts: dict[str, str], value: Callable[[str], str], what: str = "different") -> str:
+    """Where one effect holds across fields, as a phrase.
+
+    ``verdicts`` maps each field to its verdict (``different``, ``equivalent``,
+    ``undecided``); ``value(field)`` gives the figure shown for a field. The
+    phrase: "under all three fields: +41 [..] basic; ..." when every field
+    agrees, else "different under basic and strong, undecided under random:
+    ..." (the fields grouped by verdict).
+    """
+    fields = list(verdicts)
+    figures = "; ".join(f"{value(f)} {f}" for f in fields)
+    kinds = list(dict.fromkeys(verdicts.values()))
+    if len(kinds) == 1:
+        scope = "under all fields" if len(fields) > 1 else f"under {fields[0]}"
+        count = {2: "both", 3: "all three"}.get(len(fields))
+        if count:
+            scope = f"under {count} fields"
+        return f"{kinds[0]} {scope} ({figures})"
+    groups = ", ".join(f"{k} under {' and '.join(f for f in fields if verdicts[f] == k)}" for k in kinds)
+    return f"{groups} ({figures})"
+
+
+def holds_everywhere(verdicts: dict[str, str]) -> bool:
+    """True when every field gives the same verdict."""
+    return len(set(verdicts.values())) == 1
+
+
+def verdict_matrix(
+    effects: pd.DataFrame,
+    keys: Sequence[str],
+    fields: Sequence[str],
+    cell: Callable[[pd.Series], str],
+) -> pd.DataFrame:
+    """One row per value of ``keys``, one column per field: ``cell(row)`` of that field's row (blank when missing).
+
+    A last column ``holds under`` says "all fields" or names the fields whose
+    verdict is ``different`` (the ``verdict`` column of ``effects``).
+    """
+    rows = []
+    for key, sub in effects.groupby(list(keys), sort=False):
+        values = key if isinstance(key, tuple) else (key,)
+        row: dict[str, Any] = dict(zip(keys, values, strict=True))
+        by = {r["field"]: r for _, r in sub.iterrows()}
+        for f in fields:
+            row[f] = cell(by[f]) if f in by else ""
+        verdicts = {f: str(by[f]["verdict"]) for f in fields if f in by}
+        row["n"] = "; ".join(f"{f} {int(by[f]['n']):,}" for f in fields if f in by)
+        row["holds under"] = _holds(verdicts)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _holds(verdicts: dict[str, str]) -> str:
+    if holds_everywhere(verdicts):
+        return f"all fields ({next(iter(verdicts.values()))})"
+    kinds = list(dict.fromkeys(verdicts.values()))
+    return "; ".join(f"{k}: {', '.join(f for f, v in verdicts.items() if v == k)}" for k in kinds)
