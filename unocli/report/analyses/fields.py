@@ -20,25 +20,14 @@ from typing import Any
 
 import pandas as pd
 
-from unocli.study.experiments import ArmSpec, Experiment, policy_spec
+from unocli.report.analyses.skill import OPTIONS as SKILL_OPTIONS
+from unocli.study.experiments import ArmSpec, Experiment
 
 DEFAULT_FIELDS = ["random", "basic", "strong"]
 
 
-def fields_list(value: Any) -> str | None:
-    """A non-empty list of distinct policy specs (the fields)."""
-    if not isinstance(value, list) or not value:
-        return f"must be a non-empty list of policy specs, not {value!r}"
-    for v in value:
-        message = policy_spec(v)
-        if message:
-            return message
-    if len(set(value)) != len(value):
-        return f"names a field twice: {value!r}"
-    return None
-
-
-FIELDS_OPTION = (DEFAULT_FIELDS, fields_list)
+# the skill report's check of its own ``fields`` option: a non-empty list of distinct policy specs
+FIELDS_OPTION = (DEFAULT_FIELDS, SKILL_OPTIONS["fields"][1])
 
 
 def on_field(policy: str, field: str) -> str:
@@ -59,7 +48,7 @@ def field_experiment(exp: Experiment, field: str) -> Experiment:
 
 
 def fields_text(fields: Sequence[str]) -> str:
-    """"the three fields random, basic and strong" (or "the field basic")."""
+    """ "the three fields random, basic and strong" (or "the field basic")."""
     names = [f"`{f}`" for f in fields]
     if len(names) == 1:
         return f"the field {names[0]}"
@@ -113,7 +102,9 @@ def verdict_matrix(
         for f in fields:
             row[f] = cell(by[f]) if f in by else ""
         verdicts = {f: str(by[f]["verdict"]) for f in fields if f in by}
-        row["n"] = "; ".join(f"{f} {int(by[f]['n']):,}" for f in fields if f in by)
+        counts = {f: int(by[f]["n"]) for f in fields if f in by}
+        same = len(set(counts.values())) == 1
+        row["n"] = f"{next(iter(counts.values())):,} each" if same else "; ".join(f"{f} {n:,}" for f, n in counts.items())
         row["holds under"] = _holds(verdicts)
         rows.append(row)
     return pd.DataFrame(rows)

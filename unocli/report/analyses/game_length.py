@@ -14,6 +14,7 @@ rounds a match to ``target_score`` takes. A stuck round (docs/rules.md
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -29,6 +30,7 @@ from unocli.report.analyses.common import (
     hist_quantile,
     interval_series,
     judged,
+    players_chart,
     run_compare,
     total_games,
     verdict_text,
@@ -52,7 +54,8 @@ MATCH_Q = ("rounds", "rounds_blocked", "rounds_capped", "rounds_stuck", "turns",
 class GameLengthResult:
     """Turns per round and rounds per match, per rule set and table size.
 
-    ``turns``: one row per (players, rules): n (finished rounds), n_all,
+    Every table has a ``field`` column: the policy every seat played (``options.fields``).
+    ``turns``: one row per (field, players, rules): n (finished rounds), n_all,
     mean_turns with ci_low/high, mean_with_skips (turns plus skipped turns),
     median, p90 and p99 with ``_low``/``_high`` (order statistics, finished
     rounds), blocked_share, capped_share and stuck_share with intervals (all
@@ -60,7 +63,7 @@ class GameLengthResult:
     the baseline over deals both finished (diff, diff_low, diff_high,
     relative, p, p_holm, and the equivalence fields of ``common.judged``). ``matches``: rounds, turns and blocked
     rounds per match and the share of capped matches, with intervals.
-    ``hists``: the histogram of turns per round of each (players, rules).
+    ``hists``: the histogram of turns per round of each (field, players, rules).
     ``rounds``: rounds per arm at each table size; ``blocked``, ``capped``,
     ``total_rounds``: outcome counts over every round played.
     """
@@ -71,7 +74,7 @@ class GameLengthResult:
     turns: pd.DataFrame
     diffs: pd.DataFrame
     matches: pd.DataFrame
-    hists: dict[tuple[int, str], np.ndarray]
+    hists: dict[tuple[str, int, str], np.ndarray]
     rounds: dict[int, int]
     blocked: int
     capped: int
@@ -270,10 +273,15 @@ def render(result: GameLengthResult) -> Section:
                 published,
             )
         )
-    intro = _answer(result) + "\n\n" + (exp.description or "") + (
-        f"\n\nRule sets: {', '.join(result.names)}; baseline {base}. Fields of players: {fields_text(result.fields)} "
-        f"(every seat plays the field's policy). Each table size plays the same deals under every rule set and field; "
-        f"the single-field charts show `{result.ref}`."
+    intro = (
+        _answer(result)
+        + "\n\n"
+        + (exp.description or "")
+        + (
+            f"\n\nRule sets: {', '.join(result.names)}; baseline {base}. Fields of players: {fields_text(result.fields)} "
+            f"(every seat plays the field's policy). Each table size plays the same deals under every rule set and field; "
+            f"the single-field charts show `{result.ref}`."
+        )
     )
     return Section(
         name=exp.name, title=exp.title, intro=intro, findings=_findings(result), blocks=blocks, meta={"games": result.games}
@@ -386,9 +394,7 @@ def _ref_caption(result: GameLengthResult) -> str:
 
 def _field_chart(result: GameLengthResult) -> Chart:
     """Mean turns under the baseline rules by table size, one line per field of players."""
-    from unocli.report import plots  # matplotlib only when drawing: compute() runs without it
-
-    t, players = result.turns[result.turns["rules"] == result.base], result.exp.players
+    t = result.turns[result.turns["rules"] == result.base]
     series = interval_series(t, "field", result.fields, ("mean_turns", "ci_low", "ci_high"))
     cap = caption(
         result.exp,
@@ -396,17 +402,17 @@ def _field_chart(result: GameLengthResult) -> Chart:
         _n_rounds(result),
         rules=result.base,
         policies=_fields_caption(result),
+        intervals="error bars are 95% t intervals",
     )
-    figure = plots.line_chart(
-        players,
+    return players_chart(
+        result.exp,
         series,
+        cap,
+        name="turns-by-field",
+        alt="mean turns per round by field",
         title=f"Mean turns per round by field of players ({result.base})",
-        xlabel="players at the table",
         ylabel="turns per round (mean)",
-        xticks=players,
-        caption=cap,
     )
-    return Chart("turns-by-field", figure, cap, "mean turns per round by field")
 
 
 def _turns_chart(result: GameLengthResult) -> Chart:
@@ -585,7 +591,8 @@ def _answer(result: GameLengthResult) -> str:
     mid, base = result.mid, result.base
     t = result.turns[(result.turns["rules"] == base) & (result.turns["players"] == mid)].set_index("field")
     lengths = ", ".join(f"{fmt.num(t.loc[f, 'mean_turns'])} with `{f}`" for f in result.fields)
-    text = f"**Answer.** A {mid}-player round under {base} rules takes {lengths} players at every seat (mean turns per finished round)."
+    text = f"**Answer.** A {mid}-player round under {base} rules takes {lengths} players at every seat"
+    text += " (mean turns per finished round)."
     rules = _rule_agreements(result)
     if rules:
         text += f" Against {base} at {mid} players, on the same deals: " + "; ".join(rules) + "."
@@ -601,8 +608,12 @@ def _rule_agreements(result: GameLengthResult) -> list[str]:
         if not len(sub):
             continue
         verdicts = {f: _length_verdict(sub.loc[f]) for f in result.fields if f in sub.index}
-        out.append(f"{name} {agreement(verdicts, lambda f, sub=sub: _diff_text(sub.loc[f]))}")
+        out.append(f"{name} {agreement(verdicts, partial(_field_diff_text, sub))}")
     return out
+
+
+def _field_diff_text(sub: pd.DataFrame, field: str) -> str:
+    return _diff_text(sub.loc[field])
 
 
 def _length_verdict(row: pd.Series) -> str:
@@ -681,7 +692,10 @@ def _field_findings(result: GameLengthResult) -> list[str]:
         sub = t[t["field"] == f].set_index("players")
         out.append(
             f"Every seat `{f}`, {result.base} rules, mean turns: "
-            + "; ".join(f"{p} players {fmt.ci(sub.loc[p, 'mean_turns'], sub.loc[p, 'ci_low'], sub.loc[p, 'ci_high'])}" for p in result.exp.players)
+            + "; ".join(
+                f"{p} players {fmt.ci(sub.loc[p, 'mean_turns'], sub.loc[p, 'ci_low'], sub.loc[p, 'ci_high'])}"
+                for p in result.exp.players
+            )
             + f" (n = {fmt.count(sub['n'].min())} finished rounds or more)."
         )
     return out

@@ -1,14 +1,20 @@
 """The house-rules matrix: each house rule alone against the official rules, paired, at a few table sizes.
 
-For every arm (a rule set differing from the baseline in one house rule) and
-table size: the change in turns per round (paired t interval, and relative),
-the change in the first player's win share (paired), and balance with its
-change (block bootstrap).
+For every field of players (``options.fields``: every seat plays that
+policy), arm (a rule set differing from the baseline in one house rule, or in
+a policy knob kept on top of the field's policy, such as ``swap_target``
+under 7-0) and table size: the change in turns per round (paired t interval,
+and relative), the change in the win share of the first player (the seat that
+took the first turn) and of the dealer (paired), and balance with its change
+(block bootstrap). Every finding says under which fields it holds. And the
+skill gap under each rule: one ``options.skill_player`` against
+``options.skill_field`` with seats rotated (``house_rules_gap``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -33,7 +39,8 @@ from unocli.report.analyses.house_rules_gap import skill_gaps
 from unocli.report.model import Chart, Section, TableBlock
 from unocli.study.compare import Comparison
 from unocli.study.experiments import Experiment, policy_spec, positive_int
-from unocli.study.stats import holm
+from unocli.study.stats import Difference, holm
+
 
 def non_negative_int(value: object) -> str | None:
     """0 (skip the skill gap) or a positive number of deals."""
@@ -51,7 +58,6 @@ OPTIONS = {
 }
 
 
-
 QUANTITIES = ("turns", "cards_drawn", "won", "blocked", "capped", "stuck", "win_first", "win_dealer")
 
 
@@ -59,13 +65,18 @@ QUANTITIES = ("turns", "cards_drawn", "won", "blocked", "capped", "stuck", "win_
 class HouseRulesResult:
     """Every rule set's levels and every house rule's paired effects.
 
-    ``table``: one row per (players, rule): n, turns, first_player_share and
+    ``table``: one row per (field, players, rule): n, turns, first_player_share and
     balance with their intervals (``_low``/``_high``), blocked_share,
-    capped_share; and for the rules other than the baseline the paired
-    changes d_turns, d_turns_rel, d_first, d_balance with intervals and
+    capped_share, dealer_share; and for the rules other than the baseline the paired
+    changes d_turns, d_turns_rel, d_first, d_dealer, d_balance with intervals and
     p-values p_turns, p_first. ``effects``: those rows, with p_turns_holm and
-    p_first_holm adjusted over all of them. ``rounds``: rounds per arm at each
-    table size; ``fair``: the balance of a perfectly fair game at that size.
+    p_first_holm adjusted over all of them and the equivalence verdicts
+    (``turns_*``, ``first_*``, ``dealer_*``) judged as one family over every
+    field and table size. ``rounds``: rounds per arm at each table size;
+    ``fair``: the balance of a perfectly fair game at that size.
+    ``identical``: (field, arm, arm) that played bit-identical rounds under
+    that field. ``skill``: the skill gap per rule (see ``house_rules_gap``),
+    or None when ``options.skill_games`` is 0.
     """
 
     exp: Experiment
@@ -107,8 +118,10 @@ def compute(exp: Experiment, ctx: Context) -> HouseRulesResult:
     names = tuple(a.name for a in exp.arms)
     base = exp.baseline or names[0]
     fields = tuple(exp.options["fields"])
-    rows, comps, diffs = [], {}, {"turns": [], "win_first": [], "win_dealer": []}
-    identical = []
+    rows: list[dict] = []
+    comps: dict[tuple[str, int], Comparison] = {}
+    diffs: dict[str, list[Difference]] = {"turns": [], "win_first": [], "win_dealer": []}
+    identical: list[tuple[str, str, str]] = []
     for field in fields:
         fexp = field_experiment(exp, field)
         for p in exp.players:
@@ -212,9 +225,7 @@ def run(exp: Experiment, ctx: Context) -> Section:
 
 
 def _n_text(result: HouseRulesResult) -> str:
-    return (
-        f"{fmt.count(result.rounds[result.exp.players[0]])} deals per table size and field, every rule set on the same deals"
-    )
+    return f"{fmt.count(result.rounds[result.exp.players[0]])} deals per table size and field, every rule set on the same deals"
 
 
 def _caption(result: HouseRulesResult, title: str, intervals: str, policies: str | None = None) -> str:
@@ -436,15 +447,21 @@ def _rule_text(result: HouseRulesResult, rule: str, p: int, q: str) -> str:
     return f"{EFFECTS[q][0]}: " + agreement(verdicts, lambda f: _value(_cell(result, rule, p, f).iloc[0], q))
 
 
+def _verdict_cell(row: pd.Series, q: str) -> str:
+    return f"{_value(row, q)} {direction(row, q)}"
+
+
 def _verdict_tables(result: HouseRulesResult) -> list[TableBlock]:
     """Per quantity: one row per (players, rule), one column per field with the change and its direction."""
     level = fmt.fixed(100 * result.effects["sim_level"].iloc[0], 2)
     blocks = []
     for q, (what, *_rest) in EFFECTS.items():
         eff = result.effects.assign(verdict=[direction(r, q) for _, r in result.effects.iterrows()])
-        shown = verdict_matrix(eff, ("players", "rule"), result.fields, lambda r, q=q: f"{_value(r, q)} {direction(r, q)}")
-        margin = f"{fmt.num(result.exp.margins['turns'])} turns" if q == "turns" else (
-            f"{fmt.num(result.exp.margins['win_share_pp'])} pp"
+        shown = verdict_matrix(eff, ("players", "rule"), result.fields, partial(_verdict_cell, q=q))
+        margin = (
+            f"{fmt.num(result.exp.margins['turns'])} turns"
+            if q == "turns"
+            else (f"{fmt.num(result.exp.margins['win_share_pp'])} pp")
         )
         blocks.append(
             TableBlock(
@@ -478,15 +495,27 @@ def _answer(result: HouseRulesResult) -> str:
     mid, fields = result.mid, result.fields
     everywhere = [r for r in result.rules if len(set(rule_verdicts(result, r, mid, "turns").values())) == 1]
     longer = [r for r in everywhere if next(iter(rule_verdicts(result, r, mid, "turns").values())) == "lengthens"]
-    first_all = [r for r in result.rules if set(rule_verdicts(result, r, mid, "first").values()) & {"raises", "lowers"}
-                 and len(set(rule_verdicts(result, r, mid, "first").values())) == 1]
-    first_some = [r for r in result.rules if set(rule_verdicts(result, r, mid, "first").values()) & {"raises", "lowers"}
-                  and r not in first_all]
+    first_all = [
+        r
+        for r in result.rules
+        if set(rule_verdicts(result, r, mid, "first").values()) & {"raises", "lowers"}
+        and len(set(rule_verdicts(result, r, mid, "first").values())) == 1
+    ]
+    first_some = [
+        r
+        for r in result.rules
+        if set(rule_verdicts(result, r, mid, "first").values()) & {"raises", "lowers"} and r not in first_all
+    ]
+    first = (
+        f"the first player's share changes under every field with {', '.join(first_all)}"
+        if first_all
+        else "no house rule changes the first player's share under every field"
+    )
+    first += f", and under some fields only with {', '.join(first_some)}" if first_some else ""
     text = (
         f"**Answer.** At {mid} players, with every seat playing one field ({', '.join(f'`{f}`' for f in fields)}): "
         f"{', '.join(longer) or 'no house rule'} lengthen{'s' if len(longer) == 1 else ''} a round under every field; "
-        f"the first player's share changes under every field with {', '.join(first_all) or 'no house rule'}"
-        f" and under some fields only with {', '.join(first_some) or 'no house rule'}."
+        f"{first}."
     )
     if result.skill is not None and len(result.skill):
         sk = result.skill[(result.skill["players"] == mid) & (result.skill["verdict"] == "different")]

@@ -396,7 +396,7 @@ def _answer(result: SeatAdvantageResult) -> str:
     """The report's answer in one paragraph: where playing first (and dealing) helps, under which fields."""
     t = result.table
     parts = []
-    for role, who in (("first", "the player who takes the first turn"), ("dealer", "the dealer")):
+    for role, who in (("first", "The player who takes the first turn"), ("dealer", "The dealer")):
         verdicts = _role_verdicts(result, role)
         for kind in ("above fair", "below fair"):
             sizes = {f: [p for p, v in verdicts.items() if v[f] == kind] for f in result.names}
@@ -408,7 +408,8 @@ def _answer(result: SeatAdvantageResult) -> str:
     mid = 4 if 4 in result.exp.players else result.exp.players[0]
     at = t[t["players"] == mid].set_index("field")
     shares = ", ".join(
-        f"{fmt.share_ci(at.loc[f, 'first_player_share'], at.loc[f, 'ci_low'], at.loc[f, 'ci_high'], 1)} `{f}`" for f in result.names
+        f"{fmt.share_ci(at.loc[f, 'first_player_share'], at.loc[f, 'ci_low'], at.loc[f, 'ci_high'], 1)} `{f}`"
+        for f in result.names
     )
     return (
         f"**Answer.** At {mid} players the first player wins {shares} of rounds (fair {fmt.share(1 / mid)}; "
