@@ -56,26 +56,27 @@ def fields_text(fields: Sequence[str]) -> str:
     return f"the {count} fields {', '.join(names[:-1])} and {names[-1]}"
 
 
-def agreement(verdicts: dict[str, str], value: Callable[[str], str], what: str = "different") -> str:
-    """Where one effect holds across fields, as a phrase.
-
-    ``verdicts`` maps each field to its verdict (``different``, ``equivalent``,
-    ``undecided``); ``value(field)`` gives the figure shown for a field. The
-    phrase: "under all three fields: +41 [..] basic; ..." when every field
-    agrees, else "different under basic and strong, undecided under random:
-    ..." (the fields grouped by verdict).
-    """
+def scope(verdicts: dict[str, str]) -> str:
+    """Where a verdict holds, without figures: "lengthens under all three fields", or
+    "undecided under random, lowers under basic and strong" (the fields grouped by verdict)."""
     fields = list(verdicts)
-    figures = "; ".join(f"{value(f)} {f}" for f in fields)
     kinds = list(dict.fromkeys(verdicts.values()))
     if len(kinds) == 1:
-        scope = "under all fields" if len(fields) > 1 else f"under {fields[0]}"
-        count = {2: "both", 3: "all three"}.get(len(fields))
-        if count:
-            scope = f"under {count} fields"
-        return f"{kinds[0]} {scope} ({figures})"
-    groups = ", ".join(f"{k} under {' and '.join(f for f in fields if verdicts[f] == k)}" for k in kinds)
-    return f"{groups} ({figures})"
+        count = {2: "both", 3: "all three", 4: "all four"}.get(len(fields))
+        where = f"{count} fields" if count else ("all fields" if len(fields) > 1 else fields[0])
+        return f"{kinds[0]} under {where}"
+    return ", ".join(f"{k} under {' and '.join(f for f in fields if verdicts[f] == k)}" for k in kinds)
+
+
+def agreement(verdicts: dict[str, str], value: Callable[[str], str]) -> str:
+    """Where one effect holds across fields, with each field's figure.
+
+    ``verdicts`` maps each field to its verdict (``different``, ``lengthens``,
+    ...); ``value(field)`` gives the figure shown for a field. The phrase:
+    "lengthens under all three fields (+41 [..] basic; ...)" when every field
+    agrees, else "undecided under random, lowers under basic and strong (...)".
+    """
+    return f"{scope(verdicts)} (" + "; ".join(f"{value(f)} {f}" for f in verdicts) + ")"
 
 
 def holds_everywhere(verdicts: dict[str, str]) -> bool:

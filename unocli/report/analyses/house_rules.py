@@ -34,7 +34,14 @@ from unocli.report.analyses.common import (
     run_compare,
     total_games,
 )
-from unocli.report.analyses.fields import FIELDS_OPTION, agreement, field_experiment, fields_text, verdict_matrix
+from unocli.report.analyses.fields import (
+    FIELDS_OPTION,
+    agreement,
+    field_experiment,
+    fields_text,
+    scope,
+    verdict_matrix,
+)
 from unocli.report.analyses.house_rules_gap import skill_gaps
 from unocli.report.model import Chart, Section, TableBlock
 from unocli.study.compare import Comparison
@@ -493,38 +500,43 @@ def _skill_text(result: HouseRulesResult, rule: str, p: int) -> str:
 def _answer(result: HouseRulesResult) -> str:
     """The report's answer in one paragraph: which rules change length and who wins, under which fields."""
     mid, fields = result.mid, result.fields
-    everywhere = [r for r in result.rules if len(set(rule_verdicts(result, r, mid, "turns").values())) == 1]
-    longer = [r for r in everywhere if next(iter(rule_verdicts(result, r, mid, "turns").values())) == "lengthens"]
-    first_all = [
-        r
-        for r in result.rules
-        if set(rule_verdicts(result, r, mid, "first").values()) & {"raises", "lowers"}
-        and len(set(rule_verdicts(result, r, mid, "first").values())) == 1
-    ]
-    first_some = [
-        r
-        for r in result.rules
-        if set(rule_verdicts(result, r, mid, "first").values()) & {"raises", "lowers"} and r not in first_all
-    ]
-    first = (
-        f"the first player's share changes under every field with {', '.join(first_all)}"
-        if first_all
-        else "no house rule changes the first player's share under every field"
-    )
-    first += f", and under some fields only with {', '.join(first_some)}" if first_some else ""
+    turns = {r: rule_verdicts(result, r, mid, "turns") for r in result.rules}
+    longer = [r for r, v in turns.items() if set(v.values()) == {"lengthens"}]
+    first_verdicts = {r: rule_verdicts(result, r, mid, "first") for r in result.rules}
+    moved = {r: v for r, v in first_verdicts.items() if {"raises", "lowers"} & set(v.values())}
+    first = "; ".join(f"{r} {scope(v)}" for r, v in moved.items()) or "no house rule changes it under any field"
     text = (
         f"**Answer.** At {mid} players, with every seat playing one field ({', '.join(f'`{f}`' for f in fields)}): "
-        f"{', '.join(longer) or 'no house rule'} lengthen{'s' if len(longer) == 1 else ''} a round under every field; "
-        f"{first}."
+        f"{', '.join(longer) or 'no house rule'} lengthen{'s' if len(longer) == 1 else ''} a round under every field. "
+        f"The first player's win share: {first}."
     )
-    if result.skill is not None and len(result.skill):
-        sk = result.skill[(result.skill["players"] == mid) & (result.skill["verdict"] == "different")]
-        r0 = result.skill.iloc[0]
+    sk = result.skill
+    if sk is not None and len(sk):
+        at = sk[(sk["players"] == mid) & (sk["verdict"] == "different")]
+        wider, narrower = list(at.loc[at["d_gap"] > 0, "rule"]), list(at.loc[at["d_gap"] < 0, "rule"])
+        r0 = sk.iloc[0]
         text += (
-            f" One `{r0['player']}` player among `{r0['field']}` (seats rotated) wins more or less than under "
-            f"{result.base} with: {', '.join(sk['rule']) or 'no house rule'}."
+            f" One `{r0['player']}` player among `{r0['field']}` (seats rotated) gains more over the fair share than "
+            f"under {result.base} with {', '.join(wider) or 'no house rule'} and less with "
+            f"{', '.join(narrower) or 'no house rule'}."
         )
     return text + " The findings give every rule's figures under each field."
+
+
+def _identical_reason(result: HouseRulesResult, field: str, a: str, b: str) -> str:
+    """Why two arms played identically under a field: the rules or knobs differ where these players never go."""
+    policies = {arm.name: arm.table.policy for arm in result.exp.arms}
+    knobs = [policies[x].partition(":")[2] for x in (a, b) if ":" in policies.get(x, "")]
+    if {a, b} == {"free-plus4", "no-challenge"}:
+        return (
+            "nobody plays a Wild Draw Four while holding the colour, so making it legal changes nothing, and both rules "
+            "remove the challenge"
+        )
+    if "no-challenge" in (a, b) and result.base in (a, b):
+        return "these players never challenge a Wild Draw Four, so removing the challenge changes nothing"
+    if knobs:
+        return f"`{field}` already plays {', '.join(knobs)}, so the arm's knob changes nothing"
+    return "the rules differ only in situations these players never create"
 
 
 def _findings(result: HouseRulesResult) -> list[str]:
@@ -537,14 +549,7 @@ def _findings(result: HouseRulesResult) -> list[str]:
     for field, a, b in result.identical:
         findings.append(
             f"Under `{field}`, {a} and {b} played bit-identical rounds on every deal at every table size (same result of "
-            "every round), so they are one effect shown twice: the rules differ only in situations these players "
-            "never create"
-            + (
-                " (nobody plays a Wild Draw Four while holding the colour, so making it legal changes nothing, and "
-                "both rules remove the challenge)."
-                if {a, b} == {"free-plus4", "no-challenge"}
-                else "."
-            )
+            f"every round), so they are one effect shown twice: {_identical_reason(result, field, a, b)}."
         )
     eff = result.effects
     worst = eff.loc[eff["d_balance"].idxmin()]

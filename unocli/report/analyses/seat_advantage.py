@@ -392,6 +392,21 @@ def _role_verdicts(result: SeatAdvantageResult, role: str) -> dict[int, dict[str
     return out
 
 
+def _sizes_text(result: SeatAdvantageResult, sizes: dict[str, list[int]]) -> str:
+    """Table sizes per field: "at every table size (2-10) under all three fields", or field by field."""
+    players = list(result.exp.players)
+
+    def at(ps: list[int]) -> str:
+        if ps == players and len(ps) > 1:
+            return f"at every table size ({ps[0]}-{ps[-1]})"
+        return "at " + (", ".join(map(str, ps)) or "no table size")
+
+    values = list(sizes.values())
+    if all(v == values[0] for v in values):
+        return f"{at(values[0])} under {'all ' if len(values) > 1 else ''}{fields_text(list(sizes)).removeprefix('the ')}"
+    return "; ".join(f"{at(ps)} with `{f}`" for f, ps in sizes.items())
+
+
 def _answer(result: SeatAdvantageResult) -> str:
     """The report's answer in one paragraph: where playing first (and dealing) helps, under which fields."""
     t = result.table
@@ -401,10 +416,7 @@ def _answer(result: SeatAdvantageResult) -> str:
         for kind in ("above fair", "below fair"):
             sizes = {f: [p for p, v in verdicts.items() if v[f] == kind] for f in result.names}
             if any(sizes.values()):
-                parts.append(
-                    f"{who} wins {kind.replace('fair', 'the fair share 1/n')} at "
-                    + "; ".join(f"{', '.join(map(str, ps)) or 'no table size'} with `{f}`" for f, ps in sizes.items())
-                )
+                parts.append(f"{who} wins {kind.replace('fair', 'the fair share 1/n')} {_sizes_text(result, sizes)}.")
     mid = 4 if 4 in result.exp.players else result.exp.players[0]
     at = t[t["players"] == mid].set_index("field")
     shares = ", ".join(
@@ -413,9 +425,8 @@ def _answer(result: SeatAdvantageResult) -> str:
     )
     return (
         f"**Answer.** At {mid} players the first player wins {shares} of rounds (fair {fmt.share(1 / mid)}; "
-        f"n = {fmt.count(result.rounds[mid])} rounds per field). "
-        + ("; ".join(parts) if parts else "No role's share differs from 1/n under any field")
-        + " (95% Wilson intervals)."
+        f"n = {fmt.count(result.rounds[mid])} rounds per field; 95% Wilson intervals). "
+        + (" ".join(parts) if parts else "No role's share differs from 1/n under any field.")
     )
 
 
