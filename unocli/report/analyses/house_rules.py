@@ -261,7 +261,9 @@ def _forest(result: HouseRulesResult) -> Chart:
     """Each house rule's effect at the middle table size under each field on turns, the first player and balance."""
     mid, m = result.mid, result.exp.margins
     at = result.effects[result.effects["players"] == mid]
-    at = at.assign(label=[f"{r.rule}, {r.field}" for r in at.itertuples()]).sort_values("rule", kind="stable")
+    order = {name: k for k, name in enumerate(result.rules)}  # the experiment's order, the fields together
+    at = at.assign(label=[f"{r.rule}, {r.field}" for r in at.itertuples()], order=at["rule"].map(order))
+    at = at.sort_values("order", kind="stable")
     return effect_forest(
         at,
         "label",
