@@ -136,8 +136,11 @@ KNOWN_OUTSIDE = ("balance",)
 
 
 def _games(name: str, column: str, table: str = "") -> int:
-    """Games behind a table's n: matches for ``n_matches`` and for the tables of matches, else rounds."""
+    """Games behind a table's n: matches for ``n_matches`` and for the tables of matches, deals of the skill
+    gap for its table (each played once per seat rotation), else rounds."""
     exp = tiny(name)
+    if table.endswith("skill-gap"):
+        return int(exp.options["skill_games"])
     matches = column == "n_matches" or table.startswith("match")
     return int(exp.options.get("match_games", exp.games)) if matches else exp.games
 
