@@ -84,6 +84,7 @@ rules = "official"
 [arms.draw-until-playable]
 rules = "draw-until-playable"
 [options]
+fields = ["basic"]
 match_games = 20
 detail_players = [4]
 """,
@@ -94,13 +95,8 @@ seed = 11
 players = [2, 4]
 [base]
 rules = "official"
-[arms.random]
-policy = "random"
-[arms.basic]
-policy = "basic"
-[arms.basic-twin]
-policy = "basic"
 [options]
+fields = ["random", "basic", "basic:bluff=0"]   # the last is basic itself under another name
 seat_players = [4]
 replicates = 40
 match_games = 30
@@ -120,7 +116,9 @@ rules = "official"
 [arms.draw-until-playable]
 rules = "draw-until-playable"
 [options]
+fields = ["basic"]
 replicates = 40
+skill_games = 60
 """,
     "stacking": """
 analysis = "stacking"
@@ -284,7 +282,7 @@ def test_game_length_agrees_with_simulate_and_planted_rules(files, ctx):
 def test_seat_advantage_agrees_with_simulate_and_seat_table(files, ctx):
     result = seat_advantage.compute(experiment(files, "seat-advantage"), ctx)
     assert isinstance(result, seat_advantage.SeatAdvantageResult)
-    table = result.table.set_index(["players", "arm"])
+    table = result.table.set_index(["players", "field"])
     sim = simulate(resolve_rules("official", (), 4), resolve_policies(4, "basic", ()), games=400, seed=11)
     shares = sim.win_shares().set_index("seat")
     row = table.loc[(4, "basic")]
@@ -296,17 +294,17 @@ def test_seat_advantage_agrees_with_simulate_and_seat_table(files, ctx):
     assert row["dealer_share"] == shares.loc[3, "share"]  # in a single round the dealer is seat n - 1
     assert 0 <= row["chi2_p"] <= 1
     # matches: every seat's share of matches won, summing to the share of matches won
-    m = result.matches[(result.matches["players"] == 4) & (result.matches["arm"] == "basic")]
+    m = result.matches[(result.matches["players"] == 4) & (result.matches["field"] == "basic")]
     assert list(m["seat"]) == [0, 1, 2, 3] and m["share"].sum() <= 1 + 1e-12
     assert row["ratio_to_fair"] == pytest.approx(4 * row["first_player_share"], rel=1e-12)
     seats = result.seats
-    for (p, arm), sub in seats.groupby(["players", "arm"]):
+    for (p, arm), sub in seats.groupby(["players", "field"]):
         shown = table.loc[(p, arm)]
         # balance is 1 minus the gap between the best and the worst seat, from the seat table's own shares
         assert shown["balance"] == pytest.approx(1 - (sub["share"].max() - sub["share"].min()), abs=1e-12)
         assert sub["share"].sum() == pytest.approx(1.0, abs=1e-12)  # every official round has a winner here
         assert shown["balance_low"] <= shown["balance_high"]
-    twin, basic = table.xs("basic-twin", level="arm"), table.xs("basic", level="arm")
+    twin, basic = table.xs("basic:bluff=0", level="field"), table.xs("basic", level="field")
     assert (twin.to_numpy() == basic.to_numpy()).all()
     assert result.games == 2 * 3 * 400
 
@@ -324,6 +322,11 @@ def test_house_rules_identical_and_planted_rule(files, ctx):
     # +91% turns at 4 players in the full report; the paired interval at 300 rounds is a few turns wide
     assert planted["d_turns_low"] > 0 and planted["d_turns_rel"] > 0.3 and planted["p_turns_holm"] < 0.05
     assert result.rules == ["twin", "draw-until-playable"]
+    # the skill gap (strong among basic, seats rotated): the twin's change is exactly 0 on the same deals
+    sk = result.skill.set_index("rule")
+    assert (sk.loc["twin", "d_gap"], sk.loc["twin", "verdict"]) == (0.0, "equivalent")
+    assert (sk["n"] == 60).all() and (sk["games"] == 60 * 4).all() and (sk["gap_low"] <= sk["gap_high"]).all()
+    assert (result.effects["field"] == "basic").all()
 
 
 def test_stacking_chains_only_with_stacking(files, ctx):
@@ -406,6 +409,7 @@ rules = "official"
 [arms.draw-until-playable]
 set = {{ draw_until_playable = true }}
 [options]
+fields = ["basic"]
 match_games = 4
 detail_players = [9]
 """,

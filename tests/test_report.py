@@ -19,7 +19,13 @@ from unocli.report.render import DEFAULT_SET, render_section, run_experiment
 from unocli.study.experiments import load_experiment
 
 ROOT = Path(__file__).resolve().parents[1]
-TINY_OPTIONS = {"match_games": 20, "replicates": 40, "bluff_rates": [0, 0.5, 1], "challenge_rates": [0, 0.5, 1]}
+TINY_OPTIONS = {
+    "match_games": 20,
+    "replicates": 40,
+    "skill_games": 50,
+    "bluff_rates": [0, 0.5, 1],
+    "challenge_rates": [0, 0.5, 1],
+}
 TINY_PLAYERS = {"game-length": (2, 4), "stacking": (2, 4), "seat-advantage": (2, 4), "house-rules": (4,)}
 
 COMPARE_TOML = """
@@ -130,8 +136,11 @@ KNOWN_OUTSIDE = ("balance",)
 
 
 def _games(name: str, column: str, table: str = "") -> int:
-    """Games behind a table's n: matches for ``n_matches`` and for the tables of matches, else rounds."""
+    """Games behind a table's n: matches for ``n_matches`` and for the tables of matches, deals of the skill
+    gap for its table (each played once per seat rotation), else rounds."""
     exp = tiny(name)
+    if table.endswith("skill-gap"):
+        return int(exp.options["skill_games"])
     matches = column == "n_matches" or table.startswith("match")
     return int(exp.options.get("match_games", exp.games)) if matches else exp.games
 

@@ -14,6 +14,7 @@ rounds a match to ``target_score`` takes. A stuck round (docs/rules.md
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -29,16 +30,19 @@ from unocli.report.analyses.common import (
     hist_quantile,
     interval_series,
     judged,
+    players_chart,
     run_compare,
     total_games,
     verdict_text,
 )
+from unocli.report.analyses.fields import FIELDS_OPTION, agreement, field_experiment, fields_text, verdict_matrix
 from unocli.report.model import Chart, Section, TableBlock
 from unocli.study.compare import Comparison
 from unocli.study.experiments import Experiment, players_list, positive_int
 from unocli.study.stats import holm
 
 OPTIONS = {
+    "fields": FIELDS_OPTION,
     "match_games": (1000, positive_int),
     "detail_players": ([2, 4, 7, 10], players_list),
 }
@@ -50,7 +54,8 @@ MATCH_Q = ("rounds", "rounds_blocked", "rounds_capped", "rounds_stuck", "turns",
 class GameLengthResult:
     """Turns per round and rounds per match, per rule set and table size.
 
-    ``turns``: one row per (players, rules): n (finished rounds), n_all,
+    Every table has a ``field`` column: the policy every seat played (``options.fields``).
+    ``turns``: one row per (field, players, rules): n (finished rounds), n_all,
     mean_turns with ci_low/high, mean_with_skips (turns plus skipped turns),
     median, p90 and p99 with ``_low``/``_high`` (order statistics, finished
     rounds), blocked_share, capped_share and stuck_share with intervals (all
@@ -58,7 +63,7 @@ class GameLengthResult:
     the baseline over deals both finished (diff, diff_low, diff_high,
     relative, p, p_holm, and the equivalence fields of ``common.judged``). ``matches``: rounds, turns and blocked
     rounds per match and the share of capped matches, with intervals.
-    ``hists``: the histogram of turns per round of each (players, rules).
+    ``hists``: the histogram of turns per round of each (field, players, rules).
     ``rounds``: rounds per arm at each table size; ``blocked``, ``capped``,
     ``total_rounds``: outcome counts over every round played.
     """
@@ -69,7 +74,7 @@ class GameLengthResult:
     turns: pd.DataFrame
     diffs: pd.DataFrame
     matches: pd.DataFrame
-    hists: dict[tuple[int, str], np.ndarray]
+    hists: dict[tuple[str, int, str], np.ndarray]
     rounds: dict[int, int]
     blocked: int
     capped: int
@@ -77,6 +82,12 @@ class GameLengthResult:
     total_rounds: int
     target: int
     games: int
+    fields: tuple[str, ...] = ("basic",)
+
+    @property
+    def ref(self) -> str:
+        """The field the single-field charts (percentiles, distributions) show: ``basic`` when played, else the first."""
+        return "basic" if "basic" in self.fields else self.fields[0]
 
     @property
     def mid(self) -> int:
@@ -92,47 +103,48 @@ def check(exp: Experiment) -> str | None:
 
 
 def compute(exp: Experiment, ctx: Context) -> GameLengthResult:
-    """Play rounds and matches of every rule set at every table size."""
-    players = exp.players
+    """Play rounds and matches of every rule set at every table size, under every field of players."""
+    players, fields = exp.players, tuple(exp.options["fields"])
     names = tuple(a.name for a in exp.arms_for(players[0]))
     base = exp.baseline or names[0]
-    rounds = {
-        p: run_compare(
-            exp, ctx, exp.arms_for(p), baseline=base, quantities=ROUND_Q, target_on="mean", label=f"{p} players, rounds"
-        )
-        for p in players
-    }
-    matches = {
-        p: run_compare(
-            exp,
-            ctx,
-            exp.arms_for(p),
-            games=exp.options["match_games"],
-            baseline=base,
-            match=True,
-            quantities=MATCH_Q,
-            label=f"{p} players, matches",
-        )
-        for p in players
-    }
+    rounds: dict[tuple[str, int], Comparison] = {}
+    matches: dict[tuple[str, int], Comparison] = {}
+    for field in fields:
+        fexp = field_experiment(exp, field)
+        for p in players:
+            rounds[(field, p)] = run_compare(
+                fexp, ctx, fexp.arms_for(p), baseline=base, quantities=ROUND_Q, target_on="mean", label=f"{field}, {p} players"
+            )
+            matches[(field, p)] = run_compare(
+                fexp,
+                ctx,
+                fexp.arms_for(p),
+                games=exp.options["match_games"],
+                baseline=base,
+                match=True,
+                quantities=MATCH_Q,
+                label=f"{field}, {p} players, matches",
+            )
     games = total_games(list(rounds.values()))
     games += sum(int(c.sums.s1[:, c.quantities.index("rounds")].sum()) for c in matches.values())
     every = [c.acc(a.name) for c in rounds.values() for a in c.arms]
+    keys = [(f, p, name) for f in fields for p in players for name in names]
     return GameLengthResult(
         exp=exp,
         names=names,
         base=base,
-        turns=pd.DataFrame([_turns_row(rounds[p], p, name) for p in players for name in names]),
+        turns=pd.DataFrame([{"field": f} | _turns_row(rounds[(f, p)], p, name) for f, p, name in keys]),
         diffs=_diffs(rounds, names, base, exp.margins["turns"]),
-        matches=pd.DataFrame([_match_row(matches[p], p, name) for p in players for name in names]),
-        hists={(p, name): rounds[p].acc(name).turns_hist for p in players for name in names},
-        rounds={p: c.games for p, c in rounds.items()},
+        matches=pd.DataFrame([{"field": f} | _match_row(matches[(f, p)], p, name) for f, p, name in keys]),
+        hists={(f, p, name): rounds[(f, p)].acc(name).turns_hist for f, p, name in keys},
+        rounds={p: rounds[(fields[0], p)].games for p in players},
         blocked=sum(int(a.outcomes[1]) for a in every),
         capped=sum(int(a.outcomes[2]) for a in every),
         stuck=sum(int(a.outcomes[3]) for a in every),
         total_rounds=total_games(list(rounds.values())),
         target=exp.arms_for(players[0])[0].rules.target_score,
         games=games,
+        fields=fields,
     )
 
 
@@ -159,10 +171,13 @@ def _turns_row(comp: Comparison, p: int, name: str) -> dict:
     }
 
 
-def _diffs(rounds: dict[int, Comparison], names: tuple[str, ...], base: str, margin: float) -> pd.DataFrame:
-    """Each rule set's paired change in mean turns, over deals both finished, judged against ``margin`` turns."""
+def _diffs(rounds: dict[tuple[str, int], Comparison], names: tuple[str, ...], base: str, margin: float) -> pd.DataFrame:
+    """Each rule set's paired change in mean turns, over deals both finished, judged against ``margin`` turns.
+
+    One family over every field and table size: the simultaneous intervals cover all rows together.
+    """
     rows, found = [], []
-    for p, comp in rounds.items():
+    for (field, p), comp in rounds.items():
         for name in names:
             if name == base:
                 continue
@@ -170,6 +185,7 @@ def _diffs(rounds: dict[int, Comparison], names: tuple[str, ...], base: str, mar
             found.append(d)
             rows.append(
                 {
+                    "field": field,
                     "players": p,
                     "rules": name,
                     "baseline": base,
@@ -220,6 +236,8 @@ def render(result: GameLengthResult) -> Section:
     exp, base = result.exp, result.base
     blocks: list = [
         *([_forest(result)] if len(result.diffs) else []),
+        *([_verdicts_table(result)] if len(result.diffs) else []),
+        _field_chart(result),
         _turns_chart(result),
         _percentiles_chart(result),
         TableBlock(
@@ -250,15 +268,20 @@ def render(result: GameLengthResult) -> Section:
         blocks.append(
             TableBlock(
                 "published",
-                "Published figures side by side, with unocli's closest setup (official rules, every seat basic)",
+                f"Published figures side by side, with unocli's closest setup (official rules, every seat {result.ref})",
                 published.drop(columns=["ci_low", "ci_high"]),
                 published,
             )
         )
-    intro = (exp.description or "") + (
-        f"\n\nRule sets: {', '.join(result.names)}; baseline {base}. Policy: every seat "
-        f"plays `{exp.base.policy}`. Each table size plays the same deals under "
-        f"every rule set."
+    intro = (
+        _answer(result)
+        + "\n\n"
+        + (exp.description or "")
+        + (
+            f"\n\nRule sets: {', '.join(result.names)}; baseline {base}. Fields of players: {fields_text(result.fields)} "
+            f"(every seat plays the field's policy). Each table size plays the same deals under every rule set and field; "
+            f"the single-field charts show `{result.ref}`."
+        )
     )
     return Section(
         name=exp.name, title=exp.title, intro=intro, findings=_findings(result), blocks=blocks, meta={"games": result.games}
@@ -275,9 +298,10 @@ def run(exp: Experiment, ctx: Context) -> Section:
 def _turns_shown(result: GameLengthResult) -> pd.DataFrame:
     rows = []
     for r in result.turns.itertuples():
-        top = len(result.hists[(r.players, r.rules)]) - 1
+        top = len(result.hists[(r.field, r.players, r.rules)]) - 1
         rows.append(
             {
+                "field": r.field,
                 "players": r.players,
                 "rules": r.rules,
                 "n finished": fmt.count(r.n),
@@ -300,6 +324,7 @@ def _diffs_shown(result: GameLengthResult) -> pd.DataFrame:
     margin = fmt.num(result.exp.margins["turns"])
     return pd.DataFrame(
         {
+            "field": diffs["field"],
             "players": diffs["players"],
             "rules": diffs["rules"],
             f"change in mean turns vs {result.base} [simultaneous {level}% CI]": [
@@ -316,6 +341,7 @@ def _matches_shown(result: GameLengthResult) -> pd.DataFrame:
     return pd.DataFrame(
         [
             {
+                "field": r.field,
                 "players": r.players,
                 "rules": r.rules,
                 "matches": fmt.count(r.n_matches),
@@ -338,32 +364,68 @@ def _n_rounds(result: GameLengthResult) -> str:
 
 
 def _forest(result: GameLengthResult) -> Chart:
-    """Each rule set's change in mean turns per finished round at every table size, with the equivalence band."""
+    """Each rule set's change in mean turns per finished round at the middle table size, one row per rule set and field."""
     margin = result.exp.margins["turns"]
-    d = result.diffs.assign(label=[f"{r.rules}, {r.players}p" for r in result.diffs.itertuples()])
+    at = result.diffs[result.diffs["players"] == result.mid]
+    d = at.assign(label=[f"{r.rules}, {r.field}" for r in at.itertuples()])
     level = fmt.fixed(100 * d["sim_level"].iloc[0], 2)
     cap = caption(
         result.exp,
-        f"Change in mean turns per finished round from {result.base}, per rule set and table size, paired on the deals both "
-        f"finished; the grey band is the equivalence margin +/-{fmt.num(margin)} turns",
+        f"Change in mean turns per finished round from {result.base} at {result.mid} players, per rule set and field of "
+        f"players (every seat plays the field's policy), paired on the deals both finished; the grey band is the "
+        f"equivalence margin +/-{fmt.num(margin)} turns (every table size is in the verdict table)",
         _n_rounds(result),
         rules=", ".join(result.names),
-        intervals=f"bars are simultaneous {level}% intervals (95% for the whole family)",
+        policies=_fields_caption(result),
+        intervals=f"bars are simultaneous {level}% intervals (95% for the whole family of every field and size)",
     )
     panels = [(f"turns per finished round minus {result.base}", "diff", "sim_low", "sim_high", margin, False)]
-    return forest_chart(d, "label", panels, cap, name="turns-forest", title="Each rule set's effect on length")
+    title = f"Each rule set's effect on length under each field, {result.mid} players"
+    return forest_chart(d, "label", panels, cap, name="turns-forest", title=title)
+
+
+def _fields_caption(result: GameLengthResult) -> str:
+    return "every seat plays one field's policy: " + ", ".join(result.fields)
+
+
+def _ref_caption(result: GameLengthResult) -> str:
+    return f"every seat plays {result.ref} (the other fields are in the tables)"
+
+
+def _field_chart(result: GameLengthResult) -> Chart:
+    """Mean turns under the baseline rules by table size, one line per field of players."""
+    t = result.turns[result.turns["rules"] == result.base]
+    series = interval_series(t, "field", result.fields, ("mean_turns", "ci_low", "ci_high"))
+    cap = caption(
+        result.exp,
+        f"Mean turns per finished round under {result.base} rules, one line per field of players",
+        _n_rounds(result),
+        rules=result.base,
+        policies=_fields_caption(result),
+        intervals="error bars are 95% t intervals",
+    )
+    return players_chart(
+        result.exp,
+        series,
+        cap,
+        name="turns-by-field",
+        alt="mean turns per round by field",
+        title=f"Mean turns per round by field of players ({result.base})",
+        ylabel="turns per round (mean)",
+    )
 
 
 def _turns_chart(result: GameLengthResult) -> Chart:
     from unocli.report import plots  # matplotlib only when drawing: compute() runs without it
 
-    t, players = result.turns, result.exp.players
+    t, players = result.turns[result.turns["field"] == result.ref], result.exp.players
     series = interval_series(t, "rules", result.names, ("mean_turns", "ci_low", "ci_high"))
     cap = caption(
         result.exp,
         "Mean turns per finished round (won or blocked), one line per rule set" + _unfinished_note(t),
         _n_rounds(result),
         rules=", ".join(result.names),
+        policies=_ref_caption(result),
     )
     figure = plots.line_chart(
         players,
@@ -394,7 +456,7 @@ def _percentiles_chart(result: GameLengthResult) -> Chart:
     from unocli.report import plots  # matplotlib only when drawing
 
     base, players = result.base, result.exp.players
-    sub = result.turns[result.turns["rules"] == base]
+    sub = result.turns[(result.turns["rules"] == base) & (result.turns["field"] == result.ref)]
     series = [
         plots.Series("mean", sub["mean_turns"], sub["ci_low"], sub["ci_high"]),
         plots.Series("median", sub["median"], sub["median_low"], sub["median_high"]),
@@ -405,6 +467,7 @@ def _percentiles_chart(result: GameLengthResult) -> Chart:
         result.exp,
         f"Mean, median, 90th and 99th percentile of turns per round, {base} rules",
         _n_rounds(result),
+        policies=_ref_caption(result),
         intervals="error bars are 95% intervals (t for the mean, binomial order statistics for percentiles)",
     )
     figure = plots.line_chart(
@@ -426,12 +489,13 @@ def _distribution_charts(result: GameLengthResult) -> list[Chart]:
 
     exp, base = result.exp, result.base
     detail = [p for p in exp.options["detail_players"] if p in exp.players] or [exp.players[0]]
-    hists = [(f"{p} players", result.hists[(p, base)]) for p in detail]
+    hists = [(f"{p} players", result.hists[(result.ref, p, base)]) for p in detail]
     xmax = max(hist_quantile(h, 0.995)[0] for _, h in hists) + 10
     cap_h = caption(
         exp,
         f"Distribution of turns per round, {base} rules, bins of 5 turns",
         _n_rounds(result),
+        policies=_ref_caption(result),
         intervals="bands are 95% Wilson intervals for each bin's share",
     )
     histogram = plots.distribution_chart(
@@ -448,6 +512,7 @@ def _distribution_charts(result: GameLengthResult) -> list[Chart]:
         exp,
         f"Empirical CDF of turns per round, {base} rules",
         _n_rounds(result),
+        policies=_ref_caption(result),
         intervals=f"bands are 95% DKW bands (+/-{eps:.3f})",
     )
     ecdf = plots.ecdf_chart(
@@ -467,7 +532,7 @@ def _ecdf_rules_chart(result: GameLengthResult) -> Chart:
     from unocli.report import plots  # matplotlib only when drawing
 
     mid = result.mid
-    arm_h = [(name, result.hists[(mid, name)]) for name in result.names]
+    arm_h = [(name, result.hists[(result.ref, mid, name)]) for name in result.names]
     xmax = max(hist_quantile(h, 0.99)[0] for _, h in arm_h) + 10
     eps = dkw_eps(result.rounds[mid])
     cap = caption(
@@ -475,6 +540,7 @@ def _ecdf_rules_chart(result: GameLengthResult) -> Chart:
         f"Empirical CDF of turns per finished round at {mid} players, one line per rule set",
         _n_rounds(result),
         rules=", ".join(result.names),
+        policies=_ref_caption(result),
         intervals=f"bands are 95% DKW bands (+/-{eps:.3f})",
     )
     figure = plots.ecdf_chart(
@@ -490,7 +556,7 @@ def _ecdf_rules_chart(result: GameLengthResult) -> Chart:
 def _matches_chart(result: GameLengthResult) -> Chart:
     from unocli.report import plots  # matplotlib only when drawing
 
-    m, players = result.matches, result.exp.players
+    m, players = result.matches[result.matches["field"] == result.ref], result.exp.players
     series = [
         plots.Series(
             name, m[m["rules"] == name]["rounds"], m[m["rules"] == name]["rounds_low"], m[m["rules"] == name]["rounds_high"]
@@ -499,7 +565,11 @@ def _matches_chart(result: GameLengthResult) -> Chart:
     ]
     n_m = f"{fmt.count(result.exp.options['match_games'])} matches per rule set and table size"
     cap = caption(
-        result.exp, f"Mean rounds per match to {result.target} points, one line per rule set", n_m, rules=", ".join(result.names)
+        result.exp,
+        f"Mean rounds per match to {result.target} points, one line per rule set",
+        n_m,
+        rules=", ".join(result.names),
+        policies=_ref_caption(result),
     )
     figure = plots.line_chart(
         players,
@@ -516,47 +586,131 @@ def _matches_chart(result: GameLengthResult) -> Chart:
 # ---------------------------------------------------------------- findings
 
 
+def _answer(result: GameLengthResult) -> str:
+    """The report's answer in one paragraph: the baseline's length under each field and each rule set's effect."""
+    mid, base = result.mid, result.base
+    t = result.turns[(result.turns["rules"] == base) & (result.turns["players"] == mid)].set_index("field")
+    lengths = ", ".join(f"{fmt.num(t.loc[f, 'mean_turns'])} with `{f}`" for f in result.fields)
+    text = f"**Answer.** A {mid}-player round under {base} rules takes {lengths} players at every seat"
+    text += " (mean turns per finished round)."
+    rules = _rule_agreements(result)
+    if rules:
+        text += f" Against {base} at {mid} players, on the same deals: " + "; ".join(rules) + "."
+    return text
+
+
+def _rule_agreements(result: GameLengthResult) -> list[str]:
+    """Per rule set at the middle table size: its change in length under every field and where the verdicts agree."""
+    at = result.diffs[result.diffs["players"] == result.mid] if len(result.diffs) else result.diffs
+    out = []
+    for name in result.names:
+        sub = at[at["rules"] == name].set_index("field")
+        if not len(sub):
+            continue
+        verdicts = {f: _length_verdict(sub.loc[f]) for f in result.fields if f in sub.index}
+        out.append(f"{name} {agreement(verdicts, partial(_field_diff_text, sub))}")
+    return out
+
+
+def _field_diff_text(sub: pd.DataFrame, field: str) -> str:
+    return _diff_text(sub.loc[field])
+
+
+def _length_verdict(row: pd.Series) -> str:
+    """The verdict as a direction: "lengthens", "shortens", "no change" or "undecided"."""
+    if row["verdict"] == "different":
+        return "lengthens" if row["diff"] > 0 else "shortens"
+    return "no change" if row["verdict"] == "equivalent" else "undecided"
+
+
+def _diff_text(row: pd.Series) -> str:
+    return f"{fmt.signed_ci(row['diff'], row['sim_low'], row['sim_high'], 1)}"
+
+
+def _verdicts_table(result: GameLengthResult) -> TableBlock:
+    """One row per (players, rules), one column per field: the change in mean turns and its verdict."""
+    level = fmt.fixed(100 * result.diffs["sim_level"].iloc[0], 2)
+    shown = verdict_matrix(
+        result.diffs,
+        ("players", "rules"),
+        result.fields,
+        lambda r: f"{_diff_text(r)} {_length_verdict(r)}",
+    )
+    return TableBlock(
+        "turns-verdicts",
+        f"Change in mean turns per finished round from {result.base}, by field of players: simultaneous {level}% "
+        f"intervals over every field and table size, and the verdict at +/-{fmt.num(result.exp.margins['turns'])} turns",
+        shown,
+        result.diffs,
+    )
+
+
 def _findings(result: GameLengthResult) -> list[str]:
-    base, players, turns = result.base, result.exp.players, result.turns
+    base, players = result.base, result.exp.players
+    turns = result.turns[result.turns["field"] == result.ref]
     b = turns[turns["rules"] == base].set_index("players")
     parts = [
         f"{p} players {fmt.num(b.loc[p, 'mean_turns'])} (median {int(b.loc[p, 'median'])}, p90 {int(b.loc[p, 'p90'])})"
         for p in players
     ]
-    out = [f"Turns per round under {base} rules, mean: " + "; ".join(parts) + "."]
-    m = result.matches[result.matches["rules"] == base].set_index("players")
+    out = [f"Turns per round under {base} rules, every seat `{result.ref}`, mean: " + "; ".join(parts) + "."]
+    out += _field_findings(result)
+    m = result.matches[(result.matches["rules"] == base) & (result.matches["field"] == result.ref)].set_index("players")
     out.append(
-        f"A match to {result.target} points takes on average "
+        f"A match to {result.target} points (every seat `{result.ref}`) takes on average "
         + "; ".join(f"{fmt.num(m.loc[p, 'rounds'])} rounds at {p} players" for p in players)
         + "."
     )
     out += _diff_findings(result)
+    out += [f"At {result.mid} players, {line}." for line in _rule_agreements(result)]
     out.append(
         f"Blocked rounds: {fmt.count(result.blocked)} of {fmt.count(result.total_rounds)} "
         f"({fmt.share(result.blocked / result.total_rounds, 3)}); rounds that locked (stuck, docs/rules.md §11.15): "
         f"{fmt.count(result.stuck)}; rounds capped unfinished after max_turns: {fmt.count(result.capped)}. "
         f"Lengths are over finished rounds, so none depends on max_turns."
     )
-    worst = turns[turns["stuck_share"] + turns["capped_share"] > 0]
+    every = result.turns
+    worst = every[every["stuck_share"] + every["capped_share"] > 0]
     if len(worst):
         top = worst.loc[(worst["stuck_share"] + worst["capped_share"]).idxmax()]
         out.append(
             f"Rounds that never finish occur under {', '.join(sorted(set(worst['rules'])))}, most at {top['players']} "
-            f"players under {top['rules']}: {fmt.share_ci(top['stuck_share'], top['stuck_low'], top['stuck_high'], 2)} "
+            f"players under {top['rules']} with `{top['field']}`: "
+            f"{fmt.share_ci(top['stuck_share'], top['stuck_low'], top['stuck_high'], 2)} "
             f"stuck and {fmt.share(top['capped_share'], 2)} capped (n = {fmt.count(top['n_all'])})."
         )
     return out
 
 
+def _field_findings(result: GameLengthResult) -> list[str]:
+    """The baseline's mean length under each field at every table size: how much the players' skill matters."""
+    t = result.turns[result.turns["rules"] == result.base]
+    out = []
+    for f in result.fields:
+        if f == result.ref:
+            continue
+        sub = t[t["field"] == f].set_index("players")
+        out.append(
+            f"Every seat `{f}`, {result.base} rules, mean turns: "
+            + "; ".join(
+                f"{p} players {fmt.ci(sub.loc[p, 'mean_turns'], sub.loc[p, 'ci_low'], sub.loc[p, 'ci_high'])}"
+                for p in result.exp.players
+            )
+            + f" (n = {fmt.count(sub['n'].min())} finished rounds or more)."
+        )
+    return out
+
+
 def _diff_findings(result: GameLengthResult) -> list[str]:
-    """The rule set that changes length most at the middle table size, and which change length at all (verdicts)."""
-    at = result.diffs[result.diffs["players"] == result.mid] if len(result.diffs) else result.diffs
+    """The rule set that changes length most at the middle table size (reference field), and which are equivalent."""
+    diffs = result.diffs[result.diffs["field"] == result.ref] if len(result.diffs) else result.diffs
+    at = diffs[diffs["players"] == result.mid] if len(diffs) else diffs
     if not len(at):
         return []
     margin = fmt.num(result.exp.margins["turns"]) + " turns"
     top = at.loc[at["diff"].abs().idxmax()]
     out = [
-        f"At {result.mid} players the rule set that changes length most is {top['rules']}: "
+        f"At {result.mid} players, every seat `{result.ref}`, the rule set that changes length most is {top['rules']}: "
         f"{fmt.signed(top['diff'], 1)} turns per finished round ({fmt.fixed(100 * top['relative'], 0, sign=True)}%, "
         f"simultaneous {fmt.fixed(100 * top['sim_level'], 2)}% CI {fmt.bounds(top['sim_low'], top['sim_high'], 1, 'signed')}, "
         f"n = {fmt.count(top['n'])} deals both finished): {verdict_text(top['verdict'], margin)}."
@@ -575,7 +729,7 @@ def _diff_findings(result: GameLengthResult) -> list[str]:
 
 def _published(result: GameLengthResult) -> pd.DataFrame:
     """everygamemade's 4-player length and the 2010 five-player study's first-player edge beside unocli's."""
-    t = result.turns.set_index(["players", "rules"])
+    t = result.turns[result.turns["field"] == result.ref].set_index(["players", "rules"])
     rows = []
     if (4, result.base) in t.index:
         r = t.loc[(4, result.base)]

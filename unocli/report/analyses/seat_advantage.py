@@ -14,7 +14,7 @@ per-seat match win shares say whether the rotation evens the advantage out.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pandas as pd
 from scipy import stats as sps
@@ -34,12 +34,14 @@ from unocli.report.analyses.common import (
     seat_columns,
     total_games,
 )
+from unocli.report.analyses.fields import FIELDS_OPTION, fields_text
 from unocli.report.model import Chart, Section, TableBlock
 from unocli.study.compare import Comparison
-from unocli.study.experiments import Experiment, players_list, positive_int
+from unocli.study.experiments import ArmSpec, Experiment, players_list, positive_int
 from unocli.study.stats import wilson
 
 OPTIONS = {
+    "fields": FIELDS_OPTION,
     "seat_players": ([4, 7], players_list),
     "replicates": (1000, positive_int),
     "match_games": (2000, positive_int),
@@ -71,8 +73,22 @@ class SeatAdvantageResult:
     games: int
 
 
+def check(exp: Experiment) -> str | None:
+    """The fields are the arms: every seat plays one field's policy."""
+    if exp.arms:
+        return "arms: the seat-advantage analysis plays every seat with each of options.fields; name the policies there"
+    return None
+
+
+def field_arms(exp: Experiment) -> Experiment:
+    """``exp`` with one arm per field of ``options.fields``, named by the field: every seat plays its policy."""
+    arms = tuple(ArmSpec(f, replace(exp.base, policy=f, seats=())) for f in exp.options["fields"])
+    return replace(exp, arms=arms)
+
+
 def compute(exp: Experiment, ctx: Context) -> SeatAdvantageResult:
-    """Play every arm at every table size, rounds and matches, and measure who wins by seat and role."""
+    """Play every field at every table size, rounds and matches, and measure who wins by seat and role."""
+    exp = field_arms(exp)
     names = tuple(a.name for a in exp.arms_for(exp.players[0]))
     rows, seats, matches, comps = [], [], [], {}
     for p in exp.players:
@@ -135,7 +151,7 @@ def _seat_rows(comp: Comparison, p: int, names: tuple[str, ...]) -> list[dict]:
             rows.append(
                 {
                     "players": p,
-                    "arm": name,
+                    "field": name,
                     "seat": s,
                     "place": s + 1,
                     "n": comp.games,
@@ -161,7 +177,7 @@ def _first_player_rows(comp: Comparison, p: int, names: tuple[str, ...], replica
         rows.append(
             {
                 "players": p,
-                "arm": name,
+                "field": name,
                 "n": comp.games,
                 "first_player_share": share,
                 "ci_low": lo,
@@ -189,6 +205,7 @@ def render(result: SeatAdvantageResult) -> Section:
     seat_charts = [_seat_chart(result, sp) for sp in exp.options["seat_players"] if sp in exp.players]
     blocks: list = [
         _share_chart(result),
+        _verdicts_table(result),
         _ratio_chart(result),
         TableBlock(
             "first-player",
@@ -214,8 +231,11 @@ def render(result: SeatAdvantageResult) -> Section:
         ),
     ]
     intro = (
-        exp.description or ""
-    ) + f"\n\nPolicies compared (every seat the same): {', '.join(result.names)}; rules {exp.base.rules}."
+        _answer(result)
+        + "\n\n"
+        + (exp.description or "")
+        + f"\n\nFields of players: {fields_text(result.names)} (every seat plays the field's policy); rules {exp.base.rules}."
+    )
     return Section(
         name=exp.name, title=exp.title, intro=intro, findings=_findings(result), blocks=blocks, meta={"games": result.games}
     )
@@ -229,7 +249,7 @@ def _shown(table: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(
         {
             "players": table["players"],
-            "policy": table["arm"],
+            "field": table["field"],
             "n": table["n"].map(fmt.count),
             "first player wins [Wilson 95%]": [
                 fmt.share_ci(*x, 1) for x in zip(table["first_player_share"], table["ci_low"], table["ci_high"], strict=True)
@@ -250,11 +270,11 @@ def _shown(table: pd.DataFrame) -> pd.DataFrame:
 def _matches_shown(matches: pd.DataFrame) -> pd.DataFrame:
     """Per table size and policy: every seat's share of matches won, and the chi-square p of equal shares."""
     rows = []
-    for (p, arm), sub in matches.groupby(["players", "arm"], sort=False):
+    for (p, arm), sub in matches.groupby(["players", "field"], sort=False):
         rows.append(
             {
                 "players": p,
-                "policy": arm,
+                "field": arm,
                 "matches": fmt.count(sub["n"].iloc[0]),
                 "match win share by seat [Wilson 95%]": "; ".join(
                     f"{r.seat}: {fmt.share_ci(r.share, r.ci_low, r.ci_high, 1)}" for r in sub.itertuples()
@@ -271,7 +291,7 @@ def _n_text(result: SeatAdvantageResult) -> str:
 
 def _lines(result: SeatAdvantageResult, columns: tuple[str, str, str]) -> list:
     """One line per policy across table sizes: the table's ``columns`` (point, low, high)."""
-    return interval_series(result.table, "arm", result.names, columns)
+    return interval_series(result.table, "field", result.names, columns)
 
 
 def _caption(result: SeatAdvantageResult, what: str, intervals: str) -> str:
@@ -318,7 +338,7 @@ def _seat_chart(result: SeatAdvantageResult, sp: int) -> Chart:
     from unocli.report import plots  # matplotlib only when drawing
 
     sub = result.seats[result.seats["players"] == sp]
-    series = interval_series(sub, "arm", result.names, ("share", "ci_low", "ci_high"))
+    series = interval_series(sub, "field", result.names, ("share", "ci_low", "ci_high"))
     cap = caption(
         result.exp,
         f"Share of rounds won by each seat, {sp} players: seat s is place s + 1 after the dealer (seat {sp - 1}), "
@@ -353,10 +373,108 @@ def _balance_chart(result: SeatAdvantageResult) -> Chart:
     return balance_chart(result.exp, series, result.fair, cap, name="balance", title="Balance between seats by table size")
 
 
+def side(share: float, low: float, high: float, fair: float) -> str:
+    """Where a share's 95% interval lies against the fair share: "above fair", "below fair" or "not distinguishable"."""
+    if low > fair:
+        return "above fair"
+    if high < fair:
+        return "below fair"
+    return "not distinguishable"
+
+
+def _role_verdicts(result: SeatAdvantageResult, role: str) -> dict[int, dict[str, str]]:
+    """Per table size and field: where the first player's (``role`` = first) or dealer's share lies against 1/n."""
+    cols = ("first_player_share", "ci_low", "ci_high") if role == "first" else ("dealer_share", "dealer_low", "dealer_high")
+    out: dict[int, dict[str, str]] = {}
+    for r in result.table.itertuples():
+        point, low, high = (getattr(r, c) for c in cols)
+        out.setdefault(int(r.players), {})[str(r.field)] = side(point, low, high, r.fair_share)
+    return out
+
+
+def _sizes_text(result: SeatAdvantageResult, sizes: dict[str, list[int]]) -> str:
+    """Table sizes per field: "at every table size (2-10) under all three fields", or field by field."""
+    players = list(result.exp.players)
+
+    def at(ps: list[int]) -> str:
+        if ps == players and len(ps) > 1:
+            return f"at every table size ({ps[0]}-{ps[-1]})"
+        return "at " + (", ".join(map(str, ps)) or "no table size")
+
+    values = list(sizes.values())
+    if all(v == values[0] for v in values):
+        return f"{at(values[0])} under {'all ' if len(values) > 1 else ''}{fields_text(list(sizes)).removeprefix('the ')}"
+    return "; ".join(f"{at(ps)} with `{f}`" for f, ps in sizes.items())
+
+
+def _answer(result: SeatAdvantageResult) -> str:
+    """The report's answer in one paragraph: where playing first (and dealing) helps, under which fields."""
+    t = result.table
+    parts = []
+    for role, who in (("first", "The player who takes the first turn"), ("dealer", "The dealer")):
+        verdicts = _role_verdicts(result, role)
+        for kind in ("above fair", "below fair"):
+            sizes = {f: [p for p, v in verdicts.items() if v[f] == kind] for f in result.names}
+            if any(sizes.values()):
+                parts.append(f"{who} wins {kind.replace('fair', 'the fair share 1/n')} {_sizes_text(result, sizes)}.")
+    mid = 4 if 4 in result.exp.players else result.exp.players[0]
+    at = t[t["players"] == mid].set_index("field")
+    shares = ", ".join(
+        f"{fmt.share_ci(at.loc[f, 'first_player_share'], at.loc[f, 'ci_low'], at.loc[f, 'ci_high'], 1)} `{f}`"
+        for f in result.names
+    )
+    return (
+        f"**Answer.** At {mid} players the first player wins {shares} of rounds (fair {fmt.share(1 / mid)}; "
+        f"n = {fmt.count(result.rounds[mid])} rounds per field; 95% Wilson intervals). "
+        + (" ".join(parts) if parts else "No role's share differs from 1/n under any field.")
+    )
+
+
+def _verdicts_table(result: SeatAdvantageResult) -> TableBlock:
+    """One row per table size, one column per field: the first player's share and where it lies against 1/n."""
+    verdicts = _role_verdicts(result, "first")
+    dealer = _role_verdicts(result, "dealer")
+    rows = []
+    for p, sub in result.table.groupby("players", sort=False):
+        row: dict = {"players": p, "n per field": fmt.count(sub["n"].iloc[0]), "fair": fmt.share(1 / p, 1)}
+        for r in sub.itertuples():
+            row[f"first player, {r.field}"] = (
+                f"{fmt.share_ci(r.first_player_share, r.ci_low, r.ci_high, 1)} {verdicts[p][r.field]}"
+            )
+        row["first player: same under all fields"] = "yes" if len(set(verdicts[p].values())) == 1 else "no"
+        row["dealer: same under all fields"] = "yes" if len(set(dealer[p].values())) == 1 else "no"
+        rows.append(row)
+    return TableBlock(
+        "first-player-by-field",
+        "The first player's win share under each field of players against the fair share 1/n (95% Wilson intervals), "
+        "and whether the verdict (above fair, below fair, not distinguishable) is the same under every field",
+        pd.DataFrame(rows),
+        result.table,
+    )
+
+
+def _agreement_findings(result: SeatAdvantageResult) -> list[str]:
+    """Per role and table size, whether the verdict against 1/n holds under every field; where not, which way each goes."""
+    out = []
+    for role, who in (("first", "first player"), ("dealer", "dealer")):
+        verdicts = _role_verdicts(result, role)
+        same = [p for p, v in verdicts.items() if len(set(v.values())) == 1]
+        split = {p: v for p, v in verdicts.items() if len(set(v.values())) > 1}
+        text = f"The {who}'s verdict against 1/n is the same under all fields at " + (
+            ", ".join(f"{p} ({next(iter(verdicts[p].values()))})" for p in same) or "no table size"
+        )
+        if split:
+            text += "; it depends on the field at " + "; ".join(
+                f"{p} players (" + ", ".join(f"{v} with `{f}`" for f, v in vs.items()) + ")" for p, vs in split.items()
+            )
+        out.append(text + ".")
+    return out
+
+
 def _findings(result: SeatAdvantageResult) -> list[str]:
-    findings = []
+    findings = _agreement_findings(result)
     for name in result.names:
-        sub = result.table[result.table["arm"] == name].set_index("players")
+        sub = result.table[result.table["field"] == name].set_index("players")
         findings.append(
             f"{name}: the player who takes the first turn wins "
             + "; ".join(
@@ -384,7 +502,7 @@ def _match_findings(result: SeatAdvantageResult) -> list[str]:
     """Does the rotating deal even the seats out over a match? The chi-square verdict and the widest spread."""
     out = []
     for name in result.names:
-        sub = result.matches[result.matches["arm"] == name]
+        sub = result.matches[result.matches["field"] == name]
         uneven = sorted({int(p) for p in sub.loc[sub["chi2_p"] < 0.05, "players"]})
         spread = sub.groupby("players")["share"].agg(lambda x: x.max() - x.min())
         top = int(spread.idxmax())

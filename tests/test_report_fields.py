@@ -1,0 +1,160 @@
+"""Fields of players: the game-length, seat-advantage and house-rules reports answer every question under each
+field (every seat one policy), and a finding that holds under one field only is reported as such.
+
+The planted effect: the Uno penalty raised from 2 to 10 cards changes nothing for players who never forget
+to call Uno (``basic``: ``forget_uno = 0``), so under that field the two rule sets play bit-identical rounds
+(exact zeros, "no change"), while under ``basic:forget_uno=0.5`` every caught player draws 8 more cards and
+rounds get much longer (about +10 turns at 4 players; the paired interval at 300 rounds is a few turns wide).
+Likewise 7-0 with ``swap_target = next`` is the plain 7-0 rule for a field whose own knob is ``next``, and not
+for ``basic`` (whose knob is ``fewest``). Fixed seeds: a failure is a change in the code, not bad luck.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from unocli.errors import ConfigError
+from unocli.report.analyses import Context, game_length, house_rules
+from unocli.report.analyses.fields import agreement, field_experiment, on_field, verdict_matrix
+from unocli.run.backends import LocalBackend
+from unocli.study.experiments import load_experiment
+
+FORGETFUL = "basic:forget_uno=0.5,swap_target=next"
+
+HOUSE = f"""
+analysis = "house-rules"
+games = 300
+seed = 13
+players = [4]
+baseline = "official"
+[base]
+policy = "basic"
+[arms.official]
+rules = "official"
+[arms.seven-o]
+rules = "seven-o"
+[arms.seven-o-next]
+rules = "seven-o"
+policy = "basic:swap_target=next"
+[arms.penalty10]
+set = {{ uno_penalty = 10 }}
+[options]
+fields = ["basic", "{FORGETFUL}"]
+replicates = 40
+skill_games = 0
+"""
+
+LENGTH = f"""
+analysis = "game-length"
+games = 300
+seed = 5
+players = [4]
+baseline = "official"
+[base]
+policy = "basic"
+[arms.official]
+rules = "official"
+[arms.penalty10]
+set = {{ uno_penalty = 10 }}
+[options]
+fields = ["basic", "{FORGETFUL}"]
+match_games = 5
+detail_players = [4]
+"""
+
+
+@pytest.fixture(scope="module")
+def ctx() -> Context:
+    return Context(backend=LocalBackend(), log=lambda _: None)
+
+
+def _load(tmp_path: Path, text: str):
+    path = tmp_path / "exp.toml"
+    path.write_text(text, encoding="utf-8")
+    return load_experiment(path)
+
+
+def test_an_arm_keeps_its_knobs_on_top_of_each_field(tmp_path):
+    assert on_field("basic", "strong") == "strong"
+    assert on_field("basic:swap_target=next", "strong") == "strong:swap_target=next"
+    assert on_field("basic:swap_target=next", "random:jump_in=0") == "random:jump_in=0,swap_target=next"
+    exp = field_experiment(_load(tmp_path, HOUSE), "strong")
+    policies = {a.name: a.table.policy for a in exp.arms}
+    assert policies == {
+        "official": "strong",
+        "seven-o": "strong",
+        "seven-o-next": "strong:swap_target=next",
+        "penalty10": "strong",
+    }
+    assert exp.base.policy == "strong"
+
+
+def test_agreement_names_the_fields_where_a_verdict_flips():
+    same = agreement({"random": "lengthens", "basic": "lengthens", "strong": "lengthens"}, lambda f: f"+{len(f)}")
+    assert same == "lengthens under all three fields (+6 random; +5 basic; +6 strong)"
+    split = agreement({"random": "undecided", "basic": "lowers", "strong": "lowers"}, lambda f: "x")
+    assert split.startswith("undecided under random, lowers under basic and strong (")
+    effects = pd.DataFrame(
+        {
+            "players": [4, 4, 4, 4],
+            "rule": ["a", "a", "b", "b"],
+            "field": ["basic", "strong", "basic", "strong"],
+            "n": [100, 100, 100, 90],
+            "verdict": ["lengthens", "lengthens", "no change", "lengthens"],
+        }
+    )
+    shown = verdict_matrix(effects, ("players", "rule"), ("basic", "strong"), lambda r: r["verdict"]).set_index("rule")
+    assert shown.loc["a", "holds under"] == "all fields (lengthens)"
+    assert shown.loc["b", "holds under"] == "no change: basic; lengthens: strong"
+    assert shown.loc["a", "n"] == "100 each" and shown.loc["b", "n"] == "basic 100; strong 90"
+
+
+def test_house_rules_reports_a_rule_that_matters_under_one_field_only(tmp_path, ctx):
+    result = house_rules.compute(_load(tmp_path, HOUSE), ctx)
+    eff = result.effects.set_index(["field", "rule"])
+    assert set(result.table["field"]) == {"basic", FORGETFUL} and (result.table["n"] == 300).all()
+    quiet, loud = eff.loc[("basic", "penalty10")], eff.loc[(FORGETFUL, "penalty10")]
+    for column in ("d_turns", "d_turns_low", "d_turns_high", "d_first", "d_dealer"):
+        assert quiet[column] == 0.0, column
+    assert quiet["turns_verdict"] == "equivalent" and quiet["first_verdict"] == "equivalent"
+    assert loud["turns_sim_low"] > 0 and loud["turns_verdict"] == "different"
+    assert house_rules.rule_verdicts(result, "penalty10", 4, "turns") == {"basic": "no change", FORGETFUL: "lengthens"}
+    # the swap-target arm is the plain 7-0 rule only for the field whose own swap target is "next"
+    assert (FORGETFUL, "seven-o", "seven-o-next") in result.identical
+    assert ("basic", "seven-o", "seven-o-next") not in result.identical
+    assert ("basic", "official", "penalty10") in result.identical
+    section = house_rules.render(result)
+    line = next(f for f in section.findings if f.startswith("penalty10 at 4 players"))
+    assert f"length: no change under basic, lengthens under {FORGETFUL} (" in line
+    turns_table = next(b for b in section.blocks if getattr(b, "name", "") == "house-rules-turns-by-field")
+    row = turns_table.shown.set_index("rule").loc["penalty10"]
+    assert row["holds under"] == f"no change: basic; lengthens: {FORGETFUL}"
+    assert "[" in row["basic"] and "[" in row[FORGETFUL] and row["n"] == "300 each"
+
+
+def test_game_length_reports_a_rule_that_matters_under_one_field_only(tmp_path, ctx):
+    result = game_length.compute(_load(tmp_path, LENGTH), ctx)
+    assert list(result.turns["field"]) == ["basic", "basic", FORGETFUL, FORGETFUL]
+    assert (result.turns["n"] == 300).all() and (result.turns["ci_low"] < result.turns["ci_high"]).all()
+    diffs = result.diffs.set_index("field")
+    assert (diffs.loc["basic", "diff"], diffs.loc["basic", "verdict"]) == (0.0, "equivalent")
+    assert diffs.loc[FORGETFUL, "sim_low"] > 0 and diffs.loc[FORGETFUL, "verdict"] == "different"
+    section = game_length.render(result)
+    assert any(f"penalty10 no change under basic, lengthens under {FORGETFUL} (" in f for f in section.findings)
+    assert "**Answer.**" in section.intro and "`basic`" in section.intro
+
+
+def test_seat_advantage_takes_its_policies_from_the_fields(tmp_path):
+    text = """
+analysis = "seat-advantage"
+games = 10
+[arms.basic]
+policy = "basic"
+"""
+    with pytest.raises(ConfigError, match=r"options\.fields"):
+        _load(tmp_path, text)
+    with pytest.raises(ConfigError, match="twice"):
+        _load(tmp_path, 'analysis = "seat-advantage"\n[options]\nfields = ["basic", "basic"]\n')

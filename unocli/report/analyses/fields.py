@@ -1,0 +1,118 @@
+"""Fields of players: the same question answered with every seat playing each of several policies.
+
+A finding about the rules should hold for more than one kind of player. The
+game-length, seat-advantage and house-rules analyses take an option
+``fields`` (policy specs, default ``random``, ``basic``, ``strong``): every
+arm is played once per field, every seat playing that field's policy. An
+arm's own knob changes (``policy = "basic:swap_target=fewest"``) are kept on
+top of the field's policy (``strong:swap_target=fewest``), so an arm can vary
+a knob that only matters under its rule. The helpers here build the per-field
+experiment and say, for a family of effects, under which fields each holds.
+
+Nothing here imports matplotlib.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any
+
+import pandas as pd
+
+from unocli.report.analyses.skill import OPTIONS as SKILL_OPTIONS
+from unocli.study.experiments import ArmSpec, Experiment
+
+DEFAULT_FIELDS = ["random", "basic", "strong"]
+
+
+# the skill report's check of its own ``fields`` option: a non-empty list of distinct policy specs
+FIELDS_OPTION = (DEFAULT_FIELDS, SKILL_OPTIONS["fields"][1])
+
+
+def on_field(policy: str, field: str) -> str:
+    """``field`` with the knob changes of ``policy`` (``NAME:knob=v,...``) applied on top of it."""
+    knobs = policy.partition(":")[2].strip()
+    if not knobs:
+        return field
+    return field + ("," if ":" in field else ":") + knobs
+
+
+def field_experiment(exp: Experiment, field: str) -> Experiment:
+    """``exp`` with every seat of the base table and of every arm playing ``field`` (arms keep their own knobs)."""
+    base = replace(exp.base, policy=on_field(exp.base.policy, field), seats=())
+    arms = tuple(
+        ArmSpec(a.name, replace(a.table, policy=on_field(a.table.policy, field), seats=()), a.description) for a in exp.arms
+    )
+    return replace(exp, base=base, arms=arms)
+
+
+def fields_text(fields: Sequence[str]) -> str:
+    """ "the three fields random, basic and strong" (or "the field basic")."""
+    names = [f"`{f}`" for f in fields]
+    if len(names) == 1:
+        return f"the field {names[0]}"
+    count = {2: "two", 3: "three", 4: "four", 5: "five"}.get(len(names), str(len(names)))
+    return f"the {count} fields {', '.join(names[:-1])} and {names[-1]}"
+
+
+def scope(verdicts: dict[str, str]) -> str:
+    """Where a verdict holds, without figures: "lengthens under all three fields", or
+    "undecided under random, lowers under basic and strong" (the fields grouped by verdict)."""
+    fields = list(verdicts)
+    kinds = list(dict.fromkeys(verdicts.values()))
+    if len(kinds) == 1:
+        count = {2: "both", 3: "all three", 4: "all four"}.get(len(fields))
+        where = f"{count} fields" if count else ("all fields" if len(fields) > 1 else fields[0])
+        return f"{kinds[0]} under {where}"
+    return ", ".join(f"{k} under {' and '.join(f for f in fields if verdicts[f] == k)}" for k in kinds)
+
+
+def agreement(verdicts: dict[str, str], value: Callable[[str], str]) -> str:
+    """Where one effect holds across fields, with each field's figure.
+
+    ``verdicts`` maps each field to its verdict (``different``, ``lengthens``,
+    ...); ``value(field)`` gives the figure shown for a field. The phrase:
+    "lengthens under all three fields (+41 [..] basic; ...)" when every field
+    agrees, else "undecided under random, lowers under basic and strong (...)".
+    """
+    return f"{scope(verdicts)} (" + "; ".join(f"{value(f)} {f}" for f in verdicts) + ")"
+
+
+def holds_everywhere(verdicts: dict[str, str]) -> bool:
+    """True when every field gives the same verdict."""
+    return len(set(verdicts.values())) == 1
+
+
+def verdict_matrix(
+    effects: pd.DataFrame,
+    keys: Sequence[str],
+    fields: Sequence[str],
+    cell: Callable[[pd.Series], str],
+) -> pd.DataFrame:
+    """One row per value of ``keys``, one column per field: ``cell(row)`` of that field's row (blank when missing).
+
+    A last column ``holds under`` says "all fields" or names the fields whose
+    verdict is ``different`` (the ``verdict`` column of ``effects``).
+    """
+    rows = []
+    for key, sub in effects.groupby(list(keys), sort=False):
+        values = key if isinstance(key, tuple) else (key,)
+        row: dict[str, Any] = dict(zip(keys, values, strict=True))
+        by = {r["field"]: r for _, r in sub.iterrows()}
+        for f in fields:
+            row[f] = cell(by[f]) if f in by else ""
+        verdicts = {f: str(by[f]["verdict"]) for f in fields if f in by}
+        counts = {f: int(by[f]["n"]) for f in fields if f in by}
+        same = len(set(counts.values())) == 1
+        row["n"] = f"{next(iter(counts.values())):,} each" if same else "; ".join(f"{f} {n:,}" for f, n in counts.items())
+        row["holds under"] = _holds(verdicts)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _holds(verdicts: dict[str, str]) -> str:
+    if holds_everywhere(verdicts):
+        return f"all fields ({next(iter(verdicts.values()))})"
+    kinds = list(dict.fromkeys(verdicts.values()))
+    return "; ".join(f"{k}: {', '.join(f for f, v in verdicts.items() if v == k)}" for k in kinds)
