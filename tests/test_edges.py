@@ -447,6 +447,6 @@ def test_policies_file_on_trace_and_policies_show(tmp_path: Path) -> None:
     assert shown.exit_code == 0 and "Policy cautious:" in shown.output, shown.output
     traced = run("trace", "--players", "2", "--policy", "cautious", "--policies", str(f))
     assert traced.exit_code == 0 and "cautious for every seat" in traced.output, traced.output
-    assert run("trace", "--policy", "cautious").exit_code == 1  # unknown without the file
+    assert run("trace", "--policy", "cautious").exit_code == 2  # unknown without the file: a usage error
     f.write_text("[basic]\nbluff = 1.0\n", encoding="utf-8")
     assert "redefines the preset" in one_error_line(run("policies", "show", "basic", "--policies", str(f)))
