@@ -10,6 +10,7 @@ engine's output. mutation/SURVIVORS.md lists the mutants that are left and why t
 from __future__ import annotations
 
 from scenario_helpers import (
+    RED,
     Outcome,
     Round,
     Rules,
@@ -36,10 +37,13 @@ def test_from_deck_takes_a_list_of_card_types_as_well_as_text():
         assert rnd.discard == parse_cards("B5") and pile(rnd) == ["Y9", "Y8"]
 
 
-def test_from_position_takes_hands_as_card_types_as_well_as_text():
-    """``Round.from_position``: a hand is text or a list of card types."""
-    rnd = position([parse_cards("R1 R1 G7"), "B2"], "R5")
+def test_from_position_takes_card_types_as_well_as_text():
+    """``Round.from_position``: hands, discard pile (top last) and draw pile (top first) are text or
+    lists of card types."""
+    rnd = position([parse_cards("R1 R1 G7"), "B2"], parse_cards("Y3 R5"), parse_cards("G9 B1"))
     assert hand(rnd, 0) == ["R1", "R1", "G7"] and hand(rnd, 1) == ["B2"]
+    assert rnd.discard == parse_cards("Y3 R5") and pile(rnd) == ["G9", "B1"]
+    assert rnd.colour == RED  # the top card's colour (§3)
 
 
 def test_step_reports_false_once_the_round_is_over():
