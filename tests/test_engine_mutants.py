@@ -11,12 +11,17 @@ from __future__ import annotations
 
 import pytest
 from scenario_helpers import (
+    BLUE,
     DET,
+    GREEN,
     RED,
+    YELLOW,
     Kind,
     Outcome,
     Round,
     Rules,
+    ScriptedDecider,
+    draws,
     hand,
     pile,
     plays,
@@ -26,6 +31,7 @@ from scenario_helpers import (
 
 from unocli.game.cards import parse_cards
 from unocli.game.policies import preset
+from unocli.reference.decisions import PolicyDecider
 from unocli.reference.engine import play_match, play_round
 
 # ---------------------------------------------------------------- scenario constructors and step()
@@ -73,6 +79,7 @@ def test_a_match_total_is_the_sum_of_the_points_of_the_rounds_a_seat_won():
     for index in range(3):
         match, rounds = play_match(rules, policies(3), 11, index)
         assert match.outcome is Outcome.CAPPED and match.winner == -1 and len(rounds) == 5
+        assert match.players == 3
         expected, wins = [0, 0, 0], [0, 0, 0]
         for stats in match.rounds:
             if stats.outcome is Outcome.WON:
@@ -161,3 +168,127 @@ def test_challenge_if_own_colour_only_when_set(own_colour):
     rnd.step()
     assert [p[1] for p in plays(rnd)] == ["RR", "W+4"]
     assert rnd.stats.challenges == int(own_colour)
+
+
+# ---------------------------------------------------------------- a last +2/+4 (§7, §11.10)
+
+
+def test_a_last_draw_two_hits_the_next_player_and_the_round_ends():
+    """§7: "A Draw Two ... played as the last card still hits the next player, and the cards drawn count
+    towards the score"; the round is over, so nobody is left to miss a turn (§9 skips: 0) and no
+    decision is asked of the victim (stacking off, §11.8). The victim's draw is a "penalty" (events.Event:
+    ``how`` says why cards were drawn). Without stacking a single +2 makes max_stack 1 (§9)."""
+    dec = ScriptedDecider()
+    rnd = position(["R+2", "B3 B4", "G5"], "R5", "Y1 Y2 Y3", decider=dec)
+    stats = rnd.run()
+    assert stats.outcome is Outcome.WON and stats.winner == 0
+    assert draws(rnd) == [(1, 2, "penalty")]
+    assert dec.called("respond") == []
+    assert stats.skips == 0 and stats.max_stack == 1
+    assert stats.winner_points == 3 + 4 + 1 + 2 + 5  # B3 B4 + the drawn Y1 Y2, and G5 (§1 values)
+
+
+def test_a_last_stacked_plus4_is_drawn_in_full_without_a_decision():
+    """§8 / §11.10: a stacked +4 that empties its player's hand cannot be stacked on or challenged; "the
+    next player must take the full pending total" (2 + 4), asked nothing. Chain of two cards: max_stack 2."""
+    dec = ScriptedDecider(respond={1: ["W+4"]})
+    rnd = position(["R+2 G9", "W+4", "B3"], "R5", "Y1 Y2 Y3 Y4 Y5 Y6 Y7", stacking="progressive", decider=dec)
+    stats = rnd.run()
+    assert stats.outcome is Outcome.WON and stats.winner == 1
+    assert [seat for seat, _ in dec.called("respond")] == [1]
+    assert draws(rnd) == [(2, 6, "penalty")]
+    assert stats.skips == 0 and stats.max_stack == 2 and stats.challenges == 0
+
+
+# ---------------------------------------------------------------- PolicyDecider.respond (§10, §12.4, §13)
+
+
+class FakeRng:
+    """A play stream that answers ``below`` from a script and records every call."""
+
+    def __init__(self, below=(), chance=()):
+        self.answers, self.chances, self.calls = list(below), list(chance), []
+
+    def below(self, n):
+        self.calls.append(("below", n))
+        return self.answers.pop(0)
+
+    def chance(self, p):
+        self.calls.append(("chance", p))
+        return self.chances.pop(0) if self.chances else p >= 1.0
+
+
+def _respond(pol, stackable, challenge_open, rng):
+    rnd = position(["B3 G+2 R+2 W+4", "B4"], "R+2", pols=[pol, DET])
+    rnd.rng = rng
+    return PolicyDecider().respond(rnd, 0, parse_cards(stackable), challenge_open)
+
+
+@pytest.mark.parametrize(
+    ("stackable", "challenge_open", "k", "expected"),
+    [
+        ("G+2 R+2", True, 0, ("stack", "G+2")),
+        ("G+2 R+2", True, 1, ("stack", "R+2")),
+        ("G+2 R+2", True, 2, ("challenge", -1)),
+        ("G+2 R+2", True, 3, ("accept", -1)),
+        ("G+2 R+2", False, 2, ("accept", -1)),
+        ("", True, 0, ("challenge", -1)),
+        ("", True, 1, ("accept", -1)),
+        ("", False, 0, ("accept", -1)),
+    ],
+)
+def test_uniform_respond_is_one_choice_over_stack_cards_challenge_accept(stackable, challenge_open, k, expected):
+    """§10: facing a +2/+4 the random policy chooses uniformly over "each stackable card held, the
+    challenge (when one is possible) and accepting"; §12.4: one uniform integer below k, the stackable
+    cards first, then the challenge (if open), then accepting. ``respond`` returns ``(STACK, card)``,
+    ``(CHALLENGE, -1)`` or ``(ACCEPT, -1)``."""
+    rng = FakeRng(below=[k])
+    action, card = _respond(preset("random"), stackable, challenge_open, rng)
+    n = len(stackable.split()) + int(challenge_open) + 1
+    assert rng.calls == [("below", n)]
+    want_action, want_card = expected
+    assert (action, card) == (want_action, parse_cards(want_card)[0] if isinstance(want_card, str) else want_card)
+
+
+@pytest.mark.parametrize(
+    ("changes", "stackable", "challenge_open", "expected"),
+    [
+        ({"challenge": 1.0}, "G+2", True, ("challenge", -1)),
+        ({"challenge": 1.0}, "", False, ("accept", -1)),  # nothing to challenge: accept
+        # by preference: both +2s tie, so do their colours (one card each), so the first in type order, red
+        ({"challenge": 0.0, "stack": 1.0}, "G+2 R+2", True, ("stack", "R+2")),
+        ({"challenge": 0.0, "stack": 1.0}, "", False, ("accept", -1)),  # stack = 1 but nothing to stack
+        ({"challenge": 0.0, "stack": 0.0}, "G+2", False, ("accept", -1)),
+    ],
+)
+def test_knobs_respond_challenges_then_stacks_then_accepts(changes, stackable, challenge_open, expected):
+    """§13 "Responding with knobs": challenge (if open) by the challenge knobs, else stack with
+    probability ``stack`` when holding stackable cards, else accept."""
+    action, card = _respond(DET.replace(**changes), stackable, challenge_open, FakeRng())
+    want_action, want_card = expected
+    assert (action, card) == (want_action, parse_cards(want_card)[0] if isinstance(want_card, str) else want_card)
+
+
+# ---------------------------------------------------------------- colours (§13)
+
+
+@pytest.mark.parametrize(
+    ("lacked", "expected"),
+    [(RED, RED), (YELLOW, GREEN), (-1, GREEN), (BLUE, BLUE)],
+)
+def test_next_lacks_names_the_lacked_colour_only_if_held(lacked, expected):
+    """§13 colours, next_lacks: "the colour the next player last failed to match, if held (else the
+    colour held most)". Seat 0 plays its only legal card, W, on Y5 and keeps R1 G2 G3 B4: a lacked red
+    or blue (held once) is named; a lacked yellow (not held) or none falls back to green, held most."""
+    rnd = position(["W R1 G2 G3 B4", "B9 B8"], "Y5", pols=[DET.replace(colour="next_lacks"), DET])
+    rnd.lacks = [-1, lacked]
+    rnd.step()
+    assert plays(rnd) == [(0, "W", "hand")] and rnd.colour == expected
+
+
+def test_most_held_with_no_coloured_card_names_red():
+    """§13: "ties go to the first colour in the order red, yellow, green, blue (so a hand with no
+    coloured card names red)". Seat 0 plays a W on B5 and keeps only a W."""
+    rnd = position(["W W", "B9 B8"], "B5")
+    rnd.step()
+    assert plays(rnd) == [(0, "W", "hand")] and rnd.colour == RED
