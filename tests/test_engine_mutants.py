@@ -22,6 +22,7 @@ from scenario_helpers import (
     Rules,
     ScriptedDecider,
     draws,
+    events,
     hand,
     pile,
     plays,
@@ -292,3 +293,89 @@ def test_most_held_with_no_coloured_card_names_red():
     rnd = position(["W W", "B9 B8"], "B5")
     rnd.step()
     assert plays(rnd) == [(0, "W", "hand")] and rnd.colour == RED
+
+
+# ---------------------------------------------------------------- challenges (§5) and their counters (§9)
+
+
+def test_two_failed_challenges_count_twice_and_cost_the_victim_six_each():
+    """§5: an honest +4 challenged: "the victim draws the penalty and 2 more (6) and misses the turn".
+    Two players; seat 0 holds no red on R5, plays W+4 (honest), names yellow (scripted), which it does not
+    hold either, so its second W+4 is honest too. Seat 1 challenges both: §9 challenges 2, challenges_won
+    0, skips 2; each draw is a "challenge" draw; the challenge event names victim, offender, the truth
+    (no bluff), the evidence shown (no card of the colour) and the colour in force before the +4."""
+    dec = ScriptedDecider(colour=["Y", "Y"], respond=["challenge", "challenge"])
+    rnd = position(["W+4 W+4 G1 G2", "B3 B4"], "R5", " ".join(["B5"] * 6 + ["B6"] * 6), decider=dec)
+    rnd.step()
+    rnd.step()
+    assert [p[1] for p in plays(rnd)] == ["W+4", "W+4"]
+    assert draws(rnd) == [(1, 6, "challenge"), (1, 6, "challenge")]
+    s = rnd.stats
+    assert (s.challenges, s.challenges_won, s.skips, s.plus4_played, s.bluffs) == (2, 0, 2, 2, 0)
+    first = events(rnd, Kind.CHALLENGE)[0]
+    assert (first.seat, first.target, first.flag, first.cards, first.value) == (1, 0, False, (), RED)
+
+
+def test_two_caught_bluffs_count_twice_and_cost_the_offender_four_each():
+    """§5: a bluff challenged: "the player of the +4 draws the penalty (4) in place of the victim; the
+    victim draws nothing, keeps the turn and plays next". Seat 0 bluffs a W+4 holding R1 R2 on R5 (scripted
+    bluff), names yellow; seat 1 challenges and wins, then plays Y9 (its highest yellow); seat 0, which drew
+    Y3 among its 4 cards, bluffs again on yellow; seat 1 catches it again. §9: challenges 2, challenges_won
+    2, bluffs 2; the evidence shown the first time is the offender's red cards."""
+    dec = ScriptedDecider(bluff=[True, True], colour=["Y", "B"], respond=["challenge", "challenge"])
+    rnd = position(["W+4 W+4 R1 R2", "Y9 Y8 B3"], "R5", "Y3 G1 G2 G3 G4 G5 G6 G7", decider=dec)
+    for _ in range(3):
+        rnd.step()
+    assert plays(rnd) == [(0, "W+4", "hand"), (1, "Y9", "hand"), (0, "W+4", "hand")]
+    assert draws(rnd) == [(0, 4, "challenge"), (0, 4, "challenge")]
+    s = rnd.stats
+    assert (s.challenges, s.challenges_won, s.bluffs) == (2, 2, 2)
+    assert rnd.current == 1  # the victim keeps the turn
+    first = events(rnd, Kind.CHALLENGE)[0]
+    assert (first.seat, first.target, first.flag, first.cards, first.value) == (1, 0, True, tuple(parse_cards("R1 R2")), RED)
+
+
+# ---------------------------------------------------------------- Uno (§6, §12.5)
+
+
+def test_forgotten_uno_opponents_asked_in_order_until_one_notices():
+    """§12.5: "The opponents are asked one at a time in the direction of play, starting with the seat
+    after the player who forgot ... The first one who notices catches the player and nobody further is
+    asked; the penalty is drawn once" (uno_penalty cards, drawn as "uno"). Seat 0 plays R9 from two cards
+    and forgets; seat 1 does not notice, seat 2 does, seat 3 is not asked."""
+    dec = ScriptedDecider(forget_uno=[True], catch_uno=[False, True, True])
+    rnd = position(["R9 G1", "B1", "B2", "B3"], "R5", "Y1 Y2 Y3", decider=dec)
+    rnd.step()
+    assert [seat for seat, _ in dec.called("catch_uno")] == [1, 2]
+    assert draws(rnd) == [(0, 2, "uno")]
+    assert (rnd.stats.uno_forgotten, rnd.stats.uno_caught) == (1, 1)
+    caught = events(rnd, Kind.UNO_CAUGHT)
+    assert [(e.seat, e.target) for e in caught] == [(0, 2)]
+    assert [e.seat for e in events(rnd, Kind.UNO_FORGOTTEN)] == [0] and events(rnd, Kind.UNO) == []
+
+
+def test_two_forgotten_calls_count_twice():
+    """§9 uno_forgotten / uno_caught count every forgotten call and every catch. Seat 0 forgets twice and
+    is caught twice (uno_penalty 1, DET opponents always notice): R9 then R8 from two cards each time."""
+    dec = ScriptedDecider(forget_uno=[True, True])
+    rnd = position(["R9 G1", "B1 B2", "B3 B4"], "R5", "R8 Y3 Y4 Y5", uno_penalty=1, decider=dec)
+    for _ in range(4):
+        rnd.step()
+    assert [p for p in plays(rnd) if p[0] == 0] == [(0, "R9", "hand"), (0, "R8", "hand")]
+    assert (rnd.stats.uno_forgotten, rnd.stats.uno_caught) == (2, 2)
+
+
+# ---------------------------------------------------------------- the deal (§2, §11.14)
+
+
+def test_a_dealt_round_keeps_its_play_by_play_by_default_and_names_a_returned_start_plus4():
+    """``Round.deal``/``from_deck`` keep the events (``log`` on) unless told not to; §11.14: "A start Wild
+    Draw Four goes back into the draw pile, which is shuffled" (a START_RETURN event naming it)."""
+    rules = Rules(players=2, hand_size=1)
+    rnd = Round.from_deck(rules, policies(2), "R1 G1 W+4 B5 B6")
+    assert [e.kind for e in rnd.events[:2]] == [Kind.DEAL, Kind.START_RETURN]
+    assert events(rnd, Kind.START_RETURN)[0].cards == tuple(parse_cards("W+4"))
+    assert rnd.top != parse_cards("W+4")[0]
+    dealt = Round.deal(Rules(players=3), policies(3), 1, 0)
+    assert dealt.events[0].kind is Kind.DEAL and dealt.events[0].seat == 0
+    assert Round.deal(Rules(players=3), policies(3), 1, 0, log=False).events == []
