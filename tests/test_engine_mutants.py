@@ -379,3 +379,31 @@ def test_a_dealt_round_keeps_its_play_by_play_by_default_and_names_a_returned_st
     dealt = Round.deal(Rules(players=3), policies(3), 1, 0)
     assert dealt.events[0].kind is Kind.DEAL and dealt.events[0].seat == 0
     assert Round.deal(Rules(players=3), policies(3), 1, 0, log=False).events == []
+
+
+@pytest.mark.parametrize(
+    ("players", "start", "current", "direction", "skips", "after_start"),
+    [
+        (3, "R+2", 2, 1, 1, [(Kind.DRAW, 1, "start", 2), (Kind.SKIP, 1, "", 0)]),
+        (3, "RS", 2, 1, 1, [(Kind.SKIP, 1, "", 0)]),
+        (3, "RR", 0, -1, 0, [(Kind.REVERSE, 0, "", 0)]),
+        (2, "RR", 0, -1, 1, [(Kind.REVERSE, 0, "", 0)]),
+        (3, "W", 1, 1, 0, [(Kind.COLOUR, 1, "", GREEN)]),
+        (3, "R5", 1, 1, 0, []),
+    ],
+)
+def test_start_card_effects_in_round_one(players, start, current, direction, skips, after_start):
+    """§2 in round r = 1: the dealer is seat (n - 1 + 1) mod n = 0 and seat 1 plays first. The start card
+    acts on seat 1 (§2 table): a Draw Two makes it draw 2 ("start") and miss the turn, a Skip makes it
+    miss the turn, a Reverse turns play to direction -1 so the dealer (seat 0) moves first (with 2 players
+    that also skips seat 1, §9), a Wild lets seat 1 name a colour (most_held: its G1, so green), a number
+    does nothing. §9: first_player is the seat that takes the first turn; dealer as above."""
+    others = ["G1", "B2", "Y3"][:players]  # dealt from seat 1 on: seat 1 gets G1
+    rules = Rules(players=players, hand_size=1)
+    rnd = Round.from_deck(rules, policies(players), " ".join([*others, start, "B7 B8 B9"]), round_index=1)
+    assert rnd.events[0].hands[1] == tuple(parse_cards("G1"))
+    kinds = [(e.kind, e.seat, e.how, len(e.cards) if e.kind is Kind.DRAW else e.value) for e in rnd.events]
+    assert kinds[0][:2] == (Kind.DEAL, 1) and kinds[1][:2] == (Kind.START, 1)
+    assert kinds[2:] == after_start
+    assert (rnd.current, rnd.direction, rnd.stats.skips) == (current, direction, skips)
+    assert (rnd.stats.first_player, rnd.stats.dealer) == (current, 0)
