@@ -407,3 +407,61 @@ def test_start_card_effects_in_round_one(players, start, current, direction, ski
     assert kinds[2:] == after_start
     assert (rnd.current, rnd.direction, rnd.stats.skips) == (current, direction, skips)
     assert (rnd.stats.first_player, rnd.stats.dealer) == (current, 0)
+
+
+# ---------------------------------------------------------------- seven_o (§8, §12.8, §13)
+
+
+def test_rotations_and_swaps_are_counted_each_time():
+    """§9 rotations / swaps count every 0 rotation and 7 exchange. Two players, seven_o: seat 0 plays R0
+    (hands pass on), seat 1, now holding Y0 G5 G6, plays Y0 on R0 (same number): two rotations. Then the
+    same with R7 and Y7 (DET swaps with the next player): two swaps."""
+    rnd = position(["R0 Y0 G5 G6", "B5 B6"], "R3", seven_o=True)
+    rnd.step()
+    rnd.step()
+    assert plays(rnd) == [(0, "R0", "hand"), (1, "Y0", "hand")]
+    assert rnd.stats.rotations == 2 and hand(rnd, 0) == ["G5", "G6"] and hand(rnd, 1) == ["B5", "B6"]
+    rnd = position(["R7 Y7 G5 G6", "B5 B6"], "R3", seven_o=True)
+    rnd.step()
+    rnd.step()
+    assert plays(rnd) == [(0, "R7", "hand"), (1, "Y7", "hand")]
+    assert rnd.stats.swaps == 2 and hand(rnd, 0) == ["G5", "G6"] and hand(rnd, 1) == ["B5", "B6"]
+    assert [(e.seat, e.target) for e in events(rnd, Kind.SWAP)] == [(0, 1), (1, 0)]
+
+
+def test_a_lacked_colour_travels_with_the_hand():
+    """§13: a player's lacked colour "travels with the hand when hands are rotated or exchanged". Three
+    players, seven_o. A 0 passes every hand to the next seat (direction +1), so seat 1's lacked blue goes
+    to seat 2 and seat 2's yellow to seat 0. A 7 (swap with the next seat, DET) exchanges seat 0's and
+    seat 1's lacked colours."""
+    rnd = position(["R0 G5", "B5 B6", "Y5 Y6"], "R3", seven_o=True)
+    rnd.lacks = [GREEN, BLUE, YELLOW]
+    rnd.step()
+    assert hand(rnd, 1) == ["G5"] and rnd.lacks == [YELLOW, GREEN, BLUE]
+    rnd = position(["R7 G5", "B5 B6", "Y5 Y6"], "R3", seven_o=True)
+    rnd.lacks = [GREEN, BLUE, YELLOW]
+    rnd.step()
+    assert hand(rnd, 0) == ["B5", "B6"] and rnd.lacks == [BLUE, GREEN, YELLOW]
+
+
+@pytest.mark.parametrize(
+    ("target", "direction", "k", "expected"),
+    [
+        ("next", 1, None, 1),
+        ("next", -1, None, 3),
+        ("fewest", 1, None, 2),  # seats 2 and 3 tie on 2 cards: the first from the next seat
+        ("fewest", -1, None, 3),
+        ("most", 1, None, 1),
+        ("random", 1, 1, 2),  # opponents in order of play from the next seat: 1, 2, 3
+        ("random", -1, 0, 3),
+    ],
+)
+def test_swap_target_knob(target, direction, k, expected):
+    """§13 swap_target: random (uniform over the opponents), fewest or most cards, or the next player;
+    §12.8: ties go to the first such opponent in order of play from the next seat. Seat 0 plays R7; the
+    opponents hold 3, 2 and 2 cards (seats 1, 2, 3)."""
+    rng = FakeRng(below=[] if k is None else [k])
+    rnd = position(["R7 G5", "B5 B6 B7", "Y5 Y6", "G8 G9"], "R3", seven_o=True, direction=direction,
+                   pols=policies(4, swap_target=target), rng=rng)
+    assert PolicyDecider().swap_target(rnd, 0) == expected
+    assert rng.calls == ([] if k is None else [("below", 3)])
