@@ -465,3 +465,37 @@ def test_swap_target_knob(target, direction, k, expected):
                    pols=policies(4, swap_target=target), rng=rng)
     assert PolicyDecider().swap_target(rnd, 0) == expected
     assert rng.calls == ([] if k is None else [("below", 3)])
+
+
+# ---------------------------------------------------------------- stacking decisions (§8, §11.12)
+
+
+@pytest.mark.parametrize(
+    ("victim", "no_action_finish", "offered"),
+    [
+        ("B+2", False, ["B+2"]),  # a last +2 may be stacked (and wins) when no_action_finish is off
+        ("B+2", True, []),  # §11.12: not as the last card
+        ("B+2 Y1", True, ["B+2"]),  # with another card left it may
+    ],
+)
+def test_stacking_offers_depend_on_the_victims_last_card(victim, no_action_finish, offered):
+    """§8 stacking (plus2: +2 on +2) and §11.12: under no_action_finish a +2 cannot be a player's last
+    card, so it is offered for stacking only when the victim would keep another card."""
+    dec = ScriptedDecider(respond=["accept"])
+    rnd = position(["R+2 G1", victim, "Y5"], "R5", "G2 G3 G4", stacking="plus2",
+                   no_action_finish=no_action_finish, decider=dec)
+    rnd.step()
+    rnd.step()
+    assert dec.called("respond") == [(1, (offered, False))]
+
+
+def test_no_challenge_is_open_on_a_draw_two_after_an_earlier_plus4():
+    """§8: the challenge is an option "only against a +4 on top"; an earlier +4, long accepted, does not
+    open one on a later +2. Seat 0's honest W+4 (no red on R5) is accepted by seat 1; seat 2 then plays
+    G+2 on the named green and seat 0 faces +2 with no challenge open."""
+    dec = ScriptedDecider(respond=["accept", "accept"])
+    rnd = position(["W+4 G1 G2 G3", "B5 B6", "G+2 B1"], "R5", "Y1 Y2 Y3 Y4 Y5 Y6 Y7", stacking="plus2", decider=dec)
+    for _ in range(4):
+        rnd.step()
+    assert plays(rnd) == [(0, "W+4", "hand"), (2, "G+2", "hand")]
+    assert dec.called("respond") == [(1, ([], True)), (0, ([], False))]
