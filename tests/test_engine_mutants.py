@@ -105,9 +105,11 @@ def test_round_zero_of_a_match_is_the_single_round_game():
         assert match.rounds[0] == single.stats
 
 
-def test_a_match_keeps_no_play_by_play_unless_asked():
-    """``play_match(..., log=False)`` by default, like ``play_round``: the rounds carry no events; with
+def test_a_game_keeps_no_play_by_play_unless_asked():
+    """``play_match`` and ``play_round`` take ``log=False`` by default: the rounds carry no events; with
     ``log=True`` every round's events start with its deal (§11.14)."""
+    assert play_round(Rules(players=2), policies(2), 2, 0).events == []
+    assert play_round(Rules(players=2), policies(2), 2, 0, log=True).events[0].kind is Kind.DEAL
     rules = Rules(players=2, target_score=1)
     _, quiet = play_match(rules, policies(2), 2, 0)
     assert all(rnd.events == [] for rnd in quiet)
@@ -155,7 +157,7 @@ def test_challenge_if_hand_is_at_least_that_many_cards(at, challenged):
     rnd = _plus4_against(DET.replace(challenge_if_hand=at))
     rnd.step()
     assert rnd.stats.challenges == int(challenged)
-    assert rnd.hand_size(1) == 2 + (6 if challenged else 4)
+    assert draws(rnd) == ([(1, 6, "challenge")] if challenged else [(1, 4, "penalty")])
 
 
 @pytest.mark.parametrize("own_colour", [False, True])
