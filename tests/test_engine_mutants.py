@@ -165,8 +165,9 @@ def test_challenge_if_own_colour_only_when_set(own_colour):
     """§13 challenge_if_own_colour: "always challenge when the card under the +4 had been played by the
     same player". Two players: seat 0 plays RR, so plays again (§11.13), then its W+4 (no red left, an
     honest play) on its own Reverse. The victim challenges exactly when the knob is on (challenge = 0)."""
-    rnd = position(["RR W+4 G1", "B3 B4"], "R5", "Y1 Y2 Y3 Y4 Y5 Y6 Y7",
-                   pols=[DET, DET.replace(challenge_if_own_colour=own_colour)])
+    rnd = position(
+        ["RR W+4 G1", "B3 B4"], "R5", "Y1 Y2 Y3 Y4 Y5 Y6 Y7", pols=[DET, DET.replace(challenge_if_own_colour=own_colour)]
+    )
     rnd.step()
     rnd.step()
     assert [p[1] for p in plays(rnd)] == ["RR", "W+4"]
@@ -463,8 +464,14 @@ def test_swap_target_knob(target, direction, k, expected):
     §12.8: ties go to the first such opponent in order of play from the next seat. Seat 0 plays R7; the
     opponents hold 3, 2 and 2 cards (seats 1, 2, 3)."""
     rng = FakeRng(below=[] if k is None else [k])
-    rnd = position(["R7 G5", "B5 B6 B7", "Y5 Y6", "G8 G9"], "R3", seven_o=True, direction=direction,
-                   pols=policies(4, swap_target=target), rng=rng)
+    rnd = position(
+        ["R7 G5", "B5 B6 B7", "Y5 Y6", "G8 G9"],
+        "R3",
+        seven_o=True,
+        direction=direction,
+        pols=policies(4, swap_target=target),
+        rng=rng,
+    )
     assert PolicyDecider().swap_target(rnd, 0) == expected
     assert rng.calls == ([] if k is None else [("below", 3)])
 
@@ -484,8 +491,7 @@ def test_stacking_offers_depend_on_the_victims_last_card(victim, no_action_finis
     """§8 stacking (plus2: +2 on +2) and §11.12: under no_action_finish a +2 cannot be a player's last
     card, so it is offered for stacking only when the victim would keep another card."""
     dec = ScriptedDecider(respond=["accept"])
-    rnd = position(["R+2 G1", victim, "Y5"], "R5", "G2 G3 G4", stacking="plus2",
-                   no_action_finish=no_action_finish, decider=dec)
+    rnd = position(["R+2 G1", victim, "Y5"], "R5", "G2 G3 G4", stacking="plus2", no_action_finish=no_action_finish, decider=dec)
     rnd.step()
     rnd.step()
     assert dec.called("respond") == [(1, (offered, False))]
