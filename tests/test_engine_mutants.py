@@ -158,6 +158,7 @@ def test_challenge_if_hand_is_at_least_that_many_cards(at, challenged):
     rnd.step()
     assert rnd.stats.challenges == int(challenged)
     assert draws(rnd) == ([(1, 6, "challenge")] if challenged else [(1, 4, "penalty")])
+    assert [e.seat for e in events(rnd, Kind.SKIP)] == [1]  # the victim misses the turn either way
 
 
 @pytest.mark.parametrize("own_colour", [False, True])
