@@ -184,13 +184,16 @@ def test_a_last_draw_two_hits_the_next_player_and_the_round_ends():
     decision is asked of the victim (stacking off, §11.8). The victim's draw is a "penalty" (events.Event:
     ``how`` says why cards were drawn). Without stacking a single +2 makes max_stack 1 (§9)."""
     dec = ScriptedDecider()
-    rnd = position(["R+2", "B3 B4", "G5"], "R5", "Y1 Y2 Y3", decider=dec)
+    rnd = position(["R+2", "B3 B4", "G5 G5"], "R5", "Y1 Y2 Y3", decider=dec)
     stats = rnd.run()
     assert stats.outcome is Outcome.WON and stats.winner == 0
     assert draws(rnd) == [(1, 2, "penalty")]
     assert dec.called("respond") == []
     assert stats.skips == 0 and stats.max_stack == 1
-    assert stats.winner_points == 3 + 4 + 1 + 2 + 5  # B3 B4 + the drawn Y1 Y2, and G5 (§1 values)
+    assert stats.winner_points == 3 + 4 + 1 + 2 + 5 + 5  # B3 B4 + the drawn Y1 Y2, and both G5 (§1 values)
+    assert stats.cards_left == [0, 4, 2]
+    end = events(rnd, Kind.END)
+    assert [(e.seat, e.value, e.how) for e in end] == [(0, 20, "won")]
 
 
 def test_a_last_stacked_plus4_is_drawn_in_full_without_a_decision():
