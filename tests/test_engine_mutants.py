@@ -511,3 +511,24 @@ def test_no_challenge_is_open_on_a_draw_two_after_an_earlier_plus4():
         rnd.step()
     assert plays(rnd) == [(0, "W+4", "hand"), (2, "G+2", "hand")]
     assert dec.called("respond") == [(1, ([], True)), (0, ([], False))]
+
+
+# ---------------------------------------------------------------- attack preference (§13)
+
+
+@pytest.mark.parametrize(
+    ("attack_at", "next_hand", "expected"),
+    [
+        (1, "B1", "R+2"),  # the next player holds 1 card, at most attack_at: attack
+        (2, "B1", "R+2"),
+        (1, "B1 B2", "R9"),  # holds more than attack_at: play
+        (0, "B1", "R9"),  # attack_at 0: never
+    ],
+)
+def test_attack_preference_applies_at_or_below_attack_at(attack_at, next_hand, expected):
+    """§13 attack / attack_at: the attack order is "used instead of play when the next player holds at most
+    attack_at cards"; "0 never". play = high puts R9 first, attack = draw_two puts R+2 first."""
+    pol = DET.replace(attack="draw_two", attack_at=attack_at)
+    rnd = position(["R9 R+2 G1", next_hand, "Y5 Y6"], "R5", "G2 G3 G4", pols=[pol, DET, DET])
+    rnd.step()
+    assert plays(rnd)[0] == (0, expected, "hand")
