@@ -21,6 +21,7 @@ from scenario_helpers import (
     Round,
     Rules,
     ScriptedDecider,
+    cards,
     draws,
     events,
     hand,
@@ -532,3 +533,24 @@ def test_attack_preference_applies_at_or_below_attack_at(attack_at, next_hand, e
     rnd = position(["R9 R+2 G1", next_hand, "Y5 Y6"], "R5", "G2 G3 G4", pols=[pol, DET, DET])
     rnd.step()
     assert plays(rnd)[0] == (0, expected, "hand")
+
+
+# ---------------------------------------------------------------- empty draw pile (§7, §11.5)
+
+
+def test_penalties_reshuffle_card_by_card_and_take_what_there_is():
+    """§7 empty draw pile: the discard pile but its top card becomes the draw pile; "if there is nothing
+    left to draw, a player who has to draw takes whatever is available". §11.5: a reshuffle can happen in
+    the middle of a penalty, and none happens when the discard pile is the top card alone. Two players, no
+    draw pile: each R+2 of seat 0 makes seat 1 draw 2, but only the one card under it can be drawn (one
+    reshuffle each). §9: reshuffles 2, cards_drawn 2; the draw events record 2 asked, 1 drawn."""
+    rnd = position(["R+2 R+2 G1", "B3"], "R5", "")
+    rnd.step()
+    rnd.step()
+    assert plays(rnd) == [(0, "R+2", "hand"), (0, "R+2", "hand")]
+    assert draws(rnd) == [(1, 1, "penalty"), (1, 1, "penalty")]
+    assert [e.value for e in events(rnd, Kind.DRAW)] == [2, 2]
+    assert [e.value for e in events(rnd, Kind.RESHUFFLE)] == [1, 1]
+    assert (rnd.stats.reshuffles, rnd.stats.cards_drawn) == (2, 2)
+    assert hand(rnd, 1) == cards("B3 R5 R+2")
+    assert rnd.discard == parse_cards("R+2") and rnd.draw_pile == []
