@@ -554,3 +554,22 @@ def test_penalties_reshuffle_card_by_card_and_take_what_there_is():
     assert (rnd.stats.reshuffles, rnd.stats.cards_drawn) == (2, 2)
     assert hand(rnd, 1) == cards("B3 R5 R+2")
     assert rnd.discard == parse_cards("R+2") and rnd.draw_pile == []
+
+
+def test_accepting_a_pending_penalty_draws_it_and_clears_the_chain():
+    """§8 stacking: "The first player who cannot or will not stack takes the whole accumulated penalty and
+    misses the turn"; then nothing is pending and the chain is over (§11.15 counts both as state). Seat 1
+    declines to stack (DET, stack = 0) on seat 0's R+2: it draws 2 as a "penalty", its turn is skipped, and
+    seat 2 plays next. Challenged instead (a +4, honest): it draws 6 and the chain is over as well."""
+    rnd = position(["R+2 G1", "B+2 B1", "Y5"], "R5", "G2 G3 G4 G5 G6 G7", stacking="plus2")
+    rnd.step()
+    rnd.step()
+    assert draws(rnd) == [(1, 2, "penalty")]
+    assert [e.seat for e in events(rnd, Kind.SKIP)] == [1]
+    assert (rnd.pending, rnd.chain, rnd.current) == (0, 0, 2)
+    dec = ScriptedDecider(respond=["challenge"])
+    rnd = position(["W+4 G1", "B+2 B1", "Y5"], "R5", "G2 G3 G4 G5 G6 G7", stacking="same", decider=dec)
+    rnd.step()
+    rnd.step()
+    assert draws(rnd) == [(1, 6, "challenge")]
+    assert (rnd.pending, rnd.chain, rnd.current) == (0, 0, 2)
