@@ -308,12 +308,12 @@ def test_most_held_with_no_coloured_card_names_red():
 
 def test_two_failed_challenges_count_twice_and_cost_the_victim_six_each():
     """§5: an honest +4 challenged: "the victim draws the penalty and 2 more (6) and misses the turn".
-    Two players; seat 0 holds no red on R5, plays W+4 (honest), names yellow (scripted), which it does not
-    hold either, so its second W+4 is honest too. Seat 1 challenges both: §9 challenges 2, challenges_won
+    Two players; seat 0 holds no yellow on Y5, plays W+4 (honest), names yellow again (scripted), so its second
+    W+4 is honest too. Seat 1 challenges both: §9 challenges 2, challenges_won
     0, skips 2; each draw is a "challenge" draw; the challenge event names victim, offender, the truth
     (no bluff), the evidence shown (no card of the colour) and the colour in force before the +4."""
     dec = ScriptedDecider(colour=["Y", "Y"], respond=["challenge", "challenge"])
-    rnd = position(["W+4 W+4 G1 G2", "B3 B4"], "R5", " ".join(["B5"] * 6 + ["B6"] * 6), decider=dec)
+    rnd = position(["W+4 W+4 G1 G2", "B3 B4"], "Y5", " ".join(["B5"] * 6 + ["B6"] * 6), decider=dec)
     rnd.step()
     rnd.step()
     assert [p[1] for p in plays(rnd)] == ["W+4", "W+4"]
@@ -321,7 +321,7 @@ def test_two_failed_challenges_count_twice_and_cost_the_victim_six_each():
     s = rnd.stats
     assert (s.challenges, s.challenges_won, s.skips, s.plus4_played, s.bluffs) == (2, 0, 2, 2, 0)
     first = events(rnd, Kind.CHALLENGE)[0]
-    assert (first.seat, first.target, first.flag, first.cards, first.value) == (1, 0, False, (), RED)
+    assert (first.seat, first.target, first.flag, first.cards, first.value) == (1, 0, False, (), YELLOW)
 
 
 def test_two_caught_bluffs_count_twice_and_cost_the_offender_four_each():
