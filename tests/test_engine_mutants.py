@@ -573,3 +573,12 @@ def test_accepting_a_pending_penalty_draws_it_and_clears_the_chain():
     rnd.step()
     assert draws(rnd) == [(1, 6, "challenge")]
     assert (rnd.pending, rnd.chain, rnd.current) == (0, 0, 2)
+
+
+def test_a_dealt_round_asks_the_decider_it_is_given():
+    """``Round.deal(..., decider=...)``: the round's choices are asked of that decider (scenario tests
+    script choices this way); a full round of four players asks it for cards to play."""
+    dec = ScriptedDecider()
+    rnd = Round.deal(Rules(players=4), policies(4), 3, 0, decider=dec)
+    rnd.run()
+    assert dec.called("choose_card")
