@@ -5,7 +5,7 @@
 #   mutation/run.sh stats    # unocli/study/stats.py   against tests/test_stats*.py
 #   mutation/run.sh check    # unocli/balance/check.py against tests/test_check*.py
 #   mutation/run.sh engine   # unocli/reference/{engine,decisions}.py against the scenario, policy,
-#                            # match and trace tests
+#                            # match and trace tests and tests/test_engine_mutants.py
 #   mutation/run.sh engine 'unocli.reference.engine.x_play_match*'   # some mutants only (name globs)
 #
 # mutmut runs, for each mutant, only those of the group's tests that called the mutated function,
@@ -13,6 +13,8 @@
 # (MUTATION_DIR, default /tmp/unocli-mutation-GROUP) with [tool.mutmut] narrowed to it. Results are
 # kept there: a rerun tests only new or changed mutants. One worker by default (MUTMUT_CHILDREN):
 # the machine is shared. `mutmut results` (in that folder) lists survivors, `mutmut show NAME` one diff.
+# A mutant's tests are stopped after (their measured time + 1 s) x MUTMUT_TIMEOUT_MULTIPLIER of wall
+# time (default 40; mutmut's own 15 reports false timeouts when the run is niced on a busy machine).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -29,7 +31,7 @@ case "$group" in
         mutate='"unocli/reference/engine.py", "unocli/reference/decisions.py"'
         tests='"tests/test_scenarios_turns.py", "tests/test_scenarios_house.py", "tests/test_scenarios_setup.py",
                "tests/test_scenarios_stuck.py", "tests/test_policy_definitions.py", "tests/test_match_target.py",
-               "tests/test_trace.py", "tests/test_rules_policies.py"' ;;
+               "tests/test_trace.py", "tests/test_rules_policies.py", "tests/test_engine_mutants.py"' ;;
     *) echo "unknown group: $group (stats, check or engine)" >&2; exit 2 ;;
 esac
 work=${MUTATION_DIR:-/tmp/unocli-mutation-$group}
@@ -37,10 +39,12 @@ mkdir -p "$work"
 # The tracked files as they are in the work tree (mutants/ in $work survives: incremental reruns).
 git ls-files -z | tar --null -T - -cf - | tar -xf - -C "$work"
 "$root/.venv/bin/python" - "$work/pyproject.toml" "$mutate" "$tests" <<'PY'
-import re, sys
+import os, re, sys
 path, mutate, tests = sys.argv[1:]
 text = open(path).read()
 text = re.sub(r"^only_mutate = .*$", f"only_mutate = [{mutate}]", text, flags=re.M)
+text = re.sub(r"^timeout_multiplier = .*\n", "", text, flags=re.M)
+text = text.replace("[tool.mutmut]\n", f"[tool.mutmut]\ntimeout_multiplier = {os.environ.get('MUTMUT_TIMEOUT_MULTIPLIER', '40')}\n")
 text = re.sub(r"^pytest_add_cli_args_test_selection = \[.*?\]", f"pytest_add_cli_args_test_selection = [{tests}]", text, flags=re.M | re.S)
 open(path, "w").write(text)
 PY
@@ -50,10 +54,13 @@ cd "$work"
 # The score: killed / all mutants of the group (from mutmut's per-file records).
 "$root/.venv/bin/python" - <<'PY'
 import collections, glob, json
+from mutmut.stats import status_by_exit_code
 for meta in sorted(glob.glob("mutants/unocli/**/*.py.meta", recursive=True)):
     codes = collections.Counter(json.load(open(meta))["exit_code_by_key"].values())
-    total, killed = sum(codes.values()), codes[1] + codes[3]
+    # A timeout is a kill (mutmut counts it so too): the mutant made the tests run away.
+    timeouts = sum(k for code, k in codes.items() if status_by_exit_code[code] == "timeout")
+    total, killed = sum(codes.values()), codes[1] + codes[3] + timeouts
     if total and codes[None] < total:
-        print(f"{meta[8:-5]}: {killed}/{total - codes[None]} killed ({100 * killed / max(1, total - codes[None]):.1f}%), "
-              f"{codes[0]} survived, {codes[None]} not run")
+        print(f"{meta[8:-5]}: {killed}/{total - codes[None]} killed ({100 * killed / max(1, total - codes[None]):.1f}%; "
+              f"{timeouts} by timeout), {codes[0]} survived, {codes[None]} not run")
 PY
