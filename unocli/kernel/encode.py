@@ -360,6 +360,9 @@ assert RESPOND_ACCEPT != RESPOND_CHALLENGE and TURN_PASSED != TURN_BLOCKED
 # how a card is played
 HOW_HAND, HOW_DRAWN, HOW_STACKED, HOW_JUMP = range(4)
 
+# what primitives._keep_only drops from a decision's options
+DROP_DRAWS, DROP_COLOUR, DROP_OTHER_COLOURS, ONLY_COLOUR = range(4)
+
 # what the effects of a card leave open (_effects)
 RES_DONE, RES_OPEN, RES_WON, RES_BLOCKED = range(4)
 

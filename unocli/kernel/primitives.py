@@ -16,6 +16,9 @@ from unocli.kernel.encode import (
     COL_NEXT_LACKS,
     COL_RANDOM,
     DRAW_TWO,
+    DROP_COLOUR,
+    DROP_DRAWS,
+    DROP_OTHER_COLOURS,
     FAULT_PLUS4_ANYTIME,
     FAULT_STACK_COLOUR,
     I_AIM_LACKED,
@@ -42,6 +45,7 @@ from unocli.kernel.encode import (
     N_TYPES,
     NO_CARD,
     NO_COLOUR,
+    ONLY_COLOUR,
     P_BLUFF,
     P_CHALLENGE,
     P_STACK,
@@ -352,10 +356,6 @@ def _wants_bluff(g, pr, rs, seat):
     if own < _int(g, seat, I_BLUFF_OWN_MIN) or own > _int(g, seat, I_BLUFF_OWN_MAX):
         return False
     return _chance(rs, p)
-
-
-# what _keep_only drops from the options
-DROP_DRAWS, DROP_COLOUR, DROP_OTHER_COLOURS, ONLY_COLOUR = range(4)
 
 
 @njit(cache=True, _nrt=False)
