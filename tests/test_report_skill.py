@@ -142,7 +142,7 @@ def test_arms_with_policies_are_refused(tmp_path):
 def test_shipped_experiment_loads():
     root = Path(__file__).resolve().parents[1]
     exp = load_experiment(root / "sims" / "skill.toml")
-    assert exp.analysis == "skill" and exp.options["player"] == "smart"
+    assert exp.analysis == "skill" and exp.options["player"] == "strong"
     assert exp.options["fields"] == ["basic", "random"] and exp.players == (2, 4, 6)
     quick = load_experiment(root / "sims" / "skill.toml", quick=True)
     assert quick.games < exp.games and quick.options["match_games"] < exp.options["match_games"]
