@@ -199,7 +199,7 @@ def test_start_draw_two_with_one_card_left_draws_one():
     assert found, "no start Draw Two in 200 deals"
 
 
-@settings(SETTINGS, max_examples=max(1, EXAMPLES // 3))
+@settings(SETTINGS, max_examples=max(1, EXAMPLES // 10))
 @given(table=tables(MATCH_RULES, finite=True), seed=seeds, index=game_indices, target=st.integers(1, 120))
 def test_every_match_ends_with_one_player_at_target(table, seed, index, target):
     rules, seat_policies = table
