@@ -63,10 +63,30 @@ def test_probe_sees_a_heavy_import() -> None:
     assert "pandas" in heavy_modules(["compare", "--help"])
 
 
-def test_simulate_prints_its_summary_without_pandas() -> None:
-    # pandas takes ~0.6 s to import, as long as the rest of a short run; --json and --out still use it.
+@pytest.mark.parametrize("extra", [[], ["--json"]], ids=["text", "json"])
+def test_simulate_prints_its_summary_without_pandas(extra: list[str]) -> None:
+    # pandas takes ~0.6 s to import, as long as the rest of a short run; --out and --rotate-seats still use it.
     # The kernel may have to compile first (a minute or two on a busy machine).
-    assert "pandas" not in heavy_modules(["simulate", "--games", "20", "--quiet"], timeout=900)
+    assert "pandas" not in heavy_modules(["simulate", "--games", "20", "--quiet", *extra], timeout=900)
+
+
+def test_simulate_json_without_pandas_equals_the_tables() -> None:
+    """--json is built from plain rows; its figures are the DataFrame methods' figures."""
+    from unocli.game.rules import Rules
+    from unocli.study.simulate import simulate
+
+    res = simulate(Rules(), games=300, seed=5)
+    doc = res.to_json()
+    summary = res.summary().set_index("metric")
+    assert set(doc["metrics"]) == set(summary.index)
+    for metric, entry in doc["metrics"].items():
+        row = summary.loc[metric]
+        assert [entry["mean"], entry["sd"], *entry["ci95"]] == [row["mean"], row["sd"], row["ci_low"], row["ci_high"]]
+    shares = res.win_shares()
+    assert [e["wins"] for e in doc["win_share"]] == shares["wins"].tolist()
+    assert [e["ci95"] for e in doc["win_share"]] == shares[["ci_low", "ci_high"]].values.tolist()
+    places = res.place_shares()
+    assert [e["share"] for e in doc["win_share_by_place_after_dealer"]] == places["share"].tolist()
 
 
 def _help(group: click.Group) -> str:

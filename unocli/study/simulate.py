@@ -168,21 +168,27 @@ class SimulationResult:
         """
         import pandas as pd  # see RotationStats.shares
 
+        return pd.DataFrame(self._summary_rows())
+
+    def _summary_rows(self) -> list[dict[str, Any]]:
         rows = []
         for name in self.metric_names:
             est = t_interval(self.acc.finished, *self.acc.metric_sums(name))
             rows.append({"metric": name, "mean": est.mean, "sd": est.sd, "ci_low": est.low, "ci_high": est.high, "n": est.n})
-        return pd.DataFrame(rows)
+        return rows
 
     def win_shares(self) -> pd.DataFrame:
         """Each seat's share of all games won, with a Wilson 95% interval."""
         import pandas as pd  # see RotationStats.shares
 
+        return pd.DataFrame(self._share_rows())
+
+    def _share_rows(self) -> list[dict[str, Any]]:
         rows = []
         for seat in range(self.rules.players):
             w = wilson(self.acc.wins[seat], self.acc.games)
             rows.append({"seat": seat, "wins": w.successes, "share": w.share, "ci_low": w.low, "ci_high": w.high, "n": w.n})
-        return pd.DataFrame(rows)
+        return rows
 
     def points(self) -> pd.DataFrame:
         """Each seat's mean points per game, with a 95% interval."""
@@ -208,16 +214,20 @@ class SimulationResult:
         """Win share by place after the dealer: 1 is the seat after the dealer, ``players`` the dealer."""
         import pandas as pd  # see RotationStats.shares
 
+        return pd.DataFrame(self._place_rows())
+
+    def _place_rows(self) -> list[dict[str, Any]]:
         rows = []
         for k in range(self.rules.players):
             w = wilson(self.acc.place_wins[k], self.acc.games)
             rows.append({"place": k + 1, "wins": w.successes, "share": w.share, "ci_low": w.low, "ci_high": w.high, "n": w.n})
-        return pd.DataFrame(rows)
+        return rows
 
     def to_json(self) -> dict[str, Any]:
-        """The stable machine-readable summary (documented in the README)."""
-        summary = self.summary()
-        shares = self.win_shares()
+        """The stable machine-readable summary (documented in the README).
+
+        Built from plain rows, not the DataFrames: ``simulate --json`` need not import pandas.
+        """
         return {
             "unocli_version": __version__,
             "games": self.games,
@@ -225,18 +235,20 @@ class SimulationResult:
             "match": self.match,
             "rules": self.rules.to_dict(),
             "policies": [p.to_dict() for p in self.policies],
-            "metrics": {r.metric: {"mean": r.mean, "sd": r.sd, "ci95": [r.ci_low, r.ci_high]} for r in summary.itertuples()},
+            "metrics": {
+                r["metric"]: {"mean": r["mean"], "sd": r["sd"], "ci95": [r["ci_low"], r["ci_high"]]} for r in self._summary_rows()
+            },
             "win_share": [
-                {"seat": int(r.seat), "wins": int(r.wins), "share": r.share, "ci95": [r.ci_low, r.ci_high]}
-                for r in shares.itertuples()
+                {"seat": int(r["seat"]), "wins": int(r["wins"]), "share": r["share"], "ci95": [r["ci_low"], r["ci_high"]]}
+                for r in self._share_rows()
             ],
             **{
                 name: {"wins": w.successes, "share": w.share, "ci95": [w.low, w.high]}
                 for name, w in self.opening_shares().items()
             },
             "win_share_by_place_after_dealer": [
-                {"place": int(r.place), "wins": int(r.wins), "share": r.share, "ci95": [r.ci_low, r.ci_high]}
-                for r in self.place_shares().itertuples()
+                {"place": int(r["place"]), "wins": int(r["wins"]), "share": r["share"], "ci95": [r["ci_low"], r["ci_high"]]}
+                for r in self._place_rows()
             ],
             "finished": self.acc.finished,
             "outcomes": self.outcomes(),
