@@ -452,6 +452,22 @@ def test_a_lacked_colour_travels_with_the_hand():
     assert hand(rnd, 0) == ["B5", "B6"] and rnd.lacks == [BLUE, GREEN, YELLOW]
 
 
+def test_a_shown_colour_travels_with_the_hand():
+    """§13: the shown colour (the colour in force right after a player's last play) "travels with the hand
+    when hands are rotated or exchanged", like the lacked colour. Three players, seven_o, shown colours
+    green, blue, yellow. Seat 0 plays R0: its shown colour becomes red, then every hand passes to the next
+    seat (direction +1): seat 1 gets red, seat 2 blue, seat 0 yellow. With R7 instead seat 0 swaps with
+    the next seat (DET): seat 1 gets red and seat 0 blue; seat 2 keeps yellow."""
+    rnd = position(["R0 G5", "B5 B6", "Y5 Y6"], "R3", seven_o=True)
+    rnd.shown = [GREEN, BLUE, YELLOW]
+    rnd.step()
+    assert hand(rnd, 1) == ["G5"] and rnd.shown == [YELLOW, RED, BLUE]
+    rnd = position(["R7 G5", "B5 B6", "Y5 Y6"], "R3", seven_o=True)
+    rnd.shown = [GREEN, BLUE, YELLOW]
+    rnd.step()
+    assert hand(rnd, 0) == ["B5", "B6"] and rnd.shown == [BLUE, RED, YELLOW]
+
+
 @pytest.mark.parametrize(
     ("target", "direction", "k", "expected"),
     [
