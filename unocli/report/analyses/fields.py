@@ -9,11 +9,16 @@ top of the field's policy (``strong:swap_target=fewest``), so an arm can vary
 a knob that only matters under its rule. The helpers here build the per-field
 experiment and say, for a family of effects, under which fields each holds.
 
+A field may be a template, ``tuned-{rules}-{players}``: each arm's rule set and
+each table size then plays its own tuned player (``unocli.study.arm.expand_spec``).
+Reports name such a field without its placeholders (``tuned``: :func:`field_name`).
+
 Nothing here imports matplotlib.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
@@ -21,6 +26,8 @@ from typing import Any
 import pandas as pd
 
 from unocli.report.analyses.skill import OPTIONS as SKILL_OPTIONS
+from unocli.errors import ConfigError
+from unocli.study.arm import has_placeholders
 from unocli.study.experiments import ArmSpec, Experiment
 
 DEFAULT_FIELDS = ["random", "basic", "strong"]
@@ -28,6 +35,39 @@ DEFAULT_FIELDS = ["random", "basic", "strong"]
 
 # the skill report's check of its own ``fields`` option: a non-empty list of distinct policy specs
 FIELDS_OPTION = (DEFAULT_FIELDS, SKILL_OPTIONS["fields"][1])
+
+
+def field_name(spec: str) -> str:
+    """A field's name in reports: the spec without its placeholders (``tuned-{rules}-{players}`` -> ``tuned``)."""
+    return re.sub(r"[-_ ]*\{(?:rules|players)\}", "", spec) if has_placeholders(spec) else spec
+
+
+def field_specs(exp: Experiment, option: str = "fields") -> dict[str, str]:
+    """The fields of ``options[option]`` by the name reports give them (:func:`field_name`), in order."""
+    specs = [str(f) for f in exp.options[option]]
+    return {field_name(f): f for f in specs}
+
+
+def check_fields(exp: Experiment, option: str = "fields") -> str | None:
+    """``option: message`` when two fields share a name or a field cannot be built at a table size, else None.
+
+    A template field is built here under every arm and table size, so a
+    missing tuned player is named before any game is played.
+    """
+    specs = [str(f) for f in exp.options[option]]
+    names = [field_name(f) for f in specs]
+    if len(set(names)) != len(names):
+        return f"options.{option}: two fields would both be named {next(n for n in names if names.count(n) > 1)!r}"
+    for spec in specs:
+        if not has_placeholders(spec):
+            continue
+        fexp = field_experiment(exp, spec)
+        for p in exp.players:
+            try:
+                fexp.arms_for(p)
+            except ConfigError as exc:
+                return f"options.{option}: {exc}"
+    return None
 
 
 def on_field(policy: str, field: str) -> str:

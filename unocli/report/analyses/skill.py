@@ -28,6 +28,7 @@ rules' target score (500 points); the player's share is of matches won.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
@@ -35,6 +36,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from unocli.errors import ConfigError
 from unocli.report import fmt
 from unocli.report.analyses.common import Context, caption, forest_chart, judged
 from unocli.report.model import Chart, Section, TableBlock
@@ -85,7 +87,11 @@ OPTIONS = {
 
 
 def check(exp: Experiment) -> str | None:
-    """The arms are rule sets only: this analysis seats its own player and field."""
+    """The arms are rule sets only: this analysis seats its own player and field.
+
+    Every cell's table is built here, so a ``{rules}``/``{players}`` template
+    naming a player that does not exist is refused before any game is played.
+    """
     tables = [(f"arms.{a.name}", a.table) for a in exp.arms] or [("base", exp.base)]
     for key, table in tables:
         if table.policy != "random" or table.seats or table.knobs:
@@ -93,7 +99,20 @@ def check(exp: Experiment) -> str | None:
                 f"{key}: the skill analysis seats options.player against options.fields itself; "
                 "remove policy and seats from [base] and [arms] (the arms are rule sets)"
             )
+    names = [a.name for a in exp.arms] or ["base"]
+    for field in exp.options["fields"]:
+        for p in exp.players:
+            for name in names:
+                try:
+                    table_arm(exp, name, p, exp.options["player"], field)
+                except ConfigError as exc:
+                    return f"options: {exc}"
     return None
+
+
+def player_name(spec: str) -> str:
+    """The player's name in the report: a template without its placeholders (``tuned-{rules}-{players}`` -> ``tuned``)."""
+    return re.sub(r"[-_ ]*\{(?:rules|players)\}", "", spec)
 
 
 @dataclass(frozen=True)
@@ -122,6 +141,16 @@ class SkillResult:
     gaps: pd.DataFrame
     changes: pd.DataFrame
     games: int
+
+    @property
+    def player_spec(self) -> str:
+        """The player as the experiment names it (``player`` is its name in the report)."""
+        return str(self.exp.options["player"])
+
+    @property
+    def per_rules(self) -> bool:
+        """True when the player is a template: each rule set and table size seats its own player."""
+        return self.player != self.player_spec
 
 
 @dataclass(frozen=True)
@@ -181,7 +210,7 @@ def compute(exp: Experiment, ctx: Context) -> SkillResult:
     gaps = pd.DataFrame([_gap_row(cells, p, field, name) for p in exp.players for field in fields for name in names])
     changes = pd.DataFrame([row for kind in KINDS for row in _change_rows(exp, cells, kind, names, baseline)])
     played = sum(c.acc.games for c in cells.values())
-    return SkillResult(exp, player, fields, names, baseline, gaps, changes, played)
+    return SkillResult(exp, player_name(player), fields, names, baseline, gaps, changes, played)
 
 
 def _gap_row(cells: dict[tuple[str, int, str, str], _Cell], p: int, field: str, name: str) -> dict[str, Any]:
@@ -292,7 +321,19 @@ def _answer(result: SkillResult) -> str:
         f"{fmt.pp(g['round_gap'].min())} to {fmt.pp(g['round_gap'].max())}; per match it ranges from "
         f"{fmt.pp(g['match_gap'].min())} to {fmt.pp(g['match_gap'].max())}, {_magnify(g)}. "
     )
-    return text + _rules_sentence(result)
+    return text + _rules_sentence(result) + _per_rules_caveat(result)
+
+
+def _per_rules_caveat(result: SkillResult) -> str:
+    """With a ``{rules}``/``{players}`` player, what a rule set's change of the gap compares (two different players)."""
+    if not result.per_rules:
+        return ""
+    return (
+        f" The player is a template, `{result.player_spec}`: each rule set and table size seats its own `{result.player}` "
+        f"player, so a rule set's change of the gap compares two players, each made for its own rules: it says whether "
+        f"skill pays more or less under that rule for a player who knows the rule, not what the rule does to one fixed "
+        f"player (for that, the house-rules report measures one fixed player's gap under each rule)."
+    )
 
 
 def _magnify(g: pd.DataFrame) -> str:
@@ -362,7 +403,7 @@ def _findings_text(result: SkillResult) -> str:
 
 
 def _target(result: SkillResult) -> str:
-    arm = table_arm(result.exp, result.baseline, result.exp.players[0], result.player, result.fields[0])
+    arm = table_arm(result.exp, result.baseline, result.exp.players[0], result.player_spec, result.fields[0])
     return fmt.count(arm.rules.target_score)
 
 
@@ -372,7 +413,8 @@ def _caption(result: SkillResult, what: str, intervals: str) -> str:
         f"{fmt.count(exp.games)} deals per cell for rounds, {fmt.count(exp.options['match_games'])} for matches, "
         "each played once per seat rotation"
     )
-    policies = f"one {result.player} against a field of " + " or ".join(result.fields)
+    own = f" ({result.player_spec}: each rule set's and table size's own)" if result.per_rules else ""
+    policies = f"one {result.player}{own} against a field of " + " or ".join(result.fields)
     return caption(exp, what, n, rules=", ".join(result.rule_sets), policies=policies, intervals=intervals)
 
 
