@@ -11,6 +11,7 @@ for ``basic`` (whose knob is ``fewest``). Fixed seeds: a failure is a change in 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
@@ -18,7 +19,7 @@ import pytest
 
 from unocli.errors import ConfigError
 from unocli.report.analyses import Context, game_length, house_rules
-from unocli.report.analyses.fields import agreement, field_experiment, on_field, verdict_matrix
+from unocli.report.analyses.fields import agreement, field_experiment, field_specs, on_field, verdict_matrix
 from unocli.run.backends import LocalBackend
 from unocli.study.experiments import load_experiment
 
@@ -158,3 +159,46 @@ policy = "basic"
         _load(tmp_path, text)
     with pytest.raises(ConfigError, match="twice"):
         _load(tmp_path, 'analysis = "seat-advantage"\n[options]\nfields = ["basic", "basic"]\n')
+
+
+TUNED = Path(__file__).resolve().parents[1] / "sims" / "tuned" / "tuned.toml"
+TEMPLATE = f"""
+analysis = "house-rules"
+games = 200
+seed = 3
+players = [2, 4]
+baseline = "official"
+policies = {str(TUNED)!r}
+[arms.official]
+rules = "official"
+[arms.stacking]
+rules = "stacking"
+[arms.seven-o-next]
+rules = "seven-o"
+policy = "basic:swap_target=next"
+[options]
+fields = ["basic", "tuned-{{rules}}-{{players}}"]
+replicates = 20
+skill_games = 0
+"""
+
+
+def test_a_template_field_seats_each_arm_and_size_its_own_player_and_is_named_without_placeholders(tmp_path, ctx):
+    exp = _load(tmp_path, TEMPLATE)
+    assert field_specs(exp) == {"basic": "basic", "tuned": "tuned-{rules}-{players}"}
+    tuned = field_experiment(exp, "tuned-{rules}-{players}")
+    for p in (2, 4):
+        official, stacking, seven = tuned.arms_for(p)
+        assert set(official.labels) == {f"tuned-official-{p}"} and set(stacking.labels) == {f"tuned-stacking-{p}"}
+        assert set(seven.labels) == {f"tuned-seven-o-{p}:swap_target=next"}  # the arm's knob on the field's player
+    result = house_rules.compute(replace(exp, players=(2,)), ctx)
+    assert set(result.table["field"]) == {"basic", "tuned"} and result.fields == ("basic", "tuned")
+    intro = house_rules.render(result).intro
+    assert "`tuned` is `tuned-{rules}-{players}`" in intro and "includes the change of player" in intro
+
+
+def test_a_template_field_missing_at_a_table_size_is_refused_before_play(tmp_path):
+    with pytest.raises(ConfigError, match=r"options\.fields.*tuned-official-3"):
+        _load(tmp_path, TEMPLATE.replace("players = [2, 4]", "players = [2, 3]"))
+    with pytest.raises(ConfigError, match="both be named 'tuned'"):
+        _load(tmp_path, TEMPLATE.replace('"basic", "tuned-', '"tuned-{rules}", "tuned-'))

@@ -186,7 +186,8 @@ def test_fixed_player_is_measured_beside_the_player(tmp_path):
     # the fixed player is basic, the player random: against a field of random, basic's gap must be clearly
     # positive (the planted edge, as above) and random's covers 0 (the same policy as the field: exactly 0 here)
     path = tmp_path / "fixed.toml"
-    text = TOML.replace('player = "basic"', 'player = "random"\nfixed_player = "basic"').replace("players = [2, 4]", "players = [2]")
+    text = TOML.replace('player = "basic"', 'player = "random"\nfixed_player = "basic"')
+    text = text.replace("players = [2, 4]", "players = [2]")
     path.write_text(text.replace('fields = ["random", "basic"]', 'fields = ["random"]'))
     res = skill.compute(load_experiment(path), Context(backend=LocalBackend(), log=lambda _: None))
     assert res.fixed == "basic" and len(res.fixed_gaps) == len(res.gaps) == 3

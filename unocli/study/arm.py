@@ -187,9 +187,7 @@ def expand_spec(spec: str, rules: str, players: int, policies: PolicyFile | None
     name = out.partition(":")[0].strip()
     if name not in PRESETS and not (policies and name in policies.policies):
         where = f"in {policies.path!r}" if policies else "a preset (no policies file is named)"
-        raise UnknownPolicy(
-            f"policy {spec!r} at {players} players under {rules} rules names {name!r}, which is not {where}"
-        )
+        raise UnknownPolicy(f"policy {spec!r} at {players} players under {rules} rules names {name!r}, which is not {where}")
     return out
 
 

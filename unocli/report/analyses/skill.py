@@ -411,7 +411,8 @@ def _rules_sentence(result: SkillResult, fixed: bool = False) -> str:
         )
     lead = f"With one fixed `{result.fixed}` player instead, under every rule set: " if fixed else ""
     return (
-        f"{lead}{'against' if fixed else 'Against'} the {result.baseline} rules on the same deals (the per-round gap, over the cells of table size and field): "
+        f"{lead}{'against' if fixed else 'Against'} the {result.baseline} rules on the same deals "
+        "(the per-round gap, over the cells of table size and field): "
         + "; ".join(parts)
         + f" (simultaneous {fmt.fixed(100 * r['sim_level'].iloc[0], 2)}% intervals, equivalence margin "
         f"+/-{fmt.num(r['margin_pp'].iloc[0])} pp; the rest undecided)."
