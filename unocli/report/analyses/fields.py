@@ -48,11 +48,13 @@ def field_specs(exp: Experiment, option: str = "fields") -> dict[str, str]:
     return {field_name(f): f for f in specs}
 
 
-def check_fields(exp: Experiment, option: str = "fields") -> str | None:
+def check_fields(exp: Experiment, option: str = "fields", partial: bool = False) -> str | None:
     """``option: message`` when two fields share a name or a field cannot be built at a table size, else None.
 
     A template field is built here under every arm and table size, so a
-    missing tuned player is named before any game is played.
+    missing tuned player is named before any game is played. ``partial``: a
+    template field may be missing at some table sizes (it is played at the
+    others, :func:`field_sizes`), but not at all of them.
     """
     specs = [str(f) for f in exp.options[option]]
     names = [field_name(f) for f in specs]
@@ -61,13 +63,42 @@ def check_fields(exp: Experiment, option: str = "fields") -> str | None:
     for spec in specs:
         if not has_placeholders(spec):
             continue
-        fexp = field_experiment(exp, spec)
-        for p in exp.players:
-            try:
-                fexp.arms_for(p)
-            except ConfigError as exc:
-                return f"options.{option}: {exc}"
+        errors = _build_errors(exp, spec)
+        if errors and (not partial or len(errors) == len(exp.players)):
+            return f"options.{option}: {next(iter(errors.values()))}"
     return None
+
+
+def _build_errors(exp: Experiment, spec: str) -> dict[int, str]:
+    """The error of every table size at which some arm of field ``spec`` cannot be built."""
+    fexp, out = field_experiment(exp, spec), {}
+    for p in exp.players:
+        try:
+            fexp.arms_for(p)
+        except ConfigError as exc:
+            out[p] = str(exc)
+    return out
+
+
+def field_sizes(exp: Experiment, spec: str) -> tuple[int, ...]:
+    """The table sizes at which every arm of field ``spec`` can be built (all of them unless it is a template)."""
+    if not has_placeholders(spec):
+        return exp.players
+    missing = _build_errors(exp, spec)
+    return tuple(p for p in exp.players if p not in missing)
+
+
+def sizes_text(exp: Experiment, option: str = "fields") -> str:
+    """A sentence per field played at only some table sizes: " `tuned` is played at 2, 4 and 6 players only ..."."""
+    out = []
+    for name, spec in field_specs(exp, option).items():
+        sizes = field_sizes(exp, spec)
+        if sizes != exp.players:
+            shown = ", ".join(map(str, sizes[:-1])) + (" and " if len(sizes) > 1 else "") + str(sizes[-1])
+            out.append(
+                f" `{name}` is played at {shown} players only: the policies file has no `{spec}` player for the other sizes."
+            )
+    return "".join(out)
 
 
 def templates_text(exp: Experiment, option: str = "fields") -> str:

@@ -41,8 +41,8 @@ from unocli.report.analyses.fields import (
     field_experiment,
     field_specs,
     fields_text,
-    templates_text,
     scope,
+    templates_text,
     verdict_matrix,
 )
 from unocli.report.analyses.house_rules_gap import skill_gaps
