@@ -604,7 +604,7 @@ def _answer(result: GameLengthResult) -> str:
     """The report's answer in one paragraph: the baseline's length under each field and each rule set's effect."""
     mid, base = result.mid, result.base
     t = result.turns[(result.turns["rules"] == base) & (result.turns["players"] == mid)].set_index("field")
-    lengths = ", ".join(f"{fmt.num(t.loc[f, 'mean_turns'])} with `{f}`" for f in result.fields)
+    lengths = ", ".join(f"{fmt.num(t.loc[f, 'mean_turns'])} with `{f}`" for f in result.fields if f in t.index)
     text = f"**Answer.** A {mid}-player round under {base} rules takes {lengths} players at every seat"
     text += " (mean turns per finished round)."
     rules = _rule_agreements(result)
