@@ -40,6 +40,7 @@ from unocli.game.rules import Rules, resolve_rules
 
 PLACEHOLDERS = ("rules", "players")
 _BRACED = re.compile(r"\{([^{}]*)\}")
+_NAMED = re.compile(r"[-_ ]*\{(?:rules|players)\}")  # a placeholder and the separator before it
 
 
 @dataclass(frozen=True)
@@ -167,6 +168,11 @@ def check_placeholders(spec: str) -> None:
 
 def has_placeholders(spec: str) -> bool:
     return "{" in spec or "}" in spec
+
+
+def template_name(spec: str) -> str:
+    """A spec's name in reports: without its placeholders (``tuned-{rules}-{players}`` -> ``tuned``)."""
+    return _NAMED.sub("", spec) if has_placeholders(spec) else spec
 
 
 def expand_spec(spec: str, rules: str, players: int, policies: PolicyFile | None = None) -> str:

@@ -18,7 +18,6 @@ Nothing here imports matplotlib.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
@@ -27,7 +26,7 @@ import pandas as pd
 
 from unocli.errors import ConfigError
 from unocli.report.analyses.skill import OPTIONS as SKILL_OPTIONS
-from unocli.study.arm import has_placeholders
+from unocli.study.arm import has_placeholders, template_name
 from unocli.study.experiments import ArmSpec, Experiment
 
 DEFAULT_FIELDS = ["random", "basic", "strong"]
@@ -39,7 +38,7 @@ FIELDS_OPTION = (DEFAULT_FIELDS, SKILL_OPTIONS["fields"][1])
 
 def field_name(spec: str) -> str:
     """A field's name in reports: the spec without its placeholders (``tuned-{rules}-{players}`` -> ``tuned``)."""
-    return re.sub(r"[-_ ]*\{(?:rules|players)\}", "", spec) if has_placeholders(spec) else spec
+    return template_name(spec)
 
 
 def field_specs(exp: Experiment, option: str = "fields") -> dict[str, str]:

@@ -28,7 +28,6 @@ rules' target score (500 points); the player's share is of matches won.
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass, replace
 from dataclasses import field as dc_field
 from functools import partial
@@ -43,7 +42,7 @@ from unocli.report.analyses.common import Context, caption, forest_chart, judged
 from unocli.report.model import Chart, Section, TableBlock
 from unocli.run.accumulate import Accumulator
 from unocli.run.shards import RunSpec, run_shard, split
-from unocli.study.arm import Arm
+from unocli.study.arm import Arm, template_name
 from unocli.study.experiments import Experiment, positive_int
 from unocli.study.stats import Difference, Estimate, clustered_share, paired_diff, t_interval
 
@@ -123,7 +122,7 @@ def check(exp: Experiment) -> str | None:
 
 def player_name(spec: str) -> str:
     """The player's name in the report: a template without its placeholders (``tuned-{rules}-{players}`` -> ``tuned``)."""
-    return re.sub(r"[-_ ]*\{(?:rules|players)\}", "", spec)
+    return template_name(spec)
 
 
 @dataclass(frozen=True)
