@@ -167,6 +167,7 @@ def check_placeholders(spec: str) -> None:
 
 
 def has_placeholders(spec: str) -> bool:
+    """True when ``spec`` holds a brace: a template to expand per table (or a malformed one, refused on expansion)."""
     return "{" in spec or "}" in spec
 
 

@@ -23,7 +23,8 @@ The format (every key optional unless marked)::
     [base]                            # the table every arm and grid cell starts from
     rules = "official"                # a preset or a rules TOML file (relative to this file)
     set = { hand_size = 7 }           # rule fields changed
-    policy = "basic"                  # every seat's policy: NAME or NAME:knob=value,...
+    policy = "basic"                  # every seat's policy: NAME or NAME:knob=value,...; a spec may hold
+                                      #   {rules} and {players}, filled in per table ("tuned-{rules}-{players}")
     seats = { 0 = "bluffer" }         # one seat's policy
 
     [arms.official]                   # one table per arm, with the keys of [base]
