@@ -11,14 +11,15 @@ for ``basic`` (whose knob is ``fewest``). Fixed seeds: a failure is a change in 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
 from unocli.errors import ConfigError
-from unocli.report.analyses import Context, game_length, house_rules
-from unocli.report.analyses.fields import agreement, field_experiment, on_field, verdict_matrix
+from unocli.report.analyses import Context, game_length, house_rules, stacking
+from unocli.report.analyses.fields import agreement, field_experiment, field_sizes, field_specs, on_field, verdict_matrix
 from unocli.run.backends import LocalBackend
 from unocli.study.experiments import load_experiment
 
@@ -158,3 +159,100 @@ policy = "basic"
         _load(tmp_path, text)
     with pytest.raises(ConfigError, match="twice"):
         _load(tmp_path, 'analysis = "seat-advantage"\n[options]\nfields = ["basic", "basic"]\n')
+
+
+TUNED = Path(__file__).resolve().parents[1] / "sims" / "tuned" / "tuned.toml"
+TEMPLATE = f"""
+analysis = "house-rules"
+games = 200
+seed = 3
+players = [2, 4]
+baseline = "official"
+policies = {str(TUNED)!r}
+[arms.official]
+rules = "official"
+[arms.stacking]
+rules = "stacking"
+[arms.seven-o-next]
+rules = "seven-o"
+policy = "basic:swap_target=next"
+[options]
+fields = ["basic", "tuned-{{rules}}-{{players}}"]
+replicates = 20
+skill_games = 0
+"""
+
+
+def test_a_template_field_seats_each_arm_and_size_its_own_player_and_is_named_without_placeholders(tmp_path, ctx):
+    exp = _load(tmp_path, TEMPLATE)
+    assert field_specs(exp) == {"basic": "basic", "tuned": "tuned-{rules}-{players}"}
+    tuned = field_experiment(exp, "tuned-{rules}-{players}")
+    for p in (2, 4):
+        official, stacking, seven = tuned.arms_for(p)
+        assert set(official.labels) == {f"tuned-official-{p}"} and set(stacking.labels) == {f"tuned-stacking-{p}"}
+        assert set(seven.labels) == {f"tuned-seven-o-{p}:swap_target=next"}  # the arm's knob on the field's player
+    result = house_rules.compute(replace(exp, players=(2,)), ctx)
+    assert set(result.table["field"]) == {"basic", "tuned"} and result.fields == ("basic", "tuned")
+    intro = house_rules.render(result).intro
+    assert "`tuned` is `tuned-{rules}-{players}`" in intro and "includes the change of player" in intro
+
+
+def test_a_template_field_missing_at_a_table_size_is_refused_before_play(tmp_path):
+    with pytest.raises(ConfigError, match=r"options\.fields.*tuned-official-3"):
+        _load(tmp_path, TEMPLATE.replace("players = [2, 4]", "players = [2, 3]"))
+    with pytest.raises(ConfigError, match="both be named 'tuned'"):
+        _load(tmp_path, TEMPLATE.replace('"basic", "tuned-', '"tuned-{rules}", "tuned-'))
+
+
+PARTIAL = f"""
+analysis = "game-length"
+games = 200
+seed = 5
+players = [2, 3]
+baseline = "official"
+policies = {str(TUNED)!r}
+[base]
+policy = "basic"
+[arms.official]
+rules = "official"
+[arms.stacking]
+rules = "stacking"
+[options]
+fields = ["basic", "tuned-{{rules}}-{{players}}"]
+match_games = 5
+detail_players = [2]
+"""
+
+
+def test_a_template_field_plays_only_the_table_sizes_its_players_exist_for(tmp_path, ctx):
+    exp = _load(tmp_path, PARTIAL)  # no tuned player for 3 players: game-length plays tuned at 2 only
+    assert field_sizes(exp, "tuned-{rules}-{players}") == (2,) and field_sizes(exp, "basic") == (2, 3)
+    result = game_length.compute(exp, ctx)
+    t = result.turns
+    assert sorted(zip(t["field"], t["players"], strict=True)) == [("basic", 2)] * 2 + [("basic", 3)] * 2 + [("tuned", 2)] * 2
+    assert set(result.diffs["field"] + result.diffs["players"].astype(str)) == {"basic2", "basic3", "tuned2"}
+    section = game_length.render(result)
+    assert "`tuned` is played at 2 players only" in section.intro
+    assert any(f.startswith("Every seat `tuned`") and "3 players" not in f for f in section.findings)
+    # a template with players at no table size is refused, naming it
+    with pytest.raises(ConfigError, match=r"options\.fields.*tuned-official-3"):
+        _load(
+            tmp_path, PARTIAL.replace("players = [2, 3]", "players = [3]").replace("detail_players = [2]", "detail_players = [3]")
+        )
+
+
+def test_stacking_template_field_seats_each_variant_its_own_player(tmp_path, ctx):
+    text = PARTIAL.replace('analysis = "game-length"', 'analysis = "stacking"').replace(
+        'baseline = "official"', 'baseline = "off"'
+    )
+    text = text.replace("[arms.official]", "[arms.off]").replace("[arms.stacking]", "[arms.any]")
+    text = text.replace('rules = "stacking"', 'rules = "stack-any"').replace("match_games = 5\ndetail_players = [2]", "")
+    text += "versus_players = [2, 3]\nstack_players = [2]\nreplicates = 20\n"
+    result = stacking.compute(_load(tmp_path, text), ctx)
+    f = result.fields
+    assert sorted(set(zip(f["field"], f["players"], strict=True))) == [("basic", 2), ("basic", 3), ("tuned", 2)]
+    assert sorted(set(zip(result.strategy["field"], result.strategy["players"], strict=True))) == sorted(
+        set(zip(f["field"], f["players"], strict=True))
+    )
+    assert result.main_field == "basic" and result.field_names == ["basic", "tuned"]
+    assert "`tuned` is played at 2 players only" in stacking.render(result).intro

@@ -142,10 +142,26 @@ def test_arms_with_policies_are_refused(tmp_path):
 def test_shipped_experiment_loads():
     root = Path(__file__).resolve().parents[1]
     exp = load_experiment(root / "sims" / "skill.toml")
-    assert exp.analysis == "skill" and exp.options["player"] == "strong"
+    assert exp.analysis == "skill" and exp.options["player"] == "tuned-{rules}-{players}"
     assert exp.options["fields"] == ["basic", "random"] and exp.players == (2, 4, 6)
     quick = load_experiment(root / "sims" / "skill.toml", quick=True)
     assert quick.games < exp.games and quick.options["match_games"] < exp.options["match_games"]
+    # every rule set and table size seats its own tuned player at seat 0, the field everywhere else
+    for arm in exp.arms:
+        for p in exp.players:
+            table = skill.table_arm(exp, arm.name, p, exp.options["player"], "basic")
+            assert table.labels == (f"tuned-{arm.table.rules}-{p}",) + ("basic",) * (p - 1)
+
+
+def test_template_player_is_named_without_placeholders_and_checked_per_cell(tmp_path):
+    assert skill.player_name("tuned-{rules}-{players}") == "tuned"
+    assert skill.player_name("strong") == "strong"
+    tuned = Path(__file__).resolve().parents[1] / "sims" / "tuned" / "tuned.toml"
+    path = tmp_path / "t.toml"
+    text = TOML.replace('player = "basic"', 'player = "tuned-{rules}-{players}"')
+    path.write_text(f"policies = {str(tuned)!r}\n" + text.replace("players = [2, 4]", "players = [2, 3]"))
+    with pytest.raises(ConfigError, match=r"options.*tuned-official-3"):  # no tuned player for 3 players
+        load_experiment(path)
 
 
 def test_compute_does_not_import_matplotlib(tmp_path):
@@ -164,3 +180,23 @@ print(type(result).__name__, "matplotlib" in sys.modules)
     proc = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True, text=True, check=False, timeout=600)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split() == ["SkillResult", "False"]
+
+
+def test_fixed_player_is_measured_beside_the_player(tmp_path):
+    # the fixed player is basic, the player random: against a field of random, basic's gap must be clearly
+    # positive (the planted edge, as above) and random's covers 0 (the same policy as the field: exactly 0 here)
+    path = tmp_path / "fixed.toml"
+    text = TOML.replace('player = "basic"', 'player = "random"\nfixed_player = "basic"')
+    text = text.replace("players = [2, 4]", "players = [2]")
+    path.write_text(text.replace('fields = ["random", "basic"]', 'fields = ["random"]'))
+    res = skill.compute(load_experiment(path), Context(backend=LocalBackend(), log=lambda _: None))
+    assert res.fixed == "basic" and len(res.fixed_gaps) == len(res.gaps) == 3
+    official = res.fixed_gaps[res.fixed_gaps["rules"] == "official"].iloc[0]
+    assert official["round_gap_low"] > 0.05
+    assert (res.gaps["round_gap"] == 0).all()
+    assert set(res.fixed_changes["rules"]) == {"twin", "stacking"}
+    names = {b.name for b in skill.render(res).blocks if isinstance(b, TableBlock)}
+    assert {"skill-fixed-gaps", "skill-fixed-vs-baseline"} <= names
+    path.write_text(text.replace('fixed_player = "basic"', 'fixed_player = "tuned-{rules}-{players}"'))
+    with pytest.raises(ConfigError, match="fixed_player"):
+        load_experiment(path)

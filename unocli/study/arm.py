@@ -9,10 +9,16 @@ the command line or an experiment file writes it (``--rules``, ``--set``,
 policies from); :meth:`TableSpec.build` resolves it into an Arm, once per table
 size. A :class:`PolicyFile` is such a file, loaded once and carried by every
 table built from the same options or experiment file.
+
+A policy spec may hold the placeholders ``{rules}`` (the table's rules preset,
+as written) and ``{players}`` (the table size), expanded when the table is
+built (:func:`expand_spec`): ``tuned-{rules}-{players}`` names each rule set's
+and table size's own tuned player from ``sims/tuned/tuned.toml``.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from enum import Enum
 from pathlib import Path
@@ -29,7 +35,12 @@ from unocli.game.policies import (
     resolve_policies,
     seat_labels,
 )
+from unocli.game.rules import PRESETS as RULE_PRESETS
 from unocli.game.rules import Rules, resolve_rules
+
+PLACEHOLDERS = ("rules", "players")
+_BRACED = re.compile(r"\{([^{}]*)\}")
+_NAMED = re.compile(r"[-_ ]*\{(?:rules|players)\}")  # a placeholder and the separator before it
 
 
 @dataclass(frozen=True)
@@ -144,6 +155,49 @@ def known_policies(policies: PolicyFile | None) -> str:
     return f"{names} and, from {policies.path!r}, {', '.join(own) or '(none)'}"
 
 
+def check_placeholders(spec: str) -> None:
+    """Refuse a spec whose braces are not ``{rules}`` or ``{players}`` (raises UnknownPolicy, a usage error)."""
+    for inner in _BRACED.findall(spec):
+        if inner not in PLACEHOLDERS:
+            raise UnknownPolicy(
+                f"policy {spec!r}: unknown placeholder {{{inner}}}; the placeholders are {{rules}} and {{players}}"
+            )
+    if "{" in _BRACED.sub("", spec) or "}" in _BRACED.sub("", spec):
+        raise UnknownPolicy(f"policy {spec!r}: an unmatched brace; the placeholders are {{rules}} and {{players}}")
+
+
+def has_placeholders(spec: str) -> bool:
+    """True when ``spec`` holds a brace: a template to expand per table (or a malformed one, refused on expansion)."""
+    return "{" in spec or "}" in spec
+
+
+def template_name(spec: str) -> str:
+    """A spec's name in reports: without its placeholders (``tuned-{rules}-{players}`` -> ``tuned``)."""
+    return _NAMED.sub("", spec) if has_placeholders(spec) else spec
+
+
+def expand_spec(spec: str, rules: str, players: int, policies: PolicyFile | None = None) -> str:
+    """``spec`` with ``{rules}`` and ``{players}`` filled in for a table of ``rules`` (as written) and ``players``.
+
+    Raises UnknownPolicy, one sentence naming the spec, for an unknown
+    placeholder, for ``{rules}`` when the rules are not a preset name (a rules
+    file has no name to fill in), or when the expanded name is not a policy.
+    """
+    if not has_placeholders(spec):
+        return spec
+    check_placeholders(spec)
+    if "{rules}" in spec and rules not in RULE_PRESETS:
+        raise UnknownPolicy(
+            f"policy {spec!r}: {{rules}} needs the rules to be a preset name ({', '.join(RULE_PRESETS)}), not {rules!r}"
+        )
+    out = spec.replace("{rules}", rules).replace("{players}", str(players))
+    name = out.partition(":")[0].strip()
+    if name not in PRESETS and not (policies and name in policies.policies):
+        where = f"in {policies.path!r}" if policies else "a preset (no policies file is named)"
+        raise UnknownPolicy(f"policy {spec!r} at {players} players under {rules} rules names {name!r}, which is not {where}")
+    return out
+
+
 def parse_policy(spec: str, policies: PolicyFile | None = None) -> Policy:
     """``NAME`` or ``NAME:knob=value,...`` where NAME is a preset or in ``policies``.
 
@@ -153,6 +207,23 @@ def parse_policy(spec: str, policies: PolicyFile | None = None) -> Policy:
     if name not in PRESETS and not (policies and name in policies.policies):
         raise UnknownPolicy(f"unknown policy {name!r}; the policies are: {known_policies(policies)}")
     return parse_policy_spec(spec, policies.policies if policies else None)
+
+
+def check_spec(spec: str, policies: PolicyFile | None = None) -> None:
+    """Check a spec before any table is built: a template's placeholders and knobs, else the whole spec.
+
+    A template's name is checked when a table is built (:func:`expand_spec`), as
+    only then are the rules and the table size known.
+    """
+    if not has_placeholders(spec):
+        parse_policy(spec, policies)
+        return
+    check_placeholders(spec)
+    knobs = spec.partition(":")[2]
+    try:
+        parse_policy_spec("random" + (":" + knobs if knobs.strip() else ""))
+    except ConfigError as exc:
+        raise ConfigError(f"policy {spec!r}: {exc}") from None
 
 
 @dataclass(frozen=True)
@@ -185,15 +256,16 @@ class TableSpec:
         if self.base_dir and spec.endswith(".toml") and not Path(spec).is_absolute():
             spec = str(Path(self.base_dir) / spec)
         rules = resolve_rules(spec, [f"{k}={v}" for k, v in self.sets], players or self.players)
-        seats = [f"{s}={p}" for s, p in self.seats]
+        policy = expand_spec(self.policy, self.rules, rules.players, self.policies)
+        seats = [f"{s}={expand_spec(p, self.rules, rules.players, self.policies)}" for s, p in self.seats]
         for s, _ in self.seats:
             if not 0 <= s < rules.players:
                 raise ConfigError(f"seat {s} is not at the table: seats are 0 to {rules.players - 1}")
-        for spec in (self.policy, *(p for _, p in self.seats)):
+        for spec in (policy, *(p.partition("=")[2] for p in seats)):
             parse_policy(spec, self.policies)  # an unknown name: one sentence naming the presets and the file's
         extra = self.policies.policies if self.policies else None
-        policies = list(resolve_policies(rules.players, self.policy, seats, extra))
-        labels = list(seat_labels(rules.players, self.policy, seats))
+        policies = list(resolve_policies(rules.players, policy, seats, extra))
+        labels = list(seat_labels(rules.players, policy, seats))
         for sel, knob, value in self.knobs:
             for s in seat_selection(sel, rules.players):
                 policies[s] = policies[s].replace(**{knob: value})

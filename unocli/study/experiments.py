@@ -23,7 +23,8 @@ The format (every key optional unless marked)::
     [base]                            # the table every arm and grid cell starts from
     rules = "official"                # a preset or a rules TOML file (relative to this file)
     set = { hand_size = 7 }           # rule fields changed
-    policy = "basic"                  # every seat's policy: NAME or NAME:knob=value,...
+    policy = "basic"                  # every seat's policy: NAME or NAME:knob=value,...; a spec may hold
+                                      #   {rules} and {players}, filled in per table ("tuned-{rules}-{players}")
     seats = { 0 = "bluffer" }         # one seat's policy
 
     [arms.official]                   # one table per arm, with the keys of [base]
@@ -68,7 +69,7 @@ from unocli.files import load_toml
 from unocli.game.policies import UnknownPolicy
 from unocli.game.rng import SEED_MAX
 from unocli.run.precision import DEFAULT_MAX_GAMES, check_target
-from unocli.study.arm import Arm, PolicyFile, TableSpec, parse_policy, plain
+from unocli.study.arm import Arm, PolicyFile, TableSpec, check_spec, plain
 from unocli.study.compare import quantity_names
 from unocli.study.sweep import Axis, parse_axis
 
@@ -455,7 +456,7 @@ def _table(raw: Any, key: str, parent: TableSpec, where: _Where) -> TableSpec:
 
 def _check_policy(spec: str, key: str, where: _Where, policies: PolicyFile | None) -> None:
     try:
-        parse_policy(spec, policies)
+        check_spec(spec, policies)  # a {rules}/{players} template's name is checked as each arm is built
     except ConfigError as exc:
         raise where.error(key, str(exc), like=exc) from None
 
@@ -510,12 +511,11 @@ def players_list(value: Any) -> str | None:
 
 
 def policy_spec(value: Any) -> str | None:
-    from unocli.game.policies import parse_policy_spec
-
+    """A preset spec, or a ``{rules}``/``{players}`` template (its name is checked by the analysis, per table)."""
     if not isinstance(value, str):
         return f"must be a policy spec, not {value!r}"
     try:
-        parse_policy_spec(value)
+        check_spec(value)
     except ConfigError as exc:
         return str(exc)
     return None

@@ -9,6 +9,10 @@ top of the field's policy (``strong:swap_target=fewest``), so an arm can vary
 a knob that only matters under its rule. The helpers here build the per-field
 experiment and say, for a family of effects, under which fields each holds.
 
+A field may be a template, ``tuned-{rules}-{players}``: each arm's rule set and
+each table size then plays its own tuned player (``unocli.study.arm.expand_spec``).
+Reports name such a field without its placeholders (``tuned``: :func:`field_name`).
+
 Nothing here imports matplotlib.
 """
 
@@ -20,7 +24,9 @@ from typing import Any
 
 import pandas as pd
 
+from unocli.errors import ConfigError
 from unocli.report.analyses.skill import OPTIONS as SKILL_OPTIONS
+from unocli.study.arm import has_placeholders, template_name
 from unocli.study.experiments import ArmSpec, Experiment
 
 DEFAULT_FIELDS = ["random", "basic", "strong"]
@@ -28,6 +34,83 @@ DEFAULT_FIELDS = ["random", "basic", "strong"]
 
 # the skill report's check of its own ``fields`` option: a non-empty list of distinct policy specs
 FIELDS_OPTION = (DEFAULT_FIELDS, SKILL_OPTIONS["fields"][1])
+
+
+def field_name(spec: str) -> str:
+    """A field's name in reports: the spec without its placeholders (``tuned-{rules}-{players}`` -> ``tuned``)."""
+    return template_name(spec)
+
+
+def field_specs(exp: Experiment, option: str = "fields") -> dict[str, str]:
+    """The fields of ``options[option]`` by the name reports give them (:func:`field_name`), in order."""
+    specs = [str(f) for f in exp.options[option]]
+    return {field_name(f): f for f in specs}
+
+
+def check_fields(exp: Experiment, option: str = "fields", partial: bool = False) -> str | None:
+    """``option: message`` when two fields share a name or a field cannot be built at a table size, else None.
+
+    A template field is built here under every arm and table size, so a
+    missing tuned player is named before any game is played. ``partial``: a
+    template field may be missing at some table sizes (it is played at the
+    others, :func:`field_sizes`), but not at all of them.
+    """
+    specs = [str(f) for f in exp.options[option]]
+    names = [field_name(f) for f in specs]
+    if len(set(names)) != len(names):
+        return f"options.{option}: two fields would both be named {next(n for n in names if names.count(n) > 1)!r}"
+    for spec in specs:
+        if not has_placeholders(spec):
+            continue
+        errors = _build_errors(exp, spec)
+        if errors and (not partial or len(errors) == len(exp.players)):
+            return f"options.{option}: {next(iter(errors.values()))}"
+    return None
+
+
+def _build_errors(exp: Experiment, spec: str) -> dict[int, str]:
+    """The error of every table size at which some arm of field ``spec`` cannot be built."""
+    fexp, out = field_experiment(exp, spec), {}
+    for p in exp.players:
+        try:
+            fexp.arms_for(p)
+        except ConfigError as exc:
+            out[p] = str(exc)
+    return out
+
+
+def field_sizes(exp: Experiment, spec: str) -> tuple[int, ...]:
+    """The table sizes at which every arm of field ``spec`` can be built (all of them unless it is a template)."""
+    if not has_placeholders(spec):
+        return exp.players
+    missing = _build_errors(exp, spec)
+    return tuple(p for p in exp.players if p not in missing)
+
+
+def sizes_text(exp: Experiment, option: str = "fields") -> str:
+    """A sentence per field played at only some table sizes: " `tuned` is played at 2, 4 and 6 players only ..."."""
+    out = []
+    for name, spec in field_specs(exp, option).items():
+        sizes = field_sizes(exp, spec)
+        if sizes != exp.players:
+            shown = ", ".join(map(str, sizes[:-1])) + (" and " if len(sizes) > 1 else "") + str(sizes[-1])
+            out.append(
+                f" `{name}` is played at {shown} players only: the policies file has no `{spec}` player for the other sizes."
+            )
+    return "".join(out)
+
+
+def templates_text(exp: Experiment, option: str = "fields") -> str:
+    """A sentence per template field: what its name stands for, and that a rule's effect under it changes players too."""
+    out = []
+    for name, spec in field_specs(exp, option).items():
+        if spec != name:
+            out.append(
+                f" `{name}` is `{spec}`: each rule set and table size seats its own player of that name (from "
+                f"{exp.base.policies.path if exp.base.policies else 'the policies file'}), so under `{name}` a rule's "
+                "effect includes the change of player it brings (the rule set's own player instead of the baseline's)."
+            )
+    return "".join(out)
 
 
 def on_field(policy: str, field: str) -> str:

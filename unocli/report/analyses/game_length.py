@@ -13,7 +13,7 @@ rounds a match to ``target_score`` takes. A stuck round (docs/rules.md
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 
 import numpy as np
@@ -35,7 +35,18 @@ from unocli.report.analyses.common import (
     total_games,
     verdict_text,
 )
-from unocli.report.analyses.fields import FIELDS_OPTION, agreement, field_experiment, fields_text, verdict_matrix
+from unocli.report.analyses.fields import (
+    FIELDS_OPTION,
+    agreement,
+    check_fields,
+    field_experiment,
+    field_sizes,
+    field_specs,
+    fields_text,
+    sizes_text,
+    templates_text,
+    verdict_matrix,
+)
 from unocli.report.model import Chart, Section, TableBlock
 from unocli.study.compare import Comparison
 from unocli.study.experiments import Experiment, players_list, positive_int
@@ -99,19 +110,20 @@ class GameLengthResult:
 def check(exp: Experiment) -> str | None:
     if not exp.arms:
         return "arms: the game-length analysis needs at least one [arms.NAME] rule set"
-    return None
+    return check_fields(exp, partial=True)
 
 
 def compute(exp: Experiment, ctx: Context) -> GameLengthResult:
     """Play rounds and matches of every rule set at every table size, under every field of players."""
-    players, fields = exp.players, tuple(exp.options["fields"])
+    players, specs = exp.players, field_specs(exp)
+    fields = tuple(specs)
     names = tuple(a.name for a in exp.arms_for(players[0]))
     base = exp.baseline or names[0]
     rounds: dict[tuple[str, int], Comparison] = {}
     matches: dict[tuple[str, int], Comparison] = {}
     for field in fields:
-        fexp = field_experiment(exp, field)
-        for p in players:
+        fexp = field_experiment(exp, specs[field])
+        for p in field_sizes(exp, specs[field]):  # a template field only where its players exist
             rounds[(field, p)] = run_compare(
                 fexp, ctx, fexp.arms_for(p), baseline=base, quantities=ROUND_Q, target_on="mean", label=f"{field}, {p} players"
             )
@@ -128,7 +140,7 @@ def compute(exp: Experiment, ctx: Context) -> GameLengthResult:
     games = total_games(list(rounds.values()))
     games += sum(int(c.sums.s1[:, c.quantities.index("rounds")].sum()) for c in matches.values())
     every = [c.acc(a.name) for c in rounds.values() for a in c.arms]
-    keys = [(f, p, name) for f in fields for p in players for name in names]
+    keys = [(f, p, name) for f in fields for p in players for name in names if (f, p) in rounds]
     return GameLengthResult(
         exp=exp,
         names=names,
@@ -280,7 +292,7 @@ def render(result: GameLengthResult) -> Section:
         + (
             f"\n\nRule sets: {', '.join(result.names)}; baseline {base}. Fields of players: {fields_text(result.fields)} "
             f"(every seat plays the field's policy). Each table size plays the same deals under every rule set and field; "
-            f"the single-field charts show `{result.ref}`."
+            f"the single-field charts show `{result.ref}`." + templates_text(exp) + sizes_text(exp)
         )
     )
     return Section(
@@ -396,6 +408,8 @@ def _field_chart(result: GameLengthResult) -> Chart:
     """Mean turns under the baseline rules by table size, one line per field of players."""
     t = result.turns[result.turns["rules"] == result.base]
     series = interval_series(t, "field", result.fields, ("mean_turns", "ci_low", "ci_high"))
+    # a field played at some table sizes only (a template without players for the others) has its own x
+    series = [replace(s, x=t[t["field"] == f]["players"]) for s, f in zip(series, result.fields, strict=True)]
     cap = caption(
         result.exp,
         f"Mean turns per finished round under {result.base} rules, one line per field of players",
@@ -590,7 +604,7 @@ def _answer(result: GameLengthResult) -> str:
     """The report's answer in one paragraph: the baseline's length under each field and each rule set's effect."""
     mid, base = result.mid, result.base
     t = result.turns[(result.turns["rules"] == base) & (result.turns["players"] == mid)].set_index("field")
-    lengths = ", ".join(f"{fmt.num(t.loc[f, 'mean_turns'])} with `{f}`" for f in result.fields)
+    lengths = ", ".join(f"{fmt.num(t.loc[f, 'mean_turns'])} with `{f}`" for f in result.fields if f in t.index)
     text = f"**Answer.** A {mid}-player round under {base} rules takes {lengths} players at every seat"
     text += " (mean turns per finished round)."
     rules = _rule_agreements(result)
@@ -693,8 +707,7 @@ def _field_findings(result: GameLengthResult) -> list[str]:
         out.append(
             f"Every seat `{f}`, {result.base} rules, mean turns: "
             + "; ".join(
-                f"{p} players {fmt.ci(sub.loc[p, 'mean_turns'], sub.loc[p, 'ci_low'], sub.loc[p, 'ci_high'])}"
-                for p in result.exp.players
+                f"{p} players {fmt.ci(sub.loc[p, 'mean_turns'], sub.loc[p, 'ci_low'], sub.loc[p, 'ci_high'])}" for p in sub.index
             )
             + f" (n = {fmt.count(sub['n'].min())} finished rounds or more)."
         )

@@ -37,9 +37,12 @@ from unocli.report.analyses.common import (
 from unocli.report.analyses.fields import (
     FIELDS_OPTION,
     agreement,
+    check_fields,
     field_experiment,
+    field_specs,
     fields_text,
     scope,
+    templates_text,
     verdict_matrix,
 )
 from unocli.report.analyses.house_rules_gap import skill_gaps
@@ -117,20 +120,21 @@ class HouseRulesResult:
 def check(exp: Experiment) -> str | None:
     if len(exp.arms) < 2:
         return "arms: the house-rules analysis needs the baseline arm and at least one house rule"
-    return None
+    return check_fields(exp)
 
 
 def compute(exp: Experiment, ctx: Context) -> HouseRulesResult:
     """Play every rule set at every table size under every field on the same deals and measure the effects."""
     names = tuple(a.name for a in exp.arms)
     base = exp.baseline or names[0]
-    fields = tuple(exp.options["fields"])
+    specs = field_specs(exp)
+    fields = tuple(specs)
     rows: list[dict] = []
     comps: dict[tuple[str, int], Comparison] = {}
     diffs: dict[str, list[Difference]] = {"turns": [], "win_first": [], "win_dealer": []}
     identical: list[tuple[str, str, str]] = []
     for field in fields:
-        fexp = field_experiment(exp, field)
+        fexp = field_experiment(exp, specs[field])
         for p in exp.players:
             quantities = (*QUANTITIES, *(f"win_{s}" for s in range(p)))
             arms = fexp.arms_for(p)
@@ -221,6 +225,7 @@ def render(result: HouseRulesResult) -> Section:
         + "\n\n"
         + (exp.description or "")
         + f"\n\nBaseline {base}; fields of players: {fields_text(result.fields)} (every seat plays the field's policy)."
+        + templates_text(exp)
     )
     return Section(
         name=exp.name, title=exp.title, intro=intro, findings=_findings(result), blocks=blocks, meta={"games": result.games}

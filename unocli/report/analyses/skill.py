@@ -29,18 +29,20 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from dataclasses import field as dc_field
 from functools import partial
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from unocli.errors import ConfigError
 from unocli.report import fmt
 from unocli.report.analyses.common import Context, caption, forest_chart, judged
 from unocli.report.model import Chart, Section, TableBlock
 from unocli.run.accumulate import Accumulator
 from unocli.run.shards import RunSpec, run_shard, split
-from unocli.study.arm import Arm
+from unocli.study.arm import Arm, template_name
 from unocli.study.experiments import Experiment, positive_int
 from unocli.study.stats import Difference, Estimate, clustered_share, paired_diff, t_interval
 
@@ -76,8 +78,18 @@ def _player_spec(value: Any) -> str | None:
     return policy_spec(value)
 
 
+def _fixed_spec(value: Any) -> str | None:
+    """``""`` (none) or a policy spec without placeholders: one player for every rule set and table size."""
+    if value == "":
+        return None
+    if isinstance(value, str) and ("{" in value or "}" in value):
+        return f"must be one player for every rule set, without {{rules}} or {{players}}, not {value!r}"
+    return _player_spec(value)
+
+
 OPTIONS = {
     "player": ("strong", _player_spec),
+    "fixed_player": ("", _fixed_spec),
     "fields": (["basic", "random"], _policy_list),
     "match_games": (2000, positive_int),
     "match_margin_pp": (3.0, _positive_number),
@@ -85,7 +97,11 @@ OPTIONS = {
 
 
 def check(exp: Experiment) -> str | None:
-    """The arms are rule sets only: this analysis seats its own player and field."""
+    """The arms are rule sets only: this analysis seats its own player and field.
+
+    Every cell's table is built here, so a ``{rules}``/``{players}`` template
+    naming a player that does not exist is refused before any game is played.
+    """
     tables = [(f"arms.{a.name}", a.table) for a in exp.arms] or [("base", exp.base)]
     for key, table in tables:
         if table.policy != "random" or table.seats or table.knobs:
@@ -93,7 +109,20 @@ def check(exp: Experiment) -> str | None:
                 f"{key}: the skill analysis seats options.player against options.fields itself; "
                 "remove policy and seats from [base] and [arms] (the arms are rule sets)"
             )
+    names = [a.name for a in exp.arms] or ["base"]
+    for field in exp.options["fields"]:
+        for p in exp.players:
+            for name in names:
+                try:
+                    table_arm(exp, name, p, exp.options["player"], field)
+                except ConfigError as exc:
+                    return f"options: {exc}"
     return None
+
+
+def player_name(spec: str) -> str:
+    """The player's name in the report: a template without its placeholders (``tuned-{rules}-{players}`` -> ``tuned``)."""
+    return template_name(spec)
 
 
 @dataclass(frozen=True)
@@ -112,6 +141,9 @@ class SkillResult:
     interval over deals), ``sim_low``/``sim_high``/``sim_level`` (the
     simultaneous interval over the kind's rows), ``margin_pp``, ``verdict``
     and ``p_tost``.
+    ``fixed_gaps``/``fixed_changes``: the same for ``options.fixed_player``
+    (one player under every rule set, so a rule set's change of its gap is
+    the rule's effect on one player), empty when it is not set.
     """
 
     exp: Experiment
@@ -122,6 +154,23 @@ class SkillResult:
     gaps: pd.DataFrame
     changes: pd.DataFrame
     games: int
+    fixed_gaps: pd.DataFrame = dc_field(default_factory=pd.DataFrame)
+    fixed_changes: pd.DataFrame = dc_field(default_factory=pd.DataFrame)
+
+    @property
+    def fixed(self) -> str:
+        """The fixed player's spec, ``""`` when none."""
+        return str(self.exp.options.get("fixed_player", ""))
+
+    @property
+    def player_spec(self) -> str:
+        """The player as the experiment names it (``player`` is its name in the report)."""
+        return str(self.exp.options["player"])
+
+    @property
+    def per_rules(self) -> bool:
+        """True when the player is a template: each rule set and table size seats its own player."""
+        return self.player != self.player_spec
 
 
 @dataclass(frozen=True)
@@ -165,10 +214,25 @@ def play_cell(exp: Experiment, ctx: Context, arm: Arm, games: int, match: bool) 
 
 
 def compute(exp: Experiment, ctx: Context) -> SkillResult:
-    """Play every (table size, field, rule set) cell, rounds and matches, and compare each rule set's gap with the baseline's."""
+    """Play every (table size, field, rule set) cell, rounds and matches, and compare each rule set's gap with the baseline's.
+
+    The same again for ``options.fixed_player`` when it is set.
+    """
     player, fields = exp.options["player"], tuple(exp.options["fields"])
     names = tuple(a.name for a in exp.arms) or ("base",)
     baseline = exp.baseline or names[0]
+    gaps, changes, played = _measure(exp, ctx, player, fields, names, baseline)
+    result = SkillResult(exp, player_name(player), fields, names, baseline, gaps, changes, played)
+    if not exp.options.get("fixed_player"):
+        return result
+    fixed_gaps, fixed_changes, more = _measure(exp, ctx, exp.options["fixed_player"], fields, names, baseline)
+    return replace(result, fixed_gaps=fixed_gaps, fixed_changes=fixed_changes, games=played + more)
+
+
+def _measure(
+    exp: Experiment, ctx: Context, player: str, fields: tuple[str, ...], names: tuple[str, ...], baseline: str
+) -> tuple[pd.DataFrame, pd.DataFrame, int]:
+    """One player's gaps per cell, each rule set's change of the gap against ``baseline``, and the games played."""
     sizes = {"round": exp.games, "match": exp.options["match_games"]}
     cells: dict[tuple[str, int, str, str], _Cell] = {}
     for p in exp.players:
@@ -180,8 +244,7 @@ def compute(exp: Experiment, ctx: Context) -> SkillResult:
                     cells[(kind, p, field, name)] = play_cell(exp, ctx, arm, sizes[kind], kind == "match")
     gaps = pd.DataFrame([_gap_row(cells, p, field, name) for p in exp.players for field in fields for name in names])
     changes = pd.DataFrame([row for kind in KINDS for row in _change_rows(exp, cells, kind, names, baseline)])
-    played = sum(c.acc.games for c in cells.values())
-    return SkillResult(exp, player, fields, names, baseline, gaps, changes, played)
+    return gaps, changes, sum(c.acc.games for c in cells.values())
 
 
 def _gap_row(cells: dict[tuple[str, int, str, str], _Cell], p: int, field: str, name: str) -> dict[str, Any]:
@@ -246,6 +309,10 @@ def render(result: SkillResult) -> Section:
     blocks: list[Any] = [_headline_chart(result), _findings_text(result), _gaps_table(result)]
     if not result.changes.empty:
         blocks += [_change_chart(result), _changes_table(result)]
+    if not result.fixed_gaps.empty:
+        blocks += [_gaps_table(result, fixed=True)]
+        if not result.fixed_changes.empty:
+            blocks += [_changes_table(result, fixed=True)]
     intro = _answer(result) + "\n\n" + (exp.description or "").strip()
     return Section(name=exp.name, title=exp.title, intro=intro.strip(), blocks=blocks, meta={"games": result.games})
 
@@ -292,7 +359,24 @@ def _answer(result: SkillResult) -> str:
         f"{fmt.pp(g['round_gap'].min())} to {fmt.pp(g['round_gap'].max())}; per match it ranges from "
         f"{fmt.pp(g['match_gap'].min())} to {fmt.pp(g['match_gap'].max())}, {_magnify(g)}. "
     )
-    return text + _rules_sentence(result)
+    return text + _rules_sentence(result) + _per_rules_caveat(result)
+
+
+def _per_rules_caveat(result: SkillResult) -> str:
+    """With a ``{rules}``/``{players}`` player, what a rule set's change of the gap compares (two different players)."""
+    if not result.per_rules:
+        return ""
+    elsewhere = (
+        f" {_rules_sentence(result, fixed=True)}"
+        if not result.fixed_changes.empty
+        else " (for that, the house-rules report measures one fixed player's gap under each rule)."
+    )
+    return (
+        f" The player is a template, `{result.player_spec}`: each rule set and table size seats its own `{result.player}` "
+        f"player, so a rule set's change of the gap compares two players, each made for its own rules: it says whether "
+        f"skill pays more or less under that rule for a player who knows the rule, not what the rule does to one fixed "
+        f"player.{elsewhere}"
+    )
 
 
 def _magnify(g: pd.DataFrame) -> str:
@@ -305,12 +389,13 @@ def _magnify(g: pd.DataFrame) -> str:
     return f"larger than the per-round gap, same sign, in {larger} of the {len(clear)} cells with a clear per-round edge"
 
 
-def _rules_sentence(result: SkillResult) -> str:
+def _rules_sentence(result: SkillResult, fixed: bool = False) -> str:
     """What each rule set does to the per-round gap against the baseline, over table sizes and fields, by verdict.
 
     "Raises" is toward the player (a larger edge, or a smaller deficit where the player trails the fair share).
+    ``fixed``: of the fixed player's gap instead.
     """
-    ch = result.changes
+    ch = result.fixed_changes if fixed else result.changes
     if ch.empty:
         return ""
     r = ch[ch["kind"] == "round"]
@@ -323,8 +408,10 @@ def _rules_sentence(result: SkillResult) -> str:
             f"{name} raises it in {up}, lowers it in {down} and is equivalent in {same} of {len(sub)} "
             f"({fmt.pp(sub['d_gap'].min())} to {fmt.pp(sub['d_gap'].max())})"
         )
+    lead = f"With one fixed `{result.fixed}` player instead, under every rule set: " if fixed else ""
     return (
-        f"Against the {result.baseline} rules on the same deals (the per-round gap, over the cells of table size and field): "
+        f"{lead}{'against' if fixed else 'Against'} the {result.baseline} rules on the same deals "
+        "(the per-round gap, over the cells of table size and field): "
         + "; ".join(parts)
         + f" (simultaneous {fmt.fixed(100 * r['sim_level'].iloc[0], 2)}% intervals, equivalence margin "
         f"+/-{fmt.num(r['margin_pp'].iloc[0])} pp; the rest undecided)."
@@ -362,7 +449,7 @@ def _findings_text(result: SkillResult) -> str:
 
 
 def _target(result: SkillResult) -> str:
-    arm = table_arm(result.exp, result.baseline, result.exp.players[0], result.player, result.fields[0])
+    arm = table_arm(result.exp, result.baseline, result.exp.players[0], result.player_spec, result.fields[0])
     return fmt.count(arm.rules.target_score)
 
 
@@ -372,7 +459,8 @@ def _caption(result: SkillResult, what: str, intervals: str) -> str:
         f"{fmt.count(exp.games)} deals per cell for rounds, {fmt.count(exp.options['match_games'])} for matches, "
         "each played once per seat rotation"
     )
-    policies = f"one {result.player} against a field of " + " or ".join(result.fields)
+    own = f" ({result.player_spec}: each rule set's and table size's own)" if result.per_rules else ""
+    policies = f"one {result.player}{own} against a field of " + " or ".join(result.fields)
     return caption(exp, what, n, rules=", ".join(result.rule_sets), policies=policies, intervals=intervals)
 
 
@@ -413,8 +501,10 @@ def _headline_chart(result: SkillResult) -> Chart:
     return Chart("skill-gap", plots._finish(fig, bottom), cap, "gap per rule set, per round and per match")
 
 
-def _gaps_table(result: SkillResult) -> TableBlock:
-    g = result.gaps
+def _gaps_table(result: SkillResult, fixed: bool = False) -> TableBlock:
+    """The gaps per cell (``fixed``: the fixed player's)."""
+    g = result.fixed_gaps if fixed else result.gaps
+    who = f"{result.fixed} player's (the same player under every rule set)" if fixed else f"{result.player} player's"
 
     def column(kind: str, what: str) -> list[str]:
         kw = "share_ci" if what == "share" else "pp_ci"
@@ -439,8 +529,8 @@ def _gaps_table(result: SkillResult) -> TableBlock:
         }
     )
     return TableBlock(
-        "skill-gaps",
-        f"One {result.player} player's win share and gap (share minus the fair share) per table size, field and rule "
+        "skill-fixed-gaps" if fixed else "skill-gaps",
+        f"One {who} win share and gap (share minus the fair share) per table size, field and rule "
         "set; each deal played once per seat rotation, intervals over deals",
         shown,
         g,
@@ -449,8 +539,10 @@ def _gaps_table(result: SkillResult) -> TableBlock:
     )
 
 
-def _changes_table(result: SkillResult) -> TableBlock:
-    ch = result.changes
+def _changes_table(result: SkillResult, fixed: bool = False) -> TableBlock:
+    """Each rule set's change of the gap against the baseline (``fixed``: of the fixed player's gap)."""
+    ch = result.fixed_changes if fixed else result.changes
+    who = f" of one fixed {result.fixed} player" if fixed else ""
     rows = []
     for kind in KINDS:
         sub = ch[ch["kind"] == kind]
@@ -469,8 +561,8 @@ def _changes_table(result: SkillResult) -> TableBlock:
             )
     level = fmt.fixed(100 * ch["sim_level"].iloc[0], 2)
     return TableBlock(
-        "skill-vs-baseline",
-        f"Does a house rule raise or lower the gap? Each rule set's gap minus the {result.baseline} rules' gap on the same "
+        "skill-fixed-vs-baseline" if fixed else "skill-vs-baseline",
+        f"Does a house rule raise or lower the gap{who}? Each rule set's gap minus the {result.baseline} rules' gap on the same "
         f"deals: paired 95% intervals, simultaneous {level}% intervals (Bonferroni over each kind's rows) and "
         "equivalence verdicts",
         pd.DataFrame(rows),

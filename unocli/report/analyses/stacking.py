@@ -41,6 +41,7 @@ from unocli.report.analyses.common import (
     players_chart,
     total_games,
 )
+from unocli.report.analyses.fields import check_fields, field_sizes, field_specs, sizes_text, templates_text
 from unocli.report.analyses.stacking_fields import StackingResult, field_rows, play_field, strategy_rows
 from unocli.report.analyses.stacking_render import answer, field_blocks, field_findings, field_label
 from unocli.report.model import Chart, Section, TableBlock
@@ -75,12 +76,15 @@ EFFECTS = ("turns", "cards_drawn", "win_first")
 def check(exp: Experiment) -> str | None:
     if len(exp.arms) < 2:
         return "arms: the stacking analysis needs a baseline arm and at least one stacking variant"
-    return None
+    return check_fields(exp, partial=True)
 
 
 def main_field(exp: Experiment) -> str:
-    """The field the base-policy tables are played under: the base policy if it is a field, else the first."""
-    fields = [str(f) for f in exp.options["fields"]]
+    """The field the base-policy tables are played under: the base policy if it is a field, else the first.
+
+    Only a field played at every table size qualifies (a template field may miss some).
+    """
+    fields = [name for name, spec in field_specs(exp).items() if field_sizes(exp, spec) == exp.players]
     return exp.base.policy if exp.base.policy in fields else fields[0]
 
 
@@ -89,16 +93,20 @@ def compute(exp: Experiment, ctx: Context) -> StackingResult:
     opt = exp.options
     names = tuple(a.name for a in exp.arms)
     base, main = exp.baseline or names[0], main_field(exp)
+    specs = field_specs(exp)
+    sizes = {field: field_sizes(exp, spec) for field, spec in specs.items()}
     comps: dict[int, Comparison] = {}
     played: list[Comparison] = []
     rows, stacks, found, fields, strategy = [], [], [], [], []
     for p in exp.players:
-        for field in opt["fields"]:
-            comp = play_field(exp, ctx, p, str(field), base)
+        for field, spec in specs.items():
+            if p not in sizes[field]:  # a template field only where its players exist
+                continue
+            comp = play_field(exp, ctx, p, spec, base, field)
             played.append(comp)
-            fields += field_rows(comp, p, str(field), names, base, opt["replicates"], exp.seed)
+            fields += field_rows(comp, p, field, names, base, opt["replicates"], exp.seed)
             if p in opt["versus_players"]:
-                strategy += strategy_rows(comp, p, str(field), names, base, opt)
+                strategy += strategy_rows(comp, p, spec, names, base, opt)
             if field == main:
                 comps[p] = comp
         comp = comps[p]
@@ -207,6 +215,8 @@ def render(result: StackingResult) -> Section:
         + f"\n\nVariants: {', '.join(result.names)} (baseline {base}); fields: "
         + ", ".join(f"`{field_label(result, f)}`" for f in result.field_names)
         + f"; the tables of chains, first player and balance are under the `{result.main_field}` field."
+        + templates_text(exp)
+        + sizes_text(exp)
     )
     findings = [*field_findings(result), *_findings(result)]
     return Section(name=exp.name, title=exp.title, intro=intro, findings=findings, blocks=blocks, meta={"games": result.games})

@@ -24,7 +24,8 @@ import pandas as pd
 
 from unocli.game.policies import parse_policy_spec
 from unocli.report.analyses.common import Context, arm_diff, arm_mean, percentile_interval, run_compare
-from unocli.study.arm import Arm
+from unocli.report.analyses.fields import field_experiment, field_name
+from unocli.study.arm import Arm, has_placeholders
 from unocli.study.compare import Comparison
 from unocli.study.experiments import Experiment
 from unocli.study.stats import Difference, paired_t, welch, wilson
@@ -41,18 +42,28 @@ def field_spec(field: str, opt: dict[str, Any]) -> str:
 
 
 def seat0_name(variant: str, field: str, who: str, opt: dict[str, Any]) -> str:
-    """The arm in which seat 0 plays ``who`` (adapted or reference) among ``field``: the field arm itself when equal."""
+    """The arm in which seat 0 plays ``who`` (adapted or reference) among ``field``: the field arm itself when equal.
+
+    A ``{rules}``/``{players}`` field is a player from the policies file, never the adapted or the reference preset.
+    """
     spec = str(opt["adapted"] if who == "adapted" else opt["reference"])
-    if parse_policy_spec(spec) == parse_policy_spec(field_spec(field, opt)):
+    if not has_placeholders(field) and parse_policy_spec(spec) == parse_policy_spec(field_spec(field, opt)):
         return variant
     return f"{variant}+{who}"
 
 
-def play_field(exp: Experiment, ctx: Context, p: int, field: str, base: str) -> Comparison:
-    """Every variant with the whole table playing ``field``; at strategy sizes also seat 0 swapped, paired."""
+def play_field(exp: Experiment, ctx: Context, p: int, field: str, base: str, name: str | None = None) -> Comparison:
+    """Every variant with the whole table playing ``field``; at strategy sizes also seat 0 swapped, paired.
+
+    A ``{rules}``/``{players}`` field seats each variant's own player (the
+    variant's rules preset); ``name`` is the field's name in the log.
+    """
     opt = exp.options
-    policy = parse_policy_spec(field_spec(field, opt))
-    arms = [Arm(a.name, a.rules, (policy,) * p) for a in exp.arms_for(p)]
+    if has_placeholders(field):
+        arms = [Arm(a.name, a.rules, a.policies) for a in field_experiment(exp, field).arms_for(p)]
+    else:
+        policy = parse_policy_spec(field_spec(field, opt))
+        arms = [Arm(a.name, a.rules, (policy,) * p) for a in exp.arms_for(p)]
     variants = [a.name for a in arms]
     pairs = [(v, base) for v in variants if v != base]
     if p in opt["versus_players"]:
@@ -66,7 +77,9 @@ def play_field(exp: Experiment, ctx: Context, p: int, field: str, base: str) -> 
             four = [seat0_name(x, field, who, opt) for x in (v, base) for who in SEAT0]
             pairs += [(a, b) for a, b in combinations(four, 2) if a != b and (a, b) not in pairs and (b, a) not in pairs]
     quantities = (*QUANTITIES, *(f"win_{s}" for s in range(p)))
-    return run_compare(exp, ctx, arms, baseline=base, quantities=quantities, pairs=pairs, label=f"{p} players, field {field}")
+    return run_compare(
+        exp, ctx, arms, baseline=base, quantities=quantities, pairs=pairs, label=f"{p} players, field {name or field}"
+    )
 
 
 def contrast(comp: Comparison, coefs: dict[str, int], quantity: str) -> Difference:
@@ -149,12 +162,15 @@ def _changes(comp: Comparison, v: str, base: str, boot_long: np.ndarray, dmeans:
 
 
 def strategy_rows(comp: Comparison, p: int, field: str, variants: Sequence[str], base: str, opt: dict[str, Any]) -> list:
-    """Per variant: adapted minus reference at seat 0 (paired), the interaction against ``base``, the skill gap."""
+    """Per variant: adapted minus reference at seat 0 (paired), the interaction against ``base``, the skill gap.
+
+    ``field`` is the field's spec; the rows name it as reports do (:func:`~unocli.report.analyses.fields.field_name`).
+    """
     rows = []
     b_a, b_r = (seat0_name(base, field, who, opt) for who in SEAT0)
     for v in variants:
         v_a, v_r = (seat0_name(v, field, who, opt) for who in SEAT0)
-        row: dict[str, Any] = {"players": p, "field": field, "stacking": v, "n": comp.games}
+        row: dict[str, Any] = {"players": p, "field": field_name(field), "stacking": v, "n": comp.games}
         row |= _diff(arm_diff(comp, v_a, v_r, "win_0"), "edge")
         share = arm_mean(comp, v_a, "win_0")
         row |= {"gap": share.mean - 1 / p, "gap_low": share.low - 1 / p, "gap_high": share.high - 1 / p}
@@ -204,4 +220,5 @@ class StackingResult:
 
     @property
     def field_names(self) -> list[str]:
-        return [str(f) for f in self.exp.options["fields"]]
+        """The fields as reports name them (a template without its placeholders)."""
+        return [field_name(str(f)) for f in self.exp.options["fields"]]

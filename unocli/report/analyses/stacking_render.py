@@ -191,6 +191,8 @@ def _field_chart(result: StackingResult, column: str, name: str, what: str) -> C
     at = result.fields[result.fields["players"] == mid]
     series = []
     for field in result.field_names:
+        if not (at["field"] == field).any():  # a template field not played at this size
+            continue
         rows = at[at["field"] == field].set_index("stacking").loc[list(result.names)]
         series.append(plots.Series(field_label(result, field), rows[column], rows[f"{column}_low"], rows[f"{column}_high"]))
     n = at["n"].iloc[0]
@@ -199,7 +201,7 @@ def _field_chart(result: StackingResult, column: str, name: str, what: str) -> C
         f"Share of finished rounds with {what}, {mid} players, per stacking variant and field (every seat plays the field)",
         f"{fmt.count(n)} deals per variant and field, the same deals everywhere",
         rules=f"{result.exp.base.rules} with stacking = {', '.join(result.names)}",
-        policies=", ".join(field_label(result, f) for f in result.field_names),
+        policies=", ".join(field_label(result, f) for f in result.field_names if (at["field"] == f).any()),
         intervals="error bars are 95% Wilson intervals",
     )
     figure = plots.dot_chart(
@@ -221,6 +223,8 @@ def _strategy_chart(result: StackingResult) -> Chart:
     at = s[s["players"] == mid]
     series = []
     for field in result.field_names:
+        if not (at["field"] == field).any():  # a template field not played at this size
+            continue
         rows = at[at["field"] == field].set_index("stacking").loc[list(result.names)]
         series.append(plots.Series(field_label(result, field), rows["edge"], rows["edge_low"], rows["edge_high"]))
     cap = caption(
