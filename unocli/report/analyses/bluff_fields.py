@@ -62,13 +62,10 @@ def spec_list(value: Any) -> str | None:
     """A non-empty list of distinct policy specs (the fields)."""
     if not isinstance(value, list) or not value:
         return f"must be a non-empty list of policy specs, not {value!r}"
-    for v in value:
-        message = spec_text(v)
-        if message:
-            return message
-    if len(set(value)) != len(value):
-        return f"names a field twice: {value!r}"
-    return None
+    problems = [m for m in map(spec_text, value) if m]  # every item a string before the set below hashes them
+    if not problems and len(set(value)) < len(value):
+        problems.append(f"names a field twice: {value!r}")
+    return problems[0] if problems else None
 
 
 def check_specs(exp: Experiment, keys: Sequence[str]) -> str | None:
@@ -168,7 +165,7 @@ def flip_findings(table: pd.DataFrame, fields: Sequence[str], challengers: Seque
         for ch in challengers:
             row = wide[(wide["challenge_policy"] == ch) & (wide["next_hand"] == nb) & (wide["own_hand"] == "any")].iloc[0]
             figures = "; ".join(f"{f} {_pp(t.loc[(f, ch, nb, 'any')])}" for f in fields if (f, ch, nb, "any") in t.index)
-            parts.append(f"against '{ch}' challengers it {field_scope(row, fields)} ({figures})")
+            parts.append(f"against '{ch}' challengers, {field_scope(row, fields)} ({figures})")
         out.append(f"{label}, across {fields_text(fields)} (simultaneous intervals): " + "; ".join(parts) + ".")
     flipped = flips(table, fields)
     if len(flipped):

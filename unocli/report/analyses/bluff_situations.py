@@ -411,9 +411,9 @@ def _pp(x: float, lo: float, hi: float, decimals: int | None = 2) -> str:
     return fmt.pp_ci(x / 100, lo / 100, hi / 100, decimals)
 
 
-def field_text(n: int, field: str, challenger: str) -> str:
+def field_text(n: int, field: str) -> str:
     """The field a finding holds under."""
-    return f"field `{field}` (seat 0 and opponents 1-{n - 1} play {field}; opponents never bluff, challenge '{challenger}')"
+    return f"field `{field}` (seat 0 and opponents 1-{n - 1} play {field}; the opponents never bluff)"
 
 
 def _level(t: pd.DataFrame) -> str:
@@ -464,8 +464,8 @@ def answer(result: SituationResult, exp: Experiment) -> str:
     victim = _victims(result)
     return (
         f"**Answer.** Every seat plays the same field (`{'`, `'.join(fields)}`); seat 0 bluffs, the opponents never do. "
-        f"Bluffing a +4 at every chance, against opponents who never challenge, {every('never')}; against opponents "
-        f"who always challenge, {every('always')}. Confined to one situation (own hand pooled), a bluff pays "
+        f"Bluffing a +4 at every chance, against opponents who never challenge: {every('never')}; against opponents "
+        f"who always challenge: {every('always')}. Confined to one situation (own hand pooled), a bluff pays "
         + "; ".join(pays)
         + f". {flip_text}. Over the {len(cells) // len(fields)} cells per field of next player's hand x own hand band x "
         f"challenge policy: {counts} (no effect = within +/-{m} pp). Bluffs are rare in any one situation (at most "
@@ -487,7 +487,7 @@ def _victims(result: SituationResult) -> str:
     d = result.deviations
     rows = d[(d["effect"] == "seat 1 alone always challenges, seat 0 bluffing") & (d["seat"] == 1)]
     return "; ".join(
-        f"{_pp(r.diff_pp, r.win_sim_low, r.win_sim_high)} under {r.field} (the others: {result.own[r.field]})"
+        f"{_pp(r.diff_pp, r.win_sim_low, r.win_sim_high)} under {r.field}, where every other seat {result.own[r.field]}"
         for r in rows.itertuples()
     )
 
@@ -550,7 +550,7 @@ def situation_findings(result: SituationResult) -> list[str]:
                 groups.append(f"{word} {len(cells)}" + (f" ({names})" if listed else ""))
             parts.append(f"'{ch}': " + ", ".join(groups))
         out.append(
-            f"Under {field_text(n, f, '...')}, bluffing only in one situation (next holds / own hand), by challenge "
+            f"Under {field_text(n, f)}, bluffing only in one situation (next holds / own hand), by challenge "
             "policy: " + "; ".join(parts) + "."
         )
     out.append(
@@ -629,7 +629,7 @@ def deviation_findings(result: SituationResult) -> list[str]:
         own = [text(rows(f"seat {s} alone bluffs at every chance").iloc[s]) for s in range(n)]
         pay = rows("seat 0 alone bluffs at every chance")
         out.append(
-            f"Who pays under field `{f}` (every other seat plays {f} and {result.own[f]}; simultaneous {_level(d)}% "
+            f"Who pays under field `{f}` (every other seat plays {f} and {result.own[f]}, honest; simultaneous {_level(d)}% "
             f"intervals, n = {fmt.count(result.deviation_games)} deals): a seat bluffing at every chance alone changes "
             "its own win share by, per seat, "
             + "; ".join(f"seat {s} {t}" for s, t in enumerate(own))
