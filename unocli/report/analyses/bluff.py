@@ -433,6 +433,10 @@ def render(result: BluffResult) -> Section:
             + "."
         )
     grid = f"The grid of blind bluff rates (the last part, `{exp.options['bluffer']}` against `{exp.options['opponents']}` only)"
+    # the grid plays one pair of policies: each of its findings says so, as the field findings name their fields
+    findings = [
+        f"Grid, `{exp.options['bluffer']}` against `{exp.options['opponents']}` only: {f[0].lower()}{f[1:]}" for f in findings
+    ]
     intro = (exp.description or "") + f"\n\n{grid}: {_policies_text(result)}; rules {exp.base.rules}; {n} players."
     if result.situations is not None:
         # the situations open the report: the answer first, then its headline chart and tables, then the grid

@@ -457,7 +457,10 @@ def answer(result: SituationResult, exp: Experiment) -> str:
     flipped = flips(t, fields)
     flip_text = (
         "The answer flips between fields at "
-        + "; ".join(f"next {r['next_hand']}, '{r['challenge_policy']}': {field_scope(r, fields)}" for _, r in flipped.iterrows())
+        + "; ".join(
+            f"next holds {r['next_hand']}, against '{r['challenge_policy']}' challengers: {field_scope(r, fields)}"
+            for _, r in flipped.iterrows()
+        )
         if len(flipped)
         else "No situation pays under one field and not under another"
     )
@@ -465,7 +468,8 @@ def answer(result: SituationResult, exp: Experiment) -> str:
     return (
         f"**Answer.** Every seat plays the same field (`{'`, `'.join(fields)}`); seat 0 bluffs, the opponents never do. "
         f"Bluffing a +4 at every chance, against opponents who never challenge: {every('never')}; against opponents "
-        f"who always challenge: {every('always')}. Confined to one situation (own hand pooled), a bluff pays "
+        f"who always challenge: {every('always')}.{_uniform_pointer(result)} Confined to one situation (own hand "
+        "pooled), a bluff pays "
         + "; ".join(pays)
         + f". {flip_text}. Over the {len(cells) // len(fields)} cells per field of next player's hand x own hand band x "
         f"challenge policy: {counts} (no effect = within +/-{m} pp). Bluffs are rare in any one situation (at most "
@@ -477,6 +481,17 @@ def answer(result: SituationResult, exp: Experiment) -> str:
 
 
 VERDICTS = ("pays", "loses", "no effect", "undecided")
+
+
+def _uniform_pointer(result: SituationResult) -> str:
+    """For a field whose own policy ignores the challenge knobs (random): where the note explains it, or ''."""
+    names = [f"`{f}`" for f, own in result.own.items() if "uniform" in own]
+    if not names:
+        return ""
+    return (
+        f" Under {' and '.join(names)} the opponents' challenge policy replaces random's own one-in-two coin "
+        "(the note below says how)."
+    )
 
 
 def _sim(r: Any) -> str:
