@@ -210,6 +210,9 @@ def test_report_opens_with_the_answer_and_the_situation_chart(result):
     assert all(f"`{f}`" in section.intro for f in FIELDS)
     assert "Under field `random`" in text and "Under field `tuned-official-4`" in text
     assert "respond = uniform" in section.intro
+    # a field named from the policies file is defined in the report, and only the fields are (not the whole file)
+    assert "Policies from tuned.toml: `tuned-official-4` = `strong:match=number`." in section.intro
+    assert "tuned-official-6" not in section.intro
     # the grid's equilibrium bounds are a spread over resamples, not a confidence interval
     eq = next(b for b in section.blocks if isinstance(b, TableBlock) and b.name == "equilibrium")
     assert "not confidence intervals" in eq.note

@@ -39,7 +39,15 @@ import pandas as pd
 
 from unocli.game.policies import Policy, Respond
 from unocli.report import fmt
-from unocli.report.analyses.bluff_fields import DEFAULT_FIELDS, check_specs, field_policies, resolve, spec_list, spec_text
+from unocli.report.analyses.bluff_fields import (
+    DEFAULT_FIELDS,
+    check_specs,
+    field_definitions,
+    field_policies,
+    resolve,
+    spec_list,
+    spec_text,
+)
 from unocli.report.analyses.bluff_grid import (
     BluffResult,
     Equilibrium,
@@ -437,7 +445,9 @@ def render(result: BluffResult) -> Section:
     findings = [
         f"Grid, `{exp.options['bluffer']}` against `{exp.options['opponents']}` only: {f[0].lower()}{f[1:]}" for f in findings
     ]
-    intro = (exp.description or "") + f"\n\n{grid}: {_policies_text(result)}; rules {exp.base.rules}; {n} players."
+    defined = field_definitions(exp)
+    intro = (exp.description or "") + (f"\n\n{defined}" if defined else "")
+    intro += f"\n\n{grid}: {_policies_text(result)}; rules {exp.base.rules}; {n} players."
     if result.situations is not None:
         # the situations open the report: the answer first, then its headline chart and tables, then the grid
         sit_blocks, sit_findings = situations_blocks(result.situations, exp)

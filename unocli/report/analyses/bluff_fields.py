@@ -36,7 +36,7 @@ from unocli.report import fmt
 from unocli.report.analyses.common import caption
 from unocli.report.analyses.fields import fields_text, scope
 from unocli.report.model import Chart
-from unocli.study.arm import parse_policy
+from unocli.study.arm import PolicyFile, parse_policy
 from unocli.study.experiments import Experiment
 
 DEFAULT_FIELDS = ["random", "basic", "tuned-official-4"]
@@ -90,6 +90,16 @@ def resolve(exp: Experiment, spec: str) -> Policy:
 def field_policies(exp: Experiment) -> list[tuple[str, Policy]]:
     """(name, policy) of every field, in the option's order."""
     return [(str(f), resolve(exp, str(f))) for f in exp.options["fields"]]
+
+
+def field_definitions(exp: Experiment) -> str:
+    """What the fields named from the policies file are, as specs on their nearest preset, or ''."""
+    policies = exp.base.policies
+    if policies is None:
+        return ""
+    names = {str(f).partition(":")[0].strip() for f in exp.options["fields"]}
+    own = PolicyFile(path=policies.path, entries=tuple((n, p) for n, p in policies.entries if n in names))
+    return own.summary() if own.entries else ""
 
 
 def challenging(policy: Policy, knobs: dict[str, Any]) -> Policy:
