@@ -55,6 +55,8 @@ from unocli.report.analyses.bluff_grid import (
     fictitious_play,
     pure_path,
     rate_bounds,
+    rate_ci_text,
+    rate_text,
 )
 from unocli.report.analyses.bluff_situations import answer as situations_answer
 from unocli.report.analyses.bluff_situations import blocks as situations_blocks
@@ -380,22 +382,6 @@ def run(exp: Experiment, ctx: Context) -> Section:
 
 
 # ---------------------------------------------------------------- render
-
-
-def rate_text(x: float, top: float) -> str:
-    """A break-even challenge rate in words where it is not a number."""
-    if x == -np.inf:
-        return "never pays"
-    if x == np.inf:
-        return f"pays beyond {top:g}"
-    return fmt.fixed(x, 2)
-
-
-def rate_ci_text(lo: float, hi: float, top: float, replicates: int) -> str:
-    """The bootstrap interval of a break-even rate; a bound past the grid on both sides is said in words."""
-    if lo == hi and not math.isfinite(lo):
-        return f"({rate_text(lo, top)} in at least 97.5% of {replicates} bootstrap replicates)"
-    return f"[{rate_text(lo, top)}, {rate_text(hi, top)}]"
 
 
 def render(result: BluffResult) -> Section:
