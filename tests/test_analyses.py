@@ -152,6 +152,7 @@ bluff_rates = [0, 1]
 challenge_rates = [0, 1]
 replicates = 40
 also_players = [2]
+fields = ["basic"]  # the default's tuned-official-4 needs the shipped policies file
 """,
 }
 

@@ -1,28 +1,34 @@
 """The bluff report's situation table, one-player deviations and best-response search (bluff_situations.py).
 
-One small run of the bluff analysis (module fixture); every assertion is either
-exact by construction or a planted effect far larger than its interval at these
-sizes (each says how much larger). Fixed seeds: a failure is a change in the
-code, not bad luck.
+One small run of the bluff analysis under three fields (module fixture); every
+assertion is either exact by construction or a planted effect far larger than
+its interval at these sizes (each says how much larger). Fixed seeds: a failure
+is a change in the code, not bad luck.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
+from unocli.errors import ConfigError
 from unocli.report.analyses import Context, bluff, bluff_situations
 from unocli.report.analyses.bluff_situations import ANY, CHALLENGERS, NEXT_BANDS, OWN_BANDS
 from unocli.report.model import Chart, TableBlock
 from unocli.run.backends import LocalBackend
 from unocli.study.experiments import load_experiment
 
-GAMES = 3000
+ROOT = Path(__file__).resolve().parents[1]
+GAMES = 3000  # deals per situation under the first field, basic (the planted effects below are sized for it)
+EXTRA = 1000  # under the other fields
+FIELDS = ["basic", "random", "tuned-official-4"]  # the last from the shipped policies file
 TOML = f"""
 analysis = "bluff"
+policies = "{(ROOT / "sims" / "tuned" / "tuned.toml").as_posix()}"
 games = 1000
 seed = 23
 players = [4]
@@ -34,7 +40,9 @@ bluff_rates = [0, 1]
 challenge_rates = [0, 1]
 replicates = 60
 also_players = [4]
+fields = {json.dumps(FIELDS)}
 situation_games = {GAMES}
+extra_field_games = {EXTRA}
 deviation_games = {GAMES}
 eq_games = 400
 eq_rounds = 1
@@ -55,19 +63,36 @@ def table(result) -> pd.DataFrame:
     return result.situations.situations
 
 
-def cell(table: pd.DataFrame, challenger: str, next_hand: str, own_hand: str) -> pd.Series:
-    rows = table[(table["challenge_policy"] == challenger) & (table["next_hand"] == next_hand) & (table["own_hand"] == own_hand)]
+def cell(table: pd.DataFrame, challenger: str, next_hand: str, own_hand: str, field: str = "basic") -> pd.Series:
+    rows = table[
+        (table["field"] == field)
+        & (table["challenge_policy"] == challenger)
+        & (table["next_hand"] == next_hand)
+        & (table["own_hand"] == own_hand)
+    ]
     assert len(rows) == 1
     return rows.iloc[0]
 
 
-def test_situation_table_has_every_cell_with_its_columns_and_n(table):
-    for column in ("gain_pp", "ci_low", "ci_high", "n", "challenge_policy", "next_hand", "own_hand", "bluffs_per_game"):
+def test_situation_table_has_every_cell_of_every_field_with_its_columns_and_n(table, tmp_path):
+    for column in ("field", "gain_pp", "ci_low", "ci_high", "n", "challenge_policy", "next_hand", "own_hand", "bluffs_per_game"):
         assert column in table.columns, column
-    # every challenge policy x (next band x own band, plus bluffing at every chance)
-    assert len(table) == len(CHALLENGERS) * (len(NEXT_BANDS) * len(OWN_BANDS) + 1)
-    assert (table["n"] == GAMES).all()
+    # every field x challenge policy x (next band x own band, plus bluffing at every chance)
+    cells = len(CHALLENGERS) * (len(NEXT_BANDS) * len(OWN_BANDS) + 1)
+    assert len(table) == len(FIELDS) * cells
+    assert list(table["field"].drop_duplicates()) == FIELDS
+    assert (table.groupby("field")["challenge_policy"].count() == cells).all()
+    # n per field: situation_games for the first field, extra_field_games for the others
+    assert (table.loc[table["field"] == "basic", "n"] == GAMES).all()
+    assert (table.loc[table["field"] != "basic", "n"] == EXTRA).all()
     assert set(table["verdict"]) <= {"pays", "loses", "no effect", "undecided"}
+    # one simultaneous level over the whole table, every field
+    assert table["sim_level"].nunique() == 1
+    # the CSV the report writes carries the same columns
+    path = tmp_path / "bluff-by-situation.csv"
+    table.to_csv(path, index=False)
+    back = pd.read_csv(path)
+    assert set(back["field"]) == set(FIELDS) and back["n"].notna().all()
 
 
 def test_intervals_contain_their_points(table, result):
@@ -83,10 +108,28 @@ def test_intervals_contain_their_points(table, result):
 
 def test_a_bluff_is_caught_exactly_when_challenged(table):
     # the opponents never bluff, so a successful challenge is one of seat 0's bluffs caught: none against
-    # never-challengers, every one against always-challengers (same games, same denominator: exact)
+    # never-challengers, every one against always-challengers (same games, same denominator: exact). Under the
+    # random field too: random answers uniformly, so its opponents must be switched to respond = knobs for the
+    # challenge policy to apply; left uniform they would catch about half of the bluffs in both rows.
     never, always = table[table["challenge_policy"] == "never"], table[table["challenge_policy"] == "always"]
+    assert set(never["field"]) == set(FIELDS)
     assert (never["caught_per_game"] == 0).all()
     assert np.allclose(always["caught_per_game"], always["bluffs_per_game"])
+    assert (always.loc[always["field"] == "random", "bluffs_per_game"] > 0).any()
+    assert (table.loc[table["field"] == "random", "opponents"].str.contains("respond=knobs")).all()
+
+
+def test_unknown_field_is_a_clear_error(tmp_path):
+    path = tmp_path / "bluff.toml"
+    path.write_text(TOML.replace('"tuned-official-4"', '"tuned-nowhere"'))
+    with pytest.raises(
+        ConfigError, match=r"key 'options\.fields': unknown policy 'tuned-nowhere'; the policies are: .*tuned-official-4"
+    ):
+        load_experiment(path)
+    # without a policies file the default fields name a policy it would hold: the error says where it is
+    path.write_text('analysis = "bluff"\nplayers = [4]\n')
+    with pytest.raises(ConfigError, match=r"key 'options\.fields': unknown policy 'tuned-official-4'.*policies = \"FILE\""):
+        load_experiment(path)
 
 
 def test_situations_restrict_the_bluffs(table):
@@ -123,28 +166,35 @@ def test_bluffing_when_next_holds_one_does_not_lose_against_never_challengers(ta
 def test_deviations_every_seat_and_who_pays(result):
     dev = result.situations.deviations
     n = result.players
-    for _, sub in dev.groupby("effect", sort=False):
+    assert list(dev["field"].drop_duplicates()) == FIELDS
+    for _, sub in dev.groupby(["field", "effect"], sort=False):
         assert list(sub["seat"]) == list(range(n))
         assert (sub["n"] == GAMES).all()
         # the seats' changes add up to the change in rounds won by anyone: 0 up to blocked or stuck rounds,
         # which are rare under the official rules (none in 1.8 million game-length rounds): a loose 0.5 pp
         assert abs(sub["diff_pp"].sum()) < 0.5
     # seat 0 bluffing at every chance alone costs it about 4-6 pp (3,000 deals: interval about +-1.9 pp)
-    own = dev[(dev["effect"] == "seat 0 alone bluffs at every chance") & (dev["seat"] == 0)].iloc[0]
+    basic = dev[dev["field"] == "basic"]
+    own = basic[(basic["effect"] == "seat 0 alone bluffs at every chance") & (basic["seat"] == 0)].iloc[0]
     assert own["win_sim_high"] < 0
+    # the tuned player never challenges already: "never challenges" would be the field itself, so it is not played
+    tuned = set(dev.loc[dev["field"] == "tuned-official-4", "effect"])
+    assert "seat 1 alone never challenges, seat 0 bluffing" not in tuned
+    assert "seat 1 alone never challenges, seat 0 bluffing" in set(basic["effect"])
 
 
 def test_best_response_turns(result):
     it = result.situations.iterations
     n = result.players
-    assert len(it) == len(bluff_situations.START_POINTS) * n  # eq_rounds = 1
+    assert len(it) == len(FIELDS) * len(bluff_situations.START_POINTS) * n  # eq_rounds = 1
     assert (it["n_deals"] == 400).all()
     # a seat switches exactly when the best strategy's interval against its current one lies above 0
     assert (it["switches"] == (it["gain_low"] > 0)).all()
     assert (it["best_win_share"] >= it["current_win_share"]).all()
     assert ((it["gain_low"] <= it["gain_pp"]) & (it["gain_pp"] <= it["gain_high"])).all()
     ends = result.situations.fixed_points
-    assert list(ends["start"]) == [s for s, _ in bluff_situations.START_POINTS]
+    assert list(ends["start"]) == [s for s, _ in bluff_situations.START_POINTS] * len(FIELDS)
+    assert list(ends["field"].drop_duplicates()) == FIELDS
 
 
 def test_report_opens_with_the_answer_and_the_situation_chart(result):
@@ -156,8 +206,13 @@ def test_report_opens_with_the_answer_and_the_situation_chart(result):
     assert "bluff-by-situation" in names and "one-player-deviations" in names and "best-response-iterations" in names
     text = " ".join(section.findings)
     assert "not a Nash equilibrium" in text
-    # findings say the field they hold under
-    assert "Against opponents (seats 1-3) playing basic" in text
+    # the answer and the findings say the fields they hold under, and random's challenge knobs are explained
+    assert all(f"`{f}`" in section.intro for f in FIELDS)
+    assert "Under field `random`" in text and "Under field `tuned-official-4`" in text
+    assert "respond = uniform" in section.intro
+    # a field named from the policies file is defined in the report, and only the fields are (not the whole file)
+    assert "Policies from tuned.toml: `tuned-official-4` = `strong:match=number`." in section.intro
+    assert "tuned-official-6" not in section.intro
     # the grid's equilibrium bounds are a spread over resamples, not a confidence interval
     eq = next(b for b in section.blocks if isinstance(b, TableBlock) and b.name == "equilibrium")
     assert "not confidence intervals" in eq.note

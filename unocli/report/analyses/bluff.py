@@ -37,8 +37,17 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from unocli.game.policies import Policy, Respond, parse_policy_spec
+from unocli.game.policies import Policy, Respond
 from unocli.report import fmt
+from unocli.report.analyses.bluff_fields import (
+    DEFAULT_FIELDS,
+    check_specs,
+    field_definitions,
+    field_policies,
+    resolve,
+    spec_list,
+    spec_text,
+)
 from unocli.report.analyses.bluff_grid import (
     BluffResult,
     Equilibrium,
@@ -46,6 +55,8 @@ from unocli.report.analyses.bluff_grid import (
     fictitious_play,
     pure_path,
     rate_bounds,
+    rate_ci_text,
+    rate_text,
 )
 from unocli.report.analyses.bluff_situations import answer as situations_answer
 from unocli.report.analyses.bluff_situations import blocks as situations_blocks
@@ -63,7 +74,7 @@ from unocli.report.analyses.common import (
 from unocli.report.model import Chart, Section, TableBlock
 from unocli.study.arm import Arm
 from unocli.study.compare import Comparison
-from unocli.study.experiments import Experiment, players_list, policy_spec, positive_int, probability_list
+from unocli.study.experiments import Experiment, players_list, positive_int, probability_list
 from unocli.study.stats import holm
 from unocli.study.sweep import parse_values
 
@@ -76,12 +87,17 @@ def games_or_zero(value: Any) -> str | None:
 OPTIONS = {
     "bluff_rates": ("0:1:0.1", probability_list),
     "challenge_rates": ("0:1:0.1", probability_list),
-    "bluffer": ("basic", policy_spec),
-    "opponents": ("basic", policy_spec),
+    # the grid's players; names resolve against the experiment's policies file (checked by check())
+    "bluffer": ("basic", spec_text),
+    "opponents": ("basic", spec_text),
+    # the situation table, deviations and best responses are played under each field (every seat its policy)
+    "fields": (DEFAULT_FIELDS, spec_list),
     "replicates": (1000, positive_int),
     "also_players": ([2, 6], players_list),
     # deals per arm of the situation table, the one-player deviations and each best-response turn (0: ``games``)
     "situation_games": (0, games_or_zero),
+    # deals per arm of the situation table for every field after the first (0: situation_games)
+    "extra_field_games": (0, games_or_zero),
     "deviation_games": (0, games_or_zero),
     "eq_games": (0, games_or_zero),
     "eq_rounds": (3, positive_int),
@@ -98,9 +114,12 @@ def check(exp: Experiment) -> str | None:
         return "options.challenge_rates: must hold 0 (never challenging) and at least one other rate"
     if len(exp.players) != 1:
         return "players: the bluff analysis plays one table size"
-    if parse_policy_spec(exp.options["opponents"]).respond is not Respond.KNOBS:
+    message = check_specs(exp, ("bluffer", "opponents"))
+    if message:
+        return message
+    if resolve(exp, exp.options["opponents"]).respond is not Respond.KNOBS:
         return "options.opponents: the challenge rate needs a policy with respond=knobs (such as basic)"
-    return None
+    return check_specs(exp, ("fields",))
 
 
 def cell(b: float, c: float) -> str:
@@ -113,7 +132,7 @@ def compute(exp: Experiment, ctx: Context) -> BluffResult:
     bvals = np.array(sorted({float(v) for v in parse_values(opt["bluff_rates"])}))
     cvals = np.array(sorted({float(v) for v in parse_values(opt["challenge_rates"])}))
     n = exp.players[0]
-    bluffer, opponent = parse_policy_spec(opt["bluffer"]), parse_policy_spec(opt["opponents"])
+    bluffer, opponent = resolve(exp, opt["bluffer"]), resolve(exp, opt["opponents"])
     arms, idx = _grid_arms(exp, n, bvals, cvals, bluffer, opponent)
     pairs = [(cell(b, c), cell(0.0, c)) for b in bvals[1:] for c in cvals]
     pairs += [(cell(b, c), cell(b, 0.0)) for b in bvals for c in cvals[1:]]
@@ -138,7 +157,7 @@ def compute(exp: Experiment, ctx: Context) -> BluffResult:
     others = _other_sizes(exp, ctx, bluffer, opponent, n, gain_ci, pvals, cvals, comp.games)
     # each other table size played 4 corner arms on the n deals of its 2 rows
     extra = 2 * int(others[others["players"] != n]["n"].sum()) if len(others) else 0
-    situations = situations_compute(exp, ctx, bluffer, opponent)
+    situations = situations_compute(exp, ctx, field_policies(exp))
     return BluffResult(
         exp=exp,
         players=n,
@@ -365,22 +384,6 @@ def run(exp: Experiment, ctx: Context) -> Section:
 # ---------------------------------------------------------------- render
 
 
-def rate_text(x: float, top: float) -> str:
-    """A break-even challenge rate in words where it is not a number."""
-    if x == -np.inf:
-        return "never pays"
-    if x == np.inf:
-        return f"pays beyond {top:g}"
-    return fmt.fixed(x, 2)
-
-
-def rate_ci_text(lo: float, hi: float, top: float, replicates: int) -> str:
-    """The bootstrap interval of a break-even rate; a bound past the grid on both sides is said in words."""
-    if lo == hi and not math.isfinite(lo):
-        return f"({rate_text(lo, top)} in at least 97.5% of {replicates} bootstrap replicates)"
-    return f"[{rate_text(lo, top)}, {rate_text(hi, top)}]"
-
-
 def render(result: BluffResult) -> Section:
     """Heatmaps and lines of the gains, the tables (grid, break-even, per bluff, equilibrium, other sizes), findings."""
     exp, n = result.exp, result.players
@@ -423,11 +426,19 @@ def render(result: BluffResult) -> Section:
             )
             + "."
         )
-    intro = (exp.description or "") + f"\n\n{_policies_text(result)}; rules {exp.base.rules}; {n} players."
+    grid = f"The grid of blind bluff rates (the last part, `{exp.options['bluffer']}` against `{exp.options['opponents']}` only)"
+    # the grid plays one pair of policies: each of its findings says so, as the field findings name their fields
+    findings = [
+        f"Grid, `{exp.options['bluffer']}` against `{exp.options['opponents']}` only: {f[0].lower()}{f[1:]}" for f in findings
+    ]
+    defined = field_definitions(exp)
+    intro = (exp.description or "") + (f"\n\n{defined}" if defined else "")
+    intro += f"\n\n{grid}: {_policies_text(result)}; rules {exp.base.rules}; {n} players."
     if result.situations is not None:
         # the situations open the report: the answer first, then its headline chart and tables, then the grid
         sit_blocks, sit_findings = situations_blocks(result.situations, exp)
-        intro = situations_answer(result.situations, exp) + "\n\n" + intro
+        note = result.situations.note
+        intro = situations_answer(result.situations, exp) + "\n\n" + intro + (f"\n\n{note}" if note else "")
         blocks, findings = sit_blocks + blocks, sit_findings + findings
     games = result.games + (result.situations.games if result.situations is not None else 0)
     return Section(name=exp.name, title=exp.title, intro=intro, findings=findings, blocks=blocks, meta={"games": games})

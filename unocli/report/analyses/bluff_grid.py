@@ -8,11 +8,13 @@ rates, ``rate_bounds`` a bootstrap range of an equilibrium rate.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
+from unocli.report import fmt
 from unocli.report.analyses.bluff_situations import SituationResult
 from unocli.study.experiments import Experiment
 
@@ -153,3 +155,19 @@ class BluffResult:
     @property
     def replicates(self) -> int:
         return int(self.exp.options["replicates"])
+
+
+def rate_text(x: float, top: float) -> str:
+    """A break-even challenge rate in words where it is not a number."""
+    if x == -np.inf:
+        return "never pays"
+    if x == np.inf:
+        return f"pays beyond {top:g}"
+    return fmt.fixed(x, 2)
+
+
+def rate_ci_text(lo: float, hi: float, top: float, replicates: int) -> str:
+    """The bootstrap interval of a break-even rate; a bound past the grid on both sides is said in words."""
+    if lo == hi and not math.isfinite(lo):
+        return f"({rate_text(lo, top)} in at least 97.5% of {replicates} bootstrap replicates)"
+    return f"[{rate_text(lo, top)}, {rate_text(hi, top)}]"
