@@ -185,12 +185,13 @@ POLICIES_HELP = (
 
 def _log(quiet: bool):
     """A progress printer on stderr (after the kernel compile notice, when the kernel is not cached yet)."""
-    from unocli.cli.run import announce_compile
+    from unocli.cli.run import announce_compile, end_compile_notice
 
     announce_compile(quiet)
 
     def say(message: str) -> None:
         if not quiet:
+            end_compile_notice()  # the spinner's line ends before a message starts its own
             click.echo(message, err=True)
 
     return say

@@ -77,6 +77,8 @@ class Progress:
     def __call__(self, done: int, total: int) -> None:
         if not self.enabled or time.perf_counter() - self.t0 < PROGRESS_AFTER:
             return
+        if not self.shown:
+            end_compile_notice()  # the bar takes the line after the compile notice's
         self.shown = True
         width = 30
         filled = int(width * done / total)
@@ -89,9 +91,76 @@ class Progress:
             sys.stderr.write("\n")
 
 
-def announce_compile(quiet: bool) -> None:
+COMPILE_NOTICE = "unocli: compiling the simulation kernel (first run only; about a minute)..."
+SPINNER = "|/-\\"
+
+
+class CompileNotice:
+    """The compile notice: one line, and on a terminal a spinner with the seconds elapsed on that line.
+
+    The spinner runs in a daemon thread (numba's compiler releases the GIL in
+    LLVM, so it keeps turning) until the kernel is compiled or :meth:`finish`
+    is called, whichever comes first; ``finish`` also ends the line, so
+    whatever prints next starts on a line of its own.
+    """
+
+    def __init__(self, stream: Any = None, done: Any = None, interval: float = 0.25) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.done = done if done is not None else is_compiled
+        self.interval = interval
+        self._stop: Any = None
+        self._thread: Any = None
+        self.t0 = time.perf_counter()
+
+    def start(self) -> CompileNotice:
+        if not self.stream.isatty():
+            self.stream.write(COMPILE_NOTICE + "\n")
+            self.stream.flush()
+            return self
+        import threading  # only when a terminal shows the spinner
+
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._spin, daemon=True)
+        self._thread.start()
+        return self
+
+    def _spin(self) -> None:
+        k = 0
+        while not self._stop.is_set() and not self.done():
+            elapsed = time.perf_counter() - self.t0
+            self.stream.write(f"\r{COMPILE_NOTICE} {SPINNER[k % len(SPINNER)]} {elapsed:.0f} s ")
+            self.stream.flush()
+            k += 1
+            self._stop.wait(self.interval)
+        self.stream.write(f"\r{COMPILE_NOTICE} {time.perf_counter() - self.t0:.0f} s \n")
+        self.stream.flush()
+
+    def finish(self) -> None:
+        if self._thread is not None:
+            self._stop.set()
+            self._thread.join()
+            self._thread = None
+
+
+_notice: CompileNotice | None = None
+
+
+def announce_compile(quiet: bool, spinner: bool = True) -> None:
+    """Say that the kernel compiles (with a spinner on a terminal), unless quiet or already compiled.
+
+    ``spinner=False`` for commands that print their own progress while the kernel compiles (bench).
+    """
+    global _notice
     if not quiet and not is_compiled():
-        click.echo("unocli: compiling the simulation kernel (first run only; about a minute)...", err=True)
+        _notice = CompileNotice().start() if spinner else None
+        if not spinner:
+            click.echo(COMPILE_NOTICE, err=True)
+
+
+def end_compile_notice() -> None:
+    """Stop the spinner and end its line, before anything else is printed to stderr."""
+    if _notice is not None:
+        _notice.finish()
 
 
 def text_table(columns: Mapping[str, Sequence[object]]) -> str:
@@ -319,7 +388,7 @@ def bench_cmd(games: int, repeats: int, no_cli: bool, cold: bool, as_json: bool,
     """
     if scheduler and backend != "dask":
         raise ConfigError("--scheduler needs --backend dask")
-    announce_compile(as_json)
+    announce_compile(as_json, spinner=False)
     if backend == "dask":
         result = bench_mod.run_dask(games=games, repeats=repeats, scheduler=scheduler)
     else:
