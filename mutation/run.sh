@@ -32,7 +32,7 @@ case "$group" in
         tests='"tests/test_scenarios_turns.py", "tests/test_scenarios_house.py", "tests/test_scenarios_setup.py",
                "tests/test_scenarios_stuck.py", "tests/test_policy_definitions.py", "tests/test_match_target.py",
                "tests/test_trace.py", "tests/test_rules_policies.py", "tests/test_engine_mutants.py",
-               "tests/test_situational_knobs.py"' ;;
+               "tests/test_situational_knobs.py", "tests/test_scenarios_counters.py"' ;;
     *) echo "unknown group: $group (stats, check or engine)" >&2; exit 2 ;;
 esac
 work=${MUTATION_DIR:-/tmp/unocli-mutation-$group}

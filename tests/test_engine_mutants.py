@@ -354,7 +354,7 @@ def test_forgotten_uno_opponents_asked_in_order_until_one_notices():
     dec = ScriptedDecider(forget_uno=[True], catch_uno=[False, True, True])
     rnd = position(["R9 G1", "B1", "B2", "B3"], "R5", "Y1 Y2 Y3", decider=dec)
     rnd.step()
-    assert [seat for seat, _ in dec.called("catch_uno")] == [1, 2]
+    assert dec.called("catch_uno") == [(1, 0), (2, 0)]  # (who is asked, whom they would catch)
     assert draws(rnd) == [(0, 2, "uno")]
     assert (rnd.stats.uno_forgotten, rnd.stats.uno_caught) == (1, 1)
     caught = events(rnd, Kind.UNO_CAUGHT)

@@ -245,6 +245,16 @@ def test_match_number_changes_the_colour(match, played):
     assert plays(rnd)[0][1] == played
 
 
+@pytest.mark.parametrize(("match", "played"), [("any", "B1"), ("colour", "B1"), ("number", "R5")])
+def test_match_counts_a_red_twin_as_the_other_kind(match, played):
+    """Red is a colour like the others (colour index 0): on B5, R5 is the number match in another colour.
+    Seat 0 holds B1 and R5 with play order `low`, which alone plays B1."""
+    pols = [DET.replace(play="low", match=match), DET]
+    rnd = position(["B1 R5 G9", "Y1 Y2"], "B5", "Y4 Y5 Y6", pols=pols)
+    assert steps(rnd, 1)
+    assert plays(rnd)[0][1] == played
+
+
 def test_match_leaves_wilds_to_the_play_order():
     """ "Wilds are neither": with Wilds first in the order, the Wild is played whatever the match preference."""
     for match in ("colour", "number"):
@@ -275,6 +285,17 @@ def test_aim_lacked_plays_the_colour_the_next_player_could_not_match(aim, played
     rnd = position(["Y1 B4 G7", "R1 R3", "Y4 B1"], "Y2", "G1 G2 G3", current=1, pols=pols)
     assert steps(rnd, 3)
     assert plays(rnd) == [(2, "Y4", "hand"), (0, played, "hand")]
+
+
+def test_aim_lacked_aims_at_red_too():
+    """A lacked red (colour index 0) is aimed at like any colour: seat 1 lacks red; on R4 seat 0's order
+    `high` alone plays B4, aiming at red plays R1."""
+    for aim, played in ((False, "B4"), (True, "R1")):
+        pols = [DET.replace(aim_lacked=aim), DET]
+        rnd = position(["R1 B4 G7", "Y1 Y3"], "R4", "G1 G2 G3", pols=pols)
+        rnd.lacks = [-1, 0]
+        assert steps(rnd, 1)
+        assert plays(rnd)[0][1] == played
 
 
 def test_aim_lacked_without_a_lacked_colour_changes_nothing():
