@@ -77,7 +77,6 @@ from unocli.kernel.encode import (
     MAX_STACK,
     N_COLOURS,
     N_TYPES,
-    NMAX,
     NO_CARD,
     NO_COLOUR,
     NO_SEAT,
@@ -446,7 +445,8 @@ def _keep_state(g, rs):
     g.kept[KEPT_P4_SHOWN] = g.p4_shown
     g.kept[KEPT_P4_LACKED] = g.p4_lacked
     g.kept[KEPT_P4_CHALLENGEABLE] = g.p4_challengeable
-    for s in range(NMAX):
+    # Only the seated players: the seats past them stay empty for the whole run.
+    for s in range(g.players):
         g.kept_lacks[s] = g.lacks[s]
         g.kept_shown[s] = g.shown[s]
         for t in range(N_TYPES):
@@ -476,7 +476,7 @@ def _same_rest(g):
         or g.kept[KEPT_P4_CHALLENGEABLE] != g.p4_challengeable
     ):
         return False
-    for s in range(NMAX):
+    for s in range(g.players):  # as _keep_state: the seats past them never change
         if g.kept_lacks[s] != g.lacks[s] or g.kept_shown[s] != g.shown[s]:
             return False
         for t in range(N_TYPES):
