@@ -322,6 +322,9 @@ WORKSPACE = np.dtype(
         ("opts", np.int8, (DECK_SIZE,)),
         # each seat's integer policy knobs (``I_*``) and priority tables
         ("ints", np.int64, (NMAX, N_INTS)),
+        # 1 where a seat's card choice is uniform over all its legal cards (``random_play`` with no
+        # attack and no option filter): its turns count the options instead of listing them (new_workspace)
+        ("uniform", np.int64, (NMAX,)),
         ("prio", np.int16, (NMAX, N_PRIO_TABLES, N_TYPES)),
         # scratch for a seven_o rotation (§8): the hands as they were
         ("old_hands", np.int8, (NMAX, N_TYPES)),

@@ -297,6 +297,56 @@ def _legal_options(g, seat):
     return m
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def _count_legal(g, seat):
+    """How many options _legal_options would list (not under the last-card rule), without listing them.
+
+    The current colour's coloured cards are its colour count; from the other
+    colours only the top's rank is legal.
+    """
+    colour = g.colour
+    top = g.top
+    m = np.int64(g.ccount[seat, colour])
+    if top < WILD:
+        rtop = _rank(top)
+        for c in range(N_COLOURS):
+            if c != colour:
+                m += g.hands[seat, c * N_RANKS + rtop]
+    m += g.hands[seat, WILD]
+    if g.hands[seat, WILD_DRAW_FOUR] > 0 and _is_legal(g, seat, WILD_DRAW_FOUR):
+        m += g.hands[seat, WILD_DRAW_FOUR]
+    return m
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _nth_legal(g, seat, k):
+    """The option at index k (0 <= k < _count_legal) of the list _legal_options would make."""
+    colour = g.colour
+    top = g.top
+    rtop = _rank(top) if top < WILD else -1
+    for c in range(N_COLOURS):
+        if c == colour:
+            here = g.ccount[seat, c]
+            if k < here:
+                t = c * N_RANKS
+                while True:
+                    h = g.hands[seat, t]
+                    if k < h:
+                        return t
+                    k -= h
+                    t += 1
+            k -= here
+        elif rtop >= 0:
+            t = c * N_RANKS + rtop
+            h = g.hands[seat, t]
+            if k < h:
+                return t
+            k -= h
+    if k < g.hands[seat, WILD]:
+        return WILD
+    return WILD_DRAW_FOUR
+
+
 @njit(cache=True, _nrt=False)
 def _stackable_options(g, seat):
     """Fill the options region with the cards ``seat`` may stack (§8, §11.10)."""

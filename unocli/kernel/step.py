@@ -128,17 +128,20 @@ from unocli.kernel.encode import (
 )
 from unocli.kernel.primitives import (
     _add,
+    _below,
     _can_bluff,
     _chance,
     _choose_card,
     _choose_colour,
     _colour,
+    _count_legal,
     _draw,
     _is_action,
     _is_d2,
     _is_legal,
     _last_card_rule,
     _legal_options,
+    _nth_legal,
     _rank,
     _remove,
     _respond,
@@ -395,9 +398,15 @@ def _turn(g, pr, rs, seat):
     """A normal turn (§3): returns (card, how) to play, or TURN_PASSED / TURN_BLOCKED after a pass."""
     if _can_bluff(g, seat) and _wants_bluff(g, pr, rs, seat):
         return WILD_DRAW_FOUR, HOW_HAND
-    m = _legal_options(g, seat)
-    if m > 0:
-        return _choose_card(g, rs, seat, m), HOW_HAND
+    if g.uniform[seat] != 0 and not _last_card_rule(g, seat):
+        # the common case: a uniform choice, the same draw and card as listing the options
+        m = _count_legal(g, seat)
+        if m > 0:
+            return _nth_legal(g, seat, _below(rs, m)), HOW_HAND
+    else:
+        m = _legal_options(g, seat)
+        if m > 0:
+            return _choose_card(g, rs, seat, m), HOW_HAND
     g.lacks[seat] = g.colour
     drew_any = False
     while True:
