@@ -306,13 +306,13 @@ def _count_legal(g, seat):
     """
     colour = g.colour
     top = g.top
-    m = np.int64(g.ccount[seat, colour])
+    m = np.int64(g.ccount[seat, colour]) + g.hands[seat, WILD]
     if top < WILD:
+        # the top's rank in every colour, less the current colour's (counted above): no branch per colour
         rtop = _rank(top)
         for c in range(N_COLOURS):
-            if c != colour:
-                m += g.hands[seat, c * N_RANKS + rtop]
-    m += g.hands[seat, WILD]
+            m += g.hands[seat, c * N_RANKS + rtop]
+        m -= g.hands[seat, colour * N_RANKS + rtop]
     if g.hands[seat, WILD_DRAW_FOUR] > 0 and _is_legal(g, seat, WILD_DRAW_FOUR):
         m += g.hands[seat, WILD_DRAW_FOUR]
     return m

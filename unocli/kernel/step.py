@@ -71,6 +71,7 @@ from unocli.kernel.encode import (
     KEPT_P4_SHOWN,
     KEPT_PENDING,
     KEPT_PILE_LEFT,
+    KEPT_PILE_POS,
     KEPT_TOP,
     KEPT_TOP_PLAYER,
     MAX_DRAW,
@@ -85,6 +86,7 @@ from unocli.kernel.encode import (
     OUTCOME_CAPPED,
     OUTCOME_STUCK,
     OUTCOME_WON,
+    P_BLUFF,
     P_CATCH,
     P_FORGET,
     P_JUMP,
@@ -396,7 +398,8 @@ def _play(g, pr, rs, seat, card, how):
 @njit(cache=True, inline="always", _nrt=False)
 def _turn(g, pr, rs, seat):
     """A normal turn (§3): returns (card, how) to play, or TURN_PASSED / TURN_BLOCKED after a pass."""
-    if _can_bluff(g, seat) and _wants_bluff(g, pr, rs, seat):
+    # a seat that never bluffs skips the test (and _wants_bluff, a real call, would say no without a draw)
+    if pr[seat, P_BLUFF] > 0.0 and _can_bluff(g, seat) and _wants_bluff(g, pr, rs, seat):
         return WILD_DRAW_FOUR, HOW_HAND
     if g.uniform[seat] != 0 and not _last_card_rule(g, seat):
         # the common case: a uniform choice, the same draw and card as listing the options
@@ -462,8 +465,9 @@ def _keep_state(g, rs):
             g.kept_hands[s, t] = g.hands[s, t]
     for t in range(N_TYPES):
         g.kept_disc[t] = g.disc[t]
-    for i in range(g.pile_len - g.pile_pos):
-        g.kept_pile[i] = g.pile[g.pile_pos + i]
+    g.kept[KEPT_PILE_POS] = g.pile_pos
+    for i in range(DECK_SIZE):  # the whole pile: a constant-size copy compiles to a few vector moves
+        g.kept_pile[i] = g.pile[i]
     for i in range(4):
         g.kept_rs[i] = rs[i]
     g.kept_valid = 1
@@ -494,8 +498,9 @@ def _same_rest(g):
     for t in range(N_TYPES):
         if g.kept_disc[t] != g.disc[t]:
             return False
-    for i in range(g.pile_len - g.pile_pos):
-        if g.kept_pile[i] != g.pile[g.pile_pos + i]:
+    kept_pos = g.kept[KEPT_PILE_POS]
+    for i in range(g.pile_len - g.pile_pos):  # the live cards (_repeats compared how many there are)
+        if g.kept_pile[kept_pos + i] != g.pile[g.pile_pos + i]:
             return False
     return True
 
