@@ -261,9 +261,14 @@ def _can_bluff(g, seat):
     )
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def _legal_options(g, seat):
-    """Fill the options region with the legal cards held (duplicates included), in type order."""
+    """Fill the options region with the legal cards held (duplicates included), in type order.
+
+    A real call: inlined, its per-type fill loops became vector stores whose
+    54 splat constants LLVM hoisted into ``play``'s entry and reloaded from
+    the stack after every call in the round, whichever path a turn took.
+    """
     m = 0
     if _last_card_rule(g, seat):
         for t in range(N_TYPES):  # the rare last-card case: check every type

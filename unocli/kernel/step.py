@@ -559,9 +559,11 @@ def deal(g, rs, deal_rs, round_index):
     first = round_index % n
     pos = 0
     for _ in range(g.ru[R_HAND_SIZE]):
-        for k in range(n):
-            _add(g, (first + k) % n, g.pile[pos])
+        seat = first  # seats first, first + 1, ... (mod n), without a division per card
+        for _ in range(n):
+            _add(g, seat, g.pile[pos])
             pos += 1
+            seat = 0 if seat == n - 1 else seat + 1
     # A start +4 goes back and the pile is shuffled; if only +4s are left it stays as a Wild.
     while g.pile[pos] == WILD_DRAW_FOUR:
         other = False
@@ -652,9 +654,19 @@ def play(g, pr, rs):
         if won:
             winner = seat
             break
-    n = g.players
+    _round_end(g, outcome, winner)
+
+
+@njit(cache=True, _nrt=False)
+def _round_end(g, outcome, winner):
+    """Fill the row's outcome, winner, winner's points and cards left.
+
+    A real call, not part of ``play``: inlined there, LLVM kept the 54-entry
+    points table in 14 vector registers for the whole round, reloading them
+    from the stack after every call on the hot path.
+    """
     pts = 0
-    for s in range(n):
+    for s in range(g.players):
         g.row[CARDS_LEFT + s] = g.hsize[s]
         if outcome == OUTCOME_WON:
             for t in range(N_TYPES):
