@@ -18,6 +18,12 @@ from unocli.kernel.encode import (
     DEALER,
     FIRST_PLAYER,
     FIRST_TO_ONE,
+    I_AIM_LACKED,
+    I_ATTACK_AT,
+    I_KEEP_DRAWS,
+    I_MATCH,
+    I_RANDOM_PLAY,
+    MATCH_ANY,
     MAX_DRAW,
     MAX_STACK,
     N_COUNTERS,
@@ -62,6 +68,14 @@ def new_workspace(ru, ints, prio):
     for s in range(n):
         for k in range(N_INTS):
             g.ints[s, k] = ints[s, k]
+        plain = (
+            ints[s, I_RANDOM_PLAY] != 0
+            and ints[s, I_ATTACK_AT] == 0
+            and ints[s, I_KEEP_DRAWS] == 0
+            and ints[s, I_MATCH] == MATCH_ANY
+            and ints[s, I_AIM_LACKED] == 0
+        )
+        g.uniform[s] = 1 if plain else 0  # primitives._choose_card would pick uniformly among all options
         for table in range(N_PRIO_TABLES):
             for t in range(N_TYPES):
                 g.prio[s, table, t] = prio[s, table, t]

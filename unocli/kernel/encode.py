@@ -277,8 +277,9 @@ N_INTS = len(INT_KNOBS)
     KEPT_P4_SHOWN,
     KEPT_P4_LACKED,
     KEPT_P4_CHALLENGEABLE,
+    KEPT_PILE_POS,  # where the live draw pile started in ``kept_pile`` (not compared: only the live cards are)
     N_KEPT,
-) = range(18)
+) = range(19)
 # Scalars are int64; the card tables are int8 (a count per type is at most 4,
 # a card type below 54) and the hand sizes and priorities int16: small types
 # keep a workspace in L1 cache and make the stuck test's copies cheap (x1.16
@@ -322,6 +323,9 @@ WORKSPACE = np.dtype(
         ("opts", np.int8, (DECK_SIZE,)),
         # each seat's integer policy knobs (``I_*``) and priority tables
         ("ints", np.int64, (NMAX, N_INTS)),
+        # 1 where a seat's card choice is uniform over all its legal cards (``random_play`` with no
+        # attack and no option filter): its turns count the options instead of listing them (new_workspace)
+        ("uniform", np.int64, (NMAX,)),
         ("prio", np.int16, (NMAX, N_PRIO_TABLES, N_TYPES)),
         # scratch for a seven_o rotation (§8): the hands as they were
         ("old_hands", np.int8, (NMAX, N_TYPES)),
@@ -330,8 +334,8 @@ WORKSPACE = np.dtype(
         ("old_lacks", np.int8, (NMAX,)),
         ("old_shown", np.int8, (NMAX,)),
         # the state kept for the stuck test (§11.15, Brent's method): the fields of the state
-        # that can change (KEPT_* order), the hands, colour memories, discard counts, the live
-        # draw pile from its first card, and the play stream
+        # that can change (KEPT_* order), the hands, colour memories, discard counts, the draw
+        # pile (all of it: a fixed-size copy is cheaper than the live part alone) and the play stream
         ("kept", np.int64, (N_KEPT,)),
         ("kept_hands", np.int8, (NMAX, N_TYPES)),
         ("kept_lacks", np.int8, (NMAX,)),

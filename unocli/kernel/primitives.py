@@ -261,9 +261,14 @@ def _can_bluff(g, seat):
     )
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, _nrt=False)
 def _legal_options(g, seat):
-    """Fill the options region with the legal cards held (duplicates included), in type order."""
+    """Fill the options region with the legal cards held (duplicates included), in type order.
+
+    A real call: inlined, its per-type fill loops became vector stores whose
+    54 splat constants LLVM hoisted into ``play``'s entry and reloaded from
+    the stack after every call in the round, whichever path a turn took.
+    """
     m = 0
     if _last_card_rule(g, seat):
         for t in range(N_TYPES):  # the rare last-card case: check every type
@@ -295,6 +300,56 @@ def _legal_options(g, seat):
             g.opts[m] = WILD_DRAW_FOUR
             m += 1
     return m
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _count_legal(g, seat):
+    """How many options _legal_options would list (not under the last-card rule), without listing them.
+
+    The current colour's coloured cards are its colour count; from the other
+    colours only the top's rank is legal.
+    """
+    colour = g.colour
+    top = g.top
+    m = np.int64(g.ccount[seat, colour]) + g.hands[seat, WILD]
+    if top < WILD:
+        # the top's rank in every colour, less the current colour's (counted above): no branch per colour
+        rtop = _rank(top)
+        for c in range(N_COLOURS):
+            m += g.hands[seat, c * N_RANKS + rtop]
+        m -= g.hands[seat, colour * N_RANKS + rtop]
+    if g.hands[seat, WILD_DRAW_FOUR] > 0 and _is_legal(g, seat, WILD_DRAW_FOUR):
+        m += g.hands[seat, WILD_DRAW_FOUR]
+    return m
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _nth_legal(g, seat, k):
+    """The option at index k (0 <= k < _count_legal) of the list _legal_options would make."""
+    colour = g.colour
+    top = g.top
+    rtop = _rank(top) if top < WILD else -1
+    for c in range(N_COLOURS):
+        if c == colour:
+            here = g.ccount[seat, c]
+            if k < here:
+                t = c * N_RANKS
+                while True:
+                    h = g.hands[seat, t]
+                    if k < h:
+                        return t
+                    k -= h
+                    t += 1
+            k -= here
+        elif rtop >= 0:
+            t = c * N_RANKS + rtop
+            h = g.hands[seat, t]
+            if k < h:
+                return t
+            k -= h
+    if k < g.hands[seat, WILD]:
+        return WILD
+    return WILD_DRAW_FOUR
 
 
 @njit(cache=True, _nrt=False)

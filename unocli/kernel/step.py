@@ -71,13 +71,13 @@ from unocli.kernel.encode import (
     KEPT_P4_SHOWN,
     KEPT_PENDING,
     KEPT_PILE_LEFT,
+    KEPT_PILE_POS,
     KEPT_TOP,
     KEPT_TOP_PLAYER,
     MAX_DRAW,
     MAX_STACK,
     N_COLOURS,
     N_TYPES,
-    NMAX,
     NO_CARD,
     NO_COLOUR,
     NO_SEAT,
@@ -86,6 +86,7 @@ from unocli.kernel.encode import (
     OUTCOME_CAPPED,
     OUTCOME_STUCK,
     OUTCOME_WON,
+    P_BLUFF,
     P_CATCH,
     P_FORGET,
     P_JUMP,
@@ -129,17 +130,20 @@ from unocli.kernel.encode import (
 )
 from unocli.kernel.primitives import (
     _add,
+    _below,
     _can_bluff,
     _chance,
     _choose_card,
     _choose_colour,
     _colour,
+    _count_legal,
     _draw,
     _is_action,
     _is_d2,
     _is_legal,
     _last_card_rule,
     _legal_options,
+    _nth_legal,
     _rank,
     _remove,
     _respond,
@@ -394,11 +398,18 @@ def _play(g, pr, rs, seat, card, how):
 @njit(cache=True, inline="always", _nrt=False)
 def _turn(g, pr, rs, seat):
     """A normal turn (§3): returns (card, how) to play, or TURN_PASSED / TURN_BLOCKED after a pass."""
-    if _can_bluff(g, seat) and _wants_bluff(g, pr, rs, seat):
+    # a seat that never bluffs skips the test (and _wants_bluff, a real call, would say no without a draw)
+    if pr[seat, P_BLUFF] > 0.0 and _can_bluff(g, seat) and _wants_bluff(g, pr, rs, seat):
         return WILD_DRAW_FOUR, HOW_HAND
-    m = _legal_options(g, seat)
-    if m > 0:
-        return _choose_card(g, rs, seat, m), HOW_HAND
+    if g.uniform[seat] != 0 and not _last_card_rule(g, seat):
+        # the common case: a uniform choice, the same draw and card as listing the options
+        m = _count_legal(g, seat)
+        if m > 0:
+            return _nth_legal(g, seat, _below(rs, m)), HOW_HAND
+    else:
+        m = _legal_options(g, seat)
+        if m > 0:
+            return _choose_card(g, rs, seat, m), HOW_HAND
     g.lacks[seat] = g.colour
     drew_any = False
     while True:
@@ -446,15 +457,17 @@ def _keep_state(g, rs):
     g.kept[KEPT_P4_SHOWN] = g.p4_shown
     g.kept[KEPT_P4_LACKED] = g.p4_lacked
     g.kept[KEPT_P4_CHALLENGEABLE] = g.p4_challengeable
-    for s in range(NMAX):
+    # Only the seated players: the seats past them stay empty for the whole run.
+    for s in range(g.players):
         g.kept_lacks[s] = g.lacks[s]
         g.kept_shown[s] = g.shown[s]
         for t in range(N_TYPES):
             g.kept_hands[s, t] = g.hands[s, t]
     for t in range(N_TYPES):
         g.kept_disc[t] = g.disc[t]
-    for i in range(g.pile_len - g.pile_pos):
-        g.kept_pile[i] = g.pile[g.pile_pos + i]
+    g.kept[KEPT_PILE_POS] = g.pile_pos
+    for i in range(DECK_SIZE):  # the whole pile: a constant-size copy compiles to a few vector moves
+        g.kept_pile[i] = g.pile[i]
     for i in range(4):
         g.kept_rs[i] = rs[i]
     g.kept_valid = 1
@@ -476,7 +489,7 @@ def _same_rest(g):
         or g.kept[KEPT_P4_CHALLENGEABLE] != g.p4_challengeable
     ):
         return False
-    for s in range(NMAX):
+    for s in range(g.players):  # as _keep_state: the seats past them never change
         if g.kept_lacks[s] != g.lacks[s] or g.kept_shown[s] != g.shown[s]:
             return False
         for t in range(N_TYPES):
@@ -485,8 +498,9 @@ def _same_rest(g):
     for t in range(N_TYPES):
         if g.kept_disc[t] != g.disc[t]:
             return False
-    for i in range(g.pile_len - g.pile_pos):
-        if g.kept_pile[i] != g.pile[g.pile_pos + i]:
+    kept_pos = g.kept[KEPT_PILE_POS]
+    for i in range(g.pile_len - g.pile_pos):  # the live cards (_repeats compared how many there are)
+        if g.kept_pile[kept_pos + i] != g.pile[g.pile_pos + i]:
             return False
     return True
 
@@ -497,10 +511,15 @@ def _repeats(g, rs):
 
     The state is kept before the 1st, 2nd, 4th, 8th, ... decision; every
     decision compares with it. The cheap fields come first, so a state that
-    differs costs a handful of comparisons.
+    differs costs a handful of comparisons; the play stream's first word
+    leads: once a random draw has been made since the state was kept, it
+    differs at every decision until the next keep, a branch the processor
+    predicts (the seat to play, first before, matched one decision in n and
+    cost ~10% of a random-policy round in mispredictions).
     """
     if (
         g.kept_valid != 0
+        and g.kept_rs[0] == rs[0]
         and g.kept[KEPT_CURRENT] == g.current
         and g.kept[KEPT_TOP] == g.top
         and g.kept[KEPT_COLOUR] == g.colour
@@ -508,7 +527,6 @@ def _repeats(g, rs):
         and g.kept[KEPT_PILE_LEFT] == g.pile_len - g.pile_pos
         and g.kept[KEPT_DISC_N] == g.disc_n
         and g.kept[KEPT_PENDING] == g.pending
-        and g.kept_rs[0] == rs[0]
         and g.kept_rs[1] == rs[1]
         and g.kept_rs[2] == rs[2]
         and g.kept_rs[3] == rs[3]
@@ -545,9 +563,11 @@ def deal(g, rs, deal_rs, round_index):
     first = round_index % n
     pos = 0
     for _ in range(g.ru[R_HAND_SIZE]):
-        for k in range(n):
-            _add(g, (first + k) % n, g.pile[pos])
+        seat = first  # seats first, first + 1, ... (mod n), without a division per card
+        for _ in range(n):
+            _add(g, seat, g.pile[pos])
             pos += 1
+            seat = 0 if seat == n - 1 else seat + 1
     # A start +4 goes back and the pile is shuffled; if only +4s are left it stays as a Wild.
     while g.pile[pos] == WILD_DRAW_FOUR:
         other = False
@@ -638,9 +658,19 @@ def play(g, pr, rs):
         if won:
             winner = seat
             break
-    n = g.players
+    _round_end(g, outcome, winner)
+
+
+@njit(cache=True, _nrt=False)
+def _round_end(g, outcome, winner):
+    """Fill the row's outcome, winner, winner's points and cards left.
+
+    A real call, not part of ``play``: inlined there, LLVM kept the 54-entry
+    points table in 14 vector registers for the whole round, reloading them
+    from the stack after every call on the hot path.
+    """
     pts = 0
-    for s in range(n):
+    for s in range(g.players):
         g.row[CARDS_LEFT + s] = g.hsize[s]
         if outcome == OUTCOME_WON:
             for t in range(N_TYPES):
