@@ -598,3 +598,11 @@ def test_a_dealt_round_asks_the_decider_it_is_given():
     rnd = Round.deal(Rules(players=4), policies(4), 3, 0, decider=dec)
     rnd.run()
     assert dec.called("choose_card")
+
+
+def test_a_round_reports_its_table_size_and_refuses_a_wrong_number_of_policies():
+    """A round's statistics name its table size, and a table with one policy too few is refused in words."""
+    rules = Rules(players=3)
+    assert play_round(rules, [preset("basic")] * 3, seed=1, index=0).stats.players == 3
+    with pytest.raises(ValueError, match=r"^2 policies for 3 players$"):
+        play_round(rules, [preset("basic")] * 2, seed=1, index=0)

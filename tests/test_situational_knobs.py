@@ -146,6 +146,20 @@ def test_trust_if_seen_counts_the_discard_pile_and_the_own_hand(threshold, chall
     assert _challenged(rnd, 1) == challenged
 
 
+@pytest.mark.parametrize("colour", ["R", "Y", "G", "B"])
+def test_challenge_if_own_colour_needs_a_play_to_have_shown_a_colour(colour):
+    """Before its first play a player has shown no colour (docs/rules.md §13: the shown colour is that of its
+    last play), so a +4 as its first play is not challenged by the rule, whatever the colour under it. Seat 0,
+    holding no card of the top's colour, plays W+4 at once; seat 1 challenges only by the rule (challenge 0)."""
+    others = "".join(c for c in "RYGB" if c != colour)
+    pols = [DET, DET.replace(challenge=0.0, challenge_if_own_colour=True), DET]
+    hand0 = f"W+4 {others[0]}1 {others[1]}2"
+    rnd = position(
+        [hand0, f"{others[2]}1 {others[2]}2", f"{others[2]}3 {others[2]}4"], f"{colour}5", "Y1 Y2 Y3 Y4 Y5 Y6", pols=pols
+    )
+    assert not _challenged(rnd, 1)
+
+
 def test_challenge_if_own_colour_comes_before_trust_if_seen():
     pols = [DET, DET.replace(challenge=0.0, challenge_if_own_colour=True, trust_if_seen=1), DET]
     rnd = position(["R7 W+4 G1 G2", "R8 B1 B2", "R9 B3 B4"], "R5", "Y1 Y2 Y3 Y4 Y5 Y6", pols=pols)
