@@ -606,3 +606,35 @@ def test_a_round_reports_its_table_size_and_refuses_a_wrong_number_of_policies()
     assert play_round(rules, [preset("basic")] * 3, seed=1, index=0).stats.players == 3
     with pytest.raises(ValueError, match=r"^2 policies for 3 players$"):
         play_round(rules, [preset("basic")] * 2, seed=1, index=0)
+
+
+@pytest.mark.parametrize(("card", "victim_seat"), [("R+2", 1), ("RS", 1), ("RR", 0)])
+def test_effect_events_name_their_seat(card, victim_seat):
+    """§4 effects in the log: a Draw Two's and a Skip's SKIP event names the player who misses the turn (seat 1),
+    a Reverse's REVERSE event the player who reversed (seat 0). Three players, stacking off."""
+    rnd = position([f"{card} G1", "B1 B2", "Y1 Y2"], "R5", "Y3 Y4 Y5 Y6")
+    rnd.step()
+    kind = Kind.REVERSE if card == "RR" else Kind.SKIP
+    assert [e.seat for e in events(rnd, kind)] == [victim_seat]
+
+
+def test_a_lacked_red_is_forgotten_when_red_is_played():
+    """§13: a lacked colour "is forgotten once that player plays a card of that colour", red (colour 0) like any
+    other: seat 0 lacks red and plays R1 on R5; it then lacks nothing (-1), and a lacked blue stays."""
+    for lacked, after in ((RED, -1), (BLUE, BLUE)):
+        rnd = position(["R1 G1", "B1 B2", "Y1 Y2"], "R5", "Y3 Y4 Y5 Y6")
+        rnd.lacks = [lacked, -1, -1]
+        rnd.step()
+        assert plays(rnd) == [(0, "R1", "hand")]
+        assert rnd.lacks[0] == after
+
+
+@pytest.mark.parametrize(("bluff", "played"), [(1.0, True), (0.0, False)])
+def test_a_drawn_plus4_can_be_bluffed_when_the_last_card_is_an_action(bluff, played):
+    """§3, §11.12: under no_action_finish seat 0's only card, R+2, cannot be its last play, so it draws; the drawn
+    W+4 is not legal (it holds red) but may be played as a bluff (docs/rules.md §13 `bluff`)."""
+    pols = [DET.replace(bluff=bluff), DET, DET]
+    rnd = position(["R+2", "B1 B2", "Y1 Y2"], "R5", "W+4 Y3 Y4 Y5 Y6", no_action_finish=True, pols=pols)
+    rnd.step()
+    assert plays(rnd) == ([(0, "W+4", "drawn")] if played else [])
+    assert rnd.stats.bluffs == int(played)

@@ -86,6 +86,7 @@ def test_s8_stacking_chain_last_player_draws_whole_penalty():
     assert steps(rnd, 4)
     assert plays(rnd) == [(0, "R+2", "hand"), (1, "B+2", "stacked"), (2, "G+2", "stacked")]
     assert [e.value for e in events(rnd, Kind.PENDING)] == [2, 4, 6]
+    assert [e.seat for e in events(rnd, Kind.PENDING)] == [1, 2, 3]  # whom the penalty passes to
     assert offered(dec, 2) == (3, [], False)  # W+4 cannot go on a +2 under "plus2"
     assert hand(rnd, 3) == cards("Y3 W+4 B1 B2 B3 B4 B5 B6")
     assert rnd.pending == 0
