@@ -638,3 +638,35 @@ def test_a_drawn_plus4_can_be_bluffed_when_the_last_card_is_an_action(bluff, pla
     rnd.step()
     assert plays(rnd) == ([(0, "W+4", "drawn")] if played else [])
     assert rnd.stats.bluffs == int(played)
+
+
+def test_a_player_never_jumps_in_on_its_own_card():
+    """§11.9: the jump-in candidates are the players other than the one who played the top card. Seat 0 plays R5
+    holding a second R5; nobody else holds one, so nobody is asked and seat 1 plays next."""
+    dec = ScriptedDecider(jump_in=[True, True, True])
+    rnd = position(["R5 R5 G1", "B5 Y1", "Y2 Y3"], "R4", jump_in=True, decider=dec)
+    rnd.step()
+    assert plays(rnd) == [(0, "R5", "hand")]
+    assert dec.called("jump_in") == [] and rnd.current == 1
+
+
+def test_two_player_reverses_each_count_a_skip():
+    """§9 skips counts every two-player Reverse (§11.13: the other player loses the turn): seat 0 plays RR, plays
+    again, plays GR; two skips."""
+    pols = [DET.replace(play="reverse>high"), DET]
+    rnd = position(["RR GR Y1 Y2", "B1 B2"], "R5", "Y3 Y4 Y5", pols=pols)
+    rnd.step()
+    rnd.step()
+    assert plays(rnd) == [(0, "RR", "hand"), (0, "GR", "hand")]
+    assert rnd.stats.skips == 2
+
+
+@pytest.mark.parametrize("k", [0, 1, 2])
+def test_the_random_play_order_draws_the_card_uniformly(k):
+    """§13 play = random: the card is the k-th of the legal options (sorted, with multiplicity), k drawn with
+    below(number of options). On R5, seat 0 holding R1 R2 G5 B7 has the options R1, R2, G5."""
+    rng = FakeRng(below=[k])
+    rnd = position(["R1 R2 G5 B7", "B1 B2"], "R5", "Y3 Y4 Y5", pols=[DET.replace(play="random"), DET], rng=rng)
+    options = rnd.legal_cards(0)
+    assert PolicyDecider().choose_card(rnd, 0, options) == options[k]
+    assert sorted(options) == options and len(options) == 3 and rng.calls == [("below", 3)]
