@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Rerun the mutants a mutation run left alive (survived, no tests, timeout) against a list of tests,
+# Rerun the mutants a mutation run left alive (survived, no tests; a timeout is a kill) against a list of tests,
 # one mutant at a time, in the group's scratch copy (mutation/run.sh made it). mutmut itself does not
 # retest a mutant whose function is unchanged, so this is how tests written after a run are counted:
 #
@@ -18,7 +18,7 @@ cd "$work"
 # The tests as they are in the work tree now (the mutated sources in mutants/ stay as mutmut made them).
 for t in "$@"; do cp "$root/$t" "mutants/$t"; done
 cp "$root/tests/"{conftest,scenario_helpers,strategies,naive}.py mutants/tests/ 2>/dev/null || true
-names=$("$root/.venv/bin/mutmut" results 2>/dev/null | awk -F': ' '/: (survived|no tests|timeout)$/ {gsub(/^ +/, "", $1); print $1}')
+names=$("$root/.venv/bin/mutmut" results 2>/dev/null | awk -F': ' '/: (survived|no tests)$/ {gsub(/^ +/, "", $1); print $1}')
 killed=0; alive=0; : > survivors.txt
 cd mutants
 # The tests must pass on the unmutated code first, or every mutant would look killed.
