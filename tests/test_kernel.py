@@ -42,12 +42,32 @@ def test_threads_do_not_change_rows(match: bool) -> None:
     assert first_difference(default, one) is None
 
 
-def test_thread_setting_is_restored() -> None:
-    import numba
+def test_threads_play_the_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Breaks: ``threads`` would not reach the batch (a 2-thread run on one
+    # thread, or a 1-thread run spread over a pool).
+    import threading
 
-    before = numba.get_num_threads()
+    import unocli.kernel as kernel
+
+    if max_threads() < 2:
+        pytest.skip("one core: the wrapper caps threads at numba's count")
+    seen: list[int] = []
+    real = kernel.play_batch
+
+    def spy(*args):  # type: ignore[no-untyped-def]
+        seen.append(threading.get_ident())
+        barrier.wait(timeout=30)  # two chunks at once, or this times out
+        return real(*args)
+
+    barrier = threading.Barrier(2)
+    monkeypatch.setattr(kernel, "play_batch", spy)
+    play_rows(PARTY, TABLE, seed=1, count=10, threads=2)
+    assert len(seen) == 8 and len(set(seen)) == 2  # 4 chunks per thread
+    assert threading.get_ident() not in seen
+    seen.clear()
+    barrier = threading.Barrier(1)
     play_rows(PARTY, TABLE, seed=1, count=10, threads=1)
-    assert numba.get_num_threads() == before
+    assert seen == [threading.get_ident()] * 4
     assert max_threads() >= 1
 
 

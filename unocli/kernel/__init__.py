@@ -1,8 +1,9 @@
 """The numba kernel: the engine users run.
 
 Three layers (docs/design.md §3, after stumpy): ``step.py`` plays one round on
-arrays (``@njit``), ``batch.py`` plays a batch of games over threads
-(``@njit(parallel=True)``), and this module is the plain-Python wrapper.
+arrays (``@njit``), ``batch.py`` plays a run of games in one workspace
+(``@njit(nogil=True)``), and this module is the plain-Python wrapper, which
+splits a call into chunks and plays them on its threads in parallel.
 Nothing outside the kernel imports ``step`` or ``batch`` directly.
 
 Every constant the compiled code uses comes from ``encode.py``, which takes
@@ -159,7 +160,7 @@ def play_folded(
     """Play games ``start .. start + count - 1`` and return their per-chunk accumulators.
 
     The accumulators (``uint64[chunks, encode.ACC_WIDTH]``, ``encode.A_*``)
-    are folded inside the parallel kernel; ``Accumulator.from_kernel`` merges
+    are folded inside the compiled kernel, one per chunk; ``Accumulator.from_kernel`` merges
     them into what ``Accumulator.add_rows`` would make of the rows (``tag``:
     the seat rotation, as there). With ``keep`` the rows are returned too,
     else ``None``: no per-game array is made. Parameters as :func:`play_rows`.
@@ -184,29 +185,39 @@ def _play(
     if len(policies) != rules.players:
         raise ValueError(f"{len(policies)} policies for {rules.players} players")
     probs, ints, prio = encode_policies(tuple(policies))
-    n_threads = threads or _default_threads or max_threads()
+    n_threads = min(threads or _default_threads or max_threads(), max_threads())
     nchunks = max(1, min(count, 4 * n_threads))
     acc = np.zeros((nchunks, ACC_WIDTH), dtype=np.uint64)
-    previous = numba.get_num_threads()
-    numba.set_num_threads(min(n_threads, max_threads()))
-    try:
-        ru = np.append(encode_rules(rules), np.int64(_fault()))
-        keep = rows.shape[0] > 0
+    ru = np.append(encode_rules(rules), np.int64(_fault()))
+    keep = rows.shape[0] > 0
+    per = (count + nchunks - 1) // nchunks
+
+    def chunk(c: int) -> None:
+        lo = min(count, c * per)
+        hi = min(count, lo + per)
         play_batch(
             ru,
             probs,
             ints,
             prio,
             np.uint64(seed),
-            np.int64(start),
-            np.int64(count),
+            np.int64(start + lo),
+            np.int64(hi - lo),
             bool(match),
-            np.int64(nchunks),
             np.int64(tag),
             keep,
-            rows,
-            acc,
+            rows[lo:hi] if keep else rows,
+            acc[c],
         )
-    finally:
-        numba.set_num_threads(previous)
+
+    if n_threads == 1 or nchunks == 1:
+        for c in range(nchunks):
+            chunk(c)
+    else:
+        # play_batch runs without the GIL, so plain threads play the chunks in parallel
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(max_workers=min(n_threads, nchunks)) as pool:
+            for future in [pool.submit(chunk, c) for c in range(nchunks)]:
+                future.result()
     return acc

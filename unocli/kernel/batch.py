@@ -1,7 +1,8 @@
-"""The parallel layer: a batch of games over numba threads.
+"""The batch layer: a run of consecutive games in one workspace, compiled without the GIL.
 
-Games are independent (each draws from its own streams), so a batch is split
-into chunks, each with its own workspace reused from game to game. A game's
+Games are independent (each draws from its own streams), so the wrapper
+(``unocli.kernel._play``) splits a batch into chunks and plays them on its
+threads, each chunk in its own workspace reused from game to game. A game's
 output row depends only on (seed, index), never on the chunking or the number
 of threads.
 """
@@ -9,7 +10,7 @@ of threads.
 from __future__ import annotations
 
 import numpy as np
-from numba import carray, njit, prange
+from numba import carray, njit
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
@@ -85,12 +86,12 @@ def new_workspace(ru, ints, prio):
 @njit(cache=True)
 def play_game(g, pr, rs, deal_rs, seed, index, match, out):
     """Play game ``index`` (one round, or a match when ``match``) and write its row to ``out``."""
-    set_stream(rs, seed, np.uint64(index), PURPOSE_PLAY, 0)
+    set_stream(rs, seed, np.uint64(index), np.int64(PURPOSE_PLAY), np.int64(0))
     for i in range(ROW_WIDTH):
         out[i] = 0
     rounds = g.ru[R_MAX_ROUNDS] if match else 1
     for r in range(rounds):
-        set_stream(deal_rs, seed, np.uint64(index), PURPOSE_DEAL, r)
+        set_stream(deal_rs, seed, np.uint64(index), np.int64(PURPOSE_DEAL), r)
         deal(g, rs, deal_rs, r)
         play(g, pr, rs)
         for i in range(N_COUNTERS):
@@ -153,9 +154,14 @@ def _unmanaged(arr):
     return carray(_as_pointer(arr.ctypes.data), arr.shape, arr.dtype)
 
 
-@njit(cache=True, parallel=True)
-def play_batch(ru, probs, ints, prio, seed, start, count, match, nchunks, tag, keep, rows, acc):
-    """Play games ``start .. start + count - 1`` over ``nchunks`` chunks and fold them into ``acc``.
+@njit(cache=True, nogil=True)
+def play_batch(ru, probs, ints, prio, seed, start, count, match, tag, keep, rows, acc):
+    """Play games ``start .. start + count - 1`` in one workspace and fold them into ``acc``.
+
+    Compiled with ``nogil``: the wrapper (``unocli.kernel._play``) runs one
+    call per chunk of games on each of its threads, in parallel. It used to be
+    a numba ``prange`` loop over the chunks; the parallel compile cost about
+    5 s of the first compile (issue 14) and nothing at run time.
 
     Parameters
     ----------
@@ -163,37 +169,30 @@ def play_batch(ru, probs, ints, prio, seed, start, count, match, nchunks, tag, k
         The encoded rules and policies (``encode.encode_rules``, ``encode.encode_policies``).
     seed, start, count, match
         Run seed, first game index, number of games, and whether a game is a match.
-    nchunks : int64
-        Chunks of consecutive games; chunk ``c`` folds its games into ``acc[c]``.
     tag : int64
         The seat rotation, hashed into the fingerprint (``Accumulator.add_rows``).
     keep : bool
         Write each game's row to ``rows[i]``; otherwise ``rows`` is not touched
-        (it may have no rows) and each chunk reuses one scratch row.
+        (it may have no rows) and one scratch row is reused.
     rows : int64[count or 0, ROW_WIDTH]
         The per-game rows, when ``keep``.
-    acc : uint64[nchunks, ACC_WIDTH]
-        Zeroed per-chunk accumulators (``encode.A_*``), filled here.
+    acc : uint64[ACC_WIDTH]
+        A zeroed accumulator (``encode.A_*``), filled here.
     """
-    per = (count + nchunks - 1) // nchunks
     players = ru[R_PLAYERS]
-    for c in prange(nchunks):
-        lo = c * per
-        hi = min(count, lo + per)
-        g_owner = new_workspace(ru, ints, prio)
-        rs_owner = np.zeros(4, np.uint64)
-        deal_owner = np.zeros(4, np.uint64)
-        scratch = np.zeros((1, ROW_WIDTH), np.int64)
-        g = g_owner[0]  # a record: passed by pointer, never reference-counted
-        rs = _unmanaged(rs_owner)
-        deal_rs = _unmanaged(deal_owner)
-        pr = _unmanaged(probs)
-        chunk_acc = acc[c]
-        for i in range(lo, hi):
-            out = rows[i] if keep else scratch[0]
-            play_game(g, pr, rs, deal_rs, seed, start + i, match, out)
-            fold_row(out, start + i, tag, players, chunk_acc)
-        # keep the owners alive past the loop
-        g_owner[0].players += 0
-        rs_owner[0] += 0
-        deal_owner[0] += 0
+    g_owner = new_workspace(ru, ints, prio)
+    rs_owner = np.zeros(4, np.uint64)
+    deal_owner = np.zeros(4, np.uint64)
+    scratch = np.zeros((1, ROW_WIDTH), np.int64)
+    g = g_owner[0]  # a record: passed by pointer, never reference-counted
+    rs = _unmanaged(rs_owner)
+    deal_rs = _unmanaged(deal_owner)
+    pr = _unmanaged(probs)
+    for i in range(count):
+        out = rows[i] if keep else scratch[0]
+        play_game(g, pr, rs, deal_rs, seed, start + i, match, out)
+        fold_row(out, start + i, tag, players, acc)
+    # keep the owners alive past the loop
+    g_owner[0].players += 0
+    rs_owner[0] += 0
+    deal_owner[0] += 0

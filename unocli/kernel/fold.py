@@ -1,4 +1,4 @@
-"""Fold finished games into a chunk's accumulator, inside the parallel kernel.
+"""Fold finished games into a chunk's accumulator, inside the compiled batch loop.
 
 ``fold_row`` adds one game's row to one accumulator row (``encode.ACC_WIDTH``
 uint64 words, layout ``encode.A_*``) exactly as

@@ -199,14 +199,14 @@ def _refill(g, rs):
     """Shuffle the discard pile under the top card (in type order) into the empty draw pile."""
     if g.disc_n == 0:
         return False
-    m = 0
+    m = np.int64(0)  # not a literal 0: numba would compile _shuffle for that type too
     for t in range(N_TYPES):
         for _ in range(g.disc[t]):
             g.pile[m] = t
             m += 1
         g.disc[t] = 0
     g.disc_n = 0
-    _shuffle(rs, g.pile, 0, m)
+    _shuffle(rs, g.pile, np.int64(0), m)
     g.pile_pos = 0
     g.pile_len = m
     g.row[RESHUFFLES] += 1
@@ -455,7 +455,7 @@ def _filter_options(g, seat, m):
             if g.opts[i] != WILD_DRAW_FOUR and not _is_d2(g.opts[i]):
                 rest += 1
         if 0 < rest < m:
-            m = _keep_only(g, m, DROP_DRAWS, NO_COLOUR)
+            m = _keep_only(g, m, np.int64(DROP_DRAWS), np.int64(NO_COLOUR))
     pref = _int(g, seat, I_MATCH)
     if pref != MATCH_ANY:
         same = _count_colour(g, m, g.colour)
@@ -465,11 +465,11 @@ def _filter_options(g, seat, m):
                 other += 1
         other -= same
         if same > 0 and other > 0:
-            m = _keep_only(g, m, DROP_COLOUR if pref == MATCH_NUMBER else DROP_OTHER_COLOURS, g.colour)
+            m = _keep_only(g, m, np.int64(DROP_COLOUR if pref == MATCH_NUMBER else DROP_OTHER_COLOURS), g.colour)
     if _int(g, seat, I_AIM_LACKED) != 0:
         lacked = g.lacks[_seat_after(g, seat, 1)]
-        if lacked != NO_COLOUR and 0 < _count_colour(g, m, lacked) < m:
-            m = _keep_only(g, m, ONLY_COLOUR, lacked)
+        if lacked != NO_COLOUR and 0 < _count_colour(g, m, np.int64(lacked)) < m:
+            m = _keep_only(g, m, np.int64(ONLY_COLOUR), np.int64(lacked))
     return m
 
 
@@ -478,12 +478,12 @@ def _choose_card(g, rs, seat, m):
     """One of the m options (decisions.PolicyDecider.choose_card)."""
     attack_at = _int(g, seat, I_ATTACK_AT)
     if attack_at > 0 and g.hsize[_seat_after(g, seat, 1)] <= attack_at:
-        return _preferred(g, seat, m, PRIO_ATTACK)
+        return _preferred(g, seat, m, np.int64(PRIO_ATTACK))
     if _int(g, seat, I_KEEP_DRAWS) != 0 or _int(g, seat, I_MATCH) != MATCH_ANY or _int(g, seat, I_AIM_LACKED) != 0:
         m = _filter_options(g, seat, m)
     if _int(g, seat, I_RANDOM_PLAY) != 0:
         return g.opts[_below(rs, m)]
-    return _preferred(g, seat, m, PRIO_PLAY)
+    return _preferred(g, seat, m, np.int64(PRIO_PLAY))
 
 
 @njit(cache=True, _nrt=False)

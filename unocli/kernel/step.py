@@ -196,7 +196,7 @@ def _challenge(g, rs, victim, total):
 @njit(cache=True, _nrt=False)
 def _plus4_victim(g, pr, rs, victim, total):
     """A non-stacked +4's victim challenges or accepts at once; True when a bluff is caught."""
-    action = _respond(g, pr, rs, victim, 0, g.p4_challengeable != 0)
+    action = _respond(g, pr, rs, victim, np.int64(0), g.p4_challengeable != 0)
     if action == RESPOND_CHALLENGE:
         _challenge(g, rs, victim, total)
         bluff = g.p4_bluff != 0
@@ -334,9 +334,9 @@ def _effects(g, pr, rs, seat, card, how):
             g.row[MAX_STACK] = 1
         victim = _seat_after(g, seat, 1)
         if card == WILD_DRAW_FOUR:
-            _plus4_victim(g, pr, rs, victim, WILD_DRAW_FOUR_PENALTY)
+            _plus4_victim(g, pr, rs, victim, np.int64(WILD_DRAW_FOUR_PENALTY))
         else:
-            _penalty_draw(g, rs, victim, DRAW_TWO_PENALTY)
+            _penalty_draw(g, rs, victim, np.int64(DRAW_TWO_PENALTY))
             g.row[SKIPS] += 1
             g.current = _seat_after(g, victim, 1)
     elif rank == SKIP:
@@ -550,7 +550,7 @@ def deal(g, rs, deal_rs, round_index):
     n = g.players
     for i in range(DECK_SIZE):
         g.pile[i] = DECK[i]
-    _shuffle(deal_rs, g.pile, 0, DECK_SIZE)
+    _shuffle(deal_rs, g.pile, np.int64(0), np.int64(DECK_SIZE))
     # slices, not indexed loops: numba compiles them to plain fills
     g.hands[:n] = 0
     g.ccount[:n] = 0
@@ -561,7 +561,7 @@ def deal(g, rs, deal_rs, round_index):
     g.row[:] = 0
     g.row[FIRST_TO_ONE] = NO_SEAT
     first = round_index % n
-    pos = 0
+    pos = np.int64(0)  # not a literal 0 (see primitives._refill)
     for _ in range(g.ru[R_HAND_SIZE]):
         seat = first  # seats first, first + 1, ... (mod n), without a division per card
         for _ in range(n):
@@ -604,7 +604,7 @@ def deal(g, rs, deal_rs, round_index):
         g.colour = _colour(start)
         rank = _rank(start)
         if rank == DRAW_TWO:
-            _penalty_draw(g, rs, first, DRAW_TWO_PENALTY)
+            _penalty_draw(g, rs, first, np.int64(DRAW_TWO_PENALTY))
             g.row[SKIPS] += 1
             g.current = (first + 1) % n
         elif rank == SKIP:
