@@ -259,10 +259,10 @@ def test_workspace_record() -> None:
     ws = layout.WORKSPACE
     assert ws.isalignedstruct
     # int8 card tables and int16 sizes and priorities (issue 14), int64 elsewhere but the kept
-    # play-stream state (xoshiro256** words: uint64)
+    # play-stream state (xoshiro256** words: uint64) and the probability knobs (float64)
     int8 = ("hands", "ccount", "lacks", "shown", "disc", "pile", "opts", "old_hands", "old_ccount", "old_lacks", "old_shown")
     small = {name: np.int8 for name in (*int8, "kept_hands", "kept_lacks", "kept_shown", "kept_disc", "kept_pile")}
-    small.update({"hsize": np.int16, "old_hsize": np.int16, "prio": np.int16, "kept_rs": np.uint64})
+    small.update({"hsize": np.int16, "old_hsize": np.int16, "prio": np.int16, "kept_rs": np.uint64, "probs": np.float64})
     assert all(ws[name].base == small.get(name, np.int64) for name in ws.names)
     assert ws.itemsize < 8 * 1024  # a workspace fits in L1 cache with room to spare
     n = layout.NMAX
@@ -278,6 +278,7 @@ def test_workspace_record() -> None:
         "pile": (layout.DECK_SIZE,),
         "opts": (layout.DECK_SIZE,),
         "ints": (n, layout.N_INTS),
+        "probs": (n, len(PROB_KNOBS)),
         "prio": (n, layout.N_PRIO_TABLES, layout.N_TYPES),
         "kept": (layout.N_KEPT,),
         "kept_hands": (n, layout.N_TYPES),

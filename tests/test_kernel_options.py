@@ -30,9 +30,9 @@ def compare():
     from unocli.kernel.primitives import _count_legal, _legal_options, _nth_legal
 
     @njit
-    def run(ru, ints, prio, hands, tops, colours):
+    def run(ru, probs, ints, prio, hands, tops, colours):
         """Per case: -1 if the count and every index agree, else the first index (1000 + count) that differs; and the count."""
-        ws = new_workspace(ru, ints, prio)
+        ws = new_workspace(ru, probs, ints, prio)
         g = ws[0]
         out = np.zeros(hands.shape[0], np.int64)
         counts = np.zeros(hands.shape[0], np.int64)
@@ -78,9 +78,9 @@ def _cases(seed: int, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 )
 def test_counted_options_equal_listed_options(compare, wd4: WildDrawFour, fault: int) -> None:
     ru = np.append(encode_rules(Rules(players=2, wild_draw_four=wd4)), np.int64(fault))
-    _, ints, prio = encode_policies((Policy(), Policy()))
+    probs, ints, prio = encode_policies((Policy(), Policy()))
     hands, tops, colours = _cases(int(fault) * 10 + list(WildDrawFour).index(wd4), 20_000)
-    out, counts = compare(ru, ints, prio, hands, tops, colours)
+    out, counts = compare(ru, probs, ints, prio, hands, tops, colours)
     # the cases must be ones with a choice to make: most have several options, some none
     assert (counts >= 2).mean() > 0.3 and (counts == 0).any()
     bad = np.flatnonzero(out >= 0)

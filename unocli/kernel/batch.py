@@ -58,7 +58,7 @@ from unocli.kernel.step import deal, play, set_stream
 
 
 @njit(cache=True)
-def new_workspace(ru, ints, prio):
+def new_workspace(ru, probs, ints, prio):
     """A game workspace (a one-record array of ``encode.WORKSPACE``) with the rules and policy tables loaded."""
     ws = np.zeros(1, WORKSPACE)
     g = ws[0]  # the record: a view of ws
@@ -76,7 +76,9 @@ def new_workspace(ru, ints, prio):
             and ints[s, I_MATCH] == MATCH_ANY
             and ints[s, I_AIM_LACKED] == 0
         )
-        g.uniform[s] = 1 if plain else 0  # primitives._choose_card would pick uniformly among all options
+        g.uniform[s] = 1 if plain else 0
+        for k in range(probs.shape[1]):
+            g.probs[s, k] = probs[s, k]  # primitives._choose_card would pick uniformly among all options
         for table in range(N_PRIO_TABLES):
             for t in range(N_TYPES):
                 g.prio[s, table, t] = prio[s, table, t]
@@ -84,7 +86,7 @@ def new_workspace(ru, ints, prio):
 
 
 @njit(cache=True)
-def play_game(g, pr, rs, deal_rs, seed, index, match, out):
+def play_game(g, rs, deal_rs, seed, index, match, out):
     """Play game ``index`` (one round, or a match when ``match``) and write its row to ``out``."""
     set_stream(rs, seed, np.uint64(index), np.int64(PURPOSE_PLAY), np.int64(0))
     for i in range(ROW_WIDTH):
@@ -93,7 +95,7 @@ def play_game(g, pr, rs, deal_rs, seed, index, match, out):
     for r in range(rounds):
         set_stream(deal_rs, seed, np.uint64(index), np.int64(PURPOSE_DEAL), r)
         deal(g, rs, deal_rs, r)
-        play(g, pr, rs)
+        play(g, rs)
         for i in range(N_COUNTERS):
             v = g.row[i]
             if i == MAX_STACK or i == MAX_DRAW:  # a match's largest of any round
@@ -180,17 +182,16 @@ def play_batch(ru, probs, ints, prio, seed, start, count, match, tag, keep, rows
         A zeroed accumulator (``encode.A_*``), filled here.
     """
     players = ru[R_PLAYERS]
-    g_owner = new_workspace(ru, ints, prio)
+    g_owner = new_workspace(ru, probs, ints, prio)
     rs_owner = np.zeros(4, np.uint64)
     deal_owner = np.zeros(4, np.uint64)
     scratch = np.zeros((1, ROW_WIDTH), np.int64)
     g = g_owner[0]  # a record: passed by pointer, never reference-counted
     rs = _unmanaged(rs_owner)
     deal_rs = _unmanaged(deal_owner)
-    pr = _unmanaged(probs)
     for i in range(count):
         out = rows[i] if keep else scratch[0]
-        play_game(g, pr, rs, deal_rs, seed, start + i, match, out)
+        play_game(g, rs, deal_rs, seed, start + i, match, out)
         fold_row(out, start + i, tag, players, acc)
     # keep the owners alive past the loop
     g_owner[0].players += 0

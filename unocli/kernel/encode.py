@@ -326,6 +326,9 @@ WORKSPACE = np.dtype(
         # 1 where a seat's card choice is uniform over all its legal cards (``random_play`` with no
         # attack and no option filter): its turns count the options instead of listing them (new_workspace)
         ("uniform", np.int64, (NMAX,)),
+        # each seat's probability knobs (``P_*``): a field, not an argument, so the step functions
+        # take one pointer less and LLVM addresses them from the record (about 2% faster, issue 14)
+        ("probs", np.float64, (NMAX, len(PROB_KNOBS))),
         ("prio", np.int16, (NMAX, N_PRIO_TABLES, N_TYPES)),
         # scratch for a seven_o rotation (§8): the hands as they were
         ("old_hands", np.int8, (NMAX, N_TYPES)),

@@ -131,7 +131,7 @@ def fold_row(row, index, tag, players, acc):
         v = row[METRIC_COLS[i]]
         _add128(acc, A_SUMS + 2 * i, v)
         _add128(acc, A_SUMSQ + 2 * i, v * v)
-    for s in range(NMAX):
+    for s in range(players):  # the seats past them score 0, which adds nothing
         v = row[SCORES + s]
         _add128(acc, A_POINTS + 2 * s, v)
         _add128(acc, A_POINTS_SQ + 2 * s, v * v)

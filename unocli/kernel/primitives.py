@@ -399,9 +399,9 @@ def _preferred(g, seat, m, table):
 
 
 @njit(cache=True, _nrt=False)
-def _wants_bluff(g, pr, rs, seat):
+def _wants_bluff(g, rs, seat):
     """Bluff a +4 now? Only in the policy's situations (decisions.PolicyDecider.bluff)."""
-    p = pr[seat, P_BLUFF]
+    p = g.probs[seat, P_BLUFF]
     if p <= 0.0:
         return False
     nxt = g.hsize[_seat_after(g, seat, 1)]
@@ -504,7 +504,7 @@ def _choose_colour(g, rs, seat):
 
 
 @njit(cache=True, _nrt=False)
-def _respond(g, pr, rs, seat, m, challenge_open):
+def _respond(g, rs, seat, m, challenge_open):
     """Facing a +2/+4 (decisions.PolicyDecider.respond): a card to stack, RESPOND_CHALLENGE or RESPOND_ACCEPT."""
     if _int(g, seat, I_RESPOND) == RESP_UNIFORM:
         # uniform over the m options, then a challenge (when open), then accepting
@@ -514,15 +514,15 @@ def _respond(g, pr, rs, seat, m, challenge_open):
         if challenge_open and k == m:
             return RESPOND_CHALLENGE
         return RESPOND_ACCEPT
-    if challenge_open and _wants_challenge(g, pr, rs, seat):
+    if challenge_open and _wants_challenge(g, rs, seat):
         return RESPOND_CHALLENGE
-    if m > 0 and g.pending >= _int(g, seat, I_STACK_FROM) and _chance(rs, pr[seat, P_STACK]):
+    if m > 0 and g.pending >= _int(g, seat, I_STACK_FROM) and _chance(rs, g.probs[seat, P_STACK]):
         return _choose_card(g, rs, seat, m)
     return RESPOND_ACCEPT
 
 
 @njit(cache=True, _nrt=False)
-def _wants_challenge(g, pr, rs, seat):
+def _wants_challenge(g, rs, seat):
     """§13: the first informed rule that applies decides (decisions.PolicyDecider._wants_challenge)."""
     if _int(g, seat, I_TRUST_IF_LACKED) != 0 and g.p4_lacked != 0:
         return False
@@ -534,7 +534,7 @@ def _wants_challenge(g, pr, rs, seat):
     seen = _int(g, seat, I_TRUST_IF_SEEN)
     if seen > 0 and _in_sight(g, seat, g.p4_colour) >= seen:
         return False
-    return _chance(rs, pr[seat, P_CHALLENGE])
+    return _chance(rs, g.probs[seat, P_CHALLENGE])
 
 
 @njit(cache=True, _nrt=False)

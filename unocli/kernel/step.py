@@ -5,7 +5,7 @@ same name and draws random numbers in the same order, so both engines report
 identical counters for every (rules, policies, seed, game index). Comments
 point at docs/rules.md clauses; the reference engine has the prose.
 
-State lives in a record and two arrays (one set per thread, reused from game
+State lives in a record and an array (one set per thread, reused from game
 to game):
 
 ``g``   encode.WORKSPACE  everything mutable, one field each (see encode.py):
@@ -13,9 +13,9 @@ to game):
                           ``g.top`` ...), the counters row (``g.row[TURNS]``),
                           the rules (``g.ru[R_NAF]``), the hands as counts per
                           type (``g.hands[seat, t]``) with their sizes and
-                          counts per colour, the piles, the policy integers
+                          counts per colour, the piles, the policy
+                          probabilities (``g.probs[seat, P_BLUFF]``), integers
                           and priority tables
-``pr``  float64[n, 7]     policy probabilities (``P_*``)
 ``rs``  uint64[4]         the play stream's xoshiro256** state
 
 Why so few arguments, and why ``_nrt=False``: numba reference-counts every
@@ -168,11 +168,11 @@ def _penalty_draw(g, rs, seat, k):
 
 
 @njit(cache=True, _nrt=False)
-def _uno_forgotten(g, pr, rs, seat):
+def _uno_forgotten(g, rs, seat):
     """§6: a forgotten Uno; the first opponent (in the direction of play) who notices catches it."""
     g.row[UNO_FORGOTTEN] += 1
     for k in range(1, g.players):
-        if _chance(rs, pr[_seat_after(g, seat, k), P_CATCH]):
+        if _chance(rs, g.probs[_seat_after(g, seat, k), P_CATCH]):
             g.row[UNO_CAUGHT] += 1
             if g.ru[R_FAULT] != FAULT_UNO_PENALTY:
                 _penalty_draw(g, rs, seat, g.ru[R_UNO_PENALTY])
@@ -194,9 +194,9 @@ def _challenge(g, rs, victim, total):
 
 
 @njit(cache=True, _nrt=False)
-def _plus4_victim(g, pr, rs, victim, total):
+def _plus4_victim(g, rs, victim, total):
     """A non-stacked +4's victim challenges or accepts at once; True when a bluff is caught."""
-    action = _respond(g, pr, rs, victim, np.int64(0), g.p4_challengeable != 0)
+    action = _respond(g, rs, victim, np.int64(0), g.p4_challengeable != 0)
     if action == RESPOND_CHALLENGE:
         _challenge(g, rs, victim, total)
         bluff = g.p4_bluff != 0
@@ -209,7 +209,7 @@ def _plus4_victim(g, pr, rs, victim, total):
 
 
 @njit(cache=True, _nrt=False)
-def _final_penalty(g, pr, rs, seat, card, how, value):
+def _final_penalty(g, rs, seat, card, how, value):
     """A +2/+4 as the last card: the next player faces it (§7, §11.10). True when the round goes on."""
     victim = _seat_after(g, seat, 1)
     stacked = how == HOW_STACKED and g.ru[R_STACKING] != ST_OFF
@@ -220,7 +220,7 @@ def _final_penalty(g, pr, rs, seat, card, how, value):
     g.pending = 0
     g.chain = 0
     if card == WILD_DRAW_FOUR and how != HOW_STACKED:
-        return _plus4_victim(g, pr, rs, victim, total)
+        return _plus4_victim(g, rs, victim, total)
     _penalty_draw(g, rs, victim, total)
     return False
 
@@ -264,11 +264,11 @@ def _swap(g, rs, seat):
 
 
 @njit(cache=True, _nrt=False)
-def _pending_decision(g, pr, rs, victim):
+def _pending_decision(g, rs, victim):
     """§8 stacking: returns a card to stack, or NO_CARD once the penalty is drawn or challenged."""
     challenge_open = g.top == WILD_DRAW_FOUR and g.chain == 1 and g.p4_challengeable != 0
     m = _stackable_options(g, victim)
-    action = _respond(g, pr, rs, victim, m, challenge_open)
+    action = _respond(g, rs, victim, m, challenge_open)
     if action >= 0:
         return action
     if action == RESPOND_CHALLENGE:
@@ -284,7 +284,7 @@ def _pending_decision(g, pr, rs, victim):
 
 
 @njit(cache=True, _nrt=False)
-def _jumper(g, pr, rs, seat):
+def _jumper(g, rs, seat):
     """§8 jump-in window after ``seat``'s card: the first other seat to jump in, or NO_SEAT (§11.9)."""
     top = g.top
     if top >= WILD or g.row[TURNS] >= g.ru[R_MAX_TURNS]:
@@ -295,7 +295,7 @@ def _jumper(g, pr, rs, seat):
             continue
         if _last_card_rule(g, other) and _is_action(top):
             continue
-        if _chance(rs, pr[other, P_JUMP]):
+        if _chance(rs, g.probs[other, P_JUMP]):
             return other
     return NO_SEAT
 
@@ -304,7 +304,7 @@ def _jumper(g, pr, rs, seat):
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def _effects(g, pr, rs, seat, card, how):
+def _effects(g, rs, seat, card, how):
     """§4 effects of a card just played: RES_WON, RES_DONE (no jump-in window) or RES_OPEN."""
     out = g.hsize[seat] == 0
     if card == WILD_DRAW_FOUR or (card == WILD and not out):
@@ -314,7 +314,7 @@ def _effects(g, pr, rs, seat, card, how):
     g.shown[seat] = g.colour
     value = WILD_DRAW_FOUR_PENALTY if card == WILD_DRAW_FOUR else (DRAW_TWO_PENALTY if _is_d2(card) else 0)
     if out:
-        if value > 0 and _final_penalty(g, pr, rs, seat, card, how, value):
+        if value > 0 and _final_penalty(g, rs, seat, card, how, value):
             return RES_DONE
         return RES_WON
     rank = _rank(card) if card < WILD else -1  # -1: a Wild has no rank
@@ -334,7 +334,7 @@ def _effects(g, pr, rs, seat, card, how):
             g.row[MAX_STACK] = 1
         victim = _seat_after(g, seat, 1)
         if card == WILD_DRAW_FOUR:
-            _plus4_victim(g, pr, rs, victim, np.int64(WILD_DRAW_FOUR_PENALTY))
+            _plus4_victim(g, rs, victim, np.int64(WILD_DRAW_FOUR_PENALTY))
         else:
             _penalty_draw(g, rs, victim, np.int64(DRAW_TWO_PENALTY))
             g.row[SKIPS] += 1
@@ -359,7 +359,7 @@ def _effects(g, pr, rs, seat, card, how):
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def _play(g, pr, rs, seat, card, how):
+def _play(g, rs, seat, card, how):
     """``seat`` plays ``card``: Uno (§6), then its effects (§4)."""
     hand_before = g.hsize[seat]
     bluff = False
@@ -390,16 +390,16 @@ def _play(g, pr, rs, seat, card, how):
         g.lacks[seat] = NO_COLOUR
     if hand_before == 2 and g.row[FIRST_TO_ONE] == NO_SEAT:  # §9 first_to_one
         g.row[FIRST_TO_ONE] = seat
-    if hand_before == 2 and _chance(rs, pr[seat, P_FORGET]):
-        _uno_forgotten(g, pr, rs, seat)
-    return _effects(g, pr, rs, seat, card, how)
+    if hand_before == 2 and _chance(rs, g.probs[seat, P_FORGET]):
+        _uno_forgotten(g, rs, seat)
+    return _effects(g, rs, seat, card, how)
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def _turn(g, pr, rs, seat):
+def _turn(g, rs, seat):
     """A normal turn (§3): returns (card, how) to play, or TURN_PASSED / TURN_BLOCKED after a pass."""
     # a seat that never bluffs skips the test (and _wants_bluff, a real call, would say no without a draw)
-    if pr[seat, P_BLUFF] > 0.0 and _can_bluff(g, seat) and _wants_bluff(g, pr, rs, seat):
+    if g.probs[seat, P_BLUFF] > 0.0 and _can_bluff(g, seat) and _wants_bluff(g, rs, seat):
         return WILD_DRAW_FOUR, HOW_HAND
     if g.uniform[seat] != 0 and not _last_card_rule(g, seat):
         # the common case: a uniform choice, the same draw and card as listing the options
@@ -418,11 +418,11 @@ def _turn(g, pr, rs, seat):
             break
         drew_any = True
         if _is_legal(g, seat, c):
-            if _chance(rs, pr[seat, P_PLAY_DRAWN]):
+            if _chance(rs, g.probs[seat, P_PLAY_DRAWN]):
                 return c, HOW_DRAWN
             break
         if g.ru[R_DUP] == 0:
-            if c == WILD_DRAW_FOUR and _can_bluff(g, seat) and _wants_bluff(g, pr, rs, seat):
+            if c == WILD_DRAW_FOUR and _can_bluff(g, seat) and _wants_bluff(g, rs, seat):
                 return c, HOW_DRAWN
             break
     g.row[PASSES] += 1
@@ -619,7 +619,7 @@ def deal(g, rs, deal_rs, round_index):
 
 
 @njit(cache=True, _nrt=False)
-def play(g, pr, rs):
+def play(g, rs):
     """Play a dealt round to its end; fills the row region (counters, outcome, winner, cards left)."""
     max_turns = g.ru[R_MAX_TURNS]
     jump_in = g.ru[R_JUMP_IN] != 0
@@ -638,21 +638,21 @@ def play(g, pr, rs):
         seat = g.current
         how = HOW_STACKED
         if g.pending > 0:
-            card = _pending_decision(g, pr, rs, seat)
+            card = _pending_decision(g, rs, seat)
         else:
-            card, how = _turn(g, pr, rs, seat)
+            card, how = _turn(g, rs, seat)
             if card == TURN_BLOCKED:
                 outcome = OUTCOME_BLOCKED
                 break
         won = False
         while card >= 0:  # a card, not NO_CARD or TURN_PASSED
-            res = _play(g, pr, rs, seat, card, how)
+            res = _play(g, rs, seat, card, how)
             if res == RES_WON:
                 won = True
                 break
             if res != RES_OPEN or not jump_in:
                 break
-            seat = _jumper(g, pr, rs, seat)  # the window reopens from each jumper
+            seat = _jumper(g, rs, seat)  # the window reopens from each jumper
             card = g.top if seat != NO_SEAT else NO_CARD
             how = HOW_JUMP
         if won:
