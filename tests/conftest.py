@@ -17,7 +17,7 @@ hunt):
 ``--hypothesis-profile=explore`` draws fresh random examples for a bug hunt,
 and prints the seed to reproduce any failure.
 
-The numba kernel is loaded (compiled on a cold cache, about a minute; loaded
+The numba kernel is loaded (compiled on a cold cache, about half a minute; loaded
 from numba's cache otherwise, under a second) once per session, before the
 first test, by :func:`kernel`: ``pytest --durations=20`` then shows that cost
 as the set-up of the first test instead of hiding it inside whichever test

@@ -26,7 +26,7 @@ def backend_options(f: F) -> F:
         type=click.Choice(["local", "dask"]),
         default="local",
         show_default=True,
-        help="Run shards here (numba threads) or on a Dask cluster.",
+        help="Run shards here (local threads) or on a Dask cluster.",
     )(f)
 
 

@@ -91,7 +91,7 @@ class Progress:
             sys.stderr.write("\n")
 
 
-COMPILE_NOTICE = "unocli: compiling the simulation kernel (first run only; about a minute)..."
+COMPILE_NOTICE = "unocli: compiling the simulation kernel (first run only; about half a minute)..."
 SPINNER = "|/-\\"
 
 
@@ -376,7 +376,7 @@ def _jsonable(obj: Any) -> Any:
     help="Measurements per configuration (the median is reported).",
 )
 @click.option("--no-cli", is_flag=True, help="Skip timing the CLI's warm start.")
-@click.option("--cold", is_flag=True, help="Also time the CLI's cold start: the kernel compiled into an empty cache (~1 min).")
+@click.option("--cold", is_flag=True, help="Also time the CLI's cold start: the kernel compiled into an empty cache (~30 s).")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 @backend_options
 def bench_cmd(games: int, repeats: int, no_cli: bool, cold: bool, as_json: bool, backend: str, scheduler: str | None) -> None:

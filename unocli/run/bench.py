@@ -94,7 +94,7 @@ def cli_start(games: int = 1000, repeats: int = 3, cold: bool = False, progress:
     out: dict[str, float] = {}
     if cold:
         if progress is not None:
-            progress("bench: compiling the kernel into an empty cache (the cold start; about a minute)")
+            progress("bench: compiling the kernel into an empty cache (the cold start; about half a minute)")
         with tempfile.TemporaryDirectory() as cache:
             t0 = time.perf_counter()
             subprocess.run(cmd, env={**os.environ, "NUMBA_CACHE_DIR": cache}, check=True, capture_output=True)

@@ -99,7 +99,7 @@ class ClusterError(ConfigError):
 class KernelWarmUp(WorkerPlugin):
     """Loads the kernel on every worker once, as it joins (before it takes shards).
 
-    The load runs in a thread so that a first-time compile (about a minute)
+    The load runs in a thread so that a first-time compile (about half a minute)
     does not stall the worker's heartbeat. ``worker.unocli_warm_up`` keeps the
     seconds it took.
     """
