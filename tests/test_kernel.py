@@ -71,6 +71,34 @@ def test_threads_play_the_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
     assert max_threads() >= 1
 
 
+def test_an_error_stops_the_chunks_not_started(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Breaks: after Ctrl-C (or any error) in the caller, the pool's threads
+    # would go on to play every chunk left of the call before the process could exit.
+    import threading
+    import time
+
+    import unocli.kernel as kernel
+
+    if max_threads() < 2:
+        pytest.skip("one core: no pool")
+    calls: list[int] = []
+    lock = threading.Lock()
+
+    def spy(*args):  # type: ignore[no-untyped-def]
+        with lock:
+            calls.append(1)
+            first = len(calls) == 1
+        if first:
+            raise RuntimeError("planted")
+        time.sleep(0.2)  # a long chunk: the caller drains the rest meanwhile
+
+    monkeypatch.setattr(kernel, "play_batch", spy)
+    with pytest.raises(RuntimeError, match="planted"):
+        play_rows(PARTY, TABLE, seed=1, count=100, threads=2)  # 8 chunks
+    time.sleep(0.5)  # what was under way has finished
+    assert len(calls) <= 3, len(calls)
+
+
 @pytest.mark.parametrize("match", [False, True])
 def test_batching_does_not_change_rows(match: bool) -> None:
     whole = play_rows(PARTY, TABLE, seed=11, start=0, count=1000, match=match)

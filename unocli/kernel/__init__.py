@@ -231,8 +231,15 @@ def _play(
             chunk(c)
 
     pool = _thread_pool()
-    for future in [pool.submit(worker) for _ in range(min(n_threads, nchunks))]:
-        future.result()
+    futures = [pool.submit(worker) for _ in range(min(n_threads, nchunks))]
+    try:
+        for future in futures:
+            future.result()
+    except BaseException:  # Ctrl-C in this thread: no new chunk starts, the ones under way finish
+        with lock:
+            for _ in chunks:
+                pass
+        raise
     return acc
 
 
