@@ -5,7 +5,7 @@ Builds ``benchmarks/uno.c`` with the system C compiler, then measures, side by
 side and interleaved, rounds per second of
 
 * the C engine on 1 thread and on 2 threads,
-* unocli on 1 and 2 numba threads (``unocli.simulate``, timer around the
+* unocli on 1 and 2 threads (``unocli.simulate``, timer around the
   simulation only, the kernel loaded by a small run first),
 * and, unless ``--no-cli``, the whole ``unocli simulate ... --json`` process
   on 1 and 2 threads (start-up included),
