@@ -239,7 +239,7 @@ threads_option = click.option(
     type=click.IntRange(min=1),
     default=None,
     callback=_check_threads,
-    help="Numba threads (default: all cores; at most the number of cores).",
+    help="Threads to play on (default: all cores; at most the number of cores).",
 )
 match_option = click.option("--match/--no-match", default=False, help="Play matches to target_score instead of single rounds.")
 

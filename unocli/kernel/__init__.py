@@ -106,7 +106,7 @@ def max_threads() -> int:
 
 
 def set_default_threads(threads: int | None) -> None:
-    """Numba threads for calls that name none, in this process (None: all).
+    """Threads for calls that name none, in this process (None: all).
 
     A Dask worker sets 1: its worker threads already run one shard per core.
     """
@@ -138,7 +138,7 @@ def play_rows(
     match
         Play each game as a match to ``rules.target_score`` instead of one round.
     threads
-        Numba threads (default: all, or what :func:`set_default_threads` set). Results do not depend on it.
+        Threads (default: all, or what :func:`set_default_threads` set). Results do not depend on it.
     out
         Optional preallocated ``int64[>= count, ROW_WIDTH]`` array to fill.
     """

@@ -1,4 +1,4 @@
-"""Where shards of games run: here (numba threads) or on a Dask cluster.
+"""Where shards of games run: here (local threads) or on a Dask cluster.
 
 A run is split into shards of consecutive game indices. Each shard is a pure
 function of (spec, start, count) and returns mergeable aggregates, so the
@@ -24,7 +24,7 @@ class Backend(Protocol):
 
 
 class LocalBackend:
-    """Shards one after another in this process; each uses all numba threads."""
+    """Shards one after another in this process; each uses all the kernel's threads."""
 
     name = "local"
 

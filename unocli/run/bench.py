@@ -173,7 +173,7 @@ def measure_dask(games: int = 200_000, repeats: int = 5, scheduler: str | None =
     """The Dask backend against the local one, on the same games (official rules, 4 players, random policy).
 
     Without ``scheduler``, a LocalCluster of ``workers`` single-threaded worker
-    processes; the local backend gets as many numba threads as the cluster has
+    processes; the local backend gets as many threads as the cluster has
     worker threads. Throughput: ``games`` rounds in big shards (4 per worker
     thread). Overhead per shard: up to ``OVERHEAD_GAMES`` rounds played once in
     big shards and once in shards of ``TINY_SHARD`` games; the extra time,

@@ -9,7 +9,7 @@ error: the merged result is the same bit for bit as the local backend's.
 Each worker loads (or, the first time on a machine, compiles) the numba kernel
 once, when it joins: a :class:`KernelWarmUp` worker plugin does it before the
 worker takes tasks, so no shard pays for it. On a worker, a shard runs on one
-numba thread unless the run names ``threads``: the worker's Dask threads (one
+kernel thread unless the run names ``threads``: the worker's Dask threads (one
 per core with ``dask worker --nthreads 1 --nworkers N``) are the parallelism.
 """
 
@@ -42,7 +42,7 @@ CONNECT_TIMEOUT = 10.0  # seconds to reach a scheduler before giving up
 WORKER_TIMEOUT = 60.0  # seconds to wait for a first worker at a scheduler that has none
 IN_FLIGHT_PER_WORKER = 4  # shards submitted ahead per worker thread: enough to keep it busy, few enough to stream
 RETRIES = 2  # extra tries of a shard that raised; a dead worker's shards are rescheduled regardless
-WORKER_THREADS = 1  # numba threads per shard on a worker (see the module docstring)
+WORKER_THREADS = 1  # kernel threads per shard on a worker (see the module docstring)
 PLUGIN_NAME = "unocli-kernel-warm-up"
 
 
@@ -85,7 +85,7 @@ def load_kernel() -> float:
 
 
 def warm_up_kernel(threads: int | None = WORKER_THREADS) -> float:
-    """Set this process's default numba threads and load (or compile) the kernel; returns seconds."""
+    """Set this process's default kernel threads and load (or compile) the kernel; returns seconds."""
     from unocli.kernel import set_default_threads
 
     set_default_threads(threads)
