@@ -545,8 +545,8 @@ def report_cmd(
     """Run experiment files (default: the shipped set, quick) and write a report with charts and tables.
 
     With no EXPERIMENT, runs sims/game-length, bluff, stacking,
-    seat-advantage and house-rules at their quick sizes (about two minutes on
-    two cores) into reports/latest/.
+    seat-advantage and house-rules at their quick sizes (under a minute on
+    two cores once the kernel is compiled) into reports/latest/.
     """
     from unocli.report.render import default_paths, write_report
 
