@@ -48,6 +48,15 @@ if {play}:
     kernel = play_rows(rules, policies, seed=11, count=100, threads=1)
     reference = reference_rows(rules, policies, 11, 0, 100)
     out["differ"] = int((kernel != reference).any(axis=1).sum())
+    # helpers compiled more than once (numba specialises on a literal argument, a constant 0 or 4)
+    from numba.core.registry import CPUDispatcher
+    import unocli.kernel.batch, unocli.kernel.fold, unocli.kernel.primitives, unocli.kernel.step
+    out["twice"] = sorted(
+        f"{{m.__name__}}.{{n}}"
+        for m in (unocli.kernel.batch, unocli.kernel.fold, unocli.kernel.primitives, unocli.kernel.step)
+        for n, f in vars(m).items()
+        if isinstance(f, CPUDispatcher) and len(f.signatures) > 1
+    )
 print(json.dumps(out))
 """
 
@@ -104,6 +113,9 @@ def test_reordered_rule_fields_recompile_and_still_agree_with_the_reference(tmp_
     rules_py = _copy_package(tmp_path)
     first = _probe(tmp_path, play=True)
     assert first["differ"] == 0
+    # Compiled into an empty cache, each kernel function once: a constant argument typed as a literal
+    # compiles a helper again (it cost about 3 s of the first compile, issue 14).
+    assert first["twice"] == [], first["twice"]
     _swap_fields(rules_py)
     second = _probe(tmp_path, play=True)
     assert second["stamp"] != first["stamp"]

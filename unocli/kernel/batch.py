@@ -76,9 +76,9 @@ def new_workspace(ru, probs, ints, prio):
             and ints[s, I_MATCH] == MATCH_ANY
             and ints[s, I_AIM_LACKED] == 0
         )
-        g.uniform[s] = 1 if plain else 0
+        g.uniform[s] = 1 if plain else 0  # primitives._choose_card would pick uniformly among all options
         for k in range(probs.shape[1]):
-            g.probs[s, k] = probs[s, k]  # primitives._choose_card would pick uniformly among all options
+            g.probs[s, k] = probs[s, k]
         for table in range(N_PRIO_TABLES):
             for t in range(N_TYPES):
                 g.prio[s, table, t] = prio[s, table, t]
