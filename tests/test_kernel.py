@@ -287,10 +287,13 @@ def test_workspace_record() -> None:
     ws = layout.WORKSPACE
     assert ws.isalignedstruct
     # int8 card tables and int16 sizes and priorities (issue 14), int64 elsewhere but the kept
-    # play-stream state (xoshiro256** words: uint64) and the probability knobs (float64)
+    # play-stream state (xoshiro256** words: uint64), the bit-sliced hands (uint64 words, kernel/plain.py)
+    # and the probability knobs (float64)
     int8 = ("hands", "ccount", "lacks", "shown", "disc", "pile", "opts", "old_hands", "old_ccount", "old_lacks", "old_shown")
     small = {name: np.int8 for name in (*int8, "kept_hands", "kept_lacks", "kept_shown", "kept_disc", "kept_pile")}
-    small.update({"hsize": np.int16, "old_hsize": np.int16, "prio": np.int16, "kept_rs": np.uint64, "probs": np.float64})
+    small.update(
+        {"hsize": np.int16, "old_hsize": np.int16, "prio": np.int16, "kept_rs": np.uint64, "bits": np.uint64, "probs": np.float64}
+    )
     assert all(ws[name].base == small.get(name, np.int64) for name in ws.names)
     assert ws.itemsize < 8 * 1024  # a workspace fits in L1 cache with room to spare
     n = layout.NMAX
@@ -299,6 +302,7 @@ def test_workspace_record() -> None:
         "ru": (layout.N_RULE_SLOTS,),
         "hands": (n, layout.N_TYPES),
         "hsize": (n,),
+        "bits": (n, 4),  # a count per type is at most 4
         "ccount": (n, layout.N_COLOURS),
         "lacks": (n,),
         "shown": (n,),
@@ -350,7 +354,7 @@ KERNEL_DIR = Path(layout.__file__).parent
 CARD_LITERALS = {13, 52, 53, 54, 108}
 
 
-@pytest.mark.parametrize("module", ["step.py", "primitives.py", "batch.py"])
+@pytest.mark.parametrize("module", ["step.py", "primitives.py", "batch.py", "plain.py", "fold.py"])
 def test_kernel_code_names_its_constants(module: str) -> None:
     """No card-table literal in the compiled modules, and no module-level constant defined there (encode.py has them all)."""
     tree = ast.parse((KERNEL_DIR / module).read_text())

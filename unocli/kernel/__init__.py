@@ -124,6 +124,7 @@ def play_rows(
     match: bool = False,
     threads: int | None = None,
     out: np.ndarray | None = None,
+    specialise: bool = True,
 ) -> np.ndarray:
     """Play games ``start .. start + count - 1``; one int64 row per game (``encode.ROW_NAMES``).
 
@@ -141,9 +142,14 @@ def play_rows(
         Threads (default: all, or what :func:`set_default_threads` set). Results do not depend on it.
     out
         Optional preallocated ``int64[>= count, ROW_WIDTH]`` array to fill.
+    specialise
+        Play the rounds of the official rules' shape with uniform players by
+        the specialised plain round (``kernel/plain.py``), which gives the
+        same rows faster; False plays every round with the general one (for
+        tests and measurements).
     """
     rows = out[:count] if out is not None else np.empty((count, ROW_WIDTH), dtype=np.int64)
-    _play(rules, policies, seed, start, count, match, threads, 0, rows)
+    _play(rules, policies, seed, start, count, match, threads, 0, rows, specialise)
     return rows
 
 
@@ -158,6 +164,7 @@ def play_folded(
     threads: int | None = None,
     tag: int = 0,
     keep: bool = False,
+    specialise: bool = True,
 ) -> tuple[np.ndarray, np.ndarray | None]:
     """Play games ``start .. start + count - 1`` and return their per-chunk accumulators.
 
@@ -168,7 +175,7 @@ def play_folded(
     else ``None``: no per-game array is made. Parameters as :func:`play_rows`.
     """
     rows = np.empty((count if keep else 0, ROW_WIDTH), dtype=np.int64)
-    acc = _play(rules, policies, seed, start, count, match, threads, tag, rows)
+    acc = _play(rules, policies, seed, start, count, match, threads, tag, rows, specialise)
     return acc, (rows if keep else None)
 
 
@@ -182,6 +189,7 @@ def _play(
     threads: int | None,
     tag: int,
     rows: np.ndarray,
+    specialise: bool = True,
 ) -> np.ndarray:
     """Run the batch kernel; ``rows`` with ``count`` rows are filled, with none left alone. Returns the accumulators."""
     if len(policies) != rules.players:
@@ -208,6 +216,7 @@ def _play(
             bool(match),
             np.int64(tag),
             keep,
+            bool(specialise),
             rows[lo:hi] if keep else rows,
             acc[c],
         )

@@ -48,6 +48,16 @@ SWAP_RANK = 7  # §8 seven_o: a 7 swaps hands with an opponent
 DECK = cards.CANONICAL_DECK.astype(np.int64)
 POINTS = cards.POINTS_TABLE.astype(np.int64)
 
+# Hands as bits (kernel/plain.py): bit t stands for card type t
+COLOUR_BITS = np.array(
+    [sum(1 << (c * N_RANKS + r) for r in range(N_RANKS)) for c in range(N_COLOURS)], dtype=np.uint64
+)  # the types of each colour
+RANK_BITS = np.array(
+    [sum(1 << (c * N_RANKS + r) for c in range(N_COLOURS)) for r in range(N_RANKS)], dtype=np.uint64
+)  # the types of each rank
+WILD_BIT = np.uint64(1 << WILD)
+WD4_BIT = np.uint64(1 << WILD_DRAW_FOUR)
+
 # --- random streams (unocli.game.rng) ----------------------------------------
 PURPOSE_DEAL = rng.PURPOSE_DEAL
 PURPOSE_PLAY = rng.PURPOSE_PLAY
@@ -143,6 +153,7 @@ METRICS: tuple[str, ...] = (*COUNTERS, "rounds", "rounds_blocked", "rounds_cappe
 METRIC_COLS = np.array([ROW_NAMES.index(m) for m in METRICS], dtype=np.int64)
 N_METRICS = len(METRICS)
 N_OUTCOMES = len(Outcome)
+FOLD_BLOCK = 4  # games played before they are folded together (fold.fold_rows runs four hash chains side by side)
 TURNS_BINS = 1001  # turns 0..999, the last bin holds 1000 and more
 DRAWN_BINS = 501
 STACK_BINS = 33
@@ -313,6 +324,9 @@ WORKSPACE = np.dtype(
         # and the colour each seat last failed to match (§13 next_lacks) or NO_COLOUR
         ("hands", np.int8, (NMAX, N_TYPES)),
         ("hsize", np.int16, (NMAX,)),
+        # the hands bit-sliced, for kernel/plain.py only: bit t of word i is set when the seat
+        # holds more than i cards of type t (a count is at most 4)
+        ("bits", np.uint64, (NMAX, 4)),
         ("ccount", np.int8, (NMAX, N_COLOURS)),
         ("lacks", np.int8, (NMAX,)),
         ("shown", np.int8, (NMAX,)),  # the colour each seat's last play showed (§13), or NO_COLOUR

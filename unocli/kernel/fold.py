@@ -1,6 +1,6 @@
 """Fold finished games into a chunk's accumulator, inside the compiled batch loop.
 
-``fold_row`` adds one game's row to one accumulator row (``encode.ACC_WIDTH``
+``fold_rows`` adds games' rows to one accumulator row (``encode.ACC_WIDTH``
 uint64 words, layout ``encode.A_*``) exactly as
 ``unocli.run.accumulate.Accumulator.add_rows`` adds a batch of rows: the same
 counts, sums over finished games, histograms and fingerprint, so the merged
@@ -87,16 +87,33 @@ def _bin(acc, at, value, bins):
     acc[at + b] += np.uint64(1)
 
 
+@njit(cache=True, inline="always")
+def _hash(h, row, j):
+    """One link of a game's hash chain: column ``j`` of ``row`` into ``h``."""
+    return _mix(h ^ (np.uint64(row[j]) + np.uint64(j) * MIX_GAMMA))
+
+
+@njit(cache=True, inline="always")
+def _seed_hash(index, tag):
+    return _mix(np.uint64(index) * MIX_GAMMA + np.uint64(tag))
+
+
 @njit(cache=True)
-def fold_row(row, index, tag, players, acc):
-    """Add game ``index``'s ``row`` (rotation ``tag``) to the accumulator row ``acc``.
+def fold_rows(rows, index, count, tag, players, acc):
+    """Add games ``index .. index + count - 1`` (``rows[:count]``, rotation ``tag``) to the accumulator row ``acc``.
+
+    A game's hash is a chain of ``ROW_WIDTH`` multiplications, each waiting
+    for the last; four games' chains are run side by side, so the processor
+    overlaps them (the hashes, and so the fingerprint, are the same).
 
     Parameters
     ----------
-    row : int64[ROW_WIDTH]
-        The game's output row.
+    rows : int64[>= count, ROW_WIDTH]
+        The games' output rows.
     index : int64
-        Its game index (hashed into the fingerprint with ``tag``).
+        The first game's index (hashed into the fingerprint with ``tag``).
+    count : int64
+        Games to add.
     tag : int64
         The seat rotation (``Accumulator.add_rows``'s ``tag``).
     players : int64
@@ -104,10 +121,37 @@ def fold_row(row, index, tag, players, acc):
     acc : uint64[ACC_WIDTH]
         The chunk's accumulator, updated in place.
     """
-    h = _mix(np.uint64(index) * MIX_GAMMA + np.uint64(tag))
-    for j in range(ROW_WIDTH):
-        h = _mix(h ^ (np.uint64(row[j]) + np.uint64(j) * MIX_GAMMA))
-    acc[A_FINGERPRINT] += h
+    i = 0
+    while i + 4 <= count:
+        r0 = rows[i]
+        r1 = rows[i + 1]
+        r2 = rows[i + 2]
+        r3 = rows[i + 3]
+        h0 = _seed_hash(index + i, tag)
+        h1 = _seed_hash(index + i + 1, tag)
+        h2 = _seed_hash(index + i + 2, tag)
+        h3 = _seed_hash(index + i + 3, tag)
+        for j in range(ROW_WIDTH):
+            h0 = _hash(h0, r0, j)
+            h1 = _hash(h1, r1, j)
+            h2 = _hash(h2, r2, j)
+            h3 = _hash(h3, r3, j)
+        acc[A_FINGERPRINT] += h0 + h1 + h2 + h3
+        i += 4
+    while i < count:
+        h = _seed_hash(index + i, tag)
+        r = rows[i]
+        for j in range(ROW_WIDTH):
+            h = _hash(h, r, j)
+        acc[A_FINGERPRINT] += h
+        i += 1
+    for i in range(count):
+        _fold_counts(rows[i], players, acc)
+
+
+@njit(cache=True, inline="always")
+def _fold_counts(row, players, acc):
+    """Everything ``fold_rows`` adds for one game but its hash."""
     acc[A_GAMES] += np.uint64(1)
     outcome = row[OUTCOME]
     if 0 <= outcome < N_OUTCOMES:

@@ -1,0 +1,509 @@
+"""The plain round: ``step.play`` specialised to the official rules' shape and uniform players.
+
+Most games unocli plays are the official rules (any table size, hand size,
++4 rule, challenge rule or Uno penalty) with players who pick uniformly among
+their legal cards: the ``random`` field of every report, the balance check
+and the speed yardstick. ``step.play`` reads every house rule and knob at every
+turn and keeps its state in the workspace record; ``plain_play`` plays the
+same round with none of that: the house rules are off, every seat plays
+uniformly, never bluffs, names a random colour and answers a +4 with the
+uniform respond. The play stream and the counters live in local variables,
+so the hot loop keeps them in registers (issue 14).
+
+It is the same game, draw for draw: every random number is drawn in the
+order ``step.play`` draws it, and the row it leaves is the same
+(``tests/test_plain.py`` compares the two on many configurations, and the
+differential test compares the kernel with the reference engine).
+
+The stuck test (§11.15) is not run, and need not be: a round can only come
+back to an earlier state with the play stream where it was, so with no
+random number drawn in between. Without one, every decision of a plain round
+strictly lowers (cards left in the draw pile, cards in hands, minus the
+passes in a row that drew nothing), read in that order: a play takes a card
+from a hand (a penalty it deals takes cards from the pile), a draw takes one
+from the pile and a pass that draws nothing adds one to the passes in a row.
+Only a reshuffle puts cards back into the draw pile, and a reshuffle of two
+or more cards draws random numbers. The one exception, a reshuffle of a
+single card, makes ``plain_play`` return False, and the caller plays the
+round again with ``step.play`` (it is rare: the discard pile must hold just
+one card under the top card when the draw pile runs out).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from llvmlite import ir
+from numba import njit
+from numba.core import types
+from numba.extending import intrinsic
+
+from unocli.game.rng import bounded, uniform01
+from unocli.kernel.encode import (
+    CARDS_DRAWN,
+    CARDS_PLAYED,
+    CHALLENGE_EXTRA,
+    CHALLENGES,
+    COL_RANDOM,
+    COLOUR_BITS,
+    DEALER,
+    DRAW_TWO,
+    DRAW_TWO_PENALTY,
+    FAULT_NONE,
+    FIRST_TO_ONE,
+    I_COLOUR,
+    I_RESPOND,
+    MAX_DRAW,
+    MAX_STACK,
+    N_COLOURS,
+    N_RANKS,
+    NO_CARD,
+    NO_SEAT,
+    OUTCOME_BLOCKED,
+    OUTCOME_CAPPED,
+    OUTCOME_WON,
+    P_BLUFF,
+    P_CATCH,
+    P_FORGET,
+    P_PLAY_DRAWN,
+    PASSES,
+    PLUS4_PLAYED,
+    R_CHALLENGE,
+    R_DUP,
+    R_FAULT,
+    R_HAND_SIZE,
+    R_JUMP_IN,
+    R_MAX_TURNS,
+    R_NAF,
+    R_SEVEN_O,
+    R_STACKING,
+    R_UNO_PENALTY,
+    R_WD4,
+    RANK_BITS,
+    RESP_UNIFORM,
+    REVERSE,
+    SKIP,
+    SKIPS,
+    ST_OFF,
+    TURNS,
+    UNO_CAUGHT,
+    UNO_FORGOTTEN,
+    WD4_BIT,
+    WD4_RESTRICTED,
+    WILD,
+    WILD_BIT,
+    WILD_DRAW_FOUR,
+    WILD_DRAW_FOUR_PENALTY,
+)
+from unocli.kernel.primitives import _refill
+from unocli.kernel.step import _round_end
+
+
+@njit(cache=True, _nrt=False)
+def plain_shape(g):
+    """Can ``plain_play`` play the rounds of this workspace (its rules and every seat's policy)?"""
+    ru = g.ru
+    if (
+        ru[R_STACKING] != ST_OFF
+        or ru[R_SEVEN_O] != 0
+        or ru[R_JUMP_IN] != 0
+        or ru[R_DUP] != 0
+        or ru[R_NAF] != 0
+        or ru[R_FAULT] != FAULT_NONE
+    ):
+        return False
+    for s in range(g.players):
+        if (
+            g.uniform[s] == 0
+            or g.probs[s, P_BLUFF] > 0.0
+            or g.ints[s, I_COLOUR] != COL_RANDOM
+            or g.ints[s, I_RESPOND] != RESP_UNIFORM
+        ):
+            return False
+    return True
+
+
+# ---------------------------------------------------------------- the play stream in registers
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _below(s0, s1, s2, s3, n):
+    """Uniform in [0, n), no draw for n == 1 (primitives._below on local state)."""
+    if n <= 1:
+        return np.int64(0), s0, s1, s2, s3
+    v, s0, s1, s2, s3 = bounded(s0, s1, s2, s3, np.uint64(n))
+    return np.int64(v), s0, s1, s2, s3
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _chance(s0, s1, s2, s3, p):
+    """True with probability p, no draw for p in {0, 1} (primitives._chance on local state)."""
+    if p <= 0.0:
+        return False, s0, s1, s2, s3
+    if p >= 1.0:
+        return True, s0, s1, s2, s3
+    u, s0, s1, s2, s3 = uniform01(s0, s1, s2, s3)
+    return u < p, s0, s1, s2, s3
+
+
+@njit(cache=True, _nrt=False)
+def _pile_card(g, rs):
+    """The next card of the draw pile, reshuffling an empty one (primitives._draw's first half).
+
+    Returns the card, NO_CARD when there is none, or -2 when the reshuffle
+    would be of one card (``plain_play`` hands the round back). A real call:
+    the play stream is in ``rs`` here, written there by the caller.
+    """
+    if g.pile_pos == g.pile_len:
+        if g.disc_n == 1:
+            return np.int64(-2)
+        if not _refill(g, rs):
+            return np.int64(NO_CARD)
+    c = np.int64(g.pile[g.pile_pos])
+    g.pile_pos += 1
+    return c
+
+
+# ---------------------------------------------------------------- bit-sliced hands
+# ``g.bits[seat, i]`` has bit t set when the seat holds more than i cards of
+# type t. The legal cards of a hand are then four masked words: their number
+# (duplicates included) four population counts, and the types among them a
+# walk over set bits; ``g.hands`` and ``g.hsize`` are kept too (the k-th legal
+# card needs the count of each type; the row, the sizes and points).
+
+
+@intrinsic
+def _popcount(typingctx, x):
+    """Set bits of a uint64 (LLVM's ctpop: one instruction)."""
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return types.uint64(types.uint64), codegen
+
+
+@intrinsic
+def _lowest_bit(typingctx, x):
+    """Index of the lowest set bit of a non-zero uint64 (LLVM's cttz: one instruction)."""
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+
+    return types.uint64(types.uint64), codegen
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _give(g, seat, c):
+    """``seat`` takes a card of type c (primitives._add, bit-sliced; colour counts not kept)."""
+    b = np.uint64(1) << np.uint64(c)
+    l0 = g.bits[seat, 0]
+    l1 = g.bits[seat, 1]
+    l2 = g.bits[seat, 2]
+    g.bits[seat, 3] |= b & l2
+    g.bits[seat, 2] = l2 | (b & l1)
+    g.bits[seat, 1] = l1 | (b & l0)
+    g.bits[seat, 0] = l0 | b
+    g.hands[seat, c] += 1
+    g.hsize[seat] += 1
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _take(g, seat, c):
+    """``seat`` gives up a card of type c (primitives._remove, bit-sliced)."""
+    b = np.uint64(1) << np.uint64(c)
+    l1 = g.bits[seat, 1]
+    l2 = g.bits[seat, 2]
+    l3 = g.bits[seat, 3]
+    g.bits[seat, 0] &= ~(b & ~l1)
+    g.bits[seat, 1] = l1 & ~(b & ~l2)
+    g.bits[seat, 2] = l2 & ~(b & ~l3)
+    g.bits[seat, 3] = l3 & ~b
+    g.hands[seat, c] -= 1
+    g.hsize[seat] -= 1
+
+
+@njit(cache=True, _nrt=False)
+def _slice_hands(g):
+    """Fill ``g.bits`` with the hands ``step.deal`` dealt, from the draw pile it dealt them from.
+
+    The deal gave card i of the pile to seat first + i (mod n), turned the
+    next one up, and a Draw Two start card gave the next ones to the first seat.
+    """
+    n = g.players
+    for s in range(n):
+        for i in range(4):
+            g.bits[s, i] = 0
+    dealt = g.ru[R_HAND_SIZE] * n
+    first = g.row[DEALER] + 1
+    if first == n:
+        first = 0
+    seat = first
+    for i in range(dealt):
+        _slice_one(g, seat, g.pile[i])
+        seat = 0 if seat == n - 1 else seat + 1
+    for i in range(dealt + 1, g.pile_pos):
+        _slice_one(g, first, g.pile[i])
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _slice_one(g, seat, c):
+    b = np.uint64(1) << np.uint64(c)
+    g.bits[seat, 3] |= b & g.bits[seat, 2]
+    g.bits[seat, 2] |= b & g.bits[seat, 1]
+    g.bits[seat, 1] |= b & g.bits[seat, 0]
+    g.bits[seat, 0] |= b
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _nth(g, seat, legal, k):
+    """The k-th legal card in type order, duplicates included (primitives._nth_legal); ``legal`` the legal types held."""
+    x = legal
+    while True:
+        t = np.int64(_lowest_bit(x))
+        h = g.hands[seat, t]
+        if k < h:
+            return t
+        k -= h
+        x &= x - np.uint64(1)
+
+
+# ---------------------------------------------------------------- the round
+
+
+@njit(cache=True, _nrt=False)
+def plain_play(g, rs):
+    """Play a dealt round of the plain shape to its end, as ``step.play`` would (see the module docstring).
+
+    Parameters
+    ----------
+    g : encode.WORKSPACE record
+        Dealt by ``step.deal``; its rules and players pass ``plain_shape``.
+    rs : uint64[4]
+        The play stream, advanced as ``step.play`` advances it.
+
+    Returns
+    -------
+    bool
+        True with the row filled; False when the round needs a one-card
+        reshuffle, with ``g`` and ``rs`` part-way: the caller deals the
+        round again and plays it with ``step.play``.
+    """
+    n = g.players
+    max_turns = g.ru[R_MAX_TURNS]
+    wd4_free = g.ru[R_WD4] != WD4_RESTRICTED
+    challengeable = g.ru[R_CHALLENGE] != 0 and not wd4_free
+    uno_penalty = g.ru[R_UNO_PENALTY]
+    s0, s1, s2, s3 = rs[0], rs[1], rs[2], rs[3]
+    # the counters a turn touches, in registers; the rare ones stay in g.row
+    turns = g.row[TURNS]
+    played = g.row[CARDS_PLAYED]
+    passes = g.row[PASSES]
+    drawn = g.row[CARDS_DRAWN]
+    plus4 = g.row[PLUS4_PLAYED]
+    skips = g.row[SKIPS]
+    first_to_one = g.row[FIRST_TO_ONE]
+    colour = g.colour
+    top = g.top
+    direction = g.direction
+    current = g.current
+    dead = g.dead
+    outcome = OUTCOME_WON
+    winner = NO_SEAT
+    _slice_hands(g)
+    # the types that match the top card and colour, bar the Wild Draw Four (legal by the hand)
+    match = COLOUR_BITS[colour] | WILD_BIT
+    if top < WILD:
+        match |= RANK_BITS[top % N_RANKS]
+    while True:
+        if turns >= max_turns:  # §11.7
+            outcome = OUTCOME_CAPPED
+            break
+        seat = current
+        l0 = g.bits[seat, 0]
+        legal = match
+        if wd4_free or (l0 & COLOUR_BITS[colour]) == 0:
+            legal |= WD4_BIT
+        x0 = l0 & legal
+        if x0 != 0:
+            # uniform over the legal cards held, duplicates included (step._turn)
+            m = np.int64(
+                _popcount(x0)
+                + _popcount(g.bits[seat, 1] & legal)
+                + _popcount(g.bits[seat, 2] & legal)
+                + _popcount(g.bits[seat, 3] & legal)
+            )
+            k, s0, s1, s2, s3 = _below(s0, s1, s2, s3, m)
+            card = _nth(g, seat, x0, k)
+        else:
+            # §3: draw one; play it if it is legal and the player wants to, else pass
+            if g.pile_pos < g.pile_len:
+                card = np.int64(g.pile[g.pile_pos])
+                g.pile_pos += 1
+            else:
+                rs[0], rs[1], rs[2], rs[3] = s0, s1, s2, s3
+                card = _pile_card(g, rs)
+                s0, s1, s2, s3 = rs[0], rs[1], rs[2], rs[3]
+                if card == -2:
+                    return False
+            drew = card != NO_CARD
+            if drew:
+                _give(g, seat, card)
+                drawn += 1
+                # legal on the hand with it: the +4 as before (it is no card of the colour)
+                if (legal >> np.uint64(card)) & np.uint64(1):
+                    play, s0, s1, s2, s3 = _chance(s0, s1, s2, s3, g.probs[seat, P_PLAY_DRAWN])
+                    if not play:
+                        card = NO_CARD
+                else:
+                    card = NO_CARD
+            if card == NO_CARD:  # a pass
+                passes += 1
+                turns += 1
+                dead = 0 if drew else dead + 1
+                if dead >= n:  # §11.6
+                    outcome = OUTCOME_BLOCKED
+                    break
+                current = _after(seat, direction, n)
+                continue
+        # ---- play the card (§4, §6)
+        hand_before = g.hsize[seat]
+        _take(g, seat, card)
+        g.disc[top] += 1
+        g.disc_n += 1
+        top = card
+        played += 1
+        turns += 1
+        dead = 0
+        if hand_before == 2:
+            if first_to_one == NO_SEAT:  # §9 first_to_one
+                first_to_one = seat
+            forgot, s0, s1, s2, s3 = _chance(s0, s1, s2, s3, g.probs[seat, P_FORGET])
+            if forgot:  # §6: the first opponent who notices catches it
+                g.row[UNO_FORGOTTEN] += 1
+                for j in range(1, n):
+                    o = _after_k(seat, direction, n, j)
+                    caught, s0, s1, s2, s3 = _chance(s0, s1, s2, s3, g.probs[o, P_CATCH])
+                    if caught:
+                        g.row[UNO_CAUGHT] += 1
+                        rs[0], rs[1], rs[2], rs[3] = s0, s1, s2, s3
+                        got = _penalty(g, rs, seat, uno_penalty)
+                        s0, s1, s2, s3 = rs[0], rs[1], rs[2], rs[3]
+                        if got < 0:
+                            return False
+                        drawn += got
+                        break
+        out = g.hsize[seat] == 0
+        nxt = _after(seat, direction, n)
+        if card >= WILD:
+            if card == WILD_DRAW_FOUR or not out:
+                colour, s0, s1, s2, s3 = _below(s0, s1, s2, s3, N_COLOURS)
+                match = COLOUR_BITS[colour] | WILD_BIT
+            if card == WILD_DRAW_FOUR:
+                plus4 += 1
+                if g.row[MAX_STACK] < 1:
+                    g.row[MAX_STACK] = 1
+                # the victim answers uniformly among challenging (when open) and accepting;
+                # a uniform player never bluffs, so a challenge costs the victim 2 more
+                total = np.int64(WILD_DRAW_FOUR_PENALTY)
+                if challengeable:
+                    k, s0, s1, s2, s3 = _below(s0, s1, s2, s3, 2)
+                    if k == 0:
+                        g.row[CHALLENGES] += 1
+                        total += CHALLENGE_EXTRA
+                rs[0], rs[1], rs[2], rs[3] = s0, s1, s2, s3
+                got = _penalty(g, rs, nxt, total)
+                s0, s1, s2, s3 = rs[0], rs[1], rs[2], rs[3]
+                if got < 0:
+                    return False
+                drawn += got
+                skips += 1  # the victim loses the turn, even after the last card (step._plus4_victim)
+                if out:
+                    winner = seat
+                    break
+                current = _after(nxt, direction, n)
+            else:
+                if out:
+                    winner = seat
+                    break
+                current = nxt
+        else:
+            colour = card // N_RANKS
+            rank = card % N_RANKS
+            match = COLOUR_BITS[colour] | RANK_BITS[rank] | WILD_BIT
+            if rank == DRAW_TWO:
+                if g.row[MAX_STACK] < 1:
+                    g.row[MAX_STACK] = 1
+                rs[0], rs[1], rs[2], rs[3] = s0, s1, s2, s3
+                got = _penalty(g, rs, nxt, np.int64(DRAW_TWO_PENALTY))
+                s0, s1, s2, s3 = rs[0], rs[1], rs[2], rs[3]
+                if got < 0:
+                    return False
+                drawn += got
+                if out:
+                    winner = seat
+                    break
+                skips += 1
+                current = _after(nxt, direction, n)
+            elif out:
+                winner = seat
+                break
+            elif rank == SKIP:
+                skips += 1
+                current = _after(nxt, direction, n)
+            elif rank == REVERSE:
+                direction = -direction
+                if n == 2:  # §11.13: the same player plays again
+                    skips += 1
+                    current = seat
+                else:
+                    current = _after(seat, direction, n)
+            else:
+                current = nxt
+    rs[0], rs[1], rs[2], rs[3] = s0, s1, s2, s3
+    g.row[TURNS] = turns
+    g.row[CARDS_PLAYED] = played
+    g.row[PASSES] = passes
+    g.row[CARDS_DRAWN] = drawn
+    g.row[PLUS4_PLAYED] = plus4
+    g.row[SKIPS] = skips
+    g.row[FIRST_TO_ONE] = first_to_one
+    _round_end(g, outcome, winner)
+    return True
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _after(seat, direction, n):
+    """The seat after ``seat`` in ``direction`` (primitives._seat_after with k = 1)."""
+    s = seat + direction
+    if s >= n:
+        s -= n
+    elif s < 0:
+        s += n
+    return s
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _after_k(seat, direction, n, k):
+    """The k-th seat after ``seat`` in ``direction``, 0 <= k < n (primitives._seat_after)."""
+    s = seat + k * direction
+    if s >= n:
+        s -= n
+    elif s < 0:
+        s += n
+    return s
+
+
+@njit(cache=True, _nrt=False)
+def _penalty(g, rs, seat, k):
+    """``seat`` draws a penalty of k cards (step._penalty_draw): how many it got, or -1 for a one-card reshuffle."""
+    got = np.int64(0)
+    for _ in range(k):
+        c = _pile_card(g, rs)
+        if c == -2:
+            return np.int64(-1)
+        if c == NO_CARD:
+            break
+        _give(g, seat, c)
+        got += 1
+    if got > g.row[MAX_DRAW]:
+        g.row[MAX_DRAW] = got
+    return got
