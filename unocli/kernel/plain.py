@@ -226,31 +226,40 @@ def _slice_hands(g):
     """Fill ``g.bits`` with the hands ``step.deal`` dealt, from the draw pile it dealt them from.
 
     The deal gave card i of the pile to seat first + i (mod n), turned the
-    next one up, and a Draw Two start card gave the next ones to the first seat.
+    next one up, and a Draw Two start card gave the next ones to the first
+    seat. Each seat's words are built in registers and stored once.
     """
     n = g.players
-    for s in range(n):
-        for i in range(4):
-            g.bits[s, i] = 0
     dealt = g.ru[R_HAND_SIZE] * n
     first = g.row[DEALER] + 1
     if first == n:
         first = 0
-    seat = first
-    for i in range(dealt):
-        _slice_one(g, seat, g.pile[i])
-        seat = 0 if seat == n - 1 else seat + 1
-    for i in range(dealt + 1, g.pile_pos):
-        _slice_one(g, first, g.pile[i])
-
-
-@njit(cache=True, inline="always", _nrt=False)
-def _slice_one(g, seat, c):
-    b = np.uint64(1) << np.uint64(c)
-    g.bits[seat, 3] |= b & g.bits[seat, 2]
-    g.bits[seat, 2] |= b & g.bits[seat, 1]
-    g.bits[seat, 1] |= b & g.bits[seat, 0]
-    g.bits[seat, 0] |= b
+    for s in range(n):
+        l0 = np.uint64(0)
+        l1 = np.uint64(0)
+        l2 = np.uint64(0)
+        l3 = np.uint64(0)
+        i = s - first
+        if i < 0:
+            i += n
+        while i < dealt:
+            b = np.uint64(1) << np.uint64(g.pile[i])
+            l3 |= b & l2
+            l2 |= b & l1
+            l1 |= b & l0
+            l0 |= b
+            i += n
+        if s == first:
+            for j in range(dealt + 1, g.pile_pos):
+                b = np.uint64(1) << np.uint64(g.pile[j])
+                l3 |= b & l2
+                l2 |= b & l1
+                l1 |= b & l0
+                l0 |= b
+        g.bits[s, 0] = l0
+        g.bits[s, 1] = l1
+        g.bits[s, 2] = l2
+        g.bits[s, 3] = l3
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -293,14 +302,11 @@ def plain_play(g, rs):
     challengeable = g.ru[R_CHALLENGE] != 0 and not wd4_free
     uno_penalty = g.ru[R_UNO_PENALTY]
     s0, s1, s2, s3 = rs[0], rs[1], rs[2], rs[3]
-    # the counters a turn touches, in registers; the rare ones stay in g.row
-    turns = g.row[TURNS]
+    # the two counters every turn touches, in registers (a turn is a card played or a pass);
+    # the others stay in g.row, which keeps the registers for the round's state
     played = g.row[CARDS_PLAYED]
     passes = g.row[PASSES]
-    drawn = g.row[CARDS_DRAWN]
-    plus4 = g.row[PLUS4_PLAYED]
-    skips = g.row[SKIPS]
-    first_to_one = g.row[FIRST_TO_ONE]
+    limit = max_turns - g.row[TURNS] + played + passes  # played + passes reaching it caps the round
     colour = g.colour
     top = g.top
     direction = g.direction
@@ -314,7 +320,7 @@ def plain_play(g, rs):
     if top < WILD:
         match |= RANK_BITS[top % N_RANKS]
     while True:
-        if turns >= max_turns:  # §11.7
+        if played + passes >= limit:  # §11.7
             outcome = OUTCOME_CAPPED
             break
         seat = current
@@ -347,7 +353,7 @@ def plain_play(g, rs):
             drew = card != NO_CARD
             if drew:
                 _give(g, seat, card)
-                drawn += 1
+                g.row[CARDS_DRAWN] += 1
                 # legal on the hand with it: the +4 as before (it is no card of the colour)
                 if (legal >> np.uint64(card)) & np.uint64(1):
                     play, s0, s1, s2, s3 = _chance(s0, s1, s2, s3, g.probs[seat, P_PLAY_DRAWN])
@@ -357,7 +363,6 @@ def plain_play(g, rs):
                     card = NO_CARD
             if card == NO_CARD:  # a pass
                 passes += 1
-                turns += 1
                 dead = 0 if drew else dead + 1
                 if dead >= n:  # §11.6
                     outcome = OUTCOME_BLOCKED
@@ -371,11 +376,10 @@ def plain_play(g, rs):
         g.disc_n += 1
         top = card
         played += 1
-        turns += 1
         dead = 0
         if hand_before == 2:
-            if first_to_one == NO_SEAT:  # §9 first_to_one
-                first_to_one = seat
+            if g.row[FIRST_TO_ONE] == NO_SEAT:  # §9 first_to_one
+                g.row[FIRST_TO_ONE] = seat
             forgot, s0, s1, s2, s3 = _chance(s0, s1, s2, s3, g.probs[seat, P_FORGET])
             if forgot:  # §6: the first opponent who notices catches it
                 g.row[UNO_FORGOTTEN] += 1
@@ -389,7 +393,6 @@ def plain_play(g, rs):
                         s0, s1, s2, s3 = rs[0], rs[1], rs[2], rs[3]
                         if got < 0:
                             return False
-                        drawn += got
                         break
         out = g.hsize[seat] == 0
         nxt = _after(seat, direction, n)
@@ -398,7 +401,7 @@ def plain_play(g, rs):
                 colour, s0, s1, s2, s3 = _below(s0, s1, s2, s3, N_COLOURS)
                 match = COLOUR_BITS[colour] | WILD_BIT
             if card == WILD_DRAW_FOUR:
-                plus4 += 1
+                g.row[PLUS4_PLAYED] += 1
                 if g.row[MAX_STACK] < 1:
                     g.row[MAX_STACK] = 1
                 # the victim answers uniformly among challenging (when open) and accepting;
@@ -409,13 +412,15 @@ def plain_play(g, rs):
                     if k == 0:
                         g.row[CHALLENGES] += 1
                         total += CHALLENGE_EXTRA
-                rs[0], rs[1], rs[2], rs[3] = s0, s1, s2, s3
-                got = _penalty(g, rs, nxt, total)
-                s0, s1, s2, s3 = rs[0], rs[1], rs[2], rs[3]
-                if got < 0:
-                    return False
-                drawn += got
-                skips += 1  # the victim loses the turn, even after the last card (step._plus4_victim)
+                if g.pile_len - g.pile_pos >= total:
+                    _penalty_from_pile(g, nxt, total)
+                else:
+                    rs[0], rs[1], rs[2], rs[3] = s0, s1, s2, s3
+                    got = _penalty(g, rs, nxt, total)
+                    s0, s1, s2, s3 = rs[0], rs[1], rs[2], rs[3]
+                    if got < 0:
+                        return False
+                g.row[SKIPS] += 1  # the victim loses the turn, even after the last card (step._plus4_victim)
                 if out:
                     winner = seat
                     break
@@ -432,40 +437,38 @@ def plain_play(g, rs):
             if rank == DRAW_TWO:
                 if g.row[MAX_STACK] < 1:
                     g.row[MAX_STACK] = 1
-                rs[0], rs[1], rs[2], rs[3] = s0, s1, s2, s3
-                got = _penalty(g, rs, nxt, np.int64(DRAW_TWO_PENALTY))
-                s0, s1, s2, s3 = rs[0], rs[1], rs[2], rs[3]
-                if got < 0:
-                    return False
-                drawn += got
+                if g.pile_len - g.pile_pos >= DRAW_TWO_PENALTY:
+                    _penalty_from_pile(g, nxt, np.int64(DRAW_TWO_PENALTY))
+                else:
+                    rs[0], rs[1], rs[2], rs[3] = s0, s1, s2, s3
+                    got = _penalty(g, rs, nxt, np.int64(DRAW_TWO_PENALTY))
+                    s0, s1, s2, s3 = rs[0], rs[1], rs[2], rs[3]
+                    if got < 0:
+                        return False
                 if out:
                     winner = seat
                     break
-                skips += 1
+                g.row[SKIPS] += 1
                 current = _after(nxt, direction, n)
             elif out:
                 winner = seat
                 break
             elif rank == SKIP:
-                skips += 1
+                g.row[SKIPS] += 1
                 current = _after(nxt, direction, n)
             elif rank == REVERSE:
                 direction = -direction
                 if n == 2:  # §11.13: the same player plays again
-                    skips += 1
+                    g.row[SKIPS] += 1
                     current = seat
                 else:
                     current = _after(seat, direction, n)
             else:
                 current = nxt
     rs[0], rs[1], rs[2], rs[3] = s0, s1, s2, s3
-    g.row[TURNS] = turns
+    g.row[TURNS] += played + passes - g.row[CARDS_PLAYED] - g.row[PASSES]
     g.row[CARDS_PLAYED] = played
     g.row[PASSES] = passes
-    g.row[CARDS_DRAWN] = drawn
-    g.row[PLUS4_PLAYED] = plus4
-    g.row[SKIPS] = skips
-    g.row[FIRST_TO_ONE] = first_to_one
     _round_end(g, outcome, winner)
     return True
 
@@ -492,9 +495,24 @@ def _after_k(seat, direction, n, k):
     return s
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def _penalty_from_pile(g, seat, k):
+    """``seat`` draws a penalty of k cards the draw pile holds (``_penalty`` without a reshuffle), inline."""
+    pos = g.pile_pos
+    for i in range(k):
+        _give(g, seat, g.pile[pos + i])
+    g.pile_pos = pos + k
+    g.row[CARDS_DRAWN] += k
+    if k > g.row[MAX_DRAW]:
+        g.row[MAX_DRAW] = k
+
+
 @njit(cache=True, _nrt=False)
 def _penalty(g, rs, seat, k):
-    """``seat`` draws a penalty of k cards (step._penalty_draw): how many it got, or -1 for a one-card reshuffle."""
+    """``seat`` draws a penalty of k cards (step._penalty_draw): how many it got, or -1 for a one-card reshuffle.
+
+    Counts them in the row's cards drawn and largest penalty, as ``_penalty_from_pile`` does.
+    """
     got = np.int64(0)
     for _ in range(k):
         c = _pile_card(g, rs)
@@ -504,6 +522,7 @@ def _penalty(g, rs, seat, k):
             break
         _give(g, seat, c)
         got += 1
+    g.row[CARDS_DRAWN] += got
     if got > g.row[MAX_DRAW]:
         g.row[MAX_DRAW] = got
     return got
