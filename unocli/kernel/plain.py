@@ -158,7 +158,7 @@ def _pile_card(g, rs):
             return np.int64(-2)
         if not _refill(g, rs):
             return np.int64(NO_CARD)
-    c = np.int64(g.pile[g.pile_pos])
+    c = np.int64(g.pile[np.uint64(g.pile_pos)])
     g.pile_pos += 1
     return c
 
@@ -195,30 +195,32 @@ def _lowest_bit(typingctx, x):
 def _give(g, seat, c):
     """``seat`` takes a card of type c (primitives._add, bit-sliced; colour counts not kept)."""
     b = np.uint64(1) << np.uint64(c)
-    l0 = g.bits[seat, 0]
-    l1 = g.bits[seat, 1]
-    l2 = g.bits[seat, 2]
-    g.bits[seat, 3] |= b & l2
-    g.bits[seat, 2] = l2 | (b & l1)
-    g.bits[seat, 1] = l1 | (b & l0)
-    g.bits[seat, 0] = l0 | b
+    u = np.uint64(seat)  # an unsigned index: no code for negative indices
+    l0 = g.bits[u, 0]
+    l1 = g.bits[u, 1]
+    l2 = g.bits[u, 2]
+    g.bits[u, 3] |= b & l2
+    g.bits[u, 2] = l2 | (b & l1)
+    g.bits[u, 1] = l1 | (b & l0)
+    g.bits[u, 0] = l0 | b
     g.hands[seat, c] += 1
-    g.hsize[seat] += 1
+    g.hsize[u] += 1
 
 
 @njit(cache=True, inline="always", _nrt=False)
 def _take(g, seat, c):
     """``seat`` gives up a card of type c (primitives._remove, bit-sliced)."""
     b = np.uint64(1) << np.uint64(c)
-    l1 = g.bits[seat, 1]
-    l2 = g.bits[seat, 2]
-    l3 = g.bits[seat, 3]
-    g.bits[seat, 0] &= ~(b & ~l1)
-    g.bits[seat, 1] = l1 & ~(b & ~l2)
-    g.bits[seat, 2] = l2 & ~(b & ~l3)
-    g.bits[seat, 3] = l3 & ~b
+    u = np.uint64(seat)  # an unsigned index: no code for negative indices
+    l1 = g.bits[u, 1]
+    l2 = g.bits[u, 2]
+    l3 = g.bits[u, 3]
+    g.bits[u, 0] &= ~(b & ~l1)
+    g.bits[u, 1] = l1 & ~(b & ~l2)
+    g.bits[u, 2] = l2 & ~(b & ~l3)
+    g.bits[u, 3] = l3 & ~b
     g.hands[seat, c] -= 1
-    g.hsize[seat] -= 1
+    g.hsize[u] -= 1
 
 
 @njit(cache=True, _nrt=False)
@@ -266,11 +268,12 @@ def _slice_hands(g):
 def _nth(g, seat, legal, k):
     """The k-th legal card in type order, duplicates included (primitives._nth_legal); ``legal`` the legal types held."""
     x = legal
+    u = np.uint64(seat)  # unsigned indices: no code for negative ones
     while True:
-        t = np.int64(_lowest_bit(x))
-        h = g.hands[seat, t]
+        t = _lowest_bit(x)
+        h = g.hands[u, t]
         if k < h:
-            return t
+            return np.int64(t)
         k -= h
         x &= x - np.uint64(1)
 
@@ -316,33 +319,34 @@ def plain_play(g, rs):
     winner = NO_SEAT
     _slice_hands(g)
     # the types that match the top card and colour, bar the Wild Draw Four (legal by the hand)
-    match = COLOUR_BITS[colour] | WILD_BIT
+    match = COLOUR_BITS[np.uint64(colour)] | WILD_BIT
     if top < WILD:
-        match |= RANK_BITS[top % N_RANKS]
+        match |= RANK_BITS[np.uint64(top % N_RANKS)]
     while True:
         if played + passes >= limit:  # §11.7
             outcome = OUTCOME_CAPPED
             break
         seat = current
-        l0 = g.bits[seat, 0]
+        u = np.uint64(seat)  # unsigned indices: numba adds no code for negative ones
+        l0 = g.bits[u, 0]
         legal = match
-        if wd4_free or (l0 & COLOUR_BITS[colour]) == 0:
+        if wd4_free or (l0 & COLOUR_BITS[np.uint64(colour)]) == 0:
             legal |= WD4_BIT
         x0 = l0 & legal
         if x0 != 0:
             # uniform over the legal cards held, duplicates included (step._turn)
             m = np.int64(
                 _popcount(x0)
-                + _popcount(g.bits[seat, 1] & legal)
-                + _popcount(g.bits[seat, 2] & legal)
-                + _popcount(g.bits[seat, 3] & legal)
+                + _popcount(g.bits[u, 1] & legal)
+                + _popcount(g.bits[u, 2] & legal)
+                + _popcount(g.bits[u, 3] & legal)
             )
             k, s0, s1, s2, s3 = _below(s0, s1, s2, s3, m)
             card = _nth(g, seat, x0, k)
         else:
             # §3: draw one; play it if it is legal and the player wants to, else pass
             if g.pile_pos < g.pile_len:
-                card = np.int64(g.pile[g.pile_pos])
+                card = np.int64(g.pile[np.uint64(g.pile_pos)])
                 g.pile_pos += 1
             else:
                 rs[0], rs[1], rs[2], rs[3] = s0, s1, s2, s3
@@ -356,7 +360,7 @@ def plain_play(g, rs):
                 g.row[CARDS_DRAWN] += 1
                 # legal on the hand with it: the +4 as before (it is no card of the colour)
                 if (legal >> np.uint64(card)) & np.uint64(1):
-                    play, s0, s1, s2, s3 = _chance(s0, s1, s2, s3, g.probs[seat, P_PLAY_DRAWN])
+                    play, s0, s1, s2, s3 = _chance(s0, s1, s2, s3, g.probs[u, P_PLAY_DRAWN])
                     if not play:
                         card = NO_CARD
                 else:
@@ -370,9 +374,9 @@ def plain_play(g, rs):
                 current = _after(seat, direction, n)
                 continue
         # ---- play the card (§4, §6)
-        hand_before = g.hsize[seat]
+        hand_before = g.hsize[u]
         _take(g, seat, card)
-        g.disc[top] += 1
+        g.disc[np.uint64(top)] += 1
         g.disc_n += 1
         top = card
         played += 1
@@ -380,7 +384,7 @@ def plain_play(g, rs):
         if hand_before == 2:
             if g.row[FIRST_TO_ONE] == NO_SEAT:  # §9 first_to_one
                 g.row[FIRST_TO_ONE] = seat
-            forgot, s0, s1, s2, s3 = _chance(s0, s1, s2, s3, g.probs[seat, P_FORGET])
+            forgot, s0, s1, s2, s3 = _chance(s0, s1, s2, s3, g.probs[u, P_FORGET])
             if forgot:  # §6: the first opponent who notices catches it
                 g.row[UNO_FORGOTTEN] += 1
                 for j in range(1, n):
@@ -394,12 +398,12 @@ def plain_play(g, rs):
                         if got < 0:
                             return False
                         break
-        out = g.hsize[seat] == 0
+        out = g.hsize[u] == 0
         nxt = _after(seat, direction, n)
         if card >= WILD:
             if card == WILD_DRAW_FOUR or not out:
                 colour, s0, s1, s2, s3 = _below(s0, s1, s2, s3, N_COLOURS)
-                match = COLOUR_BITS[colour] | WILD_BIT
+                match = COLOUR_BITS[np.uint64(colour)] | WILD_BIT
             if card == WILD_DRAW_FOUR:
                 g.row[PLUS4_PLAYED] += 1
                 if g.row[MAX_STACK] < 1:
@@ -433,7 +437,7 @@ def plain_play(g, rs):
         else:
             colour = card // N_RANKS
             rank = card % N_RANKS
-            match = COLOUR_BITS[colour] | RANK_BITS[rank] | WILD_BIT
+            match = COLOUR_BITS[np.uint64(colour)] | RANK_BITS[np.uint64(rank)] | WILD_BIT
             if rank == DRAW_TWO:
                 if g.row[MAX_STACK] < 1:
                     g.row[MAX_STACK] = 1
@@ -500,7 +504,7 @@ def _penalty_from_pile(g, seat, k):
     """``seat`` draws a penalty of k cards the draw pile holds (``_penalty`` without a reshuffle), inline."""
     pos = g.pile_pos
     for i in range(k):
-        _give(g, seat, g.pile[pos + i])
+        _give(g, seat, g.pile[np.uint64(pos + i)])
     g.pile_pos = pos + k
     g.row[CARDS_DRAWN] += k
     if k > g.row[MAX_DRAW]:
