@@ -4,7 +4,9 @@ Three layers (docs/design.md §3, after stumpy): ``step.py`` plays one round on
 arrays (``@njit``), ``batch.py`` plays a run of games in one workspace
 (``@njit(nogil=True)``), and this module is the plain-Python wrapper, which
 splits a call into chunks and plays them on its threads in parallel.
-Nothing outside the kernel imports ``step`` or ``batch`` directly.
+``plain.py`` is the step specialised to the official rules' shape with
+uniform players (the same rows, faster; ``specialise=False`` turns it off).
+Nothing outside the kernel imports ``step``, ``plain`` or ``batch`` directly.
 
 Every constant the compiled code uses comes from ``encode.py``, which takes
 the card numbers from ``unocli.game.cards`` and the outcomes from
