@@ -375,7 +375,9 @@ RESPOND_ACCEPT = -1  # _respond: draw the pending penalty
 RESPOND_CHALLENGE = -2  # _respond: challenge the +4 (§5)
 TURN_PASSED = -1  # _turn: the turn ended without a card
 TURN_BLOCKED = -2  # _turn: the pass blocked the round (§11.6)
-assert min(NO_CARD, NO_SEAT, RESPOND_ACCEPT, RESPOND_CHALLENGE, TURN_PASSED, TURN_BLOCKED) < 0
+ONE_CARD_RESHUFFLE = -2  # plain._pile_card: the draw needs a reshuffle of one card (plain_play hands the round back)
+assert min(NO_CARD, NO_SEAT, RESPOND_ACCEPT, RESPOND_CHALLENGE, TURN_PASSED, TURN_BLOCKED, ONE_CARD_RESHUFFLE) < 0
+assert ONE_CARD_RESHUFFLE != NO_CARD
 assert RESPOND_ACCEPT != RESPOND_CHALLENGE and TURN_PASSED != TURN_BLOCKED
 
 # how a card is played

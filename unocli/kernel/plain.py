@@ -25,8 +25,10 @@ from the pile and a pass that draws nothing adds one to the passes in a row.
 Only a reshuffle puts cards back into the draw pile, and a reshuffle of two
 or more cards draws random numbers. The one exception, a reshuffle of a
 single card, makes ``plain_play`` return False, and the caller plays the
-round again with ``step.play`` (it is rare: the discard pile must hold just
-one card under the top card when the draw pile runs out).
+round again with ``step.play``. It is rare: the discard pile must hold just
+one card under the top card when the draw pile runs out (no game in 20,000
+of the official rules with 4 players; 3% of them with 8 players and 13
+cards each).
 """
 
 from __future__ import annotations
@@ -58,6 +60,7 @@ from unocli.kernel.encode import (
     N_RANKS,
     NO_CARD,
     NO_SEAT,
+    ONE_CARD_RESHUFFLE,
     OUTCOME_BLOCKED,
     OUTCOME_CAPPED,
     OUTCOME_WON,
@@ -149,13 +152,13 @@ def _chance(s0, s1, s2, s3, p):
 def _pile_card(g, rs):
     """The next card of the draw pile, reshuffling an empty one (primitives._draw's first half).
 
-    Returns the card, NO_CARD when there is none, or -2 when the reshuffle
-    would be of one card (``plain_play`` hands the round back). A real call:
+    Returns the card, NO_CARD when there is none, or ONE_CARD_RESHUFFLE when
+    the reshuffle would be of one card (``plain_play`` hands the round back). A real call:
     the play stream is in ``rs`` here, written there by the caller.
     """
     if g.pile_pos == g.pile_len:
         if g.disc_n == 1:
-            return np.int64(-2)
+            return np.int64(ONE_CARD_RESHUFFLE)
         if not _refill(g, rs):
             return np.int64(NO_CARD)
     c = np.int64(g.pile[np.uint64(g.pile_pos)])
@@ -352,7 +355,7 @@ def plain_play(g, rs):
                 rs[0], rs[1], rs[2], rs[3] = s0, s1, s2, s3
                 card = _pile_card(g, rs)
                 s0, s1, s2, s3 = rs[0], rs[1], rs[2], rs[3]
-                if card == -2:
+                if card == ONE_CARD_RESHUFFLE:
                     return False
             drew = card != NO_CARD
             if drew:
@@ -520,7 +523,7 @@ def _penalty(g, rs, seat, k):
     got = np.int64(0)
     for _ in range(k):
         c = _pile_card(g, rs)
-        if c == -2:
+        if c == ONE_CARD_RESHUFFLE:
             return np.int64(-1)
         if c == NO_CARD:
             break
