@@ -57,6 +57,8 @@ CASES = {
     "no-challenge": (preset("official").replace(challenge=False), RANDOM),
     "capped": (preset("official").replace(players=3, max_turns=25), RANDOM),
     "big-hands": (preset("official").replace(players=8, hand_size=13), RANDOM),  # empty piles, blocked rounds
+    "whole-deck-2": (preset("official").replace(players=2, hand_size=53), RANDOM),  # one card left to draw
+    "whole-deck-3": (preset("official").replace(players=3, hand_size=35), RANDOM.replace(forget_uno=0.5)),
     "forgetful": (preset("official").replace(uno_penalty=4), RANDOM.replace(forget_uno=0.5, catch_uno=0.5)),
     "always-forgets": (preset("official").replace(players=5), RANDOM.replace(forget_uno=1.0, catch_uno=1.0)),
     "keeps-drawn-cards": (preset("official"), RANDOM.replace(play_drawn=0.3)),
