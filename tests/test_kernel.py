@@ -42,6 +42,19 @@ def test_threads_do_not_change_rows(match: bool) -> None:
     assert first_difference(default, one) is None
 
 
+def test_rows_into_an_array_that_is_not_c_ordered() -> None:
+    """The batch writes rows through a raw C-ordered view; a Fortran-ordered or strided ``out`` still gets the right rows."""
+    rules = Rules(players=3)
+    policies = (Policy(),) * 3
+    expected = play_rows(rules, policies, seed=9, count=50, threads=2)
+    fortran = np.zeros((50, ROW_WIDTH), dtype=np.int64, order="F")
+    play_rows(rules, policies, seed=9, count=50, threads=2, out=fortran)
+    assert np.array_equal(fortran, expected)
+    wide = np.zeros((100, ROW_WIDTH), dtype=np.int64)
+    play_rows(rules, policies, seed=9, count=50, threads=2, out=wide[::2])  # every other row
+    assert np.array_equal(wide[::2], expected) and not wide[1::2].any()
+
+
 def test_threads_play_the_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
     # Breaks: ``threads`` would not reach the batch (a 2-thread run on one
     # thread, or a 1-thread run spread over a pool).

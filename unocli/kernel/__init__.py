@@ -196,6 +196,12 @@ def _play(
     """Run the batch kernel; ``rows`` with ``count`` rows are filled, with none left alone. Returns the accumulators."""
     if len(policies) != rules.players:
         raise ValueError(f"{len(policies)} policies for {rules.players} players")
+    if rows.shape[0] > 0 and not rows.flags.c_contiguous:
+        # the batch writes rows through a raw C-ordered view of the array (batch._unmanaged)
+        dense = np.ascontiguousarray(rows)
+        acc = _play(rules, policies, seed, start, count, match, threads, tag, dense, specialise)
+        rows[...] = dense
+        return acc
     probs, ints, prio = encode_policies(tuple(policies))
     n_threads = min(threads or _default_threads or max_threads(), max_threads())
     nchunks = max(1, min(count, 4 * n_threads))

@@ -191,12 +191,12 @@ def play_batch(ru, probs, ints, prio, seed, start, count, match, tag, keep, spec
         The seat rotation, hashed into the fingerprint (``Accumulator.add_rows``).
     keep : bool
         Write each game's row to ``rows[i]``; otherwise ``rows`` is not touched
-        (it may have no rows) and one scratch row is reused.
+        (it may have no rows) and a scratch block of ``FOLD_BLOCK`` rows is reused.
     specialise : bool
         Play the rounds the plain round can play with ``plain.plain_play``
         (the same rows, faster); False always plays ``step.play``.
-    rows : int64[count or 0, ROW_WIDTH]
-        The per-game rows, when ``keep``.
+    rows : int64[count or 0, ROW_WIDTH], C-contiguous
+        The per-game rows, when ``keep`` (written through a view that assumes C order).
     acc : uint64[ACC_WIDTH]
         A zeroed accumulator (``encode.A_*``), filled here.
     """
