@@ -97,7 +97,7 @@ from unocli.kernel.encode import (
     WILD_DRAW_FOUR,
     WILD_DRAW_FOUR_PENALTY,
 )
-from unocli.kernel.primitives import _refill
+from unocli.kernel.primitives import _refill, _step_seat
 from unocli.kernel.step import _round_end
 
 
@@ -226,6 +226,13 @@ def _take(g, seat, c):
     g.hsize[u] -= 1
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def _push(l0, l1, l2, l3, c):
+    """The bit-sliced words of a hand with one more card of type c (``_give`` on words in registers)."""
+    b = np.uint64(1) << np.uint64(c)
+    return l0 | b, l1 | (b & l0), l2 | (b & l1), l3 | (b & l2)
+
+
 @njit(cache=True, _nrt=False)
 def _slice_hands(g):
     """Fill ``g.bits`` with the hands ``step.deal`` dealt, from the draw pile it dealt them from.
@@ -248,19 +255,11 @@ def _slice_hands(g):
         if i < 0:
             i += n
         while i < dealt:
-            b = np.uint64(1) << np.uint64(g.pile[i])
-            l3 |= b & l2
-            l2 |= b & l1
-            l1 |= b & l0
-            l0 |= b
+            l0, l1, l2, l3 = _push(l0, l1, l2, l3, g.pile[i])
             i += n
         if s == first:
             for j in range(dealt + 1, g.pile_pos):
-                b = np.uint64(1) << np.uint64(g.pile[j])
-                l3 |= b & l2
-                l2 |= b & l1
-                l1 |= b & l0
-                l0 |= b
+                l0, l1, l2, l3 = _push(l0, l1, l2, l3, g.pile[j])
         g.bits[s, 0] = l0
         g.bits[s, 1] = l1
         g.bits[s, 2] = l2
@@ -374,7 +373,7 @@ def plain_play(g, rs):
                 if dead >= n:  # §11.6
                     outcome = OUTCOME_BLOCKED
                     break
-                current = _after(seat, direction, n)
+                current = _step_seat(seat, direction, n, 1)
                 continue
         # ---- play the card (§4, §6)
         hand_before = g.hsize[u]
@@ -391,7 +390,7 @@ def plain_play(g, rs):
             if forgot:  # §6: the first opponent who notices catches it
                 g.row[UNO_FORGOTTEN] += 1
                 for j in range(1, n):
-                    o = _after_k(seat, direction, n, j)
+                    o = _step_seat(seat, direction, n, j)
                     caught, s0, s1, s2, s3 = _chance(s0, s1, s2, s3, g.probs[o, P_CATCH])
                     if caught:
                         g.row[UNO_CAUGHT] += 1
@@ -402,7 +401,7 @@ def plain_play(g, rs):
                             return False
                         break
         out = g.hsize[u] == 0
-        nxt = _after(seat, direction, n)
+        nxt = _step_seat(seat, direction, n, 1)
         if card >= WILD:
             if card == WILD_DRAW_FOUR or not out:
                 colour, s0, s1, s2, s3 = _below(s0, s1, s2, s3, N_COLOURS)
@@ -431,7 +430,7 @@ def plain_play(g, rs):
                 if out:
                     winner = seat
                     break
-                current = _after(nxt, direction, n)
+                current = _step_seat(nxt, direction, n, 1)
             else:
                 if out:
                     winner = seat
@@ -456,20 +455,20 @@ def plain_play(g, rs):
                     winner = seat
                     break
                 g.row[SKIPS] += 1
-                current = _after(nxt, direction, n)
+                current = _step_seat(nxt, direction, n, 1)
             elif out:
                 winner = seat
                 break
             elif rank == SKIP:
                 g.row[SKIPS] += 1
-                current = _after(nxt, direction, n)
+                current = _step_seat(nxt, direction, n, 1)
             elif rank == REVERSE:
                 direction = -direction
                 if n == 2:  # §11.13: the same player plays again
                     g.row[SKIPS] += 1
                     current = seat
                 else:
-                    current = _after(seat, direction, n)
+                    current = _step_seat(seat, direction, n, 1)
             else:
                 current = nxt
     rs[0], rs[1], rs[2], rs[3] = s0, s1, s2, s3
@@ -478,28 +477,6 @@ def plain_play(g, rs):
     g.row[PASSES] = passes
     _round_end(g, outcome, winner)
     return True
-
-
-@njit(cache=True, inline="always", _nrt=False)
-def _after(seat, direction, n):
-    """The seat after ``seat`` in ``direction`` (primitives._seat_after with k = 1)."""
-    s = seat + direction
-    if s >= n:
-        s -= n
-    elif s < 0:
-        s += n
-    return s
-
-
-@njit(cache=True, inline="always", _nrt=False)
-def _after_k(seat, direction, n, k):
-    """The k-th seat after ``seat`` in ``direction``, 0 <= k < n (primitives._seat_after)."""
-    s = seat + k * direction
-    if s >= n:
-        s -= n
-    elif s < 0:
-        s += n
-    return s
 
 
 @njit(cache=True, inline="always", _nrt=False)

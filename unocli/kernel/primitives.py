@@ -153,15 +153,20 @@ def _is_action(c):
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def _seat_after(g, seat, k):
+def _step_seat(seat, direction, n, k):
     """(seat + k * direction) mod n for 0 <= k < n, without a division (it was a hot spot)."""
-    n = g.players
-    s = seat + k * g.direction
+    s = seat + k * direction
     if s >= n:
         s -= n
     elif s < 0:
         s += n
     return s
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _seat_after(g, seat, k):
+    """The k-th seat after ``seat`` in the direction of play, 0 <= k < n."""
+    return _step_seat(seat, g.direction, g.players, k)
 
 
 @njit(cache=True, inline="always", _nrt=False)
