@@ -82,8 +82,8 @@ def test_a_one_card_reshuffle_hands_the_round_back(kernel) -> None:
     """Game 27 of this table needs a reshuffle of one card: plain_play says so, and the row is still the general one."""
     from unocli.kernel.batch import new_workspace
     from unocli.kernel.encode import PURPOSE_DEAL, PURPOSE_PLAY
-    from unocli.kernel.plain import plain_play
-    from unocli.kernel.step import deal, set_stream
+    from unocli.kernel.plain import plain_deal, plain_play
+    from unocli.kernel.step import set_stream
 
     rules = CASES["big-hands"][0]
     policies = (RANDOM,) * rules.players
@@ -94,11 +94,62 @@ def test_a_one_card_reshuffle_hands_the_round_back(kernel) -> None:
     for index in range(60):
         set_stream(rs, np.uint64(0), np.uint64(index), np.int64(PURPOSE_PLAY), np.int64(0))
         set_stream(deal_rs, np.uint64(0), np.uint64(index), np.int64(PURPOSE_DEAL), np.int64(0))
-        deal(g, rs, deal_rs, np.int64(0))
+        plain_deal(g, rs, deal_rs, np.int64(0))
         if not plain_play(g, rs):
             handed_back.append(index)
     assert 27 in handed_back  # found by search; the rows below must agree whatever the count
     _same(kernel, rules, policies, count=60, seed=0)
+
+
+def _bit_slices(counts: np.ndarray) -> list[int]:
+    """A hand's counts per type as the four words of kernel/plain.py: bit t of word i when more than i of type t."""
+    return [sum(1 << t for t in range(counts.size) if counts[t] > i) for i in range(4)]
+
+
+@pytest.mark.parametrize("case", ["official-4", "official-2", "official-10", "big-hands", "whole-deck-2", "whole-deck-3"])
+def test_the_plain_deal_is_the_general_deal(kernel, case: str) -> None:
+    """``plain_deal`` leaves what ``plain_play`` reads as ``step.deal`` leaves it, and both streams where it leaves them.
+
+    The hands are compared as bit slices built here from ``step.deal``'s counts.
+    400 deals of each table turn up every kind of start card (a start +4 goes
+    back in 1 deal in 27; a Wild, a Draw Two, a Skip and a Reverse in 1 in 27
+    or more) and over several rounds of a match, every dealer.
+    """
+    from unocli.kernel.batch import new_workspace
+    from unocli.kernel.encode import PURPOSE_DEAL, PURPOSE_PLAY, WILD, WILD_DRAW_FOUR
+    from unocli.kernel.plain import plain_deal
+    from unocli.kernel.step import deal, set_stream
+
+    rules, policy = CASES[case]
+    n = rules.players
+    probs, ints, prio = encode_policies((policy,) * n)
+    ru = np.append(encode_rules(rules), np.int64(0))
+    general = new_workspace(ru, probs, ints, prio)[0]
+    plain = new_workspace(ru, probs, ints, prio)[0]
+    starts = set()
+    for index in range(400):
+        round_index = np.int64(index % 3)
+        streams = []
+        for g, deal_fn in ((general, deal), (plain, plain_deal)):
+            rs, deal_rs = np.zeros(4, np.uint64), np.zeros(4, np.uint64)
+            set_stream(rs, np.uint64(9), np.uint64(index), np.int64(PURPOSE_PLAY), np.int64(0))
+            set_stream(deal_rs, np.uint64(9), np.uint64(index), np.int64(PURPOSE_DEAL), round_index)
+            deal_fn(g, rs, deal_rs, round_index)
+            streams.append((rs.tolist(), deal_rs.tolist()))
+        assert streams[0] == streams[1], f"deal {index}: the streams were drawn differently"
+        for field in ("top", "colour", "direction", "current", "dead", "pile_pos", "pile_len", "disc_n"):
+            assert plain[field] == general[field], f"deal {index}: {field}"
+        for field in ("pile", "disc", "row"):
+            assert (plain[field] == general[field]).all(), f"deal {index}: {field}"
+        assert (plain["hsize"][:n] == general["hsize"][:n]).all(), f"deal {index}: hand sizes"
+        for s in range(n):
+            assert plain["bits"][s].tolist() == _bit_slices(general["hands"][s]), f"deal {index}: seat {s}'s hand"
+        top = int(general["top"])
+        starts.add(top if top >= WILD else top % 13)  # a Wild, a +4 or a rank
+    if case == "official-4":  # every kind of start card turned up: numbers, Skip, Reverse, Draw Two, Wild
+        assert {10, 11, 12, WILD} <= starts and len(starts - {10, 11, 12, WILD}) >= 5
+    if 108 - n * rules.hand_size > 4:  # more than four cards left: a start +4 always went back
+        assert WILD_DRAW_FOUR not in starts
 
 
 @settings(max_examples=25, deadline=None)

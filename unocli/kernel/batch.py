@@ -55,7 +55,7 @@ from unocli.kernel.encode import (
     WORKSPACE,
 )
 from unocli.kernel.fold import fold_rows
-from unocli.kernel.plain import plain_play, plain_shape
+from unocli.kernel.plain import plain_deal, plain_play, plain_shape
 from unocli.kernel.step import deal, play, set_stream
 
 
@@ -103,7 +103,7 @@ def play_game(g, rs, deal_rs, seed, index, match, plain, out):
         set_stream(deal_rs, seed, np.uint64(index), np.int64(PURPOSE_DEAL), r)
         if plain:
             s0, s1, s2, s3 = rs[0], rs[1], rs[2], rs[3]
-            deal(g, rs, deal_rs, r)
+            plain_deal(g, rs, deal_rs, r)
             if not plain_play(g, rs):
                 rs[0], rs[1], rs[2], rs[3] = s0, s1, s2, s3
                 set_stream(deal_rs, seed, np.uint64(index), np.int64(PURPOSE_DEAL), r)

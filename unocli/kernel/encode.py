@@ -57,6 +57,9 @@ RANK_BITS = np.array(
 )  # the types of each rank
 WILD_BIT = np.uint64(1 << WILD)
 WD4_BIT = np.uint64(1 << WILD_DRAW_FOUR)
+POINT_PLANES = np.array(
+    [sum(1 << t for t in range(N_TYPES) if (int(POINTS[t]) >> b) & 1) for b in range(6)], dtype=np.uint64
+)  # bit plane b of the card points (all below 64): the types whose points have bit b set
 
 # --- random streams (unocli.game.rng) ----------------------------------------
 PURPOSE_DEAL = rng.PURPOSE_DEAL

@@ -42,15 +42,19 @@ from numba.extending import intrinsic
 from unocli.game.rng import bounded, uniform01
 from unocli.kernel.encode import (
     CARDS_DRAWN,
+    CARDS_LEFT,
     CARDS_PLAYED,
     CHALLENGE_EXTRA,
     CHALLENGES,
     COL_RANDOM,
     COLOUR_BITS,
     DEALER,
+    DECK,
+    DECK_SIZE,
     DRAW_TWO,
     DRAW_TWO_PENALTY,
     FAULT_NONE,
+    FIRST_PLAYER,
     FIRST_TO_ONE,
     I_COLOUR,
     I_RESPOND,
@@ -61,6 +65,7 @@ from unocli.kernel.encode import (
     NO_CARD,
     NO_SEAT,
     ONE_CARD_RESHUFFLE,
+    OUTCOME,
     OUTCOME_BLOCKED,
     OUTCOME_CAPPED,
     OUTCOME_WON,
@@ -70,6 +75,7 @@ from unocli.kernel.encode import (
     P_PLAY_DRAWN,
     PASSES,
     PLUS4_PLAYED,
+    POINT_PLANES,
     R_CHALLENGE,
     R_DUP,
     R_FAULT,
@@ -96,9 +102,11 @@ from unocli.kernel.encode import (
     WILD_BIT,
     WILD_DRAW_FOUR,
     WILD_DRAW_FOUR_PENALTY,
+    WINNER,
+    WINNER_POINTS,
 )
-from unocli.kernel.primitives import _refill, _step_seat
-from unocli.kernel.step import _round_end
+from unocli.kernel.primitives import _below as _below_rs
+from unocli.kernel.primitives import _refill, _shuffle, _step_seat
 
 
 @njit(cache=True, _nrt=False)
@@ -206,7 +214,6 @@ def _give(g, seat, c):
     g.bits[u, 2] = l2 | (b & l1)
     g.bits[u, 1] = l1 | (b & l0)
     g.bits[u, 0] = l0 | b
-    g.hands[seat, c] += 1
     g.hsize[u] += 1
 
 
@@ -222,7 +229,6 @@ def _take(g, seat, c):
     g.bits[u, 1] = l1 & ~(b & ~l2)
     g.bits[u, 2] = l2 & ~(b & ~l3)
     g.bits[u, 3] = l3 & ~b
-    g.hands[seat, c] -= 1
     g.hsize[u] -= 1
 
 
@@ -234,18 +240,25 @@ def _push(l0, l1, l2, l3, c):
 
 
 @njit(cache=True, _nrt=False)
-def _slice_hands(g):
-    """Fill ``g.bits`` with the hands ``step.deal`` dealt, from the draw pile it dealt them from.
+def plain_deal(g, rs, deal_rs, round_index):
+    """``step.deal`` for a plain round: the same shuffle, hands, start card and draws; the hands as bit slices only.
 
-    The deal gave card i of the pile to seat first + i (mod n), turned the
-    next one up, and a Draw Two start card gave the next ones to the first
-    seat. Each seat's words are built in registers and stored once.
+    Fills what ``plain_play`` reads (the piles, the hands' bits and sizes,
+    the row, the start card's effects) and draws from both streams exactly
+    as ``step.deal`` does; the count tables of the general round
+    (``hands``, ``ccount``, ``lacks``, ``shown``) are not touched.
     """
     n = g.players
-    dealt = g.ru[R_HAND_SIZE] * n
-    first = g.row[DEALER] + 1
-    if first == n:
-        first = 0
+    for i in range(DECK_SIZE):
+        g.pile[i] = DECK[i]
+    _shuffle(deal_rs, g.pile, np.int64(0), np.int64(DECK_SIZE))
+    g.disc[:] = 0
+    g.row[:] = 0
+    g.row[FIRST_TO_ONE] = NO_SEAT
+    hand = g.ru[R_HAND_SIZE]
+    dealt = hand * n
+    first = round_index % n
+    # card i of the pile goes to seat first + i (mod n): each seat's words built in registers, stored once
     for s in range(n):
         l0 = np.uint64(0)
         l1 = np.uint64(0)
@@ -257,23 +270,64 @@ def _slice_hands(g):
         while i < dealt:
             l0, l1, l2, l3 = _push(l0, l1, l2, l3, g.pile[i])
             i += n
-        if s == first:
-            for j in range(dealt + 1, g.pile_pos):
-                l0, l1, l2, l3 = _push(l0, l1, l2, l3, g.pile[j])
         g.bits[s, 0] = l0
         g.bits[s, 1] = l1
         g.bits[s, 2] = l2
         g.bits[s, 3] = l3
+        g.hsize[s] = hand
+    pos = dealt
+    # a start +4 goes back and the pile is shuffled; if only +4s are left it stays as a Wild (step.deal)
+    while g.pile[pos] == WILD_DRAW_FOUR:
+        other = False
+        for i in range(pos, DECK_SIZE):
+            if g.pile[i] != WILD_DRAW_FOUR:
+                other = True
+                break
+        if not other:
+            break
+        _shuffle(deal_rs, g.pile, pos, DECK_SIZE - pos)
+    start = np.int64(g.pile[pos])
+    g.pile_pos = pos + 1
+    g.pile_len = DECK_SIZE
+    g.disc_n = 0
+    g.top = start
+    g.direction = 1
+    g.current = first
+    g.dead = 0
+    g.row[DEALER] = (first - 1) % n
+    if start >= WILD:
+        g.colour = _below_rs(rs, N_COLOURS)  # every seat names a random colour
+    else:
+        g.colour = start // N_RANKS
+        rank = start % N_RANKS
+        if rank == DRAW_TWO:
+            # the first player draws two (the discard pile is empty: no reshuffle) and is skipped
+            got = min(np.int64(DRAW_TWO_PENALTY), g.pile_len - g.pile_pos)
+            _penalty_from_pile(g, first, got)
+            g.row[SKIPS] += 1
+            g.current = (first + 1) % n
+        elif rank == SKIP:
+            g.row[SKIPS] += 1
+            g.current = (first + 1) % n
+        elif rank == REVERSE:
+            g.direction = -1
+            if n == 2:  # §2: with two players the first player is skipped
+                g.row[SKIPS] += 1
+            g.current = (first - 1) % n
+    g.row[FIRST_PLAYER] = g.current
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def _nth(g, seat, legal, k):
-    """The k-th legal card in type order, duplicates included (primitives._nth_legal); ``legal`` the legal types held."""
-    x = legal
-    u = np.uint64(seat)  # unsigned indices: no code for negative ones
+def _nth(x0, l1, l2, l3, k):
+    """The k-th legal card in type order, duplicates included (primitives._nth_legal).
+
+    ``x0`` holds the legal types held; ``l1``..``l3`` the seat's other bit
+    slices, which give each type's count.
+    """
+    x = x0
     while True:
         t = _lowest_bit(x)
-        h = g.hands[u, t]
+        h = np.int64(1 + ((l1 >> t) & np.uint64(1)) + ((l2 >> t) & np.uint64(1)) + ((l3 >> t) & np.uint64(1)))
         if k < h:
             return np.int64(t)
         k -= h
@@ -319,7 +373,6 @@ def plain_play(g, rs):
     dead = g.dead
     outcome = OUTCOME_WON
     winner = NO_SEAT
-    _slice_hands(g)
     # the types that match the top card and colour, bar the Wild Draw Four (legal by the hand)
     match = COLOUR_BITS[np.uint64(colour)] | WILD_BIT
     if top < WILD:
@@ -337,14 +390,12 @@ def plain_play(g, rs):
         x0 = l0 & legal
         if x0 != 0:
             # uniform over the legal cards held, duplicates included (step._turn)
-            m = np.int64(
-                _popcount(x0)
-                + _popcount(g.bits[u, 1] & legal)
-                + _popcount(g.bits[u, 2] & legal)
-                + _popcount(g.bits[u, 3] & legal)
-            )
+            l1 = g.bits[u, 1]
+            l2 = g.bits[u, 2]
+            l3 = g.bits[u, 3]
+            m = np.int64(_popcount(x0) + _popcount(l1 & legal) + _popcount(l2 & legal) + _popcount(l3 & legal))
             k, s0, s1, s2, s3 = _below(s0, s1, s2, s3, m)
-            card = _nth(g, seat, x0, k)
+            card = _nth(x0, l1, l2, l3, k)
         else:
             # §3: draw one; play it if it is legal and the player wants to, else pass
             if g.pile_pos < g.pile_len:
@@ -475,8 +526,24 @@ def plain_play(g, rs):
     g.row[TURNS] += played + passes - g.row[CARDS_PLAYED] - g.row[PASSES]
     g.row[CARDS_PLAYED] = played
     g.row[PASSES] = passes
-    _round_end(g, outcome, winner)
+    _plain_round_end(g, outcome, winner)
     return True
+
+
+@njit(cache=True, _nrt=False)
+def _plain_round_end(g, outcome, winner):
+    """``step._round_end`` on bit-sliced hands: cards left, and the points held summed bit plane by bit plane."""
+    pts = np.uint64(0)
+    for s in range(g.players):
+        g.row[CARDS_LEFT + s] = g.hsize[s]
+        if outcome == OUTCOME_WON:
+            for i in range(4):
+                w = g.bits[s, i]
+                for b in range(POINT_PLANES.shape[0]):
+                    pts += _popcount(w & POINT_PLANES[b]) << np.uint64(b)
+    g.row[OUTCOME] = outcome
+    g.row[WINNER] = winner
+    g.row[WINNER_POINTS] = np.int64(pts)
 
 
 @njit(cache=True, inline="always", _nrt=False)
