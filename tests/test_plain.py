@@ -10,6 +10,8 @@ configurations checked to be plain, so a failure means the two rounds differ.
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -201,3 +203,42 @@ def test_what_the_plain_round_does_not_play(rules: Rules, policy: Policy, fault:
     assert _is_plain(preset("official"), (RANDOM,) * 4)
     assert not _is_plain(rules, (policy,) * rules.players, fault)
     assert not _is_plain(rules, (RANDOM,) * (rules.players - 1) + (policy,), fault)  # one such seat is enough
+
+
+def _select_oracle(x: int, k: int) -> int:
+    return [i for i in range(64) if x >> i & 1][k]
+
+
+@settings(max_examples=200, deadline=None)
+@given(x=st.integers(1, 2**64 - 1), data=st.data())
+def test_select_is_the_kth_set_bit(kernel, x: int, data) -> None:
+    """``_select`` (BMI2's pdep where the CPU has it) and its loop without BMI2 both give the k-th set bit."""
+    from numba import njit
+
+    from unocli.kernel.plain import _select, _select_loop
+
+    k = data.draw(st.integers(0, bin(x).count("1") - 1))
+    select = njit(lambda x, k: _select(x, k))
+    loop = njit(_select_loop)
+    assert select(np.uint64(x), np.uint64(k)) == _select_oracle(x, k)
+    assert loop(np.uint64(x), np.uint64(k)) == _select_oracle(x, k)
+
+
+def test_select_compiles_for_a_cpu_without_bmi2(tmp_path) -> None:
+    """Compiled for a CPU without BMI2, ``_select`` is the loop (no pdep instruction) and still right."""
+    import subprocess
+    import sys
+
+    script = (
+        "import numpy as np\n"
+        "from numba import njit\n"
+        "from unocli.kernel.plain import _select, _target_features\n"
+        "assert '+bmi2' not in _target_features().split(',')\n"
+        "f = njit(lambda x, k: _select(x, k))\n"
+        "assert f(np.uint64(0b101100), np.uint64(2)) == 5\n"
+        "asm = next(iter(f.inspect_asm().values()))\n"
+        "assert 'pdep' not in asm, 'pdep emitted for a CPU without BMI2'\n"
+    )
+    env = {**os.environ, "NUMBA_CPU_NAME": "x86-64", "NUMBA_CPU_FEATURES": "+sse2", "NUMBA_CACHE_DIR": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]

@@ -36,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 from llvmlite import ir
 from numba import njit
-from numba.core import types
+from numba.core import cgutils, types
 from numba.extending import intrinsic
 
 from unocli.game.rng import bounded, uniform01
@@ -200,6 +200,41 @@ def _lowest_bit(typingctx, x):
         return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
 
     return types.uint64(types.uint64), codegen
+
+
+def _target_features() -> str:
+    """The CPU features numba compiles for (as numba's codegen reads them): the host's, unless configured."""
+    from numba.core import config
+    from numba.core.codegen import get_host_cpu_features
+
+    return config.CPU_FEATURES if config.CPU_FEATURES is not None else get_host_cpu_features()
+
+
+def _select_loop(x, k):
+    """``_select`` without BMI2: clear the k lowest set bits, then take the lowest."""
+    for _ in range(k):
+        x &= x - np.uint64(1)
+    return _lowest_bit(x)
+
+
+@intrinsic
+def _select(typingctx, x, k):
+    """Index of the k-th lowest set bit of a uint64 (k counted from 0, below its number of set bits).
+
+    With BMI2 it is one ``pdep`` of the bit 1 << k into x and a ``tzcnt``, no
+    loop and no branch to mispredict; without, a loop of k steps. Chosen when
+    the kernel compiles, for the CPU it compiles for (numba's cache is per CPU).
+    """
+
+    def codegen(context, builder, signature, args):
+        if "+bmi2" not in _target_features().split(","):
+            return context.compile_internal(builder, _select_loop, signature, args)
+        i64 = ir.IntType(64)
+        pdep = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, [i64, i64]), "llvm.x86.bmi.pdep.64")
+        one_hot = builder.call(pdep, [builder.shl(ir.Constant(i64, 1), args[1]), args[0]])
+        return builder.cttz(one_hot, ir.Constant(ir.IntType(1), 1))
+
+    return types.uint64(types.uint64, types.uint64), codegen
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -395,7 +430,10 @@ def plain_play(g, rs):
             l3 = g.bits[u, 3]
             m = np.int64(_popcount(x0) + _popcount(l1 & legal) + _popcount(l2 & legal) + _popcount(l3 & legal))
             k, s0, s1, s2, s3 = _below(s0, s1, s2, s3, m)
-            card = _nth(x0, l1, l2, l3, k)
+            if (l1 & legal) == 0:  # no legal type held twice (most turns): the k-th set bit of x0
+                card = np.int64(_select(x0, np.uint64(k)))
+            else:
+                card = _nth(x0, l1, l2, l3, k)
         else:
             # §3: draw one; play it if it is legal and the player wants to, else pass
             if g.pile_pos < g.pile_len:
