@@ -204,8 +204,7 @@ def _play(
         return acc
     probs, ints, prio = encode_policies(tuple(policies))
     n_threads = min(threads or _default_threads or max_threads(), max_threads())
-    # a few chunks per thread balance the threads' loads; one thread plays one chunk
-    nchunks = 1 if n_threads == 1 else max(1, min(count, 4 * n_threads))
+    nchunks = max(1, min(count, 4 * n_threads))
     acc = np.zeros((nchunks, ACC_WIDTH), dtype=np.uint64)
     ru = np.append(encode_rules(rules), np.int64(_fault()))
     keep = rows.shape[0] > 0
