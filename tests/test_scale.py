@@ -48,3 +48,30 @@ def test_simulate_ten_trillion_games_starts_at_once() -> None:
     tracemalloc.stop()
     assert seen and seen[0][1] == 10**13 and seen[0][0] > 0
     assert peak < 50 * 2**20, peak
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "size"),
+    [({}, 1 << 18), ({"keep_games": True}, 1 << 16), ({"rotate_seats": True}, 1 << 16), ({"batch_size": 7}, 7)],
+)
+def test_shards_are_larger_when_no_rows_are_made(monkeypatch: pytest.MonkeyPatch, kwargs: dict, size: int) -> None:
+    """Shards of 2**18 games, or 2**16 when per-game rows are made (kept games, seat rotation), or the size asked for."""
+    import unocli.study.simulate as module
+
+    sizes: list[int] = []
+
+    def spy(start: int, games: int, shard: int):  # type: ignore[no-untyped-def]
+        sizes.append(shard)
+        return split(start, games, shard)
+
+    monkeypatch.setattr(module, "split", spy)
+    simulate(Rules(), games=20, seed=1, **kwargs)
+    assert sizes == [size]
+
+
+@pytest.mark.parametrize("bad", [0, -5, 2.5, True, "64"])
+def test_a_bad_batch_size_is_refused(bad: object) -> None:
+    from unocli.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="batch_size must be a positive whole number"):
+        simulate(Rules(), games=20, seed=1, batch_size=bad)  # type: ignore[arg-type]

@@ -26,7 +26,8 @@ from unocli.study.stats import Difference, Proportion, clustered_share, paired_t
 if TYPE_CHECKING:
     import pandas as pd
 
-DEFAULT_BATCH = 1 << 16
+DEFAULT_BATCH = 1 << 18  # games per shard when no per-game rows are made
+ROWS_BATCH = 1 << 16  # ... and when they are (kept games, seat rotation): a shard's rows are 47 int64 per game
 MATCH_METRICS = ("rounds", "rounds_blocked", "rounds_capped", "rounds_stuck")
 
 Progress = Callable[[int, int], None]
@@ -320,7 +321,7 @@ def simulate(
     keep_games: bool = False,
     match: bool = False,
     start: int = 0,
-    batch_size: int = DEFAULT_BATCH,
+    batch_size: int | None = None,
     progress: Progress | None = None,
     rotate_seats: bool = False,
     labels: Sequence[str] | None = None,
@@ -344,7 +345,13 @@ def simulate(
     keep_games
         Also return every game's row as a DataFrame (memory grows with games).
     batch_size
-        Games per shard; only memory and progress granularity depend on it.
+        Games per shard; only memory, progress granularity and speed depend
+        on it. By default :data:`DEFAULT_BATCH` (2**18), or
+        :data:`ROWS_BATCH` (2**16) when per-game rows are made (``keep_games``,
+        ``rotate_seats``). Every shard costs a few milliseconds of Python
+        around the kernel call: on one thread, 1,000,000 official rounds ran
+        at 619k rounds per CPU-second in shards of 2**16 and 638k in shards of
+        2**18 (median of 5 alternated runs).
     progress
         Called as ``progress(done, total)`` after each shard.
     rotate_seats
@@ -377,6 +384,10 @@ def simulate(
         keep_games=keep_games,
         threads=threads,
     )
+    if batch_size is None:
+        batch_size = ROWS_BATCH if keep_games or rotate_seats else DEFAULT_BATCH
+    elif isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
+        raise ConfigError(f"batch_size must be a positive whole number, not {batch_size!r}")
     run = _Run(spec, names, backend or LocalBackend(), start, batch_size, progress)
     target = play_to_target(
         run.play, partial(run.half_width, metric), first=games, target_error=target_error, metric=metric, max_games=max_games
