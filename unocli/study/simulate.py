@@ -384,15 +384,20 @@ def simulate(
         keep_games=keep_games,
         threads=threads,
     )
-    if batch_size is None:
-        batch_size = ROWS_BATCH if keep_games or rotate_seats else DEFAULT_BATCH
-    elif isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
-        raise ConfigError(f"batch_size must be a positive whole number, not {batch_size!r}")
-    run = _Run(spec, names, backend or LocalBackend(), start, batch_size, progress)
+    run = _Run(spec, names, backend or LocalBackend(), start, _shard_size(batch_size, spec), progress)
     target = play_to_target(
         run.play, partial(run.half_width, metric), first=games, target_error=target_error, metric=metric, max_games=max_games
     )
     return run.result(seed, target)
+
+
+def _shard_size(batch_size: int | None, spec: RunSpec) -> int:
+    """The games per shard asked for, or the default for this run (see :func:`simulate`)."""
+    if batch_size is None:
+        return ROWS_BATCH if spec.keep_games or spec.rotate_seats else DEFAULT_BATCH
+    if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
+        raise ConfigError(f"batch_size must be a positive whole number, not {batch_size!r}")
+    return batch_size
 
 
 def _check_target(target_error: float, metric: str, max_games: int, match: bool) -> None:
