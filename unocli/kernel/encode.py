@@ -328,7 +328,8 @@ WORKSPACE = np.dtype(
         ("hands", np.int8, (NMAX, N_TYPES)),
         ("hsize", np.int16, (NMAX,)),
         # the hands bit-sliced, for kernel/plain.py only: bit t of word i is set when the seat
-        # holds more than i cards of type t (a count is at most 4)
+        # holds more than i cards of type t (a count is at most 4); a plain round keeps its
+        # hands here and in ``hsize`` alone, not in ``hands`` or ``ccount``
         ("bits", np.uint64, (NMAX, 4)),
         ("ccount", np.int8, (NMAX, N_COLOURS)),
         ("lacks", np.int8, (NMAX,)),

@@ -177,9 +177,10 @@ def _pile_card(g, rs):
 # ---------------------------------------------------------------- bit-sliced hands
 # ``g.bits[seat, i]`` has bit t set when the seat holds more than i cards of
 # type t. The legal cards of a hand are then four masked words: their number
-# (duplicates included) four population counts, and the types among them a
-# walk over set bits; ``g.hands`` and ``g.hsize`` are kept too (the k-th legal
-# card needs the count of each type; the row, the sizes and points).
+# (duplicates included) four population counts, the k-th of them one pdep
+# (or, when a legal type is held twice, a walk over set bits reading each
+# type's count from the words). ``g.hsize`` is kept too; the general round's
+# count tables (``g.hands``, ``g.ccount``) are not used by a plain round.
 
 
 @intrinsic
