@@ -106,7 +106,7 @@ from unocli.kernel.encode import (
     WINNER_POINTS,
 )
 from unocli.kernel.primitives import _below as _below_rs
-from unocli.kernel.primitives import _refill, _shuffle, _step_seat
+from unocli.kernel.primitives import _refill, _shuffle, _start_card, _start_seat, _step_seat
 
 
 @njit(cache=True, _nrt=False)
@@ -312,17 +312,7 @@ def plain_deal(g, rs, deal_rs, round_index):
         g.bits[s, 3] = l3
         g.hsize[s] = hand
     pos = dealt
-    # a start +4 goes back and the pile is shuffled; if only +4s are left it stays as a Wild (step.deal)
-    while g.pile[pos] == WILD_DRAW_FOUR:
-        other = False
-        for i in range(pos, DECK_SIZE):
-            if g.pile[i] != WILD_DRAW_FOUR:
-                other = True
-                break
-        if not other:
-            break
-        _shuffle(deal_rs, g.pile, pos, DECK_SIZE - pos)
-    start = np.int64(g.pile[pos])
+    start = _start_card(g, deal_rs, pos)
     g.pile_pos = pos + 1
     g.pile_len = DECK_SIZE
     g.disc_n = 0
@@ -336,20 +326,9 @@ def plain_deal(g, rs, deal_rs, round_index):
     else:
         g.colour = start // N_RANKS
         rank = start % N_RANKS
-        if rank == DRAW_TWO:
-            # the first player draws two (the discard pile is empty: no reshuffle) and is skipped
-            got = min(np.int64(DRAW_TWO_PENALTY), g.pile_len - g.pile_pos)
-            _penalty_from_pile(g, first, got)
-            g.row[SKIPS] += 1
-            g.current = (first + 1) % n
-        elif rank == SKIP:
-            g.row[SKIPS] += 1
-            g.current = (first + 1) % n
-        elif rank == REVERSE:
-            g.direction = -1
-            if n == 2:  # §2: with two players the first player is skipped
-                g.row[SKIPS] += 1
-            g.current = (first - 1) % n
+        if rank == DRAW_TWO:  # the first player draws two (the discard pile is empty: no reshuffle)
+            _penalty_from_pile(g, first, min(np.int64(DRAW_TWO_PENALTY), g.pile_len - g.pile_pos))
+        _start_seat(g, first, n, rank)
     g.row[FIRST_PLAYER] = g.current
 
 

@@ -15,6 +15,7 @@ from unocli.kernel.encode import (
     CARDS_DRAWN,
     COL_NEXT_LACKS,
     COL_RANDOM,
+    DECK_SIZE,
     DRAW_TWO,
     DROP_COLOUR,
     DROP_DRAWS,
@@ -59,7 +60,9 @@ from unocli.kernel.encode import (
     RESP_UNIFORM,
     RESPOND_ACCEPT,
     RESPOND_CHALLENGE,
+    REVERSE,
     SKIP,
+    SKIPS,
     ST_ANY,
     ST_OFF,
     ST_PLUS2,
@@ -124,6 +127,42 @@ def _shuffle(rs, arr, start, length):
     rs[1] = s1
     rs[2] = s2
     rs[3] = s3
+
+
+@njit(cache=True, _nrt=False)
+def _start_card(g, deal_rs, pos):
+    """The start card at ``g.pile[pos]`` (§2): a +4 goes back and the rest of the pile is shuffled.
+
+    If only +4s are left (hands that take nearly the whole deck), the +4
+    stays and acts as a Wild. Shared by ``step.deal`` and ``plain.plain_deal``.
+    """
+    while g.pile[pos] == WILD_DRAW_FOUR:
+        other = False
+        for i in range(pos, DECK_SIZE):
+            if g.pile[i] != WILD_DRAW_FOUR:
+                other = True
+                break
+        if not other:
+            break
+        _shuffle(deal_rs, g.pile, pos, DECK_SIZE - pos)
+    return np.int64(g.pile[pos])
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _start_seat(g, first, n, rank):
+    """Who plays first after a coloured start card of ``rank`` (§2), and the skip it counts.
+
+    A Draw Two (its two cards drawn by the caller) and a Skip skip the first
+    player; a Reverse turns play to the dealer, and with two players skips.
+    """
+    if rank == DRAW_TWO or rank == SKIP:
+        g.row[SKIPS] += 1
+        g.current = (first + 1) % n
+    elif rank == REVERSE:
+        g.direction = -1
+        if n == 2:
+            g.row[SKIPS] += 1
+        g.current = (first - 1) % n
 
 
 # ---------------------------------------------------------------- small helpers

@@ -150,6 +150,8 @@ from unocli.kernel.primitives import (
     _seat_after,
     _shuffle,
     _stackable_options,
+    _start_card,
+    _start_seat,
     _swap_target,
     _wants_bluff,
 )
@@ -568,17 +570,7 @@ def deal(g, rs, deal_rs, round_index):
             _add(g, seat, g.pile[pos])
             pos += 1
             seat = 0 if seat == n - 1 else seat + 1
-    # A start +4 goes back and the pile is shuffled; if only +4s are left it stays as a Wild.
-    while g.pile[pos] == WILD_DRAW_FOUR:
-        other = False
-        for i in range(pos, DECK_SIZE):
-            if g.pile[i] != WILD_DRAW_FOUR:
-                other = True
-                break
-        if not other:
-            break
-        _shuffle(deal_rs, g.pile, pos, DECK_SIZE - pos)
-    start = g.pile[pos]
+    start = _start_card(g, deal_rs, pos)
     pos += 1
     g.pile_pos = pos
     g.pile_len = DECK_SIZE
@@ -605,16 +597,7 @@ def deal(g, rs, deal_rs, round_index):
         rank = _rank(start)
         if rank == DRAW_TWO:
             _penalty_draw(g, rs, first, np.int64(DRAW_TWO_PENALTY))
-            g.row[SKIPS] += 1
-            g.current = (first + 1) % n
-        elif rank == SKIP:
-            g.row[SKIPS] += 1
-            g.current = (first + 1) % n
-        elif rank == REVERSE:
-            g.direction = -1
-            if n == 2:  # §2: with two players the first player is skipped
-                g.row[SKIPS] += 1
-            g.current = (first - 1) % n
+        _start_seat(g, first, n, rank)
     g.row[FIRST_PLAYER] = g.current
 
 
