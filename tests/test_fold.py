@@ -8,7 +8,7 @@ import pytest
 from unocli.game.policies import preset as policy
 from unocli.game.rules import preset
 from unocli.kernel import play_folded, play_rows
-from unocli.kernel.encode import A_SUMS, ACC_WIDTH, N_METRICS
+from unocli.kernel.encode import A_SUMS, ACC_WIDTH, N_METRICS, ROW_WIDTH
 from unocli.run.accumulate import Accumulator
 from unocli.run.shards import RunSpec, run_shard
 
@@ -78,3 +78,67 @@ def test_wide_sums_are_exact_past_64_bits() -> None:
     assert acc.sums[0] == 1 << 64
     assert acc.sums[1] == -5
     assert acc.sums[N_METRICS - 1] == 3 << 64
+
+
+@pytest.mark.parametrize("scale", [10, 1 << 26, (1 << 27) - 1, 1 << 27, (1 << 27) + 1, 1 << 31, 1 << 40, 1 << 50])
+def test_fold_block_is_add_rows_for_any_values(scale: int) -> None:
+    """fold_block's per-column int64 sums (values under 2**27) and its one-by-one 128-bit path are exact, as add_rows is.
+
+    Real games never reach the slow path, so synthetic rows do: values up to
+    ``scale`` in size either sign, every outcome, and blocks of every length
+    up to FOLD_BLOCK. The sums are checked against Python integers (the
+    accumulator holds 128 bits: 700 squares of 2**50 fit, of 2**62 would not).
+    """
+    from unocli.kernel.encode import (
+        DEALER,
+        FIRST_PLAYER,
+        FIRST_TO_ONE,
+        FOLD_BLOCK,
+        METRIC_COLS,
+        N_OUTCOMES,
+        NMAX,
+        OUTCOME,
+        OUTCOME_BLOCKED,
+        OUTCOME_WON,
+        ROW_NAMES,
+        SCORES,
+        WINNER,
+    )
+    from unocli.kernel.fold import fold_block
+
+    rng = np.random.default_rng(scale)
+    players = 5
+    rows = rng.integers(-scale, scale, size=(700, ROW_WIDTH), dtype=np.int64)
+    rows[:, OUTCOME] = rng.integers(0, N_OUTCOMES, size=len(rows))
+    rows[:, WINNER] = rng.integers(-1, players, size=len(rows))
+    rows[:, DEALER] = rng.integers(0, players, size=len(rows))
+    rows[:, FIRST_PLAYER] = rng.integers(0, players, size=len(rows))
+    rows[:, FIRST_TO_ONE] = rng.integers(-1, players, size=len(rows))
+    rows[:, SCORES + players :] = 0  # no seat past the table scores
+    for name in ("turns", "cards_drawn", "max_stack", "max_draw"):  # histogrammed: never negative
+        rows[:, ROW_NAMES.index(name)] = np.abs(rows[:, ROW_NAMES.index(name)])
+    words = np.zeros((1, ACC_WIDTH), dtype=np.uint64)
+    hashes = np.zeros(FOLD_BLOCK, dtype=np.uint64)
+    finished = np.zeros(FOLD_BLOCK, dtype=np.int64)
+    at = 0
+    while at < len(rows):
+        count = min(int(rng.integers(1, FOLD_BLOCK + 1)), len(rows) - at)
+        block = np.zeros((ROW_WIDTH, FOLD_BLOCK), dtype=np.int64)
+        block[:, :count] = rows[at : at + count].T
+        fold_block(block, count, 77 + at, 2, players, words[0], hashes, finished)
+        at += count
+    expected = Accumulator(players=players)
+    expected.add_rows(rows, first_index=77, tag=2)
+    want = expected.to_dict()
+    # the sums, independently, in Python ints (add_rows's must be the same)
+    done = [[int(v) for v in row] for row in rows if row[OUTCOME] in (OUTCOME_WON, OUTCOME_BLOCKED)]
+    assert len(done) > 0
+    want["sums"] = [sum(row[c] for row in done) for c in METRIC_COLS]
+    want["sumsq"] = [sum(row[c] ** 2 for row in done) for c in METRIC_COLS]
+    want["points"] = [sum(row[SCORES + s] for row in done) for s in range(NMAX)]
+    want["points_sq"] = [sum(row[SCORES + s] ** 2 for row in done) for s in range(NMAX)]
+    assert want == expected.to_dict()
+    got = Accumulator.from_kernel(players, words).to_dict()
+    assert got == want
+    if scale > 1 << 32:  # the sums of squares are past what int64 holds
+        assert max(got["sumsq"]) >= 1 << 63

@@ -54,7 +54,7 @@ from unocli.kernel.encode import (
     WINNER_POINTS,
     WORKSPACE,
 )
-from unocli.kernel.fold import fold_rows
+from unocli.kernel.fold import fold_block
 from unocli.kernel.plain import plain_deal, plain_play, plain_shape
 from unocli.kernel.step import deal, play, set_stream
 
@@ -190,8 +190,9 @@ def play_batch(ru, probs, ints, prio, seed, start, count, match, tag, keep, spec
     tag : int64
         The seat rotation, hashed into the fingerprint (``Accumulator.add_rows``).
     keep : bool
-        Write each game's row to ``rows[i]``; otherwise ``rows`` is not touched
-        (it may have no rows) and a scratch block of ``FOLD_BLOCK`` rows is reused.
+        Copy each game's row to ``rows[i]``; otherwise ``rows`` is not touched
+        (it may have no rows). Games are played into a block of
+        ``FOLD_BLOCK`` columns either way (``fold.fold_block``).
     specialise : bool
         Play the rounds the plain round can play with ``plain.plain_play``
         (the same rows, faster); False always plays ``step.play``.
@@ -204,23 +205,33 @@ def play_batch(ru, probs, ints, prio, seed, start, count, match, tag, keep, spec
     g_owner = new_workspace(ru, probs, ints, prio)
     rs_owner = np.zeros(4, np.uint64)
     deal_owner = np.zeros(4, np.uint64)
-    block_owner = np.zeros((FOLD_BLOCK, ROW_WIDTH), np.int64)
+    block_owner = np.zeros((ROW_WIDTH, FOLD_BLOCK), np.int64)
+    hash_owner = np.zeros(FOLD_BLOCK, np.uint64)
+    finished_owner = np.zeros(FOLD_BLOCK, np.int64)
     g = g_owner[0]  # a record: passed by pointer, never reference-counted
     plain = specialise and plain_shape(g)
     rs = _unmanaged(rs_owner)
     deal_rs = _unmanaged(deal_owner)
-    # games are played FOLD_BLOCK at a time into rows, then folded together (fold.fold_rows)
-    dest = _unmanaged(rows) if keep else _unmanaged(block_owner)
+    # games are played FOLD_BLOCK at a time into the columns of block, then folded together (fold.fold_block)
+    block = _unmanaged(block_owner)
+    hashes = _unmanaged(hash_owner)
+    finished = _unmanaged(finished_owner)
+    out = _unmanaged(rows)
     i = 0
     while i < count:
         b = min(FOLD_BLOCK, count - i)
-        at = i if keep else 0
         for j in range(b):
-            play_game(g, rs, deal_rs, seed, start + i + j, match, plain, dest[at + j])
-        fold_rows(dest[at : at + b], start + i, b, tag, players, acc)
+            play_game(g, rs, deal_rs, seed, start + i + j, match, plain, block[:, j])
+        fold_block(block, b, start + i, tag, players, acc, hashes, finished)
+        if keep:
+            for j in range(b):
+                for k in range(ROW_WIDTH):
+                    out[i + j, k] = block[k, j]
         i += b
     # keep the owners alive past the loop
     g_owner[0].players += 0
     rs_owner[0] += 0
     deal_owner[0] += 0
     block_owner[0, 0] += 0
+    hash_owner[0] += 0
+    finished_owner[0] += 0

@@ -136,10 +136,15 @@ class Accumulator:
         rows = rows[done]
         self.finished += rows.shape[0]
         m = rows[:, _METRIC_COLS]
+        pts = rows[:, SCORES : SCORES + NMAX]
+        top = max(-int(m.min()), int(m.max()), -int(pts.min()), int(pts.max())) if m.size else 0
+        if top * top * m.shape[0] >= 1 << 63:
+            # sums of squares past int64 (no real game comes near): exact in Python ints, like the kernel's 128-bit words
+            m = m.astype(object)
+            pts = pts.astype(object)
         for i, (s, q) in enumerate(zip(m.sum(axis=0), (m * m).sum(axis=0), strict=True)):
             self.sums[i] += int(s)
             self.sumsq[i] += int(q)
-        pts = rows[:, SCORES : SCORES + NMAX]
         for seat in range(NMAX):
             self.points[seat] += int(pts[:, seat].sum())
             self.points_sq[seat] += int((pts[:, seat] * pts[:, seat]).sum())
