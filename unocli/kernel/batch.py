@@ -96,22 +96,27 @@ def play_game(g, rs, deal_rs, seed, index, match, plain, out):
     again from the same streams and played by ``step.play``.
     """
     set_stream(rs, seed, np.uint64(index), np.int64(PURPOSE_PLAY), np.int64(0))
+    if not match:
+        # one round: its row is the game's (both deals clear g.row, and a
+        # round writes none of the columns from ROUNDS on); each column written once
+        _play_round(g, rs, deal_rs, seed, index, np.int64(0), plain)
+        for i in range(ROUNDS):
+            out[i] = g.row[i]
+        outcome = g.row[OUTCOME]
+        out[ROUNDS] = 1
+        out[ROUNDS_BLOCKED] = 1 if outcome == OUTCOME_BLOCKED else 0
+        out[ROUNDS_CAPPED] = 1 if outcome == OUTCOME_CAPPED else 0
+        out[ROUNDS_STUCK] = 1 if outcome == OUTCOME_STUCK else 0
+        for s in range(NMAX):
+            out[SCORES + s] = 0
+        w = g.row[WINNER]
+        if w != NO_SEAT:
+            out[SCORES + w] = g.row[WINNER_POINTS]
+        return
     for i in range(ROW_WIDTH):
         out[i] = 0
-    rounds = g.ru[R_MAX_ROUNDS] if match else 1
-    for r in range(rounds):
-        set_stream(deal_rs, seed, np.uint64(index), np.int64(PURPOSE_DEAL), r)
-        if plain:
-            s0, s1, s2, s3 = rs[0], rs[1], rs[2], rs[3]
-            plain_deal(g, rs, deal_rs, r)
-            if not plain_play(g, rs):
-                rs[0], rs[1], rs[2], rs[3] = s0, s1, s2, s3
-                set_stream(deal_rs, seed, np.uint64(index), np.int64(PURPOSE_DEAL), r)
-                deal(g, rs, deal_rs, r)
-                play(g, rs)
-        else:
-            deal(g, rs, deal_rs, r)
-            play(g, rs)
+    for r in range(g.ru[R_MAX_ROUNDS]):
+        _play_round(g, rs, deal_rs, seed, index, r, plain)
         for i in range(N_COUNTERS):
             v = g.row[i]
             if i == MAX_STACK or i == MAX_DRAW:  # a match's largest of any round
@@ -134,12 +139,6 @@ def play_game(g, rs, deal_rs, seed, index, match, plain, out):
             out[DEALER] = g.row[DEALER]
             out[FIRST_TO_ONE] = g.row[FIRST_TO_ONE]
         w = g.row[WINNER]
-        if not match:
-            out[OUTCOME] = outcome
-            out[WINNER] = w
-            if w != NO_SEAT:
-                out[SCORES + w] = g.row[WINNER_POINTS]
-            return
         if w != NO_SEAT:
             out[SCORES + w] += g.row[WINNER_POINTS]
             if out[SCORES + w] >= g.ru[R_TARGET]:
@@ -148,6 +147,23 @@ def play_game(g, rs, deal_rs, seed, index, match, plain, out):
                 return
     out[OUTCOME] = OUTCOME_CAPPED  # the match reached max_rounds
     out[WINNER] = NO_SEAT
+
+
+@njit(cache=True, inline="always")
+def _play_round(g, rs, deal_rs, seed, index, r, plain):
+    """Deal and play round ``r`` of game ``index``; its row is left in ``g.row``."""
+    set_stream(deal_rs, seed, np.uint64(index), np.int64(PURPOSE_DEAL), r)
+    if plain:
+        s0, s1, s2, s3 = rs[0], rs[1], rs[2], rs[3]
+        plain_deal(g, rs, deal_rs, r)
+        if not plain_play(g, rs):
+            rs[0], rs[1], rs[2], rs[3] = s0, s1, s2, s3
+            set_stream(deal_rs, seed, np.uint64(index), np.int64(PURPOSE_DEAL), r)
+            deal(g, rs, deal_rs, r)
+            play(g, rs)
+    else:
+        deal(g, rs, deal_rs, r)
+        play(g, rs)
 
 
 @intrinsic
