@@ -156,7 +156,7 @@ METRICS: tuple[str, ...] = (*COUNTERS, "rounds", "rounds_blocked", "rounds_cappe
 METRIC_COLS = np.array([ROW_NAMES.index(m) for m in METRICS], dtype=np.int64)
 N_METRICS = len(METRICS)
 N_OUTCOMES = len(Outcome)
-FOLD_BLOCK = 32  # games played before they are folded together (fold.fold_block hashes them side by side)
+FOLD_BLOCK = 64  # games played before they are folded together (fold.fold_block hashes them side by side)
 # A block's values below 2**27 in size sum, and square (in 32 bits), exactly in int64:
 # FOLD_BLOCK squares stay under 2**63 (fold._add_column).
 FOLD_SMALL = np.int64(1 << 27)
