@@ -8,7 +8,26 @@ import pytest
 from unocli.game.policies import preset as policy
 from unocli.game.rules import preset
 from unocli.kernel import play_folded, play_rows
-from unocli.kernel.encode import A_SUMS, ACC_WIDTH, N_METRICS, ROW_WIDTH
+from unocli.kernel.encode import (
+    A_SUMS,
+    ACC_WIDTH,
+    DEALER,
+    FIRST_PLAYER,
+    FIRST_TO_ONE,
+    FOLD_BLOCK,
+    METRIC_COLS,
+    N_METRICS,
+    N_OUTCOMES,
+    NMAX,
+    OUTCOME,
+    OUTCOME_BLOCKED,
+    OUTCOME_WON,
+    ROW_NAMES,
+    ROW_WIDTH,
+    SCORES,
+    WINNER,
+)
+from unocli.kernel.fold import fold_block
 from unocli.run.accumulate import Accumulator
 from unocli.run.shards import RunSpec, run_shard
 
@@ -89,29 +108,12 @@ def test_fold_block_is_add_rows_for_any_values(scale: int) -> None:
     up to FOLD_BLOCK. The sums are checked against Python integers (the
     accumulator holds 128 bits: 700 squares of 2**50 fit, of 2**62 would not).
     """
-    from unocli.kernel.encode import (
-        DEALER,
-        FIRST_PLAYER,
-        FIRST_TO_ONE,
-        FOLD_BLOCK,
-        METRIC_COLS,
-        N_OUTCOMES,
-        NMAX,
-        OUTCOME,
-        OUTCOME_BLOCKED,
-        OUTCOME_WON,
-        ROW_NAMES,
-        SCORES,
-        WINNER,
-    )
-    from unocli.kernel.fold import fold_block
-
     rng = np.random.default_rng(scale)
     players = 5
     rows = rng.integers(-scale, scale, size=(700, ROW_WIDTH), dtype=np.int64)
     rows[:, OUTCOME] = rng.integers(0, N_OUTCOMES, size=len(rows))
     rows[:, WINNER] = rng.integers(-1, players, size=len(rows))
-    rows[:, DEALER] = rng.integers(0, players, size=len(rows))
+    rows[:, DEALER] = rng.integers(-players, 3 * players, size=len(rows))  # off the table too: the modulo path
     rows[:, FIRST_PLAYER] = rng.integers(0, players, size=len(rows))
     rows[:, FIRST_TO_ONE] = rng.integers(-1, players, size=len(rows))
     rows[:, SCORES + players :] = 0  # no seat past the table scores

@@ -207,13 +207,11 @@ def _fold_counts(block, g, players, finished, acc):
         dealer = block[DEALER, g]
         if w == dealer:
             acc[A_DEALER_WINS] += np.uint64(1)
-        place = w - dealer - 1
-        if 0 <= place < players:
-            pass
-        elif -players <= place < 0:
-            place += players  # Python's modulo, without a division
-        else:
-            place %= players
+        place = w - dealer - 1  # (w - dealer - 1) % players, without a division for seats at the table
+        if place < 0:
+            place += players
+        if not 0 <= place < players:
+            place = (w - dealer - 1) % players
         if place < NMAX:
             acc[A_PLACE_WINS + place] += np.uint64(1)
     if not finished:
