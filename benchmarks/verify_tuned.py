@@ -12,6 +12,11 @@ name, and its header says so. Each entry also gets its gain over a field of
     python benchmarks/verify_tuned.py                 # check: exit 1 if an entry does not beat all three
     python benchmarks/verify_tuned.py --write         # rewrite the file's verdicts (and replace losers)
     python benchmarks/verify_tuned.py --only tuned-party-2 --deals 20000
+    python benchmarks/verify_tuned.py --adopt sims/tuned/cells/tuned-party-2.toml   # a new tune's entry
+
+``--adopt CELL`` replaces the file's entry of the same name by CELL (the output of ``unocli tune``, which
+made its own fresh-deal check), if CELL ships its search's winner; an entry that ships a preset either way
+is left as it is.
 
 The file's entries keep their "Made by" and "Search" lines; the fresh-deal lines
 are replaced. unocli/data/sims is a link to sims/, so the installed package reads
@@ -62,12 +67,33 @@ def verify(lines: list[str], policies: dict, deals: int, threads: int | None) ->
     kept = [line for line in lines if line.startswith(("# Made by:", "# Search:"))]
     out = [
         *kept,
-        f"# Verified by: python benchmarks/verify_tuned.py --deals {deals} (the file's entry before: {tuning.policy_spec(policy)})",
+        f"# Verified by: python benchmarks/verify_tuned.py --deals {deals}"
+        f" (the file's entry before: {tuning.policy_spec(policy)})",
         *tune_file.verdict_lines(shipped, check, tuning.policy_spec(policy), "basic"),
         f"# On a field it was not tuned on ({other}): gain {tune_file.pp(elsewhere)} points over {deals:,} fresh deals.",
         *tune_file.policy_table(name, shipped.policy),
     ]
     return out, shipped.winner
+
+
+def adopt(path: Path, text: str, cell: Path) -> int:
+    """Replace the entry named as ``cell``'s by ``cell`` when ``cell`` ships its search's winner."""
+    new = cell.read_text(encoding="utf-8")
+    (verdict,) = tune_file.read_verdicts(new)
+    load_policies_file(cell)  # it loads on its own
+    if verdict.preset is not None:
+        print(f"{verdict.name}: the new search's winner did not beat basic, smart and strong; the entry stays")
+        return 0
+    head, entries = blocks(text)
+    names = [next(line for line in b if line.startswith("["))[1:-1].strip('"') for b in entries]
+    if verdict.name not in names:
+        raise SystemExit(f"{path} has no entry {verdict.name!r}")
+    entries[names.index(verdict.name)] = new.rstrip("\n").splitlines()
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(head + "\n" + "".join("\n" + "\n".join(b) + "\n" for b in entries), encoding="utf-8")
+    tmp.replace(path)
+    print(f"{verdict.name}: adopted the new search's winner")
+    return 0
 
 
 def main() -> int:
@@ -77,8 +103,11 @@ def main() -> int:
     ap.add_argument("--only", action="append", default=[], help="verify only this entry (repeatable)")
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--file", type=Path, default=TUNED)
+    ap.add_argument("--adopt", type=Path, default=None, help="replace the entry of this tune output's name by it")
     args = ap.parse_args()
     text = args.file.read_text(encoding="utf-8")
+    if args.adopt is not None:
+        return adopt(args.file, text, args.adopt)
     policies = load_policies_file(args.file)
     head, entries = blocks(text)
     new, failed = [], []

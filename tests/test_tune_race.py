@@ -9,6 +9,8 @@ each candidate at alpha alone (the other planted bug) drops four where Holm drop
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 from scipy import stats as sps
@@ -35,7 +37,7 @@ def test_the_deal_schedule_written_out_by_hand():
 
 def _disjoint(intervals: list[tuple[int, int]]) -> bool:
     spans = sorted(intervals)
-    return all(a + n <= b for (a, n), (b, _) in zip(spans, spans[1:], strict=False))
+    return all(a + n <= b for (a, n), (b, _) in itertools.pairwise(spans))
 
 
 def _spy(monkeypatch) -> list[tuple[str, int, int]]:
@@ -150,7 +152,11 @@ def test_holm_drops_is_the_step_down_on_a_worked_example():
 
 def test_successive_halving_keeps_at_most_half_of_a_round(monkeypatch):
     """Twenty alike candidates (no one significantly worse): halving alone makes 20 -> 10 -> 5 -> 3 -> 2 -> 1."""
-    monkeypatch.setattr(tuning, "deal_gains", lambda table, policy, start, count: np.random.default_rng([start, hash(policy) & 0xFFFF]).normal(0, 1, count))
+    monkeypatch.setattr(
+        tuning,
+        "deal_gains",
+        lambda table, policy, start, count: np.random.default_rng([start, hash(policy) & 0xFFFF]).normal(0, 1, count),
+    )
     candidates = [tuning.Candidate(f"c{i}", BASIC.replace(challenge=i / 20)) for i in range(20)]
     state = tuning.race(_table(), candidates, first=10, max_deals=10_000, alpha=1e-12)
     assert [r.alive for r in state.rounds] == [10, 5, 3, 2, 1]

@@ -149,7 +149,7 @@ def tune_cmd(
     Gains are win share minus the field's per-seat share, in points, with 95% intervals over deals.
     """
     from unocli.cli.options import load_extra_policies
-    from unocli.files import check_file_path, check_table_path, write_table, write_text_atomic
+    from unocli.files import check_file_path, check_table_path
     from unocli.game.policies import parse_policy_spec
     from unocli.study import tune as tuning
     from unocli.study import tune_file
@@ -188,7 +188,17 @@ def tune_cmd(
     click.echo(_summary(history))
     args = sys.argv[2:] if sys.argv[1:2] == ["tune"] else [space, "..."]  # under a test runner argv is not ours
     command = "unocli tune " + " ".join(shlex.quote(a) for a in args)
-    text = tune_file.policy_toml(result, name, command, field_spec)
+    field_label = field_spec if iterate == 1 else f"best response {iterate - 1}"
+    _write(result, tune_file.policy_toml(result, name, command, field_label), name, out, table_path, chart_path, quiet)
+
+
+def _write(
+    result: Any, text: str, name: str, out: str | None, table_path: str | None, chart_path: str | None, quiet: bool
+) -> None:
+    """The policy file (or stdout), the candidates' table and the chart."""
+    from unocli.files import write_table, write_text_atomic
+    from unocli.study.tune import candidates_table
+
     if out is None:
         click.echo("\n" + text, nl=False)
     else:
@@ -198,7 +208,7 @@ def tune_cmd(
     if table_path is not None:
         import pandas as pd  # lazily: pandas only when a table is written
 
-        write_table(pd.DataFrame(tuning.candidates_table(result)), table_path)
+        write_table(pd.DataFrame(candidates_table(result)), table_path)
     if chart_path is not None:
         from unocli.report.tune_chart import search_chart
 
