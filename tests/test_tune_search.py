@@ -151,3 +151,21 @@ def test_the_cli_prints_the_budget_and_the_share_of_the_space_covered(tmp_path, 
     # 4 of the 9 settings, plus 7 presets (basic is the base): 11 candidates. Halving: 11 play 100 deals, 6 play 200.
     assert "4 of the space's 9 settings tried (44.4%)" in result.output
     assert f"budget: {3 * (11 * 100 + 6 * 200):,} rounds played by the search" in result.output
+
+
+def test_the_cli_objective_match_plays_matches_and_says_so(tmp_path, monkeypatch):
+    kinds: set[bool] = set()
+
+    def spy(table, policy, start, count):
+        kinds.add(table.match)
+        return np.zeros(count)
+
+    monkeypatch.setattr(tuning, "deal_gains", spy)
+    space = tmp_path / "space.toml"
+    space.write_text('base = "basic"\n[knobs]\ncolour = ["most_held", "next_lacks"]\n')
+    out = tmp_path / "p.toml"
+    args = ["tune", str(space), "--objective", "match", "--first", "100", "--max-deals", "100", "--fresh", "100", "-o", str(out)]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    assert kinds == {True} and "matches played by the search" in result.output
+    assert "objective match." in out.read_text()

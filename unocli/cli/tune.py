@@ -44,7 +44,7 @@ from unocli.cli.options import UnoCommand, build_rules, rules_options, seed_opti
     type=click.IntRange(min=10, max=1 << 40),
     default=64_000,
     show_default=True,
-    help="Search budget: deals per candidate at most.",
+    help="Search budget: deals per candidate at most in each race (the first race and each local-search step).",
 )
 @click.option(
     "--fresh",
@@ -52,7 +52,7 @@ from unocli.cli.options import UnoCommand, build_rules, rules_options, seed_opti
     type=click.IntRange(min=100),
     default=100_000,
     show_default=True,
-    help="Fresh deals (never used by the search) to re-measure the winner, the base and smart on.",
+    help="Fresh deals (never used by the search) to re-measure the winner, basic, smart, strong and the field on.",
 )
 @click.option(
     "--alpha",
@@ -81,7 +81,7 @@ from unocli.cli.options import UnoCommand, build_rules, rules_options, seed_opti
     type=click.IntRange(min=1, max=20),
     default=1,
     show_default=True,
-    help="Best responses in turn: each winner becomes the next search's field.",
+    help="Best responses in turn: each shipped player becomes the next search's field.",
 )
 @click.option(
     "--name",

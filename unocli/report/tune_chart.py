@@ -52,7 +52,8 @@ def search_chart(result: TuneResult, path: str | Path) -> Path:
     ax.set_title(
         f"tune: the last of {len(result.races)} races, {len(rows)} candidates shown, around {result.space.base} vs field;"
         f" {t.rules.players} players, seed {t.seed}\n"
-        "red: winner; blue: survived the race; grey: dropped (estimates over the deals each played)",
+        f"red: winner; blue: survived the race; grey: dropped (estimates over the deals each played); shipped: "
+        f"{'the winner' if result.shipped.winner else result.shipped.label}",
         fontsize=9,
     )
     fig.tight_layout()
