@@ -61,7 +61,7 @@ def verify(lines: list[str], policies: dict, deals: int, threads: int | None) ->
     refs = tuning.references(table.field_policy)
     check = tuning.fresh_check(table, policy, refs, deals, start=tuning.CHECK_START)
     shipped = tuning.choose(check, policy, refs)
-    other, other_policy = tuning.other_field(table.field_policy)
+    other, other_policy = tuning.other_field(table.field_policy, shipped.policy)
     g = tuning.deal_gains(table.against(other_policy), shipped.policy, tuning.CHECK_START, deals)
     elsewhere = paired_t(int(g.size), float(g.sum()), float((g * g).sum()))
     kept = [line for line in lines if line.startswith(("# Made by:", "# Search:"))]

@@ -118,8 +118,10 @@ def test_the_shipped_player_is_measured_on_a_field_it_was_not_tuned_on(monkeypat
     monkeypatch.setattr(tuning, "deal_gains", spy)
     space = tuning.SearchSpace("basic", {"colour": ("most_held", "next_lacks")}, candidates=2)
     result = tuning.tune(tuning.Table(RULES, BASIC, 3), space, first=50, max_deals=100, fresh_deals=200, local_steps=0)
-    assert result.elsewhere[0] == "smart" and seen[-1] == preset("smart") and result.elsewhere[1].n == 200
+    expected = "strong" if result.shipped.policy == preset("smart") else "smart"  # never the shipped player itself
+    assert result.elsewhere[0] == expected and seen[-1] == preset(expected) and result.elsewhere[1].n == 200
     assert tuning.other_field(preset("smart"))[0] == "basic"
+    assert tuning.other_field(preset("basic"), preset("smart"))[0] == "strong"  # not the shipped player itself
 
 
 def test_a_match_gain_counts_who_reached_the_target_score_by_hand():

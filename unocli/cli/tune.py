@@ -145,7 +145,7 @@ def tune_cmd(
     settings one knob from the best three. The winner is re-measured on fresh deals the search never
     played beside basic, smart, strong and the field's policy; it ships only if its paired 95%
     interval is above 0 against each, else the best of those ships under --name and the file says
-    so. The shipped player is also measured against a field it was not tuned on (smart, or basic).
+    so. The shipped player is also measured against a field it was not tuned on (smart, basic or strong).
     Gains are win share minus the field's per-seat share, in points, with 95% intervals over deals.
     """
     from unocli.cli.options import load_extra_policies

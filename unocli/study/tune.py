@@ -470,9 +470,10 @@ def choose(check: FreshCheck, winner: Policy, refs: dict[str, Policy]) -> Shippe
     return Shipped(refs[best], False, best, versus)
 
 
-def other_field(field_policy: Policy) -> tuple[str, Policy]:
-    """A field the player was not tuned on: ``smart``, or ``basic`` when the field is smart."""
-    name = "basic" if field_policy == preset("smart") else "smart"
+def other_field(field_policy: Policy, shipped: Policy | None = None) -> tuple[str, Policy]:
+    """A field the player was not tuned on: the first of smart, basic, strong that is neither the field nor
+    the shipped player itself (against itself a player gains exactly 0, which says nothing)."""
+    name = next(n for n in ("smart", "basic", "strong") if preset(n) not in (field_policy, shipped))
     return name, preset(name)
 
 
@@ -571,7 +572,7 @@ def tune(
         progress(f"re-measuring {winner.spec} and {', '.join(refs)} on {fresh_deals:,} fresh deals")
     check = fresh_check(table, winner.policy, refs, fresh_deals)
     shipped = choose(check, winner.policy, refs)
-    name, other = other_field(table.field_policy)
+    name, other = other_field(table.field_policy, shipped.policy)
     elsewhere = gain_of(deal_gains(table.against(other), shipped.policy, FRESH_START, fresh_deals))
     return TuneResult(table, space, races, winner, check, shipped, (name, elsewhere))
 
