@@ -10,6 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 unocli=${UNOCLI:-unocli}
 python=${PYTHON:-python}
+seed=${SEED:-2027}  # a second attempt at a cell takes another seed: new search deals and new fresh deals
 space=$1
 shift
 mkdir -p sims/tuned/cells
@@ -18,7 +19,7 @@ for cell in "$@"; do
     players=${cell##*-}
     name="tuned-$rules-$players"
     out="sims/tuned/cells/$name.toml"
-    "$unocli" tune "sims/spaces/$space.toml" --rules "$rules" --players "$players" --field basic --seed 2027 \
+    "$unocli" tune "sims/spaces/$space.toml" --rules "$rules" --players "$players" --field basic --seed "$seed" \
         --first 1000 --max-deals 16000 --fresh 50000 --name "$name" --quiet -o "sims/tuned/cells/.$name.toml" >/dev/null
     mv "sims/tuned/cells/.$name.toml" "$out"
     "$python" benchmarks/verify_tuned.py --adopt "$out"
