@@ -1,7 +1,8 @@
 """``unocli bench``: throughput of the kernel on fixed configurations.
 
-Speed targets live here and in the README, never in timed tests. Every figure
-is the median of several repeats, because the machines are shared and noisy.
+Speed targets live here and in docs/performance.md, never in timed tests.
+Every figure is the median of several repeats, because the machines are
+shared and noisy.
 """
 
 from __future__ import annotations
