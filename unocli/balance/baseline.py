@@ -134,8 +134,13 @@ def load_baseline(path: str | Path) -> tuple[dict[str, Any], list[Arm]]:
     played before the whole file has been checked.
     """
     p = Path(path)
-    where = f"baseline file {str(p)!r}"
-    text = _read(p)
+    return parse_baseline(_read(p), str(p))
+
+
+def parse_baseline(text: str, name: str) -> tuple[dict[str, Any], list[Arm]]:
+    """:func:`load_baseline` on the text of the file called ``name``."""
+    p = Path(name)
+    where = f"baseline file {name!r}"
     try:
         doc = schema.validate(schema.parse_json(text))
     except schema.SchemaError as exc:

@@ -64,9 +64,13 @@ def describe(report: CheckReport) -> str:
 
 
 def played_line(report: CheckReport) -> str:
-    """How many games were played, against the fixed check's number (a sequential check stops early)."""
+    """How many games were played, against the fixed check's number (a sequential check stops early), and per arm."""
     most = report.games * report.arms
-    return f"played {fmt.count(report.played)} of at most {fmt.count(most)} games ({report.arms} arms)"
+    per_arm: dict[str, int] = {}
+    for r in report.rows:
+        per_arm[r.arm] = max(per_arm.get(r.arm, 0), r.games)
+    arms = ", ".join(f"{fmt.count(g)}" for g in per_arm.values())
+    return f"played {fmt.count(report.played)} of at most {fmt.count(most)} games ({report.arms} arms: {arms})"
 
 
 def format_report(name: str, report: CheckReport) -> str:
@@ -111,7 +115,7 @@ def summary_markdown(checks: list[tuple[str, CheckReport]]) -> str:
     lines = ["## unocli check", ""]
     for name, report in checks:
         tally = counts(report.rows)
-        lines += [f"### {_md(name)}", "", _md(describe(report)), ""]
+        lines += [f"### {_md(name)}", "", describe(report), ""]
         lines += [
             "| verdict | metrics |",
             "|---|---:|",
@@ -119,7 +123,7 @@ def summary_markdown(checks: list[tuple[str, CheckReport]]) -> str:
             "",
         ]
         if report.mode == "sequential":
-            lines += [_md(played_line(report)), ""]
+            lines += [played_line(report), ""]
         if report.unchecked:
             lines += ["Not in the baseline, so not checked: " + "; ".join(_md(u) for u in report.unchecked), ""]
         bad = [r for r in report.rows if r.verdict is not Verdict.PASS]

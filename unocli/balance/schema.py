@@ -43,7 +43,7 @@ class SchemaError(ValueError):
     """A field that breaks the schema: ``path`` names it (``arms[1].n``), ``problem`` says how."""
 
     def __init__(self, path: str, problem: str) -> None:
-        super().__init__(f"{path or 'the document'} {problem}")
+        super().__init__(f"field {path!r} {problem}" if path else f"the document {problem}")
         self.path = path
         self.problem = problem
 
