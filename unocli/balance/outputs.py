@@ -134,8 +134,8 @@ def summary_markdown(checks: list[tuple[str, CheckReport]]) -> str:
             ]
             for r in bad:
                 c = row_cells(r)
-                cells = [r.arm, r.metric, str(r.verdict), *(c[k] for k in COLUMNS)]
-                lines.append("| " + " | ".join(_md(x) for x in cells) + " |")
+                cells = [_md(r.arm), r.metric, str(r.verdict), *(c[k] for k in COLUMNS)]  # only the name is free text
+                lines.append("| " + " | ".join(cells) + " |")
             lines.append("")
     return "\n".join(lines) + "\n"
 
