@@ -169,6 +169,10 @@ def test_exact_and_sequential_cannot_be_combined(planted) -> None:
     same, _ = planted
     result = CliRunner().invoke(cli, ["check", "--exact", "--sequential", str(same)])
     assert result.exit_code == 2 and "cannot be combined" in result.output
+    result = CliRunner().invoke(cli, ["check", "--beta", "0.1", str(same)])  # beta means nothing to the fixed check
+    assert result.exit_code == 2 and "--sequential" in result.output
+    result = CliRunner().invoke(cli, ["check", "--exact", "--games", "600", str(same)])
+    assert result.exit_code == 2 and "--games" in result.output
 
 
 # ---------------------------------------------------------------- the figures of docs/ci.md (pytest -m slow -s)
@@ -204,3 +208,26 @@ def test_sequential_against_fixed_on_the_real_baseline(plant, tmp_path) -> None:
     assert mean < 120_000
     if PLANTS[plant] is not None:
         assert all(code == 1 for code in seq_codes)
+
+
+def test_step_decides_by_the_bounds() -> None:
+    """Hand-computed cases: with se 0.01 and band 0.02, I = 10,000 and log LR(+band) = 200 (d - 0.01)."""
+    design = Design(alpha=0.001, beta=0.05, tests=10)  # upper log(20,000) = 9.90, lower log(0.05) = -3.00
+    state = new_state()
+    step(state, design, 0.059, 0.01, 0.02, True, 1000)  # 200 x 0.049 = 9.8: below 9.90, still open
+    assert state.verdict is None and state.up.open and not state.down.open  # down: 200 x (-0.069) = -13.8
+    step(state, design, 0.06, 0.01, 0.02, True, 2000)  # 200 x 0.05 = 10.0: fails
+    assert state.verdict is Verdict.FAIL and state.games == 2000
+    state = new_state()
+    step(state, design, 0.0, 0.01, 0.02, False, 1000)  # not decidable yet: untouched
+    assert state.verdict is None and state.games == 0
+    step(state, design, 0.0, 0.01, 0.02, True, 1000)  # both sides -2.0: open
+    assert state.verdict is None
+    step(state, design, 0.0, 0.005, 0.02, True, 4000)  # I = 40,000: both -8.0: passes
+    assert state.verdict is Verdict.PASS
+    state = new_state()
+    step(state, design, 0.0, 0.0, 0.0, True, 500)  # no spread anywhere, equal: pass (as the fixed check)
+    assert state.verdict is Verdict.PASS
+    state = new_state()
+    step(state, design, 0.1, 0.0, 0.0, True, 500)  # no spread, different: fail
+    assert state.verdict is Verdict.FAIL

@@ -26,7 +26,9 @@ bounds taken from Ville's inequality, so they hold at any stopping time:
   the tolerance this happens with probability at most β per metric (the
   inverse ratio is a martingale under H1).
 
-A metric between 0 and Δ may go either way. Metrics are only judged when the
+A metric between 0 and Δ may go either way. A metric the baseline never saw
+move (mean and sd 0) has no band; its alternative is ``tolerance`` times the
+fresh sample's spread. Metrics are only judged when the
 samples are large enough for the normal approximation (the fixed check's
 ``decidable``); a metric still open after the fixed check's number of games is
 *inconclusive*. The variance is the plug-in one the fixed check uses (the
@@ -123,6 +125,13 @@ def step(state: MetricState, design: Design, diff: float, se: float, band: float
         state.verdict = Verdict.PASS
 
 
+def band(t: MetricTest, tolerance: float) -> float:
+    """The tolerance the SPRT's alternative sits at: the fixed check's band, or, for a metric the baseline never
+    saw move (mean and sd 0, where that band is 0 and no alternative exists), ``tolerance`` times the spread the
+    test uses, which is then the fresh sample's."""
+    return tolerance * (t.band if t.band > 0 else t.sd)
+
+
 def looks(games: int) -> list[int]:
     """The cumulative game counts at which the check looks: equal batches, the last one the full ``games``."""
     batch = max(MIN_GAMES, math.ceil(games / LOOKS))
@@ -216,7 +225,7 @@ def _run_arm(
         tests = arm_tests(arm.name, rec, result)
         states = states or [new_state() for _ in tests]
         for t, state in zip(tests, states, strict=True):
-            step(state, design, t.test.diff, t.test.se, tolerance * t.band, t.decidable, done)
+            step(state, design, t.test.diff, t.test.se, band(t, tolerance), t.decidable, done)
         if all(s.verdict is not None for s in states):
             break
     assert result is not None  # looks() is never empty

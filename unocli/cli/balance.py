@@ -7,6 +7,7 @@ import sys
 from typing import Any
 
 import click
+from click.core import ParameterSource
 
 from unocli.balance.baseline import baseline_warnings, load_baseline, make_baseline, save_baseline
 from unocli.balance.check import MIN_GAMES, CheckReport, check_exact, check_statistical, write_junit
@@ -224,6 +225,8 @@ def check_cmd(
     """
     if exact and sequential:
         raise UsageProblem("--exact and --sequential cannot be combined: --exact replays the baseline's own games")
+    if not sequential and click.get_current_context().get_parameter_source("beta") is ParameterSource.COMMANDLINE:
+        raise UsageProblem("--beta is the sequential check's error rate: give it with --sequential")
     try:
         for path, suffixes, what in ((junit, (".xml",), "--junit file"), (json_file, (".json",), "--json file")):
             if path:
