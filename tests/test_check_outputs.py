@@ -207,3 +207,18 @@ def test_a_metric_the_baseline_lacks_is_reported(files, tmp_path) -> None:
     result = CliRunner().invoke(cli, ["check", "--exact", "--json", str(tmp_path / "o.json"), str(path)])
     assert "not in the baseline, so not checked: plain: turns" in result.output
     assert json.loads((tmp_path / "o.json").read_text())["checks"][0]["unchecked"] == ["plain: turns"]
+
+
+def test_an_output_naming_a_baseline_or_another_output_is_refused(files, tmp_path) -> None:
+    """--json, --summary or --junit on the baseline itself would destroy it: refused before any game, file intact."""
+    _, base, _, _ = files
+    before = base.read_bytes()
+    for args in (
+        ["--json", str(base)],
+        ["--summary", str(base)],
+        ["--json", str(tmp_path / "o.json"), "--summary", str(tmp_path / "o.json")],
+    ):
+        result = CliRunner().invoke(cli, ["check", *args, str(base)])
+        assert result.exit_code == 2, result.output
+        assert len(result.output.strip().splitlines()) == 1
+    assert base.read_bytes() == before and not (tmp_path / "o.json").exists()

@@ -294,7 +294,7 @@ def write_junit(report: CheckReport, path: str | Path, name: str = "unocli check
         case = ET.SubElement(suite, "testcase", classname=f"unocli.check.{r.arm}", name=r.metric)
         text = (
             f"baseline {r.baseline:.6g}, now {r.now:.6g}, difference {r.diff:+.6g}, "
-            f"interval [{r.ci_low:+.6g}, {r.ci_high:+.6g}], adjusted p {r.p:.3g}"
+            f"interval [{r.ci_low:+.6g}, {r.ci_high:+.6g}]" + ("" if math.isnan(r.p) else f", adjusted p {r.p:.3g}")
         )
         if r.verdict is Verdict.FAIL:
             ET.SubElement(case, "failure", message=f"{r.metric} changed").text = text

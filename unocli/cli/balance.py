@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 import sys
 from typing import Any
 
@@ -233,6 +234,7 @@ def check_cmd(
                 check_file_path(path, suffixes, what)
         if summary:
             check_file_path(summary, (), "--summary file")
+        _distinct_files(baselines, {"--junit": junit, "--json": json_file, "--summary": summary})
         loaded = [(path, *load_baseline(path)) for path in baselines]
         runner = make_backend(backend, scheduler)
     except ConfigError as exc:
@@ -262,6 +264,21 @@ def check_cmd(
     code = 1 if 1 in codes else 3 if 3 in codes else 0
     _write_outputs(checks, code, junit, json_file, summary, annotations)
     sys.exit(code)
+
+
+def _distinct_files(baselines: tuple[str, ...], outputs: dict[str, str | None]) -> None:
+    """Refuse an output that would overwrite (or append to) a baseline being checked, or another output."""
+    seen: dict[str, str] = {}
+    for option, path in outputs.items():
+        if not path:
+            continue
+        where = os.path.realpath(path)
+        for baseline in baselines:
+            if where == os.path.realpath(baseline):
+                raise UsageProblem(f"{option} {path!r} is the baseline file being checked: choose another file")
+        if where in seen:
+            raise UsageProblem(f"{option} and {seen[where]} name the same file {path!r}: choose two files")
+        seen[where] = option
 
 
 def _write_outputs(
