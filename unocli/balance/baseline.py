@@ -146,6 +146,8 @@ def parse_baseline(text: str, name: str) -> tuple[dict[str, Any], list[Arm]]:
     except schema.SchemaError as exc:
         if exc.path == "" and "is not a unocli baseline" in exc.problem:
             raise BaselineError(f"{str(p)!r} is not a unocli baseline file") from None
+        if exc.path == "" and exc.problem.startswith("is not valid JSON"):
+            raise BaselineError(f"{where} {exc.problem}") from None
         if exc.path == "format_version" and "newer" in exc.problem:
             raise BaselineError(
                 f"{where} has format version {doc_version(text)}, newer than this unocli ({__version__}) reads "

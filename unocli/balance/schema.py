@@ -194,7 +194,7 @@ def _arm_rules(i: int, arm: dict[str, Any], doc: dict[str, Any]) -> None:
         if extra:
             raise SchemaError(f"{at}.metrics.{extra[0]}", "is a metric of matches, but this arm plays single rounds")
     for name, stats in arm["metrics"].items():
-        # a count per game whose sd exceeds what n games allow: sd^2 <= n/(n-1) * E[x^2] - mean^2 < n * mean * max
+        # every metric counts something and is never negative, so a mean of 0 means every game had 0
         if stats["sd"] > 0 and stats["mean"] == 0:
             raise SchemaError(f"{at}.metrics.{name}.sd", "is above 0 with a mean of 0 (a count that never happened)")
 
@@ -313,9 +313,14 @@ def validate(doc: Any) -> dict[str, Any]:
 
 def _show(value: Any) -> str:
     """A value for a message, cut to 40 characters (a 5,000-digit number or a long string stays one line)."""
-    text = repr(value) if not isinstance(value, dict | list) else type(value).__name__.replace("dict", "a table")
+    if isinstance(value, dict):
+        return "a table"
     if isinstance(value, list):
-        text = "a list"
+        return "a list"
+    try:
+        text = repr(value)
+    except ValueError:  # an int past Python's digit limit for str()
+        return "a number too long to show"
     return text if len(text) <= 40 else f"{text[:37]}..."
 
 
