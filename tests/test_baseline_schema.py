@@ -166,24 +166,37 @@ def test_the_real_baseline_is_valid_and_every_consistency_rule_is_named() -> Non
 
 def test_version_1_baselines_still_load() -> None:
     """A version 1 file (no detectable changes) is read; check computes what it shows."""
-    doc = copy.deepcopy(DOC)
+    doc, _ = parse_baseline(json.dumps(_version_1(DOC)), "v1.json")
+    assert doc["format_version"] == 1
+
+
+def _version_1(doc: dict[str, Any]) -> dict[str, Any]:
+    """``doc`` as format version 1 wrote it (no detectable changes)."""
+    doc = copy.deepcopy(doc)
     doc["format_version"] = 1
     doc.pop("detectable", None)
     for arm in doc["arms"]:
         arm.pop("win_detectable", None)
         for stats in arm["metrics"].values():
             stats.pop("detectable", None)
-    parse_baseline(json.dumps(doc), "v1.json")
+    return doc
 
 
-def test_a_baseline_from_a_newer_unocli_warns(tmp_path, monkeypatch) -> None:
-    """Same format, newer unocli_version: a warning on stderr (the verdicts may differ by version), then the check."""
+def test_a_baseline_from_a_newer_unocli_warns(tmp_path) -> None:
+    """Same format, newer unocli_version: a warning on stderr (the verdicts may differ by version), then the check;
+    a version 1 file is checked as well (its exact fingerprint passes)."""
     from unocli.balance.baseline import baseline_warnings
 
     doc = {**DOC, "unocli_version": "99.0.0"}
     assert baseline_warnings(doc) and "99.0.0" in baseline_warnings(doc)[0]
     assert baseline_warnings(DOC) == []
     assert baseline_warnings({**DOC, "unocli_version": "0.0.9"}) == []
+    one_arm = {**doc, "arms": doc["arms"][:1]}
+    for name, content in (("newer.json", one_arm), ("v1.json", _version_1({**DOC, "arms": DOC["arms"][:1]}))):
+        path = _write(tmp_path, content, name=name)
+        result = CliRunner().invoke(cli, ["check", "--exact", str(path)])
+        assert result.exit_code == 0, result.output
+        assert ("Warning: the baseline was written by unocli 99.0.0" in result.output) == (name == "newer.json")
 
 
 # ---------------------------------------------------------------- every field mutated
