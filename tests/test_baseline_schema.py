@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from unocli.balance import schema
@@ -308,7 +308,7 @@ PATHS = _leaves(DOC)
 
 
 @pytest.mark.slow
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(
     st.lists(
         st.tuples(st.sampled_from(PATHS), st.sampled_from(HOSTILE) | st.integers() | st.floats() | st.text(max_size=30)),
@@ -325,7 +325,9 @@ def test_long_fuzz_of_mutated_baselines(changes) -> None:
         except (KeyError, IndexError, TypeError):  # an earlier change removed the path
             continue
     if not _load_or_refuse(doc):
+        event("refused")
         return
+    event("accepted and checked")
     doc = copy.deepcopy(doc)
     doc["arms"] = doc["arms"][:1]
     import tempfile

@@ -111,7 +111,7 @@ def step(state: MetricState, design: Design, diff: float, se: float, band: float
     if not se > 0:  # no spread on either side: equal values pass, any difference fails (as the fixed check)
         state.verdict = Verdict.PASS if diff == 0 else Verdict.FAIL
         return
-    if not band > 0:  # no tolerance (a zero baseline): only a difference can be shown, never equivalence
+    if not band > 0:  # no alternative to test against (a zero band and a zero fresh spread): leave it open
         return
     for side, ratio in zip((state.up, state.down), log_ratios(diff, se, band), strict=True):
         if not side.open:
@@ -139,7 +139,7 @@ def looks(games: int) -> list[int]:
     return [*points, games]
 
 
-def _row(t: MetricTest, state: MetricState, design: Design, tolerance: float) -> CheckRow:
+def _row(t: MetricTest, state: MetricState, design: Design) -> CheckRow:
     """The metric's figures at its last look: the Bonferroni interval the fixed check would show at that size."""
     d = t.test
     z = norm_quantile(1 - design.alpha / (2 * design.tests))
@@ -229,4 +229,4 @@ def _run_arm(
         if all(s.verdict is not None for s in states):
             break
     assert result is not None  # looks() is never empty
-    return [_row(t, s, design, tolerance) for t, s in zip(tests, states, strict=True)], done, unchecked(arm.name, rec, result)
+    return [_row(t, s, design) for t, s in zip(tests, states, strict=True)], done, unchecked(arm.name, rec, result)
