@@ -137,17 +137,10 @@ class Finite(click.FloatRange):
     alone lets ``nan`` through)."""
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        number = super().convert(value, param, ctx) if not isinstance(value, str) or _finite(value) else None
-        if number is None or not math.isfinite(number):
+        number = super().convert(value, param, ctx)  # not a number, or an infinity out of range: FloatRange says so
+        if not math.isfinite(number):
             self.fail(f"{value!r} is not a finite number in the range {self._describe_range()}", param, ctx)
         return number
-
-
-def _finite(text: str) -> bool:
-    try:
-        return math.isfinite(float(text))
-    except ValueError:
-        return True  # FloatRange says why it is not a number
 
 
 @click.command(cls=CheckCommand)
