@@ -6,6 +6,8 @@
 #   mutation/run.sh check    # unocli/balance/check.py against tests/test_check*.py
 #   mutation/run.sh engine   # unocli/reference/{engine,decisions}.py against the scenario, policy,
 #                            # match and trace tests and tests/test_engine_mutants.py
+#   mutation/run.sh tune     # unocli/study/{tune,tune_file}.py against tests/test_tune*.py
+#   mutation/run.sh compare  # unocli/study/compare.py against tests/test_compare*.py and test_stats.py
 #   mutation/run.sh engine 'unocli.reference.engine.x_play_match*'   # some mutants only (name globs)
 #
 # mutmut runs, for each mutant, only those of the group's tests that called the mutated function,
@@ -18,7 +20,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
-group=${1:?usage: mutation/run.sh stats|check|engine [MUTANT_GLOB...]}
+group=${1:?usage: mutation/run.sh stats|check|engine|tune|compare [MUTANT_GLOB...]}
 shift
 case "$group" in
     stats)
@@ -33,7 +35,13 @@ case "$group" in
                "tests/test_scenarios_stuck.py", "tests/test_policy_definitions.py", "tests/test_match_target.py",
                "tests/test_trace.py", "tests/test_rules_policies.py", "tests/test_engine_mutants.py",
                "tests/test_situational_knobs.py", "tests/test_scenarios_counters.py"' ;;
-    *) echo "unknown group: $group (stats, check or engine)" >&2; exit 2 ;;
+    tune)
+        mutate='"unocli/study/tune.py", "unocli/study/tune_file.py"'
+        tests='"tests/test_tune_race.py", "tests/test_tune_search.py", "tests/test_tune_file.py", "tests/test_tune.py"' ;;
+    compare)
+        mutate='"unocli/study/compare.py"'
+        tests='"tests/test_compare.py", "tests/test_stats.py"' ;;
+    *) echo "unknown group: $group (stats, check, engine, tune or compare)" >&2; exit 2 ;;
 esac
 work=${MUTATION_DIR:-/tmp/unocli-mutation-$group}
 mkdir -p "$work"
