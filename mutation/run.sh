@@ -37,10 +37,11 @@ case "$group" in
                "tests/test_situational_knobs.py", "tests/test_scenarios_counters.py"' ;;
     tune)
         mutate='"unocli/study/tune.py", "unocli/study/tune_file.py"'
-        tests='"tests/test_tune_race.py", "tests/test_tune_search.py", "tests/test_tune_file.py", "tests/test_tune.py"' ;;
+        tests='"tests/test_tune_race.py", "tests/test_tune_search.py", "tests/test_tune_file.py", "tests/test_tune.py",
+               "tests/test_tune_mutants.py"' ;;
     compare)
         mutate='"unocli/study/compare.py"'
-        tests='"tests/test_compare.py", "tests/test_stats.py"' ;;
+        tests='"tests/test_compare.py", "tests/test_compare_mutants.py", "tests/test_stats.py"' ;;
     *) echo "unknown group: $group (stats, check, engine, tune or compare)" >&2; exit 2 ;;
 esac
 work=${MUTATION_DIR:-/tmp/unocli-mutation-$group}

@@ -118,12 +118,23 @@ def test_race_ranking_games_and_the_candidates_table_by_hand(monkeypatch):
     assert rows2[0]["deals"] == 100 and rows2[0]["gain_pp"] == pytest.approx(100 * later.all_gains(rows2[0]["candidate"]).mean())
 
 
-def test_a_candidate_tied_with_the_leader_is_never_dropped(monkeypatch):
-    """Equal gains on every deal: the paired difference is exactly 0, its one-sided p is 1, nobody goes."""
+@pytest.mark.parametrize(("alpha", "dropped"), [(0.5, {}), (0.55, {"b": 1})])
+def test_a_candidate_tied_with_the_leader_has_a_one_sided_p_of_one_half(monkeypatch, alpha, dropped):
+    """Equal gains on every deal: the paired difference is exactly 0, so t = 0 and the one-sided p is 1/2
+    (half the t distribution lies below 0); alone in its family it is dropped at a level above 1/2, kept at 1/2."""
     monkeypatch.setattr(tuning, "deal_gains", lambda table, policy, start, count: np.linspace(-1, 1, count))
     cands = [tuning.Candidate("a", SMART), tuning.Candidate("b", STRONG)]
-    state = tuning.race(tuning.Table(RULES, BASIC, 1), cands, first=50, max_deals=50, alpha=0.5, halve=False)
-    assert state.dropped_in == {} and state.rounds[0].dropped == ()
+    state = tuning.race(tuning.Table(RULES, BASIC, 1), cands, first=50, max_deals=50, alpha=alpha, halve=False)
+    assert state.dropped_in == dropped and state.rounds[0].dropped == tuple(dropped)
+
+
+def test_a_race_of_one_deal_a_round_and_holm_at_exactly_alpha():
+    assert tuning.deal_schedule(1, 3) == [(0, 1), (1, 2)]  # one deal first is allowed
+    with pytest.raises(tuning.ConfigError, match="at least 1"):
+        tuning.deal_schedule(0, 3)
+    # Holm's adjusted p of 0.025 among two is 2 x 0.025 = 0.05 exactly: not below alpha = 0.05, so kept
+    assert tuning.holm_drops([0.025, 0.04], 0.05) == [False, False]
+    assert tuning.holm_drops([0.025, 0.04], 0.0501) == [True, True]
 
 
 def test_a_one_sided_p_value_by_hand_decides_a_drop(monkeypatch):
@@ -203,8 +214,8 @@ def test_the_references_add_the_field_only_when_it_is_none_of_them():
 
 
 def test_pp_and_the_share_of_the_space_to_the_digit():
-    d = Difference(0.012345, 0.001, 100, -0.0004, 0.0251, 0.2, 99)
-    assert tune_file.pp(d) == "+1.234 [-0.040, +2.510]"  # points: 100 x, three decimals, signed
+    d = Difference(0.012345, 0.001, 100, -0.01234, 0.0251, 0.2, 99)
+    assert tune_file.pp(d) == "+1.234 [-1.234, +2.510]"  # points: 100 x, three decimals, signed
     assert tune_file._share(1, 3) == "33.3%"
     assert tune_file._share(1, 1000) == "0.1%"  # under one per cent: two significant digits
     assert tune_file._share(7, 1000) == "0.7%" and tune_file._share(123, 100_000) == "0.12%"
@@ -239,3 +250,25 @@ def test_read_verdicts_refuses_an_entry_without_its_own_shipped_line():
     with pytest.raises(tuning.ConfigError, match=r"\[tuned-plain-4\] records no 'Shipped'"):
         tune_file.read_verdicts(second)
     assert tune_file.read_verdicts(WORKED.split("\n\n")[0] + "\n")[0].over["basic"] == (1.234, 1.0, 1.468)
+    # a first entry with no 'over' line records no figures (an empty table, not a missing one)
+    (only,) = tune_file.read_verdicts(WORKED.split("\n\n")[1])
+    assert only.over == {} and only.preset == "strong"
+
+
+def test_the_ranking_puts_survivors_first_then_the_last_dropped_whatever_their_means(monkeypatch):
+    """L leads throughout; X is dropped in round 1 with mean 0; S ties L in round 1 and collapses in round 2
+    (dropped then, mean -0.33 over its 300 deals). By mean alone X would come before S."""
+    z = np.random.default_rng(5).normal(size=300)
+    z = (z - z.mean()) / z.std(ddof=1)
+    lead = 1.0 + 0.1 * z
+    gains = {
+        SMART: lead,
+        STRONG: np.concatenate([lead[:100], -1.0 + 0.1 * z[100:]]),
+        preset("hoarder"): 0.1 * z[::-1],
+    }
+    monkeypatch.setattr(tuning, "deal_gains", lambda table, policy, start, count: gains[policy][start : start + count])
+    cands = [tuning.Candidate("L", SMART), tuning.Candidate("S", STRONG), tuning.Candidate("X", preset("hoarder"))]
+    state = tuning.race(tuning.Table(RULES, BASIC, 1), cands, first=100, max_deals=300, halve=False)
+    assert state.dropped_in == {"X": 1, "S": 2}
+    assert state.all_gains("X").mean() > state.all_gains("S").mean()
+    assert [c.name for c in state.ranking()] == ["L", "S", "X"]
