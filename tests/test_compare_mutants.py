@@ -167,8 +167,12 @@ def test_the_table_and_its_holm_column_written_out():
     comp = _comparison()
     t = comp.table(["turns", "win_0"])
     assert list(t["arm"]) == ["basic", "basic", "smart", "smart", "strong", "strong"]
+    columns = ["arm", "metric", "n", "mean", "sd", "ci_low", "ci_high", "interval", "baseline"]
+    columns += ["diff", "diff_low", "diff_high", "p", "n_pairs", "p_holm"]
+    assert list(t.columns) == columns  # the baseline's rows carry the same columns as the others (no stray one)
     base = t[t["arm"] == "basic"]
     assert base["diff"].isna().all() and base["p_holm"].isna().all() and (base["n_pairs"] == 0).all()
+    assert t["p_holm"].dtype == np.float64 and t["p"].dtype == np.float64  # numbers, NaN where none applies
     others = t[t["arm"] != "basic"]
     for _, row in others.iterrows():
         d = comp.diff(row["arm"], "basic", row["metric"])
@@ -228,3 +232,11 @@ def test_the_widest_half_width_is_over_the_pairs_or_else_the_means():
     alone = cmp.compare([ARMS[0]], games=COUNT, seed=SEED, start=START, quantities=("turns",))
     assert cmp._widest(alone, "turns") == alone.mean("basic", "turns").half_width
     assert math.isfinite(cmp._widest(alone, "turns"))
+
+
+def test_the_means_of_a_single_game_are_its_values():
+    """One game (a mean over n = 1): the point means are that game's quantities, as counted from its row."""
+    comp = cmp.compare([ARMS[1]], games=1, seed=SEED, start=6, quantities=QUANTITIES)
+    row = play_rows(ARMS[1].rules, ARMS[1].policies, seed=SEED, start=6, count=1)[0]
+    assert _done(row)  # game 6 is finished, so its lengths count (n = 1, not 0)
+    assert list(comp.means()[0]) == [float(_value(row, q)) for q in QUANTITIES]
