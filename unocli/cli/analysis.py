@@ -558,8 +558,42 @@ def report_cmd(
     import time
 
     t0 = time.perf_counter()
-    written = write_report(paths, out_dir, quick=quick, backend=make_backend(backend, scheduler), log=say, threads=threads)
+    written = write_report(
+        paths,
+        out_dir,
+        quick=quick,
+        backend=make_backend(backend, scheduler),
+        log=say,
+        threads=threads,
+        command=command_line(click.get_current_context()),
+    )
     click.echo(f"Wrote {written[0]} ({len(paths)} experiment{'s' if len(paths) > 1 else ''}) in {time.perf_counter() - t0:.0f} s")
+
+
+def command_line(ctx: click.Context) -> str:
+    """The command as the user gave it, for a report's reproducibility block: the options given, paths as
+    :func:`~unocli.files.display_path` names them (never an absolute path)."""
+    from click.core import ParameterSource
+
+    from unocli.files import display_path
+
+    words = ["unocli", *ctx.command_path.split()[1:]]  # the program by its name, however it was started
+    for param in ctx.command.params:
+        if not isinstance(param, click.Option | click.Argument) or param.name is None:
+            continue
+        if ctx.get_parameter_source(param.name) is not ParameterSource.COMMANDLINE:
+            continue
+        value = ctx.params[param.name]
+        if isinstance(param, click.Argument):
+            words += [display_path(v) for v in (value if isinstance(value, tuple) else (value,))]
+        elif param.is_flag:
+            words.append(param.opts[0] if value or not param.secondary_opts else param.secondary_opts[0])
+        else:
+            shown = display_path(value) if isinstance(param.type, click.Path) else str(value)
+            words += [param.opts[0], shown]
+    import shlex
+
+    return shlex.join(words)
 
 
 def register(group: click.Group) -> None:

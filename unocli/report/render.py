@@ -124,10 +124,14 @@ def write_report(
     backend: Backend | None = None,
     log: Log | None = None,
     threads: int | None = None,
+    command: str | None = None,
 ) -> list[Path]:
     """Run experiment files and write their report into ``out``; return the Markdown files written.
 
-    All files are loaded and validated before any game is played.
+    All files are loaded and validated before any game is played. Each report
+    folder also gets an ``index.html`` and a share card (:mod:`unocli.report.html`);
+    ``command`` is the command line its reproducibility block shows (default:
+    the ``unocli report`` command that writes the same report).
     """
     if not paths:
         raise ConfigError("name at least one experiment file")
@@ -139,30 +143,40 @@ def write_report(
     out = Path(out)
     check_report_folder(out)
     say = log or (lambda _: None)
+    if command is None:
+        from unocli.report.html import default_command
+
+        command = default_command(paths, out, quick)
     with _swapped_in(out) as tmp:
-        written = _write_all(experiments, tmp, backend, say, threads)
+        written = _write_all(experiments, tmp, backend, say, threads, command)
     return [out / path.relative_to(tmp) for path in written]
 
 
 def _write_all(
-    experiments: Sequence[Experiment], out: Path, backend: Backend | None, say: Log, threads: int | None
+    experiments: Sequence[Experiment], out: Path, backend: Backend | None, say: Log, threads: int | None, command: str
 ) -> list[Path]:
     """Run the experiments and write their report into ``out`` (a fresh temporary folder)."""
+    from unocli.report.html import write_shareable
+
     written: list[Path] = []
     if len(experiments) == 1:
         section = run_experiment(experiments[0], backend, say, threads)
         text = render_section(section, out)
         written.append(_write(out / "README.md", text + _footer()))
+        write_shareable([(experiments[0], section, out)], out, command)
         return written
     parts = [_index(experiments)]
+    done = []
     for exp in experiments:
         say(f"{exp.name}: running {exp.path.name}")
         section = run_experiment(exp, backend, say, threads)
         folder = out / exp.name
         written.append(_write(folder / "README.md", render_section(section, folder) + _footer()))
         parts.append(section_markdown(section, link_prefix=f"{exp.name}/", heading=2))
+        done.append((exp, section, folder))
         say(f"{exp.name}: done in {section.meta['seconds']:.0f} s")
     written.insert(0, _write(out / "README.md", "\n".join(parts) + _footer()))
+    write_shareable(done, out, command)
     return written
 
 

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from unocli.errors import ConfigError
+from unocli.files import display_path
 from unocli.game.policies import (
     PRESETS,
     Policy,
@@ -152,7 +153,7 @@ def known_policies(policies: PolicyFile | None) -> str:
     if policies is None:
         return names
     own = [name for name, _ in policies.entries if name not in PRESETS]
-    return f"{names} and, from {policies.path!r}, {', '.join(own) or '(none)'}"
+    return f"{names} and, from {display_path(policies.path)!r}, {', '.join(own) or '(none)'}"
 
 
 def check_placeholders(spec: str) -> None:
@@ -277,7 +278,7 @@ class TableSpec:
         parts = [f"rules {self.rules}"] + [f"{k}={v}" for k, v in self.sets]
         parts.append(f"policy {self.policy}")
         if self.policies is not None:
-            parts.append(f"policies from {self.policies.path}")
+            parts.append(f"policies from {display_path(self.policies.path)}")
         parts += [f"seat {s}: {p}" for s, p in self.seats]
         parts += [f"{k}={v} at {'every seat' if sel == 'all' else 'seats ' + sel}" for sel, k, v in self.knobs]
         return "; ".join(parts)
