@@ -17,7 +17,7 @@ from unocli import __version__
 from unocli.cli.main import cli
 from unocli.files import display_path
 from unocli.report.card import chart_numbers, plain
-from unocli.report.html import CARD, PAGE, inline, is_inside, players_text, write_shareable
+from unocli.report.html import CARD, PAGE, inline, is_inside, paragraphs, players_text, write_shareable
 from unocli.report.model import Chart, TableBlock, sentences
 from unocli.report.render import DEFAULT_SET, _footer, _write, render_section, run_experiment
 
@@ -164,6 +164,11 @@ def test_markdown_marks_become_html_after_escaping():
         'a &lt;b&gt; &amp; <code>x*y*&lt;z&gt;</code> <strong>bold</strong> <em>it</em> <a href="table.csv">here</a> away up'
     )
     assert is_inside("a/b.svg") and not is_inside("/a") and not is_inside("a/../../b") and not is_inside("data:x")
+
+
+def test_prose_becomes_paragraphs_and_lists():
+    got = paragraphs("One\nparagraph.\n\n- a\n- b that\n  wraps\n\nLast `x`.")
+    assert got == [{"text": "One paragraph."}, {"bullets": ["a", "b that wraps"]}, {"text": "Last <code>x</code>."}]
 
 
 def test_players_text_is_a_range_or_a_list():

@@ -523,7 +523,7 @@ def _write_sweep(result: SweepResult, folder: Path, metric: str, seed: int, base
     type=click.Path(file_okay=False),
     default="reports/latest",
     show_default=True,
-    help="Folder for README.md, the charts (PNG and SVG) and the tables (CSV).",
+    help="Folder for README.md, index.html, the charts (PNG and SVG), the tables (CSV) and the share cards (PNG).",
 )
 @click.option(
     "--quick/--full",
@@ -547,6 +547,13 @@ def report_cmd(
     With no EXPERIMENT, runs sims/game-length, bluff, stacking,
     seat-advantage and house-rules at their quick sizes (under a minute on
     two cores once the kernel is compiled) into reports/latest/.
+
+    Each report folder holds README.md and index.html, the same report as
+    one page that opens offline in any browser (charts inline, nothing
+    fetched), and share-card.png, a 1200x630 image with the question, the
+    answer and its numbers, for a chat or a social post. With several
+    experiments, the folder's own index.html opens each debate with its
+    answer and headline chart and links its full page.
     """
     from unocli.report.render import default_paths, write_report
 

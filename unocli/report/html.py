@@ -125,8 +125,14 @@ def paragraphs(text: str) -> list[dict[str, Any]]:
         lines = [line.strip() for line in chunk.strip().splitlines() if line.strip()]
         if not lines:
             continue
-        if all(line.startswith("- ") for line in lines):
-            out.append({"bullets": [inline(line[2:]) for line in lines]})
+        if lines[0].startswith("- "):  # a list; a line that does not open an item continues the one before
+            items: list[str] = []
+            for line in lines:
+                if line.startswith("- "):
+                    items.append(line[2:])
+                else:
+                    items[-1] += " " + line
+            out.append({"bullets": [inline(item) for item in items]})
         else:
             out.append({"text": inline(" ".join(lines))})
     return out
