@@ -288,3 +288,11 @@ def test_report_command_writes_the_page_and_card_with_the_command_as_given(tmp_p
     readme = (tmp_path / "out" / "README.md").read_text(encoding="utf-8")
     assert PAGE not in readme and CARD not in readme  # the Markdown is as it was
     assert outside_links(tmp_path / "out" / PAGE) == []
+
+
+def test_a_report_written_from_python_shows_the_command_that_writes_it(tmp_path, monkeypatch):
+    from unocli.report.html import default_command
+
+    monkeypatch.chdir(tmp_path)
+    assert default_command([tmp_path / "exp" / "a.toml"], tmp_path / "out", True) == "unocli report exp/a.toml --out out --quick"
+    assert default_command([], "out", False) == "unocli report --out out --full"

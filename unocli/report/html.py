@@ -285,7 +285,10 @@ def write_shareable(items: Sequence[tuple[Experiment, Section, Path]], out: Path
 
 
 def default_command(paths: Sequence[str | Path], out: str | Path, quick: bool) -> str:
-    """The command line that writes this report, for a report written from Python (the CLI passes its own)."""
+    """The command line that writes this report, for a report written from Python (the CLI passes its own).
+
+    ``paths``: the experiment files, none for the shipped set (what ``unocli report`` plays by default).
+    """
     import shlex
 
     from unocli.files import display_path

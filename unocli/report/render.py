@@ -146,7 +146,8 @@ def write_report(
     if command is None:
         from unocli.report.html import default_command
 
-        command = default_command(paths, out, quick)
+        shipped = [Path(p).resolve() for p in paths] == [p.resolve() for p in default_paths()]
+        command = default_command([] if shipped else paths, out, quick)
     with _swapped_in(out) as tmp:
         written = _write_all(experiments, tmp, backend, say, threads, command)
     return [out / path.relative_to(tmp) for path in written]
