@@ -16,10 +16,11 @@ from test_report import COMPARE_TOML, tiny
 from unocli import __version__
 from unocli.cli.main import cli
 from unocli.files import display_path
-from unocli.report.card import chart_numbers, plain
-from unocli.report.html import CARD, PAGE, inline, is_inside, paragraphs, players_text, write_shareable
+from unocli.report.card import CARD, chart_numbers, plain
+from unocli.report.html import PAGE, inline, is_inside, paragraphs, write_shareable
 from unocli.report.model import Chart, TableBlock, sentences
 from unocli.report.render import DEFAULT_SET, _footer, _write, render_section, run_experiment
+from unocli.report.repro import players_text
 
 ROOT = Path(__file__).resolve().parents[1]
 SIX = (*DEFAULT_SET, "skill")

@@ -11,13 +11,11 @@ from __future__ import annotations
 import re
 import textwrap
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from unocli.report.model import Section
+from unocli.report.repro import Reproduce
 
-if TYPE_CHECKING:
-    from unocli.report.html import Reproduce
-
+CARD = "share-card.png"
 WIDTH, HEIGHT, DPI = 12.0, 6.3, 100  # inches at 100 dpi: 1200 x 630 pixels, the Open Graph preview size
 _N = re.compile(r"\bn = (.+?)\.(?:\s|$)")
 
@@ -48,8 +46,6 @@ def draw_card(section: Section, folder: Path, repro: Reproduce, answer: str) -> 
     """Draw the section's card into ``folder`` (where its charts were saved) and return the PNG's path."""
     from matplotlib.figure import Figure
     from matplotlib.image import imread
-
-    from unocli.report.html import CARD
 
     fig = Figure(figsize=(WIDTH, HEIGHT), dpi=DPI, facecolor="white")
     title = _wrapped(section.title, 34, 2)
