@@ -15,11 +15,11 @@ import pandas as pd
 
 from unocli.cli.backend import backend_options, make_backend
 from unocli.cli.options import (
-    GAMES_MAX,
     F,
     UnoCommand,
     bundled,
     check_seats,
+    games_type,
     given,
     load_policy_file,
     match_option,
@@ -74,7 +74,7 @@ def parse_arm(text: str, base: TableSpec) -> tuple[str, TableSpec]:
     except UnknownPolicy:
         raise UnknownPolicy(
             f"--arm {text!r}: not a rules preset ({', '.join(RULE_PRESETS)}), a policy "
-            f"({known_policies(base.policies)}) or NAME: --set FIELD=VALUE ..."
+            f"({known_policies(base.policies, spec.partition(':')[0].strip())}) or NAME: --set FIELD=VALUE ..."
         ) from None
     return spec, replace(base, policy=spec)
 
@@ -170,7 +170,7 @@ class StudyOptions:
 def study_options(*, games_help: str, metrics_help: str) -> Callable[[F], F]:
     """The options of :class:`StudyOptions`, handed to the command as ``study``."""
     metrics_option = click.option("--metrics", "metrics_text", default=None, metavar="A,B,...", help=metrics_help)
-    games_option = click.option("--games", type=click.IntRange(min=1, max=GAMES_MAX), default=None, help=games_help)
+    games_option = click.option("--games", type=games_type(), default=None, help=games_help)
     play = (target_options, match_option, threads_option)
     policies_option = functools.partial(policies_file_option, help=POLICIES_HELP)
     table = (rules_options, policy_options, policies_option)
