@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -384,11 +385,21 @@ def _comparison_json(result: Comparison, table: pd.DataFrame) -> str:
         "games": result.games,
         "seed": result.seed,
         "baseline": table["baseline"].iloc[0],
-        "rows": json.loads(table.to_json(orient="records")),
+        # Every float as repr writes it (exact when read back; to_json rounds to 10 digits), NaN as null.
+        "rows": [{k: _json_value(v) for k, v in rec.items()} for rec in table.to_dict(orient="records")],
     }
     if result.target is not None:
         payload["target"] = result.target.to_dict()
     return json.dumps(payload, indent=2, default=float)
+
+
+def _json_value(value: Any) -> Any:
+    """A table cell as a plain JSON value: NumPy scalars as Python ones, NaN and None as null."""
+    if hasattr(value, "item"):
+        value = value.item()
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    return value
 
 
 def _comparison_text(result: Comparison, table: pd.DataFrame) -> str:
