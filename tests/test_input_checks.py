@@ -451,3 +451,26 @@ def test_the_in_tree_kernel_cache_folder_follows_the_umask(tmp_path):
     assert stat.S_IMODE(folder.stat().st_mode) == 0o755
     private = tmp_path / f"unocli-numba-{os.getuid()}"
     assert not private.exists() or stat.S_IMODE(private.stat().st_mode) == 0o700  # the shared temporary one stays private
+
+
+# ---------------------------------------------------------------- messages name the user's folder, not the temporary one
+
+
+@pytest.mark.parametrize("failure", ["config", "os"])
+def test_a_report_that_cannot_be_written_names_the_out_folder(tmp_path, monkeypatch, failure):
+    """The report is written in a temporary ``.NAME.XXXX.tmp`` folder; a failure there names ``--out``."""
+    from unocli.report import render
+
+    def full_disk(path: Path, text: str) -> Path:
+        if failure == "os":
+            raise OSError(28, "No space left on device", str(path))
+        raise ConfigError(f"cannot write {str(path)!r}: no space left on device")
+
+    monkeypatch.setattr(render, "_write", full_disk)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "exp.toml").write_text(TINY)
+    result = invoke("report", "exp.toml", "--out", "rep")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert result.output.strip().splitlines()[-1] == "Error: cannot write 'rep/README.md': no space left on device"
+    assert ".tmp" not in result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["exp.toml"]  # and no temporary folder is left
