@@ -474,3 +474,16 @@ def test_a_report_that_cannot_be_written_names_the_out_folder(tmp_path, monkeypa
     assert result.output.strip().splitlines()[-1] == "Error: cannot write 'rep/README.md': no space left on device"
     assert ".tmp" not in result.output
     assert sorted(p.name for p in tmp_path.iterdir()) == ["exp.toml"]  # and no temporary folder is left
+
+
+@pytest.mark.parametrize("name", ["../escaped", "a/b", "..", ".", ".hidden", "", "back\\slash", "two\nlines"])
+def test_an_experiment_name_that_is_not_a_plain_folder_name_is_refused(tmp_path, monkeypatch, name):
+    """A report of several experiments writes each into OUT/NAME/: '../escaped' wrote beside the report before."""
+    monkeypatch.chdir(tmp_path)
+    escaped = name.replace("\\", "\\\\").replace("\n", "\\n")
+    (tmp_path / "e1.toml").write_text(f'name = "{escaped}"\n' + TINY)
+    (tmp_path / "e2.toml").write_text('name = "fine"\n' + TINY)
+    (tmp_path / "sub").mkdir()
+    line = one_line_error(invoke("report", "e1.toml", "e2.toml", "--out", "sub/rep", "--quiet"))
+    assert line.startswith("Error: experiment file 'e1.toml', key 'name': ")
+    assert list((tmp_path / "sub").iterdir()) == []  # nothing written, inside or beside the report folder

@@ -232,6 +232,9 @@ def _build(p: Path, raw: dict[str, Any], where: _Where, quick: bool, policies: P
 
     g = _Getter(raw, where)
     name = g.string("name", p.stem)
+    problem = check_experiment_name(name)
+    if problem:
+        raise where.error("name", problem)
     default_analysis = "sweep" if "grid" in raw and "arms" not in raw else "compare"
     title, description, analysis = g.string("title", name), g.string("description", ""), g.string("analysis", default_analysis)
     if analysis not in ANALYSES:
@@ -278,6 +281,25 @@ def _build(p: Path, raw: dict[str, Any], where: _Where, quick: bool, policies: P
         key, _, text = message.partition(": ")
         raise where.error(key, text)
     return exp
+
+
+MAX_NAME = 100
+
+
+def check_experiment_name(name: str) -> str | None:
+    """Why ``name`` cannot name an experiment (None: it can).
+
+    A report of several experiments writes each into ``OUT/NAME/``: a name with
+    a slash or starting with a dot (``..``) would write outside the report
+    folder, over whatever is there.
+    """
+    if not name:
+        return "must not be empty (it names the experiment's folder in a report)"
+    if "/" in name or "\\" in name or name.startswith("."):
+        return f"{name!r} must be a plain folder name: no slash or backslash, not starting with a dot"
+    if len(name) > MAX_NAME or not name.isprintable():
+        return f"must be at most {MAX_NAME} printable characters (it names the experiment's folder in a report)"
+    return None
 
 
 # The tables each analysis plays; any other would be silently ignored, so it is refused.
