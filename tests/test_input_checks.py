@@ -132,6 +132,19 @@ def test_a_5001_digit_number_on_the_command_line_of_a_policies_file(tmp_path):
     assert "5,001 digits on line 2" in line
 
 
+def test_a_file_over_the_size_limit_is_one_sentence(tmp_path, monkeypatch):
+    import unocli.files
+
+    monkeypatch.setattr(unocli.files, "MAX_INPUT_BYTES", 2**20)  # 1 MB here, so the test writes little
+    path = tmp_path / "big.toml"
+    path.write_text("# padding\n" * (2**20 // 10 + 1))
+    with pytest.raises(ConfigError) as info:
+        load_policies_file(path)
+    assert str(info.value) == f"policy file {str(path)!r} is larger than 1 MB, far more than any unocli input file needs"
+    path.write_text("# padding\n" * (2**20 // 10 - 1) + "[mine]\n")  # just under the limit: read
+    assert list(load_policies_file(path)) == ["mine"]
+
+
 # ---------------------------------------------------------------- a list or a table where a scalar belongs
 
 
@@ -166,6 +179,14 @@ def test_a_knob_value_that_is_not_a_scalar(tmp_path, value):
     path.write_text(f'[mine]\nbase = "basic"\nbluff = {value}\n')
     line = one_line_error(invoke("policies", "show", "mine", "--policies", str(path)))
     assert line.startswith(f"Error: policy file {str(path)!r}, policy 'mine': policy knob 'bluff' must be a probability")
+
+
+@pytest.mark.parametrize("value", ["{ a = 1 }", "3", "[1, 2]"])
+def test_a_play_order_that_is_not_text_or_a_list_of_classes(tmp_path, value):
+    path = tmp_path / "p.toml"
+    path.write_text(f"[mine]\nplay = {value}\n")
+    line = one_line_error(invoke("policies", "show", "mine", "--policies", str(path)))
+    assert line.startswith(f"Error: policy file {str(path)!r}, policy 'mine': policy knob 'play' must be a play order such as")
 
 
 def test_a_description_that_is_not_text(tmp_path):

@@ -76,20 +76,23 @@ DEFAULT_CLASS_ORDER = (
 
 def _play_order(label: str, value: Any) -> str:
     """'random' (also for empty text), or a full play order (see :func:`parse_order`)."""
-    text = _order_text(value)
+    text = _order_text(label, value)
     return "random" if text in ("", "random") else _full_order(text)
 
 
 def _attack_order(label: str, value: Any) -> str:
     """A full play order, or '' (no attack preference)."""
-    text = _order_text(value)
+    text = _order_text(label, value)
     return "" if text == "" else _full_order(text)
 
 
-def _order_text(value: Any) -> str:
-    if isinstance(value, list | tuple):
-        value = ">".join(str(v) for v in value)
-    return str(value).strip().lower()
+def _order_text(label: str, value: Any) -> str:
+    """A play order as text: 'a>b>c' or a list of class names (anything else, a table or a number, is refused)."""
+    if isinstance(value, list | tuple) and all(isinstance(v, str) for v in value):
+        value = ">".join(value)
+    if not isinstance(value, str):
+        raise ConfigError(f"{label} must be a play order such as 'draw_two>skip' or a list of card classes, not {value!r}")
+    return value.strip().lower()
 
 
 def _full_order(text: str) -> str:
