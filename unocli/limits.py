@@ -14,14 +14,14 @@ from typing import Any
 from unocli.errors import ConfigError
 from unocli.game.rng import SEED_MAX
 
-# 10**12 games is a day of the kernel on a large machine; more is a typo (or 10**30), refused before anything runs.
-GAMES_MAX = 10**12
+# Game counts are int64 in the kernel and the accumulators: 10**30 (or 2**63) is refused before anything runs.
+GAMES_MAX = 2**63 - 1
 
 __all__ = ["GAMES_MAX", "SEED_MAX", "check_games", "check_seed", "whole_number"]
 
 
 def _shown(n: int) -> str:
-    return "2**64 - 1" if n == SEED_MAX else f"{n:,}"
+    return {SEED_MAX: "2**64 - 1", GAMES_MAX: "2**63 - 1"}.get(n, f"{n:,}")
 
 
 def whole_number(value: Any, lo: int, hi: int, label: str) -> int:

@@ -238,7 +238,7 @@ def format_comparison(df: pd.DataFrame) -> str:
 )
 @click.option("--baseline", default=None, help="The arm the others are compared with (default: the first).")
 @study_options(
-    games_help="Games per arm, 1 to 10**12 [default: 20000, or the file's].",
+    games_help="Games per arm, 1 to 2**63 - 1 [default: 20000, or the file's].",
     metrics_help="Metrics to show (default: turns, cards_drawn, win_0; or the file's).",
 )
 @click.option(
@@ -423,7 +423,7 @@ def _comparison_text(result: Comparison, table: pd.DataFrame) -> str:
     "START:STOP:STEP, e.g. --grid bluff=0:1:0.1 (repeatable).",
 )
 @study_options(
-    games_help="Games per cell, 1 to 10**12 [default: 5000].",
+    games_help="Games per cell, 1 to 2**63 - 1 [default: 5000].",
     metrics_help="Metrics in the table (default: --metric, win_0, cards_drawn).",
 )
 @click.option(

@@ -46,7 +46,7 @@ def games_option(default: int):
         type=games_type(),
         default=default,
         show_default=True,
-        help="Games to play (rounds, or matches with --match), 1 to 10**12.",
+        help="Games to play (rounds, or matches with --match), 1 to 2**63 - 1.",
     )
 
 
