@@ -44,7 +44,7 @@ from unocli.run.accumulate import Accumulator
 from unocli.run.shards import RunSpec, run_shard, split
 from unocli.study.arm import Arm, template_name
 from unocli.study.experiments import Experiment, positive_int
-from unocli.study.stats import Difference, Estimate, clustered_share, paired_diff, t_interval
+from unocli.study.stats import LARGER, WITHIN_MARGIN, Difference, Estimate, clustered_share, paired_diff, t_interval
 
 SHARD = 1 << 14  # deals per shard: each is played once per rotation, so a shard is n kernel calls
 KINDS = ("round", "match")
@@ -392,7 +392,8 @@ def _magnify(g: pd.DataFrame) -> str:
 def _rules_sentence(result: SkillResult, fixed: bool = False) -> str:
     """What each rule set does to the per-round gap against the baseline, over table sizes and fields, by verdict.
 
-    "Raises" is toward the player (a larger edge, or a smaller deficit where the player trails the fair share).
+    "Raises" is toward the player (a larger edge, or a smaller deficit where the player trails the fair share),
+    and is said only of a change larger than the margin (verdict ``larger``).
     ``fixed``: of the fixed player's gap instead.
     """
     ch = result.fixed_changes if fixed else result.changes
@@ -402,11 +403,12 @@ def _rules_sentence(result: SkillResult, fixed: bool = False) -> str:
     parts = []
     for name in dict.fromkeys(r["rules"]):
         sub = r[r["rules"] == name]
-        up, down = int((sub["sim_low"] > 0).sum()), int((sub["sim_high"] < 0).sum())
-        same = int((sub["verdict"] == "equivalent").sum())
+        larger = sub["verdict"] == LARGER
+        up, down = int((larger & (sub["d_gap"] > 0)).sum()), int((larger & (sub["d_gap"] < 0)).sum())
+        within = int(sub["verdict"].isin(sorted(WITHIN_MARGIN)).sum())
         parts.append(
-            f"{name} raises it in {up}, lowers it in {down} and is equivalent in {same} of {len(sub)} "
-            f"({fmt.pp(sub['d_gap'].min())} to {fmt.pp(sub['d_gap'].max())})"
+            f"{name} raises it beyond the margin in {up}, lowers it beyond the margin in {down} and changes it by no "
+            f"more than the margin in {within} of {len(sub)} ({fmt.pp(sub['d_gap'].min())} to {fmt.pp(sub['d_gap'].max())})"
         )
     lead = f"With one fixed `{result.fixed}` player instead, under every rule set: " if fixed else ""
     return (
@@ -414,7 +416,7 @@ def _rules_sentence(result: SkillResult, fixed: bool = False) -> str:
         "(the per-round gap, over the cells of table size and field): "
         + "; ".join(parts)
         + f" (simultaneous {fmt.fixed(100 * r['sim_level'].iloc[0], 2)}% intervals, equivalence margin "
-        f"+/-{fmt.num(r['margin_pp'].iloc[0])} pp; the rest undecided)."
+        f"+/-{fmt.num(r['margin_pp'].iloc[0])} pp; the rest undecided, with or without a change of undecided size)."
     )
 
 
@@ -440,10 +442,12 @@ def _findings_text(result: SkillResult) -> str:
     )
     if not result.changes.empty:
         m = result.changes[result.changes["kind"] == "match"]
+        larger = m["verdict"] == LARGER
         lines.append(
-            f"- Per match against {result.baseline}: {int((m['sim_low'] > 0).sum())} rule set cells raise the gap, "
-            f"{int((m['sim_high'] < 0).sum())} lower it, {int((m['verdict'] == 'equivalent').sum())} are equivalent "
-            f"(+/-{fmt.num(m['margin_pp'].iloc[0])} pp), of {len(m)}."
+            f"- Per match against {result.baseline}: {int((larger & (m['d_gap'] > 0)).sum())} rule set cells raise the "
+            f"gap beyond the margin (+/-{fmt.num(m['margin_pp'].iloc[0])} pp), {int((larger & (m['d_gap'] < 0)).sum())} "
+            f"lower it beyond the margin, {int(m['verdict'].isin(sorted(WITHIN_MARGIN)).sum())} change it by no more "
+            f"than the margin (negligible or equivalent), of {len(m)}."
         )
     return "\n".join(lines)
 
@@ -567,7 +571,9 @@ def _changes_table(result: SkillResult, fixed: bool = False) -> TableBlock:
         "equivalence verdicts",
         pd.DataFrame(rows),
         ch,
-        note="different: the simultaneous interval excludes 0; equivalent: it lies within the margin; else undecided. "
+        note="larger: the simultaneous interval lies beyond the margin; negligible: it excludes 0 within the margin; "
+        "equivalent: it lies within the margin and includes 0; unsized: it excludes 0 and crosses the margin; else "
+        "undecided (docs/statistics.md). "
         "Per-round margin from the experiment's [margins] win_share_pp, per-match from options.match_margin_pp.",
     )
 
