@@ -126,7 +126,7 @@ def test_render_has_chart_and_tables(result):
     tables = {b.name: b for b in section.blocks if isinstance(b, TableBlock)}
     assert set(tables) == {"skill-gaps", "skill-vs-baseline"}
     shown = tables["skill-gaps"].shown
-    assert {"n deals (rounds)", "round gap [95%]", "n deals (matches)", "match gap [95%]"} <= set(shown.columns)
+    assert {"n deals (rounds)", "round edge [95%]", "n deals (matches)", "match edge [95%]"} <= set(shown.columns)
     assert len(shown) == len(result.gaps)
 
 

@@ -498,7 +498,7 @@ def _skill_text(result: HouseRulesResult, rule: str, p: int) -> str:
     r = rows.iloc[0]
     what = change_word(str(r["verdict"]), float(r["d_gap"]), "widens", "narrows")
     return (
-        f"skill gap of one `{r['player']}` among `{r['field']}`: {what} "
+        f"edge of one `{r['player']}` among `{r['field']}`: {what} "
         f"({fmt.pp_ci(r['d_gap'], r['sim_low'], r['sim_high'], 2)}, n = {fmt.count(r['n'])} deals x {p} rotations)"
     )
 
@@ -588,8 +588,8 @@ def _skill_table(result: HouseRulesResult) -> TableBlock:
     r0 = sk.iloc[0]
     return TableBlock(
         "house-rules-skill-gap",
-        f"Skill gap: one `{r0['player']}` player against a field of `{r0['field']}`, every deal played once per seat "
-        f"rotation; its win share minus the fair share, and the change from {result.base} on the same deals "
+        f"Edge (share minus 1/n): one `{r0['player']}` player against a field of `{r0['field']}`, every deal played "
+        f"once per seat rotation; its win share minus the fair share, and the change from {result.base} on the same deals "
         f"(equivalence margin +/-{fmt.num(result.exp.margins['win_share_pp'])} pp)",
         shown,
         sk,
@@ -606,7 +606,7 @@ def _skill_chart(result: HouseRulesResult) -> Chart:
     r0 = sk.iloc[0]
     cap = caption(
         result.exp,
-        f"Skill gap under each rule set: one {r0['player']} player's win share minus the fair share, against a field of "
+        f"Edge under each rule set: one {r0['player']} player's win share minus the fair share, against a field of "
         f"{r0['field']}, seats rotated",
         f"{fmt.count(r0['n'])} deals per rule set and table size, each played once per rotation",
         rules=f"each house rule alone on top of {result.base}",
@@ -622,4 +622,4 @@ def _skill_chart(result: HouseRulesResult) -> Chart:
         caption=cap,
         percent=True,
     )
-    return Chart("house-rules-skill-gap", figure, cap, "skill gap per rule")
+    return Chart("house-rules-skill-gap", figure, cap, "edge per rule")

@@ -139,9 +139,9 @@ def field_blocks(result: StackingResult) -> list:
             TableBlock(
                 "stacking-strategy",
                 f"The {field_label(result, 'adapted')} player at seat 0 against {result.exp.options['reference']} at "
-                f"seat 0, among each field, on the same deals: its edge, its skill gap (win share minus 1/n, seat 0's own "
-                f"advantage included) and the "
-                f"interaction with the rule (edge under the variant minus edge under {result.base}, paired over "
+                f"seat 0, among each field, on the same deals: its gain over the reference, its edge (win share minus "
+                f"1/n, seat 0's own advantage included) and the "
+                f"interaction with the rule (gain under the variant minus gain under {result.base}, paired over "
                 "deals; p Holm-adjusted over the table)",
                 _strategy_shown(result),
                 result.strategy,
@@ -184,8 +184,8 @@ def _strategy_shown(result: StackingResult) -> pd.DataFrame:
             "field": s["field"],
             "stacking": s["stacking"],
             "n (paired deals)": s["n"].map(fmt.count),
-            "edge over the reference at seat 0": [fmt.pp_ci(*x, 2) for x in _triples(s, "edge")],
-            "skill gap (share - 1/n)": [fmt.pp_ci(*x, 2) for x in _triples(s, "gap")],
+            "gain over the reference at seat 0": [fmt.pp_ci(*x, 2) for x in _triples(s, "edge")],
+            "edge (share - 1/n)": [fmt.pp_ci(*x, 2) for x in _triples(s, "gap")],
             "interaction (vs baseline)": [fmt.pp_ci(*x, 2) if x[0] == x[0] else "" for x in _triples(s, "interaction")],
             "p (Holm)": [fmt.pvalue(p) if p == p else "" for p in s.get("interaction_p_holm", pd.Series([math.nan] * len(s)))],
         }
@@ -300,7 +300,8 @@ def _strategy_findings(result: StackingResult) -> list[str]:
         gaps = at.groupby("stacking")["gap"].agg(["min", "max"])
         out.append(
             f"{p} players: {opt['adapted']} at seat 0 against {opt['reference']} under {base}: {edge}. Interaction "
-            f"(its edge under the variant minus under {base}): " + "; ".join(parts) + ". Skill gap (its share minus "
-            f"1/{p}) from {fmt.pp(gaps['min'].min(), 2)} to {fmt.pp(gaps['max'].max(), 2)} across variants and fields."
+            f"(its gain under the variant minus under {base}): " + "; ".join(parts) + ". Edge (its share minus "
+            f"1/{p}, docs/statistics.md) from {fmt.pp(gaps['min'].min(), 2)} to {fmt.pp(gaps['max'].max(), 2)} across "
+            "variants and fields."
         )
     return out
