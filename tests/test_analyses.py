@@ -236,6 +236,42 @@ def test_compare_planted_penalty_and_identical_arm(files, ctx):
     assert planted["verdict"] == "larger" and planted["sim_low"] < planted["diff_low"]
 
 
+def test_bluff_per_seat_effects_against_a_hand_count_of_the_rows(files, ctx):
+    """Every seat's win-share change of the per-seat table, counted from the kernel's rows of the four corner arms
+    on the same deals (game i of seed 19): the paired mean of (seat won under the arm) - (seat won under the
+    reference) and scipy's paired t interval (scipy.stats.ttest_rel(...).confidence_interval())."""
+    from scipy import stats as sps
+
+    from unocli.kernel import ROW_NAMES, play_rows
+
+    exp = experiment(files, "bluff")
+    result = bluff.compute(exp, ctx)
+    n, games = result.players, 600
+    arms, _ = bluff._grid_arms(
+        exp,
+        n,
+        result.bvals,
+        result.cvals,
+        bluff.resolve(exp, exp.options["bluffer"]),
+        bluff.resolve(exp, exp.options["opponents"]),
+    )
+    winner = {a.name: play_rows(a.rules, a.policies, seed=19, count=games)[:, ROW_NAMES.index("winner")] for a in arms}
+    checked = 0
+    for r in result.per_seat.itertuples():
+        arm, ref = {
+            "challenging: c=1 vs c=0, at b=1": ("b=1,c=1", "b=1,c=0"),
+            "bluffing: b=1 vs b=0, at c=0": ("b=1,c=0", "b=0,c=0"),
+            "bluffing: b=1 vs b=0, at c=1": ("b=1,c=1", "b=0,c=1"),
+        }[r.effect]
+        x, y = (winner[arm] == r.seat).astype(float), (winner[ref] == r.seat).astype(float)
+        assert r.diff == pytest.approx(x.mean() - y.mean(), abs=1e-12)
+        if (x != y).any():
+            ci = sps.ttest_rel(x, y).confidence_interval(0.95)
+            assert (r.diff_low, r.diff_high) == (pytest.approx(ci.low, abs=1e-9), pytest.approx(ci.high, abs=1e-9))
+            checked += 1
+    assert checked >= 3 * n - 2  # (nearly) every seat's change is a real one to check
+
+
 def test_seat_advantage_shares_against_a_hand_count_of_the_rows(files, ctx):
     """The first player's, the dealer's and every seat's share, the chi-square p and its Holm adjustment, counted
     here from the kernel's rows of the same deals (game i of seed 11) and computed with scipy: shares and
