@@ -10,8 +10,16 @@ returns a frozen record that names its fields:
   two-sided p-value (:func:`paired_t` from sums, :func:`paired_diff` from
   samples, :func:`welch` for two independent samples).
 
-:func:`holm` adjusts a family of p-values. Every test here is checked against
-scipy.stats or a published example in tests/test_stats.py.
+:func:`holm` adjusts a family of p-values. :func:`equivalence` judges a
+difference against an equivalence margin on its simultaneous interval and
+:func:`classify` gives the verdict, one of :data:`VERDICTS`: ``larger`` (the
+interval lies entirely beyond +margin or -margin: the change is larger than
+the margin, the only verdict reports word as a change), ``negligible``
+(excludes 0, within the margin), ``equivalent`` (includes 0, within the
+margin), ``unsized`` (excludes 0, crosses a margin: a change of undecided
+size) and ``undecided`` (includes 0, crosses a margin); docs/statistics.md
+explains them for users. Every test here is checked against scipy.stats, a
+published example or a worked example in tests/test_stats.py.
 """
 
 from __future__ import annotations
