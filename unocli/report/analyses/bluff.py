@@ -198,8 +198,7 @@ def _per_seat(comp: Comparison, bvals: np.ndarray, cvals: np.ndarray, n: int, ma
     ]
     rows, diffs = [], []
     for what, arm, ref in effects:
-        # the change in the share of rounds anybody won (blocked rounds have no winner): the seats' changes sum to it
-        won = arm_diff(comp, arm, ref, "won").diff
+        won = arm_diff(comp, arm, ref, "won").diff  # rounds anybody won (not blocked): the seats' changes sum to it
         for seat in range(n):
             d = arm_diff(comp, arm, ref, f"win_{seat}")
             diffs.append(d)
