@@ -454,13 +454,13 @@ def answer(result: SituationResult, exp: Experiment) -> str:
     )
     flipped = flips(t, fields)
     flip_text = (
-        "The verdict words differ between fields (the fields' difference is not tested) at "
+        "The label 'pays' holds under some fields, not all (the fields' difference is not tested), at "
         + "; ".join(
             f"next holds {r['next_hand']}, against '{r['challenge_policy']}' challengers: {field_scope(r, fields)}"
             for _, r in flipped.iterrows()
         )
         if len(flipped)
-        else "No situation's verdict words differ between fields"
+        else "No situation is labelled 'pays' under some fields and not others"
     )
     victim = _victims(result)
     return (
@@ -480,7 +480,7 @@ def answer(result: SituationResult, exp: Experiment) -> str:
 
 
 #: The verdict words of the situation table (:func:`verdict_word`), in the order the findings count them.
-VERDICTS = ("pays", "loses", "changes, size undecided", "negligible", "no change", "undecided")
+VERDICTS = ("pays", "loses", "a change of undecided size", "negligible", "no change", "undecided")
 
 
 def _uniform_pointer(result: SituationResult) -> str:

@@ -187,13 +187,13 @@ def change_word(verdict: str, value: float, up: str, down: str) -> str:
     """A verdict as the word for a change: ``up`` or ``down`` ("lengthens", "pays" ...) only when larger than the margin.
 
     A change inside the margin is "negligible", one whose interval excludes 0
-    but crosses a margin "changes, size undecided"; the other two verdicts
+    but crosses a margin "a change of undecided size"; the other two verdicts
     are "no change" (equivalent) and "undecided".
     """
     if verdict == LARGER:
         return up if value > 0 else down
     return {
-        UNSIZED: "changes, size undecided",
+        UNSIZED: "a change of undecided size",
         NEGLIGIBLE: "negligible",
         EQUIVALENT: "no change",
         UNDECIDED: "undecided",
