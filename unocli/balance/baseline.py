@@ -14,7 +14,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from unocli import __version__
 from unocli.errors import ConfigError
 from unocli.files import load_json, write_text_atomic
 from unocli.game.policies import POLICY_FIELDS, Policy
@@ -23,6 +22,7 @@ from unocli.game.rules import RULE_FIELDS, Rules
 from unocli.run.backends import Backend
 from unocli.study.arm import Arm
 from unocli.study.simulate import SimulationResult, simulate
+from unocli.version import __version__
 
 FORMAT = "unocli-baseline"
 FORMAT_VERSION = 1

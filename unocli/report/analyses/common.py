@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from scipy import stats as sps
 
-from unocli import __version__
 from unocli.report import fmt
 from unocli.report.model import Chart
 from unocli.run.backends import Backend
@@ -33,6 +32,7 @@ from unocli.study.stats import (
     Estimate,
     equivalence,
 )
+from unocli.version import __version__
 
 if TYPE_CHECKING:
     import pandas as pd
