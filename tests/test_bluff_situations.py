@@ -87,7 +87,12 @@ def test_situation_table_has_every_cell_of_every_field_with_its_columns_and_n(ta
     # n per field: situation_games for the first field, extra_field_games for the others
     assert (table.loc[table["field"] == "basic", "n"] == GAMES).all()
     assert (table.loc[table["field"] != "basic", "n"] == EXTRA).all()
-    assert set(table["verdict"]) <= {"pays", "loses", "no effect", "undecided"}
+    # the answer's words: "pays"/"loses" only for a gain larger than the margin, as the label says (docs/statistics.md)
+    words = {"pays", "loses", "a change of undecided size", "negligible", "no change", "undecided"}
+    assert set(table["verdict"]) <= words
+    moved = table["verdict"].isin(["pays", "loses"])
+    assert (moved == (table["gain_verdict"] == "larger")).all()
+    assert ((table["verdict"] == "pays") == (moved & (table["gain_pp"] > 0))).all()
     # one simultaneous level over the whole table, every field
     assert table["sim_level"].nunique() == 1
     # the CSV the report writes carries the same columns
