@@ -32,7 +32,8 @@ from unocli.cli.options import (
     threads_option,
 )
 from unocli.errors import ConfigError
-from unocli.files import check_folder_path, check_table_path, write_table
+from unocli.files import check_table_path, write_table
+from unocli.folders import check_out_folder, writing
 from unocli.game.policies import UnknownPolicy
 from unocli.game.rules import PRESETS as RULE_PRESETS
 from unocli.report import fmt
@@ -402,6 +403,19 @@ def _comparison_text(result: Comparison, table: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
+OUT_FOLDER_HELP = (
+    "The folder is replaced whole, and only when it is empty or a folder unocli wrote that nobody changed "
+    "(every file listed with its SHA-256 in its .unocli-manifest.json); any other folder is refused, "
+    "a file you added inside one included. A symbolic link to a folder is written where it points (the link stays)."
+)
+force_option = click.option(
+    "--force",
+    is_flag=True,
+    help="Write --out even when it is a folder unocli would refuse: the old folder is first moved aside "
+    "to DIR.old-YYYYmmdd-HHMMSS beside it, never deleted.",
+)
+
+
 @click.command(cls=UnoCommand)
 @click.argument("experiment", required=False, type=click.Path(dir_okay=False))
 @repeatable_option(
@@ -421,8 +435,9 @@ def _comparison_text(result: Comparison, table: pd.DataFrame) -> str:
     type=click.Path(file_okay=False),
     default="sweep",
     show_default=True,
-    help="Folder for sweep.csv, sweep.parquet, sweep.png and sweep.svg.",
+    help="Folder for sweep.csv, sweep.parquet, sweep.png and sweep.svg. " + OUT_FOLDER_HELP,
 )
+@force_option
 @click.option("--quiet", is_flag=True, help="No progress messages.")
 @click.option("--yes", is_flag=True, help=f"Play a grid of more than {CONFIRM_CELLS:,} cells.")
 @backend_options
@@ -431,6 +446,7 @@ def sweep_cmd(
     grid_texts: tuple[str, ...],
     study: StudyOptions,
     out_dir: str,
+    force: bool,
     quiet: bool,
     yes: bool,
     backend: str,
@@ -444,7 +460,7 @@ def sweep_cmd(
     one axis and a heatmap for two.
     """
     check_target(study.target_error, study.max_games)
-    folder = check_folder_path(out_dir, "--out folder")
+    dest = check_out_folder(out_dir, force=force)
     metrics, seed = study.metrics, study.seed
     if experiment:
         from unocli.study.experiments import load_experiment
@@ -486,11 +502,16 @@ def sweep_cmd(
         progress=bar,
     )
     bar.close()
-    click.echo(_write_sweep(result, folder, study.metric, seed, base))
+    with writing(dest, "unocli sweep") as (tmp, done):
+        text = _write_sweep(result, tmp, study.metric, seed, base, shown=dest.shown)
+    click.echo(text)
+    if done.aside_note():
+        click.echo(done.aside_note(), err=True)
 
 
-def _write_sweep(result: SweepResult, folder: Path, metric: str, seed: int, base: TableSpec) -> str:
-    """Write the sweep's table and chart into ``folder``; return the table and what was written, for the terminal."""
+def _write_sweep(result: SweepResult, folder: Path, metric: str, seed: int, base: TableSpec, shown: Path) -> str:
+    """Write the sweep's table and chart into ``folder`` (a fresh temporary folder that becomes ``shown``);
+    return the table and what was written, for the terminal."""
     from unocli import __version__
     from unocli.report.analyses.generic_sweep import sweep_chart, table_shown
     from unocli.report.plots import save  # matplotlib loads only when a sweep is drawn
@@ -509,9 +530,9 @@ def _write_sweep(result: SweepResult, folder: Path, metric: str, seed: int, base
     lines += [info.describe() for info in result.targets.values()]
     if fig is not None:
         save(fig, folder, "sweep")
-        lines.append(f"Wrote {folder / 'sweep.csv'}, sweep.parquet, sweep.png and sweep.svg")
+        lines.append(f"Wrote {shown / 'sweep.csv'}, sweep.parquet, sweep.png and sweep.svg")
     else:
-        lines.append(f"Wrote {folder / 'sweep.csv'} and sweep.parquet (no chart for more than two axes)")
+        lines.append(f"Wrote {shown / 'sweep.csv'} and sweep.parquet (no chart for more than two axes)")
     return "\n".join(lines)
 
 
@@ -523,8 +544,9 @@ def _write_sweep(result: SweepResult, folder: Path, metric: str, seed: int, base
     type=click.Path(file_okay=False),
     default="reports/latest",
     show_default=True,
-    help="Folder for README.md, the charts (PNG and SVG) and the tables (CSV).",
+    help="Folder for README.md, the charts (PNG and SVG) and the tables (CSV). " + OUT_FOLDER_HELP,
 )
+@force_option
 @click.option(
     "--quick/--full",
     default=None,
@@ -536,6 +558,7 @@ def _write_sweep(result: SweepResult, folder: Path, metric: str, seed: int, base
 def report_cmd(
     experiments: tuple[str, ...],
     out_dir: str,
+    force: bool,
     quick: bool | None,
     threads: int | None,
     quiet: bool,
@@ -550,7 +573,7 @@ def report_cmd(
     """
     from unocli.report.render import default_paths, write_report
 
-    check_folder_path(out_dir, "--out folder")
+    check_out_folder(out_dir, force=force)
     paths = list(experiments) or default_paths()
     if quick is None:
         quick = not experiments
@@ -558,7 +581,16 @@ def report_cmd(
     import time
 
     t0 = time.perf_counter()
-    written = write_report(paths, out_dir, quick=quick, backend=make_backend(backend, scheduler), log=say, threads=threads)
+    written = write_report(
+        paths,
+        out_dir,
+        quick=quick,
+        backend=make_backend(backend, scheduler),
+        log=say,
+        threads=threads,
+        force=force,
+        note=lambda line: click.echo(line, err=True),
+    )
     click.echo(f"Wrote {written[0]} ({len(paths)} experiment{'s' if len(paths) > 1 else ''}) in {time.perf_counter() - t0:.0f} s")
 
 
