@@ -165,6 +165,7 @@ def test_sigterm_and_sighup_during_report_leave_the_old_report_and_no_temporary_
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         start_new_session=True,
+        preexec_fn=default_signals,
     )
     try:
         assert _wait_for_temp(tmp_path, proc), "the report never started writing"
@@ -178,6 +179,12 @@ def test_sigterm_and_sighup_during_report_leave_the_old_report_and_no_temporary_
     assert [line for line in text.splitlines() if line.strip()] == [f"Interrupted by {sig.name}."]
     assert snapshot(tmp_path) == before  # the old report byte for byte, nothing else touched
     assert temp_folders(tmp_path) == []
+
+
+def default_signals() -> None:
+    """In the child: the signals as a foreground job has them (a background job or nohup starts with some ignored)."""
+    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(s, signal.SIG_DFL)
 
 
 def _wait_for_temp(folder: Path, proc: subprocess.Popen, limit: float = 90.0) -> bool:
@@ -198,6 +205,7 @@ def test_the_temporary_folder_of_a_killed_run_is_removed_by_the_next_run(tmp_pat
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,
+        preexec_fn=default_signals,
     )
     try:
         assert _wait_for_temp(tmp_path, proc), "the report never started writing"

@@ -273,7 +273,11 @@ class Written:
         """The sentence telling where the old folder went, or None when none was moved."""
         if self.moved_aside is None:
             return None
-        return f"Moved the old {self.dest.option} folder aside to {str(self.moved_aside)!r} (nothing was deleted)."
+        shown, real = self.dest.shown, self.dest.real
+        aside = self.moved_aside
+        if not shown.is_symlink() and shown.name == real.name:  # beside the folder as the user named it
+            aside = shown.parent / aside.name
+        return f"Moved the old {self.dest.option} folder aside to {str(aside)!r} (nothing was deleted)."
 
 
 @contextmanager
