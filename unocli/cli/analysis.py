@@ -457,7 +457,8 @@ def sweep_cmd(
     Cells of one table size play the same deals. The table (CSV and Parquet)
     has one row per cell and metric with the mean, its 95% interval, n, and
     the paired difference from the first cell. The chart is a line plot for
-    one axis and a heatmap for two.
+    one axis and a heatmap for two. --out is written as report's is: whole,
+    with a manifest, replacing only an untouched folder unocli wrote.
     """
     check_target(study.target_error, study.max_games)
     dest = check_out_folder(out_dir, force=force)
@@ -570,6 +571,14 @@ def report_cmd(
     With no EXPERIMENT, runs sims/game-length, bluff, stacking,
     seat-advantage and house-rules at their quick sizes (under a minute on
     two cores once the kernel is compiled) into reports/latest/.
+
+    The report is written into a temporary folder beside --out and takes
+    its place only when complete, with a .unocli-manifest.json of its files:
+    an error, Ctrl-C, SIGTERM or SIGHUP (exit 130, 143, 129) leaves the old
+    folder as it was. A folder without a manifest, such as the reports/ of a
+    checkout (which also holds reports/tune and reports/skill, made by
+    other commands), is refused: choose a new --out, or give --force to
+    move it aside whole. See docs/reports-folders.md.
     """
     from unocli.report.render import default_paths, write_report
 
