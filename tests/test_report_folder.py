@@ -106,6 +106,14 @@ def manifest_matches_the_folder(folder: Path) -> None:
     assert listed == found and "README.md" in found
 
 
+@pytest.fixture(autouse=True)
+def no_temporary_folder_left(request, tmp_path: Path):
+    """After every case: no temporary folder anywhere under tmp_path (the look-alike test plants its own)."""
+    yield
+    if request.node.name != "test_only_provably_stale_temporary_folders_are_removed":
+        assert temp_folders(tmp_path) == []
+
+
 @pytest.fixture
 def exp(tmp_path: Path) -> Path:
     return experiment(tmp_path)
