@@ -20,7 +20,6 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from unocli import __version__
 from unocli.errors import ConfigError
 from unocli.folders import check_out_folder, writing
 from unocli.report import fmt
@@ -28,6 +27,7 @@ from unocli.report.analyses import ANALYSES, Context
 from unocli.report.model import Chart, Section, TableBlock, md_table
 from unocli.run.backends import Backend, LocalBackend
 from unocli.study.experiments import Experiment, load_experiment
+from unocli.version import __version__
 
 Log = Callable[[str], None]
 DEFAULT_SET = ("game-length", "bluff", "stacking", "seat-advantage", "house-rules")
