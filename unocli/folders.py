@@ -41,10 +41,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from unocli import __version__
 from unocli.errors import ConfigError
 from unocli.files import _probe, _reason
 from unocli.signals import signals_held
+from unocli.version import __version__
 
 MANIFEST = ".unocli-manifest.json"
 MARKER = ".unocli-partial"  # inside a temporary folder from its creation until it is swapped in
