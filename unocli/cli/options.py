@@ -23,6 +23,7 @@ from typing import Any
 
 import click
 
+from unocli.cli.interrupts import interrupted, terminating_signals_interrupt
 from unocli.errors import ConfigError
 from unocli.game.policies import Policy, UnknownPolicy, resolve_policies
 from unocli.game.rules import Rules, resolve_rules
@@ -95,10 +96,12 @@ class UnoGroup(click.Group):
             click.echo("Error: an argument contains a NUL byte (\\x00), which no file name or value may hold", err=True)
             sys.exit(2)
         try:
-            rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
-        except (click.exceptions.Abort, KeyboardInterrupt):  # click turns Ctrl-C into Abort
-            click.echo("\nInterrupted.", err=True)
-            sys.exit(130)
+            with terminating_signals_interrupt():  # SIGTERM and SIGHUP unwind as Ctrl-C does
+                rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except (click.exceptions.Abort, KeyboardInterrupt) as exc:  # click turns Ctrl-C into Abort
+            line, code = interrupted(exc)
+            click.echo(f"\n{line}", err=True)
+            sys.exit(code)
         except click.ClickException as exc:
             click.echo(f"Error: {one_line(exc.format_message())}", err=True)
             sys.exit(exc.exit_code)
