@@ -38,7 +38,7 @@ The format (every key optional unless marked)::
     [options]                         # settings of the chosen analysis (see its module)
     match_games = 2000
 
-    [margins]                         # equivalence margins: a change inside +-margin is "no change"
+    [margins]                         # equivalence margins: only a change beyond +-margin is worded as one (docs/statistics.md)
     win_share_pp = 0.5                #   win share, percentage points (default 0.5)
     turns = 1.0                       #   mean turns per round (default 1.0)
     balance = 0.01                    #   balance, 0..1 (default 0.01)
