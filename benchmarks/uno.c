@@ -1,16 +1,21 @@
 /*
  * uno.c: a speed-of-light yardstick for unocli.
  *
- * A single-file C11 engine of the official Uno rules (docs/rules.md
- * sections 1-7, 9-11, no house rules) played by the canonical random policy
- * (docs/rules.md section 10), single rounds only. It is a maintainer's yardstick for the
- * numba kernel, not part of the package: it plays the same game as
- * `unocli simulate --rules official --policy random` (same statistics), but
- * not the same random streams, so it never reproduces a unocli game.
+ * A single-file C11 engine of Uno, single rounds only, in two games: the
+ * official rules (docs/rules.md sections 1-7, 9-11, no house rules) played by
+ * the canonical random policy (docs/rules.md section 10); and the basic policy
+ * (section 13) under the official rules or the party preset's house rules
+ * (section 8; see "the basic policy" below). It is a maintainer's yardstick
+ * for the numba kernel, not part of the package: it plays the same games as
+ * `unocli simulate --rules official|party --policy random|basic` (same
+ * statistics), but not the same random streams, so it never reproduces a
+ * unocli game.
  *
  * Build:  cc -O3 -march=native -std=c11 -pthread -o uno uno.c -lm
- * Run:    ./uno GAMES [SEED [PLAYERS [THREADS]]] [--eager] [--max-turns M] [--hand-size H]
- *         e.g. ./uno 1000000 0 4 1
+ * Run:    ./uno GAMES [SEED [PLAYERS [THREADS]]] [--policy random|basic] [--rules official|party]
+ *               [--stacking] [--seven-o] [--jump-in] [--draw-until-playable] [--no-action-finish]
+ *               [--eager] [--max-turns M] [--hand-size H]
+ *         e.g. ./uno 1000000 0 4 1 --policy basic --rules party
  *
  * Output: one JSON object with the aggregate statistics (sums and sums of
  * squares, so intervals can be formed) and the elapsed seconds and rounds per
@@ -18,6 +23,7 @@
  * the CPU seconds of the process over the same span.
  *
  * What the random policy does under the official rules, as implemented here
+ * (the basic policy and the house rules: the section of play_basic below)
  * (the Python reference engine unocli/reference/engine.py is the oracle):
  *   - play: uniform over the legal cards held, duplicates included; a Wild
  *     Draw Four is legal only without a card of the current colour; it never
@@ -663,11 +669,11 @@ static inline __attribute__((always_inline)) void play_basic(round_t *R, rng_t *
                     if (ch > R->max_stack) R->max_stack = ch;
                     pending = chain = 0;
                     if (card == WD4 && !stacked) {
-                        /* may be challenged, never a bluff: the victim draws 6 or 4 */
+                        /* may be challenged, never a bluff: the victim draws 6 or 4; the
+                           round is over, so nobody loses a turn (section 9 skips) */
                         const int c = basic_challenges(r);
                         R->challenges += (uint32_t)c;
                         bpenalty(&T, r, nxt, total + (c ? 2 : 0), R);
-                        R->skips++;
                     } else {
                         bpenalty(&T, r, nxt, total, R);
                     }
