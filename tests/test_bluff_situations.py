@@ -130,7 +130,9 @@ def test_unknown_field_is_a_clear_error(tmp_path):
     path = tmp_path / "bluff.toml"
     path.write_text(TOML.replace('"tuned-official-4"', '"tuned-nowhere"'))
     with pytest.raises(
-        ConfigError, match=r"key 'options\.fields': unknown policy 'tuned-nowhere'; the policies are: .*tuned-official-4"
+        ConfigError,
+        match=r"key 'options\.fields': unknown policy 'tuned-nowhere'; the policies are: tuned-.*"
+        r"\(the nearest 10 of \d+: the 8 presets and \d+ from '.*tuned\.toml'\)",
     ):
         load_experiment(path)
     # without a policies file the default fields name a policy it would hold: the error says where it is
