@@ -431,7 +431,7 @@ class Round:
             return
         legal = self.legal_cards(seat)
         if legal:
-            self._play(seat, self.decider.choose_card(self, seat, legal), HAND)
+            self._play(seat, self.decider.play_from_hand(self, seat, legal), HAND)
             return
         self.lacks[seat] = self.colour
         drew_any = False
