@@ -59,4 +59,3 @@ def test_search_matches_agree() -> None:
     reference = reference_rows(rules, policies, SEED, 5, 4, match=True)
     assert first_difference(kernel, reference, 5) is None
     assert kernel[:, COL["rounds"]].max() > 1  # some match went past its first round
-
