@@ -268,7 +268,7 @@ LAZY_COMMANDS = {
 # Their one-line help, for `unocli --help` (the first line of each command's docstring).
 LAZY_HELP = {
     "simulate": "Play many games with the numba kernel and summarise them with intervals.",
-    "bench": "Measure rounds per second on fixed configurations (random policy).",
+    "bench": "Measure rounds per second on fixed configurations (random policy), and search rollouts per second.",
     "compare": "Play arms on the same deals and report every metric with its paired difference from a baseline.",
     "sweep": "Play every cell of a grid of rule fields and policy knobs; write a tidy table and plot it.",
     "report": "Run experiment files (default: the shipped set, quick) and write a report with charts and tables.",

@@ -59,7 +59,7 @@ from unocli.kernel.encode import (
 )
 from unocli.kernel.fold import fold_block
 from unocli.kernel.plain import plain_deal, plain_play, plain_shape
-from unocli.kernel.search import play_search
+from unocli.kernel.search import bench_rollouts, play_search
 from unocli.kernel.step import deal, play, set_stream
 
 
@@ -279,3 +279,25 @@ def play_batch(ru, probs, ints, prio, seed, start, count, match, tag, keep, spec
     block_owner[0, 0] += 0
     hash_owner[0] += 0
     finished_owner[0] += 0
+
+
+@njit(cache=True, nogil=True)
+def rollout_batch(ru, probs, ints, prio, seed, index, count):
+    """``count`` search rollouts from the start of game ``index``'s first round, for seat 0 (``unocli bench``).
+
+    Each is what a search pays per rollout (search.bench_rollouts): copy the state,
+    re-deal the hidden cards, copy, play to the round's end with seat 0's knobs at every
+    seat. Returns seat 0's wins.
+    """
+    g_owner = new_workspace(ru, probs, ints, prio)
+    h_owner = new_workspace(ru, probs, ints, prio)
+    d_owner = new_workspace(ru, probs, ints, prio)
+    rs = np.zeros(4, np.uint64)
+    deal_rs = np.zeros(4, np.uint64)
+    drs = np.zeros(4, np.uint64)
+    prs = np.zeros(4, np.uint64)
+    g = g_owner[0]
+    set_stream(rs, seed, np.uint64(index), np.int64(PURPOSE_PLAY), np.int64(0))
+    set_stream(deal_rs, seed, np.uint64(index), np.int64(PURPOSE_DEAL), np.int64(0))
+    deal(g, rs, deal_rs, np.int64(0))
+    return bench_rollouts(g, h_owner[0], d_owner[0], rs, drs, prs, np.int64(0), count)
