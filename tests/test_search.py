@@ -17,7 +17,7 @@ from unocli.game.policies import Policy, parse_policy_spec
 from unocli.game.rules import Rules
 from unocli.game.rules import preset as rules_preset
 from unocli.reference.engine import Round
-from unocli.reference.search import options, search_choice, search_scores
+from unocli.reference.search import options, policy_option, search_choice, search_scores
 
 RED, YELLOW, GREEN, BLUE = 0, 1, 2, 3
 BUDGET = 16
@@ -167,14 +167,7 @@ def test_keeps_the_card_that_wins(mode: str) -> None:
     if mode == "peek":
         assert score[parse_card("R7")] == 0
     assert choice == (parse_card("R5"), -1)
-    basic = parse_policy_spec("basic")
-    assert rnd.decider.choose_card(
-        rnd.__class__.from_position(
-            rnd.rules, [basic, basic], ["R5 R7", "G7"], discard=list(rnd.discard), draw=list(rnd.draw_pile)
-        ),
-        0,
-        rnd.legal_cards(0),
-    ) == parse_card("R7")
+    assert policy_option(rnd, 0, rnd.legal_cards(0)) == (parse_card("R7"), -1)  # basic plays R7: search overrules it
 
 
 @pytest.mark.parametrize("mode", ["search", "peek"])
@@ -183,10 +176,10 @@ def test_names_the_colour_nobody_else_holds(mode: str) -> None:
 
     By hand: the Wild named blue stops the opponent (it draws a red and passes) and B9 goes out:
     every rollout wins; named red, the opponent's last card follows and wins every rollout.
-    Options run red, yellow, green, blue, ties to the first, so a search that ignored its
-    rollouts would name red.
+    With ``colour = random`` the knobs name no colour without a draw, so ties go to the first
+    option, red: a search that ignored its rollouts would name red.
     """
-    rnd = _two_player(f"{mode}:budget={BUDGET}", ["W B9", "R7"], "R1 R2", "R3")
+    rnd = _two_player(f"{mode}:budget={BUDGET},colour=random", ["W B9", "R7"], "R1 R2", "R3")
     scored, choice = both(rnd, 0)
     wild = parse_card("W")
     assert [opt for opt, _ in scored] == [(wild, c) for c in (RED, YELLOW, GREEN, BLUE)]
@@ -210,3 +203,12 @@ def test_search_policies_always_call_uno() -> None:
     with pytest.raises(ValueError, match="always calls Uno"):
         parse_policy_spec("search:forget_uno=0.5")
     assert parse_policy_spec("peek").search == "peek" and parse_policy_spec("search").forget_uno == 0
+
+
+def test_ties_go_to_the_knobs_own_choice() -> None:
+    """R5 R6 on R3, every unseen card green and neither a 5 nor a 6: by hand, both options win every
+    rollout (the opponent can never follow). basic plays R6 (high numbers first), card-type order R5."""
+    rnd = _two_player(f"search:budget={BUDGET}", ["R5 R6", "G1"], "G2 G4", "R3")
+    scored, choice = both(rnd, 0)
+    assert [s for _, s in scored] == [BUDGET, BUDGET]
+    assert choice == (parse_card("R6"), -1)

@@ -24,6 +24,7 @@ from numba import njit
 
 from unocli.game.rng import search_key
 from unocli.kernel.encode import (
+    COL_RANDOM,
     COPIES,
     DECK_SIZE,
     HOW_DRAWN,
@@ -31,6 +32,8 @@ from unocli.kernel.encode import (
     HOW_JUMP,
     HOW_STACKED,
     I_BUDGET,
+    I_COLOUR,
+    I_RANDOM_PLAY,
     I_SEARCH,
     N_COLOURS,
     N_INTS,
@@ -67,6 +70,8 @@ from unocli.kernel.primitives import (
     _add,
     _can_bluff,
     _chance,
+    _choose_card,
+    _choose_colour,
     _draw,
     _is_legal,
     _legal_options,
@@ -222,7 +227,7 @@ def _options(g, seat, m):
 
 
 @njit(cache=True, _nrt=False)
-def search_scores(g, h, d, rs, drs, prs, seat, k):
+def search_scores(g, h, d, rs, drs, prs, seat, k, pref):
     """Play ``budget`` rollouts of each of the k options in ``g.sopt_*``; their wins go to ``g.sopt_score``.
 
     Parameters
@@ -235,11 +240,13 @@ def search_scores(g, h, d, rs, drs, prs, seat, k):
         Scratch for a rollout's determinisation and play streams.
     seat, k
         The searching seat and its number of options.
+    pref
+        The option its knobs would play (``_policy_option``).
 
     Returns
     -------
     int64
-        The index of the option with most wins (the first of those tied).
+        The index of the option with most wins; of those tied, ``pref`` if it is one, else the first.
     """
     key = search_key(rs[0], rs[1], rs[2], rs[3], np.int64(g.round_index), np.int64(g.row[TURNS]))
     peek = g.ints[seat, I_SEARCH] == SEARCH_PEEK
@@ -257,11 +264,16 @@ def search_scores(g, h, d, rs, drs, prs, seat, k):
             set_stream(prs, key, np.uint64(r), np.int64(PURPOSE_ROLLOUT), np.int64(0))
             h.force_colour = g.sopt_colour[o]
             g.sopt_score[o] += _rollout(h, prs, seat, g.sopt_card[o])
-    best = 0
+    top = g.sopt_score[0]
     for o in range(1, k):
-        if g.sopt_score[o] > g.sopt_score[best]:
-            best = o
-    return best
+        if g.sopt_score[o] > top:
+            top = g.sopt_score[o]
+    if g.sopt_score[pref] == top:
+        return pref
+    for o in range(k):
+        if g.sopt_score[o] == top:
+            return o
+    return 0
 
 
 @njit(cache=True, _nrt=False)
@@ -276,7 +288,28 @@ def search_decision(g, h, d, rs, drs, prs, seat):
     k = _options(g, seat, m)
     if k == 1:
         return np.int64(0)
-    return search_scores(g, h, d, rs, drs, prs, seat, k)
+    pref = _policy_option(g, rs, seat, m, k)
+    return search_scores(g, h, d, rs, drs, prs, seat, k, pref)
+
+
+@njit(cache=True, _nrt=False)
+def _policy_option(g, rs, seat, m, k):
+    """The option the seat's own knobs would play (reference search.policy_option), or 0.
+
+    Ties between rollout totals go to it, so a small budget falls back on the rollout policy
+    rather than on card-type order. A knob that would draw (``play = random``, ``colour =
+    random``) is not asked: the game's stream is not drawn from; the first option stands in.
+    """
+    if g.ints[seat, I_RANDOM_PLAY] != 0:
+        return np.int64(0)
+    card = _choose_card(g, rs, seat, m)  # deterministic without random play; may narrow g.opts (options are built)
+    colour = NO_COLOUR
+    if card == WILD_DRAW_FOUR or (card == WILD and g.hsize[seat] > 1):
+        colour = 0 if g.ints[seat, I_COLOUR] == COL_RANDOM else _choose_colour(g, rs, seat)
+    for o in range(k):
+        if g.sopt_card[o] == card and g.sopt_colour[o] == colour:
+            return np.int64(o)
+    return np.int64(0)
 
 
 @njit(cache=True, _nrt=False)

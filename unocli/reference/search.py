@@ -5,8 +5,9 @@ a Wild's colour with it, by rollouts. Every option is tried ``budget`` times:
 rollout ``r`` re-deals the cards the seat cannot see (:func:`determinise`, from
 its own stream), plays the option, then plays the round to its end with every
 seat on the searcher's other knobs; the option that wins most rollouts is
-played, ties going to the first option (card-type order, then colours red,
-yellow, green, blue). ``peek`` skips the re-deal: it rolls out from the true
+played. Ties go to the option the seat's own knobs would play
+(:func:`policy_option`), else to the first option (card-type order, then
+colours red, yellow, green, blue). ``peek`` skips the re-deal: it rolls out from the true
 state, an upper bound on what search can gain.
 
 The kernel (``unocli/kernel/search.py``) does the same, draw for draw.
@@ -19,7 +20,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from unocli.game.cards import N_COLOURS, WILD, WILD_DRAW_FOUR, canonical_deck
-from unocli.game.policies import SearchMode
+from unocli.game.policies import ColourChoice, SearchMode
 from unocli.game.rng import PURPOSE_DETERMINISE, PURPOSE_ROLLOUT, Stream, search_key
 from unocli.reference.decisions import PolicyDecider
 
@@ -113,11 +114,30 @@ def search_scores(rnd: Round, seat: int, legal: list[int]) -> list[tuple[Option,
     return list(zip(opts, scores, strict=True))
 
 
+def policy_option(rnd: Round, seat: int, legal: list[int]) -> Option:
+    """The option the seat's own knobs would play; the first option when they would draw a random number.
+
+    Ties between rollout totals go to it (the kernel's ``search._policy_option``).
+    """
+    pol = rnd.policies[seat]
+    opts = options(rnd, seat, legal)
+    if pol.play == "random":
+        return opts[0]
+    card = PolicyDecider().choose_card(rnd, seat, list(legal))  # draws nothing without random play
+    colour = -1
+    if card == WILD_DRAW_FOUR or (card == WILD and rnd.hand_size(seat) > 1):
+        colour = 0 if pol.colour is ColourChoice.RANDOM else PolicyDecider().colour(rnd, seat)
+    return (card, colour) if (card, colour) in opts else opts[0]
+
+
 def search_choice(rnd: Round, seat: int, legal: list[int]) -> Option:
-    """The option ``seat`` plays: the most rollouts won, the first of those tied."""
+    """The option ``seat`` plays: the most rollouts won; of those tied, its knobs' own choice, else the first."""
     opts = options(rnd, seat, legal)
     if len(opts) == 1:
         return opts[0]
+    pref = policy_option(rnd, seat, legal)
     scored = search_scores(rnd, seat, legal)
     best = max(score for _, score in scored)
+    if dict(scored)[pref] == best:
+        return pref
     return next(option for option, score in scored if score == best)
