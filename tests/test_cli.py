@@ -92,7 +92,7 @@ def test_policies_list(run):
     result = run("policies", "list")
     assert result.exit_code == 0
     lines = result.stdout.strip().splitlines()
-    assert [line.split()[0] for line in lines] == list(POLICY_PRESETS)
+    assert [line.split()[0] for line in lines] == [*POLICY_PRESETS, "search", "peek"]
 
 
 def test_policies_show(run):

@@ -23,7 +23,7 @@ from unocli.cli.options import (
     set_option,
 )
 from unocli.game.policies import PRESETS as POLICY_PRESETS
-from unocli.game.policies import Policy, describe_knobs, parse_policy_spec
+from unocli.game.policies import SEARCH_PRESETS, Policy, describe_knobs, parse_policy_spec
 from unocli.game.rules import PRESETS as RULE_PRESETS
 from unocli.game.rules import Rules, describe_fields
 
@@ -181,8 +181,9 @@ def policies() -> None:
 @policies.command("list")
 def policies_list() -> None:
     """List the policy presets with a one-line description each."""
-    width = max(len(name) for name in POLICY_PRESETS) + 2
-    for name, (description, _) in POLICY_PRESETS.items():
+    entries = {**POLICY_PRESETS, **SEARCH_PRESETS}  # search players last: they play thousands of rollouts a turn
+    width = max(len(name) for name in entries) + 2
+    for name, (description, _) in entries.items():
         click.echo(f"{name:<{width}}{description}")
 
 
