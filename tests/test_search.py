@@ -212,3 +212,21 @@ def test_ties_go_to_the_knobs_own_choice() -> None:
     scored, choice = both(rnd, 0)
     assert [s for _, s in scored] == [BUDGET, BUDGET]
     assert choice == (parse_card("R6"), -1)
+
+
+@pytest.mark.parametrize("spec", ["random:search=on", "random:search=peek"])
+def test_a_searching_seat_never_takes_the_plain_round(spec: str) -> None:
+    """kernel/plain.py plays uniform players without search: a searching seat whose other knobs are
+    ``random`` (the plain round's shape) must still send the table to the general round."""
+    from unocli.kernel.batch import new_workspace
+    from unocli.kernel.encode import encode_policies, encode_rules
+    from unocli.kernel.plain import plain_shape
+
+    rules = rules_preset("official")
+
+    def plain(policies: tuple[Policy, ...]) -> bool:
+        probs, ints, prio = encode_policies(policies)
+        return bool(plain_shape(new_workspace(np.append(encode_rules(rules), np.int64(0)), probs, ints, prio)[0]))
+
+    assert plain((Policy(),) * 4)  # the shape itself is plain
+    assert not plain((Policy(), parse_policy_spec(spec), Policy(), Policy()))
