@@ -70,7 +70,7 @@ class SwapTarget(StrEnum):
     NEXT = "next"
 
 
-DEFAULT_BUDGET = 32  # rollouts per option: chosen from the strength/speed curve (docs/search.md)
+DEFAULT_BUDGET = 512  # rollouts per option: chosen from the strength/speed curve (docs/search.md)
 MAX_BUDGET = 100_000
 
 DEFAULT_CLASS_ORDER = (
