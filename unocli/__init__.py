@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from unocli.version import __version__
 
 __all__ = ["Policy", "Rules", "SimulationResult", "__version__", "simulate"]
 

@@ -1,4 +1,4 @@
-"""Commands that run the kernel: ``simulate`` and ``bench`` (thin layers over api.py and bench.py)."""
+"""Commands that run the kernel: ``simulate`` and ``bench`` (thin layers over ``study.simulate`` and ``run.bench``)."""
 
 from __future__ import annotations
 

@@ -10,30 +10,18 @@ Nothing outside the kernel imports ``step``, ``plain`` or ``batch`` directly.
 
 Every constant the compiled code uses comes from ``encode.py``, which takes
 the card numbers from ``unocli.game.cards`` and the outcomes from
-``unocli.game.counters``. A game's mutable state is one NumPy record,
-``encode.WORKSPACE`` (aligned fields: ``g.current``,
-``g.hands[seat, t]``, ``g.prio[seat, table, t]``), which replaced one flat
-int64 array addressed by hand-composed offsets
-(``g[G_PRIO + (seat * 2 + table) * 54 + t]``). Measured before adopting it
-(issue 10, item 7), on the shared 2-core machine: ``unocli bench --games
-50000 --repeats 1 --no-cli``, the old kernel, the flat array with named
-address functions (``hand_at(seat, t)`` returning the index) and the record
-run 12 times each, interleaved in rotating order; as the median over rounds of
-each run's rounds per second over the old kernel's in the same round, all
-configurations together, the address functions gave 0.97 and the record 1.09
-(1.07-1.12 per configuration); CPU time per round on one thread agreed (0.97,
-1.09). A second before/after series of 8 rounds gave the record 1.07 (1.05-1.11
-per configuration; CPU time 1.10). Rows are identical to the old kernel's. A
-record is passed by pointer, so it needs neither reference counting nor the
+``unocli.game.counters``. A game's mutable state is one aligned NumPy record,
+``encode.WORKSPACE`` (``g.current``, ``g.hands[seat, t]``,
+``g.prio[seat, table, t]``), not a flat int64 array addressed by computed
+offsets: about 1.09x the rounds per second of the flat array. A record is
+passed by pointer, so it needs neither reference counting nor the
 unmanaged-view workaround the rng and probability arrays still use.
 
 Its card tables (hands, colour counts, discard counts, the draw pile, the
 options, the stuck test's copies) are int8 and the hand sizes and priority
-tables int16 (issue 14): a four-player workspace went from about 20 KB to
-under 5 KB. Measured by CPU time on one thread, official rules, 4 players,
-random policy, 3 x 200,000 rounds per run, runs interleaved with the int64
-kernel: 260,000-275,000 rounds per CPU-second before, 311,000-315,000 after
-(x1.16); the results and fingerprints are unchanged.
+tables int16, so a four-player workspace is under 5 KB rather than about
+20 KB (x1.16 rounds per CPU-second on one thread). docs/performance.md gives
+how both were measured.
 """
 
 from __future__ import annotations

@@ -314,7 +314,7 @@ N_INTS = len(INT_KNOBS)
 # Scalars are int64; the card tables are int8 (a count per type is at most 4,
 # a card type below 54) and the hand sizes and priorities int16: small types
 # keep a workspace in L1 cache and make the stuck test's copies cheap (x1.16
-# rounds per CPU-second, issue 14). Numba widens them to int64 in arithmetic.
+# rounds per CPU-second against int64 tables). Numba widens them to int64 in arithmetic.
 WORKSPACE = np.dtype(
     [
         # the state of the round
@@ -362,7 +362,7 @@ WORKSPACE = np.dtype(
         # attack and no option filter): its turns count the options instead of listing them (new_workspace)
         ("uniform", np.int64, (NMAX,)),
         # each seat's probability knobs (``P_*``): a field, not an argument, so the step functions
-        # take one pointer less and LLVM addresses them from the record (about 2% faster, issue 14)
+        # take one pointer less and LLVM addresses them from the record (about 2% faster)
         ("probs", np.float64, (NMAX, len(PROB_KNOBS))),
         ("prio", np.int16, (NMAX, N_PRIO_TABLES, N_TYPES)),
         # scratch for a seven_o rotation (§8): the hands as they were

@@ -8,7 +8,7 @@ turn and keeps its state in the workspace record; ``plain_play`` plays the
 same round with none of that: the house rules are off, every seat plays
 uniformly, never bluffs, names a random colour and answers a +4 with the
 uniform respond. The play stream and the counters live in local variables,
-so the hot loop keeps them in registers (issue 14).
+so the hot loop keeps them in registers.
 
 It is the same game, draw for draw: every random number is drawn in the
 order ``step.play`` draws it, and the row it leaves is the same

@@ -22,13 +22,13 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from unocli import __version__
 from unocli.errors import ConfigError
 from unocli.report import fmt
 from unocli.report.analyses import ANALYSES, Context
 from unocli.report.model import Chart, Section, TableBlock, md_table
 from unocli.run.backends import Backend, LocalBackend
 from unocli.study.experiments import Experiment, load_experiment
+from unocli.version import __version__
 
 Log = Callable[[str], None]
 DEFAULT_SET = ("game-length", "bluff", "stacking", "seat-advantage", "house-rules")

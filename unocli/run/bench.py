@@ -1,7 +1,8 @@
 """``unocli bench``: throughput of the kernel on fixed configurations.
 
-Speed targets live here and in the README, never in timed tests. Every figure
-is the median of several repeats, because the machines are shared and noisy.
+Speed targets live here and in docs/performance.md, never in timed tests.
+Every figure is the median of several repeats, because the machines are
+shared and noisy.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
+from functools import partial
 from typing import Any
 
 from unocli.game.policies import preset as policy_preset
@@ -184,10 +186,19 @@ OVERHEAD_GAMES = 50_000  # games of the runs that measure it
 
 
 def _time_run(backend: Any, rules: Any, games: int, shard: int, threads: int | None) -> float:
-    from unocli.study.simulate import simulate
+    """Seconds to play and merge ``games`` random-policy games in shards of ``shard`` on ``backend``.
 
+    The shards and their merge are those of ``simulate()`` (the study layer,
+    above this one), without its summary.
+    """
+    from unocli.run.accumulate import Accumulator
+    from unocli.run.shards import RunSpec, run_shard, split
+
+    spec = RunSpec(rules=rules, policies=(policy_preset("random"),) * rules.players, seed=0, threads=threads)
     t0 = time.perf_counter()
-    simulate(rules, games=games, seed=0, batch_size=shard, threads=threads, backend=backend)
+    acc = Accumulator(players=rules.players)
+    for part in backend.map_unordered(partial(run_shard, spec), split(0, games, shard)):
+        acc = acc.merge(part.acc)
     return time.perf_counter() - t0
 
 

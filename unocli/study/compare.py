@@ -17,9 +17,11 @@ from the same shuffled deck (docs/design.md §1), and summarises per game
   ratios, break-even points). Blocks depend on game indices only, never on
   how the games were split into shards.
 
-Quantities (:func:`quantity_names`): the metrics of ``aggregate.METRICS``
-(the §9 counters, ``rounds``, ``rounds_blocked``, ``rounds_capped``), the
-outcome indicators ``won``, ``blocked``, ``capped``, and per seat ``win_S``
+Quantities (:func:`quantity_names`): the metrics of ``run.accumulate.METRICS``
+(the §9 counters, ``rounds``, ``rounds_blocked``, ``rounds_capped``,
+``rounds_stuck``), the outcome indicators ``won``, ``blocked``, ``capped``,
+``stuck``, who won by role (``win_first``, ``win_dealer``, ``win_place_K``),
+and per seat ``win_S``
 (1 when seat S won), ``lose_S`` (1 when another seat won), ``cards_left_S``
 and ``points_S``.
 

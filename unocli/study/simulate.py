@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from unocli import __version__
 from unocli.errors import ConfigError
 from unocli.game.counters import COUNTERS, Outcome
 from unocli.game.policies import Policy
@@ -22,6 +21,7 @@ from unocli.run.backends import Backend, LocalBackend
 from unocli.run.precision import DEFAULT_FIRST_BATCH, DEFAULT_MAX_GAMES, TargetInfo, check_target, play_to_target
 from unocli.run.shards import RunSpec, run_shard, split
 from unocli.study.stats import Difference, Proportion, clustered_share, paired_t, t_interval, wilson
+from unocli.version import __version__
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from scipy import stats as sps
 
-from unocli import __version__
 from unocli.report import fmt
 from unocli.report.model import Chart
 from unocli.run.backends import Backend
@@ -22,6 +21,7 @@ from unocli.study.arm import Arm
 from unocli.study.compare import Comparison, compare
 from unocli.study.experiments import Experiment
 from unocli.study.stats import Difference, Equivalence, Estimate, equivalence
+from unocli.version import __version__
 
 if TYPE_CHECKING:
     import pandas as pd
