@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from unocli.game.cards import DRAW_TWO, N_COLOURS, WILD_DRAW_FOUR, colour_of, rank_of
-from unocli.game.policies import ColourChoice, MatchPreference, Respond, SearchMode, SwapTarget
+from unocli.game.policies import ColourChoice, MatchPreference, Respond, SwapTarget
 
 if TYPE_CHECKING:
     from unocli.reference.engine import Round
@@ -56,19 +56,6 @@ class PolicyDecider:
         if pol.play == "random":
             return options[rnd.rng.below(len(options))]
         return _preferred(rnd, seat, options, rnd.priorities[seat][0])
-
-    def play_from_hand(self, rnd: Round, seat: int, legal: list[int]) -> int:
-        """The card a turn plays from the hand (§12.7 step 2): by search for a searching seat, else ``choose_card``.
-
-        A search chooses a Wild's colour with the card; :meth:`colour` then declares it.
-        """
-        if rnd.policies[seat].search is SearchMode.OFF:
-            return self.choose_card(rnd, seat, legal)
-        from unocli.reference.search import search_choice  # search plays rounds: engine -> decisions -> search
-
-        card, colour = search_choice(rnd, seat, legal)
-        self.forced_colour = colour if colour >= 0 else None
-        return card
 
     def play_drawn(self, rnd: Round, seat: int, card: int) -> bool:
         return rnd.rng.chance(rnd.policies[seat].play_drawn)

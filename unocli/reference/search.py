@@ -71,9 +71,7 @@ def determinise(rnd: Round, seat: int, stream: Stream) -> None:
 
 def clone(rnd: Round, policies: tuple, rng: Stream, decider: PolicyDecider) -> Round:
     """A copy of the round's state to play on, with other policies, stream and decider, and no log."""
-    from unocli.reference.engine import Round
-
-    sim = Round(rnd.rules, policies, rng, decider=decider, round_index=rnd.round_index, log=False)
+    sim = type(rnd)(rnd.rules, policies, rng, decider=decider, round_index=rnd.round_index, log=False)
     sim.stats = dataclasses.replace(rnd.stats, cards_left=list(rnd.stats.cards_left))
     sim.hands = [Counter(h) for h in rnd.hands]
     sim.draw_pile = list(rnd.draw_pile)
@@ -87,14 +85,7 @@ def clone(rnd: Round, policies: tuple, rng: Stream, decider: PolicyDecider) -> R
 
 def rollout(sim: Round, seat: int, card: int) -> int:
     """``seat`` plays ``card`` from its hand, then the round is played out: 1 if ``seat`` wins, else 0."""
-    from unocli.reference.engine import HAND, _RoundOver
-
-    try:
-        sim._play(seat, card, HAND)
-    except _RoundOver:
-        return int(sim.stats.winner == seat)
-    sim.run()
-    return int(sim.stats.winner == seat)
+    return int(sim.play_out(seat, card).winner == seat)
 
 
 def search_scores(rnd: Round, seat: int, legal: list[int]) -> list[tuple[Option, int]]:
