@@ -184,9 +184,10 @@ def _rollout(h, rs, seat, card):
     The card is played as ``step.play`` plays a turn's card, jump-ins included.
     """
     jump_in = h.ru[R_JUMP_IN] != 0
-    s = seat
-    c = card
-    how = HOW_HAND
+    # int64 throughout, as step.play types them: an int8 card would compile the step's helpers twice
+    s = np.int64(seat)
+    c = np.int64(card)
+    how = np.int64(HOW_HAND)
     while c >= 0:
         res = _play(h, rs, s, c, how)
         if res == RES_WON:
@@ -194,8 +195,8 @@ def _rollout(h, rs, seat, card):
         if res != RES_OPEN or not jump_in:
             break
         s = _jumper(h, rs, s)
-        c = h.top if s != NO_SEAT else NO_CARD
-        how = HOW_JUMP
+        c = np.int64(h.top if s != NO_SEAT else NO_CARD)
+        how = np.int64(HOW_JUMP)
     play(h, rs)
     return 1 if h.row[WINNER] == seat else 0
 
@@ -263,7 +264,7 @@ def search_scores(g, h, d, rs, drs, prs, seat, k, pref):
             _copy_state(d, h)
             set_stream(prs, key, np.uint64(r), np.int64(PURPOSE_ROLLOUT), np.int64(0))
             h.force_colour = g.sopt_colour[o]
-            g.sopt_score[o] += _rollout(h, prs, seat, g.sopt_card[o])
+            g.sopt_score[o] += _rollout(h, prs, seat, np.int64(g.sopt_card[o]))
     top = g.sopt_score[0]
     for o in range(1, k):
         if g.sopt_score[o] > top:
