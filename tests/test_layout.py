@@ -49,9 +49,10 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("unocli.report",),
     ("unocli.study",),
     ("unocli.run",),
-    ("unocli.kernel", "unocli.reference"),
+    # limits: the bounds of game counts and seeds, checked by study and cli (game.rng holds SEED_MAX).
+    ("unocli.kernel", "unocli.reference", "unocli.limits"),
     ("unocli.game",),
-    ("unocli.files",),
+    ("unocli.files", "unocli.environment"),
     ("unocli.errors", "unocli.version"),
 )
 

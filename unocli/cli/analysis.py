@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -15,11 +16,11 @@ import pandas as pd
 
 from unocli.cli.backend import backend_options, make_backend
 from unocli.cli.options import (
-    GAMES_MAX,
     F,
     UnoCommand,
     bundled,
     check_seats,
+    games_type,
     given,
     load_policy_file,
     match_option,
@@ -74,7 +75,7 @@ def parse_arm(text: str, base: TableSpec) -> tuple[str, TableSpec]:
     except UnknownPolicy:
         raise UnknownPolicy(
             f"--arm {text!r}: not a rules preset ({', '.join(RULE_PRESETS)}), a policy "
-            f"({known_policies(base.policies)}) or NAME: --set FIELD=VALUE ..."
+            f"({known_policies(base.policies, spec.partition(':')[0].strip())}) or NAME: --set FIELD=VALUE ..."
         ) from None
     return spec, replace(base, policy=spec)
 
@@ -170,7 +171,7 @@ class StudyOptions:
 def study_options(*, games_help: str, metrics_help: str) -> Callable[[F], F]:
     """The options of :class:`StudyOptions`, handed to the command as ``study``."""
     metrics_option = click.option("--metrics", "metrics_text", default=None, metavar="A,B,...", help=metrics_help)
-    games_option = click.option("--games", type=click.IntRange(min=1, max=GAMES_MAX), default=None, help=games_help)
+    games_option = click.option("--games", type=games_type(), default=None, help=games_help)
     play = (target_options, match_option, threads_option)
     policies_option = functools.partial(policies_file_option, help=POLICIES_HELP)
     table = (rules_options, policy_options, policies_option)
@@ -237,7 +238,7 @@ def format_comparison(df: pd.DataFrame) -> str:
 )
 @click.option("--baseline", default=None, help="The arm the others are compared with (default: the first).")
 @study_options(
-    games_help="Games per arm [default: 20000, or the file's].",
+    games_help="Games per arm, 1 to 2**63 - 1 [default: 20000, or the file's].",
     metrics_help="Metrics to show (default: turns, cards_drawn, win_0; or the file's).",
 )
 @click.option(
@@ -384,11 +385,21 @@ def _comparison_json(result: Comparison, table: pd.DataFrame) -> str:
         "games": result.games,
         "seed": result.seed,
         "baseline": table["baseline"].iloc[0],
-        "rows": json.loads(table.to_json(orient="records")),
+        # Every float as repr writes it (exact when read back; to_json rounds to 10 digits), NaN as null.
+        "rows": [{k: _json_value(v) for k, v in rec.items()} for rec in table.to_dict(orient="records")],
     }
     if result.target is not None:
         payload["target"] = result.target.to_dict()
     return json.dumps(payload, indent=2, default=float)
+
+
+def _json_value(value: Any) -> Any:
+    """A table cell as a plain JSON value: NumPy scalars as Python ones, NaN and None as null."""
+    if hasattr(value, "item"):
+        value = value.item()
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    return value
 
 
 def _comparison_text(result: Comparison, table: pd.DataFrame) -> str:
@@ -412,7 +423,7 @@ def _comparison_text(result: Comparison, table: pd.DataFrame) -> str:
     "START:STOP:STEP, e.g. --grid bluff=0:1:0.1 (repeatable).",
 )
 @study_options(
-    games_help="Games per cell [default: 5000].",
+    games_help="Games per cell, 1 to 2**63 - 1 [default: 5000].",
     metrics_help="Metrics in the table (default: --metric, win_0, cards_drawn).",
 )
 @click.option(

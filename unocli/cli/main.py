@@ -22,6 +22,7 @@ from unocli.cli.options import (
     seed_option,
     set_option,
 )
+from unocli.environment import check_environment
 from unocli.game.policies import PRESETS as POLICY_PRESETS
 from unocli.game.policies import SEARCH_PRESETS, Policy, describe_knobs, parse_policy_spec
 from unocli.game.rules import PRESETS as RULE_PRESETS
@@ -47,7 +48,11 @@ class _Cli(UnoGroup):
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 
+    group_class = UnoGroup  # the subgroups (rules, policies) list their own commands, not these
+
     def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
+        if args and args[0] in LAZY_COMMANDS:  # before its module imports numba (and matplotlib)
+            check_environment(draws=args[0] in DRAWS)
         found = super().resolve_command(ctx, args)
         _end_of_start_up()  # the command's modules are imported now
         return found
@@ -277,4 +282,6 @@ LAZY_HELP = {
     "check": "Rerun BASELINE files and give every metric a verdict: pass, fail or inconclusive.",
     "tune": "Find the best knob setting in SPACE (a TOML file) for one seat against a field of --field players.",
 }
+# The commands that draw charts with matplotlib, which reads MPLBACKEND when imported.
+DRAWS = frozenset({"sweep", "report", "tune"})
 cli.lazy_commands.update(LAZY_COMMANDS)

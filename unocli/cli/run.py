@@ -13,9 +13,9 @@ import click
 
 from unocli.cli.backend import backend_options, make_backend
 from unocli.cli.options import (
-    GAMES_MAX,
     UnoCommand,
     check_seats,
+    games_type,
     given,
     load_extra_policies,
     match_option,
@@ -43,10 +43,10 @@ PROGRESS_AFTER = 2.0  # seconds before a progress bar appears
 def games_option(default: int):
     return click.option(
         "--games",
-        type=click.IntRange(min=1, max=GAMES_MAX),
+        type=games_type(),
         default=default,
         show_default=True,
-        help="Games to play (rounds, or matches with --match).",
+        help="Games to play (rounds, or matches with --match), 1 to 2**63 - 1.",
     )
 
 

@@ -140,8 +140,21 @@ def write_report(
     check_report_folder(out)
     say = log or (lambda _: None)
     with _swapped_in(out) as tmp:
-        written = _write_all(experiments, tmp, backend, say, threads)
+        try:
+            written = _write_all(experiments, tmp, backend, say, threads)
+        except (ConfigError, OSError) as exc:
+            raise ConfigError(_in_out(exc, tmp, out)) from None
     return [out / path.relative_to(tmp) for path in written]
+
+
+def _in_out(exc: ConfigError | OSError, tmp: Path, out: Path) -> str:
+    """A failure inside the temporary folder, told as the ``--out`` folder the user named (not ``.NAME.XXXX.tmp``)."""
+    if isinstance(exc, ConfigError):
+        text = str(exc)
+    else:
+        reason = (exc.strerror or type(exc).__name__).lower()
+        text = f"cannot write {exc.filename!r}: {reason}" if exc.filename else f"cannot write the report: {reason}"
+    return text.replace(str(tmp), str(out))
 
 
 def _write_all(

@@ -31,6 +31,7 @@ from unocli.game.policies import (
     UnknownPolicy,
     load_policies_file,
     parse_policy_spec,
+    policy_choices,
     preset,
     resolve_policies,
     seat_labels,
@@ -146,13 +147,10 @@ def _changes(start: Policy, end: Policy) -> list[str]:
     return out
 
 
-def known_policies(policies: PolicyFile | None) -> str:
-    """The policy names a spec may start with, as text: the presets, then the file's own."""
-    names = ", ".join(PRESETS)
-    if policies is None:
-        return names
-    own = [name for name, _ in policies.entries if name not in PRESETS]
-    return f"{names} and, from {policies.path!r}, {', '.join(own) or '(none)'}"
+def known_policies(policies: PolicyFile | None, near: str = "") -> str:
+    """The policy names a spec may start with, as text: the presets, then the file's own (the nearest to ``near`` when many)."""
+    own = [name for name, _ in policies.entries] if policies is not None else []
+    return policy_choices(near, own, policies.path if policies is not None else None)
 
 
 def check_placeholders(spec: str) -> None:
@@ -205,7 +203,7 @@ def parse_policy(spec: str, policies: PolicyFile | None = None) -> Policy:
     """
     name = spec.partition(":")[0].strip()
     if name not in PRESETS and not (policies and name in policies.policies):
-        raise UnknownPolicy(f"unknown policy {name!r}; the policies are: {known_policies(policies)}")
+        raise UnknownPolicy(f"unknown policy {name!r}; the policies are: {known_policies(policies, name)}")
     return parse_policy_spec(spec, policies.policies if policies else None)
 
 

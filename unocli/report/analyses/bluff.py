@@ -198,11 +198,12 @@ def _per_seat(comp: Comparison, bvals: np.ndarray, cvals: np.ndarray, n: int, ma
     ]
     rows, diffs = [], []
     for what, arm, ref in effects:
+        won = arm_diff(comp, arm, ref, "won").diff  # rounds anybody won (not blocked): the seats' changes sum to it
         for seat in range(n):
             d = arm_diff(comp, arm, ref, f"win_{seat}")
             diffs.append(d)
             rows.append({"effect": what, "seat": seat, "role": seat_role(seat), "n": d.n, "diff": d.diff})
-            rows[-1] |= {"diff_low": d.low, "diff_high": d.high, "p": d.p}
+            rows[-1] |= {"diff_low": d.low, "diff_high": d.high, "p": d.p, "won_diff": won}
     table = pd.DataFrame(rows)
     add_verdicts(table, diffs, "win", margin, scale=100)
     return table
