@@ -325,3 +325,30 @@ def write_table(df: pd.DataFrame, path: str | Path) -> Path:
     if p.suffix.lower() == ".parquet":
         return write_atomic(p, lambda tmp: df.to_parquet(tmp, index=False))
     return write_atomic(p, lambda tmp: df.to_csv(tmp, index=False))
+
+
+def display_path(path: str | Path) -> str:
+    """A file's name for text a user reads or shares (reports, captions, messages): never an absolute path.
+
+    A file of unocli's package data is "unocli's shipped sims/tuned/tuned.toml"
+    (the same words on every machine, wherever unocli is installed); a file
+    under the working folder is its path relative to it; any other file is its
+    name alone (the folders above it are the user's, and say nothing to a reader).
+    """
+    from importlib.resources import files
+
+    p = Path(path)
+    if not p.is_absolute():
+        return p.as_posix()
+    data = Path(str(files("unocli") / "data"))
+    # In a source tree the data's entries are links (data/sims -> sims/): a path through either is shipped data.
+    for entry in sorted(data.iterdir()) if data.is_dir() else ():
+        for base in dict.fromkeys((entry, entry.resolve())):
+            for candidate in dict.fromkeys((p, p.resolve())):
+                if candidate.is_relative_to(base):
+                    return f"unocli's shipped {Path(entry.name, candidate.relative_to(base)).as_posix()}"
+    here = Path.cwd()
+    for base in dict.fromkeys((here, here.resolve())):
+        if p.is_relative_to(base):
+            return p.relative_to(base).as_posix()
+    return p.name

@@ -13,6 +13,7 @@ from unocli.cli.options import (
     UnoGroup,
     build_policies,
     build_rules,
+    complete_rules,
     game_option,
     load_extra_policies,
     players_option,
@@ -146,7 +147,7 @@ def rules_list() -> None:
 
 
 @rules.command("show")
-@click.argument("name_or_file", metavar="NAME_OR_FILE", default="official")
+@click.argument("name_or_file", metavar="NAME_OR_FILE", default="official", shell_complete=complete_rules)
 @set_option
 @players_option
 def rules_show(name_or_file: str, sets: tuple[str, ...], players: int | None) -> None:

@@ -23,6 +23,7 @@ from typing import Any
 
 import click
 
+from unocli.cli.interrupts import interrupted, terminating_signals_interrupt
 from unocli.errors import ConfigError
 from unocli.game.policies import Policy, UnknownPolicy, resolve_policies
 from unocli.game.rules import Rules, resolve_rules
@@ -95,10 +96,12 @@ class UnoGroup(click.Group):
             click.echo("Error: an argument contains a NUL byte (\\x00), which no file name or value may hold", err=True)
             sys.exit(2)
         try:
-            rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
-        except (click.exceptions.Abort, KeyboardInterrupt):  # click turns Ctrl-C into Abort
-            click.echo("\nInterrupted.", err=True)
-            sys.exit(130)
+            with terminating_signals_interrupt():  # SIGTERM and SIGHUP unwind as Ctrl-C does
+                rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except (click.exceptions.Abort, KeyboardInterrupt) as exc:  # click turns Ctrl-C into Abort
+            line, code = interrupted(exc)
+            click.echo(f"\n{line}", err=True)
+            sys.exit(code)
         except click.ClickException as exc:
             click.echo(f"Error: {one_line(exc.format_message())}", err=True)
             sys.exit(exc.exit_code)
@@ -175,12 +178,31 @@ def repeatable_option(flag: str, dest: str, metavar: str, help: str) -> Callable
     return click.option(flag, dest, multiple=True, metavar=metavar, help=help)
 
 
+def complete_rules(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
+    """Shell completion of a rule set: the presets that start with what is typed, and files (a TOML rule set)."""
+    from click.shell_completion import CompletionItem
+
+    from unocli.game.rules import PRESETS
+
+    return [CompletionItem(n) for n in PRESETS if n.startswith(incomplete)] + [CompletionItem(incomplete, type="file")]
+
+
+def complete_policy(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
+    """Shell completion of a policy spec: the preset names that start with what is typed."""
+    from click.shell_completion import CompletionItem
+
+    from unocli.game.policies import PRESETS
+
+    return [CompletionItem(n) for n in PRESETS if n.startswith(incomplete)]
+
+
 rules_option = click.option(
     "--rules",
     "rules_spec",
     default="official",
     show_default=True,
     metavar="PRESET_OR_TOML",
+    shell_complete=complete_rules,
     help="Rule set: a preset name (see 'unocli rules list') or a TOML file.",
 )
 set_option = repeatable_option(
@@ -197,6 +219,7 @@ policy_option = click.option(
     default="random",
     show_default=True,
     metavar="SPEC",
+    shell_complete=complete_policy,
     help="Policy for every seat: NAME or NAME:knob=value,... (see 'unocli policies list').",
 )
 seat_option = repeatable_option("--seat", "seats", "S=SPEC", "Policy for one seat, e.g. --seat 0=basic:bluff=0.3 (repeatable).")

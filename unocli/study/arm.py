@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from unocli.errors import ConfigError
+from unocli.files import display_path
 from unocli.game.policies import (
     PRESETS,
     Policy,
@@ -150,7 +151,7 @@ def _changes(start: Policy, end: Policy) -> list[str]:
 def known_policies(policies: PolicyFile | None, near: str = "") -> str:
     """The policy names a spec may start with, as text: the presets, then the file's own (the nearest to ``near`` when many)."""
     own = [name for name, _ in policies.entries] if policies is not None else []
-    return policy_choices(near, own, policies.path if policies is not None else None)
+    return policy_choices(near, own, display_path(policies.path) if policies is not None else None)
 
 
 def check_placeholders(spec: str) -> None:
@@ -275,7 +276,7 @@ class TableSpec:
         parts = [f"rules {self.rules}"] + [f"{k}={v}" for k, v in self.sets]
         parts.append(f"policy {self.policy}")
         if self.policies is not None:
-            parts.append(f"policies from {self.policies.path}")
+            parts.append(f"policies from {display_path(self.policies.path)}")
         parts += [f"seat {s}: {p}" for s, p in self.seats]
         parts += [f"{k}={v} at {'every seat' if sel == 'all' else 'seats ' + sel}" for sel, k, v in self.knobs]
         return "; ".join(parts)

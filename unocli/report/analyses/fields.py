@@ -25,6 +25,7 @@ from typing import Any
 import pandas as pd
 
 from unocli.errors import ConfigError
+from unocli.files import display_path
 from unocli.report.analyses.skill import OPTIONS as SKILL_OPTIONS
 from unocli.study.arm import has_placeholders, template_name
 from unocli.study.experiments import ArmSpec, Experiment
@@ -103,11 +104,12 @@ def sizes_text(exp: Experiment, option: str = "fields") -> str:
 def templates_text(exp: Experiment, option: str = "fields") -> str:
     """A sentence per template field: what its name stands for, and that a rule's effect under it changes players too."""
     out = []
+    source = display_path(exp.base.policies.path) if exp.base.policies else "the policies file"
     for name, spec in field_specs(exp, option).items():
         if spec != name:
             out.append(
                 f" `{name}` is `{spec}`: each rule set and table size seats its own player of that name (from "
-                f"{exp.base.policies.path if exp.base.policies else 'the policies file'}), so under `{name}` a rule's "
+                f"{source}), so under `{name}` a rule's "
                 "effect includes the change of player it brings (the rule set's own player instead of the baseline's)."
             )
     return "".join(out)

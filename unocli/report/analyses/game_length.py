@@ -48,7 +48,7 @@ from unocli.report.analyses.fields import (
     templates_text,
     verdict_matrix,
 )
-from unocli.report.model import Chart, Section, TableBlock
+from unocli.report.model import Chart, Section, TableBlock, sentences
 from unocli.study.compare import Comparison
 from unocli.study.experiments import Experiment, players_list, positive_int
 from unocli.study.stats import WITHIN_MARGIN, holm
@@ -286,8 +286,9 @@ def render(result: GameLengthResult) -> Section:
                 published,
             )
         )
+    answer = _answer(result)
     intro = (
-        _answer(result)
+        answer
         + "\n\n"
         + (exp.description or "")
         + (
@@ -297,7 +298,13 @@ def render(result: GameLengthResult) -> Section:
         )
     )
     return Section(
-        name=exp.name, title=exp.title, intro=intro, findings=_findings(result), blocks=blocks, meta={"games": result.games}
+        name=exp.name,
+        title=exp.title,
+        intro=intro,
+        findings=_findings(result),
+        blocks=blocks,
+        meta={"games": result.games},
+        answer=sentences(answer)[0],  # the baseline's length under each field
     )
 
 

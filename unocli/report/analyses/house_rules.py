@@ -47,7 +47,7 @@ from unocli.report.analyses.fields import (
     verdict_matrix,
 )
 from unocli.report.analyses.house_rules_gap import skill_gaps
-from unocli.report.model import Chart, Section, TableBlock
+from unocli.report.model import Chart, Section, TableBlock, sentences
 from unocli.study.compare import Comparison
 from unocli.study.experiments import Experiment, policy_spec, positive_int
 from unocli.study.stats import LARGER, Difference, holm
@@ -221,15 +221,22 @@ def render(result: HouseRulesResult) -> Section:
             table,
         ),
     ]
+    answer = _answer(result)
     intro = (
-        _answer(result)
+        answer
         + "\n\n"
         + (exp.description or "")
         + f"\n\nBaseline {base}; fields of players: {fields_text(result.fields)} (every seat plays the field's policy)."
         + templates_text(exp)
     )
     return Section(
-        name=exp.name, title=exp.title, intro=intro, findings=_findings(result), blocks=blocks, meta={"games": result.games}
+        name=exp.name,
+        title=exp.title,
+        intro=intro,
+        findings=_findings(result),
+        blocks=blocks,
+        meta={"games": result.games},
+        answer=sentences(answer)[0],  # the rules that lengthen a round under every field
     )
 
 

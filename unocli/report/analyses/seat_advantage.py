@@ -36,7 +36,7 @@ from unocli.report.analyses.common import (
     total_games,
 )
 from unocli.report.analyses.fields import FIELDS_OPTION, UNTESTED, fields_text
-from unocli.report.model import Chart, Section, TableBlock
+from unocli.report.model import Chart, Section, TableBlock, sentences
 from unocli.study.compare import Comparison
 from unocli.study.experiments import ArmSpec, Experiment, players_list, positive_int
 from unocli.study.stats import ALPHA, LARGER, WITHIN_MARGIN, holm, paired_t, wilson
@@ -263,14 +263,21 @@ def render(result: SeatAdvantageResult) -> Section:
             result.seats,
         ),
     ]
+    answer = _answer(result)
     intro = (
-        _answer(result)
+        answer
         + "\n\n"
         + (exp.description or "")
         + f"\n\nFields of players: {fields_text(result.names)} (every seat plays the field's policy); rules {exp.base.rules}."
     )
     return Section(
-        name=exp.name, title=exp.title, intro=intro, findings=_findings(result), blocks=blocks, meta={"games": result.games}
+        name=exp.name,
+        title=exp.title,
+        intro=intro,
+        findings=_findings(result),
+        blocks=blocks,
+        meta={"games": result.games},
+        answer=sentences(answer)[0],  # the first player's win share at the middle table size under each field
     )
 
 

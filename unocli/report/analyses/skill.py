@@ -40,7 +40,7 @@ import pandas as pd
 from unocli.errors import ConfigError
 from unocli.report import fmt
 from unocli.report.analyses.common import Context, caption, forest_chart, judged
-from unocli.report.model import Chart, Section, TableBlock
+from unocli.report.model import Chart, Section, TableBlock, sentences
 from unocli.run.accumulate import Accumulator
 from unocli.run.shards import RunSpec, run_shard, split
 from unocli.study.arm import Arm, template_name
@@ -324,8 +324,17 @@ def render(result: SkillResult) -> Section:
         blocks += [_gaps_table(result, fixed=True)]
         if not result.fixed_changes.empty:
             blocks += [_changes_table(result, fixed=True)]
-    intro = _answer(result) + "\n\n" + (exp.description or "").strip()
-    return Section(name=exp.name, title=exp.title, intro=intro.strip(), blocks=blocks, meta={"games": result.games})
+    answer = _answer(result)
+    intro = answer + "\n\n" + (exp.description or "").strip()
+    # the answer's first sentence: the tuned player's gap over the fair share against basic and random fields
+    return Section(
+        name=exp.name,
+        title=exp.title,
+        intro=intro.strip(),
+        blocks=blocks,
+        meta={"games": result.games},
+        answer=sentences(answer)[0],
+    )
 
 
 def run(exp: Experiment, ctx: Context) -> Section:

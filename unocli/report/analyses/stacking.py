@@ -46,7 +46,7 @@ from unocli.report.analyses.common import (
 from unocli.report.analyses.fields import check_fields, field_sizes, field_specs, sizes_text, templates_text
 from unocli.report.analyses.stacking_fields import StackingResult, field_rows, play_field, strategy_rows
 from unocli.report.analyses.stacking_render import answer, field_blocks, field_findings, field_label
-from unocli.report.model import Chart, Section, TableBlock
+from unocli.report.model import Chart, Section, TableBlock, sentences
 from unocli.study.compare import Comparison
 from unocli.study.experiments import Experiment, players_list, policy_spec, positive_int
 from unocli.study.stats import holm, wilson
@@ -210,8 +210,9 @@ def render(result: StackingResult) -> Section:
             )
         )
     blocks = [*field_blocks(result), *blocks]
+    paragraph = answer(result)
     intro = (
-        answer(result)
+        paragraph
         + "\n\n"
         + (exp.description or "")
         + f"\n\nVariants: {', '.join(result.names)} (baseline {base}); fields: "
@@ -221,7 +222,16 @@ def render(result: StackingResult) -> Section:
         + sizes_text(exp)
     )
     findings = [*field_findings(result), *_findings(result)]
-    return Section(name=exp.name, title=exp.title, intro=intro, findings=findings, blocks=blocks, meta={"games": result.games})
+    # the answer's first sentence: how often a player draws 8 or more at once
+    return Section(
+        name=exp.name,
+        title=exp.title,
+        intro=intro,
+        findings=findings,
+        blocks=blocks,
+        meta={"games": result.games},
+        answer=sentences(paragraph)[0],
+    )
 
 
 def run(exp: Experiment, ctx: Context) -> Section:
