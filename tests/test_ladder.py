@@ -174,6 +174,11 @@ def test_ladder_command_writes_a_folder_and_rates_basic_above_random(tmp_path) -
     assert "unocli ladder" in text and "300 deals" in text
     again = CliRunner().invoke(cli, args)  # a folder the ladder wrote may be written again
     assert again.exit_code == 0, again.output
+    from unocli.report.ladder import write_index
+
+    skill = pd.read_csv(out / "skill.csv")
+    index = write_index(tmp_path).read_text()
+    assert "[lad](lad/README.md)" in index and f"{100 * skill['value'][0]:.2f}%" in index
 
 
 def test_ladder_json() -> None:

@@ -57,7 +57,7 @@ def chart(frame: pd.DataFrame, run: LadderRun) -> Figure:
         [
             f"Luce ratings (log-odds of winning a decided {_unit(run)}) under the {run.rules} rules at {run.players} players",
             f"{fmt.count(run.deals)} deals at each of {run.tables} tables, every deal once per seat rotation, seed {run.seed}",
-            "anchor " + str(frame.loc[frame["anchor"], "policy"].iloc[0]) + " = 0",
+            "ratings anchored at " + str(frame.loc[frame["anchor"], "policy"].iloc[0]) + " = 0",
             "bars are 95% Wald intervals, cluster-robust over deals",
             f"unocli {__version__}",
         ]
@@ -166,3 +166,47 @@ def write(folder: str | Path, frame: pd.DataFrame, skill: pd.DataFrame, run: Lad
         write_atomic(p / "ladder.png", lambda tmp: fig.savefig(tmp, dpi=110, format="png")),
         write_text_atomic(p / "README.md", readme(frame, skill, run)),
     ]
+
+
+def index(root: str | Path) -> str:
+    """``reports/ladder/README.md``: one row per ladder folder under ``root`` (rules, size, the best, the skill measures)."""
+    rows = []
+    for folder in sorted(Path(root).iterdir()):
+        if not (folder / "ratings.csv").is_file() or not (folder / "skill.csv").is_file():
+            continue
+        ratings, skill = pd.read_csv(folder / "ratings.csv"), pd.read_csv(folder / "skill.csv")
+        best, second = ratings.iloc[0], ratings.iloc[1]
+        share = skill.iloc[0]
+        leads = [_lead_text(r) for _, r in skill.iloc[1:].iterrows()]
+        rows.append(
+            f"| [{folder.name}]({folder.name}/README.md) | {int(best['players'])} | {fmt.count(int(best['deals']))} | "
+            f"`{best['policy']}` {best['rating']:+.3f} [{best['low']:+.3f}, {best['high']:+.3f}]; next `{second['policy']}` "
+            f"{second['rating']:+.3f} | {100 * share['value']:.2f}% [{100 * share['low']:.2f}, {100 * share['high']:.2f}] | "
+            + " ; ".join(leads)
+            + " |"
+        )
+    head = (
+        "| ladder | players | deals per table | best rating [95%] (anchor random = 0) | skill share of a round [95%] | "
+        "rounds until the best leads with 90% chance [95%] |\n|---|---|---|---|---|---|"
+    )
+    return f"""# Ladders
+{MARK}
+
+Policies rated by a Luce first-place model under each rule set and table size (`unocli ladder`; the model, the
+intervals and the skill measures: docs/ladder.md). Each folder holds the ratings, the skill measures, a chart
+and the exact command; sims/ladder.sh remakes them all. The skill share depends on the policies rated (here
+`random` among them): it is the share of one round's outcome variance explained by which of these policies plays.
+At more than two players the rounds to lead count the rounds won by one of the two.
+
+{head}
+{chr(10).join(rows)}
+"""
+
+
+def _lead_text(r: pd.Series) -> str:
+    return f"vs `{r['other']}`: {_count(float(r['value']))} [{_count(float(r['low']))}, {_count(float(r['high']))}]"
+
+
+def write_index(root: str | Path) -> Path:
+    """Write ``root/README.md`` (:func:`index`)."""
+    return write_text_atomic(Path(root) / "README.md", index(root))

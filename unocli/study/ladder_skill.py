@@ -35,6 +35,7 @@ from unocli.study.ladder import Fit, LadderData
 from unocli.study.stats import norm_quantile
 
 LEAD = 0.9  # the chance of being ahead the rounds-to-lead figure asks for
+BOOT_CELLS = 4_000_000  # bootstrap weights held at once (32 MB)
 EXACT_LIMIT = 10_000_000  # beyond this many rounds the normal approximation is given (exact to well under 1%)
 
 
@@ -98,10 +99,14 @@ def skill_share(data: LadderData, replicates: int = 2000, seed: int = 0) -> dict
     luck = y.var(axis=1, ddof=1) / g
     point, true, observed = _skill_share(shares, luck)
     rng = np.random.default_rng(seed)
-    w = rng.multinomial(g, np.full(g, 1.0 / g), size=replicates).astype(np.float64) / g  # [B, d]
-    mean_b = w @ y.T  # [B, k]
-    var_b = (w @ (y * y).T - mean_b**2) * g / max(g - 1, 1) / g
-    boot = np.array([_skill_share(mean_b[b], var_b[b])[0] for b in range(replicates)])
+    boot = np.empty(replicates)
+    chunk = max(1, BOOT_CELLS // g)  # replicates drawn at once: the weights hold chunk x deals values
+    for first in range(0, replicates, chunk):
+        size = min(chunk, replicates - first)
+        w = rng.multinomial(g, np.full(g, 1.0 / g), size=size).astype(np.float64) / g  # [B, d]
+        mean_b = w @ y.T  # [B, k]
+        var_b = (w @ (y * y).T - mean_b**2) * g / max(g - 1, 1) / g
+        boot[first : first + size] = [_skill_share(mean_b[b], var_b[b])[0] for b in range(size)]
     low, high = np.quantile(boot, [0.025, 0.975])
     return {
         "skill_share": point,
@@ -146,7 +151,8 @@ def lead_rows(result: Fit) -> list[dict[str, object]]:
 
 
 def skill_frame(data: LadderData, result: Fit, replicates: int = 2000, seed: int = 0) -> pd.DataFrame:
-    """One row per measure: ``measure``, ``value`` with ``low``/``high`` (95%), ``n`` (deals) and what it means."""
+    """One row per measure: ``measure``, ``value`` with ``low``/``high`` (95%), ``n`` (deals), the two players
+    of a rounds-to-lead row (``better``, ``other``; empty for the skill share) and ``detail``, how it was computed."""
     s = skill_share(data, replicates, seed)
     rows: list[dict[str, object]] = [
         {
@@ -155,6 +161,8 @@ def skill_frame(data: LadderData, result: Fit, replicates: int = 2000, seed: int
             "low": s["skill_low"],
             "high": s["skill_high"],
             "n": data.deals,
+            "better": "",
+            "other": "",
             "detail": f"Var(true) {s['var_true']:.3g} = Var(observed) {s['var_observed']:.3g} - Var(luck) "
             f"{s['var_luck']:.3g}, over {s['policies']} policies' field shares (mean {s['mean_share']:.4f}), "
             f"{s['rounds_per_policy']:,.0f} rounds each",
@@ -169,6 +177,8 @@ def skill_frame(data: LadderData, result: Fit, replicates: int = 2000, seed: int
                 "low": r["rounds_low"],
                 "high": r["rounds_high"],
                 "n": data.deals,
+                "better": r["better"],
+                "other": r["other"],
                 "detail": f"p = {r['p']:.4f} that {r['better']} wins a round decided between the two "
                 f"(rating gap {r['delta']:.3f} [{r['delta_low']:.3f}, {r['delta_high']:.3f}])",
             }
