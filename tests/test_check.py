@@ -162,12 +162,12 @@ def test_each_metric_is_a_z_test_with_the_larger_spread(baseline_file):
     from scipy import stats as sps
 
     from unocli.balance.baseline import run_arm
-    from unocli.balance.check import MetricTest, _tests
+    from unocli.balance.check import MetricTest, arm_tests
 
     doc, arms = load_baseline(baseline_file)
     rec = doc["arms"][0]
     result = run_arm(arms[0], 1500, 31)
-    tests = _tests(arms[0].name, rec, result)
+    tests = arm_tests(arms[0].name, rec, result)
     assert len(tests) == len(rec["metrics"]) + 4 and all(isinstance(t, MetricTest) for t in tests)
     summary = result.summary().set_index("metric")
     n1 = result.acc.finished

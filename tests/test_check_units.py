@@ -219,7 +219,7 @@ def test_win_share_tests_use_the_binomial_spread(tiny) -> None:
     doc, arms = tiny
     rec = doc["arms"][0]
     result = run_arm(arms[0], 400, 9)
-    shares = [t for t in check_module._tests("basic", rec, result) if t.metric.startswith("win_share_seat")]
+    shares = [t for t in check_module.arm_tests("basic", rec, result) if t.metric.startswith("win_share_seat")]
     assert [t.metric for t in shares] == [f"win_share_seat{s}" for s in range(3)]
     for seat, t in enumerate(shares):
         p0, p1 = rec["wins"][seat] / rec["n"], result.acc.wins[seat] / result.acc.games

@@ -349,7 +349,8 @@ def test_check_table_signs_its_differences(run):
     assert len(rows) > 20
     number = r"[+-][\d,]+\.?\d*"
     for line in rows:
-        m = re.search(rf" ({number})( pp)? +\[({number}), ({number})\] +(pass|fail|inconclusive)$", line)
+        # ... then the smallest detectable change (unsigned: a size, not a difference)
+        m = re.search(rf" ({number})( pp)? +\[({number}), ({number})\] +[\d,]+\.?\d*( pp)? +(pass|fail|inconclusive)$", line)
         assert m, line
         assert (m.group(2) is not None) == ("win_share" in line), line
     assert not re.search(r"\de-\d", result.stdout)

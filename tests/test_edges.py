@@ -209,7 +209,7 @@ def test_baseline_of_one_arm_with_n_1_is_refused_not_a_math_error(baseline: Path
     doc = json.loads(baseline.read_text())
     for arm in doc["arms"]:
         arm["n"] = 1
-        arm["wins"] = [min(w, 1) for w in arm["wins"]]
+        arm["wins"] = [1] + [0] * (len(arm["wins"]) - 1)  # at most n wins in all (more is refused as corrupt)
     bad = tmp_path / "n1.json"
     bad.write_text(json.dumps(doc))
     result = run("check", "--games", "1000", "--seed", "3", str(bad))

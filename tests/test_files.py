@@ -150,9 +150,10 @@ def test_written_files_get_the_umask_permissions(tmp_path, umask, mask):
     assert _mode(text) == expected and text.read_text() == "hello\n"
     csv = write_table(pd.DataFrame({"a": [1, 2]}), tmp_path / "t.csv")
     parquet = write_table(pd.DataFrame({"a": [1, 2]}), tmp_path / "t.parquet")
-    baseline = save_baseline({"format": "x"}, tmp_path / "b.json")
+    doc = json.loads((Path(__file__).resolve().parent.parent / "sims" / "baselines" / "balance.json").read_text())
+    baseline = save_baseline(doc, tmp_path / "b.json")  # a valid baseline: save_baseline refuses what check cannot read
     assert [_mode(p) for p in (csv, parquet, baseline)] == [expected] * 3
-    assert json.loads(baseline.read_text()) == {"format": "x"}
+    assert json.loads(baseline.read_text()) == doc
 
 
 def test_overwriting_replaces_the_content(tmp_path):

@@ -44,7 +44,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("unocli.__main__",),
     ("unocli.cli",),
     ("unocli",),
-    ("unocli.report", "unocli.balance"),
+    # balance's CI outputs format numbers as the reports do (report.fmt).
+    ("unocli.balance",),
+    ("unocli.report",),
     ("unocli.study",),
     ("unocli.run",),
     ("unocli.kernel", "unocli.reference"),
@@ -300,4 +302,4 @@ def test_the_layer_check_sees_an_upward_and_a_sibling_import():
         "unocli.run.bench -> unocli.study.simulate": 148,
         "unocli.kernel.step -> unocli.reference.engine": 5,
     }
-    assert layer("unocli") == (2, "unocli") and layer("unocli.version") == (9, "unocli.version")
+    assert layer("unocli") == (2, "unocli") and layer("unocli.version") == (10, "unocli.version")

@@ -9,23 +9,25 @@ an exact fingerprint of every per-game result. ``unocli check`` reruns it
 from __future__ import annotations
 
 import json
-import math
+import re
+import stat
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from unocli.balance import schema
+from unocli.balance.power import ALPHA, POWER, detectable
 from unocli.errors import ConfigError
-from unocli.files import load_json, write_text_atomic
+from unocli.files import read_text, write_text_atomic
 from unocli.game.policies import POLICY_FIELDS, Policy
-from unocli.game.rng import SEED_MAX
 from unocli.game.rules import RULE_FIELDS, Rules
 from unocli.run.backends import Backend
 from unocli.study.arm import Arm
 from unocli.study.simulate import SimulationResult, simulate
 from unocli.version import __version__
 
-FORMAT = "unocli-baseline"
-FORMAT_VERSION = 1
+FORMAT = schema.FORMAT
+FORMAT_VERSION = schema.FORMAT_VERSION
 
 
 class BaselineError(ConfigError):
@@ -79,50 +81,82 @@ def of_arms(progress: Progress | None, index: int, arms: int) -> Progress | None
 def make_baseline(
     arms: list[Arm], *, games: int, seed: int, source: str = "", backend: Backend | None = None, progress: Progress | None = None
 ) -> dict[str, Any]:
-    """Run every arm and return the baseline document."""
-    return {
+    """Run every arm and return the baseline document, with each metric's smallest detectable change."""
+    doc = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "unocli_version": __version__,
         "source": source,
         "games": games,
         "seed": seed,
+        "detectable": {},
         "arms": [
             arm_record(arm, run_arm(arm, games, seed, backend, of_arms(progress, i, len(arms)))) for i, arm in enumerate(arms)
         ],
     }
+    add_detectable(doc)
+    return doc
+
+
+def count_tests(doc: dict[str, Any]) -> int:
+    """How many tests a check of this baseline makes: every metric and every seat's win share of every arm."""
+    return sum(len(arm["metrics"]) + len(arm["wins"]) for arm in doc["arms"])
+
+
+def add_detectable(doc: dict[str, Any], alpha: float = ALPHA, power: float = POWER) -> None:
+    """Store, per metric and seat, the smallest change a check of the same size at ``alpha`` fails with ``power``."""
+    tests = count_tests(doc)
+    doc["detectable"] = {"alpha": alpha, "power": power, "metrics": tests}
+    for arm in doc["arms"]:
+        n = arm["n"]
+        for stats in arm["metrics"].values():
+            stats["detectable"] = detectable(stats["sd"], n, n, alpha=alpha, tests=tests, power=power)
+        shares = [w / n for w in arm["wins"]]
+        arm["win_detectable"] = [detectable((p * (1 - p)) ** 0.5, n, n, alpha=alpha, tests=tests, power=power) for p in shares]
 
 
 def save_baseline(doc: dict[str, Any], path: str | Path) -> Path:
-    """Write atomically (a failure leaves any previous file intact)."""
+    """Check against the schema (a file check cannot read is never written), then write atomically (a failure
+    leaves any previous file intact)."""
+    try:
+        schema.validate(json.loads(json.dumps(doc)))
+    except schema.SchemaError as exc:
+        raise BaselineError(f"the baseline for {str(Path(path))!r} would not be readable, so it was not written: {exc}") from None
     return write_text_atomic(path, json.dumps(doc, indent=2) + "\n")
 
 
 def load_baseline(path: str | Path) -> tuple[dict[str, Any], list[Arm]]:
-    """Read and validate a baseline against its schema; returns the document and its arms.
+    """Read and validate a baseline against its schema (schema.py); returns the document and its arms.
 
-    Raises BaselineError, one sentence naming the file and the first problem,
-    for a missing or corrupt file, one written by an incompatible version, or
-    one naming rules or knobs that no longer exist.
+    Raises BaselineError, one sentence naming the file, the field and the
+    problem, for a missing, oversized or corrupt file, one written in a newer
+    format, or one naming rules or knobs that no longer exist. Nothing is
+    played before the whole file has been checked.
     """
     p = Path(path)
-    doc = load_json(p, "baseline file", BaselineError)
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise BaselineError(f"{str(p)!r} is not a unocli baseline file")
-    if doc.get("format_version") != FORMAT_VERSION:
-        raise BaselineError(
-            f"baseline file {str(p)!r} has format version {doc.get('format_version')!r}, but this unocli "
-            f"({__version__}) reads version {FORMAT_VERSION}: write it again with 'unocli baseline'"
-        )
-    where = f"baseline file {str(p)!r}"
+    return parse_baseline(_read(p), str(p))
+
+
+def parse_baseline(text: str, name: str) -> tuple[dict[str, Any], list[Arm]]:
+    """:func:`load_baseline` on the text of the file called ``name``."""
+    p = Path(name)
+    where = f"baseline file {name!r}"
     try:
-        _whole(doc, "games", 1)
-        _whole(doc, "seed", 0, SEED_MAX)
-        records = doc.get("arms")
-        if not isinstance(records, list) or not records:
-            raise _Bad('"arms" must be a non-empty list')
-        arms = [_arm(rec, i) for i, rec in enumerate(records)]
-    except _Bad as exc:
+        doc = schema.validate(schema.parse_json(text))
+    except schema.SchemaError as exc:
+        if exc.path == "" and "is not a unocli baseline" in exc.problem:
+            raise BaselineError(f"{str(p)!r} is not a unocli baseline file") from None
+        if exc.path == "" and exc.problem.startswith("is not valid JSON"):
+            raise BaselineError(f"{where} {exc.problem}") from None
+        if exc.path == "format_version" and "newer" in exc.problem:
+            raise BaselineError(
+                f"{where} has format version {doc_version(text)}, newer than this unocli ({__version__}) reads "
+                f"({', '.join(map(str, schema.FORMATS_READ))}): upgrade unocli, or write it again with 'unocli baseline'"
+            ) from None
+        raise BaselineError(f"{where} is corrupt: {exc}; write it again with 'unocli baseline'") from None
+    try:
+        arms = [_arm(rec, i) for i, rec in enumerate(doc["arms"])]
+    except schema.SchemaError as exc:
         raise BaselineError(f"{where} is corrupt: {exc}; write it again with 'unocli baseline'") from None
     except BaselineError as exc:
         raise BaselineError(f"{where}, {exc}") from None
@@ -131,50 +165,50 @@ def load_baseline(path: str | Path) -> tuple[dict[str, Any], list[Arm]]:
     return doc, arms
 
 
-class _Bad(Exception):
-    """A schema violation (turned into a BaselineError naming the file)."""
+def baseline_warnings(doc: dict[str, Any]) -> list[str]:
+    """Warnings about a valid baseline: one written by a newer unocli (same format) may hold figures of rules this
+    version plays differently, so its verdicts may be wrong."""
+    written, here = _version(str(doc.get("unocli_version", ""))), _version(__version__)
+    if written is not None and here is not None and written > here:
+        return [
+            f"the baseline was written by unocli {doc['unocli_version']}, newer than this one ({__version__}): "
+            "a failure may be a difference between the versions, not a regression"
+        ]
+    return []
 
 
-def _whole(rec: dict[str, Any], key: str, lo: int, hi: int | None = None, where: str = "") -> int:
-    value = rec.get(key)
-    if isinstance(value, bool) or not isinstance(value, int) or value < lo or (hi is not None and value > hi):
-        top = f"from {lo} to {hi}" if hi is not None else f"of at least {lo}"
-        raise _Bad(f"{where}{key!r} must be a whole number {top}, not {value!r}")
-    return value
+def _version(text: str) -> tuple[int, ...] | None:
+    match = re.match(r"(\d{1,9})\.(\d{1,9})(?:\.(\d{1,9}))?", text)
+    return None if match is None else tuple(int(g or 0) for g in match.groups())
 
 
-def _number(value: Any, what: str, lo: float = -math.inf) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value < lo:
-        raise _Bad(f"{what} must be a finite number{'' if lo == -math.inf else f' of at least {lo:g}'}, not {value!r}")
-    return float(value)
+def doc_version(text: str) -> str:
+    """The format_version of a baseline's text, for a message (already known to be a whole number)."""
+    match = re.search(r'"format_version"\s*:\s*(\d{1,40})', text)
+    return match.group(1) if match else "?"
 
 
-def _arm(rec: Any, i: int) -> Arm:
-    """One arm record, checked field by field (the schema arm_record writes)."""
-    if not isinstance(rec, dict):
-        raise _Bad(f"arm {i} must be a table, not {rec!r}")
-    name = rec.get("name")
-    if not isinstance(name, str) or not name:
-        raise _Bad(f"arm {i} needs a name")
-    at = f"arm {name!r}: "
-    kinds = (("rules", dict), ("policies", list), ("metrics", dict), ("wins", list), ("match", bool), ("rotate_seats", bool))
-    for key, kind in kinds:
-        if not isinstance(rec.get(key), kind):
-            raise _Bad(f"{at}{key!r} must be a {kind.__name__}, not {rec.get(key)!r}")
-    n = _whole(rec, "n", 1, None, at)
-    fingerprint = rec.get("fingerprint")
-    if not isinstance(fingerprint, str) or len(fingerprint) != 16 or any(c not in "0123456789abcdef" for c in fingerprint):
-        raise _Bad(f"{at}'fingerprint' must be 16 hexadecimal digits, not {fingerprint!r}")
-    for metric, stats in rec["metrics"].items():
-        if not isinstance(stats, dict):
-            raise _Bad(f"{at}metric {metric!r} must be a table with mean and sd")
-        _number(stats.get("mean"), f"{at}{metric!r} mean")
-        _number(stats.get("sd"), f"{at}{metric!r} sd", 0.0)
-    for w in rec["wins"]:
-        if isinstance(w, bool) or not isinstance(w, int) or not 0 <= w <= n:
-            raise _Bad(f"{at}'wins' must be whole numbers from 0 to n = {n}, not {w!r}")
-    if not all(isinstance(pol, dict) for pol in rec["policies"]):
-        raise _Bad(f"{at}'policies' must be a list of tables")
+def _read(p: Path) -> str:
+    """The file's text; refuses what is not a regular file (a FIFO would block for ever) or is too large."""
+    try:
+        info = p.stat()
+    except OSError:
+        info = None  # read_text says why (missing, permission, ...)
+    if info is not None and stat.S_ISDIR(info.st_mode):
+        raise BaselineError(f"baseline file {str(p)!r} is a folder, not a file")
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        raise BaselineError(f"baseline file {str(p)!r} is not a regular file (a pipe or a device?)")
+    if info is not None and info.st_size > schema.FILE_LIMIT:
+        raise BaselineError(
+            f"baseline file {str(p)!r} is {info.st_size:,} bytes, larger than any baseline "
+            f"(at most {schema.FILE_LIMIT:,} are read)"
+        )
+    return read_text(p, "baseline file", BaselineError)
+
+
+def _arm(rec: dict[str, Any], i: int) -> Arm:
+    """One arm record (already checked against the schema): its rules and policies built and range-checked."""
+    name = rec["name"]
     unknown = sorted(set(rec["rules"]) - set(RULE_FIELDS))
     unknown += sorted({k for pol in rec["policies"] for k in pol} - set(POLICY_FIELDS))
     if unknown:
@@ -187,8 +221,8 @@ def _arm(rec: Any, i: int) -> Arm:
         policies = tuple(Policy(**pol) for pol in rec["policies"])
     except (TypeError, ValueError) as exc:
         if isinstance(exc, ConfigError):
-            raise
-        raise _Bad(f"{at}bad rules or policies ({exc})") from None
-    if len(policies) != rules.players or len(rec["wins"]) != rules.players:
-        raise _Bad(f"{at}needs one policy and one win count per player ({rules.players})")
+            raise schema.SchemaError(f"arms[{i}]", f"(arm {name!r}) has bad rules or policies: {exc}") from None
+        raise schema.SchemaError(f"arms[{i}]", f"(arm {name!r}) has bad rules or policies ({exc})") from None
+    if len(policies) != rules.players:
+        raise schema.SchemaError(f"arms[{i}].policies", f"has {len(policies)} policies for {rules.players} players")
     return Arm(name, rules, policies, match=rec["match"], rotate_seats=rec["rotate_seats"])

@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import math
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree as ET
 
 from unocli.balance.baseline import Progress, of_arms, run_arm
+from unocli.balance.power import detectable
 from unocli.files import write_atomic
 from unocli.run.backends import Backend
 from unocli.study.arm import Arm
@@ -53,16 +54,25 @@ class CheckRow:
     ci_high: float
     p: float
     verdict: Verdict
+    detectable: float = math.nan  # smallest change this check fails with probability POWER (power.py)
+    games: int = 0  # games of the fresh sample behind the row (a sequential check stops arms early)
 
 
 @dataclass
 class CheckReport:
+    """A check's verdicts. ``games`` is the most games per arm; ``played`` the fresh games played in all
+    (a sequential check stops early); ``unchecked`` names metrics the fresh run has and the baseline lacks."""
+
     mode: str
     seed: int
     games: int
     alpha: float
     tolerance: float
     rows: list[CheckRow]
+    beta: float = math.nan
+    played: int = 0
+    arms: int = 0
+    unchecked: list[str] = field(default_factory=list)
 
     @property
     def exit_code(self) -> int:
@@ -98,6 +108,14 @@ class MetricTest:
     now: float
     test: Difference
     decidable: bool
+    sd: float = math.nan  # the spread the test used
+    n_base: int = 0
+    n_now: int = 0
+
+    @property
+    def band(self) -> float:
+        """The tolerance band's half-width is ``tolerance`` times this (see the module docstring)."""
+        return max(abs(self.baseline), self.baseline_sd)
 
 
 def _z_difference(diff: float, se: float, n: int) -> Difference:
@@ -136,7 +154,13 @@ def share_test(wins_now: int, n_now: int, wins_base: int, n_base: int) -> tuple[
     return _z_difference(p_now - p_base, se, n_now + n_base), expected >= MIN_EXPECTED
 
 
-def _tests(arm: str, rec: dict[str, Any], result: SimulationResult) -> list[MetricTest]:
+def unchecked(arm: str, rec: dict[str, Any], result: SimulationResult) -> list[str]:
+    """Metrics the fresh run measures that the baseline does not hold (an older or edited baseline): reported,
+    since they cannot be checked."""
+    return [f"{arm}: {name}" for name in result.metric_names if name not in rec["metrics"]]
+
+
+def arm_tests(arm: str, rec: dict[str, Any], result: SimulationResult) -> list[MetricTest]:
     """A test for every metric and every seat's win share of one arm."""
     out = []
     n0, n1 = int(rec["n"]), int(result.acc.finished)
@@ -148,22 +172,43 @@ def _tests(arm: str, rec: dict[str, Any], result: SimulationResult) -> list[Metr
             mean, sd = math.nan, math.nan
             test, decidable = _z_difference(math.nan, math.nan, n0), False
         else:
-            test, decidable = mean_test(mean, sd if math.isfinite(sd) else 0.0, n1, base["mean"], base["sd"], n0)
-        out.append(MetricTest(arm, name, base["mean"], base["sd"], mean, test, decidable))
+            sd = sd if math.isfinite(sd) else 0.0
+            test, decidable = mean_test(mean, sd, n1, base["mean"], base["sd"], n0)
+        spread = max(sd, base["sd"]) if math.isfinite(sd) else base["sd"]
+        out.append(MetricTest(arm, name, base["mean"], base["sd"], mean, test, decidable, spread, n0, n1))
     games0 = n0  # rounds played, all rotations included
     games1 = result.acc.games
     for seat, w0 in enumerate(rec["wins"]):
         p0 = w0 / games0
         test, decidable = share_test(int(result.acc.wins[seat]), games1, int(w0), games0)
-        out.append(MetricTest(arm, f"win_share_seat{seat}", p0, math.sqrt(p0 * (1 - p0)), test.diff + p0, test, decidable))
+        pooled = (int(result.acc.wins[seat]) + int(w0)) / (games1 + games0)
+        out.append(
+            MetricTest(
+                arm,
+                f"win_share_seat{seat}",
+                p0,
+                math.sqrt(p0 * (1 - p0)),
+                test.diff + p0,
+                test,
+                decidable,
+                math.sqrt(pooled * (1 - pooled)),
+                games0,
+                games1,
+            )
+        )
     return out
+
+
+def row_detectable(t: MetricTest, alpha: float, tests: int) -> float:
+    """The smallest change this test fails with probability POWER at its sizes (power.py)."""
+    return detectable(t.sd, t.n_base, t.n_now, alpha=alpha, tests=tests)
 
 
 def _verdict(t: MetricTest, p_adjusted: float, z: float, alpha: float, tolerance: float) -> CheckRow:
     """Fail when decidable and the adjusted p-value is below ``alpha``; pass when the interval ``diff +- z se`` lies
     in the band; otherwise (or when the samples are too small to decide) inconclusive."""
     d = t.test
-    band = tolerance * max(abs(t.baseline), t.baseline_sd)
+    band = tolerance * t.band
     lo, hi = d.diff - z * d.se, d.diff + z * d.se
     if not t.decidable or not math.isfinite(d.diff):
         verdict = Verdict.INCONCLUSIVE
@@ -173,7 +218,7 @@ def _verdict(t: MetricTest, p_adjusted: float, z: float, alpha: float, tolerance
         verdict = Verdict.PASS
     else:
         verdict = Verdict.INCONCLUSIVE
-    return CheckRow(t.arm, t.metric, t.baseline, t.now, d.diff, lo, hi, float(p_adjusted), verdict)
+    return CheckRow(t.arm, t.metric, t.baseline, t.now, d.diff, lo, hi, float(p_adjusted), verdict, games=t.n_now)
 
 
 def check_statistical(
@@ -191,12 +236,20 @@ def check_statistical(
     seed = secrets.randbits(64) if seed is None else seed
     games = games or int(doc["games"])
     tests: list[MetricTest] = []
+    missing: list[str] = []
+    played = 0
     for i, (arm, rec) in enumerate(zip(arms, doc["arms"], strict=True)):
-        tests += _tests(arm.name, rec, run_arm(arm, games, seed, backend, of_arms(progress, i, len(arms))))
+        result = run_arm(arm, games, seed, backend, of_arms(progress, i, len(arms)))
+        tests += arm_tests(arm.name, rec, result)
+        missing += unchecked(arm.name, rec, result)
+        played += games
     adjusted = holm([t.test.p if t.decidable and math.isfinite(t.test.p) else 1.0 for t in tests])
     z = norm_quantile(1 - alpha / (2 * len(tests)))  # simultaneous (Bonferroni) interval
-    rows = [_verdict(t, p, z, alpha, tolerance) for t, p in zip(tests, adjusted, strict=True)]
-    return CheckReport("statistical", seed, games, alpha, tolerance, rows)
+    rows = [
+        replace(_verdict(t, p, z, alpha, tolerance), detectable=row_detectable(t, alpha, len(tests)))
+        for t, p in zip(tests, adjusted, strict=True)
+    ]
+    return CheckReport("statistical", seed, games, alpha, tolerance, rows, played=played, arms=len(arms), unchecked=missing)
 
 
 def check_exact(
@@ -205,10 +258,12 @@ def check_exact(
     """Rerun on the baseline's seed; the fingerprint of per-game results must match bit for bit."""
     seed, games = int(doc["seed"]), int(doc["games"])
     rows = []
+    missing: list[str] = []
     for i, (arm, rec) in enumerate(zip(arms, doc["arms"], strict=True)):
         result = run_arm(arm, games, seed, backend, of_arms(progress, i, len(arms)))
         now = f"{result.acc.fingerprint:016x}"
         same = now == rec["fingerprint"]
+        missing += unchecked(arm.name, rec, result)
         summary = result.summary().set_index("metric")
         for name, base in rec["metrics"].items():
             value = float(summary.loc[name, "mean"])
@@ -227,7 +282,7 @@ def check_exact(
                 Verdict.PASS if same else Verdict.FAIL,
             )
         )
-    return CheckReport("exact", seed, games, 0.0, 0.0, rows)
+    return CheckReport("exact", seed, games, 0.0, 0.0, rows, played=games * len(arms), arms=len(arms), unchecked=missing)
 
 
 def write_junit(report: CheckReport, path: str | Path, name: str = "unocli check") -> None:
@@ -239,7 +294,7 @@ def write_junit(report: CheckReport, path: str | Path, name: str = "unocli check
         case = ET.SubElement(suite, "testcase", classname=f"unocli.check.{r.arm}", name=r.metric)
         text = (
             f"baseline {r.baseline:.6g}, now {r.now:.6g}, difference {r.diff:+.6g}, "
-            f"interval [{r.ci_low:+.6g}, {r.ci_high:+.6g}], adjusted p {r.p:.3g}"
+            f"interval [{r.ci_low:+.6g}, {r.ci_high:+.6g}]" + ("" if math.isnan(r.p) else f", adjusted p {r.p:.3g}")
         )
         if r.verdict is Verdict.FAIL:
             ET.SubElement(case, "failure", message=f"{r.metric} changed").text = text

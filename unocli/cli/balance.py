@@ -2,21 +2,31 @@
 
 from __future__ import annotations
 
+import math
+import os
 import sys
 from typing import Any
 
 import click
-import pandas as pd
+from click.core import ParameterSource
 
-from unocli.balance.baseline import load_baseline, make_baseline, save_baseline
-from unocli.balance.check import MIN_GAMES, CheckReport, CheckRow, Verdict, check_exact, check_statistical, write_junit
+from unocli.balance.baseline import baseline_warnings, load_baseline, make_baseline, save_baseline
+from unocli.balance.check import MIN_GAMES, CheckReport, check_exact, check_statistical, write_junit
+from unocli.balance.outputs import (
+    append_summary,
+    format_report,
+    github_annotations,
+    report_json,
+    summary_markdown,
+    write_json,
+)
+from unocli.balance.sequential import check_sequential
 from unocli.cli.backend import backend_options, make_backend
 from unocli.cli.options import GAMES_MAX, BigInt, UnoCommand
 from unocli.errors import ConfigError
 from unocli.files import check_file_path
 from unocli.report import fmt
 from unocli.study.arm import Arm
-from unocli.study.compare import is_binary
 from unocli.study.experiments import load_experiment
 
 ADVISED_GAMES = 10_000  # below this a baseline can only show large changes
@@ -99,56 +109,66 @@ def baseline_cmd(experiment: str, output: str, games: int | None, seed: int | No
     )
     save_baseline(doc, output)
     click.echo(f"wrote {output}: {len(arms)} arms x {fmt.count(doc['games'])} games, seed {doc['seed']}")
+    click.echo(detectable_table(doc))
 
 
-def _row_cells(r: CheckRow) -> dict[str, str]:
-    """A check row's figures: shares as percentages and their differences in points, differences signed, the
-    difference and its interval with the decimals the interval warrants (an exact rerun's difference, which has
-    no interval, to four significant figures)."""
-    share = is_binary(r.metric)
-    kind: fmt.Kind = "pp" if share else "signed"
-    scale = 100 if share else 1
-    k = fmt.decimals_for(scale * r.ci_low, scale * r.ci_high, default=fmt.sig_decimals(scale * r.diff))
-    return {
-        "baseline": fmt.share(r.baseline, 2) if share else fmt.sig(r.baseline),
-        "now": fmt.share(r.now, 2) if share else fmt.sig(r.now),
-        "difference": fmt.value(r.diff, k, kind),
-        "interval": fmt.bounds(r.ci_low, r.ci_high, k, kind),
-    }
+def detectable_table(doc: dict[str, Any]) -> str:
+    """Each metric's mean and the smallest change a check of the baseline's size detects (stored in the file)."""
+    import pandas as pd
 
-
-def format_report(name: str, report: CheckReport) -> str:
-    """The check's verdicts as a table for a terminal, with the counts of each verdict."""
-    head = f"{name}: {report.mode} check, {fmt.count(report.games)} games per arm, seed {report.seed}" + (
-        f", family-wise alpha {report.alpha:g}, tolerance {report.tolerance:g}" if report.mode != "exact" else ""
+    d = doc["detectable"]
+    rows: dict[str, dict[str, str]] = {}
+    for arm in doc["arms"]:
+        column = rows.setdefault(arm["name"], {})
+        for name, stats in arm["metrics"].items():
+            column[name] = f"{fmt.sig(stats['mean'])} +- {fmt.sig(stats['detectable'], 2)}"
+        for seat, (w, change) in enumerate(zip(arm["wins"], arm["win_detectable"], strict=True)):
+            column[f"win_share_seat{seat}"] = f"{fmt.share(w / arm['n'], 1)} +- {fmt.fixed(100 * change, 1)} pp"
+    table = pd.DataFrame(rows).fillna("")
+    return (
+        f"Smallest change each metric can detect (mean +- change; a check of {fmt.count(doc['games'])} games per arm "
+        f"fails it with probability {d['power']:.0%} at family-wise alpha {d['alpha']:g} over {d['metrics']} tests):\n"
+        f"{table.to_string()}"
     )
-    cells = [_row_cells(r) for r in report.rows]
-    table = pd.DataFrame(
-        {
-            "arm": [r.arm for r in report.rows],
-            "metric": [r.metric for r in report.rows],
-            **{column: [c[column] for c in cells] for column in ("baseline", "now", "difference", "interval")},
-            "verdict": [str(r.verdict) for r in report.rows],
-        }
-    )
-    counts = {v: sum(r.verdict is v for r in report.rows) for v in Verdict}
-    tail = ", ".join(f"{counts[v]} {v}" for v in Verdict)
-    return f"{head}\n{table.to_string(index=False)}\n{tail}"
+
+
+class Finite(click.FloatRange):
+    """A float range that also refuses NaN and infinities (every comparison with NaN is false, so FloatRange
+    alone lets ``nan`` through)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)  # not a number, or an infinity out of range: FloatRange says so
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number in the range {self._describe_range()}", param, ctx)
+        return number
 
 
 @click.command(cls=CheckCommand)
 @click.argument("baselines", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option("--exact", is_flag=True, help="Rerun on the baseline's seed; the fingerprint must match bit for bit.")
 @click.option(
+    "--sequential",
+    is_flag=True,
+    help="Play in batches and stop as soon as every metric passes or fails (an SPRT at --alpha and --beta; "
+    "at most the fixed check's games; see docs/ci.md).",
+)
+@click.option(
     "--alpha",
-    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    type=Finite(0, 1, min_open=True, max_open=True),
     default=0.001,
     show_default=True,
     help="Family-wise false-alarm rate over all metrics and arms.",
 )
 @click.option(
+    "--beta",
+    type=Finite(0, 0.5, min_open=True, max_open=True),
+    default=0.05,
+    show_default=True,
+    help="With --sequential: each metric's chance to pass a change of exactly the tolerance.",
+)
+@click.option(
     "--tolerance",
-    type=click.FloatRange(0, min_open=True),
+    type=Finite(0, 1, min_open=True),
     default=0.05,
     show_default=True,
     help="Smallest difference that matters, relative to max(|baseline mean|, baseline sd).",
@@ -156,15 +176,40 @@ def format_report(name: str, report: CheckReport) -> str:
 @click.option("--games", type=click.IntRange(min=2, max=GAMES_MAX), default=None, help="Games per arm (default: the baseline's).")
 @click.option("--seed", type=BigInt(), default=None, help="Seed for the statistical check (default: a fresh one).")
 @click.option("--junit", "junit", type=click.Path(dir_okay=False), default=None, help="Also write JUnit XML here.")
+@click.option(
+    "--json",
+    "json_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Also write every metric's verdict and numbers here as JSON (schema in docs/ci.md).",
+)
+@click.option(
+    "--summary",
+    "summary",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Append a Markdown summary (verdict counts, failing and inconclusive metrics) to this file, e.g. $GITHUB_STEP_SUMMARY.",
+)
+@click.option(
+    "--annotations",
+    type=click.Choice(["github"]),
+    default=None,
+    help="Also print a workflow command per failing (::error) and inconclusive (::warning) metric.",
+)
 @backend_options
 def check_cmd(
     baselines: tuple[str, ...],
     exact: bool,
+    sequential: bool,
     alpha: float,
+    beta: float,
     tolerance: float,
     games: int | None,
     seed: int | None,
     junit: str | None,
+    json_file: str | None,
+    summary: str | None,
+    annotations: str | None,
     backend: str,
     scheduler: str | None,
 ) -> None:
@@ -172,29 +217,85 @@ def check_cmd(
 
     Exit status: 0 all pass, 1 any fail, 3 only inconclusive results, 2 usage errors.
     """
+    if exact and sequential:
+        raise UsageProblem("--exact and --sequential cannot be combined: --exact replays the baseline's own games")
+    if not sequential and click.get_current_context().get_parameter_source("beta") is ParameterSource.COMMANDLINE:
+        raise UsageProblem("--beta is the sequential check's error rate: give it with --sequential")
     try:
-        if junit:
-            check_file_path(junit, (".xml",), "--junit file")
+        for path, suffixes, what in ((junit, (".xml",), "--junit file"), (json_file, (".json",), "--json file")):
+            if path:
+                check_file_path(path, suffixes, what)
+        if summary:
+            check_file_path(summary, (), "--summary file")
+        _distinct_files(baselines, {"--junit": junit, "--json": json_file, "--summary": summary})
         loaded = [(path, *load_baseline(path)) for path in baselines]
         runner = make_backend(backend, scheduler)
     except ConfigError as exc:
         raise UsageProblem(str(exc)) from None
-    reports = []
+    if exact and games is not None:
+        raise UsageProblem("--games cannot be combined with --exact: the fingerprint is of the baseline's own games")
+    for _, doc, _ in loaded:
+        for warning in baseline_warnings(doc):
+            click.echo(f"Warning: {warning}", err=True)
+    checks = []
     for path, doc, arms in loaded:
         bar = _bar()
         if exact:
             report = check_exact(doc, arms, backend=runner, progress=bar)
+        elif sequential:
+            report = check_sequential(
+                doc, arms, seed=seed, games=games, alpha=alpha, beta=beta, tolerance=tolerance, backend=runner, progress=bar
+            )
         else:
             report = check_statistical(
                 doc, arms, seed=seed, games=games, alpha=alpha, tolerance=tolerance, backend=runner, progress=bar
             )
         bar.close()
-        reports.append(report)
+        checks.append((path, report))
         click.echo(format_report(path, report))
+    codes = [r.exit_code for _, r in checks]
+    code = 1 if 1 in codes else 3 if 3 in codes else 0
+    _write_outputs(checks, code, junit, json_file, summary, annotations)
+    sys.exit(code)
+
+
+def _distinct_files(baselines: tuple[str, ...], outputs: dict[str, str | None]) -> None:
+    """Refuse an output that would overwrite (or append to) a baseline being checked, or another output."""
+    seen: dict[str, str] = {}
+    for option, path in outputs.items():
+        if not path:
+            continue
+        where = os.path.realpath(path)
+        for baseline in baselines:
+            if where == os.path.realpath(baseline):
+                raise UsageProblem(f"{option} {path!r} is the baseline file being checked: choose another file")
+        if where in seen:
+            raise UsageProblem(f"{option} and {seen[where]} name the same file {path!r}: choose two files")
+        seen[where] = option
+
+
+def _write_outputs(
+    checks: list[tuple[str, CheckReport]],
+    code: int,
+    junit: str | None,
+    json_file: str | None,
+    summary: str | None,
+    annotations: str | None,
+) -> None:
+    """The files and workflow commands CI reads, after the verdicts are known."""
     if junit:
+        first = checks[0][1]
         merged = CheckReport(
-            reports[0].mode, reports[0].seed, reports[0].games, alpha, tolerance, [r for rep in reports for r in rep.rows]
+            first.mode, first.seed, first.games, first.alpha, first.tolerance, [r for _, c in checks for r in c.rows]
         )
         write_junit(merged, junit)
-    codes = [r.exit_code for r in reports]
-    sys.exit(1 if 1 in codes else 3 if 3 in codes else 0)
+    if json_file:
+        write_json(report_json(checks, code), json_file)
+    if summary:
+        try:
+            append_summary(summary_markdown(checks), summary)
+        except OSError as exc:
+            raise UsageProblem(f"cannot append to --summary file {summary!r}: {exc.strerror or exc}") from None
+    if annotations == "github":
+        for line in github_annotations(checks):
+            click.echo(line)
