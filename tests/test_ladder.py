@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from scipy import stats
 
 from unocli.cli.main import cli
-from unocli.study.ladder import LadderData, fit, log_likelihood, plan_tables
+from unocli.study.ladder import LadderData, fit, log_likelihood, plan_tables, ratings_frame
 from unocli.study.ladder_skill import rounds_to_lead, skill_share
 
 
@@ -58,6 +58,10 @@ def test_heads_up_rating_difference_is_the_log_odds_of_the_wins() -> None:
     result = fit(_data(["a", "b"], 2, wins))
     assert result.ratings[0] == 0.0  # the first policy is the anchor when random does not play
     assert result.ratings[1] == pytest.approx(math.log(30 / 70), abs=1e-7)
+    frame = ratings_frame(_data(["a", "b"], 2, wins), result).set_index("policy")
+    assert frame.loc["a", "field_share"] == pytest.approx(0.7) and frame.loc["b", "field_share"] == pytest.approx(0.3)
+    assert frame.loc["a", "field_model"] == pytest.approx(0.7, abs=1e-7)  # one pair: the fit reproduces it exactly
+    assert frame.loc["a", "games"] == 100  # 50 deals x 2 rotations
 
 
 def test_three_player_fit_matches_a_brute_force_grid_search() -> None:

@@ -79,14 +79,16 @@ def chart(frame: pd.DataFrame, run: LadderRun) -> Figure:
 
 def _ratings_table(frame: pd.DataFrame, run: LadderRun) -> str:
     lines = [
-        f"| policy | rating [95%] | {_unit(run)}s played | lone vs field: win share [95%] | mixed: win share [95%] |",
-        "|---|---|---|---|---|",
+        f"| policy | rating [95%] | {_unit(run)}s played | lone vs field: win share [95%] | model | "
+        "mixed: win share [95%] | model |",
+        "|---|---|---|---|---|---|---|",
     ]
     for r in frame.itertuples():
         rating = "0 (anchor)" if r.anchor else f"{r.rating:+.3f} [{r.low:+.3f}, {r.high:+.3f}]"
         mixed = "-" if math.isnan(r.mixed_share) else fmt.share_ci(r.mixed_share, r.mixed_low, r.mixed_high, 1)
         field = fmt.share_ci(r.field_share, r.field_low, r.field_high, 1)
-        lines.append(f"| `{r.policy}` | {rating} | {fmt.count(r.games)} | {field} | {mixed} |")
+        models = [("-" if math.isnan(m) else fmt.share(m, 1)) for m in (r.field_model, r.mixed_model)]
+        lines.append(f"| `{r.policy}` | {rating} | {fmt.count(r.games)} | {field} | {models[0]} | {mixed} | {models[1]} |")
     return "\n".join(lines)
 
 
@@ -129,7 +131,9 @@ Anchor: `{anchor}` = 0. Intervals: 95% Wald, cluster-robust (sandwich) covarianc
 table plays the same deals. A rating gap d means the better player wins exp(d) / (1 + exp(d)) of the
 {unit}s decided between the two. Win shares: a policy's seats' share of the {unit}s it played, as the lone player
 against a field of each other policy ("lone vs field"; heads-up, every pair) or at the mixed tables that seat the
-policies in turn; 95% t intervals over deals. See docs/ladder.md.
+policies in turn; 95% t intervals over deals. "model": the share the fitted ratings expect at the same tables;
+where it falls outside the observed interval, one rating per policy does not describe that policy at every table.
+See docs/ladder.md.
 
 ## Skill and luck
 

@@ -267,24 +267,36 @@ def fit(data: LadderData, anchor: int | None = None) -> Fit:
 # ---------------------------------------------------------------- the tidy frame
 
 
-def win_shares(data: LadderData, kind: str) -> list[dict[str, float]]:
-    """Per policy, its seats' share of the rounds of ``kind`` tables (field: as the lone player), clustered by deal."""
+def win_shares(data: LadderData, kind: str, ratings: np.ndarray | None = None) -> list[dict[str, float]]:
+    """Per policy, its seats' share of the rounds of ``kind`` tables (field: as the lone player), clustered by deal.
+
+    With ``ratings``, also ``model``: the share the fitted model expects for the same tables (each table's
+    decided rounds shared out by the model's chances), to set beside the observed share.
+    """
     n = data.players
     rows = []
+    decided = data.wins.sum(axis=(1, 2)).astype(np.float64)  # [t]
     for k in range(len(data.names)):
         if kind == "field":
             idx = [t for t, tb in enumerate(data.tables) if tb.kind == "field" and k in tb.slots and (n == 2 or tb.slots[0] == k)]
         else:
             idx = [t for t, tb in enumerate(data.tables) if tb.kind == kind and k in tb.slots]
         if not idx:
-            rows.append({"share": math.nan, "low": math.nan, "high": math.nan, "games": 0})
+            rows.append({"share": math.nan, "low": math.nan, "high": math.nan, "games": 0, "model": math.nan})
             continue
         mine = np.array([[s == k for s in data.tables[t].slots] for t in idx], dtype=np.float64)  # [tables, slots]
         x = np.einsum("tds,ts->d", data.wins[idx].astype(np.float64), mine)  # rotations won per deal
         per_deal = int(mine.sum()) * n  # seat-rounds of policy k per deal
         est = clustered_share(data.deals, float(x.sum()), float((x * x).sum()), per_deal)
-        rows.append({"share": est.mean, "low": est.low, "high": est.high, "games": per_deal * data.deals})
+        model = math.nan
+        if ratings is not None:
+            w = np.exp(ratings[[list(data.tables[t].slots) for t in idx]])  # [tables, slots]
+            model = float((decided[idx] * (w * mine).sum(axis=1) / w.sum(axis=1)).sum()) / (per_deal * data.deals)
+        rows.append({"share": est.mean, "low": est.low, "high": est.high, "games": per_deal * data.deals, "model": model})
     return rows
+
+
+_SHARE_COLUMNS = (("share", "share"), ("low", "low"), ("high", "high"), ("games", "games"), ("model", "model"))
 
 
 def ratings_frame(data: LadderData, result: Fit, specs: Sequence[str] | None = None) -> pd.DataFrame:
@@ -295,12 +307,13 @@ def ratings_frame(data: LadderData, result: Fit, specs: Sequence[str] | None = N
     policy played a seat in (each deal once per rotation, at every table it
     sits at); ``{kind}_share`` with ``_low``/``_high``: its seats' share of
     the rounds of that kind of table (``field``: as the lone player against a
-    field of each other policy; heads-up, every pair), 95% t over deals.
+    field of each other policy; heads-up, every pair), 95% t over deals, and
+    ``{kind}_model``, the share the fitted ratings expect at the same tables.
     """
     low, high = result.interval()
     seat_games = data.seats().sum(axis=0) * data.players * data.deals
     rows = []
-    shares = {kind: win_shares(data, kind) for kind in KINDS}
+    shares = {kind: win_shares(data, kind, result.ratings) for kind in KINDS}
     for k, name in enumerate(data.names):
         row: dict[str, object] = {
             "policy": name,
@@ -316,6 +329,6 @@ def ratings_frame(data: LadderData, result: Fit, specs: Sequence[str] | None = N
         }
         for kind in KINDS:
             s = shares[kind][k]
-            row |= {f"{kind}_share": s["share"], f"{kind}_low": s["low"], f"{kind}_high": s["high"], f"{kind}_games": s["games"]}
+            row |= {f"{kind}_{key}": s[col] for key, col in _SHARE_COLUMNS}
         rows.append(row)
     return pd.DataFrame(rows).sort_values("rating", ascending=False, kind="stable").reset_index(drop=True)
