@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from scipy import stats
 
 from unocli.cli.main import cli
+from unocli.errors import ConfigError
 from unocli.study.ladder import LadderData, fit, log_likelihood, plan_tables, ratings_frame
 from unocli.study.ladder_skill import rounds_to_lead, skill_share
 
@@ -81,6 +82,13 @@ def test_log_likelihood_matches_the_direct_formula() -> None:
     v = data.by_policy()
     got = log_likelihood(r, v.sum(axis=1), v.sum(axis=(1, 2)), data.seats())
     assert got == pytest.approx(_direct_loglik(r, data), rel=1e-12)
+
+
+def test_a_policy_that_always_wins_has_no_finite_rating_and_is_named() -> None:
+    wins = np.zeros((1, 10, 2), dtype=np.int16)
+    wins[0, :, 0] = 2  # policy a wins every round
+    with pytest.raises(ConfigError, match="a won every round it played"):
+        fit(_data(["a", "b"], 2, wins))
 
 
 def test_anchor_is_random_when_it_plays() -> None:

@@ -187,7 +187,9 @@ class Fit:
         return float(math.sqrt(max(0.0, self.cov[a, a] + self.cov[b, b] - 2 * self.cov[a, b])))
 
 
-def fit_counts(won: np.ndarray, seats: np.ndarray, anchor: int = 0) -> tuple[np.ndarray, float]:
+def fit_counts(
+    won: np.ndarray, seats: np.ndarray, anchor: int = 0, names: Sequence[str] | None = None
+) -> tuple[np.ndarray, float]:
     """Maximum-likelihood ratings from per-table totals (``won[t, k]``, ``seats[t, k]``), ``r[anchor] = 0``.
 
     Raises ConfigError when no finite maximum exists (a policy that won none
@@ -198,7 +200,7 @@ def fit_counts(won: np.ndarray, seats: np.ndarray, anchor: int = 0) -> tuple[np.
     k = won.shape[1]
     free = np.array([i for i in range(k) if i != anchor])
     decided = won.sum(axis=1)
-    _check_exists(won, seats)
+    _check_exists(won, seats, names or [f"policy {i}" for i in range(k)])
 
     def full(theta: np.ndarray) -> np.ndarray:
         r = np.zeros(k)
@@ -226,18 +228,18 @@ def _information(r: np.ndarray, decided: np.ndarray, seats: np.ndarray) -> np.nd
     return np.einsum("t,tk->k", decided, pi) * np.eye(len(r)) - np.einsum("t,tk,tj->kj", decided, pi, pi)
 
 
-def _check_exists(won: np.ndarray, seats: np.ndarray) -> None:
+def _check_exists(won: np.ndarray, seats: np.ndarray, names: Sequence[str]) -> None:
     """A policy that won no round it played, or every decided round it played, has no finite rating."""
     played = seats > 0
     decided = won.sum(axis=1)
     for k in range(won.shape[1]):
         tables = played[:, k]
         if not tables.any():
-            raise ConfigError(f"policy {k} sits at no table of the ladder")
+            raise ConfigError(f"{names[k]} sits at no table of the ladder")
         if won[tables, k].sum() == 0:
-            raise ConfigError("a policy won none of its rounds, so its rating is -infinity: play more games")
+            raise ConfigError(f"{names[k]} won none of its rounds, so its rating is -infinity: play more games")
         if np.all(won[tables, k] == decided[tables]):
-            raise ConfigError("a policy won every round it played, so its rating is +infinity: play more games")
+            raise ConfigError(f"{names[k]} won every round it played, so its rating is +infinity: play more games")
 
 
 def fit(data: LadderData, anchor: int | None = None) -> Fit:
@@ -251,7 +253,7 @@ def fit(data: LadderData, anchor: int | None = None) -> Fit:
     v = data.by_policy()  # [t, d, k]
     seats = data.seats()
     won = v.sum(axis=1)
-    r, ll = fit_counts(won, seats, a)
+    r, ll = fit_counts(won, seats, a, data.names)
     decided_td = v.sum(axis=2)  # [t, d]
     pi = _probabilities(r, seats)
     scores = (v - decided_td[:, :, None] * pi[:, None, :]).sum(axis=0)  # [d, k]

@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 from unocli.study.ladder import Fit, LadderData
-from unocli.study.stats import norm_quantile
+from unocli.study.stats import Z95, norm_quantile
 
 LEAD = 0.9  # the chance of being ahead the rounds-to-lead figure asks for
 BOOT_CELLS = 4_000_000  # bootstrap weights held at once (32 MB)
@@ -133,7 +133,7 @@ def lead_rows(result: Fit) -> list[dict[str, object]]:
     for other in others:
         delta = float(result.ratings[best] - result.ratings[other])
         se = result.diff_se(best, other)
-        low, high = delta - 1.96 * se, delta + 1.96 * se
+        low, high = delta - Z95 * se, delta + Z95 * se
         rows.append(
             {
                 "better": result.names[best],
