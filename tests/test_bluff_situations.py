@@ -9,6 +9,7 @@ is a change in the code, not bad luck.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +17,7 @@ import pandas as pd
 import pytest
 
 from unocli.errors import ConfigError
+from unocli.game.policies import load_policies_file, parse_policy_spec
 from unocli.report.analyses import Context, bluff, bluff_situations
 from unocli.report.analyses.bluff_situations import ANY, CHALLENGERS, NEXT_BANDS, OWN_BANDS
 from unocli.report.model import Chart, TableBlock
@@ -85,7 +87,12 @@ def test_situation_table_has_every_cell_of_every_field_with_its_columns_and_n(ta
     # n per field: situation_games for the first field, extra_field_games for the others
     assert (table.loc[table["field"] == "basic", "n"] == GAMES).all()
     assert (table.loc[table["field"] != "basic", "n"] == EXTRA).all()
-    assert set(table["verdict"]) <= {"pays", "loses", "no effect", "undecided"}
+    # the answer's words: "pays"/"loses" only for a gain larger than the margin, as the label says (docs/statistics.md)
+    words = {"pays", "loses", "a change of undecided size", "negligible", "no change", "undecided"}
+    assert set(table["verdict"]) <= words
+    moved = table["verdict"].isin(["pays", "loses"])
+    assert (moved == (table["gain_verdict"] == "larger")).all()
+    assert ((table["verdict"] == "pays") == (moved & (table["gain_pp"] > 0))).all()
     # one simultaneous level over the whole table, every field
     assert table["sim_level"].nunique() == 1
     # the CSV the report writes carries the same columns
@@ -123,7 +130,9 @@ def test_unknown_field_is_a_clear_error(tmp_path):
     path = tmp_path / "bluff.toml"
     path.write_text(TOML.replace('"tuned-official-4"', '"tuned-nowhere"'))
     with pytest.raises(
-        ConfigError, match=r"key 'options\.fields': unknown policy 'tuned-nowhere'; the policies are: .*tuned-official-4"
+        ConfigError,
+        match=r"key 'options\.fields': unknown policy 'tuned-nowhere'; the policies are: tuned-.*"
+        r"\(the nearest 10 of \d+: the 8 presets and \d+ from '.*tuned\.toml'\)",
     ):
         load_experiment(path)
     # without a policies file the default fields name a policy it would hold: the error says where it is
@@ -211,7 +220,11 @@ def test_report_opens_with_the_answer_and_the_situation_chart(result):
     assert "Under field `random`" in text and "Under field `tuned-official-4`" in text
     assert "respond = uniform" in section.intro
     # a field named from the policies file is defined in the report, and only the fields are (not the whole file)
-    assert "Policies from tuned.toml: `tuned-official-4` = `strong:match=number`." in section.intro
+    # (the entry's knobs come from the shipped file, which tune re-verifies: read them there, not as a copy)
+    defined = re.search(r"Policies from tuned\.toml: `tuned-official-4` = `([^`]+)`\.", section.intro)
+    assert defined, section.intro
+    shipped = load_policies_file(ROOT / "sims" / "tuned" / "tuned.toml")["tuned-official-4"]
+    assert parse_policy_spec(defined.group(1)) == shipped
     assert "tuned-official-6" not in section.intro
     # the grid's equilibrium bounds are a spread over resamples, not a confidence interval
     eq = next(b for b in section.blocks if isinstance(b, TableBlock) and b.name == "equilibrium")

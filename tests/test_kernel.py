@@ -137,12 +137,19 @@ def test_out_parameter_is_filled() -> None:
 
 
 def test_seeds_and_offsets_give_different_games() -> None:
+    """Games of another seed or another index are other games: every one of the 200 rows differs.
+
+    The basis: a row holds every §9 counter of a party round (turns, cards drawn, points, every seat's cards left,
+    ...), and two independent games almost never share one: among the 19,900 pairs of the 200 games of seed 11
+    not one row repeats (measured), so one collision in 200 would be a rate 0.5% against < 0.005% seen. The seeds
+    are fixed, so a failure is a change in the code (streams shared between seeds or games), not bad luck.
+    """
     base = play_rows(PARTY, TABLE, seed=11, start=0, count=200)
     other_seed = play_rows(PARTY, TABLE, seed=12, start=0, count=200)
     shifted = play_rows(PARTY, TABLE, seed=11, start=1, count=200)
-    assert (base != other_seed).any(axis=1).mean() > 0.9
+    assert (base != other_seed).any(axis=1).all()
     assert (base[1:] == shifted[:-1]).all()  # the same games, one index along
-    assert (base[:-1] != shifted[:-1]).any(axis=1).mean() > 0.9
+    assert (base[:-1] != shifted[:-1]).any(axis=1).all()
     # a rerun is identical
     assert (play_rows(PARTY, TABLE, seed=11, start=0, count=200) == base).all()
 

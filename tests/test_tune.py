@@ -13,6 +13,7 @@ from unocli.game.policies import load_policies_file, preset
 from unocli.game.rules import Rules
 from unocli.kernel import play_rows
 from unocli.study import tune as tuning
+from unocli.study import tune_file
 
 RULES = Rules(players=3)
 BASIC = preset("basic")
@@ -32,9 +33,9 @@ def test_the_race_drops_a_worse_candidate_and_keeps_a_better_one():
     """``random`` play is worse than basic by construction (several points at 3 players); smart is better
     (README: +1.8 points at 4 players). Both by far more than the race's resolution at these deal counts."""
     candidates = [
-        tuning.Candidate("c00", "basic", (), BASIC),
-        tuning.Candidate("c01", "random", (), preset("random")),
-        tuning.Candidate("c02", "smart", (), preset("smart")),
+        tuning.Candidate("c00", BASIC),
+        tuning.Candidate("c01", preset("random")),
+        tuning.Candidate("c02", preset("smart")),
     ]
     state = tuning.race(_table(), candidates, first=1000, max_deals=8000, alpha=0.05)
     assert "c01" in state.dropped_in  # the worse one goes
@@ -56,8 +57,10 @@ def test_the_fresh_deals_are_disjoint_from_the_search(monkeypatch):
     result = tuning.tune(_table(), space, first=200, max_deals=600, fresh_deals=300)
     search = [(s, c) for s, c in starts if s < tuning.FRESH_START]
     fresh = [(s, c) for s, c in starts if s >= tuning.FRESH_START]
-    assert search and len(fresh) == 3  # winner, base, smart
-    assert max(s + c for s, c in search) <= result.race.rounds[-1].deals <= tuning.MAX_SEARCH_DEALS < tuning.FRESH_START
+    # the winner, smart and strong against the field, and the shipped player against smart (basic is the field:
+    # its gain is 0 on every deal, so it is not played)
+    assert search and len(fresh) == 4
+    assert max(s + c for s, c in search) <= result.races[-1].end <= tuning.MAX_SEARCH_DEALS < tuning.FRESH_START
     assert all(s == tuning.FRESH_START for s, _ in fresh)
 
 
@@ -73,9 +76,9 @@ def test_the_tuned_policy_file_loads_and_plays_identically_in_both_engines(tmp_p
     )
     result = tuning.tune(_table(), space, first=100, max_deals=200, fresh_deals=200)
     path = tmp_path / "tuned.toml"
-    path.write_text(tuning.policy_toml(result, "mine", "unocli tune test"))
+    path.write_text(tune_file.policy_toml(result, "mine", "unocli tune test"))
     loaded = load_policies_file(path)["mine"]
-    assert loaded == result.winner.policy
+    assert loaded == result.shipped.policy
     policies = (loaded, BASIC, BASIC)
     kernel = play_rows(RULES, policies, seed=9, start=0, count=60, threads=1)
     assert first_difference(kernel, reference_rows(RULES, policies, 9, 0, 60)) is None
@@ -123,10 +126,12 @@ def test_cli_writes_the_policy_table_and_chart(tmp_path):
     ]
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, result.output
-    assert "winner - smart (paired)" in result.output
-    assert "[tuned]" in (tmp_path / "p.toml").read_text()
+    assert "shipped - smart (paired)" in result.output
+    assert '["tuned"]' in (tmp_path / "p.toml").read_text()
     table = (tmp_path / "t.csv").read_text().splitlines()
-    assert table[0].startswith("candidate,policy,deals,gain_pp,ci_low_pp,ci_high_pp") and len(table) == 1 + 3
+    assert table[0].startswith("candidate,policy,stage,deals,gain_pp,ci_low_pp,ci_high_pp")
+    # the first race: 3 points of the space and the 8 presets (basic is the space's base, so 7 more)
+    assert sum(1 for row in table[1:] if row.split(",")[2] == "0") == 3 + 7
     assert (tmp_path / "c.png").stat().st_size > 1000
 
 
@@ -136,12 +141,12 @@ def test_the_sample_holds_every_single_knob_change_of_the_base():
         {"colour": ("most_held", "next_lacks", "random"), "challenge": (0.0, 0.25, 1.0), "bluff": (0.0, 0.5)},
         candidates=8,
     )
-    specs = {c.spec for c in space.sample(seed=1)}
+    sampled = {c.policy for c in space.sample(seed=1)}
     neighbours = {
-        "basic:colour=next_lacks",
-        "basic:colour=random",
-        "basic:challenge=0.0",
-        "basic:challenge=1.0",
-        "basic:bluff=0.5",
+        BASIC.replace(colour="next_lacks"),
+        BASIC.replace(colour="random"),
+        BASIC.replace(challenge=0.0),
+        BASIC.replace(challenge=1.0),
+        BASIC.replace(bluff=0.5),
     }
-    assert neighbours <= specs and "basic" in specs and len(specs) == 8
+    assert neighbours <= sampled and BASIC in sampled and len(sampled) == 8

@@ -1,29 +1,26 @@
 #!/usr/bin/env bash
-# Make the shipped tuned players (sims/tuned/tuned.toml): one `unocli tune` per rule preset and table size,
-# each against a field of `basic`, from the space sims/spaces/strong.toml. Each policy in tuned.toml starts
-# with the exact command that made it and its re-measured gain. Rerun: sims/tuned/make.sh [PRESET...]
-# (one to three minutes per cell on 2 cores, about an hour for all 36; cells already made are kept).
+# Re-tune cells of the shipped tuned players (sims/tuned/tuned.toml): one `unocli tune` per rule preset and
+# table size, against a field of `basic`. Each search races the space's sample, every preset and the field,
+# then searches locally; its winner ships only if it beats basic, smart and strong on fresh deals, and
+# benchmarks/verify_tuned.py --adopt puts it in tuned.toml only then (the entry that was there stays
+# otherwise: it is the best of those presets, or an earlier winner that was verified on fresh deals).
+# Rerun: sims/tuned/make.sh SPACE PRESET-PLAYERS...   e.g. sims/tuned/make.sh basic official-2 party-2
+# (two to five minutes a cell on a shared machine); then python benchmarks/verify_tuned.py checks the file.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 unocli=${UNOCLI:-unocli}
-presets=("$@")
-if [ ${#presets[@]} -eq 0 ]; then
-    presets=(official stack-plus2 stack-same stacking stack-any seven-o jump-in draw-until-playable no-action-finish free-plus4 no-challenge party)
-fi
+python=${PYTHON:-python}
+seed=${SEED:-2027}  # a second attempt at a cell takes another seed: new search deals and new fresh deals
+space=$1
+shift
 mkdir -p sims/tuned/cells
-for players in 4 2 6; do
-    for rules in "${presets[@]}"; do
-        name="tuned-$rules-$players"
-        out="sims/tuned/cells/$name.toml"
-        [ -s "$out" ] && continue
-        "$unocli" tune sims/spaces/strong.toml --rules "$rules" --players "$players" --field basic --seed 2026 \
-            --first 1000 --max-deals 16000 --fresh 20000 --name "$name" -o "sims/tuned/cells/.$name.toml" >/dev/null
-        mv "sims/tuned/cells/.$name.toml" "$out"
-    done
+for cell in "$@"; do
+    rules=${cell%-*}
+    players=${cell##*-}
+    name="tuned-$rules-$players"
+    out="sims/tuned/cells/$name.toml"
+    "$unocli" tune "sims/spaces/$space.toml" --rules "$rules" --players "$players" --field basic --seed "$seed" \
+        --first 1000 --max-deals 16000 --fresh 50000 --name "$name" --quiet -o "sims/tuned/cells/.$name.toml" >/dev/null
+    mv "sims/tuned/cells/.$name.toml" "$out"
+    "$python" benchmarks/verify_tuned.py --adopt "$out"
 done
-{
-    echo "# Tuned players, one per rule preset and table size, each the winner of \`unocli tune\` against a field"
-    echo "# of basic players (sims/tuned/make.sh made this file; each entry starts with its command and gain)."
-    echo "# Use: unocli simulate --policies sims/tuned/tuned.toml --rules stacking --seat 0=tuned-stacking-4 --policy basic"
-    for f in sims/tuned/cells/*.toml; do echo; cat "$f"; done
-} > sims/tuned/tuned.toml

@@ -13,6 +13,7 @@ from unocli.cli.options import (
     UnoGroup,
     build_policies,
     build_rules,
+    complete_rules,
     game_option,
     load_extra_policies,
     players_option,
@@ -22,6 +23,7 @@ from unocli.cli.options import (
     seed_option,
     set_option,
 )
+from unocli.environment import check_environment
 from unocli.game.policies import PRESETS as POLICY_PRESETS
 from unocli.game.policies import Policy, describe_knobs, parse_policy_spec
 from unocli.game.rules import PRESETS as RULE_PRESETS
@@ -47,7 +49,11 @@ class _Cli(UnoGroup):
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 
+    group_class = UnoGroup  # the subgroups (rules, policies) list their own commands, not these
+
     def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
+        if args and args[0] in LAZY_COMMANDS:  # before its module imports numba (and matplotlib)
+            check_environment(draws=args[0] in DRAWS)
         found = super().resolve_command(ctx, args)
         _end_of_start_up()  # the command's modules are imported now
         return found
@@ -141,7 +147,7 @@ def rules_list() -> None:
 
 
 @rules.command("show")
-@click.argument("name_or_file", metavar="NAME_OR_FILE", default="official")
+@click.argument("name_or_file", metavar="NAME_OR_FILE", default="official", shell_complete=complete_rules)
 @set_option
 @players_option
 def rules_show(name_or_file: str, sets: tuple[str, ...], players: int | None) -> None:
@@ -278,4 +284,6 @@ LAZY_HELP = {
     "tune": "Find the best knob setting in SPACE (a TOML file) for one seat against a field of --field players.",
     "ladder": "Rate policies by a Luce model fitted to tables of one policy against fields of another and mixed tables.",
 }
+# The commands that draw charts with matplotlib, which reads MPLBACKEND when imported.
+DRAWS = frozenset({"sweep", "report", "tune"})
 cli.lazy_commands.update(LAZY_COMMANDS)

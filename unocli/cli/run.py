@@ -13,9 +13,9 @@ import click
 
 from unocli.cli.backend import backend_options, make_backend
 from unocli.cli.options import (
-    GAMES_MAX,
     UnoCommand,
     check_seats,
+    games_type,
     given,
     load_extra_policies,
     match_option,
@@ -43,10 +43,10 @@ PROGRESS_AFTER = 2.0  # seconds before a progress bar appears
 def games_option(default: int):
     return click.option(
         "--games",
-        type=click.IntRange(min=1, max=GAMES_MAX),
+        type=games_type(),
         default=default,
         show_default=True,
-        help="Games to play (rounds, or matches with --match).",
+        help="Games to play (rounds, or matches with --match), 1 to 2**63 - 1.",
     )
 
 
@@ -66,6 +66,14 @@ def resolve_table(
     return rules, policies, seat_labels(rules.players, policy, seats)
 
 
+def duration(seconds: float) -> str:
+    """Seconds as a clock reads them: ``0:07``, ``12:05``, ``1:02:03`` (rounded up: an ETA is not early)."""
+    total = max(math.ceil(seconds), 0)
+    h, rest = divmod(total, 3600)
+    m, s = divmod(rest, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
+
+
 class Progress:
     """A progress bar on stderr, shown only on a terminal and once a run passes a couple of seconds."""
 
@@ -82,8 +90,9 @@ class Progress:
         self.shown = True
         width = 30
         filled = int(width * done / total)
-        rate = done / (time.perf_counter() - self.t0)
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done:,}/{total:,} games, {rate:,.0f}/s ")
+        rate = done / max(time.perf_counter() - self.t0, 1e-9)
+        eta = f", ETA {duration(max(total - done, 0) / rate)}" if rate > 0 else ""
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done:,}/{total:,} games, {rate:,.0f}/s{eta} ")
         sys.stderr.flush()
 
     def close(self) -> None:

@@ -50,6 +50,7 @@ from unocli.kernel.encode import (
     encode_policies,
     encode_rules,
 )
+from unocli.signals import signals_held
 
 # Deliberately broken rules, for tests that must show a broken kernel is
 # caught (differential test, balance check). Chosen with the environment
@@ -236,7 +237,8 @@ def _play(
             chunk(c)
 
     pool = _thread_pool()
-    futures = [pool.submit(worker) for _ in range(min(n_threads, nchunks))]
+    with signals_held():  # an interrupt inside submit could orphan a thread it starts: exit would wait on it
+        futures = [pool.submit(worker) for _ in range(min(n_threads, nchunks))]
     try:
         for future in futures:
             future.result()

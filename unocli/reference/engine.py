@@ -583,28 +583,35 @@ class Round:
         self.stats.max_stack = max(self.stats.max_stack, chain)
         self.pending, self.chain = 0, 0
         if card == WILD_DRAW_FOUR and how != STACKED:
-            return self._plus4_victim(victim, total)
-        self._draw(victim, total, "penalty")
+            return self._plus4_victim(victim, total, last=True)
+        self._draw(victim, total, "penalty")  # §9: the round is over, so the victim loses no turn
         return False
 
-    def _plus4_victim(self, victim: int, total: int) -> bool:
+    def _plus4_victim(self, victim: int, total: int, last: bool = False) -> bool:
         """The victim of a non-stacked +4 challenges or accepts it at once (§5, §11.8).
 
         Sets whose turn is next; returns True when the challenge caught a bluff.
+        ``last``: the +4 was its player's last card, so unless a bluff is caught
+        the round is over and the victim loses no turn (§9 ``skips``).
         """
         info = self.plus4
         action, _ = self.decider.respond(self, victim, [], info.challengeable)
         if action == CHALLENGE:
-            self._challenge(victim, total)
+            self._challenge(victim, total, last)
             self.current = victim if info.bluff else self.next_seat(victim)
             return info.bluff
         self._draw(victim, total, "penalty")
-        self._lose_turn(victim)
+        if not last:
+            self._lose_turn(victim)
         self.current = self.next_seat(victim)
         return False
 
-    def _challenge(self, victim: int, total: int) -> None:
-        """§5: the offender shows the hand; a bluff costs them, an honest +4 costs the victim."""
+    def _challenge(self, victim: int, total: int, last: bool = False) -> None:
+        """§5: the offender shows the hand; a bluff costs them, an honest +4 costs the victim.
+
+        ``last``: the +4 ended its player's hand; an honest one then ends the
+        round, and the victim loses no turn (§9 ``skips``).
+        """
         info = self.plus4
         s = self.stats
         s.challenges += 1
@@ -615,7 +622,8 @@ class Round:
             self._draw(info.offender, total, "challenge")
         else:
             self._draw(victim, total + 2, "challenge")
-            self._lose_turn(victim)
+            if not last:
+                self._lose_turn(victim)
         self.pending, self.chain = 0, 0
 
     def _pending_decision(self, victim: int) -> None:

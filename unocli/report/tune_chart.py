@@ -10,8 +10,9 @@ if TYPE_CHECKING:
 
 
 def search_chart(result: TuneResult, path: str | Path) -> Path:
-    """Candidates sorted by their search estimate (95% CI over the deals each played), dropped ones grey;
-    the winner's fresh re-measurement and smart's beside them. Written atomically."""
+    """The last race's candidates sorted by their search estimate (95% CI over the deals each played; the best
+    40 when there are more), dropped ones grey; the winner's fresh re-measurement and the references' beside
+    them. Written atomically."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -20,8 +21,9 @@ def search_chart(result: TuneResult, path: str | Path) -> Path:
     from unocli.files import write_atomic
     from unocli.study.tune import candidates_table
 
-    rows = candidates_table(result)
-    fig, ax = plt.subplots(figsize=(8, 0.28 * len(rows) + 2.2))
+    last = len(result.races) - 1
+    rows = [r for r in candidates_table(result) if r["stage"] == last][:40]
+    fig, ax = plt.subplots(figsize=(8, 0.28 * (len(rows) + 5) + 2.2))
     for y, row in enumerate(reversed(rows)):
         colour = "tab:red" if row["winner"] else ("tab:blue" if row["dropped_in_round"] == 0 else "0.6")
         ax.errorbar(
@@ -35,9 +37,9 @@ def search_chart(result: TuneResult, path: str | Path) -> Path:
         )
     fresh = result.fresh
     top = len(rows) + 0.8
-    for offset, (label, d, colour) in enumerate(
-        [("winner, fresh deals", fresh.winner, "tab:red"), ("smart, fresh deals", fresh.smart, "black")]
-    ):
+    marks = [("winner, fresh deals", fresh.gains["candidate"], "tab:red")]
+    marks += [(f"{name}, fresh deals", d, "black") for name, d in fresh.gains.items() if name != "candidate"]
+    for offset, (label, d, colour) in enumerate(marks):
         y_fresh = top + offset
         ax.errorbar(
             100 * d.diff, y_fresh, xerr=[[100 * (d.diff - d.low)], [100 * (d.high - d.diff)]], fmt="s", color=colour, capsize=3
@@ -48,8 +50,10 @@ def search_chart(result: TuneResult, path: str | Path) -> Path:
     ax.set_xlabel("gain over the field: win share minus the field's per-seat share (points, 95% CI over deals)")
     t = result.table
     ax.set_title(
-        f"tune: {len(rows)} candidates around {result.space.base} vs field; {t.rules.players} players, seed {t.seed}\n"
-        "red: winner; blue: survived the race; grey: dropped (estimates over the deals each played)",
+        f"tune: the last of {len(result.races)} races, {len(rows)} candidates shown, around {result.space.base} vs field;"
+        f" {t.rules.players} players, seed {t.seed}\n"
+        f"red: winner; blue: survived the race; grey: dropped (estimates over the deals each played); shipped: "
+        f"{'the winner' if result.shipped.winner else result.shipped.label}",
         fontsize=9,
     )
     fig.tight_layout()
