@@ -101,7 +101,7 @@ def test_policies_list(run):
     lines = result.stdout.strip().splitlines()
     documented = _documented_presets()
     assert documented[:2] == ["random", "basic"] and len(documented) >= 8  # the table was found and read
-    assert [line.split()[0] for line in lines] == documented
+    assert [line.split()[0] for line in lines] == [*documented, "search", "peek"]  # the search players last
     assert all(len(line.split()) > 3 for line in lines)
 
 

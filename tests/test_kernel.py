@@ -309,7 +309,21 @@ def test_workspace_record() -> None:
     # int8 card tables and int16 sizes and priorities (issue 14), int64 elsewhere but the kept
     # play-stream state (xoshiro256** words: uint64), the bit-sliced hands (uint64 words, kernel/plain.py)
     # and the probability knobs (float64)
-    int8 = ("hands", "ccount", "lacks", "shown", "disc", "pile", "opts", "old_hands", "old_ccount", "old_lacks", "old_shown")
+    int8 = (
+        "hands",
+        "ccount",
+        "lacks",
+        "shown",
+        "disc",
+        "pile",
+        "opts",
+        "old_hands",
+        "old_ccount",
+        "old_lacks",
+        "old_shown",
+        "sopt_card",
+        "sopt_colour",
+    )
     small = {name: np.int8 for name in (*int8, "kept_hands", "kept_lacks", "kept_shown", "kept_disc", "kept_pile")}
     small.update(
         {"hsize": np.int16, "old_hsize": np.int16, "prio": np.int16, "kept_rs": np.uint64, "bits": np.uint64, "probs": np.float64}

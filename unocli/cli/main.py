@@ -25,7 +25,7 @@ from unocli.cli.options import (
 )
 from unocli.environment import check_environment
 from unocli.game.policies import PRESETS as POLICY_PRESETS
-from unocli.game.policies import Policy, describe_knobs, parse_policy_spec
+from unocli.game.policies import SEARCH_PRESETS, Policy, describe_knobs, parse_policy_spec
 from unocli.game.rules import PRESETS as RULE_PRESETS
 from unocli.game.rules import Rules, describe_fields
 
@@ -187,8 +187,9 @@ def policies() -> None:
 @policies.command("list")
 def policies_list() -> None:
     """List the policy presets with a one-line description each."""
-    width = max(len(name) for name in POLICY_PRESETS) + 2
-    for name, (description, _) in POLICY_PRESETS.items():
+    entries = {**POLICY_PRESETS, **SEARCH_PRESETS}  # search players last: they play thousands of rollouts a turn
+    width = max(len(name) for name in entries) + 2
+    for name, (description, _) in entries.items():
         click.echo(f"{name:<{width}}{description}")
 
 
@@ -275,7 +276,7 @@ LAZY_COMMANDS = {
 # Their one-line help, for `unocli --help` (the first line of each command's docstring).
 LAZY_HELP = {
     "simulate": "Play many games with the numba kernel and summarise them with intervals.",
-    "bench": "Measure rounds per second on fixed configurations (random policy).",
+    "bench": "Measure rounds per second on fixed configurations (random policy), and search rollouts per second.",
     "compare": "Play arms on the same deals and report every metric with its paired difference from a baseline.",
     "sweep": "Play every cell of a grid of rule fields and policy knobs; write a tidy table and plot it.",
     "report": "Run experiment files (default: the shipped set, quick) and write a report with charts and tables.",

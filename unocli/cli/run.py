@@ -389,7 +389,7 @@ def _jsonable(obj: Any) -> Any:
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 @backend_options
 def bench_cmd(games: int, repeats: int, no_cli: bool, cold: bool, as_json: bool, backend: str, scheduler: str | None) -> None:
-    """Measure rounds per second on fixed configurations (random policy).
+    """Measure rounds per second on fixed configurations (random policy), and search rollouts per second.
 
     With --backend dask: the Dask backend (a LocalCluster of 2 single-threaded
     workers, or the cluster at --scheduler) against the local backend with as
@@ -425,6 +425,13 @@ def bench_cmd(games: int, repeats: int, no_cli: bool, cold: bool, as_json: bool,
         }
     )
     click.echo(table.to_string(index=False))
+    for r in result["rollouts"]:
+        lo, hi = r["spread"]
+        click.echo(
+            f"Search rollouts, {r['rules']}, {r['players']} players, {r['policy']}: "
+            f"{fmt.fixed(r['rollouts_per_cpu_second'], 0)} per CPU-second per thread "
+            f"(median of {r['repeats']} x {fmt.count(r['rollouts'])}, range {fmt.fixed(lo, 0)}-{fmt.fixed(hi, 0)})"
+        )
     if "cli" in result:
         c = result["cli"]
         cold_text = f"cold (compiling) {c['cold_seconds']:.2f} s, " if "cold_seconds" in c else ""

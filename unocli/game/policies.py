@@ -55,6 +55,14 @@ class MatchPreference(StrEnum):
     NUMBER = "number"  # change the colour: drop cards of the current colour
 
 
+class SearchMode(StrEnum):
+    """Whether a seat searches its card choices by rollouts (docs/search.md)."""
+
+    OFF = "off"  # a scripted player: its knobs decide everything
+    ON = "on"  # determinised rollouts: hidden cards re-dealt consistently with what the seat has seen
+    PEEK = "peek"  # rollouts from the true hidden state: an upper bound on search, not a player
+
+
 class SwapTarget(StrEnum):
     """Whom a 7 swaps hands with (seven_o)."""
 
@@ -63,6 +71,9 @@ class SwapTarget(StrEnum):
     MOST = "most"
     NEXT = "next"
 
+
+DEFAULT_BUDGET = 512  # rollouts per option: chosen from the strength/speed curve (docs/search.md)
+MAX_BUDGET = 100_000
 
 DEFAULT_CLASS_ORDER = (
     CardClass.HIGH,
@@ -229,6 +240,18 @@ class Policy(Fields):
         default=SwapTarget.RANDOM, metadata=meta("whom a 7 swaps with: random, fewest, most or next (cards)")
     )
     play_drawn: float = field(default=1.0, metadata=meta("probability of playing a legal drawn card"))
+    search: SearchMode = field(
+        default=SearchMode.OFF,
+        metadata=meta(
+            "off; on: choose each card (and a Wild's colour) by rollouts that re-deal the hidden cards "
+            "consistently with what the seat has seen, every seat played by this policy's other knobs "
+            "(docs/search.md); peek: the same from the true hidden state, an upper bound, not a player"
+        ),
+    )
+    budget: int = field(
+        default=DEFAULT_BUDGET,
+        metadata=meta("rollouts per option when search is on or peek", lo=1, hi=MAX_BUDGET),
+    )
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -236,6 +259,10 @@ class Policy(Fields):
             lo, hi = getattr(self, f"bluff_{who}_min"), getattr(self, f"bluff_{who}_max")
             if lo > hi:
                 raise ConfigError(f"bluff_{who}_min ({lo}) is above bluff_{who}_max ({hi}): no hand could ever bluff")
+        if self.search is not SearchMode.OFF and self.forget_uno > 0:
+            raise ConfigError(
+                f"a search player always calls Uno: forget_uno must be 0 with search={self.search}, not {self.forget_uno}"
+            )
 
     def bluffs_at(self, next_hand: int, own_hand: int) -> bool:
         """Is a bluff open to this policy when the next player holds ``next_hand`` and it holds ``own_hand``?"""
@@ -368,13 +395,34 @@ PRESETS = Presets(
 )
 
 
+# Search players are not in PRESETS: every preset is cheap to play, and studies that try every
+# preset (tune, the differential test) must not play thousands of rollouts per turn by accident.
+SEARCH_PRESETS = Presets(
+    Policy,
+    "policy",
+    "policies",
+    {
+        "search": (
+            "basic's knobs, but each card and Wild colour is chosen by determinised rollouts: the hidden cards "
+            "re-dealt consistently with what it has seen, every seat played by basic to the round's end; the "
+            "option that wins most rollouts is played (docs/search.md)",
+            {**_BASIC, "search": "on"},
+        ),
+        "peek": (
+            "search rolling out from the true hidden state: an upper bound on what search can gain, not a player",
+            {**_BASIC, "search": "peek"},
+        ),
+    },
+)
+
+
 class UnknownPolicy(ConfigError):
     """A policy name that is neither a preset nor in the policies file: a usage error (the CLI exits 2)."""
 
 
 def preset(name: str) -> Policy:
     """The policy of a named preset."""
-    policy: Policy = PRESETS.build(name)
+    policy: Policy = (SEARCH_PRESETS if name in SEARCH_PRESETS else PRESETS).build(name)
     return policy
 
 
@@ -403,8 +451,9 @@ def parse_policy_spec(spec: str, extra: dict[str, Policy] | None = None) -> Poli
     """``NAME`` or ``NAME:knob=value,knob=value``; NAME is a preset or a policy from ``extra``."""
     name, _, rest = spec.partition(":")
     name = name.strip()
-    if not (extra and name in extra) and name not in PRESETS:
-        raise UnknownPolicy(f"unknown policy {name!r}; the policies are: {policy_choices(name, list(extra or ()))}")
+    if not (extra and name in extra) and name not in PRESETS and name not in SEARCH_PRESETS:
+        known = policy_choices(name, [*SEARCH_PRESETS, *(extra or ())])
+        raise UnknownPolicy(f"unknown policy {name!r}; the policies are: {known}")
     policy = extra[name] if extra and name in extra else preset(name)
     if not rest.strip():
         return policy

@@ -595,6 +595,8 @@ def deal(g, rs, deal_rs, round_index):
     g.p4_lacked = 0
     g.p4_challengeable = 0
     g.row[DEALER] = (first - 1) % n
+    g.round_index = round_index
+    g.force_colour = NO_COLOUR
     if start >= WILD:
         g.colour = _choose_colour(g, rs, first)
     else:

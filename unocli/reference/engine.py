@@ -34,11 +34,12 @@ from unocli.game.cards import (
     rank_of,
 )
 from unocli.game.counters import MatchStats, Outcome, RoundStats
-from unocli.game.policies import Policy
+from unocli.game.policies import Policy, SearchMode
 from unocli.game.rng import PURPOSE_DEAL, PURPOSE_PLAY, Stream
 from unocli.game.rules import Rules, Stacking, WildDrawFour
 from unocli.reference.decisions import CHALLENGE, STACK, PolicyDecider
 from unocli.reference.events import Event, Kind
+from unocli.reference.search import search_choice
 
 HAND, DRAWN, STACKED, JUMP_IN = "hand", "drawn", "stacked", "jump_in"
 
@@ -431,7 +432,7 @@ class Round:
             return
         legal = self.legal_cards(seat)
         if legal:
-            self._play(seat, self.decider.choose_card(self, seat, legal), HAND)
+            self._play(seat, self._card_from_hand(seat, legal), HAND)
             return
         self.lacks[seat] = self.colour
         drew_any = False
@@ -458,6 +459,25 @@ class Round:
         if self.dead_passes >= self.n:
             self._end(Outcome.BLOCKED)
         self.current = self.next_seat(seat)
+
+    def _card_from_hand(self, seat: int, legal: list[int]) -> int:
+        """§12.7 step 2: the card a turn plays from the hand; a searching seat's by search (docs/search.md).
+
+        A search chooses a Wild's colour with the card; the decider then declares it.
+        """
+        if self.policies[seat].search is SearchMode.OFF:
+            return self.decider.choose_card(self, seat, legal)
+        card, colour = search_choice(self, seat, legal)
+        self.decider.forced_colour = colour if colour >= 0 else None
+        return card
+
+    def play_out(self, seat: int, card: int) -> RoundStats:
+        """``seat`` plays ``card`` from its hand now, then the round is played to its end (a search's rollout)."""
+        try:
+            self._play(seat, card, HAND)
+        except _RoundOver:
+            return self.stats
+        return self.run()
 
     # ------------------------------------------------------------ playing a card
 
