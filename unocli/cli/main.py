@@ -271,6 +271,7 @@ LAZY_COMMANDS = {
     "baseline": ("unocli.cli.balance", "baseline_cmd"),
     "check": ("unocli.cli.balance", "check_cmd"),
     "tune": ("unocli.cli.tune", "tune_cmd"),
+    "ladder": ("unocli.cli.ladder", "ladder_cmd"),
 }
 # Their one-line help, for `unocli --help` (the first line of each command's docstring).
 LAZY_HELP = {
@@ -282,6 +283,7 @@ LAZY_HELP = {
     "baseline": "Run EXPERIMENT and store its per-arm statistics and exact fingerprint.",
     "check": "Rerun BASELINE files and give every metric a verdict: pass, fail or inconclusive.",
     "tune": "Find the best knob setting in SPACE (a TOML file) for one seat against a field of --field players.",
+    "ladder": "Rate policies by a Luce model fitted to tables of one policy against fields of another and mixed tables.",
 }
 # The commands that draw charts with matplotlib, which reads MPLBACKEND when imported.
 DRAWS = frozenset({"sweep", "report", "tune"})
