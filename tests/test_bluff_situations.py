@@ -87,7 +87,12 @@ def test_situation_table_has_every_cell_of_every_field_with_its_columns_and_n(ta
     # n per field: situation_games for the first field, extra_field_games for the others
     assert (table.loc[table["field"] == "basic", "n"] == GAMES).all()
     assert (table.loc[table["field"] != "basic", "n"] == EXTRA).all()
-    assert set(table["verdict"]) <= {"pays", "loses", "no effect", "undecided"}
+    # the answer's words: "pays"/"loses" only for a gain larger than the margin, as the label says (docs/statistics.md)
+    words = {"pays", "loses", "a change of undecided size", "negligible", "no change", "undecided"}
+    assert set(table["verdict"]) <= words
+    moved = table["verdict"].isin(["pays", "loses"])
+    assert (moved == (table["gain_verdict"] == "larger")).all()
+    assert ((table["verdict"] == "pays") == (moved & (table["gain_pp"] > 0))).all()
     # one simultaneous level over the whole table, every field
     assert table["sim_level"].nunique() == 1
     # the CSV the report writes carries the same columns
@@ -125,7 +130,9 @@ def test_unknown_field_is_a_clear_error(tmp_path):
     path = tmp_path / "bluff.toml"
     path.write_text(TOML.replace('"tuned-official-4"', '"tuned-nowhere"'))
     with pytest.raises(
-        ConfigError, match=r"key 'options\.fields': unknown policy 'tuned-nowhere'; the policies are: .*tuned-official-4"
+        ConfigError,
+        match=r"key 'options\.fields': unknown policy 'tuned-nowhere'; the policies are: tuned-.*"
+        r"\(the nearest 10 of \d+: the 8 presets and \d+ from '.*tuned\.toml'\)",
     ):
         load_experiment(path)
     # without a policies file the default fields name a policy it would hold: the error says where it is

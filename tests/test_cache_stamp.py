@@ -18,6 +18,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import unocli
 from unocli.kernel._cache import kernel_sources
 
@@ -108,6 +110,10 @@ def test_reordering_rule_fields_changes_the_stamp(tmp_path: Path) -> None:
     assert before != after
 
 
+# Slow: two first compiles of the whole kernel into an empty cache (about 70 s of the default run on a loaded
+# machine, the slowest test). The default run keeps the cheap guard of the same fault,
+# test_reordering_rule_fields_changes_the_stamp: the stamp that decides whether the cache is reused changes.
+@pytest.mark.slow
 def test_reordered_rule_fields_recompile_and_still_agree_with_the_reference(tmp_path: Path) -> None:
     """Compile and cache the kernel, reorder two rule fields, run again from the same cache."""
     rules_py = _copy_package(tmp_path)

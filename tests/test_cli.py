@@ -13,7 +13,6 @@ from click.testing import CliRunner
 
 from unocli import __version__
 from unocli.cli.main import cli
-from unocli.game.policies import PRESETS as POLICY_PRESETS
 from unocli.game.policies import resolve_policies
 from unocli.game.rules import PRESETS as RULE_PRESETS
 from unocli.game.rules import RULE_FIELDS, resolve_rules
@@ -88,11 +87,22 @@ def test_rules_show_toml_file(run, tmp_path):
     assert re.search(r"^  hand_size\s+5\*", result.stdout, re.M)
 
 
+def _documented_presets() -> list[str]:
+    """The preset names of docs/rules.md §13's Presets table, in its order (the user's reference, not the code)."""
+    text = (Path(__file__).resolve().parents[1] / "docs" / "rules.md").read_text(encoding="utf-8")
+    table = text.split("### Presets", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"^\| `([a-z_-]+)` \|", table, re.M)
+
+
 def test_policies_list(run):
+    """The listing names the presets docs/rules.md §13 documents, in that order, each with a description."""
     result = run("policies", "list")
     assert result.exit_code == 0
     lines = result.stdout.strip().splitlines()
-    assert [line.split()[0] for line in lines] == list(POLICY_PRESETS)
+    documented = _documented_presets()
+    assert documented[:2] == ["random", "basic"] and len(documented) >= 8  # the table was found and read
+    assert [line.split()[0] for line in lines] == [*documented, "search", "peek"]  # the search players last
+    assert all(len(line.split()) > 3 for line in lines)
 
 
 def test_policies_show(run):

@@ -133,7 +133,7 @@ def test_target_error_reaches_its_target_reproducibly():
         ({"target_error": 1.0, "metric": "speed"}, "unknown metric"),
         ({"quantities": ("turns", "win_7")}, "unknown metric 'win_7'"),
         ({"baseline": "zzz"}, "baseline 'zzz'"),
-        ({"games": 0}, "positive whole number"),
+        ({"games": 0}, r"games must be a whole number from 1 to 2\*\*63 - 1, not 0"),
     ],
 )
 def test_bad_arguments(kwargs, words):

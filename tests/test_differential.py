@@ -27,6 +27,7 @@ from strategies import seeds, starts, tables
 
 from unocli.game import policies as pol_module
 from unocli.game import rules as rules_module
+from unocli.game.counters import Outcome
 from unocli.game.policies import Policy
 from unocli.game.rules import Rules
 from unocli.kernel import ROW_NAMES, play_rows
@@ -232,6 +233,17 @@ def test_stuck_rounds_agree() -> None:
     assert rows[:, COL["rounds_stuck"]].sum() >= 1
     rows = compare(rules.replace(target_score=100), [pol_module.preset("basic")] * 9, 20240501, 985, 6, match=True)
     assert rows[:, COL["rounds_stuck"]].sum() >= 1
+
+
+def test_a_loop_through_a_choice_that_cannot_matter_ends_capped_in_both_engines() -> None:
+    """§11.15, what the stuck test does not detect: game 240505 of seed 20261201 (9 players, draw until playable,
+    basic; issue 29) loops through +2/+4 penalties whose victims choose at random between challenging and
+    accepting, although both draw the one card left. The choice moves the play stream, so no state repeats: the
+    round runs to max_turns and both engines count it capped (an outcome of its own), never stuck and never
+    dropped."""
+    rules = Rules(players=9, draw_until_playable=True)
+    rows = compare(rules, [pol_module.preset("basic")] * 9, 20261201, 240505, 1)
+    assert (rows[0, COL["outcome"]], rows[0, COL["turns"]]) == (Outcome.CAPPED, rules.max_turns)
 
 
 def test_first_player_dealer_and_skips_vary() -> None:

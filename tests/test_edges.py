@@ -373,7 +373,6 @@ def test_report_replaces_its_folder_whole_and_an_interrupt_leaves_it_as_it_was(t
     first = run("report", *paths, "--out", str(out), "--quiet")
     assert first.exit_code == 0, first.output
     assert "(2 experiments)" in first.output
-    (out / "stale.csv").write_text("old", encoding="utf-8")
     before = sorted(p.relative_to(out) for p in out.rglob("*"))
 
     real = render.run_experiment
@@ -388,12 +387,12 @@ def test_report_replaces_its_folder_whole_and_an_interrupt_leaves_it_as_it_was(t
     monkeypatch.setattr(render, "run_experiment", interrupted)
     result = run("report", *paths, "--out", str(out), "--quiet")
     assert result.exit_code == 130 and "Traceback" not in result.output
-    assert sorted(p.relative_to(out) for p in out.rglob("*")) == before  # untouched, stale file and all
+    assert sorted(p.relative_to(out) for p in out.rglob("*")) == before  # untouched
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temporary folder left
     monkeypatch.setattr(render, "run_experiment", real)
-    again = run("report", *paths, "--out", str(out), "--quiet")
+    again = run("report", paths[0], "--out", str(out), "--quiet")  # one experiment: the folders one/ and two/ go
     assert again.exit_code == 0, again.output
-    assert not (out / "stale.csv").exists() and (out / "one" / "README.md").exists()
+    assert not (out / "two").exists() and not (out / "one").exists() and (out / "README.md").exists()
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
 
 
@@ -402,7 +401,7 @@ def test_report_never_replaces_a_folder_that_is_not_a_report(tmp_path: Path) -> 
     (tmp_path / "mine").mkdir()
     (tmp_path / "mine" / "thesis.tex").write_text("precious", encoding="utf-8")
     result = run("report", *paths, "--out", str(tmp_path / "mine"))
-    assert result.exit_code == 1 and "not a unocli report" in one_error_line(result)
+    assert result.exit_code == 1 and "not a folder unocli wrote" in one_error_line(result)
     assert (tmp_path / "mine" / "thesis.tex").read_text() == "precious"
 
 

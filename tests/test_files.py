@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import pathlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -93,10 +92,14 @@ def test_permission_denied(kind, tmp_path, monkeypatch):
     path = tmp_path / "secret"
     path.write_text("", encoding="utf-8")
 
-    def refuse(self):
-        raise PermissionError(13, "Permission denied", str(self))
+    real_open = os.open
 
-    monkeypatch.setattr(pathlib.Path, "read_bytes", refuse)
+    def refuse(name, *args, **kwargs):
+        if str(name) == str(path):
+            raise PermissionError(13, "Permission denied", str(name))
+        return real_open(name, *args, **kwargs)
+
+    monkeypatch.setattr("unocli.files.os.open", refuse)
     assert _error(loader, path) == f"{what} {str(path)!r} cannot be read: permission denied"
 
 

@@ -137,12 +137,19 @@ def test_out_parameter_is_filled() -> None:
 
 
 def test_seeds_and_offsets_give_different_games() -> None:
+    """Games of another seed or another index are other games: every one of the 200 rows differs.
+
+    The basis: a row holds every §9 counter of a party round (turns, cards drawn, points, every seat's cards left,
+    ...), and two independent games almost never share one: among the 19,900 pairs of the 200 games of seed 11
+    not one row repeats (measured), so one collision in 200 would be a rate 0.5% against < 0.005% seen. The seeds
+    are fixed, so a failure is a change in the code (streams shared between seeds or games), not bad luck.
+    """
     base = play_rows(PARTY, TABLE, seed=11, start=0, count=200)
     other_seed = play_rows(PARTY, TABLE, seed=12, start=0, count=200)
     shifted = play_rows(PARTY, TABLE, seed=11, start=1, count=200)
-    assert (base != other_seed).any(axis=1).mean() > 0.9
+    assert (base != other_seed).any(axis=1).all()
     assert (base[1:] == shifted[:-1]).all()  # the same games, one index along
-    assert (base[:-1] != shifted[:-1]).any(axis=1).mean() > 0.9
+    assert (base[:-1] != shifted[:-1]).any(axis=1).all()
     # a rerun is identical
     assert (play_rows(PARTY, TABLE, seed=11, start=0, count=200) == base).all()
 
@@ -302,7 +309,21 @@ def test_workspace_record() -> None:
     # int8 card tables and int16 sizes and priorities (issue 14), int64 elsewhere but the kept
     # play-stream state (xoshiro256** words: uint64), the bit-sliced hands (uint64 words, kernel/plain.py)
     # and the probability knobs (float64)
-    int8 = ("hands", "ccount", "lacks", "shown", "disc", "pile", "opts", "old_hands", "old_ccount", "old_lacks", "old_shown")
+    int8 = (
+        "hands",
+        "ccount",
+        "lacks",
+        "shown",
+        "disc",
+        "pile",
+        "opts",
+        "old_hands",
+        "old_ccount",
+        "old_lacks",
+        "old_shown",
+        "sopt_card",
+        "sopt_colour",
+    )
     small = {name: np.int8 for name in (*int8, "kept_hands", "kept_lacks", "kept_shown", "kept_disc", "kept_pile")}
     small.update(
         {"hsize": np.int16, "old_hsize": np.int16, "prio": np.int16, "kept_rs": np.uint64, "bits": np.uint64, "probs": np.float64}

@@ -10,6 +10,7 @@ configurations checked to be plain, so a failure means the two rounds differ.
 
 from __future__ import annotations
 
+import functools
 import os
 
 import numpy as np
@@ -209,17 +210,23 @@ def _select_oracle(x: int, k: int) -> int:
     return [i for i in range(64) if x >> i & 1][k]
 
 
-@settings(max_examples=200, deadline=None)
-@given(x=st.integers(1, 2**64 - 1), data=st.data())
-def test_select_is_the_kth_set_bit(kernel, x: int, data) -> None:
-    """``_select`` (BMI2's pdep where the CPU has it) and its loop without BMI2 both give the k-th set bit."""
+@functools.cache
+def _compiled_selects():
+    """``_select`` and ``_select_loop`` compiled once for the whole property test (compiling them again for each of
+    its 200 examples took about 90 s of the default run, its slowest test)."""
     from numba import njit
 
     from unocli.kernel.plain import _select, _select_loop
 
+    return njit(lambda x, k: _select(x, k)), njit(_select_loop)
+
+
+@settings(max_examples=200, deadline=None)
+@given(x=st.integers(1, 2**64 - 1), data=st.data())
+def test_select_is_the_kth_set_bit(kernel, x: int, data) -> None:
+    """``_select`` (BMI2's pdep where the CPU has it) and its loop without BMI2 both give the k-th set bit."""
     k = data.draw(st.integers(0, bin(x).count("1") - 1))
-    select = njit(lambda x, k: _select(x, k))
-    loop = njit(_select_loop)
+    select, loop = _compiled_selects()
     assert select(np.uint64(x), np.uint64(k)) == _select_oracle(x, k)
     assert loop(np.uint64(x), np.uint64(k)) == _select_oracle(x, k)
 

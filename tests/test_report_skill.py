@@ -11,10 +11,12 @@ runs have fixed seeds, so a failure is a change in the code, not bad luck.
 
 from __future__ import annotations
 
+import math
 import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -23,6 +25,7 @@ from unocli.report.analyses import ANALYSES, Context, skill
 from unocli.report.model import Chart, TableBlock
 from unocli.run.backends import LocalBackend
 from unocli.study.experiments import load_experiment
+from unocli.study.stats import VERDICTS
 
 GAMES, MATCHES = 1200, 40
 TOML = f"""
@@ -115,7 +118,7 @@ def test_identical_rule_sets_differ_by_exactly_zero(result):
     assert (twin["d_gap"] == 0).all() and (twin["d_low"] == 0).all() and (twin["d_high"] == 0).all()
     assert (twin["verdict"] == "equivalent").all()
     assert (ch["n"] == ch["kind"].map({"round": GAMES, "match": MATCHES})).all()
-    assert set(ch["verdict"]) <= {"equivalent", "different", "undecided"}
+    assert set(ch["verdict"]) <= set(VERDICTS)
 
 
 def test_render_has_chart_and_tables(result):
@@ -125,7 +128,7 @@ def test_render_has_chart_and_tables(result):
     tables = {b.name: b for b in section.blocks if isinstance(b, TableBlock)}
     assert set(tables) == {"skill-gaps", "skill-vs-baseline"}
     shown = tables["skill-gaps"].shown
-    assert {"n deals (rounds)", "round gap [95%]", "n deals (matches)", "match gap [95%]"} <= set(shown.columns)
+    assert {"n deals (rounds)", "round edge [95%]", "n deals (matches)", "match edge [95%]"} <= set(shown.columns)
     assert len(shown) == len(result.gaps)
 
 
@@ -200,3 +203,48 @@ def test_fixed_player_is_measured_beside_the_player(tmp_path):
     path.write_text(text.replace('fixed_player = "basic"', 'fixed_player = "tuned-{rules}-{players}"'))
     with pytest.raises(ConfigError, match="fixed_player"):
         load_experiment(path)
+
+
+def test_clustered_share_and_edge_intervals_against_a_cluster_robust_formula(monkeypatch, tmp_path):
+    """The skill report's share is over rotations clustered by deal. Recomputed here from the rows of a small run
+    (the kernel's per-deal counts of rotations won, seen by a spy on run_shard) with the cluster-robust (CR1)
+    variance of a mean, written from the observations: V = G/(G-1) * sum_g (sum_i (y_gi - ybar))^2 / N^2, with G
+    deals, N = G n observations and y_gi = 1 when the player won rotation i of deal g; the interval is
+    ybar +- t(0.975, G - 1) sqrt(V) (scipy.stats.t). With equal clusters this is the t interval over the deals'
+    shares, so the two agree to rounding (1e-9). A sum of a deal's wins put in place of its sum of squares keeps
+    the mean and changes the interval (basic against random wins 0 to 4 rotations of a deal, not only 0 or 1)."""
+    from scipy import stats as sps
+
+    path = tmp_path / "skill.toml"
+    path.write_text(TOML, encoding="utf-8")
+    exp = load_experiment(path)
+    seen: list[tuple[int, np.ndarray]] = []
+    real = skill.run_shard
+
+    def spy(spec, shard):
+        part = real(spec, shard)
+        seen.append((part.start, np.array(part.wins)))
+        return part
+
+    monkeypatch.setattr(skill, "run_shard", spy)
+    n, deals = 4, 400
+    arm = skill.table_arm(exp, "official", n, "basic", "random")
+    cell = skill.play_cell(exp, Context(backend=LocalBackend(), log=lambda _: None), arm, deals, False)
+    wins = np.concatenate([w for _, w in sorted(seen, key=lambda s: s[0])])
+    assert wins.shape == (deals, n)
+    mine = wins[:, 0].astype(float)
+    assert len(set(mine)) > 2  # some deals won in 2+ rotations: the planted bug would show
+    big_n = deals * n
+    ybar = mine.sum() / big_n
+    v = deals / (deals - 1) * ((mine - n * ybar) ** 2).sum() / big_n**2
+    half = sps.t.ppf(0.975, deals - 1) * math.sqrt(v)
+    assert cell.share.mean == pytest.approx(ybar, abs=1e-12)
+    assert (cell.share.low, cell.share.high) == (pytest.approx(ybar - half, abs=1e-9), pytest.approx(ybar + half, abs=1e-9))
+    # the edge (share minus an average seat's share) per deal, the same way: residuals of (won - won by anyone / n)
+    anyone = wins.sum(axis=1).astype(float)
+    e = (mine - anyone / n) / n  # the deal's edge: its rotations' mean of (player won - anybody won / n)
+    ebar = e.mean()
+    ve = deals / (deals - 1) * ((e - ebar) ** 2).sum() / deals**2
+    he = sps.t.ppf(0.975, deals - 1) * math.sqrt(ve)
+    assert cell.gap.mean == pytest.approx(ebar, abs=1e-12)
+    assert (cell.gap.low, cell.gap.high) == (pytest.approx(ebar - he, abs=1e-9), pytest.approx(ebar + he, abs=1e-9))

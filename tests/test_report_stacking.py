@@ -17,7 +17,7 @@ import pytest
 
 from unocli.game.policies import parse_policy_spec
 from unocli.kernel import ROW_NAMES, play_rows
-from unocli.report.analyses import Context, stacking
+from unocli.report.analyses import Context, stacking, stacking_fields
 from unocli.report.analyses.stacking_fields import contrast, play_field
 from unocli.run.backends import LocalBackend
 from unocli.study.experiments import load_experiment
@@ -118,3 +118,30 @@ def test_planted_interaction_is_recovered(tmp_path, ctx):
     assert tuple(s.loc["off", ["edge", "edge_low", "edge_high"]]) == (0.0, 0.0, 0.0)
     assert s.loc["any", "interaction_low"] > 0
     assert s.loc["any", "interaction"] == pytest.approx(s.loc["any", "edge"])
+
+
+def test_comeback_chance_against_a_hand_count_of_the_rows(tmp_path, ctx):
+    """The field table's comeback chance (the first player left with one card does not win, docs/rules.md §9) is
+    counted here by hand from the kernel's rows of the same deals: among the rounds with a ``first_to_one`` seat,
+    the share whose winner is another seat (a blocked or capped round has no winner, so it counts as a comeback).
+    Its interval is scipy's Wilson interval of that count; the count of rounds with a first player to one card is
+    the table's ``one_reached``. The complement (the first to one card wins) would be about 1 - share, far off."""
+    from scipy import stats as sps
+
+    games = 400
+    exp = experiment(tmp_path, games, '["random"]', "basic")
+    comp = play_field(exp, ctx, 4, "random", "off")
+    rows = {r["stacking"]: r for r in stacking_fields.field_rows(comp, 4, "random", ["off", "any"], "off", 40, 23)}
+    for name in ("off", "any"):
+        arm = comp.arms[comp.index(name)]
+        kernel = np.concatenate([play_rows(arm.rules, arm.policies, seed=23, start=i, count=1) for i in range(games)])
+        first = kernel[:, ROW_NAMES.index("first_to_one")]
+        reached = first >= 0
+        lost = reached & (kernel[:, WINNER] != first)
+        k, n = int(lost.sum()), int(reached.sum())
+        assert 0 < k < n  # both kinds of round happen, so the complement cannot pass by accident
+        r = rows[name]
+        assert r["one_reached"] == n
+        assert r["comeback"] == pytest.approx(k / n, abs=1e-12)
+        ci = sps.binomtest(k, n).proportion_ci(0.95, method="wilson")
+        assert (r["comeback_low"], r["comeback_high"]) == (pytest.approx(ci.low, abs=1e-9), pytest.approx(ci.high, abs=1e-9))

@@ -124,6 +124,29 @@ def test_s9_skips_after_a_wild_draw_four_accepted_or_challenged():
     assert step(bluff) and (bluff.stats.challenges_won, bluff.stats.skips) == (1, 0)
 
 
+@pytest.mark.parametrize(
+    ("hands", "respond", "drawn", "challenges"),
+    [
+        (["RS", "Y1", "Y2"], [], 0, 0),  # a last Skip
+        (["RR", "Y1"], [], 0, 0),  # a last two-player Reverse
+        (["R+2", "Y1", "Y2"], [], 2, 0),  # a last Draw Two: the victim draws 2 (§7)
+        (["W+4", "Y1", "Y2"], ["accept"], 4, 0),  # a last Wild Draw Four accepted: the victim draws 4
+        (["W+4", "Y1", "Y2"], ["challenge"], 6, 1),  # challenged: never a bluff with no other card (§7), 6 drawn
+    ],
+    ids=["skip", "reverse-2p", "draw-two", "plus4-accepted", "plus4-challenged"],
+)
+def test_s9_a_card_that_ends_the_round_skips_nobody(hands, respond, drawn, challenges):
+    """§9 skips: "A card that ends the round skips nobody": seat 0 goes out on each of the four cards that would
+    skip the next player, the round is won, no turn follows, so no turn is lost (skips 0). The victim of a last
+    Draw Two or Wild Draw Four still draws its cards (§7). The same cards not played last skip once
+    (test_s9_skips_count_turns_lost, test_s9_skips_after_a_wild_draw_four_accepted_or_challenged)."""
+    rnd = position(hands, "R5", "B1 B2 B3 B4 B5 B6 B7 B8", decider=ScriptedDecider(respond=respond))
+    assert not step(rnd)  # the round ended on seat 0's play
+    assert (rnd.stats.outcome, rnd.stats.winner) == (Outcome.WON, 0)
+    assert (rnd.stats.skips, rnd.stats.cards_drawn, rnd.stats.challenges) == (0, drawn, challenges)
+    assert not events(rnd, Kind.SKIP)
+
+
 def test_s9_skips_under_stacking_only_the_player_who_draws_loses_a_turn():
     rnd = position(
         ["R+2 G1", "Y+2 Y1", "G2 G3"],

@@ -370,7 +370,7 @@ def test_equivalence_interval_is_the_simultaneous_t_interval():
     """The shown interval is scipy's t interval at level 1 - alpha / family, and the verdict reads it."""
     from scipy import stats as sps
 
-    from unocli.study.stats import DIFFERENT, EQUIVALENT, UNDECIDED, equivalence, paired_diff
+    from unocli.study.stats import EQUIVALENT, LARGER, UNDECIDED, equivalence, paired_diff
 
     rng = np.random.default_rng(3)
     d = rng.normal(0.0, 1, 2000)
@@ -382,7 +382,7 @@ def test_equivalence_interval_is_the_simultaneous_t_interval():
     assert eq.verdict == EQUIVALENT  # true 0, se ~0.022: the interval (~+-0.07) is well inside +-0.5 and holds 0
     assert equivalence(diff, margin=0.01, family=10).verdict == UNDECIDED
     planted = paired_diff(d + 1.0, np.zeros_like(d))
-    assert equivalence(planted, margin=0.5, family=10).verdict == DIFFERENT
+    assert equivalence(planted, margin=0.5, family=10).verdict == LARGER  # +1.0 +- 0.07: beyond +0.5
 
 
 def test_identical_arms_are_equivalent_and_the_verdict_controls_errors():
@@ -477,3 +477,73 @@ def test_clustered_share_covers_where_a_naive_wilson_interval_does_not():
     assert 0.93 <= cov_c <= 0.97 and cov_w > 0.995
     cov_c, cov_w = _cluster_coverage(positive, 1000, 400, 4, 0.25, seed=2)
     assert 0.93 <= cov_c <= 0.97 and cov_w < 0.9
+
+
+# ---------------------------------------------------------------- verdicts against the margin, worked by hand
+
+
+def _known_se(diff: float, se: float):
+    """A difference with a known standard error and (practically) normal quantiles: df = 10**9, so the 95% interval
+    is diff +- 1.959964 se (scipy.stats.norm.ppf(0.975) = 1.95996398...), worked out by hand below."""
+    from unocli.study.stats import Difference
+
+    half = 1.959963984540054 * se
+    return Difference(diff, se, 1000, diff - half, diff + half, math.nan, 1e9)
+
+
+@pytest.mark.parametrize(
+    ("diff", "se", "verdict", "why"),
+    [
+        (1.0, 0.1, "larger", "[+0.80, +1.20] lies entirely beyond +0.5"),
+        (-1.0, 0.1, "larger", "[-1.20, -0.80] lies entirely beyond -0.5"),
+        (0.3, 0.1, "negligible", "[+0.10, +0.50): excludes 0, within +-0.5"),
+        (-0.3, 0.1, "negligible", "(-0.50, -0.10]: excludes 0, within +-0.5"),
+        (0.1, 0.1, "equivalent", "[-0.10, +0.30]: holds 0, within +-0.5"),
+        (0.5, 0.1, "unsized", "[+0.30, +0.70]: excludes 0, crosses +0.5"),
+        (-0.6, 0.1, "unsized", "[-0.80, -0.40]: excludes 0, crosses -0.5"),
+        (0.2, 0.5, "undecided", "[-0.78, +1.18]: holds 0, crosses both margins"),
+        (0.45, 0.3, "undecided", "[-0.14, +1.04]: holds 0, crosses +0.5"),
+    ],
+)
+def test_equivalence_verdicts_on_worked_examples(diff, se, verdict, why):
+    """Each of the five verdicts (docs/statistics.md) at margin 0.5, family 1, on an interval worked out by hand."""
+    from unocli.study.stats import equivalence
+
+    e = equivalence(_known_se(diff, se), margin=0.5)
+    assert e.verdict == verdict, why
+    assert (e.low, e.high) == (pytest.approx(diff - 1.96 * se, abs=1e-4), pytest.approx(diff + 1.96 * se, abs=1e-4))
+
+
+def test_effects_inside_the_margin_are_not_changes_larger_than_it():
+    """Issue 30's cases, which the old verdict ("different" whenever the interval excluded 0) announced as changes:
+    a bluff "paying" +0.16 [+0.03, +0.29] pp against +-0.5 pp and 2-player stacking "lengthening" +0.40
+    [+0.04, +0.76] turns against +-1 turn are both changes smaller than their margins."""
+    from unocli.study.stats import NEGLIGIBLE, classify
+
+    assert classify(0.03, 0.29, 0.5) == NEGLIGIBLE
+    assert classify(0.04, 0.76, 1.0) == NEGLIGIBLE
+    assert classify(-0.66, -0.33, 1.0) == NEGLIGIBLE  # stacking under random at 4 players, 100,000 fresh deals
+
+
+def test_verdict_boundaries_count_an_end_on_the_margin_as_within_it():
+    """The documented tie rule: an end exactly on +-margin is within it, an end exactly on 0 includes 0."""
+    from unocli.study.stats import EQUIVALENT, NEGLIGIBLE, UNDECIDED, UNSIZED, classify
+
+    assert classify(0.1, 0.5, 0.5) == NEGLIGIBLE
+    assert classify(-0.5, 0.5, 0.5) == EQUIVALENT
+    assert classify(0.0, 0.4, 0.5) == EQUIVALENT
+    assert classify(0.5, 0.9, 0.5) == UNSIZED  # not entirely beyond +0.5: it touches it
+    assert classify(0.0, 0.9, 0.5) == UNDECIDED
+
+
+def test_the_simultaneous_interval_decides_between_negligible_and_unsized():
+    """The verdict reads the family's interval, not the per-cell one: the same difference (+0.35, se 0.05) is
+    negligible alone ([+0.25, +0.45]) and of undecided size in a family of 1,000 (z = 4.06: [+0.147, +0.553],
+    scipy.stats.norm.ppf(1 - 0.025 / 1000) = 4.0556)."""
+    from unocli.study.stats import NEGLIGIBLE, UNSIZED, equivalence
+
+    d = _known_se(0.35, 0.05)
+    assert equivalence(d, margin=0.5).verdict == NEGLIGIBLE
+    wide = equivalence(d, margin=0.5, family=1000)
+    assert wide.verdict == UNSIZED
+    assert wide.low == pytest.approx(0.35 - 4.0556 * 0.05, abs=1e-4)

@@ -34,6 +34,10 @@ def test_pyproject_ships_them() -> None:
     package = ROOT / "unocli"
     for name in ("sims/stacking.toml", "sims/policies.toml", "rules.md"):
         assert any((package / "data").joinpath(name).match(str(package / p)) for p in patterns), name
+    templates = sorted((package / "report" / "templates").glob("*"))
+    assert len(templates) >= 4  # the HTML report's templates
+    for path in templates:
+        assert any(path.match(str(package / p)) for p in patterns), path.name
 
 
 @pytest.mark.slow
@@ -74,3 +78,9 @@ def test_a_wheel_install_runs_the_quick_report_from_any_folder(tmp_path: Path) -
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert (elsewhere / "rep" / "README.md").is_file() and (elsewhere / "rep" / "stacking" / "README.md").is_file()
+    assert (elsewhere / "rep" / "index.html").is_file() and (elsewhere / "rep" / "stacking" / "share-card.png").is_file()
+    # the installed package's path (site-packages) and the folders it ran in are named nowhere in the text
+    for page in [*(elsewhere / "rep").rglob("*.md"), *(elsewhere / "rep").rglob("*.html")]:
+        text = page.read_text(encoding="utf-8")
+        for path in (purelib, tmp_path, tmp_path.resolve(), Path.home()):
+            assert str(path) not in text, (page, path)

@@ -2,8 +2,11 @@
 
 - :func:`load_toml` / :func:`load_json`: the one loader of rules files, policy
   files, experiment files (TOML) and baselines (JSON). A missing file, a folder,
-  an unreadable or binary file and a syntax error (with its line) each get a
-  sentence naming the file.
+  a FIFO or device (refused before it is opened, so nothing waits on it), a
+  file over :data:`MAX_INPUT_BYTES`, an unreadable or binary file, a syntax
+  error (with its line), a number too long to read, nesting deeper than
+  :data:`MAX_DEPTH` and (TOML) a number that is not finite each get a sentence
+  naming the file.
 - :func:`write_atomic` / :func:`write_text_atomic`: the one writer of outputs
   that must never be left half-written (tables, baselines): a temporary file in
   the same folder, flushed to disk, then renamed over the target.
@@ -13,8 +16,12 @@
 from __future__ import annotations
 
 import json
+import math
 import os
+import re
 import secrets
+import stat
+import sys
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
@@ -31,20 +38,45 @@ TABLE_SUFFIXES = (".parquet", ".csv")
 # ---------------------------------------------------------------- reading
 
 
+MAX_INPUT_BYTES = 16 * 2**20  # the largest input file read: the shipped ones are under 40 KB
+MAX_DEPTH = 32  # lists and tables nested deeper than any unocli file needs (a baseline nests 5 deep)
+_LONG_NUMBER = re.compile(rf"\d{{{(sys.get_int_max_str_digits() or 4300) + 1},}}")  # what int() refuses to read
+
+
 def read_text(path: str | Path, what: str, error: type[ConfigError] = ConfigError) -> str:
-    """The text of a UTF-8 file; ``what`` names it in errors ("rules file"), raised as ``error``."""
+    """The text of a UTF-8 file; ``what`` names it in errors ("rules file"), raised as ``error``.
+
+    Only a regular file is read: a FIFO or a device is refused before anything
+    waits on it (it is opened without blocking, then checked again, so a file
+    swapped for a FIFO in between cannot hang either).
+    """
     p = Path(path)
     name = f"{what} {str(p)!r}"
     try:
-        data = p.read_bytes()
+        _check_regular(os.stat(p), name, error)
+        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        try:
+            _check_regular(os.fstat(fd), name, error)
+            with os.fdopen(fd, "rb", closefd=False) as f:
+                data = f.read(MAX_INPUT_BYTES + 1)
+        finally:
+            os.close(fd)
+    except ConfigError:
+        raise
     except FileNotFoundError:
         raise error(f"{name} does not exist") from None
-    except IsADirectoryError:
+    except (IsADirectoryError, NotADirectoryError) as exc:
+        if isinstance(exc, NotADirectoryError):
+            raise error(f"{name} does not exist (a part of its path is a file, not a folder)") from None
         raise error(f"{name} is a folder, not a file") from None
     except PermissionError:
         raise error(f"{name} cannot be read: permission denied") from None
     except OSError as exc:
         raise error(f"{name} cannot be read: {_reason(exc)}") from None
+    except ValueError as exc:  # a path too long or holding a NUL byte (os calls raise ValueError)
+        raise error(f"{name} cannot be read: {_one_line(str(exc))}") from None
+    if len(data) > MAX_INPUT_BYTES:
+        raise error(f"{name} is larger than {MAX_INPUT_BYTES // 2**20} MB, far more than any unocli input file needs")
     if b"\0" in data:
         raise error(f"{name} is a binary file, not text")
     try:
@@ -54,23 +86,82 @@ def read_text(path: str | Path, what: str, error: type[ConfigError] = ConfigErro
         raise error(f"{name} is not UTF-8 text (a byte that is not UTF-8 on line {line})") from None
 
 
+_KINDS = (
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a device"),
+    (stat.S_ISBLK, "a device"),
+)
+
+
+def _check_regular(st: os.stat_result, name: str, error: type[ConfigError]) -> None:
+    """Refuse anything but a regular file (a folder raises IsADirectoryError, worded by the caller)."""
+    if stat.S_ISREG(st.st_mode):
+        return
+    if stat.S_ISDIR(st.st_mode):
+        raise IsADirectoryError
+    kind = next((k for test, k in _KINDS if test(st.st_mode)), "a special file")
+    raise error(f"{name} is {kind}, not a regular file")
+
+
 def load_toml(path: str | Path, what: str, error: type[ConfigError] = ConfigError) -> dict[str, Any]:
-    """A TOML file as a dict (see :func:`read_text`); a syntax error names its line."""
+    """A TOML file as a dict (see :func:`read_text`); a syntax error names its line.
+
+    Every number in it must be finite (``inf`` and ``nan`` are TOML, but no
+    unocli setting means them), and it may nest at most :data:`MAX_DEPTH` deep.
+    """
     text = read_text(path, what, error)
+    name = f"{what} {str(Path(path))!r}"
     try:
-        return tomllib.loads(text)
+        doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         # tomllib's message ends "(at line L, column C)" or "(at end of document)".
-        raise error(f"{what} {str(Path(path))!r} is not valid TOML: {_one_line(str(exc))}") from None
+        raise error(f"{name} is not valid TOML: {_one_line(str(exc))}") from None
+    except (RecursionError, ValueError) as exc:
+        raise error(_unreadable(name, text, exc)) from None
+    _check_document(doc, name, error, finite=True)
+    return doc
 
 
 def load_json(path: str | Path, what: str, error: type[ConfigError] = ConfigError) -> Any:
-    """A JSON file's value (see :func:`read_text`); a syntax error names its line."""
+    """A JSON file's value (see :func:`read_text`); a syntax error names its line; nesting as :func:`load_toml`."""
     text = read_text(path, what, error)
+    name = f"{what} {str(Path(path))!r}"
     try:
-        return json.loads(text)
+        doc = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise error(f"{what} {str(Path(path))!r} is not valid JSON ({exc.msg} at line {exc.lineno})") from None
+        raise error(f"{name} is not valid JSON ({exc.msg} at line {exc.lineno})") from None
+    except (RecursionError, ValueError) as exc:
+        raise error(_unreadable(name, text, exc)) from None
+    _check_document(doc, name, error, finite=False)
+    return doc
+
+
+def _unreadable(name: str, text: str, exc: BaseException) -> str:
+    """Why a parser gave up on text it could not represent: nesting too deep, or an integer too long."""
+    if isinstance(exc, RecursionError):
+        return f"{name} nests lists or tables more than {MAX_DEPTH} deep"
+    long = _LONG_NUMBER.search(text.replace("_", ""))
+    if long is not None:
+        line = text.replace("_", "")[: long.start()].count("\n") + 1
+        return f"{name} holds a number of {long.end() - long.start():,} digits on line {line}, far beyond any setting"
+    return f"{name} cannot be read: {_one_line(str(exc))}"  # pragma: no cover - no other ValueError is known
+
+
+def _check_document(doc: Any, name: str, error: type[ConfigError], finite: bool) -> None:
+    """Refuse nesting deeper than MAX_DEPTH and (``finite``) any number that is inf or nan, naming its key."""
+    todo: list[tuple[Any, str, int]] = [(doc, "", 0)]
+    while todo:
+        value, key, depth = todo.pop()
+        if isinstance(value, dict | list):
+            if depth >= MAX_DEPTH:
+                raise error(f"{name} nests lists or tables more than {MAX_DEPTH} deep (at {key!r})")
+            if isinstance(value, dict):
+                todo.extend((v, f"{key}.{k}" if key else str(k), depth + 1) for k, v in value.items())
+            else:
+                todo.extend((v, f"{key}[{i}]", depth + 1) for i, v in enumerate(value))
+        elif finite and isinstance(value, float) and not math.isfinite(value):
+            raise error(f"{name}: {key!r} is {value}, but every number must be finite")
 
 
 # ---------------------------------------------------------------- writing
@@ -234,3 +325,30 @@ def write_table(df: pd.DataFrame, path: str | Path) -> Path:
     if p.suffix.lower() == ".parquet":
         return write_atomic(p, lambda tmp: df.to_parquet(tmp, index=False))
     return write_atomic(p, lambda tmp: df.to_csv(tmp, index=False))
+
+
+def display_path(path: str | Path) -> str:
+    """A file's name for text a user reads or shares (reports, captions, messages): never an absolute path.
+
+    A file of unocli's package data is "unocli's shipped sims/tuned/tuned.toml"
+    (the same words on every machine, wherever unocli is installed); a file
+    under the working folder is its path relative to it; any other file is its
+    name alone (the folders above it are the user's, and say nothing to a reader).
+    """
+    from importlib.resources import files
+
+    p = Path(path)
+    if not p.is_absolute():
+        return p.as_posix()
+    data = Path(str(files("unocli") / "data"))
+    # In a source tree the data's entries are links (data/sims -> sims/): a path through either is shipped data.
+    for entry in sorted(data.iterdir()) if data.is_dir() else ():
+        for base in dict.fromkeys((entry, entry.resolve())):
+            for candidate in dict.fromkeys((p, p.resolve())):
+                if candidate.is_relative_to(base):
+                    return f"unocli's shipped {Path(entry.name, candidate.relative_to(base)).as_posix()}"
+    here = Path.cwd()
+    for base in dict.fromkeys((here, here.resolve())):
+        if p.is_relative_to(base):
+            return p.relative_to(base).as_posix()
+    return p.name

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -15,11 +16,11 @@ import pandas as pd
 
 from unocli.cli.backend import backend_options, make_backend
 from unocli.cli.options import (
-    GAMES_MAX,
     F,
     UnoCommand,
     bundled,
     check_seats,
+    games_type,
     given,
     load_policy_file,
     match_option,
@@ -32,7 +33,8 @@ from unocli.cli.options import (
     threads_option,
 )
 from unocli.errors import ConfigError
-from unocli.files import check_folder_path, check_table_path, write_table
+from unocli.files import check_table_path, write_table
+from unocli.folders import check_out_folder, writing
 from unocli.game.policies import UnknownPolicy
 from unocli.game.rules import PRESETS as RULE_PRESETS
 from unocli.report import fmt
@@ -74,7 +76,7 @@ def parse_arm(text: str, base: TableSpec) -> tuple[str, TableSpec]:
     except UnknownPolicy:
         raise UnknownPolicy(
             f"--arm {text!r}: not a rules preset ({', '.join(RULE_PRESETS)}), a policy "
-            f"({known_policies(base.policies)}) or NAME: --set FIELD=VALUE ..."
+            f"({known_policies(base.policies, spec.partition(':')[0].strip())}) or NAME: --set FIELD=VALUE ..."
         ) from None
     return spec, replace(base, policy=spec)
 
@@ -170,7 +172,7 @@ class StudyOptions:
 def study_options(*, games_help: str, metrics_help: str) -> Callable[[F], F]:
     """The options of :class:`StudyOptions`, handed to the command as ``study``."""
     metrics_option = click.option("--metrics", "metrics_text", default=None, metavar="A,B,...", help=metrics_help)
-    games_option = click.option("--games", type=click.IntRange(min=1, max=GAMES_MAX), default=None, help=games_help)
+    games_option = click.option("--games", type=games_type(), default=None, help=games_help)
     play = (target_options, match_option, threads_option)
     policies_option = functools.partial(policies_file_option, help=POLICIES_HELP)
     table = (rules_options, policy_options, policies_option)
@@ -237,7 +239,7 @@ def format_comparison(df: pd.DataFrame) -> str:
 )
 @click.option("--baseline", default=None, help="The arm the others are compared with (default: the first).")
 @study_options(
-    games_help="Games per arm [default: 20000, or the file's].",
+    games_help="Games per arm, 1 to 2**63 - 1 [default: 20000, or the file's].",
     metrics_help="Metrics to show (default: turns, cards_drawn, win_0; or the file's).",
 )
 @click.option(
@@ -384,11 +386,21 @@ def _comparison_json(result: Comparison, table: pd.DataFrame) -> str:
         "games": result.games,
         "seed": result.seed,
         "baseline": table["baseline"].iloc[0],
-        "rows": json.loads(table.to_json(orient="records")),
+        # Every float as repr writes it (exact when read back; to_json rounds to 10 digits), NaN as null.
+        "rows": [{k: _json_value(v) for k, v in rec.items()} for rec in table.to_dict(orient="records")],
     }
     if result.target is not None:
         payload["target"] = result.target.to_dict()
     return json.dumps(payload, indent=2, default=float)
+
+
+def _json_value(value: Any) -> Any:
+    """A table cell as a plain JSON value: NumPy scalars as Python ones, NaN and None as null."""
+    if hasattr(value, "item"):
+        value = value.item()
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    return value
 
 
 def _comparison_text(result: Comparison, table: pd.DataFrame) -> str:
@@ -402,6 +414,19 @@ def _comparison_text(result: Comparison, table: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
+OUT_FOLDER_HELP = (
+    "The folder is replaced whole, and only when it is empty or a folder unocli wrote that nobody changed "
+    "(every file listed with its SHA-256 in its .unocli-manifest.json); any other folder is refused, "
+    "a file you added inside one included. A symbolic link to a folder is written where it points (the link stays)."
+)
+force_option = click.option(
+    "--force",
+    is_flag=True,
+    help="Write --out even when it is a folder unocli would refuse: the old folder is first moved aside "
+    "to DIR.old-YYYYmmdd-HHMMSS beside it, never deleted.",
+)
+
+
 @click.command(cls=UnoCommand)
 @click.argument("experiment", required=False, type=click.Path(dir_okay=False))
 @repeatable_option(
@@ -412,7 +437,7 @@ def _comparison_text(result: Comparison, table: pd.DataFrame) -> str:
     "START:STOP:STEP, e.g. --grid bluff=0:1:0.1 (repeatable).",
 )
 @study_options(
-    games_help="Games per cell [default: 5000].",
+    games_help="Games per cell, 1 to 2**63 - 1 [default: 5000].",
     metrics_help="Metrics in the table (default: --metric, win_0, cards_drawn).",
 )
 @click.option(
@@ -421,8 +446,9 @@ def _comparison_text(result: Comparison, table: pd.DataFrame) -> str:
     type=click.Path(file_okay=False),
     default="sweep",
     show_default=True,
-    help="Folder for sweep.csv, sweep.parquet, sweep.png and sweep.svg.",
+    help="Folder for sweep.csv, sweep.parquet, sweep.png and sweep.svg. " + OUT_FOLDER_HELP,
 )
+@force_option
 @click.option("--quiet", is_flag=True, help="No progress messages.")
 @click.option("--yes", is_flag=True, help=f"Play a grid of more than {CONFIRM_CELLS:,} cells.")
 @backend_options
@@ -431,6 +457,7 @@ def sweep_cmd(
     grid_texts: tuple[str, ...],
     study: StudyOptions,
     out_dir: str,
+    force: bool,
     quiet: bool,
     yes: bool,
     backend: str,
@@ -441,10 +468,11 @@ def sweep_cmd(
     Cells of one table size play the same deals. The table (CSV and Parquet)
     has one row per cell and metric with the mean, its 95% interval, n, and
     the paired difference from the first cell. The chart is a line plot for
-    one axis and a heatmap for two.
+    one axis and a heatmap for two. --out is written as report's is: whole,
+    with a manifest, replacing only an untouched folder unocli wrote.
     """
     check_target(study.target_error, study.max_games)
-    folder = check_folder_path(out_dir, "--out folder")
+    dest = check_out_folder(out_dir, force=force)
     metrics, seed = study.metrics, study.seed
     if experiment:
         from unocli.study.experiments import load_experiment
@@ -486,11 +514,16 @@ def sweep_cmd(
         progress=bar,
     )
     bar.close()
-    click.echo(_write_sweep(result, folder, study.metric, seed, base))
+    with writing(dest, "unocli sweep") as (tmp, done):
+        text = _write_sweep(result, tmp, study.metric, seed, base, shown=dest.shown)
+    click.echo(text)
+    if done.aside_note():
+        click.echo(done.aside_note(), err=True)
 
 
-def _write_sweep(result: SweepResult, folder: Path, metric: str, seed: int, base: TableSpec) -> str:
-    """Write the sweep's table and chart into ``folder``; return the table and what was written, for the terminal."""
+def _write_sweep(result: SweepResult, folder: Path, metric: str, seed: int, base: TableSpec, shown: Path) -> str:
+    """Write the sweep's table and chart into ``folder`` (a fresh temporary folder that becomes ``shown``);
+    return the table and what was written, for the terminal."""
     from unocli import __version__
     from unocli.report.analyses.generic_sweep import sweep_chart, table_shown
     from unocli.report.plots import save  # matplotlib loads only when a sweep is drawn
@@ -509,9 +542,9 @@ def _write_sweep(result: SweepResult, folder: Path, metric: str, seed: int, base
     lines += [info.describe() for info in result.targets.values()]
     if fig is not None:
         save(fig, folder, "sweep")
-        lines.append(f"Wrote {folder / 'sweep.csv'}, sweep.parquet, sweep.png and sweep.svg")
+        lines.append(f"Wrote {shown / 'sweep.csv'}, sweep.parquet, sweep.png and sweep.svg")
     else:
-        lines.append(f"Wrote {folder / 'sweep.csv'} and sweep.parquet (no chart for more than two axes)")
+        lines.append(f"Wrote {shown / 'sweep.csv'} and sweep.parquet (no chart for more than two axes)")
     return "\n".join(lines)
 
 
@@ -523,8 +556,10 @@ def _write_sweep(result: SweepResult, folder: Path, metric: str, seed: int, base
     type=click.Path(file_okay=False),
     default="reports/latest",
     show_default=True,
-    help="Folder for README.md, the charts (PNG and SVG) and the tables (CSV).",
+    help="Folder for README.md, index.html, the charts (PNG and SVG), the tables (CSV) and the share cards (PNG). "
+    + OUT_FOLDER_HELP,
 )
+@force_option
 @click.option(
     "--quick/--full",
     default=None,
@@ -536,6 +571,7 @@ def _write_sweep(result: SweepResult, folder: Path, metric: str, seed: int, base
 def report_cmd(
     experiments: tuple[str, ...],
     out_dir: str,
+    force: bool,
     quick: bool | None,
     threads: int | None,
     quiet: bool,
@@ -547,10 +583,25 @@ def report_cmd(
     With no EXPERIMENT, runs sims/game-length, bluff, stacking,
     seat-advantage and house-rules at their quick sizes (under a minute on
     two cores once the kernel is compiled) into reports/latest/.
+
+    Each report folder holds README.md and index.html, the same report as
+    one page that opens offline in any browser (charts inline, nothing
+    fetched), and share-card.png, a 1200x630 image with the question, the
+    answer and its numbers, for a chat or a social post. With several
+    experiments, the folder's own index.html opens each debate with its
+    answer and headline chart and links its full page.
+
+    The report is written into a temporary folder beside --out and takes
+    its place only when complete, with a .unocli-manifest.json of its files:
+    an error, Ctrl-C, SIGTERM or SIGHUP (exit 130, 143, 129) leaves the old
+    folder as it was. A folder without a manifest, such as the reports/ of a
+    checkout (which also holds reports/tune and reports/skill, made by
+    other commands), is refused: choose a new --out, or give --force to
+    move it aside whole. See docs/reports-folders.md.
     """
     from unocli.report.render import default_paths, write_report
 
-    check_folder_path(out_dir, "--out folder")
+    check_out_folder(out_dir, force=force)
     paths = list(experiments) or default_paths()
     if quick is None:
         quick = not experiments
@@ -558,8 +609,44 @@ def report_cmd(
     import time
 
     t0 = time.perf_counter()
-    written = write_report(paths, out_dir, quick=quick, backend=make_backend(backend, scheduler), log=say, threads=threads)
+    written = write_report(
+        paths,
+        out_dir,
+        quick=quick,
+        backend=make_backend(backend, scheduler),
+        log=say,
+        threads=threads,
+        force=force,
+        note=lambda line: click.echo(line, err=True),
+        command=command_line(click.get_current_context()),
+    )
     click.echo(f"Wrote {written[0]} ({len(paths)} experiment{'s' if len(paths) > 1 else ''}) in {time.perf_counter() - t0:.0f} s")
+
+
+def command_line(ctx: click.Context) -> str:
+    """The command as the user gave it, for a report's reproducibility block: the options given, paths as
+    :func:`~unocli.files.display_path` names them (never an absolute path)."""
+    from click.core import ParameterSource
+
+    from unocli.files import display_path
+
+    words = ["unocli", *ctx.command_path.split()[1:]]  # the program by its name, however it was started
+    for param in ctx.command.params:
+        if not isinstance(param, click.Option | click.Argument) or param.name is None:
+            continue
+        if ctx.get_parameter_source(param.name) is not ParameterSource.COMMANDLINE:
+            continue
+        value = ctx.params[param.name]
+        if isinstance(param, click.Argument):
+            words += [display_path(v) for v in (value if isinstance(value, tuple) else (value,))]
+        elif param.is_flag:
+            words.append(param.opts[0] if value or not param.secondary_opts else param.secondary_opts[0])
+        else:
+            shown = display_path(value) if isinstance(param.type, click.Path) else str(value)
+            words += [param.opts[0], shown]
+    import shlex
+
+    return shlex.join(words)
 
 
 def register(group: click.Group) -> None:

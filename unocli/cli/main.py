@@ -13,6 +13,7 @@ from unocli.cli.options import (
     UnoGroup,
     build_policies,
     build_rules,
+    complete_rules,
     game_option,
     load_extra_policies,
     players_option,
@@ -22,8 +23,9 @@ from unocli.cli.options import (
     seed_option,
     set_option,
 )
+from unocli.environment import check_environment
 from unocli.game.policies import PRESETS as POLICY_PRESETS
-from unocli.game.policies import Policy, describe_knobs, parse_policy_spec
+from unocli.game.policies import SEARCH_PRESETS, Policy, describe_knobs, parse_policy_spec
 from unocli.game.rules import PRESETS as RULE_PRESETS
 from unocli.game.rules import Rules, describe_fields
 
@@ -47,7 +49,11 @@ class _Cli(UnoGroup):
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 
+    group_class = UnoGroup  # the subgroups (rules, policies) list their own commands, not these
+
     def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
+        if args and args[0] in LAZY_COMMANDS:  # before its module imports numba (and matplotlib)
+            check_environment(draws=args[0] in DRAWS)
         found = super().resolve_command(ctx, args)
         _end_of_start_up()  # the command's modules are imported now
         return found
@@ -141,7 +147,7 @@ def rules_list() -> None:
 
 
 @rules.command("show")
-@click.argument("name_or_file", metavar="NAME_OR_FILE", default="official")
+@click.argument("name_or_file", metavar="NAME_OR_FILE", default="official", shell_complete=complete_rules)
 @set_option
 @players_option
 def rules_show(name_or_file: str, sets: tuple[str, ...], players: int | None) -> None:
@@ -181,8 +187,9 @@ def policies() -> None:
 @policies.command("list")
 def policies_list() -> None:
     """List the policy presets with a one-line description each."""
-    width = max(len(name) for name in POLICY_PRESETS) + 2
-    for name, (description, _) in POLICY_PRESETS.items():
+    entries = {**POLICY_PRESETS, **SEARCH_PRESETS}  # search players last: they play thousands of rollouts a turn
+    width = max(len(name) for name in entries) + 2
+    for name, (description, _) in entries.items():
         click.echo(f"{name:<{width}}{description}")
 
 
@@ -264,16 +271,20 @@ LAZY_COMMANDS = {
     "baseline": ("unocli.cli.balance", "baseline_cmd"),
     "check": ("unocli.cli.balance", "check_cmd"),
     "tune": ("unocli.cli.tune", "tune_cmd"),
+    "ladder": ("unocli.cli.ladder", "ladder_cmd"),
 }
 # Their one-line help, for `unocli --help` (the first line of each command's docstring).
 LAZY_HELP = {
     "simulate": "Play many games with the numba kernel and summarise them with intervals.",
-    "bench": "Measure rounds per second on fixed configurations (random policy).",
+    "bench": "Measure rounds per second on fixed configurations (random policy), and search rollouts per second.",
     "compare": "Play arms on the same deals and report every metric with its paired difference from a baseline.",
     "sweep": "Play every cell of a grid of rule fields and policy knobs; write a tidy table and plot it.",
     "report": "Run experiment files (default: the shipped set, quick) and write a report with charts and tables.",
     "baseline": "Run EXPERIMENT and store its per-arm statistics and exact fingerprint.",
     "check": "Rerun BASELINE files and give every metric a verdict: pass, fail or inconclusive.",
     "tune": "Find the best knob setting in SPACE (a TOML file) for one seat against a field of --field players.",
+    "ladder": "Rate policies by a Luce model fitted to tables of one policy against fields of another and mixed tables.",
 }
+# The commands that draw charts with matplotlib, which reads MPLBACKEND when imported.
+DRAWS = frozenset({"sweep", "report", "tune"})
 cli.lazy_commands.update(LAZY_COMMANDS)

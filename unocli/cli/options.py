@@ -23,10 +23,12 @@ from typing import Any
 
 import click
 
+from unocli.cli.interrupts import interrupted, terminating_signals_interrupt
 from unocli.errors import ConfigError
 from unocli.game.policies import Policy, UnknownPolicy, resolve_policies
-from unocli.game.rng import SEED_MAX
 from unocli.game.rules import Rules, resolve_rules
+from unocli.limits import GAMES_MAX as GAMES_MAX  # balance.py imports it from here
+from unocli.limits import SEED_MAX, whole_number
 from unocli.run.precision import DEFAULT_MAX_GAMES as _DEFAULT_MAX_GAMES
 from unocli.study.arm import PolicyFile
 
@@ -56,7 +58,7 @@ class UnoGroup(click.Group):
     """
 
     command_class = UnoCommand
-    group_class = type  # subgroups are UnoGroups too
+    group_class: type[click.Group] | type[type] = type  # subgroups are of the same class (_Cli sets UnoGroup)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -94,10 +96,12 @@ class UnoGroup(click.Group):
             click.echo("Error: an argument contains a NUL byte (\\x00), which no file name or value may hold", err=True)
             sys.exit(2)
         try:
-            rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
-        except (click.exceptions.Abort, KeyboardInterrupt):  # click turns Ctrl-C into Abort
-            click.echo("\nInterrupted.", err=True)
-            sys.exit(130)
+            with terminating_signals_interrupt():  # SIGTERM and SIGHUP unwind as Ctrl-C does
+                rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except (click.exceptions.Abort, KeyboardInterrupt) as exc:  # click turns Ctrl-C into Abort
+            line, code = interrupted(exc)
+            click.echo(f"\n{line}", err=True)
+            sys.exit(code)
         except click.ClickException as exc:
             click.echo(f"Error: {one_line(exc.format_message())}", err=True)
             sys.exit(exc.exit_code)
@@ -144,7 +148,10 @@ def one_line(text: str) -> str:
 
 
 class BigInt(click.ParamType):
-    """A whole number in ``[lo, hi]`` (for seeds and game indices up to 2**64 - 1)."""
+    """A whole number in ``[lo, hi]`` (for seeds and game indices up to 2**64 - 1, game counts up to GAMES_MAX).
+
+    The check is :func:`unocli.limits.whole_number`, the one experiment files use, so a value gets the same sentence.
+    """
 
     name = "integer"
 
@@ -152,20 +159,15 @@ class BigInt(click.ParamType):
         self.lo, self.hi, self.what = lo, hi, what
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
-        if isinstance(value, int) and not isinstance(value, bool):
-            number = value
-        else:
-            try:
-                number = int(str(value).strip().replace("_", ""))
-            except ValueError:
-                self.fail(self._allowed(value), param, ctx)
-        if not self.lo <= number <= self.hi:
-            self.fail(self._allowed(value), param, ctx)
-        return number
+        try:
+            return whole_number(value, self.lo, self.hi, "it")
+        except ConfigError as exc:
+            self.fail(str(exc).removeprefix("it "), param, ctx)
 
-    def _allowed(self, value: Any) -> str:
-        hi = "2**64 - 1" if self.hi == SEED_MAX else str(self.hi)
-        return f"must be a whole number from {self.lo} to {hi}, not {value!r}"
+
+def games_type(lo: int = 1) -> BigInt:
+    """The type of a ``--games`` or ``--max-games`` option: a game count from ``lo`` to GAMES_MAX."""
+    return BigInt(lo, GAMES_MAX)
 
 
 # ---------------------------------------------------------------- decorators
@@ -176,12 +178,31 @@ def repeatable_option(flag: str, dest: str, metavar: str, help: str) -> Callable
     return click.option(flag, dest, multiple=True, metavar=metavar, help=help)
 
 
+def complete_rules(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
+    """Shell completion of a rule set: the presets that start with what is typed, and files (a TOML rule set)."""
+    from click.shell_completion import CompletionItem
+
+    from unocli.game.rules import PRESETS
+
+    return [CompletionItem(n) for n in PRESETS if n.startswith(incomplete)] + [CompletionItem(incomplete, type="file")]
+
+
+def complete_policy(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
+    """Shell completion of a policy spec: the preset names that start with what is typed."""
+    from click.shell_completion import CompletionItem
+
+    from unocli.game.policies import PRESETS
+
+    return [CompletionItem(n) for n in PRESETS if n.startswith(incomplete)]
+
+
 rules_option = click.option(
     "--rules",
     "rules_spec",
     default="official",
     show_default=True,
     metavar="PRESET_OR_TOML",
+    shell_complete=complete_rules,
     help="Rule set: a preset name (see 'unocli rules list') or a TOML file.",
 )
 set_option = repeatable_option(
@@ -198,6 +219,7 @@ policy_option = click.option(
     default="random",
     show_default=True,
     metavar="SPEC",
+    shell_complete=complete_policy,
     help="Policy for every seat: NAME or NAME:knob=value,... (see 'unocli policies list').",
 )
 seat_option = repeatable_option("--seat", "seats", "S=SPEC", "Policy for one seat, e.g. --seat 0=basic:bluff=0.3 (repeatable).")
@@ -223,8 +245,9 @@ def available_threads() -> int:
     """The most threads numba can run here: NUMBA_NUM_THREADS when set, else the number of cores."""
     import os
 
-    env = os.environ.get("NUMBA_NUM_THREADS", "")
-    return int(env) if env.isdigit() and int(env) > 0 else os.cpu_count() or 1
+    from unocli.environment import numba_threads
+
+    return numba_threads() or os.cpu_count() or 1
 
 
 def _check_threads(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
@@ -277,9 +300,6 @@ def policy_options(f: F) -> F:
     return policy_option(seat_option(f))
 
 
-GAMES_MAX = 2**63 - 1  # game counts are int64 in the kernel and the accumulators
-
-
 def policies_file_option(f: F, help: str = "TOML file of extra named policies, usable in --policy and --seat.") -> F:
     """``--policies FILE``: extra named policies, usable in ``--policy`` and ``--seat``."""
     return click.option("--policies", "policies_file", type=click.Path(dir_okay=False), default=None, help=help)(f)
@@ -313,7 +333,7 @@ def target_options(f: F) -> F:
     """``--target-error X``, ``--metric NAME`` and ``--max-games N`` (precision on demand)."""
     f = click.option(
         "--max-games",
-        type=int,
+        type=games_type(),
         default=_DEFAULT_MAX_GAMES,
         show_default=True,
         help="With --target-error: stop after this many games per arm even if not reached.",

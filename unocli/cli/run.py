@@ -13,9 +13,9 @@ import click
 
 from unocli.cli.backend import backend_options, make_backend
 from unocli.cli.options import (
-    GAMES_MAX,
     UnoCommand,
     check_seats,
+    games_type,
     given,
     load_extra_policies,
     match_option,
@@ -43,10 +43,10 @@ PROGRESS_AFTER = 2.0  # seconds before a progress bar appears
 def games_option(default: int):
     return click.option(
         "--games",
-        type=click.IntRange(min=1, max=GAMES_MAX),
+        type=games_type(),
         default=default,
         show_default=True,
-        help="Games to play (rounds, or matches with --match).",
+        help="Games to play (rounds, or matches with --match), 1 to 2**63 - 1.",
     )
 
 
@@ -66,6 +66,14 @@ def resolve_table(
     return rules, policies, seat_labels(rules.players, policy, seats)
 
 
+def duration(seconds: float) -> str:
+    """Seconds as a clock reads them: ``0:07``, ``12:05``, ``1:02:03`` (rounded up: an ETA is not early)."""
+    total = max(math.ceil(seconds), 0)
+    h, rest = divmod(total, 3600)
+    m, s = divmod(rest, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
+
+
 class Progress:
     """A progress bar on stderr, shown only on a terminal and once a run passes a couple of seconds."""
 
@@ -82,8 +90,9 @@ class Progress:
         self.shown = True
         width = 30
         filled = int(width * done / total)
-        rate = done / (time.perf_counter() - self.t0)
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done:,}/{total:,} games, {rate:,.0f}/s ")
+        rate = done / max(time.perf_counter() - self.t0, 1e-9)
+        eta = f", ETA {duration(max(total - done, 0) / rate)}" if rate > 0 else ""
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done:,}/{total:,} games, {rate:,.0f}/s{eta} ")
         sys.stderr.flush()
 
     def close(self) -> None:
@@ -380,7 +389,7 @@ def _jsonable(obj: Any) -> Any:
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 @backend_options
 def bench_cmd(games: int, repeats: int, no_cli: bool, cold: bool, as_json: bool, backend: str, scheduler: str | None) -> None:
-    """Measure rounds per second on fixed configurations (random policy).
+    """Measure rounds per second on fixed configurations (random policy), and search rollouts per second.
 
     With --backend dask: the Dask backend (a LocalCluster of 2 single-threaded
     workers, or the cluster at --scheduler) against the local backend with as
@@ -416,6 +425,13 @@ def bench_cmd(games: int, repeats: int, no_cli: bool, cold: bool, as_json: bool,
         }
     )
     click.echo(table.to_string(index=False))
+    for r in result["rollouts"]:
+        lo, hi = r["spread"]
+        click.echo(
+            f"Search rollouts, {r['rules']}, {r['players']} players, {r['policy']}: "
+            f"{fmt.fixed(r['rollouts_per_cpu_second'], 0)} per CPU-second per thread "
+            f"(median of {r['repeats']} x {fmt.count(r['rollouts'])}, range {fmt.fixed(lo, 0)}-{fmt.fixed(hi, 0)})"
+        )
     if "cli" in result:
         c = result["cli"]
         cold_text = f"cold (compiling) {c['cold_seconds']:.2f} s, " if "cold_seconds" in c else ""

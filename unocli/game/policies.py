@@ -7,6 +7,8 @@ of docs/rules.md §10 is one setting of these knobs.
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -53,6 +55,14 @@ class MatchPreference(StrEnum):
     NUMBER = "number"  # change the colour: drop cards of the current colour
 
 
+class SearchMode(StrEnum):
+    """Whether a seat searches its card choices by rollouts (docs/search.md)."""
+
+    OFF = "off"  # a scripted player: its knobs decide everything
+    ON = "on"  # determinised rollouts: hidden cards re-dealt consistently with what the seat has seen
+    PEEK = "peek"  # rollouts from the true hidden state: an upper bound on search, not a player
+
+
 class SwapTarget(StrEnum):
     """Whom a 7 swaps hands with (seven_o)."""
 
@@ -61,6 +71,9 @@ class SwapTarget(StrEnum):
     MOST = "most"
     NEXT = "next"
 
+
+DEFAULT_BUDGET = 512  # rollouts per option: chosen from the strength/speed curve (docs/search.md)
+MAX_BUDGET = 100_000
 
 DEFAULT_CLASS_ORDER = (
     CardClass.HIGH,
@@ -74,20 +87,23 @@ DEFAULT_CLASS_ORDER = (
 
 def _play_order(label: str, value: Any) -> str:
     """'random' (also for empty text), or a full play order (see :func:`parse_order`)."""
-    text = _order_text(value)
+    text = _order_text(label, value)
     return "random" if text in ("", "random") else _full_order(text)
 
 
 def _attack_order(label: str, value: Any) -> str:
     """A full play order, or '' (no attack preference)."""
-    text = _order_text(value)
+    text = _order_text(label, value)
     return "" if text == "" else _full_order(text)
 
 
-def _order_text(value: Any) -> str:
-    if isinstance(value, list | tuple):
-        value = ">".join(str(v) for v in value)
-    return str(value).strip().lower()
+def _order_text(label: str, value: Any) -> str:
+    """A play order as text: 'a>b>c' or a list of class names (anything else, a table or a number, is refused)."""
+    if isinstance(value, list | tuple) and all(isinstance(v, str) for v in value):
+        value = ">".join(value)
+    if not isinstance(value, str):
+        raise ConfigError(f"{label} must be a play order such as 'draw_two>skip' or a list of card classes, not {value!r}")
+    return value.strip().lower()
 
 
 def _full_order(text: str) -> str:
@@ -224,6 +240,18 @@ class Policy(Fields):
         default=SwapTarget.RANDOM, metadata=meta("whom a 7 swaps with: random, fewest, most or next (cards)")
     )
     play_drawn: float = field(default=1.0, metadata=meta("probability of playing a legal drawn card"))
+    search: SearchMode = field(
+        default=SearchMode.OFF,
+        metadata=meta(
+            "off; on: choose each card (and a Wild's colour) by rollouts that re-deal the hidden cards "
+            "consistently with what the seat has seen, every seat played by this policy's other knobs "
+            "(docs/search.md); peek: the same from the true hidden state, an upper bound, not a player"
+        ),
+    )
+    budget: int = field(
+        default=DEFAULT_BUDGET,
+        metadata=meta("rollouts per option when search is on or peek", lo=1, hi=MAX_BUDGET),
+    )
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -231,6 +259,10 @@ class Policy(Fields):
             lo, hi = getattr(self, f"bluff_{who}_min"), getattr(self, f"bluff_{who}_max")
             if lo > hi:
                 raise ConfigError(f"bluff_{who}_min ({lo}) is above bluff_{who}_max ({hi}): no hand could ever bluff")
+        if self.search is not SearchMode.OFF and self.forget_uno > 0:
+            raise ConfigError(
+                f"a search player always calls Uno: forget_uno must be 0 with search={self.search}, not {self.forget_uno}"
+            )
 
     def bluffs_at(self, next_hand: int, own_hand: int) -> bool:
         """Is a bluff open to this policy when the next player holds ``next_hand`` and it holds ``own_hand``?"""
@@ -363,22 +395,64 @@ PRESETS = Presets(
 )
 
 
+# Search players are not in PRESETS: every preset is cheap to play, and studies that try every
+# preset (tune, the differential test) must not play thousands of rollouts per turn by accident.
+SEARCH_PRESETS = Presets(
+    Policy,
+    "policy",
+    "policies",
+    {
+        "search": (
+            "basic's knobs, but each card and Wild colour is chosen by determinised rollouts: the hidden cards "
+            "re-dealt consistently with what it has seen, every seat played by basic to the round's end; the "
+            "option that wins most rollouts is played (docs/search.md)",
+            {**_BASIC, "search": "on"},
+        ),
+        "peek": (
+            "search rolling out from the true hidden state: an upper bound on what search can gain, not a player",
+            {**_BASIC, "search": "peek"},
+        ),
+    },
+)
+
+
 class UnknownPolicy(ConfigError):
     """A policy name that is neither a preset nor in the policies file: a usage error (the CLI exits 2)."""
 
 
 def preset(name: str) -> Policy:
     """The policy of a named preset."""
-    policy: Policy = PRESETS.build(name)
+    policy: Policy = (SEARCH_PRESETS if name in SEARCH_PRESETS else PRESETS).build(name)
     return policy
+
+
+MAX_LISTED = 10  # names an unknown-policy message lists: a file of 5,000 policies gets the nearest 10, not 34 KB
+
+
+def policy_choices(name: str, own: Sequence[str] = (), source: str | None = None) -> str:
+    """The policy names to offer after an unknown ``name``: the presets, then ``own`` (from the file ``source``).
+
+    All of them when there are at most :data:`MAX_LISTED`; else the nearest
+    ones by :func:`difflib.get_close_matches` (the presets when none is near),
+    with how many exist.
+    """
+    own = [n for n in own if n not in PRESETS]
+    names = [*PRESETS, *own]
+    if len(names) <= MAX_LISTED:
+        if source is None:
+            return ", ".join(names)
+        return f"{', '.join(PRESETS)} and, from {source!r}, {', '.join(own) or '(none)'}"
+    near = difflib.get_close_matches(name, names, n=MAX_LISTED, cutoff=0.5) or list(PRESETS)
+    where = f" from {source!r}" if source is not None else " from the policies file"
+    return f"{', '.join(near)} (the nearest {len(near)} of {len(names):,}: the {len(PRESETS)} presets and {len(own):,}{where})"
 
 
 def parse_policy_spec(spec: str, extra: dict[str, Policy] | None = None) -> Policy:
     """``NAME`` or ``NAME:knob=value,knob=value``; NAME is a preset or a policy from ``extra``."""
     name, _, rest = spec.partition(":")
     name = name.strip()
-    if not (extra and name in extra) and name not in PRESETS:
-        known = ", ".join([*PRESETS, *(n for n in (extra or {}) if n not in PRESETS)])
+    if not (extra and name in extra) and name not in PRESETS and name not in SEARCH_PRESETS:
+        known = policy_choices(name, [*SEARCH_PRESETS, *(extra or ())])
         raise UnknownPolicy(f"unknown policy {name!r}; the policies are: {known}")
     policy = extra[name] if extra and name in extra else preset(name)
     if not rest.strip():
@@ -394,21 +468,55 @@ def parse_policy_spec(spec: str, extra: dict[str, Policy] | None = None) -> Poli
     return policy.replace(**changes)
 
 
+NAME_FORBIDDEN = ":,={}"  # a spec is NAME:knob=value,...; lists split at commas; braces are placeholders
+MAX_NAME = 100
+
+
+def check_policy_name(name: str) -> str | None:
+    """Why ``name`` cannot name a policy in a policies file (None: it can).
+
+    A name must be usable where policies are named: in ``--policy NAME:knob=v``,
+    in ``--seat S=NAME``, in a comma-separated ``policy@S`` axis and in a
+    ``{rules}``/``{players}`` template; and shown on one line.
+    """
+    if not name.strip():
+        return "a policy name must not be empty"
+    if name != name.strip():
+        return "a policy name must not start or end with a space"
+    if len(name) > MAX_NAME:
+        return f"a policy name must be at most {MAX_NAME} characters, not {len(name):,}"
+    bad = sorted({c for c in name if c in NAME_FORBIDDEN or not c.isprintable()})
+    if bad:
+        shown = ", ".join(repr(c) for c in bad)
+        return f"a policy name must not hold {shown} (no {' '.join(NAME_FORBIDDEN)} or control characters)"
+    return None
+
+
 def load_policies_file(path: str | Path) -> dict[str, Policy]:
-    """Policies from TOML: one table per policy, optional ``base = "PRESET"``."""
+    """Policies from TOML: one table per policy, optional ``base = "PRESET"`` (or an earlier policy of the file)."""
     p = Path(path)
     data = load_toml(p, "policy file")
     out: dict[str, Policy] = {}
     for name, table in data.items():
+        where = f"policy file {str(p)!r}, policy {name!r}"
+        problem = check_policy_name(name)
+        if problem:
+            raise ConfigError(f"{where}: {problem}")
         if not isinstance(table, dict):
             raise ConfigError(f"policy file {str(p)!r}: {name!r} must be a table of knobs")
         table = dict(table)
-        table.pop("description", None)
+        description = table.pop("description", "")
+        if not isinstance(description, str):
+            raise ConfigError(f"{where}: 'description' must be a string, not {description!r}")
         base = table.pop("base", "random")
+        if not isinstance(base, str):
+            raise ConfigError(f"{where}: 'base' must name a preset or an earlier policy of the file, not {base!r}")
+        if base not in out and base not in PRESETS:
+            raise ConfigError(f"{where}: 'base' names no policy: {base!r}; it may be {policy_choices(base, list(out))}")
         try:
             out[name] = (out[base] if base in out else preset(base)).replace(**table)
         except ConfigError as exc:
-            raise ConfigError(f"policy file {str(p)!r}, policy {name!r}: {exc}") from None
+            raise ConfigError(f"{where}: {exc}") from None
     return out
 
 

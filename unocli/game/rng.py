@@ -33,6 +33,9 @@ TWO32 = 0x100000000
 
 PURPOSE_DEAL = 1
 PURPOSE_PLAY = 2
+PURPOSE_SEARCH = 3  # a search decision's key (search_key)
+PURPOSE_DETERMINISE = 4  # a rollout's re-deal of the hidden cards, from a search key
+PURPOSE_ROLLOUT = 5  # a rollout's play stream, from a search key
 
 SEED_MAX = MASK64
 
@@ -63,6 +66,18 @@ def stream_key(seed, index, purpose, sub):
     tag = (((u64(purpose) & u64(MASK32)) << 32) | (u64(sub) & u64(MASK32))) & MASK64
     h, _ = splitmix64(h ^ tag)
     return h
+
+
+def search_key(s0, s1, s2, s3, round_index, turns):
+    """Key of a search decision: a hash of the play stream's state, the round and the turn.
+
+    The searcher's rollouts draw from ``stream_state(key, rollout, PURPOSE_DETERMINISE or
+    PURPOSE_ROLLOUT, 0)``: streams of their own, so searching never moves the game's play
+    stream, and a game stays a function of (seed, index). The play stream's state alone can
+    repeat between two decisions (a deterministic table draws nothing), hence the round and turn.
+    """
+    h = stream_key(s0, s1, round_index, turns)
+    return stream_key(h ^ s2, s3, u64(PURPOSE_SEARCH), u64(0))
 
 
 def seed_state(key):
@@ -121,7 +136,17 @@ def uniform01(s0, s1, s2, s3):
     return (r >> 11) * (1.0 / 9007199254740992.0), s0, s1, s2, s3
 
 
-_COMPILED = ("splitmix64", "stream_key", "seed_state", "stream_state", "_rotl", "xoshiro_next", "bounded", "uniform01")
+_COMPILED = (
+    "splitmix64",
+    "stream_key",
+    "search_key",
+    "seed_state",
+    "stream_state",
+    "_rotl",
+    "xoshiro_next",
+    "bounded",
+    "uniform01",
+)
 _registered = False
 
 

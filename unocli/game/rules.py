@@ -172,7 +172,7 @@ def resolve_rules(spec: str = "official", sets: tuple[str, ...] | list[str] = ()
     """Rules from ``--rules PRESET_OR_FILE``, ``--set FIELD=VALUE`` and ``--players``."""
     if spec in PRESETS:
         rules = preset(spec)
-    elif spec.endswith(".toml") or Path(spec).exists():
+    elif spec.endswith(".toml") or _exists(spec):
         rules = load_rules_file(spec)
     else:
         rules = preset(spec)  # raises the unknown-preset message
@@ -184,6 +184,14 @@ def resolve_rules(spec: str = "official", sets: tuple[str, ...] | list[str] = ()
     if players is not None:
         changes["players"] = players
     return rules.replace(**changes) if changes else rules
+
+
+def _exists(spec: str) -> bool:
+    """Is ``spec`` a path that exists? (A name too long to be a path is not one: ``os.stat`` would raise.)"""
+    try:
+        return Path(spec).exists()
+    except (OSError, ValueError):
+        return False
 
 
 def describe_fields() -> list[tuple[str, str]]:

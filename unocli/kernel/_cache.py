@@ -112,7 +112,9 @@ def _memo_file() -> Path | None:
     name = f"unocli-kernel-sources-{hashlib.sha256(str(_PACKAGE).encode()).hexdigest()[:16]}.json"
     for folder in (_PACKAGE / "kernel" / "__pycache__", _temp_cache_root()):
         try:
-            folder.mkdir(mode=0o700, exist_ok=True)
+            # The in-tree folder is the package's own __pycache__: made as Python makes it (0777 less the
+            # umask; 0700 would lock other users of an editable install out). The temporary one is private.
+            folder.mkdir(mode=0o700 if folder == _temp_cache_root() else 0o777, exist_ok=True)
             st = folder.stat()
         except OSError:
             continue

@@ -25,6 +25,7 @@ from unocli.kernel.encode import (
     I_KEEP_DRAWS,
     I_MATCH,
     I_RANDOM_PLAY,
+    I_SEARCH,
     MATCH_ANY,
     MAX_DRAW,
     MAX_STACK,
@@ -33,6 +34,7 @@ from unocli.kernel.encode import (
     N_PRIO_TABLES,
     N_TYPES,
     NMAX,
+    NO_COLOUR,
     NO_SEAT,
     OUTCOME,
     OUTCOME_BLOCKED,
@@ -50,12 +52,14 @@ from unocli.kernel.encode import (
     ROUNDS_STUCK,
     ROW_WIDTH,
     SCORES,
+    SEARCH_OFF,
     WINNER,
     WINNER_POINTS,
     WORKSPACE,
 )
 from unocli.kernel.fold import fold_block
 from unocli.kernel.plain import plain_deal, plain_play, plain_shape
+from unocli.kernel.search import bench_rollouts, play_search
 from unocli.kernel.step import deal, play, set_stream
 
 
@@ -68,6 +72,7 @@ def new_workspace(ru, probs, ints, prio):
         g.ru[i] = ru[i]
     n = ru[R_PLAYERS]
     g.players = n
+    g.force_colour = NO_COLOUR
     for s in range(n):
         for k in range(N_INTS):
             g.ints[s, k] = ints[s, k]
@@ -77,7 +82,10 @@ def new_workspace(ru, probs, ints, prio):
             and ints[s, I_KEEP_DRAWS] == 0
             and ints[s, I_MATCH] == MATCH_ANY
             and ints[s, I_AIM_LACKED] == 0
+            and ints[s, I_SEARCH] == SEARCH_OFF
         )
+        if ints[s, I_SEARCH] != SEARCH_OFF:
+            g.searching = 1  # plain_shape then fails too: a search seat is never uniform
         g.uniform[s] = 1 if plain else 0  # primitives._choose_card would pick uniformly among all options
         for k in range(probs.shape[1]):
             g.probs[s, k] = probs[s, k]
@@ -88,7 +96,7 @@ def new_workspace(ru, probs, ints, prio):
 
 
 @njit(cache=True, inline="always")
-def play_game(g, rs, deal_rs, seed, index, match, plain, out):
+def play_game(g, h, d, rs, deal_rs, drs, prs, seed, index, match, plain, out):
     """Play game ``index`` (one round, or a match when ``match``) and write its row to ``out``.
 
     Inlined into ``play_batch``'s loop: a real call per game cost x1.013-1.024
@@ -96,13 +104,14 @@ def play_game(g, rs, deal_rs, seed, index, match, plain, out):
 
     With ``plain`` (the workspace passes ``plain.plain_shape``) a round is
     played by ``plain.plain_play``; the rare round it hands back is dealt
-    again from the same streams and played by ``step.play``.
+    again from the same streams and played by ``step.play``. ``h``, ``d``, ``drs`` and
+    ``prs`` are the search players' scratch (``search.play_search``), used only when a seat searches.
     """
     set_stream(rs, seed, np.uint64(index), np.int64(PURPOSE_PLAY), np.int64(0))
     if not match:
         # one round: its row is the game's (both deals clear g.row, and a
         # round writes none of the columns from ROUNDS on); each column written once
-        _play_round(g, rs, deal_rs, seed, index, np.int64(0), plain)
+        _play_round(g, h, d, rs, deal_rs, drs, prs, seed, index, np.int64(0), plain)
         for i in range(ROUNDS):
             out[i] = g.row[i]
         outcome = g.row[OUTCOME]
@@ -119,7 +128,7 @@ def play_game(g, rs, deal_rs, seed, index, match, plain, out):
     for i in range(ROW_WIDTH):
         out[i] = 0
     for r in range(g.ru[R_MAX_ROUNDS]):
-        _play_round(g, rs, deal_rs, seed, index, r, plain)
+        _play_round(g, h, d, rs, deal_rs, drs, prs, seed, index, r, plain)
         for i in range(N_COUNTERS):
             v = g.row[i]
             if i == MAX_STACK or i == MAX_DRAW:  # a match's largest of any round
@@ -153,7 +162,7 @@ def play_game(g, rs, deal_rs, seed, index, match, plain, out):
 
 
 @njit(cache=True, inline="always")
-def _play_round(g, rs, deal_rs, seed, index, r, plain):
+def _play_round(g, h, d, rs, deal_rs, drs, prs, seed, index, r, plain):
     """Deal and play round ``r`` of game ``index``; its row is left in ``g.row``."""
     set_stream(deal_rs, seed, np.uint64(index), np.int64(PURPOSE_DEAL), r)
     if plain:
@@ -166,7 +175,10 @@ def _play_round(g, rs, deal_rs, seed, index, r, plain):
             play(g, rs)
     else:
         deal(g, rs, deal_rs, r)
-        play(g, rs)
+        if g.searching != 0:
+            play_search(g, h, d, rs, drs, prs)
+        else:
+            play(g, rs)
 
 
 @intrinsic
@@ -222,12 +234,21 @@ def play_batch(ru, probs, ints, prio, seed, start, count, match, tag, keep, spec
     """
     players = ru[R_PLAYERS]
     g_owner = new_workspace(ru, probs, ints, prio)
+    # a search's rollout copy and determinisation (kernel/search.py): small records, allocated always
+    h_owner = new_workspace(ru, probs, ints, prio)
+    d_owner = new_workspace(ru, probs, ints, prio)
+    drs_owner = np.zeros(4, np.uint64)
+    prs_owner = np.zeros(4, np.uint64)
     rs_owner = np.zeros(4, np.uint64)
     deal_owner = np.zeros(4, np.uint64)
     block_owner = np.zeros((ROW_WIDTH, FOLD_BLOCK), np.int64)
     hash_owner = np.zeros(FOLD_BLOCK, np.uint64)
     finished_owner = np.zeros(FOLD_BLOCK, np.int64)
     g = g_owner[0]  # a record: passed by pointer, never reference-counted
+    h = h_owner[0]
+    d = d_owner[0]
+    drs = _unmanaged(drs_owner)
+    prs = _unmanaged(prs_owner)
     plain = specialise and plain_shape(g)
     rs = _unmanaged(rs_owner)
     deal_rs = _unmanaged(deal_owner)
@@ -240,7 +261,7 @@ def play_batch(ru, probs, ints, prio, seed, start, count, match, tag, keep, spec
     while i < count:
         b = min(FOLD_BLOCK, count - i)
         for j in range(b):
-            play_game(g, rs, deal_rs, seed, start + i + j, match, plain, block[:, j])
+            play_game(g, h, d, rs, deal_rs, drs, prs, seed, start + i + j, match, plain, block[:, j])
         fold_block(block, b, start + i, tag, players, acc, hashes, finished)
         if keep:
             for j in range(b):
@@ -249,8 +270,34 @@ def play_batch(ru, probs, ints, prio, seed, start, count, match, tag, keep, spec
         i += b
     # keep the owners alive past the loop
     g_owner[0].players += 0
+    h_owner[0].players += 0
+    d_owner[0].players += 0
+    drs_owner[0] += 0
+    prs_owner[0] += 0
     rs_owner[0] += 0
     deal_owner[0] += 0
     block_owner[0, 0] += 0
     hash_owner[0] += 0
     finished_owner[0] += 0
+
+
+@njit(cache=True, nogil=True)
+def rollout_batch(ru, probs, ints, prio, seed, index, count):
+    """``count`` search rollouts from the start of game ``index``'s first round, for seat 0 (``unocli bench``).
+
+    Each is what a search pays per rollout (search.bench_rollouts): copy the state,
+    re-deal the hidden cards, copy, play to the round's end with seat 0's knobs at every
+    seat. Returns seat 0's wins.
+    """
+    g_owner = new_workspace(ru, probs, ints, prio)
+    h_owner = new_workspace(ru, probs, ints, prio)
+    d_owner = new_workspace(ru, probs, ints, prio)
+    rs = np.zeros(4, np.uint64)
+    deal_rs = np.zeros(4, np.uint64)
+    drs = np.zeros(4, np.uint64)
+    prs = np.zeros(4, np.uint64)
+    g = g_owner[0]
+    set_stream(rs, seed, np.uint64(index), np.int64(PURPOSE_PLAY), np.int64(0))
+    set_stream(deal_rs, seed, np.uint64(index), np.int64(PURPOSE_DEAL), np.int64(0))
+    deal(g, rs, deal_rs, np.int64(0))
+    return bench_rollouts(g, h_owner[0], d_owner[0], rs, drs, prs, np.int64(0), count)

@@ -23,7 +23,7 @@ import numpy as np
 
 from unocli.game import cards, rng
 from unocli.game.counters import COUNTERS, Outcome
-from unocli.game.policies import ColourChoice, MatchPreference, Policy, Respond, SwapTarget
+from unocli.game.policies import ColourChoice, MatchPreference, Policy, Respond, SearchMode, SwapTarget
 from unocli.game.rules import RULE_FIELDS, Rules, Stacking, WildDrawFour
 
 # --- cards (docs/rules.md §1): the kernel's names for unocli.game.cards -------
@@ -47,6 +47,7 @@ SWAP_RANK = 7  # §8 seven_o: a 7 swaps hands with an opponent
 # int64 copies of the card tables (the workspace is int64)
 DECK = cards.CANONICAL_DECK.astype(np.int64)
 POINTS = cards.POINTS_TABLE.astype(np.int64)
+COPIES = np.bincount(cards.CANONICAL_DECK, minlength=N_TYPES).astype(np.int64)  # copies of each type in the deck
 
 # Hands as bits (kernel/plain.py): bit t stands for card type t
 COLOUR_BITS = np.array(
@@ -64,6 +65,8 @@ POINT_PLANES = np.array(
 # --- random streams (unocli.game.rng) ----------------------------------------
 PURPOSE_DEAL = rng.PURPOSE_DEAL
 PURPOSE_PLAY = rng.PURPOSE_PLAY
+PURPOSE_DETERMINISE = rng.PURPOSE_DETERMINISE
+PURPOSE_ROLLOUT = rng.PURPOSE_ROLLOUT
 
 # --- outcomes (docs/rules.md §9), as plain ints: numba freezes them ----------
 OUTCOME_WON = int(Outcome.WON)
@@ -91,6 +94,8 @@ INT_KNOBS = (
     "keep_draws",
     "match",
     "aim_lacked",
+    "search",
+    "budget",
 )
 
 NMAX = 10  # most players at a table
@@ -234,7 +239,7 @@ P_JUMP = P["jump_in"]
 P_PLAY_DRAWN = P["play_drawn"]
 
 # integer knobs encoded from something other than the knob of the same name
-_DERIVED_INTS = frozenset({"random_play", "colour", "respond", "swap_target", "match", "attack_at"})
+_DERIVED_INTS = frozenset({"random_play", "colour", "respond", "swap_target", "match", "attack_at", "search"})
 I = {name: i for i, name in enumerate(INT_KNOBS)}  # noqa: E741
 I_RANDOM_PLAY = I["random_play"]
 I_COLOUR = I["colour"]
@@ -253,6 +258,8 @@ I_STACK_FROM = I["stack_from"]
 I_KEEP_DRAWS = I["keep_draws"]
 I_MATCH = I["match"]
 I_AIM_LACKED = I["aim_lacked"]
+I_SEARCH = I["search"]
+I_BUDGET = I["budget"]
 
 # Enum orders (policies.ColourChoice / Respond / SwapTarget)
 COL_RANDOM = code(ColourChoice.RANDOM)
@@ -262,6 +269,9 @@ RESP_UNIFORM = code(Respond.UNIFORM)
 RESP_KNOBS = code(Respond.KNOBS)
 MATCH_ANY = code(MatchPreference.ANY)
 MATCH_NUMBER = code(MatchPreference.NUMBER)
+SEARCH_OFF = code(SearchMode.OFF)
+SEARCH_ON = code(SearchMode.ON)
+SEARCH_PEEK = code(SearchMode.PEEK)
 SW_RANDOM = code(SwapTarget.RANDOM)
 SW_FEWEST = code(SwapTarget.FEWEST)
 SW_MOST = code(SwapTarget.MOST)
@@ -273,6 +283,9 @@ SW_NEXT = code(SwapTarget.NEXT)
 # counts of a dozen arrays), and every field sits at a compile-time offset,
 # so ``g.hands[seat, t]`` compiles to one load. The kernel/__init__.py
 # docstring has the measurements against the flat int64 array it replaced.
+# A turn's distinct legal cards are at most the 13 types of the current colour, 3 twins of the
+# top card's rank and the two Wilds, each Wild with 4 colours: 13 + 3 + 8 = 24.
+MAX_SEARCH_OPTIONS = 24
 N_PRIO_TABLES = 2  # a policy's priorities: PRIO_PLAY, and PRIO_ATTACK for when the next seat is close to out
 PRIO_PLAY, PRIO_ATTACK = range(N_PRIO_TABLES)
 N_INTS = len(INT_KNOBS)
@@ -371,6 +384,15 @@ WORKSPACE = np.dtype(
         ("kept_valid", np.int64),  # 0 until a state is kept
         ("brent_power", np.int64),  # decisions between kept states: 1, 2, 4, ...
         ("brent_since", np.int64),  # decisions since the state was kept
+        # search players (kernel/search.py): the round being played (its search key), a colour a
+        # search chose for the Wild about to be played (NO_COLOUR: the policy's colour knob
+        # decides), whether any seat searches, and a decision's options with their rollout wins
+        ("round_index", np.int64),
+        ("force_colour", np.int64),
+        ("searching", np.int64),
+        ("sopt_card", np.int8, (MAX_SEARCH_OPTIONS,)),
+        ("sopt_colour", np.int8, (MAX_SEARCH_OPTIONS,)),
+        ("sopt_score", np.int64, (MAX_SEARCH_OPTIONS,)),
     ],
     align=True,
 )
@@ -425,6 +447,7 @@ def encode_policies(policies: tuple[Policy, ...]) -> tuple[np.ndarray, np.ndarra
             "respond": code(pol.respond),
             "swap_target": code(pol.swap_target),
             "match": code(pol.match),
+            "search": code(pol.search),
             "attack_at": pol.attack_at if pol.attack else 0,
         }
         ints[s] = [values[k] for k in INT_KNOBS]

@@ -495,10 +495,10 @@ def plain_play(g, rs):
                     s0, s1, s2, s3 = rs[0], rs[1], rs[2], rs[3]
                     if got < 0:
                         return False
-                g.row[SKIPS] += 1  # the victim loses the turn, even after the last card (step._plus4_victim)
-                if out:
+                if out:  # the round is over: the victim loses no turn (docs/rules.md §9 skips)
                     winner = seat
                     break
+                g.row[SKIPS] += 1  # the victim loses the turn
                 current = _step_seat(nxt, direction, n, 1)
             else:
                 if out:

@@ -532,7 +532,15 @@ def _choose_card(g, rs, seat, m):
 
 @njit(cache=True, _nrt=False)
 def _choose_colour(g, rs, seat):
-    """Colour declared for a Wild (decisions.PolicyDecider.colour)."""
+    """Colour declared for a Wild (decisions.PolicyDecider.colour).
+
+    A colour a search chose with the card (``g.force_colour``, kernel/search.py) is declared
+    once, drawing nothing.
+    """
+    if g.force_colour != NO_COLOUR:
+        forced = g.force_colour
+        g.force_colour = NO_COLOUR
+        return forced
     mode = _int(g, seat, I_COLOUR)
     if mode == COL_RANDOM:
         return _below(rs, N_COLOURS)

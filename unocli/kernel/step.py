@@ -222,7 +222,12 @@ def _final_penalty(g, rs, seat, card, how, value):
     g.pending = 0
     g.chain = 0
     if card == WILD_DRAW_FOUR and how != HOW_STACKED:
-        return _plus4_victim(g, rs, victim, total)
+        if _plus4_victim(g, rs, victim, total):
+            return True  # a bluff caught: the round goes on, and the victim lost no turn
+        # the round is over, so the victim loses no turn (docs/rules.md §9 skips): take back the one skip
+        # _plus4_victim counted (accepted, or an honest +4 challenged)
+        g.row[SKIPS] -= 1
+        return False
     _penalty_draw(g, rs, victim, total)
     return False
 
@@ -590,6 +595,8 @@ def deal(g, rs, deal_rs, round_index):
     g.p4_lacked = 0
     g.p4_challengeable = 0
     g.row[DEALER] = (first - 1) % n
+    g.round_index = round_index
+    g.force_colour = NO_COLOUR
     if start >= WILD:
         g.colour = _choose_colour(g, rs, first)
     else:

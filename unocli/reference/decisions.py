@@ -30,6 +30,10 @@ class PolicyDecider:
     #: that remembers what it did must set this to False.
     stateless = True
 
+    #: A colour already chosen for the Wild about to be played (by a search, with the card),
+    #: declared by :meth:`colour` once without a draw; None: the policy's colour knob decides.
+    forced_colour: int | None = None
+
     # --- cards ------------------------------------------------------------
 
     def bluff(self, rnd: Round, seat: int) -> bool:
@@ -58,6 +62,9 @@ class PolicyDecider:
 
     def colour(self, rnd: Round, seat: int) -> int:
         """Colour declared for a Wild or Wild Draw Four just played by ``seat``."""
+        if self.forced_colour is not None:
+            forced, self.forced_colour = self.forced_colour, None
+            return forced
         pol = rnd.policies[seat]
         if pol.colour is ColourChoice.RANDOM:
             return rnd.rng.below(N_COLOURS)

@@ -34,11 +34,12 @@ from unocli.game.cards import (
     rank_of,
 )
 from unocli.game.counters import MatchStats, Outcome, RoundStats
-from unocli.game.policies import Policy
+from unocli.game.policies import Policy, SearchMode
 from unocli.game.rng import PURPOSE_DEAL, PURPOSE_PLAY, Stream
 from unocli.game.rules import Rules, Stacking, WildDrawFour
 from unocli.reference.decisions import CHALLENGE, STACK, PolicyDecider
 from unocli.reference.events import Event, Kind
+from unocli.reference.search import search_choice
 
 HAND, DRAWN, STACKED, JUMP_IN = "hand", "drawn", "stacked", "jump_in"
 
@@ -431,7 +432,7 @@ class Round:
             return
         legal = self.legal_cards(seat)
         if legal:
-            self._play(seat, self.decider.choose_card(self, seat, legal), HAND)
+            self._play(seat, self._card_from_hand(seat, legal), HAND)
             return
         self.lacks[seat] = self.colour
         drew_any = False
@@ -458,6 +459,25 @@ class Round:
         if self.dead_passes >= self.n:
             self._end(Outcome.BLOCKED)
         self.current = self.next_seat(seat)
+
+    def _card_from_hand(self, seat: int, legal: list[int]) -> int:
+        """§12.7 step 2: the card a turn plays from the hand; a searching seat's by search (docs/search.md).
+
+        A search chooses a Wild's colour with the card; the decider then declares it.
+        """
+        if self.policies[seat].search is SearchMode.OFF:
+            return self.decider.choose_card(self, seat, legal)
+        card, colour = search_choice(self, seat, legal)
+        self.decider.forced_colour = colour if colour >= 0 else None
+        return card
+
+    def play_out(self, seat: int, card: int) -> RoundStats:
+        """``seat`` plays ``card`` from its hand now, then the round is played to its end (a search's rollout)."""
+        try:
+            self._play(seat, card, HAND)
+        except _RoundOver:
+            return self.stats
+        return self.run()
 
     # ------------------------------------------------------------ playing a card
 
@@ -583,28 +603,35 @@ class Round:
         self.stats.max_stack = max(self.stats.max_stack, chain)
         self.pending, self.chain = 0, 0
         if card == WILD_DRAW_FOUR and how != STACKED:
-            return self._plus4_victim(victim, total)
-        self._draw(victim, total, "penalty")
+            return self._plus4_victim(victim, total, last=True)
+        self._draw(victim, total, "penalty")  # §9: the round is over, so the victim loses no turn
         return False
 
-    def _plus4_victim(self, victim: int, total: int) -> bool:
+    def _plus4_victim(self, victim: int, total: int, last: bool = False) -> bool:
         """The victim of a non-stacked +4 challenges or accepts it at once (§5, §11.8).
 
         Sets whose turn is next; returns True when the challenge caught a bluff.
+        ``last``: the +4 was its player's last card, so unless a bluff is caught
+        the round is over and the victim loses no turn (§9 ``skips``).
         """
         info = self.plus4
         action, _ = self.decider.respond(self, victim, [], info.challengeable)
         if action == CHALLENGE:
-            self._challenge(victim, total)
+            self._challenge(victim, total, last)
             self.current = victim if info.bluff else self.next_seat(victim)
             return info.bluff
         self._draw(victim, total, "penalty")
-        self._lose_turn(victim)
+        if not last:
+            self._lose_turn(victim)
         self.current = self.next_seat(victim)
         return False
 
-    def _challenge(self, victim: int, total: int) -> None:
-        """§5: the offender shows the hand; a bluff costs them, an honest +4 costs the victim."""
+    def _challenge(self, victim: int, total: int, last: bool = False) -> None:
+        """§5: the offender shows the hand; a bluff costs them, an honest +4 costs the victim.
+
+        ``last``: the +4 ended its player's hand; an honest one then ends the
+        round, and the victim loses no turn (§9 ``skips``).
+        """
         info = self.plus4
         s = self.stats
         s.challenges += 1
@@ -615,7 +642,8 @@ class Round:
             self._draw(info.offender, total, "challenge")
         else:
             self._draw(victim, total + 2, "challenge")
-            self._lose_turn(victim)
+            if not last:
+                self._lose_turn(victim)
         self.pending, self.chain = 0, 0
 
     def _pending_decision(self, victim: int) -> None:

@@ -21,7 +21,10 @@ from typing import Any
 
 from unocli.game.policies import preset as policy_preset
 from unocli.game.rules import preset as rules_preset
-from unocli.kernel import max_threads, play_rows
+from unocli.kernel import max_threads, play_rows, rollouts
+
+# Search rollouts (issue 27 item 3: at least 1,000,000 per second per thread, official, 4 players, basic)
+ROLLOUT_CONFIGS: tuple[tuple[str, int, str], ...] = (("official", 4, "basic"), ("party", 4, "basic"))
 
 CONFIGS: tuple[tuple[str, int], ...] = (("official", 2), ("official", 4), ("official", 10), ("party", 4))
 
@@ -86,6 +89,41 @@ def measure(
     return out
 
 
+@dataclass
+class RolloutRow:
+    rules: str
+    players: int
+    policy: str
+    rollouts: int
+    repeats: int
+    rollouts_per_cpu_second: float  # median over repeats, one thread
+    spread: tuple[float, float]  # slowest and fastest repeat
+
+
+def measure_rollouts(count: int = 100_000, repeats: int = 5, progress: Say | None = None) -> list[RolloutRow]:
+    """Search rollouts per CPU-second on one thread (median of ``repeats``), from a dealt round's start.
+
+    A rollout is what a search pays per option and rollout: copy the state, re-deal the hidden
+    cards, copy, play to the round's end (kernel.rollouts). From the start of a round it is the
+    longest a rollout gets; a search mid-round plays shorter ones. CPU time, not wall time: the
+    machines are shared.
+    """
+    out = []
+    for name, players, spec in ROLLOUT_CONFIGS:
+        if progress is not None:
+            progress(f"bench: search rollouts, {name}, {players} players, {spec}, {repeats} x {count:,}")
+        rules = rules_preset(name).replace(players=players)
+        policy = policy_preset(spec)
+        rollouts(rules, policy, 10)  # compile or load
+        rates = []
+        for r in range(repeats):
+            t0 = time.process_time()
+            rollouts(rules, policy, count, seed=r)
+            rates.append(count / max(time.process_time() - t0, 1e-9))
+        out.append(RolloutRow(name, players, spec, count, repeats, statistics.median(rates), (min(rates), max(rates))))
+    return out
+
+
 def cli_start(games: int = 1000, repeats: int = 3, cold: bool = False, progress: Say | None = None) -> dict[str, float]:
     """Wall time of ``unocli simulate --games N --quiet`` warm (median of ``repeats``), and cold on request.
 
@@ -134,6 +172,7 @@ def run(
         "machine": machine(),
         "kernel_load_seconds": load,
         "throughput": [asdict(r) for r in rows],
+        "rollouts": [asdict(r) for r in measure_rollouts(repeats=repeats, progress=progress)],
     }
     if include_cli:
         result["cli"] = cli_start(cold=cold, progress=progress)

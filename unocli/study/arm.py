@@ -25,12 +25,14 @@ from pathlib import Path
 from typing import Any
 
 from unocli.errors import ConfigError
+from unocli.files import display_path
 from unocli.game.policies import (
     PRESETS,
     Policy,
     UnknownPolicy,
     load_policies_file,
     parse_policy_spec,
+    policy_choices,
     preset,
     resolve_policies,
     seat_labels,
@@ -146,13 +148,10 @@ def _changes(start: Policy, end: Policy) -> list[str]:
     return out
 
 
-def known_policies(policies: PolicyFile | None) -> str:
-    """The policy names a spec may start with, as text: the presets, then the file's own."""
-    names = ", ".join(PRESETS)
-    if policies is None:
-        return names
-    own = [name for name, _ in policies.entries if name not in PRESETS]
-    return f"{names} and, from {policies.path!r}, {', '.join(own) or '(none)'}"
+def known_policies(policies: PolicyFile | None, near: str = "") -> str:
+    """The policy names a spec may start with, as text: the presets, then the file's own (the nearest to ``near`` when many)."""
+    own = [name for name, _ in policies.entries] if policies is not None else []
+    return policy_choices(near, own, display_path(policies.path) if policies is not None else None)
 
 
 def check_placeholders(spec: str) -> None:
@@ -205,7 +204,7 @@ def parse_policy(spec: str, policies: PolicyFile | None = None) -> Policy:
     """
     name = spec.partition(":")[0].strip()
     if name not in PRESETS and not (policies and name in policies.policies):
-        raise UnknownPolicy(f"unknown policy {name!r}; the policies are: {known_policies(policies)}")
+        raise UnknownPolicy(f"unknown policy {name!r}; the policies are: {known_policies(policies, name)}")
     return parse_policy_spec(spec, policies.policies if policies else None)
 
 
@@ -277,7 +276,7 @@ class TableSpec:
         parts = [f"rules {self.rules}"] + [f"{k}={v}" for k, v in self.sets]
         parts.append(f"policy {self.policy}")
         if self.policies is not None:
-            parts.append(f"policies from {self.policies.path}")
+            parts.append(f"policies from {display_path(self.policies.path)}")
         parts += [f"seat {s}: {p}" for s, p in self.seats]
         parts += [f"{k}={v} at {'every seat' if sel == 'all' else 'seats ' + sel}" for sel, k, v in self.knobs]
         return "; ".join(parts)

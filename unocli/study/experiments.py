@@ -38,7 +38,7 @@ The format (every key optional unless marked)::
     [options]                         # settings of the chosen analysis (see its module)
     match_games = 2000
 
-    [margins]                         # equivalence margins: a change inside +-margin is "no change"
+    [margins]                         # equivalence margins: only a change beyond +-margin is worded as one (docs/statistics.md)
     win_share_pp = 0.5                #   win share, percentage points (default 0.5)
     turns = 1.0                       #   mean turns per round (default 1.0)
     balance = 0.01                    #   balance, 0..1 (default 0.01)
@@ -60,6 +60,7 @@ naming the file and the key.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -67,7 +68,7 @@ from typing import Any
 from unocli.errors import ConfigError
 from unocli.files import load_toml
 from unocli.game.policies import UnknownPolicy
-from unocli.game.rng import SEED_MAX
+from unocli.limits import check_games, check_seed
 from unocli.run.precision import DEFAULT_MAX_GAMES, check_target
 from unocli.study.arm import Arm, PolicyFile, TableSpec, check_spec, plain
 from unocli.study.compare import quantity_names
@@ -231,13 +232,16 @@ def _build(p: Path, raw: dict[str, Any], where: _Where, quick: bool, policies: P
 
     g = _Getter(raw, where)
     name = g.string("name", p.stem)
+    problem = check_experiment_name(name)
+    if problem:
+        raise where.error("name", problem)
     default_analysis = "sweep" if "grid" in raw and "arms" not in raw else "compare"
     title, description, analysis = g.string("title", name), g.string("description", ""), g.string("analysis", default_analysis)
     if analysis not in ANALYSES:
         raise where.error("analysis", f"unknown analysis {analysis!r}; the analyses are: {', '.join(ANALYSES)}")
-    seed = g.integer("seed", 0, 0, SEED_MAX)
-    games = g.integer("games", 10_000, 1, 10**12)
-    max_games = g.integer("max_games", DEFAULT_MAX_GAMES, 1, 10**12)
+    seed = g.checked("seed", 0, check_seed)
+    games = g.checked("games", 10_000, check_games)
+    max_games = g.checked("max_games", DEFAULT_MAX_GAMES, check_games)
     target_error = _target_error(raw.get("target_error"), max_games, where)
     match = g.boolean("match", False)
     base = _table(raw.get("base", {}), "base", TableSpec(base_dir=str(p.parent), policies=policies), where)
@@ -277,6 +281,25 @@ def _build(p: Path, raw: dict[str, Any], where: _Where, quick: bool, policies: P
         key, _, text = message.partition(": ")
         raise where.error(key, text)
     return exp
+
+
+MAX_NAME = 100
+
+
+def check_experiment_name(name: str) -> str | None:
+    """Why ``name`` cannot name an experiment (None: it can).
+
+    A report of several experiments writes each into ``OUT/NAME/``: a name with
+    a slash or starting with a dot (``..``) would write outside the report
+    folder, over whatever is there.
+    """
+    if not name:
+        return "must not be empty (it names the experiment's folder in a report)"
+    if "/" in name or "\\" in name or name.startswith("."):
+        return f"{name!r} must be a plain folder name: no slash or backslash, not starting with a dot"
+    if len(name) > MAX_NAME or not name.isprintable():
+        return f"must be at most {MAX_NAME} printable characters (it names the experiment's folder in a report)"
+    return None
 
 
 # The tables each analysis plays; any other would be silently ignored, so it is refused.
@@ -390,11 +413,15 @@ class _Getter:
             raise self.where.error(key, f"must be a string, not {value!r}")
         return value
 
-    def integer(self, key: str, default: int, lo: int, hi: int) -> int:
+    def checked(self, key: str, default: int, check: Callable[[Any, str], int]) -> int:
+        """A value checked by one of :mod:`unocli.limits`' checks (the ones the CLI's options use)."""
         value = self.raw.get(key, default)
-        if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-            raise self.where.error(key, f"must be a whole number from {lo:,} to {hi:,}, not {value!r}")
-        return value
+        if isinstance(value, str):  # the CLI reads text; a file's number is a TOML integer
+            raise self.where.error(key, f"must be a whole number, not the text {value!r}")
+        try:
+            return check(value, "it")
+        except ConfigError as exc:
+            raise self.where.error(key, str(exc).removeprefix("it ")) from None
 
     def boolean(self, key: str, default: bool) -> bool:
         value = self.raw.get(key, default)
@@ -494,7 +521,7 @@ def probability_list(value: Any) -> str | None:
         from unocli.study.sweep import parse_values
 
         values = [float(v) for v in parse_values(value)]
-    except (ConfigError, ValueError):
+    except (ConfigError, ValueError, TypeError):  # TypeError: a list or a table among the values
         return f"must be a list of probabilities or START:STOP:STEP, not {value!r}"
     if not values:
         return "the grid is empty: give at least one value"

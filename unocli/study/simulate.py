@@ -13,9 +13,9 @@ from unocli.errors import ConfigError
 from unocli.game.counters import COUNTERS, Outcome
 from unocli.game.policies import Policy
 from unocli.game.policies import preset as policy_preset
-from unocli.game.rng import SEED_MAX
 from unocli.game.rules import Rules
 from unocli.kernel import ROW_NAMES
+from unocli.limits import check_games, check_seed
 from unocli.run.accumulate import METRICS, Accumulator
 from unocli.run.backends import Backend, LocalBackend
 from unocli.run.precision import DEFAULT_FIRST_BATCH, DEFAULT_MAX_GAMES, TargetInfo, check_target, play_to_target
@@ -34,11 +34,12 @@ Progress = Callable[[int, int], None]
 
 
 def check_run_args(games: int, seed: int) -> None:
-    """Refuse a game count or seed the kernel cannot take."""
-    if isinstance(games, bool) or not isinstance(games, int | np.integer) or games < 1:
-        raise ConfigError(f"games must be a positive whole number, not {games!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or not 0 <= seed <= SEED_MAX:
-        raise ConfigError(f"seed must be a whole number from 0 to 2**64 - 1, not {seed!r}")
+    """Refuse a game count or seed the kernel cannot take (the checks of the CLI and experiment files)."""
+    for value in (games, seed):
+        if isinstance(value, str):
+            raise ConfigError(f"games and seed must be whole numbers, not the text {value!r}")
+    check_games(games)
+    check_seed(seed)
 
 
 def seat_policies(rules: Rules, policies: Policy | Sequence[Policy] | None) -> tuple[Policy, ...]:

@@ -10,8 +10,16 @@ returns a frozen record that names its fields:
   two-sided p-value (:func:`paired_t` from sums, :func:`paired_diff` from
   samples, :func:`welch` for two independent samples).
 
-:func:`holm` adjusts a family of p-values. Every test here is checked against
-scipy.stats or a published example in tests/test_stats.py.
+:func:`holm` adjusts a family of p-values. :func:`equivalence` judges a
+difference against an equivalence margin on its simultaneous interval and
+:func:`classify` gives the verdict, one of :data:`VERDICTS`: ``larger`` (the
+interval lies entirely beyond +margin or -margin: the change is larger than
+the margin, the only verdict reports word as a change), ``negligible``
+(excludes 0, within the margin), ``equivalent`` (includes 0, within the
+margin), ``unsized`` (excludes 0, crosses a margin: a change of undecided
+size) and ``undecided`` (includes 0, crosses a margin); docs/statistics.md
+explains them for users. Every test here is checked against scipy.stats, a
+published example or a worked example in tests/test_stats.py.
 """
 
 from __future__ import annotations
@@ -23,6 +31,8 @@ import numpy as np
 from scipy import special  # scipy.stats takes seconds to import; special has the same distributions
 
 Z95 = 1.959963984540054
+#: The family-wise error rate every report's verdicts and adjusted tests are read at.
+ALPHA = 0.05
 
 
 def t_quantile(q: float, df: float) -> float:
@@ -208,7 +218,31 @@ def holm(pvalues: list[float] | np.ndarray) -> np.ndarray:
 
 # ---------------------------------------------------------------- equivalence
 
-EQUIVALENT, DIFFERENT, UNDECIDED = "equivalent", "different", "undecided"
+LARGER, NEGLIGIBLE, EQUIVALENT, UNDECIDED, UNSIZED = "larger", "negligible", "equivalent", "undecided", "unsized"
+#: Every verdict :func:`equivalence` gives, in the order reports list them.
+VERDICTS = (LARGER, UNSIZED, NEGLIGIBLE, EQUIVALENT, UNDECIDED)
+#: The verdicts that show a change (the interval excludes 0), of whatever size.
+CHANGED = frozenset({LARGER, UNSIZED, NEGLIGIBLE})
+#: The verdicts that show no change beyond the margin (the interval lies within it).
+WITHIN_MARGIN = frozenset({NEGLIGIBLE, EQUIVALENT})
+
+
+def classify(low: float, high: float, margin: float) -> str:
+    """The verdict an interval ``[low, high]`` gives against ``+-margin`` (see :class:`Equivalence`).
+
+    ``larger`` when the interval lies entirely beyond ``+margin`` or entirely
+    beyond ``-margin``; ``negligible`` when it excludes 0 but lies within
+    ``[-margin, +margin]``; ``equivalent`` when it lies within the margin and
+    includes 0; ``unsized`` when it excludes 0 but crosses a margin (a change
+    of undecided size); ``undecided`` when it includes 0 and crosses a margin.
+    An end exactly on a margin counts as within it.
+    """
+    excludes_zero = low > 0 or high < 0
+    if low > margin or high < -margin:
+        return LARGER
+    if -margin <= low and high <= margin:
+        return NEGLIGIBLE if excludes_zero else EQUIVALENT
+    return UNSIZED if excludes_zero else UNDECIDED
 
 
 @dataclass(frozen=True)
@@ -216,15 +250,26 @@ class Equivalence:
     """A difference judged against an equivalence margin, with the interval the verdict reads.
 
     ``low``/``high`` is the simultaneous (Bonferroni) interval at level
-    ``1 - alpha / family``: the verdict is *different* when it excludes 0,
-    *equivalent* when it lies inside ``[-margin, +margin]``, else
-    *undecided*. Reading both verdicts off the one shown interval keeps the
-    figure and the claim consistent; with ``family`` tests each claim holds
-    with family-wise error at most ``alpha``. (The TOST at level
-    ``alpha / family`` needs only the ``1 - 2 alpha / family`` interval, so
-    this one is conservative for equivalence.) ``p_tost`` is the raw TOST
-    p-value (the larger of the two one-sided t tests); ``p_tost_adj`` its
-    Bonferroni adjustment.
+    ``1 - alpha / family``; the verdict (:func:`classify`) reads where it
+    lies against 0 and ``+-margin``:
+
+    - ``larger``: entirely beyond ``+margin`` or entirely beyond ``-margin``
+      (the change is larger than the margin; the only verdict a report words
+      as "lengthens", "pays", "loses" ...);
+    - ``negligible``: excludes 0 but lies within ``+-margin`` (a change
+      smaller than the margin);
+    - ``equivalent``: lies within ``+-margin`` and includes 0 (no change
+      beyond the margin);
+    - ``unsized``: excludes 0 and crosses a margin (a change of undecided size);
+    - ``undecided``: includes 0 and crosses a margin.
+
+    Reading every verdict off the one shown interval keeps the figure and
+    the claim consistent; with ``family`` verdicts each holds with
+    family-wise error at most ``alpha``. (The TOST at level ``alpha /
+    family`` needs only the ``1 - 2 alpha / family`` interval, so this one is
+    conservative for equivalence.) ``p_tost`` is the raw TOST p-value (the
+    larger of the two one-sided t tests); ``p_tost_adj`` its Bonferroni
+    adjustment. docs/statistics.md explains the verdicts for users.
     """
 
     diff: float
@@ -254,7 +299,7 @@ def tost_p(diff: float, se: float, df: float, margin: float) -> float:
 
 
 def equivalence(d: Difference, margin: float, family: int = 1, alpha: float = 0.05) -> Equivalence:
-    """Judge a :class:`Difference` against ``+-margin``: equivalent, different or undecided.
+    """Judge a :class:`Difference` against ``+-margin`` (the verdicts of :class:`Equivalence`).
 
     ``family`` is the number of verdicts read together (a table's rows): the
     interval is widened to the simultaneous level ``1 - alpha / family``.
@@ -266,14 +311,10 @@ def equivalence(d: Difference, margin: float, family: int = 1, alpha: float = 0.
     else:
         half = t_quantile(1 - alpha / (2 * family), d.df) * d.se
         low, high = d.diff - half, d.diff + half
-    if low > 0 or high < 0:
-        verdict = DIFFERENT
-    elif -margin <= low and high <= margin:
-        verdict = EQUIVALENT
-    else:
-        verdict = UNDECIDED
     p = tost_p(d.diff, d.se, d.df, margin)
-    return Equivalence(d.diff, d.se, d.n, d.df, margin, low, high, level, family, p, min(1.0, p * family), verdict)
+    return Equivalence(
+        d.diff, d.se, d.n, d.df, margin, low, high, level, family, p, min(1.0, p * family), classify(low, high, margin)
+    )
 
 
 # ---------------------------------------------------------------- clustered shares

@@ -71,7 +71,7 @@ from unocli.report.analyses.common import (
     run_compare,
     verdict_text,
 )
-from unocli.report.model import Chart, Section, TableBlock
+from unocli.report.model import Chart, Section, TableBlock, sentences
 from unocli.study.arm import Arm
 from unocli.study.compare import Comparison
 from unocli.study.experiments import Experiment, players_list, positive_int, probability_list
@@ -198,11 +198,12 @@ def _per_seat(comp: Comparison, bvals: np.ndarray, cvals: np.ndarray, n: int, ma
     ]
     rows, diffs = [], []
     for what, arm, ref in effects:
+        won = arm_diff(comp, arm, ref, "won").diff  # rounds anybody won (not blocked): the seats' changes sum to it
         for seat in range(n):
             d = arm_diff(comp, arm, ref, f"win_{seat}")
             diffs.append(d)
             rows.append({"effect": what, "seat": seat, "role": seat_role(seat), "n": d.n, "diff": d.diff})
-            rows[-1] |= {"diff_low": d.low, "diff_high": d.high, "p": d.p}
+            rows[-1] |= {"diff_low": d.low, "diff_high": d.high, "p": d.p, "won_diff": won}
     table = pd.DataFrame(rows)
     add_verdicts(table, diffs, "win", margin, scale=100)
     return table
@@ -438,10 +439,15 @@ def render(result: BluffResult) -> Section:
         # the situations open the report: the answer first, then its headline chart and tables, then the grid
         sit_blocks, sit_findings = situations_blocks(result.situations, exp)
         note = result.situations.note
-        intro = situations_answer(result.situations, exp) + "\n\n" + intro + (f"\n\n{note}" if note else "")
+        answer = situations_answer(result.situations, exp)
+        intro = answer + "\n\n" + intro + (f"\n\n{note}" if note else "")
         blocks, findings = sit_blocks + blocks, sit_findings + findings
     games = result.games + (result.situations.games if result.situations is not None else 0)
-    return Section(name=exp.name, title=exp.title, intro=intro, findings=findings, blocks=blocks, meta={"games": games})
+    # the answer's second sentence: bluffing at every chance against never- and always-challengers (the first sets the scene)
+    one = sentences(answer)[1] if result.situations is not None else ""
+    return Section(
+        name=exp.name, title=exp.title, intro=intro, findings=findings, blocks=blocks, meta={"games": games}, answer=one
+    )
 
 
 def _policies_text(result: BluffResult) -> str:

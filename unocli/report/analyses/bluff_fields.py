@@ -149,8 +149,11 @@ def verdicts_by_field(table: pd.DataFrame, fields: Sequence[str]) -> pd.DataFram
 
 
 def flips(table: pd.DataFrame, fields: Sequence[str]) -> pd.DataFrame:
-    """The cells (own hand pooled, plus bluffing at every chance) whose verdict pays under one field and loses under
-    another, or pays under some and not all."""
+    """The cells (own hand pooled, plus bluffing at every chance) whose verdict is "pays" under some fields, not all.
+
+    Only the labels differ there: no test of the difference between fields is made, so the findings list these
+    cells without claiming the effect differs between fields.
+    """
     wide = verdicts_by_field(table, fields)
     wide = wide[wide["own_hand"] == "any"]
     values = wide[list(fields)]
@@ -159,7 +162,7 @@ def flips(table: pd.DataFrame, fields: Sequence[str]) -> pd.DataFrame:
 
 
 def field_scope(row: pd.Series, fields: Sequence[str]) -> str:
-    """Where one cell's verdict holds: "loses under all three fields" or "pays under basic, loses under random"."""
+    """Where one cell's verdict holds: "loses under all three fields", or each field's verdict (:func:`scope`)."""
     return scope({f: str(row[f]) for f in fields})
 
 
@@ -183,9 +186,12 @@ def flip_findings(table: pd.DataFrame, fields: Sequence[str], challengers: Seque
             f"next holds {r['next_hand']}, '{r['challenge_policy']}' challengers: {field_scope(r, fields)}"
             for _, r in flipped.iterrows()
         )
-        out.append(f"Where the answer flips between fields (a bluff pays under some fields, not all): {where}.")
+        out.append(
+            "Where a bluff's verdict is 'pays' under some fields, not all (the labels differ; the fields' difference "
+            f"is not tested): {where}."
+        )
     else:
-        out.append("No bluff situation (own hand pooled) pays under one field and not under another.")
+        out.append("No bluff situation (own hand pooled) is labelled 'pays' under some fields and not others.")
     return out
 
 

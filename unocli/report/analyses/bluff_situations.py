@@ -42,7 +42,7 @@ from unocli.report.analyses.bluff_fields import (
     uniform_note,
     verdicts_by_field,
 )
-from unocli.report.analyses.common import Context, add_verdicts, arm_diff, run_compare
+from unocli.report.analyses.common import Context, add_verdicts, arm_diff, change_word, run_compare
 from unocli.report.model import Block, Chart, TableBlock
 from unocli.study.arm import Arm
 from unocli.study.experiments import Experiment
@@ -246,10 +246,8 @@ def _situation_table(rows: list[dict[str, Any]], diffs: list[Any], margin: float
 
 
 def verdict_word(verdict: str, gain: float) -> str:
-    """An equivalence verdict as the answer to "does the bluff pay?"."""
-    if verdict == "different":
-        return "pays" if gain > 0 else "loses"
-    return "no effect" if verdict == "equivalent" else "undecided"
+    """An equivalence verdict as the answer to "does the bluff pay?": "pays"/"loses" only beyond the margin."""
+    return change_word(verdict, gain, "pays", "loses")
 
 
 # ---------------------------------------------------------------- 3. one-player deviations
@@ -456,13 +454,13 @@ def answer(result: SituationResult, exp: Experiment) -> str:
     )
     flipped = flips(t, fields)
     flip_text = (
-        "The answer flips between fields at "
+        "The label 'pays' holds under some fields, not all (the fields' difference is not tested), at "
         + "; ".join(
             f"next holds {r['next_hand']}, against '{r['challenge_policy']}' challengers: {field_scope(r, fields)}"
             for _, r in flipped.iterrows()
         )
         if len(flipped)
-        else "No situation pays under one field and not under another"
+        else "No situation is labelled 'pays' under some fields and not others"
     )
     victim = _victims(result)
     return (
@@ -472,7 +470,8 @@ def answer(result: SituationResult, exp: Experiment) -> str:
         "pooled), a bluff pays "
         + "; ".join(pays)
         + f". {flip_text}. Over the {len(cells) // len(fields)} cells per field of next player's hand x own hand band x "
-        f"challenge policy: {counts} (no effect = within +/-{m} pp). Bluffs are rare in any one situation (at most "
+        f"challenge policy: {counts} (negligible and no change = within +/-{m} pp). Bluffs are rare in any one "
+        "situation (at most "
         f"{fmt.fixed(cells['bluffs_per_game'].max(), 2)} per game in one cell), so their gains are small. The victim "
         f"(seat 1) gains by challenging every +4 alone against an always-bluffing seat 0: {victim}. Intervals are "
         f"simultaneous ({_level(t)}% over the whole situation table, every field; per bluff, 95% block bootstrap); "
@@ -480,7 +479,8 @@ def answer(result: SituationResult, exp: Experiment) -> str:
     )
 
 
-VERDICTS = ("pays", "loses", "no effect", "undecided")
+#: The verdict words of the situation table (:func:`verdict_word`), in the order the findings count them.
+VERDICTS = ("pays", "loses", "a change of undecided size", "negligible", "no change", "undecided")
 
 
 def _uniform_pointer(result: SituationResult) -> str:
@@ -550,7 +550,7 @@ def situation_table(result: SituationResult) -> TableBlock:
 
 
 def situation_findings(result: SituationResult) -> list[str]:
-    """Per field and challenge policy: which situations pay, lose, have no effect, are undecided; the sample size."""
+    """Per field and challenge policy: how many situations get each verdict word (:data:`VERDICTS`); the sample size."""
     t, n = result.situations, result.players
     out = flip_findings(t, result.fields, [ch for ch, _ in CHALLENGERS])
     for f in result.fields:
@@ -561,7 +561,7 @@ def situation_findings(result: SituationResult) -> list[str]:
             for word in VERDICTS:
                 cells = sub[sub["verdict"] == word]
                 names = ", ".join(f"{r.next_hand}/{r.own_hand}" for r in cells.itertuples())
-                listed = names and word in ("pays", "no effect")
+                listed = names and word in ("pays", "negligible", "no change")
                 groups.append(f"{word} {len(cells)}" + (f" ({names})" if listed else ""))
             parts.append(f"'{ch}': " + ", ".join(groups))
         out.append(
@@ -592,8 +592,9 @@ def _sample_size(result: SituationResult) -> str:
     return (
         "Sample size: "
         + "; ".join(parts)
-        + ". Half-widths shrink as 1/sqrt(n). 'no effect' is an equivalence verdict (TOST, simultaneous interval inside "
-        f"+/-{fmt.num(m)} pp), never the lack of a significant difference."
+        + ". Half-widths shrink as 1/sqrt(n). 'no change' and 'negligible' are equivalence verdicts (simultaneous interval "
+        f"inside +/-{fmt.num(m)} pp, without and with 0 excluded), never the lack of a significant difference; 'pays' "
+        "and 'loses' say the interval lies entirely beyond the margin."
     )
 
 

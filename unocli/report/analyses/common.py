@@ -20,7 +20,18 @@ from unocli.run.backends import Backend
 from unocli.study.arm import Arm
 from unocli.study.compare import Comparison, compare
 from unocli.study.experiments import Experiment
-from unocli.study.stats import Difference, Equivalence, Estimate, equivalence
+from unocli.study.stats import (
+    EQUIVALENT,
+    LARGER,
+    NEGLIGIBLE,
+    UNDECIDED,
+    UNSIZED,
+    VERDICTS,
+    Difference,
+    Equivalence,
+    Estimate,
+    equivalence,
+)
 from unocli.version import __version__
 
 if TYPE_CHECKING:
@@ -162,12 +173,40 @@ def _columns(rows: list[dict[str, Any]]) -> dict[str, list[Any]]:
 
 
 def verdict_text(verdict: str, margin: str) -> str:
-    """A verdict as a reader's phrase: "no change beyond +-margin", "changes", "undecided"."""
+    """A verdict (:func:`~unocli.study.stats.classify`) as a reader's phrase, with the margin it was judged at."""
     return {
-        "equivalent": f"equivalent (within +/-{margin})",
-        "different": "different",
-        "undecided": f"undecided at +/-{margin}",
+        LARGER: f"a change larger than +/-{margin}",
+        UNSIZED: f"a change, of undecided size against +/-{margin}",
+        NEGLIGIBLE: f"a change smaller than +/-{margin} (negligible)",
+        EQUIVALENT: f"equivalent (no change beyond +/-{margin})",
+        UNDECIDED: f"undecided at +/-{margin}",
     }[verdict]
+
+
+def change_word(verdict: str, value: float, up: str, down: str) -> str:
+    """A verdict as the word for a change: ``up`` or ``down`` ("lengthens", "pays" ...) only when larger than the margin.
+
+    A change inside the margin is "negligible", one whose interval excludes 0
+    but crosses a margin "a change of undecided size"; the other two verdicts
+    are "no change" (equivalent) and "undecided".
+    """
+    if verdict == LARGER:
+        return up if value > 0 else down
+    return {
+        UNSIZED: "a change of undecided size",
+        NEGLIGIBLE: "negligible",
+        EQUIVALENT: "no change",
+        UNDECIDED: "undecided",
+    }[verdict]
+
+
+def verdict_counts(verdicts: pd.Series) -> str:
+    """How many of a family's verdicts are of each kind: "2 larger than the margin, 0 of undecided size, ..."."""
+    c = {v: int((verdicts == v).sum()) for v in VERDICTS}
+    return (
+        f"{c[LARGER]} larger than the margin, {c[UNSIZED]} changes of undecided size, {c[NEGLIGIBLE]} negligible "
+        f"(smaller than the margin), {c[EQUIVALENT]} equivalent, {c[UNDECIDED]} undecided of {len(verdicts)}"
+    )
 
 
 def identical_arms(comps: Sequence[Comparison], names: Sequence[str]) -> list[tuple[str, str]]:

@@ -25,6 +25,7 @@ from typing import Any
 import pandas as pd
 
 from unocli.errors import ConfigError
+from unocli.files import display_path
 from unocli.report.analyses.skill import OPTIONS as SKILL_OPTIONS
 from unocli.study.arm import has_placeholders, template_name
 from unocli.study.experiments import ArmSpec, Experiment
@@ -103,11 +104,12 @@ def sizes_text(exp: Experiment, option: str = "fields") -> str:
 def templates_text(exp: Experiment, option: str = "fields") -> str:
     """A sentence per template field: what its name stands for, and that a rule's effect under it changes players too."""
     out = []
+    source = display_path(exp.base.policies.path) if exp.base.policies else "the policies file"
     for name, spec in field_specs(exp, option).items():
         if spec != name:
             out.append(
                 f" `{name}` is `{spec}`: each rule set and table size seats its own player of that name (from "
-                f"{exp.base.policies.path if exp.base.policies else 'the policies file'}), so under `{name}` a rule's "
+                f"{source}), so under `{name}` a rule's "
                 "effect includes the change of player it brings (the rule set's own player instead of the baseline's)."
             )
     return "".join(out)
@@ -140,21 +142,32 @@ def fields_text(fields: Sequence[str]) -> str:
 
 
 def scope(verdicts: dict[str, str]) -> str:
-    """Where a verdict holds, without figures: "lengthens under all three fields", or
-    "undecided under random, lowers under basic and strong" (the fields grouped by verdict)."""
+    """Where a verdict holds, without figures: "lengthens under all three fields", or, when the fields' verdicts
+    differ, "by field: undecided under random, negligible under basic and strong (the fields' difference is not
+    tested)".
+
+    Verdict labels that differ between fields do not show that the effect differs between them (each label reads
+    its own interval; that needs a test of the difference of the fields' effects), so the phrase says the
+    difference is untested rather than "holds under one field but not another".
+    """
     fields = list(verdicts)
     kinds = list(dict.fromkeys(verdicts.values()))
     if len(kinds) == 1:
         count = {2: "both", 3: "all three", 4: "all four"}.get(len(fields))
         where = f"{count} fields" if count else ("all fields" if len(fields) > 1 else fields[0])
         return f"{kinds[0]} under {where}"
-    return ", ".join(f"{k} under {' and '.join(f for f in fields if verdicts[f] == k)}" for k in kinds)
+    by = ", ".join(f"{k} under {' and '.join(f for f in fields if verdicts[f] == k)}" for k in kinds)
+    return f"by field: {by} ({UNTESTED})"
+
+
+#: Said wherever verdicts differ between fields: the labels alone do not show the fields differ.
+UNTESTED = "the fields' difference is not tested"
 
 
 def agreement(verdicts: dict[str, str], value: Callable[[str], str]) -> str:
     """Where one effect holds across fields, with each field's figure.
 
-    ``verdicts`` maps each field to its verdict (``different``, ``lengthens``,
+    ``verdicts`` maps each field to its verdict (``larger``, ``lengthens``,
     ...); ``value(field)`` gives the figure shown for a field. The phrase:
     "lengthens under all three fields (+41 [..] basic; ...)" when every field
     agrees, else "undecided under random, lowers under basic and strong (...)".
@@ -175,8 +188,9 @@ def verdict_matrix(
 ) -> pd.DataFrame:
     """One row per value of ``keys``, one column per field: ``cell(row)`` of that field's row (blank when missing).
 
-    A last column ``holds under`` says "all fields" or names the fields whose
-    verdict is ``different`` (the ``verdict`` column of ``effects``).
+    A last column ``holds under`` says "all fields (verdict)" or lists each
+    field's verdict (the ``verdict`` column of ``effects``), noting that the
+    fields' difference is not tested.
     """
     rows = []
     for key, sub in effects.groupby(list(keys), sort=False):
@@ -198,4 +212,5 @@ def _holds(verdicts: dict[str, str]) -> str:
     if holds_everywhere(verdicts):
         return f"all fields ({next(iter(verdicts.values()))})"
     kinds = list(dict.fromkeys(verdicts.values()))
-    return "; ".join(f"{k}: {', '.join(f for f, v in verdicts.items() if v == k)}" for k in kinds)
+    by = "; ".join(f"{k}: {', '.join(f for f, v in verdicts.items() if v == k)}" for k in kinds)
+    return f"{by} ({UNTESTED})"

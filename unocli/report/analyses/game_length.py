@@ -25,6 +25,7 @@ from unocli.report.analyses.common import (
     arm_diff,
     arm_mean,
     caption,
+    change_word,
     dkw_eps,
     forest_chart,
     hist_quantile,
@@ -47,10 +48,10 @@ from unocli.report.analyses.fields import (
     templates_text,
     verdict_matrix,
 )
-from unocli.report.model import Chart, Section, TableBlock
+from unocli.report.model import Chart, Section, TableBlock, sentences
 from unocli.study.compare import Comparison
 from unocli.study.experiments import Experiment, players_list, positive_int
-from unocli.study.stats import holm
+from unocli.study.stats import WITHIN_MARGIN, holm
 
 OPTIONS = {
     "fields": FIELDS_OPTION,
@@ -285,8 +286,9 @@ def render(result: GameLengthResult) -> Section:
                 published,
             )
         )
+    answer = _answer(result)
     intro = (
-        _answer(result)
+        answer
         + "\n\n"
         + (exp.description or "")
         + (
@@ -296,7 +298,13 @@ def render(result: GameLengthResult) -> Section:
         )
     )
     return Section(
-        name=exp.name, title=exp.title, intro=intro, findings=_findings(result), blocks=blocks, meta={"games": result.games}
+        name=exp.name,
+        title=exp.title,
+        intro=intro,
+        findings=_findings(result),
+        blocks=blocks,
+        meta={"games": result.games},
+        answer=sentences(answer)[0],  # the baseline's length under each field
     )
 
 
@@ -631,10 +639,8 @@ def _field_diff_text(sub: pd.DataFrame, field: str) -> str:
 
 
 def _length_verdict(row: pd.Series) -> str:
-    """The verdict as a direction: "lengthens", "shortens", "no change" or "undecided"."""
-    if row["verdict"] == "different":
-        return "lengthens" if row["diff"] > 0 else "shortens"
-    return "no change" if row["verdict"] == "equivalent" else "undecided"
+    """The verdict as a direction: "lengthens"/"shortens" only beyond the margin (:func:`change_word`)."""
+    return change_word(str(row["verdict"]), float(row["diff"]), "lengthens", "shortens")
 
 
 def _diff_text(row: pd.Series) -> str:
@@ -728,11 +734,11 @@ def _diff_findings(result: GameLengthResult) -> list[str]:
         f"simultaneous {fmt.fixed(100 * top['sim_level'], 2)}% CI {fmt.bounds(top['sim_low'], top['sim_high'], 1, 'signed')}, "
         f"n = {fmt.count(top['n'])} deals both finished): {verdict_text(top['verdict'], margin)}."
     ]
-    same = at[at["verdict"] == "equivalent"]
+    same = at[at["verdict"].isin(sorted(WITHIN_MARGIN))]
     if len(same):
         out.append(
-            f"At {result.mid} players, equivalent to {result.base} in mean length (within +/-{margin}, "
-            f"equivalence test): {', '.join(same['rules'])}."
+            f"At {result.mid} players, no change beyond +/-{margin} from {result.base} in mean length "
+            f"(simultaneous interval within the margin): {', '.join(same['rules'])}."
         )
     return out
 

@@ -12,7 +12,7 @@ from unocli.report.analyses.common import Context, arm_diff, caption, run_compar
 from unocli.report.model import Chart, Section, TableBlock
 from unocli.study.compare import is_binary
 from unocli.study.experiments import Experiment
-from unocli.study.stats import Difference, equivalence, holm
+from unocli.study.stats import EQUIVALENT, LARGER, NEGLIGIBLE, UNDECIDED, UNSIZED, VERDICTS, Difference, equivalence, holm
 
 OPTIONS: dict = {}
 
@@ -155,15 +155,17 @@ def _diff_chart(result: CompareResult, metric: str) -> Chart | None:
 
 
 def _findings(table: pd.DataFrame, base: str) -> list[str]:
-    """One sentence per difference found (simultaneous interval clear of 0), then the count of each verdict."""
+    """The count of each verdict, then one sentence per change larger than its margin (simultaneous interval beyond it)."""
     judged = table[table["diff"].notna()]
-    counts = {v: int((judged["verdict"] == v).sum()) for v in ("different", "equivalent", "undecided")}
+    counts = {v: int((judged["verdict"] == v).sum()) for v in VERDICTS}
     level = fmt.fixed(100 * judged["sim_level"].iloc[0], 2) if len(judged) else "95"
     findings = [
-        f"Against {base}, on simultaneous {level}% intervals: {counts['different']} differences, {counts['equivalent']} "
-        f"equivalent (within the experiment's margins), {counts['undecided']} undecided."
+        f"Against {base}, on simultaneous {level}% intervals: {counts[LARGER]} changes larger than the margin, "
+        f"{counts[UNSIZED]} changes of undecided size, {counts[NEGLIGIBLE]} changes smaller than the margin, "
+        f"{counts[EQUIVALENT]} equivalent (no change beyond the experiment's margins), {counts[UNDECIDED]} undecided "
+        "(metrics without a margin count any change as larger than it)."
     ]
-    for r in judged[judged["verdict"] == "different"].itertuples():
+    for r in judged[judged["verdict"] == LARGER].itertuples():
         change = fmt.difference(r.diff, r.sim_low, r.sim_high, is_share=is_binary(r.metric))
         findings.append(f"{r.arm} changes {r.metric} by {change} at {r.players} players (simultaneous interval).")
     return findings

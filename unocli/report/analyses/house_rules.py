@@ -27,6 +27,7 @@ from unocli.report.analyses.common import (
     arm_mean,
     arm_rows,
     caption,
+    change_word,
     effect_forest,
     fair_balance,
     identical_arms,
@@ -46,10 +47,10 @@ from unocli.report.analyses.fields import (
     verdict_matrix,
 )
 from unocli.report.analyses.house_rules_gap import skill_gaps
-from unocli.report.model import Chart, Section, TableBlock
+from unocli.report.model import Chart, Section, TableBlock, sentences
 from unocli.study.compare import Comparison
 from unocli.study.experiments import Experiment, policy_spec, positive_int
-from unocli.study.stats import Difference, holm
+from unocli.study.stats import LARGER, Difference, holm
 
 
 def non_negative_int(value: object) -> str | None:
@@ -220,15 +221,22 @@ def render(result: HouseRulesResult) -> Section:
             table,
         ),
     ]
+    answer = _answer(result)
     intro = (
-        _answer(result)
+        answer
         + "\n\n"
         + (exp.description or "")
         + f"\n\nBaseline {base}; fields of players: {fields_text(result.fields)} (every seat plays the field's policy)."
         + templates_text(exp)
     )
     return Section(
-        name=exp.name, title=exp.title, intro=intro, findings=_findings(result), blocks=blocks, meta={"games": result.games}
+        name=exp.name,
+        title=exp.title,
+        intro=intro,
+        findings=_findings(result),
+        blocks=blocks,
+        meta={"games": result.games},
+        answer=sentences(answer)[0],  # the rules that lengthen a round under every field
     )
 
 
@@ -419,7 +427,7 @@ def _matrix(result: HouseRulesResult) -> pd.DataFrame:
                 fmt.pp_ci(*x, 2) for x in zip(eff["d_dealer"], eff["dealer_sim_low"], eff["dealer_sim_high"], strict=True)
             ],
             f"dealer verdict (+/-{fmt.num(m['win_share_pp'])} pp)": eff["dealer_verdict"],
-            "balance (95% bootstrap)": [
+            "balance (per-row 95% bootstrap, not adjusted)": [
                 fmt.signed_ci(*x, 3) for x in zip(eff["d_balance"], eff["d_balance_low"], eff["d_balance_high"], strict=True)
             ],
         }
@@ -444,11 +452,9 @@ def _value(row: pd.Series, q: str) -> str:
 
 
 def direction(row: pd.Series, q: str) -> str:
-    """A verdict as a direction: "lengthens"/"raises", "shortens"/"lowers", "no change" or "undecided"."""
+    """A verdict as a direction: "lengthens"/"raises" or "shortens"/"lowers" only beyond the margin (:func:`change_word`)."""
     _, point, _, _, verdict, (up, down) = EFFECTS[q]
-    if row[verdict] == "different":
-        return up if row[point] > 0 else down
-    return "no change" if row[verdict] == "equivalent" else "undecided"
+    return change_word(str(row[verdict]), float(row[point]), up, down)
 
 
 def rule_verdicts(result: HouseRulesResult, rule: str, p: int, q: str) -> dict[str, str]:
@@ -497,9 +503,9 @@ def _skill_text(result: HouseRulesResult, rule: str, p: int) -> str:
     if not len(rows) or pd.isna(rows.iloc[0].get("d_gap")):
         return ""
     r = rows.iloc[0]
-    what = {"different": "widens" if r["d_gap"] > 0 else "narrows", "equivalent": "no change"}.get(r["verdict"], "undecided")
+    what = change_word(str(r["verdict"]), float(r["d_gap"]), "widens", "narrows")
     return (
-        f"skill gap of one `{r['player']}` among `{r['field']}`: {what} "
+        f"edge of one `{r['player']}` among `{r['field']}`: {what} "
         f"({fmt.pp_ci(r['d_gap'], r['sim_low'], r['sim_high'], 2)}, n = {fmt.count(r['n'])} deals x {p} rotations)"
     )
 
@@ -519,12 +525,12 @@ def _answer(result: HouseRulesResult) -> str:
     )
     sk = result.skill
     if sk is not None and len(sk):
-        at = sk[(sk["players"] == mid) & (sk["verdict"] == "different")]
+        at = sk[(sk["players"] == mid) & (sk["verdict"] == LARGER)]
         wider, narrower = list(at.loc[at["d_gap"] > 0, "rule"]), list(at.loc[at["d_gap"] < 0, "rule"])
         r0 = sk.iloc[0]
         text += (
             f" One `{r0['player']}` player among `{r0['field']}` (seats rotated) gains more over the fair share than "
-            f"under {result.base} with {', '.join(wider) or 'no house rule'} and less with "
+            f"under {result.base}, by more than the margin, with {', '.join(wider) or 'no house rule'} and less with "
             f"{', '.join(narrower) or 'no house rule'}."
         )
     return text + " The findings give every rule's figures under each field."
@@ -564,7 +570,8 @@ def _findings(result: HouseRulesResult) -> list[str]:
     findings.append(
         f"Largest loss of balance: {worst['rule']} at {worst['players']} players with `{worst['field']}` "
         f"({fmt.signed_ci(worst['d_balance'], worst['d_balance_low'], worst['d_balance_high'], 3)}"
-        f"{noise})."
+        f"{noise}). The balance changes carry per-row 95% bootstrap intervals, not adjusted over the {len(eff)} rows: "
+        "the most extreme of them is picked from the family, so its interval overstates the evidence."
     )
     return findings
 
@@ -588,8 +595,8 @@ def _skill_table(result: HouseRulesResult) -> TableBlock:
     r0 = sk.iloc[0]
     return TableBlock(
         "house-rules-skill-gap",
-        f"Skill gap: one `{r0['player']}` player against a field of `{r0['field']}`, every deal played once per seat "
-        f"rotation; its win share minus the fair share, and the change from {result.base} on the same deals "
+        f"Edge (share minus 1/n): one `{r0['player']}` player against a field of `{r0['field']}`, every deal played "
+        f"once per seat rotation; its win share minus the fair share, and the change from {result.base} on the same deals "
         f"(equivalence margin +/-{fmt.num(result.exp.margins['win_share_pp'])} pp)",
         shown,
         sk,
@@ -606,7 +613,7 @@ def _skill_chart(result: HouseRulesResult) -> Chart:
     r0 = sk.iloc[0]
     cap = caption(
         result.exp,
-        f"Skill gap under each rule set: one {r0['player']} player's win share minus the fair share, against a field of "
+        f"Edge under each rule set: one {r0['player']} player's win share minus the fair share, against a field of "
         f"{r0['field']}, seats rotated",
         f"{fmt.count(r0['n'])} deals per rule set and table size, each played once per rotation",
         rules=f"each house rule alone on top of {result.base}",
@@ -622,4 +629,4 @@ def _skill_chart(result: HouseRulesResult) -> Chart:
         caption=cap,
         percent=True,
     )
-    return Chart("house-rules-skill-gap", figure, cap, "skill gap per rule")
+    return Chart("house-rules-skill-gap", figure, cap, "edge per rule")

@@ -22,6 +22,7 @@ from scipy import stats as sps
 from unocli.report import fmt
 from unocli.report.analyses.common import (
     Context,
+    add_verdicts,
     balance,
     balance_chart,
     caption,
@@ -34,11 +35,11 @@ from unocli.report.analyses.common import (
     seat_columns,
     total_games,
 )
-from unocli.report.analyses.fields import FIELDS_OPTION, fields_text
-from unocli.report.model import Chart, Section, TableBlock
+from unocli.report.analyses.fields import FIELDS_OPTION, UNTESTED, fields_text
+from unocli.report.model import Chart, Section, TableBlock, sentences
 from unocli.study.compare import Comparison
 from unocli.study.experiments import ArmSpec, Experiment, players_list, positive_int
-from unocli.study.stats import wilson
+from unocli.study.stats import ALPHA, LARGER, WITHIN_MARGIN, holm, paired_t, wilson
 
 OPTIONS = {
     "fields": FIELDS_OPTION,
@@ -56,10 +57,11 @@ class SeatAdvantageResult:
     the seat that took the first turn), seat0_share, dealer_share with
     dealer_low/high, fair_share, ratio_to_fair (share x players) with
     ratio_low/high, chi2_p (chi-square test of equal seat shares among won
-    rounds), balance with balance_low/high (block bootstrap). ``seats``:
-    players, arm, seat, place (after the dealer), n, share, ci_low, ci_high.
-    ``matches``: the same per seat for matches (share of matches won), with
-    chi2_p per (players, arm). ``rounds``: rounds per arm at each table size;
+    rounds) and chi2_p_holm (Holm over the table's rows), balance with
+    balance_low/high (block bootstrap). ``seats``: players, arm, seat, place
+    (after the dealer), n, wins, share, ci_low, ci_high. ``matches``: the same
+    per seat for matches (share of matches won), with chi2_p per (players,
+    arm) and the columns of :func:`match_verdicts`. ``rounds``: rounds per arm at each table size;
     ``fair``: the balance a perfectly fair game would measure on that many.
     """
 
@@ -116,12 +118,14 @@ def compute(exp: Experiment, ctx: Context) -> SeatAdvantageResult:
             label=f"{p} players, matches",
         )
         matches += _seat_rows(mcomp, p, names)
+    table = pd.DataFrame(rows)
+    table["chi2_p_holm"] = holm(table["chi2_p"].to_numpy())
     return SeatAdvantageResult(
         exp=exp,
         names=names,
-        table=pd.DataFrame(rows),
+        table=table,
         seats=pd.DataFrame(seats),
-        matches=pd.DataFrame(matches),
+        matches=match_verdicts(pd.DataFrame(matches), exp.margins["win_share_pp"]),
         rounds={p: c.games for p, c in comps.items()},
         fair={p: fair_balance(c.games, p) for p, c in comps.items()},
         games=total_games(list(comps.values())),
@@ -140,6 +144,34 @@ def equal_shares_p(wins: list[int]) -> float:
     return float(sps.chisquare(wins).pvalue)
 
 
+def match_verdicts(matches: pd.DataFrame, margin_pp: float) -> pd.DataFrame:
+    """``matches`` with each seat's edge (share minus 1/n) judged against ``+-margin_pp`` and Holm's chi-square p.
+
+    A seat's edge is the mean of (won - 1/n) over its ``n`` matches, so its
+    interval is Student's t on those 0/1-minus-1/n values; every seat of every
+    table size and field is one family (:func:`~unocli.study.stats.equivalence`,
+    simultaneous intervals). "The seats even out over a match" may be said only
+    where every seat's verdict lies within the margin. ``chi2_p_holm`` adjusts
+    the chi-square p of each (players, field) over the table's groups.
+    Adds ``edge`` with ``edge_sim_low``/``edge_sim_high`` (shares), ``sim_level``,
+    ``edge_verdict`` and ``edge_p_tost``.
+    """
+    out = matches.copy()
+    if not len(out):
+        return out
+    fair = 1 / out["players"]
+    out["edge"] = out["share"] - fair
+    diffs = []
+    for r in out.itertuples():
+        f = 1 / r.players
+        diffs.append(paired_t(int(r.n), r.wins - r.n * f, r.wins * (1 - f) ** 2 + (r.n - r.wins) * f * f))
+    add_verdicts(out, diffs, "edge", margin_pp, scale=100)
+    groups = out.groupby(["players", "field"], sort=False)["chi2_p"].first()
+    adjusted = dict(zip(groups.index, holm(groups.to_numpy()), strict=True))
+    out["chi2_p_holm"] = [adjusted[(p, f)] for p, f in zip(out["players"], out["field"], strict=True)]
+    return out
+
+
 def _seat_rows(comp: Comparison, p: int, names: tuple[str, ...]) -> list[dict]:
     """Every seat's share of the games (Wilson), its place after the dealer of the first round, and the chi-square p."""
     rows = []
@@ -155,6 +187,7 @@ def _seat_rows(comp: Comparison, p: int, names: tuple[str, ...]) -> list[dict]:
                     "seat": s,
                     "place": s + 1,
                     "n": comp.games,
+                    "wins": int(acc.wins[s]),
                     "share": w.share,
                     "ci_low": w.low,
                     "ci_high": w.high,
@@ -230,14 +263,21 @@ def render(result: SeatAdvantageResult) -> Section:
             result.seats,
         ),
     ]
+    answer = _answer(result)
     intro = (
-        _answer(result)
+        answer
         + "\n\n"
         + (exp.description or "")
         + f"\n\nFields of players: {fields_text(result.names)} (every seat plays the field's policy); rules {exp.base.rules}."
     )
     return Section(
-        name=exp.name, title=exp.title, intro=intro, findings=_findings(result), blocks=blocks, meta={"games": result.games}
+        name=exp.name,
+        title=exp.title,
+        intro=intro,
+        findings=_findings(result),
+        blocks=blocks,
+        meta={"games": result.games},
+        answer=sentences(answer)[0],  # the first player's win share at the middle table size under each field
     )
 
 
@@ -262,7 +302,8 @@ def _shown(table: pd.DataFrame) -> pd.DataFrame:
             "x fair": [
                 fmt.interval(*x, 3) for x in zip(table["ratio_to_fair"], table["ratio_low"], table["ratio_high"], strict=True)
             ],
-            "equal seat shares (chi-square p)": table["chi2_p"].map(fmt.pvalue),
+            "equal seat shares (chi-square p, raw)": table["chi2_p"].map(fmt.pvalue),
+            "equal seat shares (Holm-adjusted p)": table["chi2_p_holm"].map(fmt.pvalue),
         }
     )
 
@@ -279,7 +320,9 @@ def _matches_shown(matches: pd.DataFrame) -> pd.DataFrame:
                 "match win share by seat [Wilson 95%]": "; ".join(
                     f"{r.seat}: {fmt.share_ci(r.share, r.ci_low, r.ci_high, 1)}" for r in sub.itertuples()
                 ),
-                "equal seat shares (chi-square p)": fmt.pvalue(sub["chi2_p"].iloc[0]),
+                "each seat's verdict within +/-margin": ", ".join(dict.fromkeys(sub["edge_verdict"])),
+                "equal seat shares (chi-square p, raw)": fmt.pvalue(sub["chi2_p"].iloc[0]),
+                "equal seat shares (Holm-adjusted p)": fmt.pvalue(sub["chi2_p_holm"].iloc[0]),
             }
         )
     return pd.DataFrame(rows)
@@ -374,12 +417,16 @@ def _balance_chart(result: SeatAdvantageResult) -> Chart:
 
 
 def side(share: float, low: float, high: float, fair: float) -> str:
-    """Where a share's 95% interval lies against the fair share: "above fair", "below fair" or "not distinguishable"."""
+    """Where a share's 95% interval lies against the fair share: "above fair", "below fair" or "includes fair".
+
+    "includes fair" is not a finding of no advantage (that needs an equivalence verdict); it says only that this
+    interval holds 1/n.
+    """
     if low > fair:
         return "above fair"
     if high < fair:
         return "below fair"
-    return "not distinguishable"
+    return "includes fair"
 
 
 def _role_verdicts(result: SeatAdvantageResult, role: str) -> dict[int, dict[str, str]]:
@@ -447,7 +494,8 @@ def _verdicts_table(result: SeatAdvantageResult) -> TableBlock:
     return TableBlock(
         "first-player-by-field",
         "The first player's win share under each field of players against the fair share 1/n (95% Wilson intervals), "
-        "and whether the verdict (above fair, below fair, not distinguishable) is the same under every field",
+        "and whether the side of 1/n its interval lies on (above fair, below fair, includes fair) is the same under "
+        "every field",
         pd.DataFrame(rows),
         result.table,
     )
@@ -460,11 +508,11 @@ def _agreement_findings(result: SeatAdvantageResult) -> list[str]:
         verdicts = _role_verdicts(result, role)
         same = [p for p, v in verdicts.items() if len(set(v.values())) == 1]
         split = {p: v for p, v in verdicts.items() if len(set(v.values())) > 1}
-        text = f"The {who}'s verdict against 1/n is the same under all fields at " + (
+        text = f"The side of 1/n the {who}'s 95% interval lies on is the same under all fields at " + (
             ", ".join(f"{p} ({next(iter(verdicts[p].values()))})" for p in same) or "no table size"
         )
         if split:
-            text += "; it depends on the field at " + "; ".join(
+            text += f"; the labels differ between fields ({UNTESTED}) at " + "; ".join(
                 f"{p} players (" + ", ".join(f"{v} with `{f}`" for f, v in vs.items()) + ")" for p, vs in split.items()
             )
         out.append(text + ".")
@@ -490,8 +538,9 @@ def _findings(result: SeatAdvantageResult) -> list[str]:
                 f"{fmt.share_ci(sub.loc[p, 'dealer_share'], sub.loc[p, 'dealer_low'], sub.loc[p, 'dealer_high'], 1)} at {p}"
                 for p in result.exp.players
             )
-            + " players; equal seat shares are rejected (chi-square p < 0.05) at "
-            + (", ".join(str(p) for p in result.exp.players if sub.loc[p, "chi2_p"] < 0.05) or "no table size")
+            + " players; equal seat shares are rejected (chi-square, Holm-adjusted p < 0.05 over the table's "
+            f"{len(result.table)} tests) at "
+            + (", ".join(str(p) for p in result.exp.players if sub.loc[p, "chi2_p_holm"] < ALPHA) or "no table size")
             + "."
         )
     findings += _match_findings(result)
@@ -499,17 +548,27 @@ def _findings(result: SeatAdvantageResult) -> list[str]:
 
 
 def _match_findings(result: SeatAdvantageResult) -> list[str]:
-    """Does the rotating deal even the seats out over a match? The chi-square verdict and the widest spread."""
+    """Does the rotating deal even the seats out over a match? Only an equivalence verdict on every seat says so."""
     out = []
+    m = result.matches
+    margin = fmt.num(result.exp.margins["win_share_pp"])
+    level = fmt.fixed(100 * m["sim_level"].iloc[0], 2) if len(m) else "95"
     for name in result.names:
-        sub = result.matches[result.matches["field"] == name]
-        uneven = sorted({int(p) for p in sub.loc[sub["chi2_p"] < 0.05, "players"]})
-        spread = sub.groupby("players")["share"].agg(lambda x: x.max() - x.min())
-        top = int(spread.idxmax())
+        sub = m[m["field"] == name]
+        uneven = sorted({int(p) for p in sub.loc[sub["chi2_p_holm"] < ALPHA, "players"]})
+        within = sub.groupby("players")["edge_verdict"].agg(lambda v: set(v) <= WITHIN_MARGIN)
+        beyond = sub.groupby("players")["edge_verdict"].agg(lambda v: LARGER in set(v))
+        half = 100 * float(((sub["edge_sim_high"] - sub["edge_sim_low"]) / 2).median())
+        even = [int(p) for p, ok in within.items() if ok]
+        apart = [int(p) for p, bad in beyond.items() if bad]
         out.append(
-            f"{name}, matches ({fmt.count(sub['n'].iloc[0])} per table size): seats' match win shares differ "
-            f"(chi-square p < 0.05) at {', '.join(map(str, uneven)) or 'no table size'}; the widest spread between "
-            f"seats is {fmt.fixed(100 * spread.loc[top], 1)} pp at {top} players (chance alone gives spreads of "
-            f"a few pp at this many matches)."
+            f"{name}, matches ({fmt.count(sub['n'].iloc[0])} per table size): every seat's match share is within "
+            f"+/-{margin} pp of 1/n (equivalence, simultaneous {level}% intervals over every seat, size and field) at "
+            f"{', '.join(map(str, even)) or 'no table size'}; some seat is further than the margin from 1/n at "
+            f"{', '.join(map(str, apart)) or 'no table size'}; elsewhere whether the seats even out over a match is "
+            f"not shown (median simultaneous half-width {fmt.fixed(half, 1)} pp, against the +/-{margin} pp margin). "
+            f"Equal seat shares are rejected (chi-square, Holm-adjusted p < 0.05 over the table's "
+            f"{m.groupby(['players', 'field']).ngroups} tests) at "
+            f"{', '.join(map(str, uneven)) or 'no table size'}."
         )
     return out

@@ -9,8 +9,9 @@ first player's advantage, docs/rules.md §2) cancel, and every rule set and
 field plays the same deals (game ``i`` of the seed), so rule sets can be
 compared deal by deal.
 
-The figure is the *gap*: the player's win share minus the fair share, the
-share an average seat of the same games won (1/n when every game has a
+The figure is the *edge* (the tables' ``gap`` columns; docs/statistics.md):
+the player's win share minus the fair share, the share an average seat of
+the same games won (1/n when every game has a
 winner; rounds that lock for ever, §11.15, or are capped have no winner and
 count for nobody). Per deal the gap is ``(w - W / n) / n``, where ``w`` is the
 rotations the player won and ``W`` the rotations anybody won. The rotations of
@@ -39,12 +40,22 @@ import pandas as pd
 from unocli.errors import ConfigError
 from unocli.report import fmt
 from unocli.report.analyses.common import Context, caption, forest_chart, judged
-from unocli.report.model import Chart, Section, TableBlock
+from unocli.report.model import Chart, Section, TableBlock, sentences
 from unocli.run.accumulate import Accumulator
 from unocli.run.shards import RunSpec, run_shard, split
 from unocli.study.arm import Arm, template_name
 from unocli.study.experiments import Experiment, positive_int
-from unocli.study.stats import Difference, Estimate, clustered_share, paired_diff, t_interval
+from unocli.study.stats import (
+    ALPHA,
+    LARGER,
+    WITHIN_MARGIN,
+    Difference,
+    Estimate,
+    clustered_share,
+    paired_diff,
+    t_interval,
+    t_quantile,
+)
 
 SHARD = 1 << 14  # deals per shard: each is played once per rotation, so a shard is n kernel calls
 KINDS = ("round", "match")
@@ -127,7 +138,7 @@ def player_name(spec: str) -> str:
 
 @dataclass(frozen=True)
 class SkillResult:
-    """The player's win share and gap per table size, field and rule set, and each rule set's change of the gap.
+    """The player's win share and gap per table size, field and rule set, and each rule set's change of the edge.
 
     ``gaps``: one row per (players, field, rules) with, for ``kind`` in round
     and match, ``{kind}_n`` (deals; each played once per rotation, so
@@ -214,7 +225,7 @@ def play_cell(exp: Experiment, ctx: Context, arm: Arm, games: int, match: bool) 
 
 
 def compute(exp: Experiment, ctx: Context) -> SkillResult:
-    """Play every (table size, field, rule set) cell, rounds and matches, and compare each rule set's gap with the baseline's.
+    """Play every (table size, field, rule set) cell, rounds and matches, and compare each rule set's edge with the baseline's.
 
     The same again for ``options.fixed_player`` when it is set.
     """
@@ -232,7 +243,7 @@ def compute(exp: Experiment, ctx: Context) -> SkillResult:
 def _measure(
     exp: Experiment, ctx: Context, player: str, fields: tuple[str, ...], names: tuple[str, ...], baseline: str
 ) -> tuple[pd.DataFrame, pd.DataFrame, int]:
-    """One player's gaps per cell, each rule set's change of the gap against ``baseline``, and the games played."""
+    """One player's edges per cell, each rule set's change of the edge against ``baseline``, and the games played."""
     sizes = {"round": exp.games, "match": exp.options["match_games"]}
     cells: dict[tuple[str, int, str, str], _Cell] = {}
     for p in exp.players:
@@ -271,7 +282,7 @@ def _gap_row(cells: dict[tuple[str, int, str, str], _Cell], p: int, field: str, 
 def _change_rows(
     exp: Experiment, cells: dict[tuple[str, int, str, str], _Cell], kind: str, names: tuple[str, ...], baseline: str
 ) -> list[dict[str, Any]]:
-    """Each rule set's gap minus the baseline's on the same deals, with simultaneous intervals and verdicts."""
+    """Each rule set's edge minus the baseline's on the same deals, with simultaneous intervals and verdicts."""
     keys = [(p, field, name) for p in exp.players for field in exp.options["fields"] for name in names if name != baseline]
     diffs: list[Difference] = [
         paired_diff(cells[(kind, p, field, name)].per_deal, cells[(kind, p, field, baseline)].per_deal) for p, field, name in keys
@@ -313,8 +324,17 @@ def render(result: SkillResult) -> Section:
         blocks += [_gaps_table(result, fixed=True)]
         if not result.fixed_changes.empty:
             blocks += [_changes_table(result, fixed=True)]
-    intro = _answer(result) + "\n\n" + (exp.description or "").strip()
-    return Section(name=exp.name, title=exp.title, intro=intro.strip(), blocks=blocks, meta={"games": result.games})
+    answer = _answer(result)
+    intro = answer + "\n\n" + (exp.description or "").strip()
+    # the answer's first sentence: the tuned player's gap over the fair share against basic and random fields
+    return Section(
+        name=exp.name,
+        title=exp.title,
+        intro=intro.strip(),
+        blocks=blocks,
+        meta={"games": result.games},
+        answer=sentences(answer)[0],
+    )
 
 
 def run(exp: Experiment, ctx: Context) -> Section:
@@ -333,7 +353,12 @@ def _row(result: SkillResult, p: int, field: str, rules: str) -> pd.Series:
 
 
 def _gap_text(row: pd.Series, kind: str) -> str:
-    return fmt.pp_ci(row[f"{kind}_gap"], row[f"{kind}_gap_low"], row[f"{kind}_gap_high"], 2)
+    """The edge in pp with its interval, and relative to the fair share: ``+1.52 pp [+1.21, +1.83], x1.06 fair``."""
+    fair = float(row[f"{kind}_fair"])
+    text = fmt.pp_ci(row[f"{kind}_gap"], row[f"{kind}_gap_low"], row[f"{kind}_gap_high"], 2)
+    if not fair > 0:
+        return text
+    return text + f", x{fmt.fixed(1 + row[f'{kind}_gap'] / fair, 2)} fair"
 
 
 def _answer(result: SkillResult) -> str:
@@ -343,19 +368,25 @@ def _answer(result: SkillResult) -> str:
     shown = [
         f"against {p - 1} `{field}` player{'s' if p > 2 else ''} it wins "
         f"{fmt.share(_row(result, p, field, base)['round_share'])} of rounds "
-        f"(gap {_gap_text(_row(result, p, field, base), 'round')}) and "
+        f"(edge {_gap_text(_row(result, p, field, base), 'round')}) and "
         f"{fmt.share(_row(result, p, field, base)['match_share'])} of matches "
-        f"(gap {_gap_text(_row(result, p, field, base), 'match')})"
+        f"(edge {_gap_text(_row(result, p, field, base), 'match')})"
         for field in result.fields
     ]
-    above = int((g["round_gap_low"] > 0).sum())
-    below = int((g["round_gap_high"] < 0).sum())
+    # the cells are read together: count them on Bonferroni intervals over all of them (the 95% t interval's
+    # half-width rescaled to level 1 - 0.05 / cells, with each cell's own degrees of freedom)
+    k = len(g)
+    scale = [t_quantile(1 - ALPHA / (2 * k), n - 1) / t_quantile(0.975, n - 1) if n > 1 else math.inf for n in g["round_n"]]
+    half = (g["round_gap_high"] - g["round_gap_low"]) / 2 * scale
+    above = int((g["round_gap"] - half > 0).sum())
+    below = int((g["round_gap"] + half < 0).sum())
     lead = "Not pure luck" if above or below else "No skill detected at this sample size"
     text = (
         f"**{lead}.** Under the {base} rules at {p} players, where the fair share is {fmt.share(1 / p)}, "
-        f"one {player} player {'; '.join(shown)} (gaps are the player's share minus the fair share, "
+        f"one {player} player {'; '.join(shown)} (edges are the player's share minus the fair share, "
         f"95% intervals over deals, seats rotated). Over all {len(g)} cells of table size, field and rule set the "
-        f"per-round gap is clearly above 0 in {above}, clearly below in {below}, and ranges from "
+        f"per-round edge is above 0 in {above} and below 0 in {below} (simultaneous {fmt.fixed(100 * (1 - ALPHA / k), 2)}% "
+        "intervals over the cells), and ranges from "
         f"{fmt.pp(g['round_gap'].min())} to {fmt.pp(g['round_gap'].max())}; per match it ranges from "
         f"{fmt.pp(g['match_gap'].min())} to {fmt.pp(g['match_gap'].max())}, {_magnify(g)}. "
     )
@@ -363,36 +394,37 @@ def _answer(result: SkillResult) -> str:
 
 
 def _per_rules_caveat(result: SkillResult) -> str:
-    """With a ``{rules}``/``{players}`` player, what a rule set's change of the gap compares (two different players)."""
+    """With a ``{rules}``/``{players}`` player, what a rule set's change of the edge compares (two different players)."""
     if not result.per_rules:
         return ""
     elsewhere = (
         f" {_rules_sentence(result, fixed=True)}"
         if not result.fixed_changes.empty
-        else " (for that, the house-rules report measures one fixed player's gap under each rule)."
+        else " (for that, the house-rules report measures one fixed player's edge under each rule)."
     )
     return (
         f" The player is a template, `{result.player_spec}`: each rule set and table size seats its own `{result.player}` "
-        f"player, so a rule set's change of the gap compares two players, each made for its own rules: it says whether "
+        f"player, so a rule set's change of the edge compares two players, each made for its own rules: it says whether "
         f"skill pays more or less under that rule for a player who knows the rule, not what the rule does to one fixed "
         f"player.{elsewhere}"
     )
 
 
 def _magnify(g: pd.DataFrame) -> str:
-    """Does a match magnify the per-round edge? Compared on the cells whose per-round gap is clear of 0."""
+    """Does a match magnify the per-round edge? Compared on the cells whose per-round edge is clear of 0."""
     clear = g[(g["round_gap_low"] > 0) | (g["round_gap_high"] < 0)]
     if clear.empty:
         return "with no per-round edge to magnify"
     same_sign = np.sign(clear["match_gap"]) == np.sign(clear["round_gap"])
     larger = int((same_sign & (clear["match_gap"].abs() > clear["round_gap"].abs())).sum())
-    return f"larger than the per-round gap, same sign, in {larger} of the {len(clear)} cells with a clear per-round edge"
+    return f"larger than the per-round edge, same sign, in {larger} of the {len(clear)} cells with a clear per-round edge"
 
 
 def _rules_sentence(result: SkillResult, fixed: bool = False) -> str:
-    """What each rule set does to the per-round gap against the baseline, over table sizes and fields, by verdict.
+    """What each rule set does to the per-round edge against the baseline, over table sizes and fields, by verdict.
 
-    "Raises" is toward the player (a larger edge, or a smaller deficit where the player trails the fair share).
+    "Raises" is toward the player (a larger edge, or a smaller deficit where the player trails the fair share),
+    and is said only of a change larger than the margin (verdict ``larger``).
     ``fixed``: of the fixed player's gap instead.
     """
     ch = result.fixed_changes if fixed else result.changes
@@ -402,19 +434,20 @@ def _rules_sentence(result: SkillResult, fixed: bool = False) -> str:
     parts = []
     for name in dict.fromkeys(r["rules"]):
         sub = r[r["rules"] == name]
-        up, down = int((sub["sim_low"] > 0).sum()), int((sub["sim_high"] < 0).sum())
-        same = int((sub["verdict"] == "equivalent").sum())
+        larger = sub["verdict"] == LARGER
+        up, down = int((larger & (sub["d_gap"] > 0)).sum()), int((larger & (sub["d_gap"] < 0)).sum())
+        within = int(sub["verdict"].isin(sorted(WITHIN_MARGIN)).sum())
         parts.append(
-            f"{name} raises it in {up}, lowers it in {down} and is equivalent in {same} of {len(sub)} "
-            f"({fmt.pp(sub['d_gap'].min())} to {fmt.pp(sub['d_gap'].max())})"
+            f"{name} raises it beyond the margin in {up}, lowers it beyond the margin in {down} and changes it by no "
+            f"more than the margin in {within} of {len(sub)} ({fmt.pp(sub['d_gap'].min())} to {fmt.pp(sub['d_gap'].max())})"
         )
     lead = f"With one fixed `{result.fixed}` player instead, under every rule set: " if fixed else ""
     return (
         f"{lead}{'against' if fixed else 'Against'} the {result.baseline} rules on the same deals "
-        "(the per-round gap, over the cells of table size and field): "
+        "(the per-round edge, over the cells of table size and field): "
         + "; ".join(parts)
         + f" (simultaneous {fmt.fixed(100 * r['sim_level'].iloc[0], 2)}% intervals, equivalence margin "
-        f"+/-{fmt.num(r['margin_pp'].iloc[0])} pp; the rest undecided)."
+        f"+/-{fmt.num(r['margin_pp'].iloc[0])} pp; the rest undecided, with or without a change of undecided size)."
     )
 
 
@@ -440,10 +473,12 @@ def _findings_text(result: SkillResult) -> str:
     )
     if not result.changes.empty:
         m = result.changes[result.changes["kind"] == "match"]
+        larger = m["verdict"] == LARGER
         lines.append(
-            f"- Per match against {result.baseline}: {int((m['sim_low'] > 0).sum())} rule set cells raise the gap, "
-            f"{int((m['sim_high'] < 0).sum())} lower it, {int((m['verdict'] == 'equivalent').sum())} are equivalent "
-            f"(+/-{fmt.num(m['margin_pp'].iloc[0])} pp), of {len(m)}."
+            f"- Per match against {result.baseline}: {int((larger & (m['d_gap'] > 0)).sum())} rule set cells raise the "
+            f"gap beyond the margin (+/-{fmt.num(m['margin_pp'].iloc[0])} pp), {int((larger & (m['d_gap'] < 0)).sum())} "
+            f"lower it beyond the margin, {int(m['verdict'].isin(sorted(WITHIN_MARGIN)).sum())} change it by no more "
+            f"than the margin (negligible or equivalent), of {len(m)}."
         )
     return "\n".join(lines)
 
@@ -491,14 +526,14 @@ def _headline_chart(result: SkillResult) -> Chart:
                 ax.errorbar(xs + offsets[k], y, yerr=err, fmt="o", ms=4, capsize=3, color=plots.COLOURS[k], label=label)
             ax.axhline(0.0, color="#555555", lw=1, ls=":")
             ax.set_title(f"{p} players, {KIND_TEXT[kind]}", fontsize=10, loc="left")
-            ax.set_ylabel("gap (pp)")
+            ax.set_ylabel("edge (pp)")
             ax.grid(True, axis="y", alpha=0.3, lw=0.6)
             ax.spines[["top", "right"]].set_visible(False)
             ax.set_xticks(xs)
             ax.set_xticklabels(list(result.rule_sets), rotation=30, ha="right", fontsize=8)
     axes[0][0].legend(fontsize=8, frameon=False)
     fig.suptitle(f"Skill or luck: one {result.player} player's edge over the fair share", fontsize=12, x=0.01, ha="left")
-    return Chart("skill-gap", plots._finish(fig, bottom), cap, "gap per rule set, per round and per match")
+    return Chart("skill-gap", plots._finish(fig, bottom), cap, "edge per rule set, per round and per match")
 
 
 def _gaps_table(result: SkillResult, fixed: bool = False) -> TableBlock:
@@ -520,17 +555,17 @@ def _gaps_table(result: SkillResult, fixed: bool = False) -> TableBlock:
             "rules": g["rules"],
             "n deals (rounds)": g["round_n"].map(fmt.count),
             "round share [95%]": column("round", "share"),
-            "round gap [95%]": column("round", "gap"),
+            "round edge [95%]": column("round", "gap"),
             "n deals (matches)": g["match_n"].map(fmt.count),
             "match share [95%]": column("match", "share"),
-            "match gap [95%]": column("match", "gap"),
+            "match edge [95%]": column("match", "gap"),
             "rounds per match": g["match_rounds"].map(fmt.num),
             "fair": g["players"].map(lambda p: fmt.share(1 / p)),
         }
     )
     return TableBlock(
         "skill-fixed-gaps" if fixed else "skill-gaps",
-        f"One {who} win share and gap (share minus the fair share) per table size, field and rule "
+        f"One {who} win share and edge (share minus the fair share) per table size, field and rule "
         "set; each deal played once per seat rotation, intervals over deals",
         shown,
         g,
@@ -540,7 +575,7 @@ def _gaps_table(result: SkillResult, fixed: bool = False) -> TableBlock:
 
 
 def _changes_table(result: SkillResult, fixed: bool = False) -> TableBlock:
-    """Each rule set's change of the gap against the baseline (``fixed``: of the fixed player's gap)."""
+    """Each rule set's change of the edge against the baseline (``fixed``: of the fixed player's edge)."""
     ch = result.fixed_changes if fixed else result.changes
     who = f" of one fixed {result.fixed} player" if fixed else ""
     rows = []
@@ -562,12 +597,14 @@ def _changes_table(result: SkillResult, fixed: bool = False) -> TableBlock:
     level = fmt.fixed(100 * ch["sim_level"].iloc[0], 2)
     return TableBlock(
         "skill-fixed-vs-baseline" if fixed else "skill-vs-baseline",
-        f"Does a house rule raise or lower the gap{who}? Each rule set's gap minus the {result.baseline} rules' gap on the same "
-        f"deals: paired 95% intervals, simultaneous {level}% intervals (Bonferroni over each kind's rows) and "
+        f"Does a house rule raise or lower the edge{who}? Each rule set's edge minus the {result.baseline} rules' edge "
+        f"on the same deals: paired 95% intervals, simultaneous {level}% intervals (Bonferroni over each kind's rows) and "
         "equivalence verdicts",
         pd.DataFrame(rows),
         ch,
-        note="different: the simultaneous interval excludes 0; equivalent: it lies within the margin; else undecided. "
+        note="larger: the simultaneous interval lies beyond the margin; negligible: it excludes 0 within the margin; "
+        "equivalent: it lies within the margin and includes 0; unsized: it excludes 0 and crosses the margin; else "
+        "undecided (docs/statistics.md). "
         "Per-round margin from the experiment's [margins] win_share_pp, per-match from options.match_margin_pp.",
     )
 
@@ -587,7 +624,7 @@ def _change_chart(result: SkillResult) -> Chart:
     level = fmt.fixed(100 * ch["sim_level"].iloc[0], 2)
     cap = _caption(
         result,
-        f"Change of the gap from the {result.baseline} rules on the same deals; grey bands are the equivalence margins "
+        f"Change of the edge from the {result.baseline} rules on the same deals; grey bands are the equivalence margins "
         f"(+/-{fmt.num(100 * margins[0])} pp per round, +/-{fmt.num(100 * margins[1])} pp per match)",
         f"bars are simultaneous {level}% intervals (95% for each panel's family)",
     )
@@ -596,5 +633,5 @@ def _change_chart(result: SkillResult) -> Chart:
         ("change in gap per match", "m_gap", "m_low", "m_high", margins[1], True),
     ]
     return forest_chart(
-        wide, "label", panels, cap, name="skill-vs-baseline", title=f"Which rules raise or lower the gap? (vs {result.baseline})"
+        wide, "label", panels, cap, name="skill-vs-baseline", title=f"Which rules raise or lower the edge? (vs {result.baseline})"
     )

@@ -34,17 +34,19 @@ from unocli.report.analyses.common import (
     arm_rows,
     balance_chart,
     caption,
+    change_word,
     effect_forest,
     fair_balance,
     first_player_chart,
     interval_series,
     players_chart,
     total_games,
+    verdict_counts,
 )
 from unocli.report.analyses.fields import check_fields, field_sizes, field_specs, sizes_text, templates_text
 from unocli.report.analyses.stacking_fields import StackingResult, field_rows, play_field, strategy_rows
 from unocli.report.analyses.stacking_render import answer, field_blocks, field_findings, field_label
-from unocli.report.model import Chart, Section, TableBlock
+from unocli.report.model import Chart, Section, TableBlock, sentences
 from unocli.study.compare import Comparison
 from unocli.study.experiments import Experiment, players_list, policy_spec, positive_int
 from unocli.study.stats import holm, wilson
@@ -208,8 +210,9 @@ def render(result: StackingResult) -> Section:
             )
         )
     blocks = [*field_blocks(result), *blocks]
+    paragraph = answer(result)
     intro = (
-        answer(result)
+        paragraph
         + "\n\n"
         + (exp.description or "")
         + f"\n\nVariants: {', '.join(result.names)} (baseline {base}); fields: "
@@ -219,7 +222,16 @@ def render(result: StackingResult) -> Section:
         + sizes_text(exp)
     )
     findings = [*field_findings(result), *_findings(result)]
-    return Section(name=exp.name, title=exp.title, intro=intro, findings=findings, blocks=blocks, meta={"games": result.games})
+    # the answer's first sentence: how often a player draws 8 or more at once
+    return Section(
+        name=exp.name,
+        title=exp.title,
+        intro=intro,
+        findings=findings,
+        blocks=blocks,
+        meta={"games": result.games},
+        answer=sentences(paragraph)[0],
+    )
 
 
 def run(exp: Experiment, ctx: Context) -> Section:
@@ -414,16 +426,15 @@ def _findings(result: StackingResult) -> list[str]:
         f"{fmt.count(at['n'].iloc[0]) if len(at) else 0} deals): "
         + "; ".join(
             f"{r.stacking} {fmt.signed(r.d_turns, 1)} {fmt.bounds(r.turns_sim_low, r.turns_sim_high, 1, 'signed')} "
-            f"({r.turns_verdict})"
+            f"({change_word(r.turns_verdict, r.d_turns, 'lengthens', 'shortens')})"
             for r in at.itertuples()
         )
         + "."
     )
-    counts = {v: int((effects["first_verdict"] == v).sum()) for v in ("different", "equivalent", "undecided")}
     out.append(
         f"The first player's win share, variant x table size against {base} (equivalence margin "
-        f"+/-{fmt.num(result.exp.margins['win_share_pp'])} pp, simultaneous intervals): {counts['different']} different, "
-        f"{counts['equivalent']} equivalent, {counts['undecided']} undecided of {len(effects)}."
+        f"+/-{fmt.num(result.exp.margins['win_share_pp'])} pp, simultaneous intervals): "
+        f"{verdict_counts(effects['first_verdict'])}."
     )
     b = result.table[result.table["stacking"] == base]
     out.append(

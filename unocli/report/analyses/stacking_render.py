@@ -10,8 +10,10 @@ import pandas as pd
 
 from unocli.report import fmt
 from unocli.report.analyses.common import caption
+from unocli.report.analyses.fields import UNTESTED
 from unocli.report.analyses.stacking_fields import DRAW_AT_ONCE, StackingResult
 from unocli.report.model import Chart, TableBlock
+from unocli.study.stats import ALPHA
 
 
 def field_label(result: StackingResult, field: str) -> str:
@@ -33,7 +35,8 @@ def _list(names: list[str]) -> str:
 
 
 def _holds(rows: pd.DataFrame, column: str) -> str:
-    """Under which fields an interval lies above 0, below 0 or straddles it: "holds under ..." or where it flips."""
+    """Under which fields a 95% interval lies above 0, below 0 or includes 0: "holds under every field: ..." or each
+    field's side (labels that differ do not show the fields differ: that is not tested, and the phrase says so)."""
     up = [str(r.field) for r in rows.itertuples() if getattr(r, f"{column}_low") > 0]
     down = [str(r.field) for r in rows.itertuples() if getattr(r, f"{column}_high") < 0]
     unclear = [str(r.field) for r in rows.itertuples() if str(r.field) not in up + down]
@@ -43,9 +46,10 @@ def _holds(rows: pd.DataFrame, column: str) -> str:
     if down:
         parts.append(f"down under {_list(down)}")
     if unclear:
-        parts.append(f"not distinguishable from 0 under {_list(unclear)}")
+        parts.append(f"interval includes 0 (no equivalence test) under {_list(unclear)}")
     every = len(rows) > 1 and (len(up) == len(rows) or len(down) == len(rows))
-    return ("holds under every field: " if every else "") + "; ".join(parts)
+    mixed = len(parts) > 1
+    return ("holds under every field: " if every else "") + "; ".join(parts) + (f" ({UNTESTED})" if mixed else "")
 
 
 # ---------------------------------------------------------------- the answer
@@ -80,7 +84,9 @@ def _strategy_answer(result: StackingResult, mid: int) -> str:
     at = s[s["players"] == mid]
     sm = at[at["stacking"] != base]
     worst, best = sm.loc[sm["interaction"].idxmin()], sm.loc[sm["interaction"].idxmax()]
-    up, down = int((sm["interaction_low"] > 0).sum()), int((sm["interaction_high"] < 0).sum())
+    # the cells are read together, so each is counted on its Holm-adjusted p (family: every interaction of the table)
+    found = sm["interaction_p_holm"] < ALPHA
+    up, down = int((found & (sm["interaction"] > 0)).sum()), int((found & (sm["interaction"] < 0)).sum())
     on_base = at[at["stacking"] == base]
     same = bool(((on_base["edge"] == 0) & (on_base["edge_low"] == 0) & (on_base["edge_high"] == 0)).all())
     text = (
@@ -94,8 +100,9 @@ def _strategy_answer(result: StackingResult, mid: int) -> str:
         + f"from {fmt.pp_ci(worst['interaction'], worst['interaction_low'], worst['interaction_high'], 2)} "
         f"({worst['stacking']}, {worst['field']} field) to "
         f"{fmt.pp_ci(best['interaction'], best['interaction_low'], best['interaction_high'], 2)} "
-        f"({best['stacking']}, {best['field']} field); of {len(sm)} variant x field cells {up} are above 0 and "
-        f"{down} below on their 95% intervals"
+        f"({best['stacking']}, {best['field']} field) (95% intervals); of {len(sm)} variant x field cells {up} are "
+        f"above 0 and {down} below at family-wise {fmt.num(100 * ALPHA)}% (Holm over the "
+        f"{int(s['interaction_p_holm'].notna().sum())} interactions of the table)"
     )
     fields = sorted(set(sm["field"]), key=result.field_names.index)
     if down == len(sm):
@@ -103,9 +110,10 @@ def _strategy_answer(result: StackingResult, mid: int) -> str:
     if up == len(sm):
         return text + f": under every variant and every field ({_list(fields)}) the adapted player does better."
     per_field = ", ".join(
-        f"{f} {int((sm[sm['field'] == f]['interaction_low'] > 0).sum())} of {int((sm['field'] == f).sum())}" for f in fields
+        f"{f} {int((found & (sm['interaction'] > 0) & (sm['field'] == f)).sum())} of {int((sm['field'] == f).sum())}"
+        for f in fields
     )
-    return text + f" (above 0, by field: {per_field})."
+    return text + f" (above 0, by field: {per_field}; {UNTESTED})."
 
 
 # ---------------------------------------------------------------- tables and charts
@@ -131,9 +139,9 @@ def field_blocks(result: StackingResult) -> list:
             TableBlock(
                 "stacking-strategy",
                 f"The {field_label(result, 'adapted')} player at seat 0 against {result.exp.options['reference']} at "
-                f"seat 0, among each field, on the same deals: its edge, its skill gap (win share minus 1/n, seat 0's own "
-                f"advantage included) and the "
-                f"interaction with the rule (edge under the variant minus edge under {result.base}, paired over "
+                f"seat 0, among each field, on the same deals: its gain over the reference, its edge (win share minus "
+                f"1/n, seat 0's own advantage included) and the "
+                f"interaction with the rule (gain under the variant minus gain under {result.base}, paired over "
                 "deals; p Holm-adjusted over the table)",
                 _strategy_shown(result),
                 result.strategy,
@@ -176,8 +184,8 @@ def _strategy_shown(result: StackingResult) -> pd.DataFrame:
             "field": s["field"],
             "stacking": s["stacking"],
             "n (paired deals)": s["n"].map(fmt.count),
-            "edge over the reference at seat 0": [fmt.pp_ci(*x, 2) for x in _triples(s, "edge")],
-            "skill gap (share - 1/n)": [fmt.pp_ci(*x, 2) for x in _triples(s, "gap")],
+            "gain over the reference at seat 0": [fmt.pp_ci(*x, 2) for x in _triples(s, "edge")],
+            "edge (share - 1/n)": [fmt.pp_ci(*x, 2) for x in _triples(s, "gap")],
             "interaction (vs baseline)": [fmt.pp_ci(*x, 2) if x[0] == x[0] else "" for x in _triples(s, "interaction")],
             "p (Holm)": [fmt.pvalue(p) if p == p else "" for p in s.get("interaction_p_holm", pd.Series([math.nan] * len(s)))],
         }
@@ -292,7 +300,8 @@ def _strategy_findings(result: StackingResult) -> list[str]:
         gaps = at.groupby("stacking")["gap"].agg(["min", "max"])
         out.append(
             f"{p} players: {opt['adapted']} at seat 0 against {opt['reference']} under {base}: {edge}. Interaction "
-            f"(its edge under the variant minus under {base}): " + "; ".join(parts) + ". Skill gap (its share minus "
-            f"1/{p}) from {fmt.pp(gaps['min'].min(), 2)} to {fmt.pp(gaps['max'].max(), 2)} across variants and fields."
+            f"(its gain under the variant minus under {base}): " + "; ".join(parts) + ". Edge (its share minus "
+            f"1/{p}, docs/statistics.md) from {fmt.pp(gaps['min'].min(), 2)} to {fmt.pp(gaps['max'].max(), 2)} across "
+            "variants and fields."
         )
     return out

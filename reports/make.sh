@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Regenerate the committed full-size reports of reports/ (the six debates and the run's index).
+#
+# The six experiments run as one report into a new folder (11 minutes of wall clock, 6.5 CPU-minutes, on two busy cores), which
+# then takes the place of the six folders and the index here. reports/tune/ (unocli tune) and
+# reports/ladder/ (unocli ladder) are made by their own commands and are left as they are.
+# Usage: reports/make.sh [UNOCLI]   (default .venv/bin/unocli)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+unocli=${1:-.venv/bin/unocli}
+out=$(mktemp -d reports-run.XXXXXX)
+trap 'rm -rf "$out"' EXIT
+"$unocli" report sims/game-length.toml sims/bluff.toml sims/stacking.toml sims/seat-advantage.toml \
+    sims/house-rules.toml sims/skill.toml --out "$out/run"
+for name in game-length bluff stacking seat-advantage house-rules skill; do
+    rm -rf "reports/$name"
+    mv "$out/run/$name" "reports/$name"
+done
+for file in README.md index.html .unocli-manifest.json; do
+    if [ -e "$out/run/$file" ]; then mv "$out/run/$file" "reports/$file"; fi
+done

@@ -1,0 +1,53 @@
+"""SIGTERM and SIGHUP handled as Ctrl-C: the command unwinds (temporary files removed, outputs left as they
+were), prints one line and exits with 128 + the signal's number (130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP)."""
+
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import FrameType
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP arrived: a KeyboardInterrupt, so every clean-up that Ctrl-C runs runs for it too."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _raise(signum: int, _frame: FrameType | None) -> None:
+    raise Terminated(signum)
+
+
+@contextmanager
+def terminating_signals_interrupt() -> Iterator[None]:
+    """While the block runs, SIGTERM and SIGHUP raise :class:`Terminated` in the main thread.
+
+    A signal that is ignored when the command starts stays ignored (``nohup``
+    ignores SIGHUP so that the run outlives its terminal). Outside the main
+    thread (no handler can be set there) the block runs as it is. The previous
+    handlers are restored when it ends.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {}
+    for s in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+        if s is not None and signal.getsignal(s) is not signal.SIG_IGN:
+            previous[s] = signal.signal(s, _raise)
+    try:
+        yield
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+
+
+def interrupted(exc: BaseException) -> tuple[str, int]:
+    """The one line and exit code for an interrupt (``exc``: click's Abort or the KeyboardInterrupt itself)."""
+    cause = exc if isinstance(exc, KeyboardInterrupt) else exc.__cause__ or exc.__context__
+    if isinstance(cause, Terminated):
+        return f"Interrupted by {signal.Signals(cause.signum).name}.", 128 + cause.signum
+    return "Interrupted.", 130

@@ -1,0 +1,433 @@
+"""Search players in the kernel: determinised rollouts, mirroring ``unocli/reference/search.py``.
+
+A seat whose ``search`` knob is on chooses each card it plays from its hand
+(and, with a Wild, the colour) by rollouts: for each option it plays the
+option in a copy of the round, plays the copy to its end with its own other
+knobs at every seat, and counts the copies it wins (docs/search.md).
+
+Three workspaces (``encode.WORKSPACE`` records) take part: ``g`` is the game;
+``d`` holds one rollout's determinisation (``g``'s state with the hidden cards
+re-dealt), shared by every option of that rollout (common random numbers);
+``h`` is the copy an option is played out in, with every seat's policy set to
+the searcher's knobs (search off). All three belong to the batch layer.
+
+Streams: a decision's key hashes the play stream's state, the round and the
+turn (``rng.search_key``); rollout ``r`` re-deals from the stream
+(key, r, PURPOSE_DETERMINISE) and plays from (key, r, PURPOSE_ROLLOUT). The
+game's own play stream is never drawn from by a search.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from unocli.game.rng import search_key
+from unocli.kernel.encode import (
+    COL_RANDOM,
+    COPIES,
+    DECK_SIZE,
+    HOW_DRAWN,
+    HOW_HAND,
+    HOW_JUMP,
+    HOW_STACKED,
+    I_BUDGET,
+    I_COLOUR,
+    I_RANDOM_PLAY,
+    I_SEARCH,
+    N_COLOURS,
+    N_INTS,
+    N_PRIO_TABLES,
+    N_TYPES,
+    NO_CARD,
+    NO_COLOUR,
+    NO_SEAT,
+    OUTCOME_BLOCKED,
+    OUTCOME_CAPPED,
+    OUTCOME_STUCK,
+    OUTCOME_WON,
+    P_BLUFF,
+    P_PLAY_DRAWN,
+    PASSES,
+    PURPOSE_DETERMINISE,
+    PURPOSE_ROLLOUT,
+    R_DUP,
+    R_JUMP_IN,
+    R_MAX_TURNS,
+    RES_OPEN,
+    RES_WON,
+    ROW_WIDTH,
+    SEARCH_OFF,
+    SEARCH_PEEK,
+    TURN_BLOCKED,
+    TURN_PASSED,
+    TURNS,
+    WILD,
+    WILD_DRAW_FOUR,
+    WINNER,
+)
+from unocli.kernel.primitives import (
+    _add,
+    _can_bluff,
+    _chance,
+    _choose_card,
+    _choose_colour,
+    _draw,
+    _is_legal,
+    _legal_options,
+    _seat_after,
+    _shuffle,
+    _wants_bluff,
+)
+from unocli.kernel.step import _jumper, _pending_decision, _play, _repeats, _round_end, _turn, play, set_stream
+
+# ---------------------------------------------------------------- copies
+
+
+@njit(cache=True, _nrt=False)
+def _copy_state(src, dst):
+    """Copy the state of the round (not the policies, nor the stuck test's memory) from ``src`` to ``dst``."""
+    dst.direction = src.direction
+    dst.current = src.current
+    dst.colour = src.colour
+    dst.top = src.top
+    dst.top_player = src.top_player
+    dst.dead = src.dead
+    dst.pending = src.pending
+    dst.chain = src.chain
+    dst.pile_pos = src.pile_pos
+    dst.pile_len = src.pile_len
+    dst.disc_n = src.disc_n
+    dst.p4_offender = src.p4_offender
+    dst.p4_bluff = src.p4_bluff
+    dst.p4_hand = src.p4_hand
+    dst.p4_colour = src.p4_colour
+    dst.p4_shown = src.p4_shown
+    dst.p4_lacked = src.p4_lacked
+    dst.p4_challengeable = src.p4_challengeable
+    dst.round_index = src.round_index
+    dst.force_colour = NO_COLOUR
+    for i in range(ROW_WIDTH):
+        dst.row[i] = src.row[i]
+    for s in range(src.players):
+        dst.hsize[s] = src.hsize[s]
+        dst.lacks[s] = src.lacks[s]
+        dst.shown[s] = src.shown[s]
+        for t in range(N_TYPES):
+            dst.hands[s, t] = src.hands[s, t]
+        for c in range(N_COLOURS):
+            dst.ccount[s, c] = src.ccount[s, c]
+    for t in range(N_TYPES):
+        dst.disc[t] = src.disc[t]
+    for i in range(DECK_SIZE):
+        dst.pile[i] = src.pile[i]
+
+
+@njit(cache=True, _nrt=False)
+def _load_rollout_policy(g, h, seat):
+    """Every seat of ``h`` plays ``seat``'s knobs of ``g``, with search off (a rollout never searches)."""
+    for s in range(g.players):
+        for k in range(N_INTS):
+            h.ints[s, k] = g.ints[seat, k]
+        h.ints[s, I_SEARCH] = SEARCH_OFF
+        for k in range(g.probs.shape[1]):
+            h.probs[s, k] = g.probs[seat, k]
+        for table in range(N_PRIO_TABLES):
+            for t in range(N_TYPES):
+                h.prio[s, table, t] = g.prio[seat, table, t]
+        h.uniform[s] = 0  # the listing path: the same card and draws as counting (step._turn)
+    h.searching = 0
+
+
+@njit(cache=True, _nrt=False)
+def _determinise(d, seat, drs):
+    """Re-deal what ``seat`` cannot see (reference search.determinise).
+
+    The unseen cards (the deck less ``seat``'s hand, the discard pile and the top
+    card) are listed in type order, shuffled (Fisher-Yates, ``drs``), dealt to the
+    opponents in seat order, as many as each holds, and the rest become the draw
+    pile, top first.
+    """
+    m = np.int64(0)
+    for t in range(N_TYPES):
+        k = COPIES[t] - d.hands[seat, t] - d.disc[t] - (1 if d.top == t else 0)
+        for _ in range(k):
+            d.opts[m] = t
+            m += 1
+    _shuffle(drs, d.opts, np.int64(0), m)
+    pos = 0
+    for s in range(d.players):
+        if s == seat:
+            continue
+        size = d.hsize[s]
+        for t in range(N_TYPES):
+            d.hands[s, t] = 0
+        for c in range(N_COLOURS):
+            d.ccount[s, c] = 0
+        d.hsize[s] = 0
+        for _ in range(size):
+            _add(d, s, d.opts[pos])
+            pos += 1
+    for i in range(m - pos):
+        d.pile[i] = d.opts[pos + i]
+    d.pile_pos = 0
+    d.pile_len = m - pos
+
+
+# ---------------------------------------------------------------- rollouts
+
+
+@njit(cache=True, _nrt=False)
+def _rollout(h, rs, seat, card):
+    """``seat`` plays ``card`` from its hand in ``h``, then every seat plays to the round's end: 1 if ``seat`` wins.
+
+    The card is played as ``step.play`` plays a turn's card, jump-ins included.
+    """
+    jump_in = h.ru[R_JUMP_IN] != 0
+    # int64 throughout, as step.play types them: an int8 card would compile the step's helpers twice
+    s = np.int64(seat)
+    c = np.int64(card)
+    how = np.int64(HOW_HAND)
+    while c >= 0:
+        res = _play(h, rs, s, c, how)
+        if res == RES_WON:
+            return 1 if s == seat else 0
+        if res != RES_OPEN or not jump_in:
+            break
+        s = _jumper(h, rs, s)
+        c = np.int64(h.top if s != NO_SEAT else NO_CARD)
+        how = np.int64(HOW_JUMP)
+    play(h, rs)
+    return 1 if h.row[WINNER] == seat else 0
+
+
+@njit(cache=True, _nrt=False)
+def _options(g, seat, m):
+    """The search's options from the m legal cards in ``g.opts``: each distinct card, a Wild once per colour.
+
+    A Wild that would be the last card names no colour (docs/rules.md §12.9), so it is one
+    option. Options are in card-type order, colours red, yellow, green, blue: ties go to the first.
+    """
+    k = 0
+    last = -1
+    for i in range(m):
+        t = np.int64(g.opts[i])
+        if t == last:
+            continue
+        last = t
+        if t == WILD_DRAW_FOUR or (t == WILD and g.hsize[seat] > 1):
+            for c in range(N_COLOURS):
+                g.sopt_card[k] = t
+                g.sopt_colour[k] = c
+                k += 1
+        else:
+            g.sopt_card[k] = t
+            g.sopt_colour[k] = NO_COLOUR
+            k += 1
+    return k
+
+
+@njit(cache=True, _nrt=False)
+def search_scores(g, h, d, rs, drs, prs, seat, k, pref):
+    """Play ``budget`` rollouts of each of the k options in ``g.sopt_*``; their wins go to ``g.sopt_score``.
+
+    Parameters
+    ----------
+    g, h, d
+        The game, the rollout copy and the determinisation (module docstring).
+    rs : uint64[4]
+        The game's play stream: read for the key, never drawn from.
+    drs, prs : uint64[4]
+        Scratch for a rollout's determinisation and play streams.
+    seat, k
+        The searching seat and its number of options.
+    pref
+        The option its knobs would play (``_policy_option``).
+
+    Returns
+    -------
+    int64
+        The index of the option with most wins; of those tied, ``pref`` if it is one, else the first.
+    """
+    key = search_key(rs[0], rs[1], rs[2], rs[3], np.int64(g.round_index), np.int64(g.row[TURNS]))
+    peek = g.ints[seat, I_SEARCH] == SEARCH_PEEK
+    budget = g.ints[seat, I_BUDGET]
+    _load_rollout_policy(g, h, seat)
+    for o in range(k):
+        g.sopt_score[o] = 0
+    for r in range(budget):
+        _copy_state(g, d)
+        if not peek:
+            set_stream(drs, key, np.uint64(r), np.int64(PURPOSE_DETERMINISE), np.int64(0))
+            _determinise(d, seat, drs)
+        for o in range(k):
+            _copy_state(d, h)
+            set_stream(prs, key, np.uint64(r), np.int64(PURPOSE_ROLLOUT), np.int64(0))
+            h.force_colour = g.sopt_colour[o]
+            g.sopt_score[o] += _rollout(h, prs, seat, np.int64(g.sopt_card[o]))
+    top = g.sopt_score[0]
+    for o in range(1, k):
+        if g.sopt_score[o] > top:
+            top = g.sopt_score[o]
+    if g.sopt_score[pref] == top:
+        return pref
+    for o in range(k):
+        if g.sopt_score[o] == top:
+            return o
+    return 0
+
+
+@njit(cache=True, _nrt=False)
+def search_decision(g, h, d, rs, drs, prs, seat):
+    """The option ``seat`` plays from its hand now: its index in ``g.sopt_*``, or -1 without a legal card.
+
+    Fills ``g.sopt_card`` and ``g.sopt_colour`` and, with two options or more, ``g.sopt_score``.
+    """
+    m = _legal_options(g, seat)
+    if m == 0:
+        return np.int64(-1)
+    k = _options(g, seat, m)
+    if k == 1:
+        return np.int64(0)
+    pref = _policy_option(g, rs, seat, m, k)
+    return search_scores(g, h, d, rs, drs, prs, seat, k, pref)
+
+
+@njit(cache=True, _nrt=False)
+def _policy_option(g, rs, seat, m, k):
+    """The option the seat's own knobs would play (reference search.policy_option), or 0.
+
+    Ties between rollout totals go to it, so a small budget falls back on the rollout policy
+    rather than on card-type order. A knob that would draw (``play = random``, ``colour =
+    random``) is not asked: the game's stream is not drawn from; the first option stands in.
+    """
+    if g.ints[seat, I_RANDOM_PLAY] != 0:
+        return np.int64(0)
+    card = _choose_card(g, rs, seat, m)  # deterministic without random play; may narrow g.opts (options are built)
+    colour = NO_COLOUR
+    if card == WILD_DRAW_FOUR or (card == WILD and g.hsize[seat] > 1):
+        colour = 0 if g.ints[seat, I_COLOUR] == COL_RANDOM else _choose_colour(g, rs, seat)
+    for o in range(k):
+        if g.sopt_card[o] == card and g.sopt_colour[o] == colour:
+            return np.int64(o)
+    return np.int64(0)
+
+
+@njit(cache=True, _nrt=False)
+def _search_turn(g, h, d, rs, drs, prs, seat):
+    """step._turn for a searching seat: the card from its hand, and a Wild's colour, by search."""
+    if g.probs[seat, P_BLUFF] > 0.0 and _can_bluff(g, seat) and _wants_bluff(g, rs, seat):
+        return np.int64(WILD_DRAW_FOUR), np.int64(HOW_HAND)
+    o = search_decision(g, h, d, rs, drs, prs, seat)
+    if o >= 0:
+        g.force_colour = g.sopt_colour[o]
+        return np.int64(g.sopt_card[o]), np.int64(HOW_HAND)
+    g.lacks[seat] = g.colour
+    drew_any = False
+    while True:
+        c = _draw(g, rs, seat, 1)
+        if c == NO_CARD:
+            break
+        drew_any = True
+        if _is_legal(g, seat, c):
+            if _chance(rs, g.probs[seat, P_PLAY_DRAWN]):
+                return np.int64(c), np.int64(HOW_DRAWN)
+            break
+        if g.ru[R_DUP] == 0:
+            if c == WILD_DRAW_FOUR and _can_bluff(g, seat) and _wants_bluff(g, rs, seat):
+                return np.int64(c), np.int64(HOW_DRAWN)
+            break
+    g.row[PASSES] += 1
+    g.row[TURNS] += 1
+    g.dead = 0 if drew_any else g.dead + 1
+    if g.dead >= g.players:
+        return np.int64(TURN_BLOCKED), np.int64(HOW_HAND)
+    g.current = _seat_after(g, seat, 1)
+    return np.int64(TURN_PASSED), np.int64(HOW_HAND)
+
+
+# ---------------------------------------------------------------- a round with search seats
+
+
+@njit(cache=True, _nrt=False)
+def play_search(g, h, d, rs, drs, prs):
+    """step.play for a table with a searching seat: the same loop, its turns by ``_search_turn``."""
+    max_turns = g.ru[R_MAX_TURNS]
+    jump_in = g.ru[R_JUMP_IN] != 0
+    outcome = OUTCOME_WON
+    winner = NO_SEAT
+    g.kept_valid = 0
+    g.brent_power = 1
+    g.brent_since = 0
+    while True:
+        if g.row[TURNS] >= max_turns:  # §11.7
+            outcome = OUTCOME_CAPPED
+            break
+        if _repeats(g, rs):  # §11.15
+            outcome = OUTCOME_STUCK
+            break
+        seat = g.current
+        how = HOW_STACKED
+        if g.pending > 0:
+            card = _pending_decision(g, rs, seat)
+        else:
+            if g.ints[seat, I_SEARCH] != SEARCH_OFF:
+                card, how = _search_turn(g, h, d, rs, drs, prs, seat)
+            else:
+                card, how = _turn(g, rs, seat)
+            if card == TURN_BLOCKED:
+                outcome = OUTCOME_BLOCKED
+                break
+        won = False
+        while card >= 0:
+            res = _play(g, rs, seat, card, how)
+            if res == RES_WON:
+                won = True
+                break
+            if res != RES_OPEN or not jump_in:
+                break
+            seat = _jumper(g, rs, seat)
+            card = g.top if seat != NO_SEAT else NO_CARD
+            how = HOW_JUMP
+        if won:
+            winner = seat
+            break
+    _round_end(g, outcome, winner)
+
+
+# ---------------------------------------------------------------- bench
+
+
+@njit(cache=True, _nrt=False)
+def bench_rollouts(g, h, d, rs, drs, prs, seat, count):
+    """``count`` rollouts from ``g``'s position, as a search plays them (copy, re-deal, copy, play out); wins.
+
+    For ``unocli bench`` (rollouts per second); every seat plays ``seat``'s knobs.
+    """
+    _load_rollout_policy(g, h, seat)
+    key = search_key(rs[0], rs[1], rs[2], rs[3], np.int64(g.round_index), np.int64(g.row[TURNS]))
+    wins = 0
+    for r in range(count):
+        _copy_state(g, d)
+        set_stream(drs, key, np.uint64(r), np.int64(PURPOSE_DETERMINISE), np.int64(0))
+        _determinise(d, seat, drs)
+        _copy_state(d, h)
+        set_stream(prs, key, np.uint64(r), np.int64(PURPOSE_ROLLOUT), np.int64(0))
+        play(h, prs)
+        wins += 1 if h.row[WINNER] == seat else 0
+    return wins
+
+
+__all__ = ["bench_rollouts", "play_search", "search_at", "search_decision", "search_scores"]
+
+
+@njit(cache=True)
+def search_at(ws, hs, ds, rs, seat):
+    """search_decision on one-record workspace arrays from Python (tests); returns (option, options)."""
+    drs = np.zeros(4, np.uint64)
+    prs = np.zeros(4, np.uint64)
+    g = ws[0]
+    o = search_decision(g, hs[0], ds[0], rs, drs, prs, seat)
+    m = _legal_options(g, seat)
+    k = _options(g, seat, m) if m > 0 else 0
+    return o, k

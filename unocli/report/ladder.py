@@ -1,0 +1,216 @@
+"""A ladder's output folder: ratings.csv, skill.csv, a forest chart of the ratings (PNG), a README.md with n and the model."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pandas as pd
+
+from unocli.errors import ConfigError
+from unocli.files import check_folder_path, write_atomic, write_text_atomic
+from unocli.report import fmt
+from unocli.version import __version__
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+FILES = ("README.md", "ratings.csv", "skill.csv", "ladder.png")
+MARK = "<!-- written by unocli ladder -->"
+
+
+@dataclass(frozen=True)
+class LadderRun:
+    """What a ladder played, for captions and the README: rules, size, seed, deals, and the command."""
+
+    rules: str
+    players: int
+    seed: int
+    deals: int
+    tables: int
+    match: bool
+    command: str
+
+
+def check_out(folder: str | Path) -> Path:
+    """Refuse, before any game is played, a folder that cannot be written or holds files a ladder did not write."""
+    p = check_folder_path(folder)
+    readme = p / "README.md"
+    if p.is_dir() and any((p / f).exists() for f in FILES):
+        ours = readme.is_file() and MARK in readme.read_text(encoding="utf-8", errors="replace")
+        if not ours:
+            raise ConfigError(f"{str(p)!r} holds files that unocli ladder did not write: choose another --out folder")
+    return p
+
+
+def _unit(run: LadderRun) -> str:
+    return "match" if run.match else "round"
+
+
+def chart(frame: pd.DataFrame, run: LadderRun) -> Figure:
+    """A forest of the ratings, best at the top, with 95% cluster-robust intervals and a caption with n."""
+    from unocli.report import plots  # matplotlib only when drawing
+
+    cap = plots.caption_text(
+        [
+            f"Luce ratings (log-odds of winning a decided {_unit(run)}) under the {run.rules} rules at {run.players} players",
+            f"{fmt.count(run.deals)} deals at each of {run.tables} tables, every deal once per seat rotation, seed {run.seed}",
+            "ratings anchored at " + str(frame.loc[frame["anchor"], "policy"].iloc[0]) + " = 0",
+            "bars are 95% Wald intervals, cluster-robust over deals",
+            f"unocli {__version__}",
+        ]
+    )
+    fig, bottom = plots._figure(max(2.4, 0.42 * len(frame) + 1.2), cap)
+    ax = fig.subplots()
+    ys = list(range(len(frame)))[::-1]
+    err = [(frame["rating"] - frame["low"]).clip(lower=0), (frame["high"] - frame["rating"]).clip(lower=0)]
+    ax.errorbar(frame["rating"], ys, xerr=err, fmt="o", ms=5, capsize=3, color=plots.COLOURS[0])
+    ax.axvline(0.0, color="#555555", lw=1, ls=":")
+    ax.set_yticks(ys)
+    ax.set_yticklabels(list(frame["policy"]))
+    ax.set_xlabel(f"rating (log-odds of winning a decided {_unit(run)}; a gap of 0.1 is about 2.5 pp heads-up)", fontsize=9)
+    ax.grid(True, axis="x", alpha=0.3, lw=0.6)
+    ax.spines[["top", "right"]].set_visible(False)
+    fig.suptitle(f"Ladder: {run.rules} rules, {run.players} players", fontsize=12, x=0.01, ha="left")
+    return plots._finish(fig, bottom)
+
+
+def _ratings_table(frame: pd.DataFrame, run: LadderRun) -> str:
+    lines = [
+        f"| policy | rating [95%] | {_unit(run)}s played | lone vs field: win share [95%] | model | "
+        "mixed: win share [95%] | model |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in frame.itertuples():
+        rating = "0 (anchor)" if r.anchor else f"{r.rating:+.3f} [{r.low:+.3f}, {r.high:+.3f}]"
+        mixed = "-" if math.isnan(r.mixed_share) else fmt.share_ci(r.mixed_share, r.mixed_low, r.mixed_high, 1)
+        field = fmt.share_ci(r.field_share, r.field_low, r.field_high, 1)
+        models = [("-" if math.isnan(m) else fmt.share(m, 1)) for m in (r.field_model, r.mixed_model)]
+        lines.append(f"| `{r.policy}` | {rating} | {fmt.count(r.games)} | {field} | {models[0]} | {mixed} | {models[1]} |")
+    return "\n".join(lines)
+
+
+def _skill_table(skill: pd.DataFrame) -> str:
+    lines = ["| measure | value [95%] | n deals | how |", "|---|---|---|---|"]
+    for r in skill.itertuples():
+        if "share" in r.measure:
+            value = f"{100 * r.value:.2f}% [{100 * r.low:.2f}, {100 * r.high:.2f}]"
+        else:
+            value = f"{_count(r.value)} [{_count(r.low)}, {_count(r.high)}]"
+        lines.append(f"| {r.measure} | {value} | {fmt.count(r.n)} | {r.detail} |")
+    return "\n".join(lines)
+
+
+def _count(x: float) -> str:
+    return "inf" if math.isinf(x) else fmt.count(int(x))
+
+
+def readme(frame: pd.DataFrame, skill: pd.DataFrame, run: LadderRun) -> str:
+    """The folder's README.md: the answer, the model, n, the tables and the exact command."""
+    top = frame.iloc[0]
+    anchor = str(frame.loc[frame["anchor"], "policy"].iloc[0])
+    unit = _unit(run)
+    return f"""# Ladder: {run.rules} rules, {run.players} players
+{MARK}
+
+`{top["policy"]}` rates highest: {top["rating"]:+.3f} [{top["low"]:+.3f}, {top["high"]:+.3f}] over `{anchor}` (0), from
+{fmt.count(run.deals)} deals at each of {run.tables} tables, every deal played once per seat rotation ({unit}s).
+
+![ratings](ladder.png)
+
+## Ratings
+
+{_ratings_table(frame, run)}
+
+Model: in a {unit} with a winner, seat i wins with chance exp(r_i) / sum_j exp(r_j) over the table's seats (a Luce
+first-place model; Bradley-Terry heads-up), fitted by maximum likelihood (scipy.optimize). No seat effect: every
+deal is played once per rotation, so each policy sits at every seat equally often and a seat term cancels.
+Anchor: `{anchor}` = 0. Intervals: 95% Wald, cluster-robust (sandwich) covariance clustered by deal, as every
+table plays the same deals. A rating gap d means the better player wins exp(d) / (1 + exp(d)) of the
+{unit}s decided between the two. Win shares: a policy's seats' share of the {unit}s it played, as the lone player
+against a field of each other policy ("lone vs field"; heads-up, every pair) or at the mixed tables that seat the
+policies in turn; 95% t intervals over deals. "model": the share the fitted ratings expect at the same tables;
+where it falls outside the observed interval, one rating per policy does not describe that policy at every table.
+See docs/ladder.md.
+
+## Skill and luck
+
+{_skill_table(skill)}
+
+Skill share: Var(true) = Var(observed) - Var(luck) over the policies' lone-vs-field win shares (Getty et al.,
+SIAM Review 2018), divided by one {unit}'s outcome variance, mean share x (1 - mean share); 95% percentile
+bootstrap over deals. Rounds to lead: the smallest number of decided {unit}s after which the better player has
+won more of them with 90% chance (binomial, from the fitted rating gap); interval from the gap's 95% interval.
+The relative skill against a clairvoyant bound is not given here.
+
+## Policies
+
+{chr(10).join(f"- `{r.policy}`: `{r.spec}`" for r in frame.itertuples())}
+
+## Command
+
+```
+{run.command}
+```
+
+unocli {__version__}, seed {run.seed}.
+"""
+
+
+def write(folder: str | Path, frame: pd.DataFrame, skill: pd.DataFrame, run: LadderRun) -> list[Path]:
+    """Write the four files into ``folder`` (made if missing), each atomically."""
+    p = check_out(folder)
+    p.mkdir(parents=True, exist_ok=True)
+    fig = chart(frame, run)
+    return [
+        write_atomic(p / "ratings.csv", lambda tmp: frame.to_csv(tmp, index=False)),
+        write_atomic(p / "skill.csv", lambda tmp: skill.to_csv(tmp, index=False)),
+        write_atomic(p / "ladder.png", lambda tmp: fig.savefig(tmp, dpi=110, format="png")),
+        write_text_atomic(p / "README.md", readme(frame, skill, run)),
+    ]
+
+
+def index(root: str | Path) -> str:
+    """``reports/ladder/README.md``: one row per ladder folder under ``root`` (rules, size, the best, the skill measures)."""
+    rows = []
+    for folder in sorted(Path(root).iterdir()):
+        if not (folder / "ratings.csv").is_file() or not (folder / "skill.csv").is_file():
+            continue
+        ratings, skill = pd.read_csv(folder / "ratings.csv"), pd.read_csv(folder / "skill.csv")
+        best, second = ratings.iloc[0], ratings.iloc[1]
+        share = skill.iloc[0]
+        leads = [_lead_text(r) for _, r in skill.iloc[1:].iterrows()]
+        rows.append(
+            f"| [{folder.name}]({folder.name}/README.md) | {int(best['players'])} | {fmt.count(int(best['deals']))} | "
+            f"`{best['policy']}` {best['rating']:+.3f} [{best['low']:+.3f}, {best['high']:+.3f}]; next `{second['policy']}` "
+            f"{second['rating']:+.3f} | {100 * share['value']:.2f}% [{100 * share['low']:.2f}, {100 * share['high']:.2f}] | "
+            + " ; ".join(leads)
+            + " |"
+        )
+    head = (
+        "| ladder | players | deals per table | best rating [95%] (anchor random = 0) | skill share of a round [95%] | "
+        "rounds until the best leads with 90% chance [95%] |\n|---|---|---|---|---|---|"
+    )
+    return f"""# Ladders
+{MARK}
+
+Policies rated by a Luce first-place model under each rule set and table size (`unocli ladder`; the model, the
+intervals and the skill measures: docs/ladder.md). Each folder holds the ratings, the skill measures, a chart
+and the exact command; sims/ladder.sh remakes them all. The skill share depends on the policies rated (here
+`random` among them): it is the share of one round's outcome variance explained by which of these policies plays.
+At more than two players the rounds to lead count the rounds won by one of the two.
+
+{head}
+{chr(10).join(rows)}
+"""
+
+
+def _lead_text(r: pd.Series) -> str:
+    return f"vs `{r['other']}`: {_count(float(r['value']))} [{_count(float(r['low']))}, {_count(float(r['high']))}]"
+
+
+def write_index(root: str | Path) -> Path:
+    """Write ``root/README.md`` (:func:`index`)."""
+    return write_text_atomic(Path(root) / "README.md", index(root))
