@@ -110,6 +110,10 @@ def test_sums_of_two_shards_are_the_sums_of_one():
     for shard in [(START + 17, COUNT - 17), (START, 17)]:  # out of order, as a backend may return them
         sums.add(cmp.run_pair_shard(spec, shard))
     assert sums.games == COUNT
+    # exact: a shard's sums are int64 and the running totals Python integers, never floats (which would round
+    # sums of squares once they pass 2**53, as a long run's do)
+    assert all(getattr(whole, name).dtype == np.int64 for name in ("s1", "s2", "d1", "d2", "both", "fin", "sx"))
+    assert all(type(x) is int for name in ("s1", "s2", "d1", "d2", "sx") for x in np.asarray(getattr(sums, name)).flat)
     for name in ("s1", "s2", "d1", "d2", "both", "fin", "sx"):
         assert np.array_equal(np.asarray(getattr(sums, name), dtype=np.int64), getattr(whole, name)), name
     assert np.array_equal(sums.block_s1, whole.block_s1) and np.array_equal(sums.block_games, whole.block_n)
