@@ -204,6 +204,7 @@ def test_quantities_of_rows_built_by_hand():
     names = ("won", "blocked", "capped", "stuck", "win_first", "win_dealer", "win_place_1", "win_place_2", "win_place_3")
     names += ("win_0", "win_1", "win_2", "lose_0", "lose_1", "lose_2")
     got = cmp.quantity_matrix(rows, names, 3)
+    assert got.dtype == np.int64 and got.shape == (4, len(names))  # int64[games, quantities], as documented
     expected = {
         "won": [1, 1, 0, 0],
         "blocked": [0, 0, 0, 1],
