@@ -16,6 +16,6 @@ for name in game-length bluff stacking seat-advantage house-rules skill; do
     rm -rf "reports/$name"
     mv "$out/run/$name" "reports/$name"
 done
-for file in README.md index.html .unocli-manifest.json; do
-    if [ -e "$out/run/$file" ]; then mv "$out/run/$file" "reports/$file"; fi
-done
+# The run's manifest is left out: reports/ also holds what other commands wrote (tune/, ladder/), so it is
+# not one run's folder, and `unocli report --out reports` must keep refusing to replace it.
+mv "$out/run/README.md" "$out/run/index.html" reports/

@@ -132,7 +132,8 @@ def test_unknown_field_is_a_clear_error(tmp_path):
     with pytest.raises(
         ConfigError,
         match=r"key 'options\.fields': unknown policy 'tuned-nowhere'; the policies are: tuned-.*"
-        r"\(the nearest 10 of \d+: the 8 presets and \d+ from '.*tuned\.toml'\)",
+        r"\(the nearest 12 of \d+: the 8 presets, the 2 search players and \d+ "
+        r"from \"unocli's shipped sims/tuned/tuned\.toml\"\)",
     ):
         load_experiment(path)
     # without a policies file the default fields name a policy it would hold: the error says where it is

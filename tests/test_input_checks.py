@@ -162,8 +162,16 @@ def test_a_policy_base_naming_nothing_lists_the_presets_and_earlier_policies(tmp
     with pytest.raises(ConfigError) as info:
         load_policies_file(path)
     assert str(info.value) == (
-        f"policy file {str(path)!r}, policy 'mine': 'base' names no policy: 'firts'; it may be {', '.join(PRESETS)}, first"
+        f"policy file {str(path)!r}, policy 'mine': 'base' names no policy: 'firts'; "
+        f"it may be {', '.join(PRESETS)}, search, peek, first"
     )
+
+
+def test_a_policy_base_may_be_a_search_player(tmp_path):
+    path = tmp_path / "p.toml"
+    path.write_text('[deep]\nbase = "search"\nbudget = 64\n')
+    deep = load_policies_file(path)["deep"]
+    assert deep.search == "on" and deep.budget == 64
 
 
 def test_a_policy_base_may_be_an_earlier_policy(tmp_path):
@@ -275,7 +283,7 @@ def test_an_unknown_name_among_5000_lists_the_nearest_ten(many_policies):
     head, _, listed = line.partition("; the policies are: ")
     assert head == "Error: unknown policy 'p0042x'"
     names, _, count = listed.partition(" (")
-    assert count == f"the nearest {MAX_LISTED} of 5,008: the 8 presets and 5,000 from the policies file)"
+    assert count == f"the nearest {MAX_LISTED} of 5,010: the 8 presets, the 2 search players and 5,000 from the policies file)"
     shown = names.split(", ")
     assert len(shown) == MAX_LISTED and "p0042" in shown  # the one a character away is among them
     assert len(line) < 400  # it listed all 5,008 names in 34 KB before
@@ -285,7 +293,7 @@ def test_a_name_near_nothing_gets_the_presets(many_policies):
     line = one_line_error(invoke("policies", "show", "zzzzzzzzzzzzzz", "--policies", str(many_policies)), 2)
     assert line == (
         f"Error: unknown policy 'zzzzzzzzzzzzzz'; the policies are: {', '.join(PRESETS)} "
-        "(the nearest 8 of 5,008: the 8 presets and 5,000 from the policies file)"
+        "(the nearest 8 of 5,010: the 8 presets, the 2 search players and 5,000 from the policies file)"
     )
 
 
@@ -293,13 +301,13 @@ def test_a_few_policies_are_all_listed(tmp_path):
     path = tmp_path / "p.toml"
     path.write_text('[mine]\nbase = "basic"\n')
     line = one_line_error(invoke("simulate", "--policies", str(path), "--policy", "nope", "--games", "5"), 2)
-    assert line == f"Error: unknown policy 'nope'; the policies are: {', '.join(PRESETS)}, mine"
+    assert line == f"Error: unknown policy 'nope'; the policies are: {', '.join(PRESETS)}, search, peek, mine"
     exp = tmp_path / "exp.toml"
     exp.write_text('policies = "p.toml"\n' + TINY.replace('policy = "basic"', 'policy = "nope"'))
     line = one_line_error(invoke("compare", str(exp), "--games", "5"), 2)
     assert line == (
         f"Error: experiment file {str(exp)!r}, key 'base.policy': unknown policy 'nope'; the policies are: "
-        f"{', '.join(PRESETS)} and, from {str(path)!r}, mine"
+        f"{', '.join(PRESETS)}, search, peek and, from 'p.toml', mine"
     )
 
 

@@ -426,7 +426,7 @@ def preset(name: str) -> Policy:
     return policy
 
 
-MAX_LISTED = 10  # names an unknown-policy message lists: a file of 5,000 policies gets the nearest 10, not 34 KB
+MAX_LISTED = 12  # names an unknown-policy message lists: a file of 5,000 policies gets the nearest 12, not 34 KB
 
 
 def policy_choices(name: str, own: Sequence[str] = (), source: str | None = None) -> str:
@@ -436,15 +436,17 @@ def policy_choices(name: str, own: Sequence[str] = (), source: str | None = None
     ones by :func:`difflib.get_close_matches` (the presets when none is near),
     with how many exist.
     """
-    own = [n for n in own if n not in PRESETS]
-    names = [*PRESETS, *own]
+    builtin = [*PRESETS, *SEARCH_PRESETS]
+    own = [n for n in own if n not in builtin]
+    names = [*builtin, *own]
     if len(names) <= MAX_LISTED:
         if source is None:
             return ", ".join(names)
-        return f"{', '.join(PRESETS)} and, from {source!r}, {', '.join(own) or '(none)'}"
+        return f"{', '.join(builtin)} and, from {source!r}, {', '.join(own) or '(none)'}"
     near = difflib.get_close_matches(name, names, n=MAX_LISTED, cutoff=0.5) or list(PRESETS)
     where = f" from {source!r}" if source is not None else " from the policies file"
-    return f"{', '.join(near)} (the nearest {len(near)} of {len(names):,}: the {len(PRESETS)} presets and {len(own):,}{where})"
+    count = f"the {len(PRESETS)} presets, the {len(SEARCH_PRESETS)} search players and {len(own):,}{where}"
+    return f"{', '.join(near)} (the nearest {len(near)} of {len(names):,}: {count})"
 
 
 def parse_policy_spec(spec: str, extra: dict[str, Policy] | None = None) -> Policy:
@@ -452,7 +454,7 @@ def parse_policy_spec(spec: str, extra: dict[str, Policy] | None = None) -> Poli
     name, _, rest = spec.partition(":")
     name = name.strip()
     if not (extra and name in extra) and name not in PRESETS and name not in SEARCH_PRESETS:
-        known = policy_choices(name, [*SEARCH_PRESETS, *(extra or ())])
+        known = policy_choices(name, list(extra or ()))
         raise UnknownPolicy(f"unknown policy {name!r}; the policies are: {known}")
     policy = extra[name] if extra and name in extra else preset(name)
     if not rest.strip():
@@ -511,7 +513,7 @@ def load_policies_file(path: str | Path) -> dict[str, Policy]:
         base = table.pop("base", "random")
         if not isinstance(base, str):
             raise ConfigError(f"{where}: 'base' must name a preset or an earlier policy of the file, not {base!r}")
-        if base not in out and base not in PRESETS:
+        if base not in out and base not in PRESETS and base not in SEARCH_PRESETS:
             raise ConfigError(f"{where}: 'base' names no policy: {base!r}; it may be {policy_choices(base, list(out))}")
         try:
             out[name] = (out[base] if base in out else preset(base)).replace(**table)
