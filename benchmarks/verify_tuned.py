@@ -70,7 +70,7 @@ def verify(lines: list[str], policies: dict, deals: int, threads: int | None) ->
         f"# Verified by: python benchmarks/verify_tuned.py --deals {deals}"
         f" (the file's entry before: {tuning.policy_spec(policy)})",
         *tune_file.verdict_lines(shipped, check, tuning.policy_spec(policy), "basic"),
-        f"# On a field it was not tuned on ({other}): gain {tune_file.pp(elsewhere)} points over {deals:,} fresh deals.",
+        f"# On a field it was not tuned on ({other}): gain {tune_file.pp(elsewhere)} pp over {deals:,} fresh deals.",
         *tune_file.policy_table(name, shipped.policy),
     ]
     return out, shipped.winner

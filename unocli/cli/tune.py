@@ -146,7 +146,7 @@ def tune_cmd(
     played beside basic, smart, strong and the field's policy; it ships only if its paired 95%
     interval is above 0 against each, else the best of those ships under --name and the file says
     so. The shipped player is also measured against a field it was not tuned on (smart, basic or strong).
-    Gains are win share minus the field's per-seat share, in points, with 95% intervals over deals.
+    Gains are win share minus the field's per-seat share, in pp (percentage points), with 95% intervals over deals.
     """
     from unocli.cli.options import load_extra_policies
     from unocli.files import check_file_path, check_table_path
@@ -250,7 +250,7 @@ def _summary(history: list) -> str:
             f"  budget: {result.games():,} {unit} played by the search; {covered:,} of the space's {size:,} settings"
             f" tried ({100 * covered / size:.3g}%)",
             f"  winner      {result.winner.spec}",
-            f"  on {fmt.count(f.deals)} fresh deals (game indices from 2**62), gain over the field in points, 95% CI:",
+            f"  on {fmt.count(f.deals)} fresh deals (game indices from 2**62), gain over the field in pp, 95% CI:",
             line("winner", f.gains["candidate"]),
             *(line(name, d) for name, d in f.gains.items() if name != "candidate"),
         ]

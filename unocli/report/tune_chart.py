@@ -47,7 +47,7 @@ def search_chart(result: TuneResult, path: str | Path) -> Path:
         ax.annotate(label, (100 * d.high, y_fresh), xytext=(4, -3), textcoords="offset points", fontsize=8)
     ax.axvline(0, color="0.4", lw=0.8)
     ax.set_yticks(range(len(rows)), [r["candidate"] for r in reversed(rows)], fontsize=7)
-    ax.set_xlabel("gain over the field: win share minus the field's per-seat share (points, 95% CI over deals)")
+    ax.set_xlabel("gain over the field: win share minus the field's per-seat share (pp, 95% CI over deals)")
     t = result.table
     ax.set_title(
         f"tune: the last of {len(result.races)} races, {len(rows)} candidates shown, around {result.space.base} vs field;"

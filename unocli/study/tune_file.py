@@ -7,7 +7,7 @@ it was made and how it did on fresh deals:
 
     # Made by: unocli tune ...
     # Search: ...
-    # Fresh deals: 100,000 from game index ..., seats rotated, field basic; points, 95% CI:
+    # Fresh deals: 100,000 from game index ..., seats rotated, field basic; pp, 95% CI:
     # Shipped: the search's winner, which beat basic, smart and strong ...
     #   over basic +1.234 [+1.000, +1.468]; over smart +0.511 [+0.280, +0.742]; over strong ...
     ["tuned-official-4"]
@@ -99,8 +99,7 @@ def verdict_lines(shipped: Shipped, check: FreshCheck, winner_spec: str, field_l
     """The ``Fresh deals`` / ``Shipped`` / ``over`` comment lines of an entry."""
     refs = ", ".join(shipped.versus)
     lines = [
-        f"# Fresh deals: {check.deals:,} from game index {check.start}, seats rotated, field {field_label};"
-        " points, paired 95% CI:"
+        f"# Fresh deals: {check.deals:,} from game index {check.start}, seats rotated, field {field_label}; pp, paired 95% CI:"
     ]
     if shipped.winner:
         lines.append(f"# Shipped: the search's winner, which beat {refs} on these deals (interval above 0 against each).")
@@ -123,7 +122,7 @@ def policy_toml(result: TuneResult, name: str, command: str, field_label: str = 
         f" {result.space.size:,} settings, {_share(result.covered(), result.space.size)}), {result.games():,}"
         f" {'matches' if t.match else 'rounds'}, seed {t.seed}, objective {'match' if t.match else 'round'}.",
         *verdict_lines(result.shipped, result.fresh, result.winner.spec, field_label),
-        f"# On a field it was not tuned on ({other}): gain {pp(elsewhere)} points over {elsewhere.n:,} fresh deals.",
+        f"# On a field it was not tuned on ({other}): gain {pp(elsewhere)} pp over {elsewhere.n:,} fresh deals.",
         *policy_table(name, result.shipped.policy),
     ]
     return "\n".join(lines) + "\n"
@@ -143,11 +142,11 @@ _TABLE = re.compile(r'^\["((?:[^"\\]|\\.)*)"\]$|^\[([^\]"]+)\]$')
 
 @dataclass(frozen=True)
 class Verdict:
-    """One entry's recorded fresh-deal verdict: what shipped, and its gain over each reference (points)."""
+    """One entry's recorded fresh-deal verdict: what shipped, and its gain over each reference (pp)."""
 
     name: str
     preset: str | None  # the preset shipped in the winner's place, or None for a tuned winner
-    over: dict[str, tuple[float, float, float]]  # reference -> (difference, low, high), in points
+    over: dict[str, tuple[float, float, float]]  # reference -> (difference, low, high), in pp
 
 
 def read_verdicts(text: str) -> list[Verdict]:
