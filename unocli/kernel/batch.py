@@ -20,13 +20,7 @@ from unocli.kernel.encode import (
     FIRST_PLAYER,
     FIRST_TO_ONE,
     FOLD_BLOCK,
-    I_AIM_LACKED,
-    I_ATTACK_AT,
-    I_KEEP_DRAWS,
-    I_MATCH,
-    I_RANDOM_PLAY,
     I_SEARCH,
-    MATCH_ANY,
     MAX_DRAW,
     MAX_STACK,
     N_COUNTERS,
@@ -53,12 +47,14 @@ from unocli.kernel.encode import (
     ROW_WIDTH,
     SCORES,
     SEARCH_OFF,
+    UNIFORM_INT_CODES,
+    UNIFORM_INT_SLOTS,
     WINNER,
     WINNER_POINTS,
     WORKSPACE,
 )
 from unocli.kernel.fold import fold_block
-from unocli.kernel.plain import plain_deal, plain_play, plain_shape
+from unocli.kernel.plain import in_shape, plain_deal, plain_play, plain_shape
 from unocli.kernel.search import bench_rollouts, play_search
 from unocli.kernel.step import deal, play, set_stream
 
@@ -76,14 +72,7 @@ def new_workspace(ru, probs, ints, prio):
     for s in range(n):
         for k in range(N_INTS):
             g.ints[s, k] = ints[s, k]
-        plain = (
-            ints[s, I_RANDOM_PLAY] != 0
-            and ints[s, I_ATTACK_AT] == 0
-            and ints[s, I_KEEP_DRAWS] == 0
-            and ints[s, I_MATCH] == MATCH_ANY
-            and ints[s, I_AIM_LACKED] == 0
-            and ints[s, I_SEARCH] == SEARCH_OFF
-        )
+        plain = in_shape(ints[s], UNIFORM_INT_SLOTS, UNIFORM_INT_CODES)  # encode.UNIFORM_KNOBS
         if ints[s, I_SEARCH] != SEARCH_OFF:
             g.searching = 1  # plain_shape then fails too: a search seat is never uniform
         g.uniform[s] = 1 if plain else 0  # primitives._choose_card would pick uniformly among all options

@@ -19,6 +19,9 @@ kernel is not loaded.
 
 from __future__ import annotations
 
+import dataclasses
+from typing import Any
+
 import numpy as np
 
 from unocli.game import cards, rng
@@ -277,6 +280,131 @@ SW_FEWEST = code(SwapTarget.FEWEST)
 SW_MOST = code(SwapTarget.MOST)
 SW_NEXT = code(SwapTarget.NEXT)
 
+# --- the fast round's shape (plain.plain_shape, batch.new_workspace) --------
+# kernel/plain.py plays a round only when the rules and every seat are in this
+# shape; every other table takes the general round (step.play). It is an
+# allow-list over every field of ``Rules`` and ``Policy``: a field it does not
+# name stops the import, so a new rule or knob cannot reach the fast round
+# before someone says which of its values that round plays. ``ANY``: every value.
+ANY = None
+FAST_RULES: dict[str, tuple[Any, ...] | None] = {
+    "players": ANY,
+    "hand_size": ANY,
+    "stacking": (Stacking.OFF,),
+    "seven_o": (False,),
+    "jump_in": (False,),
+    "draw_until_playable": (False,),
+    "no_action_finish": (False,),
+    "wild_draw_four": ANY,
+    "challenge": ANY,
+    "uno_penalty": ANY,
+    "target_score": ANY,
+    "max_turns": ANY,
+    "max_rounds": ANY,
+}
+FAST_KNOBS: dict[str, tuple[Any, ...] | None] = {
+    "play": ("random",),
+    "attack": ANY,  # the kernel sees it only through the attack_at slot (encode_policies), restricted below
+    "attack_at": (0,),
+    "colour": (ColourChoice.RANDOM,),
+    "bluff": (0.0,),
+    "bluff_next_min": ANY,
+    "bluff_next_max": ANY,
+    "bluff_own_min": ANY,
+    "bluff_own_max": ANY,
+    "respond": (Respond.UNIFORM,),
+    "challenge": ANY,
+    "trust_if_lacked": ANY,
+    "challenge_if_hand": ANY,
+    "challenge_if_own_colour": ANY,
+    "trust_if_seen": ANY,
+    "forget_uno": ANY,
+    "catch_uno": ANY,
+    "stack": ANY,
+    "stack_from": ANY,
+    "keep_draws": (False,),
+    "aim_lacked": (False,),
+    "match": (MatchPreference.ANY,),
+    "jump_in": ANY,
+    "swap_target": ANY,
+    "play_drawn": ANY,
+    "search": (SearchMode.OFF,),
+    "budget": ANY,
+}
+# The knobs of FAST_KNOBS whose values also make a seat's card choice uniform over its legal
+# cards (the workspace's ``uniform`` flag, which step._turn reads in the general round too).
+UNIFORM_KNOBS = frozenset({"play", "attack_at", "keep_draws", "match", "aim_lacked", "search"})
+
+
+def check_shape(cls: type, allowed: dict[str, tuple[Any, ...] | None]) -> None:
+    """Raise ``TypeError`` unless ``allowed`` names exactly the dataclass fields of ``cls``."""
+    names = [f.name for f in dataclasses.fields(cls)]
+    missing = [n for n in names if n not in allowed]
+    if missing:
+        raise TypeError(
+            f"{cls.__name__} field(s) {', '.join(missing)} missing from the fast round's allow-list "
+            "(kernel/encode.py): say which values kernel/plain.py can play"
+        )
+    unknown = sorted(set(allowed) - set(names))
+    if unknown:
+        raise TypeError(f"the fast round's allow-list names {', '.join(unknown)}, not a field of {cls.__name__}")
+
+
+def _rule_code(value: Any) -> int:
+    return code(value) if isinstance(value, (Stacking, WildDrawFour)) else int(value)
+
+
+def _table(pairs: list[tuple[int, list[Any]]], dtype: type) -> tuple[np.ndarray, np.ndarray]:
+    """(slots[k], codes[k, m]): each restricted slot and its allowed codes, a row padded by repeating its first."""
+    width = max((len(c) for _, c in pairs), default=1)
+    slots = np.array([s for s, _ in pairs], dtype=np.int64)
+    codes = np.array([c + [c[0]] * (width - len(c)) for _, c in pairs], dtype=dtype).reshape(len(pairs), width)
+    return slots, codes
+
+
+def fast_round_tables(
+    rules_cls: type = Rules,
+    policy_cls: type = Policy,
+    rules: dict[str, tuple[Any, ...] | None] = FAST_RULES,
+    knobs: dict[str, tuple[Any, ...] | None] = FAST_KNOBS,
+    uniform: frozenset[str] = UNIFORM_KNOBS,
+) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """The allow-lists as the arrays the kernel reads: slots of ``ru``, ``ints`` and ``probs``, and their allowed codes.
+
+    Each knob's codes are read from ``encode_policies`` of a default policy with that value, so
+    they are encoded exactly as a table's are. Keys: ``rules`` (with the fault slot, which must
+    be FAULT_NONE), ``uniform_ints`` (the ``uniform`` flag), ``ints`` and ``probs`` (the rest).
+    """
+    check_shape(rules_cls, rules)
+    check_shape(policy_cls, knobs)
+    if not uniform <= {k for k, v in knobs.items() if v is not ANY}:
+        raise TypeError("every knob that makes a seat uniform must be restricted in FAST_KNOBS")
+    unencoded = [n for n, vals in rules.items() if vals is not ANY and n not in R]
+    if unencoded:
+        raise TypeError(f"rule field {unencoded[0]!r} has no slot in the rule array: it cannot be restricted")
+    rule_pairs = [(R[n], [_rule_code(v) for v in vals]) for n, vals in rules.items() if vals is not ANY]
+    rule_pairs.append((R_FAULT, [FAULT_NONE]))
+    out: dict[str, list[tuple[int, list[Any]]]] = {"uniform_ints": [], "ints": [], "probs": []}
+    for name, vals in knobs.items():
+        if vals is ANY:
+            continue
+        slot_name = "random_play" if name == "play" else name
+        encoded = [encode_policies((Policy().replace(**{name: v}),)) for v in vals]
+        if slot_name in P:
+            out["probs"].append((P[slot_name], [float(e[0][0, P[slot_name]]) for e in encoded]))
+        elif slot_name in I:
+            key = "uniform_ints" if name in uniform else "ints"
+            out[key].append((I[slot_name], [int(e[1][0, I[slot_name]]) for e in encoded]))
+        else:
+            raise TypeError(f"knob {name!r} has no slot of its own in the policy arrays: it cannot be restricted")
+    return {
+        "rules": _table(rule_pairs, np.int64),
+        "uniform_ints": _table(out["uniform_ints"], np.int64),
+        "ints": _table(out["ints"], np.int64),
+        "probs": _table(out["probs"], np.float64),
+    }
+
+
 # --- the workspace ``g``: every mutable array of a game, one NumPy record -----
 # A record is one aligned buffer that numba passes by pointer: no reference
 # count at any call (an earlier version paid 40% of its time in reference
@@ -454,3 +582,12 @@ def encode_policies(policies: tuple[Policy, ...]) -> tuple[np.ndarray, np.ndarra
         prio[s, PRIO_PLAY] = pol.priorities(False)
         prio[s, PRIO_ATTACK] = pol.priorities(True)
     return probs, ints, prio
+
+
+# The fast round's shape as kernel constants (numba freezes the arrays); built at import, so a
+# field missing from FAST_RULES or FAST_KNOBS stops it.
+_FAST = fast_round_tables()
+FAST_RULE_SLOTS, FAST_RULE_CODES = _FAST["rules"]
+UNIFORM_INT_SLOTS, UNIFORM_INT_CODES = _FAST["uniform_ints"]
+FAST_INT_SLOTS, FAST_INT_CODES = _FAST["ints"]
+FAST_PROB_SLOTS, FAST_PROB_CODES = _FAST["probs"]

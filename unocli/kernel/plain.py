@@ -46,18 +46,20 @@ from unocli.kernel.encode import (
     CARDS_PLAYED,
     CHALLENGE_EXTRA,
     CHALLENGES,
-    COL_RANDOM,
     COLOUR_BITS,
     DEALER,
     DECK,
     DECK_SIZE,
     DRAW_TWO,
     DRAW_TWO_PENALTY,
-    FAULT_NONE,
+    FAST_INT_CODES,
+    FAST_INT_SLOTS,
+    FAST_PROB_CODES,
+    FAST_PROB_SLOTS,
+    FAST_RULE_CODES,
+    FAST_RULE_SLOTS,
     FIRST_PLAYER,
     FIRST_TO_ONE,
-    I_COLOUR,
-    I_RESPOND,
     MAX_DRAW,
     MAX_STACK,
     N_COLOURS,
@@ -69,7 +71,6 @@ from unocli.kernel.encode import (
     OUTCOME_BLOCKED,
     OUTCOME_CAPPED,
     OUTCOME_WON,
-    P_BLUFF,
     P_CATCH,
     P_FORGET,
     P_PLAY_DRAWN,
@@ -77,22 +78,14 @@ from unocli.kernel.encode import (
     PLUS4_PLAYED,
     POINT_PLANES,
     R_CHALLENGE,
-    R_DUP,
-    R_FAULT,
     R_HAND_SIZE,
-    R_JUMP_IN,
     R_MAX_TURNS,
-    R_NAF,
-    R_SEVEN_O,
-    R_STACKING,
     R_UNO_PENALTY,
     R_WD4,
     RANK_BITS,
-    RESP_UNIFORM,
     REVERSE,
     SKIP,
     SKIPS,
-    ST_OFF,
     TURNS,
     UNO_CAUGHT,
     UNO_FORGOTTEN,
@@ -109,25 +102,33 @@ from unocli.kernel.primitives import _below as _below_rs
 from unocli.kernel.primitives import _refill, _shuffle, _start_card, _start_seat, _step_seat
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def in_shape(values, slots, codes):
+    """Is ``values[slots[j]]`` one of ``codes[j]`` for every j? (encode.fast_round_tables)"""
+    for j in range(slots.shape[0]):
+        v = values[slots[j]]
+        ok = False
+        for c in range(codes.shape[1]):
+            if v == codes[j, c]:
+                ok = True
+        if not ok:
+            return False
+    return True
+
+
 @njit(cache=True, _nrt=False)
 def plain_shape(g):
-    """Can ``plain_play`` play the rounds of this workspace (its rules and every seat's policy)?"""
-    ru = g.ru
-    if (
-        ru[R_STACKING] != ST_OFF
-        or ru[R_SEVEN_O] != 0
-        or ru[R_JUMP_IN] != 0
-        or ru[R_DUP] != 0
-        or ru[R_NAF] != 0
-        or ru[R_FAULT] != FAULT_NONE
-    ):
+    """Can ``plain_play`` play the rounds of this workspace (its rules and every seat's policy)?
+
+    The shape is encode.FAST_RULES and encode.FAST_KNOBS (the ``uniform`` flag holds UNIFORM_KNOBS).
+    """
+    if not in_shape(g.ru, FAST_RULE_SLOTS, FAST_RULE_CODES):
         return False
     for s in range(g.players):
         if (
             g.uniform[s] == 0
-            or g.probs[s, P_BLUFF] > 0.0
-            or g.ints[s, I_COLOUR] != COL_RANDOM
-            or g.ints[s, I_RESPOND] != RESP_UNIFORM
+            or not in_shape(g.ints[s], FAST_INT_SLOTS, FAST_INT_CODES)
+            or not in_shape(g.probs[s], FAST_PROB_SLOTS, FAST_PROB_CODES)
         ):
             return False
     return True
