@@ -9,6 +9,7 @@ invalid) and each case has a time limit. The default run tries a short budget; `
 from __future__ import annotations
 
 import json
+import os
 import re
 import signal
 import uuid
@@ -234,11 +235,18 @@ def _one_case(world: dict[str, str], args: list[str]) -> None:
     out.mkdir(parents=True)
     names = {**world, "out": str(out)}
     filled = [PLACEHOLDER.sub(lambda m: names.get(m.group(1), m.group(0)), a) for a in args]
+    # Each case runs in a folder of its own: a stray token can turn a flag into a relative path
+    # (`--out --quiet`), which must land there, never in the folder the tests were started from.
+    here = Path(world["root"]) / "cwd" / out.name
+    here.mkdir(parents=True)
+    started_in = os.getcwd()
     previous = signal.signal(signal.SIGALRM, _alarm)
     signal.alarm(CASE_SECONDS)
     try:
+        os.chdir(here)
         result = CliRunner().invoke(cli, filled)
     finally:
+        os.chdir(started_in)
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
     TRIED[0] += 1

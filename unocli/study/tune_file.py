@@ -26,12 +26,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from unocli.errors import ConfigError
+from unocli.game import policies
 from unocli.game.policies import PRESETS, Policy, preset
 from unocli.study.stats import Difference
 from unocli.study.tune import FreshCheck, Shipped, TuneResult, knob_changes, nearest_preset
-
-NAME_MAX = 100
-_SPEC_CHARS = set(":,={}")  # a spec's separators (NAME:knob=value,...) and the experiment files' placeholders
 
 
 def check_policy_name(name: str) -> None:
@@ -41,18 +39,10 @@ def check_policy_name(name: str) -> None:
     a name must not be empty, padded with spaces, hold a control character or a
     spec's separator, or be a preset's name (the file would redefine the preset).
     """
-    if not name:
-        raise ConfigError("the policy name is empty; give --name a name such as tuned-official-4")
-    if len(name) > NAME_MAX:
-        raise ConfigError(f"the policy name is {len(name)} characters long; at most {NAME_MAX} are allowed")
-    if name != name.strip():
-        raise ConfigError(f"the policy name {name!r} starts or ends with a space, which a policy spec would drop")
-    if not name.isprintable():
-        raise ConfigError(f"the policy name {name!r} holds a control or unprintable character; use printable text only")
-    bad = sorted(_SPEC_CHARS & set(name))
-    if bad:
-        raise ConfigError(f"the policy name {name!r} holds {bad[0]!r}, which policy specs use as a separator")
-    if name in PRESETS:
+    problem = policies.check_policy_name(name)
+    if problem:
+        raise ConfigError(f"--name {name!r}: {problem}")
+    if name in PRESETS or name in policies.SEARCH_PRESETS:
         raise ConfigError(f"the policy name {name!r} is a preset's; give the tuned policy a name of its own")
 
 
