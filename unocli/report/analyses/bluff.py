@@ -44,6 +44,8 @@ from unocli.report.analyses.bluff_fields import (
     check_specs,
     field_definitions,
     field_policies,
+    per_seat_findings,
+    per_seat_shown,
     resolve,
     spec_list,
     spec_text,
@@ -69,7 +71,6 @@ from unocli.report.analyses.common import (
     caption,
     percentile_interval,
     run_compare,
-    verdict_text,
 )
 from unocli.report.model import Chart, Section, TableBlock, sentences
 from unocli.study.arm import Arm
@@ -411,7 +412,7 @@ def render(result: BluffResult) -> Section:
                 "per-seat-effects",
                 "Who gains and who pays, seat by seat: win-share changes on the same deals, simultaneous intervals over "
                 "the table's rows, with equivalence verdicts",
-                _per_seat_shown(result),
+                per_seat_shown(result.per_seat, result.exp.margins["win_share_pp"]),
                 result.per_seat,
             ),
         )
@@ -742,7 +743,7 @@ def _findings(result: BluffResult) -> list[str]:
         f"For the victims, always challenging an always-bluffing seat 0 is worth {fmt.pp_ci(v[0], v[1], v[2], 2)} "
         f"of win share per opponent on average; per seat it is not shared evenly:"
     )
-    out += _per_seat_findings(result)
+    out += per_seat_findings(result.per_seat, result.exp.margins["win_share_pp"])
     eq = result.equilibrium
     kind = "cycle" if eq.path[-1] != eq.path[-2] else "settle"
     out.append(
@@ -752,42 +753,6 @@ def _findings(result: BluffResult) -> list[str]:
         f"alternating best responses between grid points {kind}."
     )
     return out
-
-
-def _per_seat_findings(result: BluffResult) -> list[str]:
-    """One sentence per effect: every seat's change on its simultaneous interval, with the verdict."""
-    ps = result.per_seat
-    if not len(ps):
-        return []
-    margin = f"{fmt.num(result.exp.margins['win_share_pp'])} pp"
-    level = fmt.fixed(100 * ps["sim_level"].iloc[0], 2)
-    out = []
-    for what, sub in ps.groupby("effect", sort=False):
-        parts = [
-            f"{r.role} {fmt.pp_ci(r.diff, r.win_sim_low, r.win_sim_high, 2)} ({verdict_text(r.win_verdict, margin)})"
-            for r in sub.itertuples()
-        ]
-        out.append(
-            f"{what}, per seat (simultaneous {level}% intervals, n = {fmt.count(sub['n'].iloc[0])} deals): "
-            + "; ".join(parts)
-            + "."
-        )
-    return out
-
-
-def _per_seat_shown(result: BluffResult) -> pd.DataFrame:
-    ps, margin = result.per_seat, fmt.num(result.exp.margins["win_share_pp"])
-    return pd.DataFrame(
-        {
-            "effect": ps["effect"],
-            "seat": ps["role"],
-            "n": ps["n"].map(fmt.count),
-            "win-share change [simultaneous CI]": [
-                fmt.pp_ci(*x, 2) for x in zip(ps["diff"], ps["win_sim_low"], ps["win_sim_high"], strict=True)
-            ],
-            f"verdict (+/-{margin} pp)": ps["win_verdict"],
-        }
-    )
 
 
 def _break_even_finding(result: BluffResult) -> str:

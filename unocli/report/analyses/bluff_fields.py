@@ -33,7 +33,7 @@ import pandas as pd
 from unocli.errors import ConfigError
 from unocli.game.policies import Policy, Respond
 from unocli.report import fmt
-from unocli.report.analyses.common import caption
+from unocli.report.analyses.common import caption, verdict_text
 from unocli.report.analyses.fields import fields_text, scope
 from unocli.report.model import Chart
 from unocli.study.arm import PolicyFile, parse_policy
@@ -254,4 +254,40 @@ def gain_panels(
         plots._finish(fig, bottom),
         cap,
         "bluffer's gain by the next player's hand size, per challenge policy, one panel per field",
+    )
+
+
+def per_seat_findings(ps: pd.DataFrame, margin_pp: float) -> list[str]:
+    """One sentence per effect of the per-seat table: every seat's change on its simultaneous interval, with the verdict."""
+    if not len(ps):
+        return []
+    margin = f"{fmt.num(margin_pp)} pp"
+    level = fmt.fixed(100 * ps["sim_level"].iloc[0], 2)
+    out = []
+    for what, sub in ps.groupby("effect", sort=False):
+        parts = [
+            f"{r.role} {fmt.pp_ci(r.diff, r.win_sim_low, r.win_sim_high, 2)} ({verdict_text(r.win_verdict, margin)})"
+            for r in sub.itertuples()
+        ]
+        out.append(
+            f"{what}, per seat (simultaneous {level}% intervals, n = {fmt.count(sub['n'].iloc[0])} deals): "
+            + "; ".join(parts)
+            + "."
+        )
+    return out
+
+
+def per_seat_shown(ps: pd.DataFrame, margin_pp: float) -> pd.DataFrame:
+    """The per-seat table as the report shows it."""
+    margin = fmt.num(margin_pp)
+    return pd.DataFrame(
+        {
+            "effect": ps["effect"],
+            "seat": ps["role"],
+            "n": ps["n"].map(fmt.count),
+            "win-share change [simultaneous CI]": [
+                fmt.pp_ci(*x, 2) for x in zip(ps["diff"], ps["win_sim_low"], ps["win_sim_high"], strict=True)
+            ],
+            f"verdict (+/-{margin} pp)": ps["win_verdict"],
+        }
     )
