@@ -2,8 +2,10 @@
 
 Two fields (every seat ``basic``, every seat ``random``) play the official rules and the seven-o rules on games
 0 .. 59 of one seed, so each field's effect of seven-o is paired deal by deal and the two fields' effects are paired
-too. The hand computation rebuilds each block's effect from the kernel's per-game rows (game i in block i mod 6),
-and scipy's one-sample t test on the per-block interactions gives the interval and p-value.
+too. The hand computation rebuilds everything from the kernel's per-game rows (game i in block i mod 6): each arm's
+mean over its finished games, each block's delta-method contribution, and scipy's one-sample t test on the blocks'
+pseudo-values; for seat 0's share (10 games in every block) that is Student's t over the blocks' own interactions.
+Rounds are capped at 40 turns, so the blocks' finished counts differ and the length exercises the weighting.
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ from unocli.study.interaction import block_effects, interaction, judge_family
 from unocli.study.stats import EQUIVALENT, LARGER, UNDECIDED, Difference, holm
 
 SEED, GAMES, BLOCKS, PLAYERS = 11, 60, 6, 3
-RULES = {"official": resolve_rules("official", players=PLAYERS), "seven-o": resolve_rules("seven-o", players=PLAYERS)}
+# capped at 40 turns, so some rounds do not finish and the blocks' finished counts differ
+RULES = {name: dataclasses.replace(resolve_rules(name, players=PLAYERS), max_turns=40) for name in ("official", "seven-o")}
 FIELDS = ("basic", "random")
 
 
@@ -39,9 +42,35 @@ def comps():
     return {f: compare(_arms(f), games=GAMES, seed=SEED, blocks=BLOCKS, quantities=quantities) for f in FIELDS}
 
 
+def _rows(field: str) -> dict[str, np.ndarray]:
+    return {name: play_rows(rules, (preset(field),) * PLAYERS, seed=SEED, start=0, count=GAMES) for name, rules in RULES.items()}
+
+
+def _values(row: np.ndarray, quantity: str) -> tuple[float, bool]:
+    """(value, counted): a length counts only when the round finished; seat 0's win over every round."""
+    if quantity == "turns":
+        return float(row[ROW_NAMES.index("turns")]), int(row[OUTCOME]) in (OUTCOME_WON, OUTCOME_BLOCKED)
+    return float(int(row[WINNER]) == 0), True
+
+
+def _hand_pseudo_values(quantity: str) -> np.ndarray:
+    """The blocks' pseudo-values point + B * sum_k c_k (S_kb - m_k F_kb) / F_k, written out from the rows."""
+    point, contrib = 0.0, np.zeros(BLOCKS)
+    for field, sign_field in (("basic", 1.0), ("random", -1.0)):
+        for name, rows in _rows(field).items():
+            sign = sign_field * (1.0 if name == "seven-o" else -1.0)
+            vals = [_values(r, quantity) for r in rows]
+            s_b = np.array([sum(v for g, (v, c) in enumerate(vals) if c and g % BLOCKS == b) for b in range(BLOCKS)])
+            f_b = np.array([sum(1 for g, (_, c) in enumerate(vals) if c and g % BLOCKS == b) for b in range(BLOCKS)])
+            mean = s_b.sum() / f_b.sum()
+            point += sign * mean
+            contrib += sign * BLOCKS * (s_b - mean * f_b) / f_b.sum()
+    return point + contrib
+
+
 def _hand_block_effects(field: str, quantity: str) -> np.ndarray:
     """Per block: seven-o's mean minus official's, from the rows, lengths over each arm's finished games of the block."""
-    rows = {name: play_rows(rules, (preset(field),) * PLAYERS, seed=SEED, start=0, count=GAMES) for name, rules in RULES.items()}
+    rows = _rows(field)
     out = []
     for b in range(BLOCKS):
         games = [g for g in range(GAMES) if g % BLOCKS == b]
@@ -64,16 +93,35 @@ def test_block_effects_counted_by_hand(comps, quantity):
 
 
 @pytest.mark.parametrize("quantity", ["turns", "win_0"])
-def test_interaction_against_scipy_on_the_blocks(comps, quantity):
-    x = _hand_block_effects("basic", quantity) - _hand_block_effects("random", quantity)
-    res = sps.ttest_1samp(x, 0.0)
+def test_interaction_against_scipy_on_the_hand_made_pseudo_values(comps, quantity):
+    v = _hand_pseudo_values(quantity)
+    res = sps.ttest_1samp(v, 0.0)
     ci = res.confidence_interval(0.95)
     got = interaction(comps["basic"], comps["random"], "seven-o", "official", quantity)
     assert got.n == BLOCKS
-    assert got.diff == pytest.approx(x.mean(), rel=1e-12, abs=1e-15)
+    assert got.diff == pytest.approx(v.mean(), rel=1e-12, abs=1e-15)
     assert (got.low, got.high, got.p) == pytest.approx((ci.low, ci.high, res.pvalue), rel=1e-9)
     back = interaction(comps["random"], comps["basic"], "seven-o", "official", quantity)  # A and B swapped: sign flips
-    assert back.diff == pytest.approx(-got.diff, abs=1e-15) and back.p == pytest.approx(got.p, rel=1e-12)
+    assert back.diff == pytest.approx(-got.diff, abs=1e-12) and back.p == pytest.approx(got.p, rel=1e-9)
+
+
+def test_a_length_is_the_contrast_of_the_four_means_over_finished_rounds(comps):
+    c = comps
+    means = {(f, a): c[f].mean(a, "turns").mean for f in FIELDS for a in RULES}
+    point = (
+        means[("basic", "seven-o")] - means[("basic", "official")] - means[("random", "seven-o")] + means[("random", "official")]
+    )
+    assert interaction(c["basic"], c["random"], "seven-o", "official", "turns").diff == pytest.approx(point, rel=1e-12)
+    # some rounds were capped, so the blocks' finished counts differ: the weighting is exercised
+    assert len({int(x) for x in c["basic"].sums.block_fin[:, 0]}) > 1
+
+
+def test_equal_blocks_give_students_t_over_the_blocks_own_interactions(comps):
+    x = _hand_block_effects("basic", "win_0") - _hand_block_effects("random", "win_0")
+    res = sps.ttest_1samp(x, 0.0)
+    got = interaction(comps["basic"], comps["random"], "seven-o", "official", "win_0")
+    assert got.diff == pytest.approx(x.mean(), abs=1e-15)
+    assert (got.low, got.high, got.p) == pytest.approx((*res.confidence_interval(0.95), res.pvalue), rel=1e-9)
 
 
 def test_a_share_over_every_game_is_the_difference_of_the_two_paired_means(comps):

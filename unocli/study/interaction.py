@@ -13,14 +13,20 @@ and only it shows that a rule "holds under A but not under B".
 
 The comparisons keep no per-game rows, but they keep per-block sums (game
 ``i`` is in block ``i mod blocks``, :mod:`unocli.study.compare`), and two runs
-on the same seed and games hold the same deals in each block. Each block gives
-one interaction (its arm-minus-base difference of means under A minus the same
-under B); the blocks hold disjoint deals, so they are independent clusters and
-the interaction's interval is Student's t over the blocks (``paired_diff`` of
-the two fields' per-block effects, a clustered paired statistic). With blocks
-of equal size its point estimate is the difference of the two fields' paired
-means for a 0/1 quantity over every game; for a length over finished games it
-weights each block's mean equally.
+on the same seed and games hold the same deals in each block. The blocks hold
+disjoint deals, so they are independent clusters. The interaction's point is
+the four means' contrast (each arm's mean over its finished games for a length,
+over every game for a 0/1 quantity); its standard error is the cluster-robust
+(delta-method) one over blocks: each mean ``S / F`` contributes, per block,
+``(S_b - mean * F_b) / F``, and the interaction's variance is
+``B / (B - 1)`` times the sum of the squared per-block contrasts of those
+contributions, with a t interval on ``B - 1`` degrees of freedom. With blocks of
+equal size this is exactly Student's t over the blocks' own interactions
+(batch means); with unequal ones (fewer games than blocks, capped rounds) it
+weights every game alike. For a 0/1 quantity the point equals the difference
+of the two fields' paired differences; for a length it is over each arm's
+finished games rather than the deals both arms finished (the same when no
+round is capped or stuck).
 
 A family of interactions read together (every field pair of a table, at every
 rule and table size) is judged on simultaneous intervals against the
@@ -30,6 +36,7 @@ p-values beside the raw ones.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -37,7 +44,7 @@ import numpy as np
 
 from unocli.errors import ConfigError
 from unocli.study.compare import Comparison, over_finished
-from unocli.study.stats import Difference, Equivalence, equivalence, holm, paired_diff
+from unocli.study.stats import Difference, Equivalence, equivalence, holm, paired_t
 
 
 def block_effects(comp: Comparison, arm: str, ref: str, quantity: str) -> np.ndarray:
@@ -78,17 +85,42 @@ def check_common_deals(first: Comparison, second: Comparison) -> None:
         )
 
 
-def interaction(first: Comparison, second: Comparison, arm: str, ref: str, quantity: str, level: float = 0.95) -> Difference:
-    """(``arm`` - ``ref`` under ``first``) - (the same under ``second``), paired over blocks of common deals.
+def _linearised(comp: Comparison, arm: str, quantity: str) -> tuple[float, np.ndarray]:
+    """An arm's mean ``S / F`` of ``quantity`` and its per-block contributions ``B * (S_b - mean * F_b) / F``.
 
-    ``n`` of the result counts the blocks (the independent clusters), its
-    interval is a t interval over them at ``level``. Blocks without a
-    figure in either field (no finished game) are left out.
+    ``F`` counts the arm's finished games for a length, every game for a 0/1
+    quantity; the contributions sum to 0 and their sample variance over ``B``
+    is the cluster-robust variance of the mean (``B`` blocks with games).
+    """
+    k, j = comp.index(arm), comp.quantities.index(quantity)
+    sums = comp.sums
+    used = sums.block_games > 0
+    s_b = sums.block_s1[used, k, j].astype(np.float64)
+    f_b = (sums.block_fin[used, k] if over_finished(quantity) else sums.block_games[used]).astype(np.float64)
+    total = float(f_b.sum())
+    if total == 0:
+        return math.nan, np.full(s_b.size, math.nan)
+    mean = float(s_b.sum()) / total
+    return mean, s_b.size * (s_b - mean * f_b) / total
+
+
+def interaction(first: Comparison, second: Comparison, arm: str, ref: str, quantity: str, level: float = 0.95) -> Difference:
+    """(``arm`` - ``ref`` under ``first``) - (the same under ``second``), clustered over blocks of common deals.
+
+    ``n`` of the result counts the blocks (the independent clusters); its
+    interval is a t interval at ``level`` on ``n - 1`` degrees of freedom with
+    the cluster-robust standard error (module docstring). Built as the t
+    interval of the blocks' pseudo-values ``point + contribution``, whose mean
+    is the point and whose spread is the contributions'.
     """
     check_common_deals(first, second)
-    x, y = block_effects(first, arm, ref, quantity), block_effects(second, arm, ref, quantity)
-    keep = np.isfinite(x) & np.isfinite(y)
-    return paired_diff(x[keep], y[keep], level)
+    terms = [(first, arm, 1.0), (first, ref, -1.0), (second, arm, -1.0), (second, ref, 1.0)]
+    point, contrib = 0.0, np.zeros(int((first.sums.block_games > 0).sum()))
+    for comp, name, sign in terms:
+        mean, u = _linearised(comp, name, quantity)
+        point, contrib = point + sign * mean, contrib + sign * u
+    values = point + contrib
+    return paired_t(values.size, float(values.sum()), float((values * values).sum()), level)
 
 
 @dataclass(frozen=True)

@@ -6,14 +6,18 @@ a policy knob kept on top of the field's policy, such as ``swap_target``
 under 7-0) and table size: the change in turns per round (paired t interval,
 and relative), the change in the win share of the first player (the seat that
 took the first turn) and of the dealer (paired), and balance with its change
-(block bootstrap). Every finding says under which fields it holds. And the
-skill gap under each rule: one ``options.skill_player`` against
-``options.skill_field`` with seats rotated (``house_rules_gap``).
+(block bootstrap). Every finding says under which fields it holds, and
+whether the fields differ only from the interaction (the rule's effect under
+one field minus under another on the same deals, ``fields.field_interactions``).
+The skill gap under each rule: one ``options.skill_player`` against
+``options.skill_field`` with seats rotated (``house_rules_gap``). The answer is
+one ranking table of the rules (``house_rules_rank``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from dataclasses import field as dataclass_field
 from functools import partial
 
 import numpy as np
@@ -40,17 +44,20 @@ from unocli.report.analyses.fields import (
     agreement,
     check_fields,
     field_experiment,
+    field_interactions,
     field_specs,
     fields_text,
-    scope,
+    interactions_frame,
     templates_text,
     verdict_matrix,
 )
 from unocli.report.analyses.house_rules_gap import skill_gaps
+from unocli.report.analyses.house_rules_rank import SORT_KEY, answer, ranking, shown, spread_changes
 from unocli.report.model import Chart, Section, TableBlock, sentences
 from unocli.study.compare import Comparison
 from unocli.study.experiments import Experiment, policy_spec, positive_int
-from unocli.study.stats import LARGER, Difference, holm
+from unocli.study.interaction import FieldInteraction
+from unocli.study.stats import Difference, holm
 
 
 def non_negative_int(value: object) -> str | None:
@@ -87,7 +94,10 @@ class HouseRulesResult:
     ``fair``: the balance of a perfectly fair game at that size.
     ``identical``: (field, arm, arm) that played bit-identical rounds under
     that field. ``skill``: the skill gap per rule (see ``house_rules_gap``),
-    or None when ``options.skill_games`` is 0.
+    or None when ``options.skill_games`` is 0. ``between``: per quantity
+    (``turns``, ``first``, ``dealer``) the interactions between every pair of
+    fields, keyed (players, rule), one family per quantity. ``ranking``: the
+    ranking table of ``house_rules_rank``.
     """
 
     exp: Experiment
@@ -101,6 +111,8 @@ class HouseRulesResult:
     identical: tuple[tuple[str, str, str], ...] = ()
     fields: tuple[str, ...] = ("basic",)
     skill: pd.DataFrame | None = None
+    between: dict[str, dict[tuple, list[FieldInteraction]]] = dataclass_field(default_factory=dict)
+    ranking: pd.DataFrame | None = None
 
     @property
     def rules(self) -> list[str]:
@@ -154,7 +166,15 @@ def compute(exp: Experiment, ctx: Context) -> HouseRulesResult:
     add_verdicts(effects, diffs["win_first"], "first", exp.margins["win_share_pp"], scale=100)
     add_verdicts(effects, diffs["win_dealer"], "dealer", exp.margins["win_share_pp"], scale=100)
     skill = skill_gaps(exp, ctx, base) if exp.options["skill_games"] else None
-    return HouseRulesResult(
+    between = {
+        q: field_interactions(comps, fields, names, base, quantity, margin)
+        for q, quantity, margin in (
+            ("turns", "turns", exp.margins["turns"]),
+            ("first", "win_first", exp.margins["win_share_pp"] / 100),
+            ("dealer", "win_dealer", exp.margins["win_share_pp"] / 100),
+        )
+    }
+    result = HouseRulesResult(
         exp=exp,
         names=names,
         base=base,
@@ -166,7 +186,11 @@ def compute(exp: Experiment, ctx: Context) -> HouseRulesResult:
         identical=tuple(identical),
         fields=fields,
         skill=skill,
+        between=between,
     )
+    ref, mid = result.ref, result.mid
+    spread = spread_changes(comps[(ref, mid)], mid, list(names), base, exp.options["replicates"], exp.seed)
+    return replace(result, ranking=ranking(result, spread))
 
 
 def _rows(comp: Comparison, p: int, names: tuple[str, ...], base: str, replicates: int, seed: int) -> list[dict]:
@@ -198,8 +222,10 @@ def render(result: HouseRulesResult) -> Section:
     """The answer, the headline forest, the verdict tables per field, the charts, the levels and findings."""
     exp, base, table = result.exp, result.base, result.table
     blocks: list = [
+        *([_ranking_table(result)] if result.ranking is not None else []),
         _forest(result),
         *_verdict_tables(result),
+        *([_interaction_table(result)] if any(result.between.values()) else []),
         *([_skill_chart(result), _skill_table(result)] if result.skill is not None and len(result.skill) else []),
         _turns_heatmap(result),
         TableBlock(
@@ -236,7 +262,7 @@ def render(result: HouseRulesResult) -> Section:
         findings=_findings(result),
         blocks=blocks,
         meta={"games": result.games},
-        answer=sentences(answer)[0],  # the rules that lengthen a round under every field
+        answer=sentences(answer)[0],  # the rules that change a round's length beyond the margin
     )
 
 
@@ -464,7 +490,8 @@ def rule_verdicts(result: HouseRulesResult, rule: str, p: int, q: str) -> dict[s
 
 def _rule_text(result: HouseRulesResult, rule: str, p: int, q: str) -> str:
     verdicts = rule_verdicts(result, rule, p, q)
-    return f"{EFFECTS[q][0]}: " + agreement(verdicts, lambda f: _value(_cell(result, rule, p, f).iloc[0], q))
+    between = result.between.get(q, {}).get((p, rule)) if result.between else None
+    return f"{EFFECTS[q][0]}: " + agreement(verdicts, lambda f: _value(_cell(result, rule, p, f).iloc[0], q), between)
 
 
 def _verdict_cell(row: pd.Series, q: str) -> str:
@@ -477,7 +504,8 @@ def _verdict_tables(result: HouseRulesResult) -> list[TableBlock]:
     blocks = []
     for q, (what, *_rest) in EFFECTS.items():
         eff = result.effects.assign(verdict=[direction(r, q) for _, r in result.effects.iterrows()])
-        shown = verdict_matrix(eff, ("players", "rule"), result.fields, partial(_verdict_cell, q=q))
+        between = result.between.get(q) if result.between else None
+        table = verdict_matrix(eff, ("players", "rule"), result.fields, partial(_verdict_cell, q=q), between)
         margin = (
             f"{fmt.num(result.exp.margins['turns'])} turns"
             if q == "turns"
@@ -487,8 +515,9 @@ def _verdict_tables(result: HouseRulesResult) -> list[TableBlock]:
             TableBlock(
                 f"house-rules-{q}-by-field",
                 f"Each house rule's effect on the {what} under each field of players (simultaneous {level}% intervals, "
-                f"equivalence margin +/-{margin}); the last column says whether the verdict holds under every field",
-                shown,
+                f"equivalence margin +/-{margin}); the last column says whether the verdict holds under every field and "
+                "what the test of the fields' difference (the interaction, table house-rules-fields-interaction) says",
+                table,
                 eff,
             )
         )
@@ -511,29 +540,66 @@ def _skill_text(result: HouseRulesResult, rule: str, p: int) -> str:
 
 
 def _answer(result: HouseRulesResult) -> str:
-    """The report's answer in one paragraph: which rules change length and who wins, under which fields."""
-    mid, fields = result.mid, result.fields
-    turns = {r: rule_verdicts(result, r, mid, "turns") for r in result.rules}
-    longer = [r for r, v in turns.items() if set(v.values()) == {"lengthens"}]
-    first_verdicts = {r: rule_verdicts(result, r, mid, "first") for r in result.rules}
-    moved = {r: v for r, v in first_verdicts.items() if {"raises", "lowers"} & set(v.values())}
-    first = "; ".join(f"{r} {scope(v)}" for r, v in moved.items()) or "no house rule changes it under any field"
-    text = (
-        f"**Answer.** At {mid} players, with every seat playing one field ({', '.join(f'`{f}`' for f in fields)}): "
-        f"{', '.join(longer) or 'no house rule'} lengthen{'s' if len(longer) == 1 else ''} a round under every field. "
-        f"The first player's win share: {first}."
+    """The report's answer in one short paragraph, from the ranking's verdicts (``house_rules_rank.answer``)."""
+    if result.ranking is None:
+        return ""
+    return answer(result, result.ranking)
+
+
+def _ranking_table(result: HouseRulesResult) -> TableBlock:
+    table = result.ranking
+    assert table is not None
+    r0, m = table.iloc[0], result.exp.margins
+    level = fmt.fixed(100 * result.effects["sim_level"].iloc[0], 2)
+    skill = (
+        f"one `{result.exp.options['skill_player']}` player's edge (share minus 1/n) among "
+        f"`{result.exp.options['skill_field']}`, seats rotated, on the skill-gap table's simultaneous intervals (the "
+        "skill report's share of outcome variance due to skill is not measured per house rule, so the skill gap stands "
+        "in for it)"
+        if result.skill is not None and len(result.skill)
+        else "the skill gap was not played (options.skill_games = 0)"
     )
-    sk = result.skill
-    if sk is not None and len(sk):
-        at = sk[(sk["players"] == mid) & (sk["verdict"] == LARGER)]
-        wider, narrower = list(at.loc[at["d_gap"] > 0, "rule"]), list(at.loc[at["d_gap"] < 0, "rule"])
-        r0 = sk.iloc[0]
-        text += (
-            f" One `{r0['player']}` player among `{r0['field']}` (seats rotated) gains more over the fair share than "
-            f"under {result.base}, by more than the margin, with {', '.join(wider) or 'no house rule'} and less with "
-            f"{', '.join(narrower) or 'no house rule'}."
-        )
-    return text + " The findings give every rule's figures under each field."
+    return TableBlock(
+        "house-rules-ranking",
+        f"The house rules ranked against {result.base}, {r0['players']} players, every seat `{r0['field']}`, "
+        f"{fmt.count(r0['n'])} deals, each rule on the same deals as {result.base}. Length and the first player's "
+        f"edge (share minus 1/n; x: relative to the fair share) on the matrix's simultaneous {level}% intervals; the "
+        f"seat spread (largest gap between two seats' win shares) on a normal interval with its block-bootstrap "
+        f"standard error, simultaneous {fmt.fixed(100 * r0['level_spread'], 2)}% over the {len(table)} rows; the "
+        f"skill gap: {skill}. Margins +/-{fmt.num(m['turns'])} turns, +/-{fmt.num(m['win_share_pp'])} pp, "
+        f"+/-{fmt.num(100 * m['balance'])} pp of spread. Sorted by {SORT_KEY}",
+        shown(table, m),
+        table,
+    )
+
+
+def _interaction_table(result: HouseRulesResult) -> TableBlock:
+    frame = interactions_frame(result.between, {"first": 100.0, "dealer": 100.0})
+    shown_frame = pd.DataFrame(
+        {
+            "quantity": frame["quantity"],
+            "players": frame["players"],
+            "rule": frame["arm"],
+            "fields": frame["field_a"] + " minus " + frame["field_b"],
+            "interaction [simultaneous CI]": [
+                fmt.signed_ci(d, lo, hi, 2)
+                for d, lo, hi in zip(frame["interaction"], frame["sim_low"], frame["sim_high"], strict=True)
+            ],
+            "verdict": frame["verdict"],
+            "p (raw)": frame["p_raw"].map(fmt.pvalue),
+            "p (Holm)": frame["p_holm"].map(fmt.pvalue),
+        }
+    )
+    # every interaction of a quantity belongs to its one family
+    families = ", ".join(f"{q} {next(iter(v.values()))[0].family}" for q, v in result.between.items() if v)
+    return TableBlock(
+        "house-rules-fields-interaction",
+        "Does a rule act differently under two fields? Its effect under one field minus under the other, paired on "
+        "the same deals (t over 256 blocks of deals); simultaneous intervals and Holm-adjusted p over each quantity's "
+        f"family ({families} interactions), verdicts against the margins (turns in turns, shares in pp)",
+        shown_frame,
+        frame,
+    )
 
 
 def _identical_reason(result: HouseRulesResult, field: str, a: str, b: str) -> str:
