@@ -185,34 +185,33 @@ def answer(result: HouseRulesResult, table: pd.DataFrame) -> str:
     """The report's first paragraph: which rules change which figure beyond its margin, from the ranking's verdicts.
 
     Under about 80 words: at most three names a list (a rules preset's arms
-    shown once when all of them are in it), only the clauses that have a rule.
+    shown once when all of them are in it), only the clauses that have a rule;
+    then the rules within every margin, and those with no figure beyond its
+    margin but some figure undecided.
     """
     m, player = result.exp.margins, result.exp.options["skill_player"]
     clauses = []
     for q, (up, down), what in (
-        ("turns", ("Longer", "shorter"), f"rounds beyond +/-{fmt.num(m['turns'])} turn"),
-        ("first", ("a larger", "a smaller"), f"first-player edge beyond +/-{fmt.num(m['win_share_pp'])} pp"),
-        ("spread", ("a wider", "a narrower"), f"seat spread beyond +/-{fmt.num(100 * m['balance'])} pp"),
-        ("skill", ("a wider", "a narrower"), f"`{player}` skill gap beyond +/-{fmt.num(m['win_share_pp'])} pp"),
+        ("turns", ("longer", "shorter"), f"rounds (beyond +/-{fmt.num(m['turns'])} turn)"),
+        ("first", ("larger", "smaller"), f"first-player edge (beyond +/-{fmt.num(m['win_share_pp'])} pp)"),
+        ("spread", ("wider", "narrower"), f"seat spread (beyond +/-{fmt.num(100 * m['balance'])} pp)"),
+        ("skill", ("wider", "narrower"), f"`{player}` skill gap (beyond +/-{fmt.num(m['win_share_pp'])} pp)"),
     ):
         big = table[table[f"{q}_verdict"] == LARGER]
-        parts = [
-            f"{lead} with {_names(result, list(rows['rule']))}"
-            for lead, rows in ((up, big[big[q] > 0]), (down, big[big[q] < 0]))
-            if len(rows)
-        ]
-        if parts:
-            clauses.append(f"{what}: " + "; ".join(parts))
-    quiet = list(table.loc[table["larger"] == 0, "rule"])
-    text = f"**Answer ({result.mid} players, every seat `{result.ref}`).** " + (
-        ". ".join(c[0].upper() + c[1:] for c in clauses) + "."
-        if clauses
-        else "No house rule changes any figure beyond its margin."
-    )
-    if quiet and clauses:
-        within = all(
-            table.loc[table["rule"] == r, [f"{q}_verdict" for q in FIGURES]].isin([*WITHIN_MARGIN, ""]).all(axis=None)
-            for r in quiet
-        )
-        text += f" {'Within every margin' if within else 'No change shown beyond a margin'}: {_names(result, quiet)}."
+        sides = [(w, list(big.loc[sign * big[q] > 0, "rule"])) for w, sign in ((up, 1), (down, -1))]
+        sides = [(w, rules) for w, rules in sides if rules]
+        if sides:
+            (w0, r0), rest = sides[0], sides[1:]
+            clauses.append(
+                f"{w0.capitalize()} {what}: {_names(result, r0)}" + "".join(f"; {w}: {_names(result, r)}" for w, r in rest)
+            )
+    text = f"**Answer ({result.mid} players, every seat `{result.ref}`).** "
+    text += ". ".join(clauses) + "." if clauses else "No house rule changes any figure beyond its margin."
+    quiet = table[table["larger"] == 0]
+    verdicts = quiet[[f"{q}_verdict" for q in FIGURES]].isin([*WITHIN_MARGIN, ""]).all(axis=1)
+    within, open_ = list(quiet.loc[verdicts, "rule"]), list(quiet.loc[~verdicts, "rule"])
+    if within:
+        text += f" Within every margin: {_names(result, within)}."
+    if open_ and clauses:
+        text += f" Undecided on some figure, none beyond its margin: {_names(result, open_)}."
     return text
