@@ -387,13 +387,14 @@ def _role_chart(result: HouseRulesResult, role: str) -> Chart:
         "(the first player is the seat that took the first turn)",
         "error bars are paired 95% t intervals",
     )
+    columns = (col, f"{col}_low", f"{col}_high")
+    in_pp = result.effects.assign(**{c: 100 * result.effects[c] for c in columns})  # a change of a share: pp, not %
     figure = plots.dot_chart(
         result.rules,
-        _by_field(result, result.effects, (col, f"{col}_low", f"{col}_high")),
+        _by_field(result, in_pp, columns),
         title=f"Does a house rule change the {who}'s win share? ({result.mid} players)",
-        xlabel=f"change in the {who}'s win share",
+        xlabel=f"change in the {who}'s win share (pp)",
         caption=cap,
-        percent=True,
     )
     name = "house-rules-first-player" if role == "first" else "house-rules-dealer"
     return Chart(name, figure, cap, f"{who} change")
@@ -675,7 +676,8 @@ def _skill_chart(result: HouseRulesResult) -> Chart:
     sk = result.skill
     assert sk is not None
     players = sorted(set(sk["players"]))
-    series = interval_series(sk, "players", players, ("gap", "gap_low", "gap_high"), [f"{p} players" for p in players])
+    in_pp = sk.assign(**{c: 100 * sk[c] for c in ("gap", "gap_low", "gap_high")})  # an edge is in pp, not %
+    series = interval_series(in_pp, "players", players, ("gap", "gap_low", "gap_high"), [f"{p} players" for p in players])
     r0 = sk.iloc[0]
     cap = caption(
         result.exp,
@@ -691,8 +693,7 @@ def _skill_chart(result: HouseRulesResult) -> Chart:
         names,
         series,
         title=f"Does a house rule reward skill? ({r0['player']} among {r0['field']})",
-        xlabel="win share minus fair share",
+        xlabel="edge: win share minus the fair share 1/n (pp)",
         caption=cap,
-        percent=True,
     )
     return Chart("house-rules-skill-gap", figure, cap, "edge per rule")

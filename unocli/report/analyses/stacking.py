@@ -12,9 +12,10 @@ share with equivalence verdicts, the longest penalty chain (``max_stack``),
 and balance in Ludii's sense (1 minus the largest gap between two seats' win
 shares, block-bootstrap interval). At ``versus_players`` seat 0 also plays
 the adapted player and the ``reference`` player among each field, on the
-same deals: the adapted player's edge, its skill gap (win share minus 1/n)
-and the interaction of the rule with the strategy (the edge under a variant
-minus the edge under the baseline, paired over deals).
+same deals: the adapted player's gain over the reference player (their seat-0
+win shares' difference; the ``edge`` column), its edge (win share minus 1/n,
+the ``gap`` column) and the interaction of the rule with the strategy (the
+gain under a variant minus the gain under the baseline, paired over deals).
 """
 
 from __future__ import annotations

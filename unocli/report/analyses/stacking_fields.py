@@ -234,8 +234,9 @@ class StackingResult:
     ``fields``: per (players, field, stacking) the levels and changes of
     stacking_fields.field_rows, with simultaneous verdicts (:func:`judge_column`)
     on d_turns, d_cards_drawn and d_comeback. ``strategy``: per (players, field,
-    stacking) the adapted player's edge over the reference at seat 0, its skill
-    gap and the interaction (empty when not played), the edge and interaction
+    stacking) the adapted player's gain over the reference at seat 0 (column
+    ``edge``), its edge over the fair share (``gap``) and the interaction (empty
+    when not played), the gain and interaction
     judged likewise. ``stack_hists``: each (players, stacking)'s histogram of
     the longest chain, main field. ``between``: per quantity (``turns``,
     ``cards_drawn``) the interactions between fields, keyed (players, variant).

@@ -283,11 +283,14 @@ def _strategy_chart(result: StackingResult) -> Chart:
         if not (at["field"] == field).any():  # a template field not played at this size
             continue
         rows = at[at["field"] == field].set_index("stacking").loc[list(result.names)]
-        series.append(plots.Series(field_label(result, field), rows["edge"], rows["edge_low"], rows["edge_high"]))
+        # the gain over the reference player, a difference of shares: drawn in pp
+        series.append(
+            plots.Series(field_label(result, field), 100 * rows["edge"], 100 * rows["edge_low"], 100 * rows["edge_high"])
+        )
     cap = caption(
         result.exp,
-        f"Win-share edge of one {opt['adapted']} player at seat 0 over {opt['reference']} at seat 0, among each field, "
-        f"{mid} players; the interaction is the change of this edge from {result.base} (table stacking-strategy)",
+        f"Win-share gain of one {opt['adapted']} player at seat 0 over {opt['reference']} at seat 0, among each field, "
+        f"{mid} players; the interaction is the change of this gain from {result.base} (table stacking-strategy)",
         f"{fmt.count(at['n'].iloc[0])} paired deals per variant and field",
         rules=f"{result.exp.base.rules} with stacking = {', '.join(result.names)}",
         policies=f"seat 0 {opt['adapted']} vs {opt['reference']}; the field at every other seat",
@@ -297,11 +300,10 @@ def _strategy_chart(result: StackingResult) -> Chart:
         list(result.names),
         series,
         title=f"Does stacking change the best strategy? {mid} players",
-        xlabel="win-share edge at seat 0",
+        xlabel=f"win share at seat 0 minus {opt['reference']}'s there (pp)",
         caption=cap,
-        percent=True,
     )
-    return Chart("stacking-strategy", figure, cap, "adapted player's edge by variant")
+    return Chart("stacking-strategy", figure, cap, "adapted player's gain by variant")
 
 
 # ---------------------------------------------------------------- findings
