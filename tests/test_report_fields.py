@@ -140,14 +140,15 @@ def test_only_an_interaction_beyond_the_margin_says_the_fields_differ():
         "(the fields cannot be told apart: the interactions on common deals are undecided)"
     )
     assert scope(labels, [_inter("random", "basic", "larger")]).endswith(
-        "(the effect differs between random vs basic by more than the margin (interaction on common deals))"
+        "(the effect differs by more than the margin between random and basic (interaction on common deals))"
     )
     assert scope(labels) == "by field: undecided under random, lengthens under basic (the fields' difference is not tested)"
     same = {"random": "lengthens", "basic": "lengthens"}
     assert scope(same, within) == "lengthens under both fields"
-    assert (
-        scope(same, [_inter("random", "basic", "larger")])
-        == "lengthens under both fields, by amounts that differ (random vs basic)"
+    two = [_inter("random", "basic", "larger"), _inter("random", "tuned", "larger")]
+    assert scope(same, two) == (
+        "lengthens under both fields, by amounts that differ beyond the margin between random and basic, and between "
+        "random and tuned"
     )
 
 
@@ -169,7 +170,7 @@ def test_house_rules_reports_a_rule_that_matters_under_one_field_only(tmp_path, 
     line = next(f for f in section.findings if f.startswith("penalty10 at 4 players"))
     # the labels differ, and the interaction (the effect under basic minus under the forgetful field, on the same
     # deals) lies beyond the 1-turn margin: only that lets the finding say the fields differ
-    differs = f"the effect differs between basic vs {FORGETFUL} by more than the margin (interaction on common deals)"
+    differs = f"the effect differs by more than the margin between basic and {FORGETFUL} (interaction on common deals)"
     assert f"length: by field: no change under basic, lengthens under {FORGETFUL} ({differs})" in line
     (inter,) = result.between["turns"][(4, "penalty10")]
     assert inter.verdict == "larger" and inter.high < -1 and (inter.field_a, inter.field_b) == ("basic", FORGETFUL)

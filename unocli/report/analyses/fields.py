@@ -165,7 +165,9 @@ def scope(verdicts: dict[str, str], between: Sequence[FieldInteraction] | None =
         count = {2: "both", 3: "all three", 4: "all four"}.get(len(fields))
         where = f"{count} fields" if count else ("all fields" if len(fields) > 1 else fields[0])
         differ = [i for i in between or () if i.verdict == LARGER]
-        return f"{kinds[0]} under {where}" + (f", by amounts that differ ({_pairs(differ)})" if differ else "")
+        return f"{kinds[0]} under {where}" + (
+            f", by amounts that differ beyond the margin between {_pairs(differ)}" if differ else ""
+        )
     by = ", ".join(f"{k} under {' and '.join(f for f in fields if verdicts[f] == k)}" for k in kinds)
     return f"by field: {by} ({between_text(between)})"
 
@@ -177,7 +179,8 @@ APART = "the fields cannot be told apart"
 
 
 def _pairs(found: Sequence[FieldInteraction]) -> str:
-    return ", ".join(f"{i.field_a} vs {i.field_b}" for i in found)
+    """ "random and basic" or "random and basic, and between random and tuned" (after "between")."""
+    return ", and between ".join(f"{i.field_a} and {i.field_b}" for i in found)
 
 
 def between_text(between: Sequence[FieldInteraction] | None) -> str:
@@ -187,7 +190,7 @@ def between_text(between: Sequence[FieldInteraction] | None) -> str:
         return UNTESTED
     differ = [i for i in between if i.verdict == LARGER]
     if differ:
-        return f"the effect differs between {_pairs(differ)} by more than the margin (interaction on common deals)"
+        return f"the effect differs by more than the margin between {_pairs(differ)} (interaction on common deals)"
     if all(i.verdict in WITHIN_MARGIN for i in between):
         return f"{APART}: every difference between fields lies within the margin (interaction on common deals)"
     return f"{APART}: the interactions on common deals are undecided"
@@ -243,7 +246,8 @@ def verdict_matrix(
 def _holds(verdicts: dict[str, str], between: Sequence[FieldInteraction] | None = None) -> str:
     if holds_everywhere(verdicts):
         differ = [i for i in between or () if i.verdict == LARGER]
-        return f"all fields ({next(iter(verdicts.values()))})" + (f"; amounts differ: {_pairs(differ)}" if differ else "")
+        amounts = f"; amounts differ beyond the margin between {_pairs(differ)}" if differ else ""
+        return f"all fields ({next(iter(verdicts.values()))}){amounts}"
     kinds = list(dict.fromkeys(verdicts.values()))
     by = "; ".join(f"{k}: {', '.join(f for f, v in verdicts.items() if v == k)}" for k in kinds)
     return f"{by} ({between_text(between)})"
