@@ -148,3 +148,20 @@ def test_the_answer_is_short_quotable_and_follows_the_verdicts(result):
     shown = section.blocks[0].shown.set_index("rule")
     assert shown.loc["seven-o-next"].iloc[-2].startswith("not measured")
     assert shown.loc["draw-until-playable"].filter(like="length").iloc[0].endswith(": lengthens")
+
+
+def test_the_matrix_balance_column_is_one_adjusted_family(result):
+    eff, m = result.effects, result.exp.margins
+    z = sps.norm.ppf(1 - 0.05 / (2 * len(eff)))  # every rule x size x field cell of the column, read together
+    assert eff["balance_sim_low"].tolist() == pytest.approx((eff["d_balance"] - z * eff["balance_se"]).tolist())
+    assert eff["balance_sim_high"].tolist() == pytest.approx((eff["d_balance"] + z * eff["balance_se"]).tolist())
+    for _, r in eff.iterrows():
+        assert _rule(r["balance_verdict"], r["balance_sim_low"], r["balance_sim_high"], m["balance"])
+    basic = eff[eff["field"] == "basic"].set_index("rule")
+    ranked = result.ranking.set_index("rule")
+    for rule in result.rules:  # balance is 1 minus the spread: the same change with the other sign, the same error
+        assert basic.loc[rule, "d_balance"] == pytest.approx(-ranked.loc[rule, "spread"] / 100, abs=1e-12)
+    twin = eff.set_index(["field", "rule"]).loc[("basic", "twin")]
+    assert (twin["balance_sim_low"], twin["balance_sim_high"], twin["balance_verdict"]) == (0.0, 0.0, "equivalent")
+    finding = next(f for f in house_rules.render(result).findings if f.startswith("Balance (1 minus"))
+    assert f"simultaneous over the {len(eff)} rule x table size x field cells" in finding

@@ -52,12 +52,19 @@ from unocli.report.analyses.fields import (
     verdict_matrix,
 )
 from unocli.report.analyses.house_rules_gap import skill_gaps
-from unocli.report.analyses.house_rules_rank import SORT_KEY, answer, ranking, shown, spread_changes
+from unocli.report.analyses.house_rules_rank import (
+    SORT_KEY,
+    add_balance_verdicts,
+    answer,
+    ranking,
+    shown,
+    spread_changes,
+)
 from unocli.report.model import Chart, Section, TableBlock, sentences
 from unocli.study.compare import Comparison
 from unocli.study.experiments import Experiment, policy_spec, positive_int
 from unocli.study.interaction import FieldInteraction
-from unocli.study.stats import Difference, holm
+from unocli.study.stats import LARGER, Difference, holm
 
 
 def non_negative_int(value: object) -> str | None:
@@ -146,6 +153,7 @@ def compute(exp: Experiment, ctx: Context) -> HouseRulesResult:
     comps: dict[tuple[str, int], Comparison] = {}
     diffs: dict[str, list[Difference]] = {"turns": [], "win_first": [], "win_dealer": []}
     identical: list[tuple[str, str, str]] = []
+    spreads: dict[tuple[str, int], pd.DataFrame] = {}
     for field in fields:
         fexp = field_experiment(exp, specs[field])
         for p in exp.players:
@@ -153,6 +161,7 @@ def compute(exp: Experiment, ctx: Context) -> HouseRulesResult:
             arms = fexp.arms_for(p)
             comp = run_compare(fexp, ctx, arms, baseline=base, quantities=quantities, label=f"{field}, {p} players")
             comps[(field, p)] = comp
+            spreads[(field, p)] = spread_changes(comp, p, list(names), base, exp.options["replicates"], exp.seed)
             rows += [{"field": field} | r for r in _rows(comp, p, names, base, exp.options["replicates"], exp.seed)]
             for q, found in diffs.items():
                 found += [arm_diff(comp, name, base, q) for name in names if name != base]
@@ -165,6 +174,7 @@ def compute(exp: Experiment, ctx: Context) -> HouseRulesResult:
     add_verdicts(effects, diffs["turns"], "turns", exp.margins["turns"])
     add_verdicts(effects, diffs["win_first"], "first", exp.margins["win_share_pp"], scale=100)
     add_verdicts(effects, diffs["win_dealer"], "dealer", exp.margins["win_share_pp"], scale=100)
+    add_balance_verdicts(effects, spreads, exp.margins["balance"])
     skill = skill_gaps(exp, ctx, base) if exp.options["skill_games"] else None
     between = {
         q: field_interactions(comps, fields, names, base, quantity, margin)
@@ -188,9 +198,7 @@ def compute(exp: Experiment, ctx: Context) -> HouseRulesResult:
         skill=skill,
         between=between,
     )
-    ref, mid = result.ref, result.mid
-    spread = spread_changes(comps[(ref, mid)], mid, list(names), base, exp.options["replicates"], exp.seed)
-    return replace(result, ranking=ranking(result, spread))
+    return replace(result, ranking=ranking(result, spreads[(result.ref, result.mid)]))
 
 
 def _rows(comp: Comparison, p: int, names: tuple[str, ...], base: str, replicates: int, seed: int) -> list[dict]:
@@ -232,7 +240,8 @@ def render(result: HouseRulesResult) -> Section:
             "house-rules-matrix",
             f"Each house rule alone against {base}, paired on the same deals, under each field: changes with simultaneous "
             f"{fmt.fixed(100 * result.effects['sim_level'].iloc[0], 2)}% intervals (Bonferroni over the "
-            f"{len(result.effects)} cells of a column) and equivalence verdicts (margins from the experiment file)",
+            f"{len(result.effects)} cells of a column; balance's normal, with its block-bootstrap standard error) and "
+            "equivalence verdicts (margins from the experiment file)",
             _matrix(result),
             result.effects,
         ),
@@ -454,9 +463,10 @@ def _matrix(result: HouseRulesResult) -> pd.DataFrame:
                 fmt.pp_ci(*x, 2) for x in zip(eff["d_dealer"], eff["dealer_sim_low"], eff["dealer_sim_high"], strict=True)
             ],
             f"dealer verdict (+/-{fmt.num(m['win_share_pp'])} pp)": eff["dealer_verdict"],
-            "balance (per-row 95% bootstrap, not adjusted)": [
-                fmt.signed_ci(*x, 3) for x in zip(eff["d_balance"], eff["d_balance_low"], eff["d_balance_high"], strict=True)
+            "balance (simultaneous, bootstrap standard error)": [
+                fmt.signed_ci(*x, 3) for x in zip(eff["d_balance"], eff["balance_sim_low"], eff["balance_sim_high"], strict=True)
             ],
+            f"balance verdict (+/-{fmt.num(m['balance'])})": eff["balance_verdict"],
         }
     )
 
@@ -633,12 +643,17 @@ def _findings(result: HouseRulesResult) -> list[str]:
         )
     eff = result.effects
     worst = eff.loc[eff["d_balance"].idxmin()]
-    noise = "" if worst["d_balance_high"] < 0 else "; its 95% bootstrap interval holds 0"
+    margin = fmt.num(result.exp.margins["balance"])
+    lost = eff[(eff["balance_verdict"] == LARGER) & (eff["d_balance"] < 0)]
+    where = ", ".join(f"{r.rule} at {r.players} players, `{r.field}`" for r in lost.itertuples())
     findings.append(
-        f"Largest loss of balance: {worst['rule']} at {worst['players']} players with `{worst['field']}` "
-        f"({fmt.signed_ci(worst['d_balance'], worst['d_balance_low'], worst['d_balance_high'], 3)}"
-        f"{noise}). The balance changes carry per-row 95% bootstrap intervals, not adjusted over the {len(eff)} rows: "
-        "the most extreme of them is picked from the family, so its interval overstates the evidence."
+        f"Balance (1 minus the largest gap between two seats' win shares), judged on intervals simultaneous over the "
+        f"{len(eff)} rule x table size x field cells (normal, with the block-bootstrap standard error) against "
+        f"+/-{margin}: {len(lost)} cell{'s' if len(lost) != 1 else ''} lose{'' if len(lost) != 1 else 's'} more than "
+        f"the margin{f' ({where})' if where else ''}; "
+        f"the largest loss is {worst['rule']} at {worst['players']} players with `{worst['field']}`, "
+        f"{fmt.signed_ci(worst['d_balance'], worst['balance_sim_low'], worst['balance_sim_high'], 3)} "
+        f"({worst['balance_verdict']})."
     )
     return findings
 

@@ -70,6 +70,25 @@ def spread_changes(comp: Comparison, p: int, names: list[str], base: str, replic
     return pd.DataFrame(rows)
 
 
+def add_balance_verdicts(effects: pd.DataFrame, spreads: dict[tuple[str, int], pd.DataFrame], margin: float) -> None:
+    """The balance changes of the matrix judged as one family, in place: ``balance_se``, ``balance_sim_low``,
+    ``balance_sim_high``, ``balance_verdict``.
+
+    A balance change is minus the spread's change (balance is 1 minus the
+    spread), so its standard error is the spread's (:func:`spread_changes`
+    of that field and table size). The interval is normal, simultaneous over
+    every row of ``effects`` (Bonferroni), and judged against ``+-margin``.
+    """
+    se = [float(spreads[(r.field, r.players)].set_index("rule").loc[r.rule, "se"]) for r in effects.itertuples()]
+    z = norm_quantile(1 - ALPHA / (2 * max(len(effects), 1)))
+    effects["balance_se"] = se
+    effects["balance_sim_low"] = effects["d_balance"] - z * effects["balance_se"]
+    effects["balance_sim_high"] = effects["d_balance"] + z * effects["balance_se"]
+    effects["balance_verdict"] = [
+        classify(lo, hi, margin) for lo, hi in zip(effects["balance_sim_low"], effects["balance_sim_high"], strict=True)
+    ]
+
+
 def ranking(result: HouseRulesResult, spread: pd.DataFrame) -> pd.DataFrame:
     """The ranking table's numbers: per rule its four changes with intervals and verdicts, sorted (:data:`SORT_KEY`).
 
