@@ -21,6 +21,7 @@ from unocli.game.rules import resolve_rules
 from unocli.kernel import play_rows
 from unocli.kernel.encode import FIRST_PLAYER, WINNER
 from unocli.report.analyses import Context, house_rules
+from unocli.report.analyses.house_rules_rank import shown
 from unocli.run.backends import LocalBackend
 from unocli.study.experiments import load_experiment
 
@@ -165,3 +166,11 @@ def test_the_matrix_balance_column_is_one_adjusted_family(result):
     assert (twin["balance_sim_low"], twin["balance_sim_high"], twin["balance_verdict"]) == (0.0, 0.0, "equivalent")
     finding = next(f for f in house_rules.render(result).findings if f.startswith("Balance (1 minus"))
     assert f"simultaneous over the {len(eff)} rule x table size x field cells" in finding
+
+
+def test_a_run_without_the_skill_gap_says_it_was_not_played(result):
+    blank = result.ranking.assign(skill_verdict="", skill=np.nan)
+    column = next(c for c in shown(blank, result.exp.margins).columns if c.startswith("skill gap"))
+    assert set(shown(blank, result.exp.margins)[column]) == {"not played (options.skill_games = 0)"}
+    knob = shown(result.ranking, result.exp.margins).set_index("rule").loc["seven-o-next", column]
+    assert knob == "not measured (a knob of the players, not a rule)"

@@ -149,13 +149,15 @@ def word(row: pd.Series, q: str) -> str:
 def shown(table: pd.DataFrame, margins: dict[str, float]) -> pd.DataFrame:
     """The ranking as a reader sees it: each figure with its interval and its word."""
     out = pd.DataFrame({"rank": table["rank"], "rule": table["rule"], "n (deals)": table["n"].map(fmt.count)})
+    played = bool(table["skill_verdict"].astype(bool).any())  # options.skill_games = 0 plays no skill gap at all
+    missing = "not measured (a knob of the players, not a rule)" if played else "not played (options.skill_games = 0)"
     for q, (title, key, _words) in FIGURES.items():
         margin = fmt.num(margins[key] if key != "balance" else 100 * margins[key])
-        unit = "" if q == "turns" else " pp"
+        unit = " turns" if q == "turns" else " pp"
         cells = []
         for _, r in table.iterrows():
             if not r[f"{q}_verdict"]:
-                cells.append("not measured (a knob of the players, not a rule)")
+                cells.append(missing)
                 continue
             if q == "turns":
                 text = fmt.signed_ci(r[q], r[f"{q}_low"], r[f"{q}_high"], 1)
