@@ -298,7 +298,7 @@ def interactions_frame(found: dict[str, dict[tuple, list[FieldInteraction]]], sc
                 rows.append(
                     {"quantity": quantity, "players": p, "arm": arm, "field_a": i.field_a, "field_b": i.field_b}
                     | {"interaction": k * i.diff, "sim_low": k * i.low, "sim_high": k * i.high, "sim_level": i.level}
-                    | {"margin": k * i.margin, "verdict": i.verdict, "blocks": i.n, "p_raw": i.p, "p_holm": i.p_holm}
+                    | {"margin": k * i.margin, "verdict": i.verdict, "n_blocks": i.n, "p_raw": i.p, "p_holm": i.p_holm}
                     | {"family": i.family}
                 )
     return pd.DataFrame(rows)

@@ -592,6 +592,7 @@ def _interaction_table(result: HouseRulesResult) -> TableBlock:
             "players": frame["players"],
             "rule": frame["arm"],
             "fields": frame["field_a"] + " minus " + frame["field_b"],
+            "n (blocks of deals)": frame["n_blocks"],
             "interaction [simultaneous CI]": [
                 fmt.signed_ci(d, lo, hi, 2)
                 for d, lo, hi in zip(frame["interaction"], frame["sim_low"], frame["sim_high"], strict=True)

@@ -147,7 +147,12 @@ def judge_column(frame: pd.DataFrame, column: str, margin: float) -> None:
         ("sim_level", [e.level for e in judged]),
         ("verdict", [e.verdict for e in judged]),
     ):
-        frame[f"{column}_{key}"] = pd.Series(values, index=rows.index, dtype=object if key == "verdict" else float)
+        name, series = f"{column}_{key}", pd.Series(values, index=rows.index, dtype=object if key == "verdict" else float)
+        frame.drop(columns=name, errors="ignore", inplace=True)
+        if key in ("sim_low", "sim_high"):  # the bounds right after their point, as a reader of the CSV finds them
+            frame.insert(frame.columns.get_loc(column) + (1 if key == "sim_low" else 2), name, series)
+        else:
+            frame[name] = series
 
 
 def _comeback(comp: Comparison, name: str) -> tuple[int, int]:
