@@ -148,7 +148,8 @@ def judge_column(frame: pd.DataFrame, column: str, margin: float) -> None:
         ("verdict", [e.verdict for e in judged]),
     ):
         name, series = f"{column}_{key}", pd.Series(values, index=rows.index, dtype=object if key == "verdict" else float)
-        frame.drop(columns=name, errors="ignore", inplace=True)
+        if name in frame.columns:  # judged again: the new bounds replace the old
+            del frame[name]
         if key in ("sim_low", "sim_high"):  # the bounds right after their point, as a reader of the CSV finds them
             frame.insert(frame.columns.get_loc(column) + (1 if key == "sim_low" else 2), name, series)
         else:
