@@ -35,8 +35,8 @@ from unocli.report.analyses import (
     seat_advantage,
     stacking,
 )
+from unocli.report.experiment import Experiment, load_experiment
 from unocli.run.backends import LocalBackend
-from unocli.study.experiments import Experiment, load_experiment
 from unocli.study.simulate import simulate
 from unocli.study.stats import VERDICTS
 
@@ -190,7 +190,7 @@ def test_compute_does_not_import_matplotlib(files):
 import sys
 from unocli.report.analyses import ANALYSES, Context
 from unocli.run.backends import LocalBackend
-from unocli.study.experiments import load_experiment
+from unocli.report.experiment import load_experiment
 
 print("after import:", "matplotlib" in sys.modules)
 ctx = Context(backend=LocalBackend(), log=lambda _: None)
@@ -513,7 +513,7 @@ detail_players = [9]
 def test_margins_come_from_the_experiment_file(tmp_path):
     """[margins] overrides the documented defaults; an unknown margin or a non-positive one is refused, naming the key."""
     from unocli.errors import ConfigError
-    from unocli.study.experiments import MARGINS
+    from unocli.report.experiment import MARGINS
 
     head = 'analysis = "compare"\n[arms.a]\nrules = "official"\n'
     path = tmp_path / "m.toml"

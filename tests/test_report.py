@@ -14,9 +14,9 @@ from click.testing import CliRunner
 
 from unocli import __version__
 from unocli.cli.main import cli
+from unocli.report.experiment import load_experiment
 from unocli.report.model import Chart, TableBlock
 from unocli.report.render import DEFAULT_SET, render_section, run_experiment
-from unocli.study.experiments import load_experiment
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY_OPTIONS = {

@@ -48,9 +48,9 @@ from unocli.report.analyses.fields import (
     templates_text,
     verdict_matrix,
 )
+from unocli.report.experiment import Experiment, players_list, positive_int
 from unocli.report.model import Chart, Section, TableBlock, sentences
 from unocli.study.compare import Comparison
-from unocli.study.experiments import Experiment, players_list, positive_int
 from unocli.study.stats import WITHIN_MARGIN, holm
 
 OPTIONS = {

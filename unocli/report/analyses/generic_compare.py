@@ -9,9 +9,9 @@ import pandas as pd
 
 from unocli.report import fmt
 from unocli.report.analyses.common import Context, arm_diff, caption, run_compare
+from unocli.report.experiment import Experiment
 from unocli.report.model import Chart, Section, TableBlock
 from unocli.study.compare import is_binary
-from unocli.study.experiments import Experiment
 from unocli.study.stats import EQUIVALENT, LARGER, NEGLIGIBLE, UNDECIDED, UNSIZED, VERDICTS, Difference, equivalence, holm
 
 OPTIONS: dict = {}

@@ -36,9 +36,9 @@ from unocli.report.analyses.common import (
     total_games,
 )
 from unocli.report.analyses.fields import FIELDS_OPTION, UNTESTED, fields_text
+from unocli.report.experiment import ArmSpec, Experiment, players_list, positive_int
 from unocli.report.model import Chart, Section, TableBlock, sentences
 from unocli.study.compare import Comparison
-from unocli.study.experiments import ArmSpec, Experiment, players_list, positive_int
 from unocli.study.stats import ALPHA, LARGER, WITHIN_MARGIN, holm, paired_t, wilson
 
 OPTIONS = {

@@ -69,6 +69,8 @@ from unocli.errors import ConfigError
 from unocli.files import load_toml
 from unocli.game.policies import UnknownPolicy
 from unocli.limits import check_games, check_seed
+from unocli.report import registry
+from unocli.report.registry import REPORTS
 from unocli.run.precision import DEFAULT_MAX_GAMES, check_target
 from unocli.study.arm import Arm, PolicyFile, TableSpec, check_spec, plain
 from unocli.study.compare import quantity_names
@@ -228,8 +230,6 @@ def _policy_file(value: Any, p: Path, where: _Where) -> PolicyFile | None:
 
 def _build(p: Path, raw: dict[str, Any], where: _Where, quick: bool, policies: PolicyFile | None) -> Experiment:
     """Validate every key of one (possibly quick-merged) file, in the order a reader meets them."""
-    from unocli.report.analyses import ANALYSES
-
     g = _Getter(raw, where)
     name = g.string("name", p.stem)
     problem = check_experiment_name(name)
@@ -237,8 +237,9 @@ def _build(p: Path, raw: dict[str, Any], where: _Where, quick: bool, policies: P
         raise where.error("name", problem)
     default_analysis = "sweep" if "grid" in raw and "arms" not in raw else "compare"
     title, description, analysis = g.string("title", name), g.string("description", ""), g.string("analysis", default_analysis)
-    if analysis not in ANALYSES:
-        raise where.error("analysis", f"unknown analysis {analysis!r}; the analyses are: {', '.join(ANALYSES)}")
+    if analysis not in REPORTS:
+        raise where.error("analysis", f"unknown analysis {analysis!r}; the analyses are: {', '.join(REPORTS)}")
+    module = registry.analysis(analysis)
     seed = g.checked("seed", 0, check_seed)
     games = g.checked("games", 10_000, check_games)
     max_games = g.checked("max_games", DEFAULT_MAX_GAMES, check_games)
@@ -270,12 +271,12 @@ def _build(p: Path, raw: dict[str, Any], where: _Where, quick: bool, policies: P
         base=base,
         arms=arms,
         grid=_grid(raw.get("grid", {}), where, policies),
-        options=_options(raw.get("options", {}), ANALYSES[analysis], where),
+        options=_options(raw.get("options", {}), module, where),
         quick=quick,
         margins=_margins(raw.get("margins", {}), where),
     )
     _check_used(raw, analysis, where)  # after the tables themselves were checked, so their errors come first
-    check = getattr(ANALYSES[analysis], "check", None)
+    check = getattr(module, "check", None)
     message = check(exp) if check is not None else None
     if message:
         key, _, text = message.partition(": ")
@@ -302,22 +303,9 @@ def check_experiment_name(name: str) -> str | None:
     return None
 
 
-# The tables each analysis plays; any other would be silently ignored, so it is refused.
-USES: dict[str, tuple[str, ...]] = {
-    "compare": ("arms",),
-    "sweep": ("grid",),
-    "game-length": ("arms",),
-    "bluff": (),  # its own bluff x challenge grid, sized by [options]
-    "stacking": ("arms",),
-    "seat-advantage": ("arms",),
-    "house-rules": ("arms",),
-    "skill": ("arms",),  # the arms are rule sets; the player and fields are [options]
-}
-
-
 def _check_used(raw: dict[str, Any], analysis: str, where: _Where) -> None:
     """Refuse [arms] or [grid] in a file whose analysis does not play them."""
-    used = USES.get(analysis, ("arms", "grid"))
+    used = REPORTS[analysis].uses
     for key in ("arms", "grid"):
         if key in raw and key not in used:
             plays = " and ".join(f"[{u}]" for u in used) or "its own built-in grid"
@@ -545,6 +533,19 @@ def policy_spec(value: Any) -> str | None:
         check_spec(value)
     except ConfigError as exc:
         return str(exc)
+    return None
+
+
+def policy_list(value: Any) -> str | None:
+    """A non-empty list of distinct policy specs (a report's fields of players)."""
+    if not isinstance(value, list) or not value:
+        return f"must be a non-empty list of policy specs, not {value!r}"
+    for v in value:
+        message = policy_spec(v)
+        if message:
+            return message
+    if len(set(value)) != len(value):
+        return f"names a field twice: {value!r}"
     return None
 
 
