@@ -147,9 +147,10 @@ def _diff_chart(result: CompareResult, metric: str) -> Chart | None:
         others,
         series,
         title=f"Change in {metric} from {base}",
-        xlabel=f"{metric} minus {base}",
+        xlabel=f"{metric} minus {base}" + (" (pp)" if is_binary(metric) else ""),
         caption=cap,
         percent=is_binary(metric),
+        change=True,
     )
     return Chart(f"diff-{metric}", figure, cap, f"difference in {metric}")
 
