@@ -174,4 +174,3 @@ def select(frame: pd.DataFrame, quantity: str, *, differences: bool = False, **w
     for key, value in where.items():
         out = out[out[key] == value]
     return out
-
