@@ -80,8 +80,8 @@ class Design:
     sizes: Mapping[str, tuple[int, ...]]
     quantities: tuple[str, ...]
     baseline: str
-    match: bool = False
-    games: int | None = None
+    match: bool | None = None  # None: as the arms say (single rounds)
+    games: int | None = None  # None: the experiment's size (and its target error)
     options: Mapping[str, Any] = field(default_factory=dict)
 
     @classmethod
@@ -154,7 +154,7 @@ def tidy(
                     diffs[q].append((len(rows), d))
                 rows.append(row)
     for q, found in diffs.items():
-        adjusted = holm([d.p for _, d in found]) if found else []
+        adjusted: list[float] = list(holm([d.p for _, d in found])) if found else []
         for (i, d), p_adj in zip(found, adjusted, strict=True):
             rows[i]["p_adj"] = float(p_adj)
             if q in margins:

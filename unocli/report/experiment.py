@@ -43,6 +43,16 @@ The format (every key optional unless marked)::
     turns = 1.0                       #   mean turns per round (default 1.0)
     balance = 0.01                    #   balance, 0..1 (default 0.01)
 
+    [[published]]                     # a published figure the report sets beside its own (one table each)
+    source = "everygamemade"          #   who published it (required)
+    figure = "turns per round, 4 players"   # what it measures (required)
+    value = "55.1"                    #   the figure as published (required)
+    interval = "SE 0.4"               #   its interval or standard error, if the source gives one
+    definition = "skipped turns counted"    # how the source defines it
+    ours = "turns-4"                  #   the report's own figure to set beside it (the report names its keys)
+    reconciliation = "..."            #   why the figures differ: the setup reproduced, the definition or rule
+                                      #   that explains the gap, or that none is known (required)
+
     [quick]                           # overrides for the quick run of `unocli report`
     games = 2000
     options = { match_games = 200 }
@@ -96,8 +106,11 @@ TOP_KEYS = (
     "grid",
     "options",
     "margins",
+    "published",
     "quick",
 )
+PUBLISHED_KEYS = ("source", "figure", "value", "interval", "definition", "ours", "reconciliation")
+PUBLISHED_REQUIRED = ("source", "figure", "value", "reconciliation")
 # Equivalence margins (TOST, ``stats.equivalence``) and their defaults: see ``[margins]`` above.
 MARGINS: dict[str, float] = {"win_share_pp": 0.5, "turns": 1.0, "balance": 0.01}
 QUICK_KEYS = ("games", "target_error", "max_games", "players", "metrics", "grid", "options")
@@ -118,6 +131,19 @@ class ArmSpec:
 
     def build(self, players: int, match: bool = False) -> Arm:
         return self.table.build(name=self.name, players=players, match=match)
+
+
+@dataclass(frozen=True)
+class Published:
+    """A ``[[published]]`` figure: a source's value, beside which a report sets its own (``ours``), reconciled."""
+
+    source: str
+    figure: str
+    value: str
+    reconciliation: str
+    interval: str = ""
+    definition: str = ""
+    ours: str = ""
 
 
 @dataclass(frozen=True)
@@ -144,6 +170,7 @@ class Experiment:
     options: dict[str, Any] = field(default_factory=dict)
     quick: bool = False
     margins: dict[str, float] = field(default_factory=lambda: dict(MARGINS))
+    published: tuple[Published, ...] = ()
 
     def arms_for(self, players: int) -> tuple[Arm, ...]:
         """Every arm at a table of ``players`` (the [base] table alone when the file names no arms).
@@ -274,6 +301,7 @@ def _build(p: Path, raw: dict[str, Any], where: _Where, quick: bool, policies: P
         options=_options(raw.get("options", {}), module, where),
         quick=quick,
         margins=_margins(raw.get("margins", {}), where),
+        published=_published(raw.get("published", []), where),
     )
     _check_used(raw, analysis, where)  # after the tables themselves were checked, so their errors come first
     check = getattr(module, "check", None)
@@ -324,6 +352,25 @@ def _margins(raw: Any, where: _Where) -> dict[str, float]:
             raise where.error(f"margins.{key}", "must be a positive number")
         out[key] = float(value)
     return out
+
+
+def _published(raw: Any, where: _Where) -> tuple[Published, ...]:
+    """The ``[[published]]`` tables: known keys, text values, the required ones present."""
+    if not isinstance(raw, list) or not all(isinstance(t, dict) for t in raw):
+        raise where.error("published", "must be tables ([[published]] with source, figure, value, reconciliation)")
+    out = []
+    for i, table in enumerate(raw):
+        key = f"published[{i}]"
+        for k, value in table.items():
+            if k not in PUBLISHED_KEYS:
+                raise where.error(f"{key}.{k}", f"unknown key; a published figure takes: {', '.join(PUBLISHED_KEYS)}")
+            if not isinstance(value, str):
+                raise where.error(f"{key}.{k}", f"must be text (in quotes), not {value!r}")
+        missing = [k for k in PUBLISHED_REQUIRED if not table.get(k, "").strip()]
+        if missing:
+            raise where.error(f"{key}.{missing[0]}", "is required (source, figure, value and reconciliation)")
+        out.append(Published(**table))
+    return tuple(out)
 
 
 def _target_error(value: Any, max_games: int, where: _Where) -> float | None:
