@@ -36,7 +36,7 @@ in the quantity's own units (shares 0..1); a view scales them for display.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -78,17 +78,22 @@ class Design:
 
     fields: Mapping[str, Experiment]
     sizes: Mapping[str, tuple[int, ...]]
-    quantities: tuple[str, ...]
+    quantities: tuple[str, ...] | Callable[[int], tuple[str, ...]]  # or per table size (seats differ by size)
     baseline: str
     match: bool | None = None  # None: as the arms say (single rounds)
     games: int | None = None  # None: the experiment's size (and its target error)
     options: Mapping[str, Any] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, exp: Experiment, quantities: Sequence[str], **kwargs: Any) -> Design:
+    def of(cls, exp: Experiment, quantities: Sequence[str] | Callable[[int], tuple[str, ...]], **kwargs: Any) -> Design:
         """The experiment's own table as the one field ``""``, at every table size; arms and baseline from the file."""
         names = [a.name for a in exp.arms_for(exp.players[0])]
-        return cls({"": exp}, {"": exp.players}, tuple(quantities), exp.baseline or names[0], **kwargs)
+        qs = quantities if callable(quantities) else tuple(quantities)
+        return cls({"": exp}, {"": exp.players}, qs, exp.baseline or names[0], **kwargs)
+
+    def at(self, players: int) -> tuple[str, ...]:
+        """The quantities recorded at a table of ``players``."""
+        return self.quantities(players) if callable(self.quantities) else self.quantities
 
 
 @dataclass(frozen=True)
@@ -127,23 +132,27 @@ def play(design: Design, ctx: Context, margins: Mapping[str, float] | None = Non
                 games=design.games,
                 baseline=design.baseline,
                 match=design.match,
-                quantities=design.quantities,
+                quantities=design.at(p),
                 label=where,
                 **design.options,
             )
     first = next(iter(cells.values()))
-    frame = tidy(cells, design.quantities, design.baseline, margins or {})
+    frame = tidy(cells, design.at, design.baseline, margins or {})
     return Played(frame, cells, first.names, design.baseline)
 
 
 def tidy(
-    cells: Mapping[tuple[str, int], Comparison], quantities: Sequence[str], baseline: str, margins: Mapping[str, float]
+    cells: Mapping[tuple[str, int], Comparison],
+    quantities: Callable[[int], tuple[str, ...]],
+    baseline: str,
+    margins: Mapping[str, float],
 ) -> pd.DataFrame:
-    """One row per (field, players, arm, quantity) of ``cells``, with its difference from ``baseline`` and verdict."""
+    """One row per (field, players, arm, quantity) of ``cells`` (``quantities`` at each table size), with its
+    difference from ``baseline`` and verdict."""
     rows: list[dict[str, Any]] = []
-    diffs: dict[str, list[tuple[int, Any]]] = {q: [] for q in quantities}
+    diffs: dict[str, list[tuple[int, Any]]] = {}
     for (name, p), comp in cells.items():
-        for q in quantities:
+        for q in quantities(p):
             for arm in comp.names:
                 est = comp.mean(arm, q)
                 row: dict[str, Any] = {"field": name, "players": p, "arm": arm, "quantity": q, "n": est.n}
@@ -151,7 +160,7 @@ def tidy(
                 if arm != baseline:
                     d = comp.diff(arm, baseline, q)
                     row |= {"diff_n": d.n, "difference": d.diff, "diff_low": d.low, "diff_high": d.high, "p": d.p}
-                    diffs[q].append((len(rows), d))
+                    diffs.setdefault(q, []).append((len(rows), d))
                 rows.append(row)
     for q, found in diffs.items():
         adjusted: list[float] = list(holm([d.p for _, d in found])) if found else []
