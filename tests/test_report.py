@@ -228,9 +228,9 @@ def test_report_command_one_experiment(tmp_path):
     assert (out / "diff-cards_drawn.png").stat().st_size > 0
     data = pd.read_csv(out / "comparison.csv")
     same = data[(data["arm"] == "same")]
-    assert (same["diff"] == 0).all() and (same["diff_low"] == 0).all() and (same["diff_high"] == 0).all()
-    planted = data[(data["arm"] == "penalty10") & (data["metric"] == "cards_drawn")].iloc[0]
-    assert planted["p_holm"] < 0.001
+    assert (same["difference"] == 0).all() and (same["diff_low"] == 0).all() and (same["diff_high"] == 0).all()
+    planted = data[(data["arm"] == "penalty10") & (data["quantity"] == "cards_drawn")].iloc[0]
+    assert planted["p_adj"] < 0.001
 
 
 def test_report_command_several_experiments_write_an_index(tmp_path):

@@ -115,11 +115,14 @@ class Played:
         return sum(c.games * len(c.arms) for c in self.cells.values())
 
 
-def play(design: Design, ctx: Context, margins: Mapping[str, float] | None = None, label: str = "") -> Played:
+def play(
+    design: Design, ctx: Context, margins: Mapping[str, float] | None = None, label: str = "", family: str = "quantity"
+) -> Played:
     """Play every (field, table size) of ``design`` once and read the results into the tidy frame (:func:`tidy`).
 
     ``margins``: quantity -> equivalence margin in its own units (a share's
-    margin in pp is ``pp / 100``); ``label`` names the design in the log.
+    margin in pp is ``pp / 100``); ``label`` names the design in the log;
+    ``family``: what one family of adjusted verdicts is (see :func:`tidy`).
     """
     cells: dict[tuple[str, int], Comparison] = {}
     for name, fexp in design.fields.items():
@@ -137,7 +140,7 @@ def play(design: Design, ctx: Context, margins: Mapping[str, float] | None = Non
                 **design.options,
             )
     first = next(iter(cells.values()))
-    frame = tidy(cells, design.at, design.baseline, margins or {})
+    frame = tidy(cells, design.at, design.baseline, margins or {}, family)
     return Played(frame, cells, first.names, design.baseline)
 
 
@@ -146,9 +149,15 @@ def tidy(
     quantities: Callable[[int], tuple[str, ...]],
     baseline: str,
     margins: Mapping[str, float],
+    family: str = "quantity",
 ) -> pd.DataFrame:
     """One row per (field, players, arm, quantity) of ``cells`` (``quantities`` at each table size), with its
-    difference from ``baseline`` and verdict."""
+    difference from ``baseline`` and verdict.
+
+    ``family``: ``"quantity"`` adjusts each quantity's differences together (a
+    report reads one quantity's table at a time), ``"all"`` every difference of
+    the frame (a report that reads one table of every quantity).
+    """
     rows: list[dict[str, Any]] = []
     diffs: dict[str, list[tuple[int, Any]]] = {}
     for (name, p), comp in cells.items():
@@ -160,12 +169,13 @@ def tidy(
                 if arm != baseline:
                     d = comp.diff(arm, baseline, q)
                     row |= {"diff_n": d.n, "difference": d.diff, "diff_low": d.low, "diff_high": d.high, "p": d.p}
-                    diffs.setdefault(q, []).append((len(rows), d))
+                    diffs.setdefault(q if family == "quantity" else "", []).append((len(rows), d))
                 rows.append(row)
-    for q, found in diffs.items():
+    for found in diffs.values():
         adjusted: list[float] = list(holm([d.p for _, d in found])) if found else []
         for (i, d), p_adj in zip(found, adjusted, strict=True):
             rows[i]["p_adj"] = float(p_adj)
+            q = rows[i]["quantity"]
             if q in margins:
                 e = equivalence(d, margins[q], family=len(found))
                 rows[i] |= {"sim_low": e.low, "sim_high": e.high, "sim_level": e.level, "margin": margins[q]}
