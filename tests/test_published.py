@@ -55,12 +55,13 @@ def test_a_bad_published_table_is_refused_naming_the_key(tmp_path, text, key):
 
 def test_the_view_sets_ours_beside_each_published_figure(tmp_path):
     exp = _load(tmp_path, ONE + ONE.replace("turns-4", "unmeasured"))
-    block = published(exp, {"turns-4": Ours("44.8 [44.6, 45.1]", "30,000", 44.6, 45.1)}, title="side by side")
+    block = published(exp, {"turns-4": Ours("44.8 [44.6, 45.1]", 30000, 44.6, 45.1)}, title="side by side")
     assert block is not None
     rows = block.data
     assert list(rows["published"]) == ["55.1 (SE 0.4)"] * 2
     assert list(rows["unocli"]) == ["44.8 [44.6, 45.1]", "not measured in this report"]
     assert rows["ci_low"].iloc[0] == 44.6 and rows["ci_low"].isna().iloc[1]
+    assert rows["n"].iloc[0] == 30000 and rows["n"].isna().iloc[1] and list(block.shown["n"]) == ["30,000", "-"]
     assert (rows["reconciliation"] == "the study counts skipped turns").all()
     assert "ci_low" not in block.shown and "reconciliation" in block.shown
     assert published(_load(tmp_path, ""), {}, title="none") is None

@@ -57,4 +57,4 @@ def test_importing_one_analysis_imports_no_other(target: str, allowed: set[str])
     # fields.py is shared machinery, not an analysis; no registered module other than the one imported is loaded.
     others = {r.module for r in REPORTS.values()} - allowed
     assert not set(out) & others, out
-    assert set(out) <= allowed | {"design"}, out
+    assert set(out) <= allowed, out

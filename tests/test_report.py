@@ -153,8 +153,9 @@ def test_table_values_are_consistent(reports, name):
     for table in (b for b in section.blocks if isinstance(b, TableBlock)):
         data = pd.read_csv(folder / f"{table.name}.csv")
         for column in ("n", "n_matches"):
-            if column in data.columns:
-                assert (data[column] == _games(name, column, table.name)).all(), (table.name, column, data[column].tolist())
+            if column in data.columns:  # a published figure unocli did not measure has no n
+                given = data[column].dropna() if table.name == "published" else data[column]
+                assert (given == _games(name, column, table.name)).all(), (table.name, column, data[column].tolist())
         for point, low, high in _interval_triples(data):
             if point in KNOWN_OUTSIDE:
                 continue

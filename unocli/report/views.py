@@ -207,7 +207,7 @@ class Ours:
     """unocli's figure set beside a published one: its text, n and (when it is one number) its 95% interval."""
 
     text: str
-    n: str = "-"
+    n: int | None = None
     low: float = float("nan")
     high: float = float("nan")
 
@@ -238,5 +238,6 @@ def published(exp: Experiment, ours: Mapping[str, Ours], *, title: str) -> Table
                 "ci_high": mine.high,
             }
         )
-    data = pd.DataFrame(rows)
-    return TableBlock("published", title, data.drop(columns=["ci_low", "ci_high"]), data)
+    data = pd.DataFrame(rows).astype({"n": "Int64"})
+    shown = data.drop(columns=["ci_low", "ci_high"]).assign(n=[fmt.count(n) if pd.notna(n) else "-" for n in data["n"]])
+    return TableBlock("published", title, shown, data)

@@ -480,10 +480,10 @@ def _ours(result: GameLengthResult) -> dict[str, views.Ours]:
         r = t.loc[(4, result.base)]
         text = f"{fmt.num(r['mean_with_skips'])} turns + skips; {fmt.ci(r['mean_turns'], r['ci_low'], r['ci_high'])} "
         text += f"turns alone (n = {fmt.count(r['n'])} finished rounds)"
-        out["turns-with-skips-4"] = views.Ours(text, fmt.count(r["n"]), r["ci_low"], r["ci_high"])
+        out["turns-with-skips-4"] = views.Ours(text, int(r["n"]), r["ci_low"], r["ci_high"])
     if (5, result.base) in t.index:
         r = t.loc[(5, result.base)]
         low, high = r["first_low"] - 0.2, r["first_high"] - 0.2
         text = f"{fmt.pp_ci(r['first_share'] - 0.2, low, high, 2)} (n = {fmt.count(r['n_all'])} rounds)"
-        out["first-player-edge-5"] = views.Ours(text, fmt.count(r["n_all"]), low, high)
+        out["first-player-edge-5"] = views.Ours(text, int(r["n_all"]), low, high)
     return out
