@@ -22,8 +22,8 @@ from unocli.kernel import play_rows
 from unocli.kernel.encode import FIRST_PLAYER, WINNER
 from unocli.report.analyses import Context, house_rules
 from unocli.report.analyses.house_rules_rank import shown
+from unocli.report.experiment import load_experiment
 from unocli.run.backends import LocalBackend
-from unocli.study.experiments import load_experiment
 
 GAMES, SEED = 400, 21
 TOML = f"""

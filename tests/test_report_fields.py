@@ -28,8 +28,8 @@ from unocli.report.analyses.fields import (
     scope,
     verdict_matrix,
 )
+from unocli.report.experiment import load_experiment
 from unocli.run.backends import LocalBackend
-from unocli.study.experiments import load_experiment
 from unocli.study.interaction import FieldInteraction
 
 FORGETFUL = "basic:forget_uno=0.5,swap_target=next"

@@ -60,9 +60,9 @@ from unocli.report.analyses.house_rules_rank import (
     shown,
     spread_changes,
 )
+from unocli.report.experiment import Experiment, policy_spec, positive_int
 from unocli.report.model import Chart, Section, TableBlock, sentences
 from unocli.study.compare import Comparison
-from unocli.study.experiments import Experiment, policy_spec, positive_int
 from unocli.study.interaction import FieldInteraction
 from unocli.study.stats import LARGER, Difference, holm
 
