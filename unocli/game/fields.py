@@ -65,6 +65,12 @@ class Fields:
         return tuple(f.name for f in dataclasses.fields(cls))  # type: ignore[arg-type]
 
     @classmethod
+    def kinds(cls) -> dict[str, Any]:
+        """Every field's resolved annotation (``int``, ``float``, ``bool``, an enum, ``str``), in declaration order."""
+        hints = _hints(cls)
+        return {name: hints[name] for name in cls.names()}
+
+    @classmethod
     def describe(cls) -> list[tuple[str, str]]:
         """(field, meaning) for every field, in order."""
         return [(f.name, f.metadata["help"]) for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
