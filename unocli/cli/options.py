@@ -25,10 +25,10 @@ import click
 
 from unocli.cli.interrupts import interrupted, terminating_signals_interrupt
 from unocli.errors import ConfigError
+from unocli.game.limits import GAMES_MAX as GAMES_MAX  # balance.py imports it from here
+from unocli.game.limits import SEED_MAX, OutOfRange, whole_number
 from unocli.game.policies import Policy, UnknownPolicy, resolve_policies
 from unocli.game.rules import Rules, resolve_rules
-from unocli.limits import GAMES_MAX as GAMES_MAX  # balance.py imports it from here
-from unocli.limits import SEED_MAX, whole_number
 from unocli.run.precision import DEFAULT_MAX_GAMES as _DEFAULT_MAX_GAMES
 from unocli.study.arm import PolicyFile
 
@@ -39,12 +39,13 @@ F = Callable[..., Any]
 
 
 class UnoCommand(click.Command):
-    """A command whose ConfigErrors become click errors (one line, exit 1; a policy name that names nothing, exit 2)."""
+    """A command whose ConfigErrors become click errors (one line, exit 1; exit 2 for a policy name that names
+    nothing or a game count or seed out of its bound, wherever it was written)."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except UnknownPolicy as exc:  # a usage error, like any other option value click refuses
+        except (UnknownPolicy, OutOfRange) as exc:  # a usage error, like any other option value click refuses
             raise click.UsageError(str(exc)) from None
         except ConfigError as exc:
             raise click.ClickException(str(exc)) from None
@@ -150,7 +151,7 @@ def one_line(text: str) -> str:
 class BigInt(click.ParamType):
     """A whole number in ``[lo, hi]`` (for seeds and game indices up to 2**64 - 1, game counts up to GAMES_MAX).
 
-    The check is :func:`unocli.limits.whole_number`, the one experiment files use, so a value gets the same sentence.
+    The check is :func:`unocli.game.limits.whole_number`, the one experiment files use, so a value gets the same sentence.
     """
 
     name = "integer"

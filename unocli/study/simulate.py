@@ -11,11 +11,11 @@ import numpy as np
 
 from unocli.errors import ConfigError
 from unocli.game.counters import COUNTERS, Outcome
+from unocli.game.limits import check_games, check_seed
 from unocli.game.policies import Policy
 from unocli.game.policies import preset as policy_preset
 from unocli.game.rules import Rules
 from unocli.kernel import ROW_NAMES
-from unocli.limits import check_games, check_seed
 from unocli.run.accumulate import METRICS, Accumulator
 from unocli.run.backends import Backend, LocalBackend
 from unocli.run.precision import DEFAULT_FIRST_BATCH, DEFAULT_MAX_GAMES, TargetInfo, check_target, play_to_target
