@@ -283,7 +283,8 @@ def test_an_unknown_name_among_5000_lists_the_nearest_ten(many_policies):
     head, _, listed = line.partition("; the policies are: ")
     assert head == "Error: unknown policy 'p0042x'"
     names, _, count = listed.partition(" (")
-    assert count == f"the nearest {MAX_LISTED} of 5,010: the 8 presets, the 2 search players and 5,000 from the policies file)"
+    # simulate reads the options as compare and sweep do (cli/options.py table_spec), so the file is named
+    assert count == f"the nearest {MAX_LISTED} of 5,010: the 8 presets, the 2 search players and 5,000 from 'many.toml')"
     shown = names.split(", ")
     assert len(shown) == MAX_LISTED and "p0042" in shown  # the one a character away is among them
     assert len(line) < 400  # it listed all 5,008 names in 34 KB before
@@ -301,7 +302,7 @@ def test_a_few_policies_are_all_listed(tmp_path):
     path = tmp_path / "p.toml"
     path.write_text('[mine]\nbase = "basic"\n')
     line = one_line_error(invoke("simulate", "--policies", str(path), "--policy", "nope", "--games", "5"), 2)
-    assert line == f"Error: unknown policy 'nope'; the policies are: {', '.join(PRESETS)}, search, peek, mine"
+    assert line == f"Error: unknown policy 'nope'; the policies are: {', '.join(PRESETS)}, search, peek and, from 'p.toml', mine"
     exp = tmp_path / "exp.toml"
     exp.write_text('policies = "p.toml"\n' + TINY.replace('policy = "basic"', 'policy = "nope"'))
     line = one_line_error(invoke("compare", str(exp), "--games", "5"), 2)

@@ -20,6 +20,7 @@ from unocli.run.accumulate import METRICS, Accumulator
 from unocli.run.backends import Backend, LocalBackend
 from unocli.run.precision import DEFAULT_FIRST_BATCH, DEFAULT_MAX_GAMES, TargetInfo, check_target, play_to_target
 from unocli.run.shards import RunSpec, run_shard, split
+from unocli.study.arm import Arm
 from unocli.study.stats import Difference, Proportion, clustered_share, paired_t, t_interval, wilson
 from unocli.version import __version__
 
@@ -313,7 +314,7 @@ def games_frame(rows: np.ndarray, players: int, first_index: int, rotated: bool 
 
 
 def simulate(
-    rules: Rules,
+    table: Rules | Arm,
     policies: Policy | Sequence[Policy] | None = None,
     *,
     games: int,
@@ -335,9 +336,12 @@ def simulate(
 
     Parameters
     ----------
-    rules, policies
-        The rule set and one policy per seat (a single policy is copied to
-        every seat; None plays the canonical random policy).
+    table, policies
+        An :class:`~unocli.study.arm.Arm` (the table type ``compare`` and
+        ``sweep`` play: rules, policies, labels, match and seat rotation, so
+        ``policies``, ``labels``, ``match`` and ``rotate_seats`` are not given
+        beside it); or a rule set and one policy per seat (a single policy is
+        copied to every seat; None plays the canonical random policy).
     games, seed, start
         Games ``start .. start + games - 1`` of run ``seed``; each is a pure
         function of (rules, policies, seed, index).
@@ -370,6 +374,13 @@ def simulate(
         ``metric_names``) is at most ``target_error`` or ``max_games`` games
         were played; ``result.target`` says how it went.
     """
+    if isinstance(table, Arm):
+        if policies is not None or labels is not None or match or rotate_seats:
+            raise ConfigError("an Arm holds its policies, labels, match and rotate_seats: give them in the Arm")
+        rules, policies, match, rotate_seats = table.rules, table.policies, table.match, table.rotate_seats
+        labels = table.labels or None
+    else:
+        rules = table
     if target_error is not None:
         _check_target(target_error, metric, max_games, match)
     # with a target, games is only the first batch and 0 means the default one
