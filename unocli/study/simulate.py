@@ -337,11 +337,9 @@ def simulate(
     Parameters
     ----------
     table, policies
-        An :class:`~unocli.study.arm.Arm` (the table type ``compare`` and
-        ``sweep`` play: rules, policies, labels, match and seat rotation, so
-        ``policies``, ``labels``, ``match`` and ``rotate_seats`` are not given
-        beside it); or a rule set and one policy per seat (a single policy is
-        copied to every seat; None plays the canonical random policy).
+        An :class:`~unocli.study.arm.Arm`, as ``compare`` and ``sweep`` play (it holds the
+        policies, labels, match and rotate_seats); or a rule set and one policy per seat
+        (one policy is copied to every seat; None plays the canonical random policy).
     games, seed, start
         Games ``start .. start + games - 1`` of run ``seed``; each is a pure
         function of (rules, policies, seed, index).
@@ -374,13 +372,7 @@ def simulate(
         ``metric_names``) is at most ``target_error`` or ``max_games`` games
         were played; ``result.target`` says how it went.
     """
-    if isinstance(table, Arm):
-        if policies is not None or labels is not None or match or rotate_seats:
-            raise ConfigError("an Arm holds its policies, labels, match and rotate_seats: give them in the Arm")
-        rules, policies, match, rotate_seats = table.rules, table.policies, table.match, table.rotate_seats
-        labels = table.labels or None
-    else:
-        rules = table
+    rules, policies, labels, match, rotate_seats = _table(table, policies, labels, match, rotate_seats)
     if target_error is not None:
         _check_target(target_error, metric, max_games, match)
     # with a target, games is only the first batch and 0 means the default one
@@ -401,6 +393,17 @@ def simulate(
         run.play, partial(run.half_width, metric), first=games, target_error=target_error, metric=metric, max_games=max_games
     )
     return run.result(seed, target)
+
+
+def _table(
+    table: Rules | Arm, policies: Any, labels: Sequence[str] | None, match: bool, rotate_seats: bool
+) -> tuple[Rules, Any, Sequence[str] | None, bool, bool]:
+    """:func:`simulate`'s table as rules, policies, labels (None: seat0 ...), match and rotate_seats."""
+    if not isinstance(table, Arm):
+        return table, policies, labels, match, rotate_seats
+    if policies is not None or labels is not None or match or rotate_seats:
+        raise ConfigError("an Arm holds its policies, labels, match and rotate_seats: give them in the Arm")
+    return table.rules, table.policies, table.labels or None, table.match, table.rotate_seats
 
 
 def _shard_size(batch_size: int | None, spec: RunSpec) -> int:
