@@ -12,7 +12,7 @@ from enum import StrEnum
 
 import pytest
 
-from unocli.game.fields import meta
+from unocli.game.attributes import meta
 from unocli.game.policies import ColourChoice, Policy, Respond, SearchMode
 from unocli.kernel import encode
 from unocli.kernel.encode import FAST_KNOBS, INT_KNOBS, PROB_KNOBS, encode_policies, fast_round_tables, knob_order

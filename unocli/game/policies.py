@@ -17,8 +17,8 @@ from typing import Any
 
 from unocli.errors import ConfigError
 from unocli.files import load_toml
+from unocli.game.attributes import Attributes, Presets, meta
 from unocli.game.cards import DECK_SIZE, N_TYPES, WILD, WILD_DRAW_FOUR, rank_of
-from unocli.game.fields import Fields, Presets, meta
 
 
 class CardClass(StrEnum):
@@ -112,7 +112,7 @@ def _full_order(text: str) -> str:
 
 
 @dataclass(frozen=True)
-class Policy(Fields):
+class Policy(Attributes):
     """The knobs of one scripted player. Defaults are the ``random`` policy (docs/rules.md §10).
 
     The kernel reads the knobs by name (kernel/encode.py).
