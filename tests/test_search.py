@@ -39,6 +39,11 @@ def kernel_scores(rnd: Round, seat: int) -> tuple[list[tuple[int, int]], list[in
         ws["ccount"][0][s] = rnd.colour_counts(s)
         ws["lacks"][0][s] = rnd.lacks[s]
         ws["shown"][0][s] = rnd.shown[s]
+        if rnd.seen is not None:  # what the table has seen (reference search.Seen)
+            ws["cap"][0][s] = rnd.seen.cap[s]
+            ws["known_by"][0][s] = rnd.seen.known_by[s]
+            for t, k in rnd.seen.known[s].items():
+                ws["known"][0][s, t] = k
     for c in rnd.discard[:-1]:
         ws["disc"][0][c] += 1
     ws["disc_n"][0] = len(rnd.discard) - 1

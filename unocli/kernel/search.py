@@ -24,6 +24,7 @@ from numba import njit
 
 from unocli.game.rng import search_key
 from unocli.kernel.encode import (
+    CHALLENGES,
     COL_RANDOM,
     COPIES,
     DECK_SIZE,
@@ -39,6 +40,7 @@ from unocli.kernel.encode import (
     N_INTS,
     N_PRIO_TABLES,
     N_TYPES,
+    NO_CAP,
     NO_CARD,
     NO_COLOUR,
     NO_SEAT,
@@ -49,16 +51,21 @@ from unocli.kernel.encode import (
     P_BLUFF,
     P_PLAY_DRAWN,
     PASSES,
+    PURPOSE_DEAL,
     PURPOSE_DETERMINISE,
+    PURPOSE_PLAY,
     PURPOSE_ROLLOUT,
     R_DUP,
     R_JUMP_IN,
     R_MAX_TURNS,
+    R_NAF,
     RES_OPEN,
     RES_WON,
+    ROTATIONS,
     ROW_WIDTH,
     SEARCH_OFF,
     SEARCH_PEEK,
+    SWAPS,
     TURN_BLOCKED,
     TURN_PASSED,
     TURNS,
@@ -72,6 +79,7 @@ from unocli.kernel.primitives import (
     _chance,
     _choose_card,
     _choose_colour,
+    _colour,
     _draw,
     _is_legal,
     _legal_options,
@@ -79,7 +87,7 @@ from unocli.kernel.primitives import (
     _shuffle,
     _wants_bluff,
 )
-from unocli.kernel.step import _jumper, _pending_decision, _play, _repeats, _round_end, _turn, play, set_stream
+from unocli.kernel.step import _jumper, _pending_decision, _play, _repeats, _round_end, _turn, deal, play, set_stream
 
 # ---------------------------------------------------------------- copies
 
@@ -140,38 +148,113 @@ def _load_rollout_policy(g, h, seat):
 
 
 @njit(cache=True, _nrt=False)
-def _determinise(d, seat, drs):
-    """Re-deal what ``seat`` cannot see (reference search.determinise).
+def _determinise(g, d, seat, drs):
+    """Re-deal in ``d`` what ``seat`` cannot see, keeping what ``g`` records it has seen (reference search.determinise).
 
     The unseen cards (the deck less ``seat``'s hand, the discard pile and the top
-    card) are listed in type order, shuffled (Fisher-Yates, ``drs``), dealt to the
-    opponents in seat order, as many as each holds, and the rest become the draw
-    pile, top first.
+    card, and the opponents' cards ``seat`` was shown) are listed in type order and
+    shuffled (Fisher-Yates, ``drs``). Each opponent in seat order keeps its shown
+    cards and takes the first cards of the list its colour bounds (``g.cap``) allow,
+    then, if too few, the first cards left; the rest become the draw pile, top
+    first, in list order. A dealt card's slot in ``d.opts`` is marked NO_CARD.
     """
     m = np.int64(0)
     for t in range(N_TYPES):
         k = COPIES[t] - d.hands[seat, t] - d.disc[t] - (1 if d.top == t else 0)
+        for s in range(d.players):
+            if s != seat and g.known_by[s] == seat:
+                k -= g.known[s, t]
         for _ in range(k):
             d.opts[m] = t
             m += 1
     _shuffle(drs, d.opts, np.int64(0), m)
-    pos = 0
     for s in range(d.players):
         if s == seat:
             continue
-        size = d.hsize[s]
+        shown = g.known_by[s] == seat
+        need = np.int64(d.hsize[s])
         for t in range(N_TYPES):
             d.hands[s, t] = 0
         for c in range(N_COLOURS):
             d.ccount[s, c] = 0
         d.hsize[s] = 0
-        for _ in range(size):
-            _add(d, s, d.opts[pos])
-            pos += 1
-    for i in range(m - pos):
-        d.pile[i] = d.opts[pos + i]
+        if shown:
+            for t in range(N_TYPES):
+                for _ in range(g.known[s, t]):
+                    _add(d, s, t)
+                    need -= 1
+        for bounded in range(2):
+            for i in range(m):
+                if need <= 0:
+                    break
+                t = np.int64(d.opts[i])
+                if t < 0:
+                    continue
+                if bounded == 0 and t < WILD and d.ccount[s, _colour(t)] >= g.cap[s, _colour(t)]:
+                    continue
+                _add(d, s, t)
+                d.opts[i] = NO_CARD
+                need -= 1
+    n = np.int64(0)
+    for i in range(m):
+        if d.opts[i] >= 0:
+            d.pile[n] = d.opts[i]
+            n += 1
     d.pile_pos = 0
-    d.pile_len = m - pos
+    d.pile_len = n
+
+
+@njit(cache=True, _nrt=False)
+def reset_seen(g):
+    """Nothing seen yet (reference search.Seen.forget): no colour bounds, no shown hands."""
+    for s in range(g.players):
+        for c in range(N_COLOURS):
+            g.cap[s, c] = NO_CAP
+        g.known_by[s] = NO_SEAT
+
+
+@njit(cache=True, _nrt=False)
+def _seen_before(g):
+    """Keep the hand sizes before a step of the round, for ``_seen_draws``."""
+    for s in range(g.players):
+        g.seen_hsize[s] = g.hsize[s]
+
+
+@njit(cache=True, _nrt=False)
+def _seen_draws(g, seat, played):
+    """After a step in which ``seat`` played ``played`` cards: every seat's draws raise its colour bounds (Seen.drew)."""
+    for s in range(g.players):
+        k = g.hsize[s] - g.seen_hsize[s] + (played if s == seat else 0)
+        if k > 0:
+            for c in range(N_COLOURS):
+                g.cap[s, c] = min(g.cap[s, c] + k, NO_CAP)
+
+
+@njit(cache=True, _nrt=False)
+def _seen_play(g, seat, card):
+    """``seat`` put ``card`` down (Seen.played): one card of its colour fewer, one known card fewer."""
+    if card < WILD:
+        c = _colour(card)
+        if g.cap[seat, c] < NO_CAP and g.cap[seat, c] > 0:
+            g.cap[seat, c] -= 1
+    if g.known[seat, card] > 0:
+        g.known[seat, card] -= 1
+
+
+@njit(cache=True, _nrt=False)
+def _seen_turn(g, seat, colour, before, card, how):
+    """After ``seat``'s turn began on ``colour`` with ``before`` cards (Seen.drew, then Seen.failed on a draw)."""
+    _seen_draws(g, seat, 0)
+    if card != TURN_PASSED and how != HOW_DRAWN:
+        return  # a card from the hand (or the round blocked): nothing learnt
+    if g.ru[R_NAF] != 0 and before == 1:
+        return  # §11.12: its one card may have been an action card of the colour
+    if how == HOW_DRAWN:
+        bound = 1 if (card < WILD and _colour(card) == colour) else 0
+    else:
+        bound = 1 if g.hsize[seat] > before else 0
+    if bound < g.cap[seat, colour]:
+        g.cap[seat, colour] = bound
 
 
 # ---------------------------------------------------------------- rollouts
@@ -259,7 +342,7 @@ def search_scores(g, h, d, rs, drs, prs, seat, k, pref):
         _copy_state(g, d)
         if not peek:
             set_stream(drs, key, np.uint64(r), np.int64(PURPOSE_DETERMINISE), np.int64(0))
-            _determinise(d, seat, drs)
+            _determinise(g, d, seat, drs)
         for o in range(k):
             _copy_state(d, h)
             set_stream(prs, key, np.uint64(r), np.int64(PURPOSE_ROLLOUT), np.int64(0))
@@ -350,8 +433,46 @@ def _search_turn(g, h, d, rs, drs, prs, seat):
 
 
 @njit(cache=True, _nrt=False)
+def _seen_step(g, rs, seat, card, how):
+    """``_play`` with what the table sees of it recorded (Seen.played, drew, challenged, forget)."""
+    challenges = g.row[CHALLENGES]
+    moved = g.row[ROTATIONS] + g.row[SWAPS]
+    victim = _seat_after(g, seat, 1)
+    if card == WILD_DRAW_FOUR and how != HOW_STACKED:
+        for t in range(N_TYPES):  # what a challenge of it shows: the cards after it
+            g.p4_cards[t] = g.hands[seat, t] - (1 if t == WILD_DRAW_FOUR else 0)
+    _seen_before(g)
+    res = _play(g, rs, seat, card, how)
+    _seen_play(g, seat, card)
+    _seen_draws(g, seat, 1)
+    if g.row[CHALLENGES] != challenges:
+        _seen_shown(g, seat, victim)
+    if g.row[ROTATIONS] + g.row[SWAPS] != moved:
+        reset_seen(g)
+    return res
+
+
+@njit(cache=True, _nrt=False)
+def _seen_shown(g, offender, victim):
+    """The victim of ``offender``'s +4 challenged it and saw its cards (Seen.challenged)."""
+    for t in range(N_TYPES):
+        g.known[offender, t] = g.p4_cards[t]
+    g.known_by[offender] = victim
+
+
+@njit(cache=True, _nrt=False)
 def play_search(g, h, d, rs, drs, prs):
-    """step.play for a table with a searching seat: the same loop, its turns by ``_search_turn``."""
+    """step.play for a table with a searching seat: the same loop, its turns by ``_search_turn``.
+
+    Every step also records what the table sees of the hands (``g.cap``, ``g.known``), which
+    the searchers' re-deals keep; step.play, which rollouts and other tables use, records none.
+    """
+    _search_round(g, h, d, rs, drs, prs, np.int64(-1))
+
+
+@njit(cache=True, _nrt=False)
+def _search_round(g, h, d, rs, drs, prs, stop):
+    """play_search's loop; with ``stop`` >= 0 it returns before decision ``stop`` (the round unfinished: tests)."""
     max_turns = g.ru[R_MAX_TURNS]
     jump_in = g.ru[R_JUMP_IN] != 0
     outcome = OUTCOME_WON
@@ -359,7 +480,12 @@ def play_search(g, h, d, rs, drs, prs):
     g.kept_valid = 0
     g.brent_power = 1
     g.brent_since = 0
+    reset_seen(g)
+    steps = 0
     while True:
+        if steps == stop:
+            return
+        steps += 1
         if g.row[TURNS] >= max_turns:  # §11.7
             outcome = OUTCOME_CAPPED
             break
@@ -368,19 +494,28 @@ def play_search(g, h, d, rs, drs, prs):
             break
         seat = g.current
         how = HOW_STACKED
+        _seen_before(g)
         if g.pending > 0:
+            challenges = g.row[CHALLENGES]
+            offender = g.p4_offender
             card = _pending_decision(g, rs, seat)
+            _seen_draws(g, seat, 0)
+            if g.row[CHALLENGES] != challenges:
+                _seen_shown(g, offender, seat)
         else:
+            colour = g.colour
+            before = g.hsize[seat]
             if g.ints[seat, I_SEARCH] != SEARCH_OFF:
                 card, how = _search_turn(g, h, d, rs, drs, prs, seat)
             else:
                 card, how = _turn(g, rs, seat)
+            _seen_turn(g, seat, colour, before, card, how)
             if card == TURN_BLOCKED:
                 outcome = OUTCOME_BLOCKED
                 break
         won = False
         while card >= 0:
-            res = _play(g, rs, seat, card, how)
+            res = _seen_step(g, rs, seat, card, how)
             if res == RES_WON:
                 won = True
                 break
@@ -405,12 +540,13 @@ def bench_rollouts(g, h, d, rs, drs, prs, seat, count):
     For ``unocli bench`` (rollouts per second); every seat plays ``seat``'s knobs.
     """
     _load_rollout_policy(g, h, seat)
+    reset_seen(g)
     key = search_key(rs[0], rs[1], rs[2], rs[3], np.int64(g.round_index), np.int64(g.row[TURNS]))
     wins = 0
     for r in range(count):
         _copy_state(g, d)
         set_stream(drs, key, np.uint64(r), np.int64(PURPOSE_DETERMINISE), np.int64(0))
-        _determinise(d, seat, drs)
+        _determinise(g, d, seat, drs)
         _copy_state(d, h)
         set_stream(prs, key, np.uint64(r), np.int64(PURPOSE_ROLLOUT), np.int64(0))
         play(h, prs)
@@ -418,7 +554,21 @@ def bench_rollouts(g, h, d, rs, drs, prs, seat, count):
     return wins
 
 
-__all__ = ["bench_rollouts", "play_search", "search_at", "search_decision", "search_scores"]
+__all__ = ["bench_rollouts", "play_search", "reset_seen", "search_at", "search_decision", "search_scores", "seen_after"]
+
+
+@njit(cache=True)
+def seen_after(ws, hs, ds, seed, index, stop):
+    """Deal game ``index``'s first round and play ``stop`` decisions of it from Python (tests): ``ws`` holds the state."""
+    rs = np.zeros(4, np.uint64)
+    deal_rs = np.zeros(4, np.uint64)
+    drs = np.zeros(4, np.uint64)
+    prs = np.zeros(4, np.uint64)
+    set_stream(rs, seed, np.uint64(index), np.int64(PURPOSE_PLAY), np.int64(0))
+    set_stream(deal_rs, seed, np.uint64(index), np.int64(PURPOSE_DEAL), np.int64(0))
+    g = ws[0]
+    deal(g, rs, deal_rs, np.int64(0))
+    _search_round(g, hs[0], ds[0], rs, drs, prs, np.int64(stop))
 
 
 @njit(cache=True)

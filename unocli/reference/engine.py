@@ -39,7 +39,7 @@ from unocli.game.rng import PURPOSE_DEAL, PURPOSE_PLAY, Stream
 from unocli.game.rules import Rules, Stacking, WildDrawFour
 from unocli.reference.decisions import CHALLENGE, STACK, PolicyDecider
 from unocli.reference.events import Event, Kind
-from unocli.reference.search import search_choice
+from unocli.reference.search import Seen, search_choice
 
 HAND, DRAWN, STACKED, JUMP_IN = "hand", "drawn", "stacked", "jump_in"
 
@@ -60,6 +60,7 @@ class Plus4Info:
     lacked: bool = False  # the offender was seen failing to match colour_before, not played since (§13 trust_if_lacked)
     evidence: tuple[int, ...] = ()  # the offender's cards of that colour when playing it (shown if challenged)
     challengeable: bool = False
+    hand: tuple[int, ...] = ()  # the offender's cards after it, which a challenge shows (kept when a seat searches)
 
 
 class Round:
@@ -101,6 +102,8 @@ class Round:
         self.pending = 0  # pending penalty under stacking (§8)
         self.chain = 0  # +2/+4 cards in the current penalty chain
         self.plus4 = Plus4Info()
+        # what the table has seen of the hands, for a search's re-deal (reference/search.py): searching tables only
+        self.seen = Seen(self.n) if any(p.search is not SearchMode.OFF for p in self.policies) else None
         # Cycle detection (§11.15), Brent's method: the state at a power-of-two step is kept
         # and every later decision point is compared with it.
         self._kept: tuple | None = None
@@ -337,6 +340,8 @@ class Round:
             self.hands[seat][card] += 1
             got.append(card)
         self.stats.cards_drawn += len(got)
+        if self.seen is not None and got:
+            self.seen.drew(seat, len(got))
         if why != "turn":  # a penalty (start, penalty, challenge, uno): §9 max_draw
             self.stats.max_draw = max(self.stats.max_draw, len(got))
         self._emit(Kind.DRAW, seat=seat, cards=tuple(got), how=why, value=k)
@@ -435,6 +440,7 @@ class Round:
             self._play(seat, self._card_from_hand(seat, legal), HAND)
             return
         self.lacks[seat] = self.colour
+        before = self.hand_size(seat)
         drew_any = False
         while True:
             got = self._draw(seat, 1, "turn")
@@ -444,14 +450,17 @@ class Round:
             card = got[0]
             if self.is_legal(seat, card):
                 if self.decider.play_drawn(self, seat, card):
+                    self._failed(seat, before, card)
                     self._play(seat, card, DRAWN)
                     return
                 break
             if not self.rules.draw_until_playable:
                 if card == WILD_DRAW_FOUR and self.can_bluff(seat) and self.decider.bluff(self, seat):
+                    self._failed(seat, before, card)
                     self._play(seat, card, DRAWN)
                     return
                 break
+        self._failed(seat, before)
         self.stats.passes += 1
         self.stats.turns += 1
         self._emit(Kind.PASS, seat=seat)
@@ -459,6 +468,11 @@ class Round:
         if self.dead_passes >= self.n:
             self._end(Outcome.BLOCKED)
         self.current = self.next_seat(seat)
+
+    def _failed(self, seat: int, before: int, playing: int = -1) -> None:
+        """Seen: ``seat`` held ``before`` cards, none legal, so none of the colour (unless §11.12 held its one card)."""
+        if self.seen is not None and not (self.rules.no_action_finish and before == 1):
+            self.seen.failed(seat, self.colour, self.hand_size(seat) - before, playing)
 
     def _card_from_hand(self, seat: int, legal: list[int]) -> int:
         """§12.7 step 2: the card a turn plays from the hand; a searching seat's by search (docs/search.md).
@@ -500,10 +514,13 @@ class Round:
                 lacked=self.lacks[seat] == self.colour,
                 evidence=tuple(c for c in sorted(self.hands[seat].elements()) if colour_of(c) == self.colour),
                 challengeable=self.rules.challenge and self.rules.wild_draw_four is WildDrawFour.RESTRICTED,
+                hand=tuple(sorted((self.hands[seat] - Counter({card: 1})).elements())) if self.seen is not None else (),
             )
         self.hands[seat][card] -= 1
         if self.hands[seat][card] == 0:
             del self.hands[seat][card]
+        if self.seen is not None:
+            self.seen.played(seat, card)
         self.discard.append(card)
         self.top_player = seat
         s = self.stats
@@ -633,6 +650,8 @@ class Round:
         round, and the victim loses no turn (§9 ``skips``).
         """
         info = self.plus4
+        if self.seen is not None:
+            self.seen.challenged(info.offender, victim, info.hand)
         s = self.stats
         s.challenges += 1
         evidence = info.evidence
@@ -714,6 +733,8 @@ class Round:
         self.lacks = [self.lacks[(seat - self.direction) % self.n] for seat in range(self.n)]
         self.shown = [self.shown[(seat - self.direction) % self.n] for seat in range(self.n)]
         self.stats.rotations += 1
+        if self.seen is not None:
+            self.seen.forget()
         self._emit(Kind.ROTATE, value=self.direction)
 
     def _swap(self, seat: int) -> None:
@@ -723,6 +744,8 @@ class Round:
         self.lacks[seat], self.lacks[other] = self.lacks[other], self.lacks[seat]
         self.shown[seat], self.shown[other] = self.shown[other], self.shown[seat]
         self.stats.swaps += 1
+        if self.seen is not None:
+            self.seen.forget()
         self._emit(Kind.SWAP, seat=seat, target=other)
 
 

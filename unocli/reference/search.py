@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from unocli.game.cards import N_COLOURS, WILD, WILD_DRAW_FOUR, canonical_deck
+from unocli.game.cards import N_COLOURS, WILD, WILD_DRAW_FOUR, canonical_deck, colour_of
 from unocli.game.policies import ColourChoice, SearchMode
 from unocli.game.rng import PURPOSE_DETERMINISE, PURPOSE_ROLLOUT, Stream, search_key
 from unocli.reference.decisions import PolicyDecider
@@ -28,6 +29,57 @@ if TYPE_CHECKING:
     from unocli.reference.engine import Round
 
 Option = tuple[int, int]  # (card, colour); colour -1 when the card names none
+NO_CAP = 127  # no bound on a seat's cards of a colour (the kernel's encode.NO_CAP)
+
+
+class Seen:
+    """What the table has seen of the hands, for a search's re-deal (docs/search.md, "What the re-deal uses").
+
+    ``cap[s][c]``: seat ``s`` holds at most that many cards of colour ``c`` (``NO_CAP``: no
+    bound). Public: every seat sees the passes, draws and plays it comes from.
+    ``known[s]``: cards seat ``s`` certainly holds, seen by seat ``known_by[s]`` alone (the
+    challenger of its +4, §5), or -1. Every entry is a fact about the true hands, kept true
+    as they change; a 7 swap or a 0 rotation forgets all of them.
+    """
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.forget()
+
+    def forget(self) -> None:
+        self.cap = [[NO_CAP] * N_COLOURS for _ in range(self.n)]
+        self.known: list[Counter[int]] = [Counter() for _ in range(self.n)]
+        self.known_by = [-1] * self.n
+
+    def drew(self, seat: int, k: int) -> None:
+        """``seat`` drew ``k`` unseen cards: each bound grows by ``k``."""
+        self.cap[seat] = [min(c + k, NO_CAP) for c in self.cap[seat]]
+
+    def played(self, seat: int, card: int) -> None:
+        """``seat`` put ``card`` down: one card of its colour fewer, and one fewer known if it was known."""
+        c = colour_of(card)
+        if c >= 0 and self.cap[seat][c] < NO_CAP:
+            self.cap[seat][c] = max(self.cap[seat][c] - 1, 0)
+        if self.known[seat][card] > 0:
+            self.known[seat][card] -= 1
+
+    def failed(self, seat: int, colour: int, kept: int, playing: int = -1) -> None:
+        """``seat`` had no legal card on ``colour`` (so none of it), drew, and kept ``kept`` drawn cards.
+
+        Only the last card drawn can have been playable, so it alone may be of ``colour``:
+        at most 1 after a pass that kept cards, 0 when nothing was drawn; ``playing`` is the
+        drawn card it is about to play (then only that card may be of ``colour``).
+        """
+        if playing >= 0:
+            bound = 1 if colour_of(playing) == colour else 0
+        else:
+            bound = min(kept, 1)
+        self.cap[seat][colour] = min(self.cap[seat][colour], bound)
+
+    def challenged(self, offender: int, victim: int, hand: Iterable[int]) -> None:
+        """The victim of ``offender``'s +4 challenged it and saw its hand (the cards after the +4)."""
+        self.known[offender] = Counter(hand)
+        self.known_by[offender] = victim
 
 
 class RolloutDecider(PolicyDecider):
@@ -48,25 +100,46 @@ def options(rnd: Round, seat: int, legal: list[int]) -> list[Option]:
     return out
 
 
-def determinise(rnd: Round, seat: int, stream: Stream) -> None:
-    """Re-deal what ``seat`` cannot see, keeping every hand's size and the draw pile's length.
+def determinise(rnd: Round, seat: int, stream: Stream, seen: Seen | None = None) -> None:
+    """Re-deal what ``seat`` cannot see, keeping every hand's size, the draw pile's length and ``seen``.
 
-    The unseen cards (the deck less ``seat``'s hand and the discard pile, top card
-    included) are listed in card-type order, shuffled, dealt to the opponents in
-    seat order, and the rest form the draw pile, top first.
+    The unseen cards (the deck less ``seat``'s hand, the discard pile, top card
+    included, and the opponents' cards ``seat`` was shown) are listed in card-type
+    order and shuffled. Each opponent in seat order keeps the cards ``seat`` was
+    shown and takes the first cards of the list its colour bounds allow; if they
+    allow too few (the order starved it), the first cards left. The rest form the
+    draw pile, top first, in list order.
     """
-    seen = Counter(rnd.hands[seat])
-    seen.update(rnd.discard)
-    unseen = sorted((Counter(canonical_deck()) - seen).elements())
+    shown = [seen.known[s] if seen is not None and s != seat and seen.known_by[s] == seat else Counter() for s in range(rnd.n)]
+    seen_cards = Counter(rnd.hands[seat])
+    seen_cards.update(rnd.discard)
+    for hand in shown:
+        seen_cards.update(hand)
+    unseen: list[int] = sorted((Counter(canonical_deck()) - seen_cards).elements())
     stream.shuffle(unseen)
-    pos = 0
+    taken = [False] * len(unseen)
     for s in range(rnd.n):
         if s == seat:
             continue
-        size = rnd.hand_size(s)
-        rnd.hands[s] = Counter(unseen[pos : pos + size])
-        pos += size
-    rnd.draw_pile = unseen[pos:]
+        hand = Counter(shown[s])
+        need = rnd.hand_size(s) - sum(hand.values())
+        counts = [0] * N_COLOURS
+        for card in hand.elements():
+            if colour_of(card) >= 0:
+                counts[colour_of(card)] += 1
+        cap = seen.cap[s] if seen is not None else [NO_CAP] * N_COLOURS
+        for bounded in (True, False):
+            for i, card in enumerate(unseen):
+                c = colour_of(card)
+                if need <= 0 or taken[i] or (bounded and c >= 0 and counts[c] >= cap[c]):
+                    continue
+                taken[i] = True
+                hand[card] += 1
+                need -= 1
+                if c >= 0:
+                    counts[c] += 1
+        rnd.hands[s] = hand
+    rnd.draw_pile = [card for i, card in enumerate(unseen) if not taken[i]]
 
 
 def clone(rnd: Round, policies: tuple, rng: Stream, decider: PolicyDecider) -> Round:
@@ -98,7 +171,7 @@ def search_scores(rnd: Round, seat: int, legal: list[int]) -> list[tuple[Option,
     for r in range(pol.budget):
         base = clone(rnd, rollout_policies, Stream(0, 0, 0), PolicyDecider())
         if pol.search is not SearchMode.PEEK:
-            determinise(base, seat, Stream(key, r, PURPOSE_DETERMINISE, 0))
+            determinise(base, seat, Stream(key, r, PURPOSE_DETERMINISE, 0), rnd.seen)
         for o, (card, colour) in enumerate(opts):
             sim = clone(base, rollout_policies, Stream(key, r, PURPOSE_ROLLOUT, 0), RolloutDecider(colour))
             scores[o] += rollout(sim, seat, card)
