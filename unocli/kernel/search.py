@@ -59,16 +59,21 @@ from unocli.kernel.encode import (
     R_JUMP_IN,
     R_MAX_TURNS,
     R_NAF,
+    R_WD4,
     RES_OPEN,
     RES_WON,
+    RESPOND_ACCEPT,
+    RESPOND_CHALLENGE,
     ROTATIONS,
     ROW_WIDTH,
     SEARCH_OFF,
     SEARCH_PEEK,
+    SKIPS,
     SWAPS,
     TURN_BLOCKED,
     TURN_PASSED,
     TURNS,
+    WD4_RESTRICTED,
     WILD,
     WILD_DRAW_FOUR,
     WINNER,
@@ -76,18 +81,31 @@ from unocli.kernel.encode import (
 from unocli.kernel.primitives import (
     _add,
     _can_bluff,
-    _chance,
     _choose_card,
     _choose_colour,
     _colour,
     _draw,
     _is_legal,
     _legal_options,
+    _respond,
     _seat_after,
     _shuffle,
+    _stackable_options,
     _wants_bluff,
 )
-from unocli.kernel.step import _jumper, _pending_decision, _play, _repeats, _round_end, _turn, deal, play, set_stream
+from unocli.kernel.step import (
+    _challenge,
+    _jumper,
+    _penalty_draw,
+    _pending_decision,
+    _play,
+    _repeats,
+    _round_end,
+    _turn,
+    deal,
+    play,
+    set_stream,
+)
 
 # ---------------------------------------------------------------- copies
 
@@ -156,7 +174,9 @@ def _determinise(g, d, seat, drs):
     shuffled (Fisher-Yates, ``drs``). Each opponent in seat order keeps its shown
     cards and takes the first cards of the list its colour bounds (``g.cap``) allow,
     then, if too few, the first cards left; the rest become the draw pile, top
-    first, in list order. A dealt card's slot in ``d.opts`` is marked NO_CARD.
+    first, in list order. A dealt card's slot in ``d.opts`` is marked NO_CARD. An
+    opponent's last +4 was a bluff in ``d`` when its re-dealt hand holds the colour it
+    was played on.
     """
     m = np.int64(0)
     for t in range(N_TYPES):
@@ -202,6 +222,11 @@ def _determinise(g, d, seat, drs):
             n += 1
     d.pile_pos = 0
     d.pile_len = n
+    # whether an opponent's last +4 was a bluff is hidden too: it follows from the re-dealt hand (§5)
+    o = d.p4_offender
+    if o != NO_SEAT and o != seat:
+        bluff = d.ru[R_WD4] == WD4_RESTRICTED and d.p4_colour >= 0 and d.ccount[o, d.p4_colour] > 0
+        d.p4_bluff = 1 if bluff else 0
 
 
 @njit(cache=True, _nrt=False)
@@ -261,16 +286,42 @@ def _seen_turn(g, seat, colour, before, card, how):
 
 
 @njit(cache=True, _nrt=False)
-def _rollout(h, rs, seat, card):
-    """``seat`` plays ``card`` from its hand in ``h``, then every seat plays to the round's end: 1 if ``seat`` wins.
+def _respond_with(g, rs, victim, action):
+    """The end of step._pending_decision for a challenge or an accept (``RESPOND_*``) a search chose."""
+    if action == RESPOND_CHALLENGE:
+        _challenge(g, rs, victim, g.pending)
+        g.current = victim if g.p4_bluff != 0 else _seat_after(g, victim, 1)
+        return
+    _penalty_draw(g, rs, victim, g.pending)
+    g.row[SKIPS] += 1
+    g.pending = 0
+    g.chain = 0
+    g.current = _seat_after(g, victim, 1)
 
-    The card is played as ``step.play`` plays a turn's card, jump-ins included.
+
+@njit(cache=True, _nrt=False)
+def _rollout(h, rs, seat, card, how):
+    """``seat`` plays ``card`` in ``h`` (``how``: from its hand, or stacked), then the round is played out: 1 if it wins.
+
+    The card is played as ``step.play`` plays it, jump-ins included. A negative ``card`` is no
+    card: from the hand (NO_CARD), keeping a drawn card, the pass that ends the turn (step._turn's
+    after a draw); stacked, a ``RESPOND_*`` code (challenge or accept the pending penalty).
     """
+    if card < 0 and how == HOW_STACKED:
+        _respond_with(h, rs, seat, card)
+        play(h, rs)
+        return 1 if h.row[WINNER] == seat else 0
+    if card == NO_CARD:
+        h.row[PASSES] += 1
+        h.row[TURNS] += 1
+        h.dead = 0
+        h.current = _seat_after(h, seat, 1)
+        play(h, rs)
+        return 1 if h.row[WINNER] == seat else 0
     jump_in = h.ru[R_JUMP_IN] != 0
     # int64 throughout, as step.play types them: an int8 card would compile the step's helpers twice
     s = np.int64(seat)
     c = np.int64(card)
-    how = np.int64(HOW_HAND)
     while c >= 0:
         res = _play(h, rs, s, c, how)
         if res == RES_WON:
@@ -311,7 +362,7 @@ def _options(g, seat, m):
 
 
 @njit(cache=True, _nrt=False)
-def search_scores(g, h, d, rs, drs, prs, seat, k, pref):
+def search_scores(g, h, d, rs, drs, prs, seat, k, pref, how):
     """Play ``budget`` rollouts of each of the k options in ``g.sopt_*``; their wins go to ``g.sopt_score``.
 
     Parameters
@@ -326,6 +377,9 @@ def search_scores(g, h, d, rs, drs, prs, seat, k, pref):
         The searching seat and its number of options.
     pref
         The option its knobs would play (``_policy_option``).
+    how
+        HOW_HAND: the options are cards from the hand (NO_CARD keeps a drawn card); HOW_STACKED:
+        cards to stack on a pending penalty, or ``RESPOND_*`` codes (``_rollout``).
 
     Returns
     -------
@@ -347,7 +401,7 @@ def search_scores(g, h, d, rs, drs, prs, seat, k, pref):
             _copy_state(d, h)
             set_stream(prs, key, np.uint64(r), np.int64(PURPOSE_ROLLOUT), np.int64(0))
             h.force_colour = g.sopt_colour[o]
-            g.sopt_score[o] += _rollout(h, prs, seat, np.int64(g.sopt_card[o]))
+            g.sopt_score[o] += _rollout(h, prs, seat, np.int64(g.sopt_card[o]), np.int64(how))
     top = g.sopt_score[0]
     for o in range(1, k):
         if g.sopt_score[o] > top:
@@ -373,7 +427,7 @@ def search_decision(g, h, d, rs, drs, prs, seat):
     if k == 1:
         return np.int64(0)
     pref = _policy_option(g, rs, seat, m, k)
-    return search_scores(g, h, d, rs, drs, prs, seat, k, pref)
+    return search_scores(g, h, d, rs, drs, prs, seat, k, pref, np.int64(HOW_HAND))
 
 
 @njit(cache=True, _nrt=False)
@@ -397,6 +451,95 @@ def _policy_option(g, rs, seat, m, k):
 
 
 @njit(cache=True, _nrt=False)
+def _drawn_options(g, card):
+    """The options of a playable drawn card: play it (a Wild once per colour: the hand is not empty after it), keep it."""
+    k = 0
+    if card >= WILD:
+        for c in range(N_COLOURS):
+            g.sopt_card[k] = card
+            g.sopt_colour[k] = c
+            k += 1
+    else:
+        g.sopt_card[k] = card
+        g.sopt_colour[k] = NO_COLOUR
+        k += 1
+    g.sopt_card[k] = NO_CARD
+    g.sopt_colour[k] = NO_COLOUR
+    return k + 1
+
+
+@njit(cache=True, _nrt=False)
+def drawn_decision(g, h, d, rs, drs, prs, seat, card):
+    """Play the drawn playable ``card`` or keep it (reference search.drawn_choice): its option's index in ``g.sopt_*``.
+
+    Ties go to the knobs' choice: play when ``play_drawn`` is 1 (a Wild's colour as the colour
+    knob names it), keep when it is 0; otherwise (they would draw a number) the first option.
+    """
+    k = _drawn_options(g, card)
+    p = g.probs[seat, P_PLAY_DRAWN]
+    pref = np.int64(0)
+    if p <= 0.0:
+        pref = np.int64(k - 1)
+    elif p >= 1.0 and card >= WILD and g.ints[seat, I_COLOUR] != COL_RANDOM:
+        pref = np.int64(_choose_colour(g, rs, seat))  # deterministic without colour = random
+    return search_scores(g, h, d, rs, drs, prs, seat, k, pref, np.int64(HOW_HAND))
+
+
+@njit(cache=True, _nrt=False)
+def _pending_options(g, m, challenge_open):
+    """The options facing a pending penalty: each distinct stackable card of the m in ``g.opts`` (a +4 once per
+    colour: stacked, it names one even as the last card), challenging when open, accepting."""
+    k = 0
+    last = -1
+    for i in range(m):
+        t = np.int64(g.opts[i])
+        if t == last:
+            continue
+        last = t
+        for c in range(N_COLOURS if t == WILD_DRAW_FOUR else 1):
+            g.sopt_card[k] = t
+            g.sopt_colour[k] = c if t == WILD_DRAW_FOUR else NO_COLOUR
+            k += 1
+    if challenge_open:
+        g.sopt_card[k] = RESPOND_CHALLENGE
+        g.sopt_colour[k] = NO_COLOUR
+        k += 1
+    g.sopt_card[k] = RESPOND_ACCEPT
+    g.sopt_colour[k] = NO_COLOUR
+    return k + 1
+
+
+@njit(cache=True, _nrt=False)
+def pending_decision(g, h, d, rs, drs, prs, victim):
+    """step._pending_decision for a searching victim (reference search.pending_choice): stack, challenge or accept.
+
+    Returns the card to stack, or NO_CARD once the penalty is challenged or drawn. With one option
+    (accept) the knobs decide, as they do for any seat. Ties go to the knobs' own response,
+    worked out on a copy of the play stream (``prs``), so the game's stream is not moved.
+    """
+    challenge_open = g.top == WILD_DRAW_FOUR and g.chain == 1 and g.p4_challengeable != 0
+    m = _stackable_options(g, victim)
+    k = _pending_options(g, m, challenge_open)
+    if k == 1:
+        return _pending_decision(g, rs, victim)
+    for i in range(4):
+        prs[i] = rs[i]
+    action = _respond(g, prs, victim, m, challenge_open)  # may narrow g.opts: the options are built
+    colour = _choose_colour(g, prs, victim) if action == WILD_DRAW_FOUR else NO_COLOUR
+    pref = np.int64(k - 1)
+    for o in range(k):
+        if g.sopt_card[o] == action and g.sopt_colour[o] == colour:
+            pref = np.int64(o)
+    o = search_scores(g, h, d, rs, drs, prs, victim, k, pref, np.int64(HOW_STACKED))
+    card = np.int64(g.sopt_card[o])
+    if card >= 0:
+        g.force_colour = g.sopt_colour[o]
+        return card
+    _respond_with(g, rs, victim, card)
+    return np.int64(NO_CARD)
+
+
+@njit(cache=True, _nrt=False)
 def _search_turn(g, h, d, rs, drs, prs, seat):
     """step._turn for a searching seat: the card from its hand, and a Wild's colour, by search."""
     if g.probs[seat, P_BLUFF] > 0.0 and _can_bluff(g, seat) and _wants_bluff(g, rs, seat):
@@ -413,7 +556,9 @@ def _search_turn(g, h, d, rs, drs, prs, seat):
             break
         drew_any = True
         if _is_legal(g, seat, c):
-            if _chance(rs, g.probs[seat, P_PLAY_DRAWN]):
+            o = drawn_decision(g, h, d, rs, drs, prs, seat, c)
+            if g.sopt_card[o] != NO_CARD:
+                g.force_colour = g.sopt_colour[o]
                 return np.int64(c), np.int64(HOW_DRAWN)
             break
         if g.ru[R_DUP] == 0:
@@ -498,7 +643,10 @@ def _search_round(g, h, d, rs, drs, prs, stop):
         if g.pending > 0:
             challenges = g.row[CHALLENGES]
             offender = g.p4_offender
-            card = _pending_decision(g, rs, seat)
+            if g.ints[seat, I_SEARCH] != SEARCH_OFF:
+                card = pending_decision(g, h, d, rs, drs, prs, seat)
+            else:
+                card = _pending_decision(g, rs, seat)
             _seen_draws(g, seat, 0)
             if g.row[CHALLENGES] != challenges:
                 _seen_shown(g, offender, seat)
@@ -554,7 +702,19 @@ def bench_rollouts(g, h, d, rs, drs, prs, seat, count):
     return wins
 
 
-__all__ = ["bench_rollouts", "play_search", "reset_seen", "search_at", "search_decision", "search_scores", "seen_after"]
+__all__ = [
+    "bench_rollouts",
+    "drawn_at",
+    "drawn_decision",
+    "pending_at",
+    "pending_decision",
+    "play_search",
+    "reset_seen",
+    "search_at",
+    "search_decision",
+    "search_scores",
+    "seen_after",
+]
 
 
 @njit(cache=True)
@@ -569,6 +729,24 @@ def seen_after(ws, hs, ds, seed, index, stop):
     g = ws[0]
     deal(g, rs, deal_rs, np.int64(0))
     _search_round(g, hs[0], ds[0], rs, drs, prs, np.int64(stop))
+
+
+@njit(cache=True)
+def drawn_at(ws, hs, ds, rs, seat, card):
+    """drawn_decision on one-record workspace arrays from Python (tests); returns (option, options)."""
+    drs = np.zeros(4, np.uint64)
+    prs = np.zeros(4, np.uint64)
+    g = ws[0]
+    o = drawn_decision(g, hs[0], ds[0], rs, drs, prs, seat, np.int64(card))
+    return o, _drawn_options(g, card)
+
+
+@njit(cache=True)
+def pending_at(ws, hs, ds, rs, seat):
+    """pending_decision on one-record workspace arrays from Python (tests): the card stacked, or NO_CARD."""
+    drs = np.zeros(4, np.uint64)
+    prs = np.zeros(4, np.uint64)
+    return pending_decision(ws[0], hs[0], ds[0], rs, drs, prs, seat)
 
 
 @njit(cache=True)

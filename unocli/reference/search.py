@@ -23,12 +23,14 @@ from typing import TYPE_CHECKING
 from unocli.game.cards import N_COLOURS, WILD, WILD_DRAW_FOUR, canonical_deck, colour_of
 from unocli.game.policies import ColourChoice, SearchMode
 from unocli.game.rng import PURPOSE_DETERMINISE, PURPOSE_ROLLOUT, Stream, search_key
+from unocli.game.rules import WildDrawFour
 from unocli.reference.decisions import PolicyDecider
 
 if TYPE_CHECKING:
     from unocli.reference.engine import Round
 
 Option = tuple[int, int]  # (card, colour); colour -1 when the card names none
+CHALLENGE_CODE, ACCEPT_CODE = -2, -1  # a pending penalty's options other than a card (encode.RESPOND_*)
 NO_CAP = 127  # no bound on a seat's cards of a colour (the kernel's encode.NO_CAP)
 
 
@@ -53,7 +55,8 @@ class Seen:
 
     def drew(self, seat: int, k: int) -> None:
         """``seat`` drew ``k`` unseen cards: each bound grows by ``k``."""
-        self.cap[seat] = [min(c + k, NO_CAP) for c in self.cap[seat]]
+        if k:
+            self.cap[seat] = [min(c + k, NO_CAP) for c in self.cap[seat]]
 
     def played(self, seat: int, card: int) -> None:
         """``seat`` put ``card`` down: one card of its colour fewer, and one fewer known if it was known."""
@@ -108,7 +111,8 @@ def determinise(rnd: Round, seat: int, stream: Stream, seen: Seen | None = None)
     order and shuffled. Each opponent in seat order keeps the cards ``seat`` was
     shown and takes the first cards of the list its colour bounds allow; if they
     allow too few (the order starved it), the first cards left. The rest form the
-    draw pile, top first, in list order.
+    draw pile, top first, in list order. An opponent's last +4 was a bluff in the
+    re-deal when its re-dealt hand holds the colour it was played on.
     """
     shown = [seen.known[s] if seen is not None and s != seat and seen.known_by[s] == seat else Counter() for s in range(rnd.n)]
     seen_cards = Counter(rnd.hands[seat])
@@ -140,6 +144,11 @@ def determinise(rnd: Round, seat: int, stream: Stream, seen: Seen | None = None)
                     counts[c] += 1
         rnd.hands[s] = hand
     rnd.draw_pile = [card for i, card in enumerate(unseen) if not taken[i]]
+    p4 = rnd.plus4  # whether an opponent's last +4 was a bluff is hidden too: it follows from the re-dealt hand (§5)
+    if p4.offender >= 0 and p4.offender != seat:
+        restricted = rnd.rules.wild_draw_four is WildDrawFour.RESTRICTED
+        bluff = restricted and p4.colour_before >= 0 and rnd.holds_colour(p4.offender, p4.colour_before)
+        rnd.plus4 = dataclasses.replace(p4, bluff=bluff)
 
 
 def clone(rnd: Round, policies: tuple, rng: Stream, decider: PolicyDecider) -> Round:
@@ -156,15 +165,22 @@ def clone(rnd: Round, policies: tuple, rng: Stream, decider: PolicyDecider) -> R
     return sim
 
 
-def rollout(sim: Round, seat: int, card: int) -> int:
-    """``seat`` plays ``card`` from its hand, then the round is played out: 1 if ``seat`` wins, else 0."""
-    return int(sim.play_out(seat, card).winner == seat)
+def rollout(sim: Round, seat: int, card: int, how: str) -> int:
+    """``seat`` plays ``card`` (``Round.play_out``), then the round is played out: 1 if ``seat`` wins, else 0."""
+    return int(sim.play_out(seat, card, how).winner == seat)
 
 
 def search_scores(rnd: Round, seat: int, legal: list[int]) -> list[tuple[Option, int]]:
-    """Every option with the number of its ``budget`` rollouts that ``seat`` won."""
+    """Every option of a card from the hand with the number of its ``budget`` rollouts that ``seat`` won."""
+    return score_options(rnd, seat, options(rnd, seat, legal))
+
+
+def score_options(rnd: Round, seat: int, opts: list[Option], how: str = "hand") -> list[tuple[Option, int]]:
+    """Every option with the number of its ``budget`` rollouts that ``seat`` won (one re-deal per rollout).
+
+    ``how``: "hand" for a card from the hand (-1 keeps a drawn card), "stacked" facing a pending penalty.
+    """
     pol = rnd.policies[seat]
-    opts = options(rnd, seat, legal)
     rollout_policies = (pol.replace(search=SearchMode.OFF),) * rnd.n
     key = search_key(rnd.rng.s0, rnd.rng.s1, rnd.rng.s2, rnd.rng.s3, rnd.round_index, rnd.stats.turns)
     scores = [0] * len(opts)
@@ -174,7 +190,7 @@ def search_scores(rnd: Round, seat: int, legal: list[int]) -> list[tuple[Option,
             determinise(base, seat, Stream(key, r, PURPOSE_DETERMINISE, 0), rnd.seen)
         for o, (card, colour) in enumerate(opts):
             sim = clone(base, rollout_policies, Stream(key, r, PURPOSE_ROLLOUT, 0), RolloutDecider(colour))
-            scores[o] += rollout(sim, seat, card)
+            scores[o] += rollout(sim, seat, card, how)
     return list(zip(opts, scores, strict=True))
 
 
@@ -199,9 +215,72 @@ def search_choice(rnd: Round, seat: int, legal: list[int]) -> Option:
     opts = options(rnd, seat, legal)
     if len(opts) == 1:
         return opts[0]
-    pref = policy_option(rnd, seat, legal)
-    scored = search_scores(rnd, seat, legal)
+    return _best(score_options(rnd, seat, opts), policy_option(rnd, seat, legal))
+
+
+def _best(scored: list[tuple[Option, int]], pref: Option) -> Option:
     best = max(score for _, score in scored)
     if dict(scored)[pref] == best:
         return pref
     return next(option for option, score in scored if score == best)
+
+
+def drawn_options(card: int) -> list[Option]:
+    """A playable drawn card's options: play it (a Wild once per colour: the hand is not empty after it), keep it."""
+    play = [(card, c) for c in range(N_COLOURS)] if card >= WILD else [(card, -1)]
+    return [*play, (-1, -1)]
+
+
+def drawn_preference(rnd: Round, seat: int, card: int) -> Option:
+    """The knobs' choice for a drawn card: play at ``play_drawn`` 1, keep at 0, else (a draw) the first option."""
+    pol = rnd.policies[seat]
+    opts = drawn_options(card)
+    if pol.play_drawn <= 0.0:
+        return opts[-1]
+    if pol.play_drawn >= 1.0 and card >= WILD and pol.colour is not ColourChoice.RANDOM:
+        return (card, PolicyDecider().colour(rnd, seat))
+    return opts[0]
+
+
+def drawn_choice(rnd: Round, seat: int, card: int) -> Option:
+    """Play the drawn playable ``card`` (with a Wild's colour) or keep it (-1), by rollouts (kernel drawn_decision)."""
+    return _best(score_options(rnd, seat, drawn_options(card)), drawn_preference(rnd, seat, card))
+
+
+def pending_options(stackable: list[int], challenge_open: bool) -> list[Option]:
+    """Facing a pending penalty: each distinct stackable card (a +4 once per colour), challenging when open, accepting."""
+    out: list[Option] = []
+    for card in sorted(set(stackable)):
+        out.extend([(card, c) for c in range(N_COLOURS)] if card == WILD_DRAW_FOUR else [(card, -1)])
+    if challenge_open:
+        out.append((CHALLENGE_CODE, -1))
+    return [*out, (ACCEPT_CODE, -1)]
+
+
+def pending_preference(rnd: Round, seat: int, stackable: list[int], challenge_open: bool) -> Option:
+    """The knobs' response, worked out on a copy of the play stream (the game's is not moved); else accepting."""
+    saved = rnd.rng
+    copy = Stream(0, 0, 0)
+    copy.s0, copy.s1, copy.s2, copy.s3 = saved.s0, saved.s1, saved.s2, saved.s3
+    rnd.rng = copy
+    try:
+        action, card = PolicyDecider().respond(rnd, seat, list(stackable), challenge_open)
+        colour = PolicyDecider().colour(rnd, seat) if action == "stack" and card == WILD_DRAW_FOUR else -1
+    finally:
+        rnd.rng = saved
+    option = (card, colour) if action == "stack" else (CHALLENGE_CODE if action == "challenge" else ACCEPT_CODE, -1)
+    opts = pending_options(stackable, challenge_open)
+    return option if option in opts else opts[-1]
+
+
+def pending_choice(rnd: Round, seat: int, stackable: list[int], challenge_open: bool) -> tuple[str, int, int]:
+    """(action, card, colour) facing a pending penalty, by rollouts (kernel pending_decision); one option: the knobs."""
+    opts = pending_options(stackable, challenge_open)
+    if len(opts) == 1:
+        action, card = rnd.decider.respond(rnd, seat, stackable, challenge_open)
+        return action, card, -1
+    pref = pending_preference(rnd, seat, stackable, challenge_open)
+    card, colour = _best(score_options(rnd, seat, opts, "stacked"), pref)
+    if card >= 0:
+        return "stack", card, colour
+    return ("challenge" if card == CHALLENGE_CODE else "accept"), -1, -1
