@@ -102,7 +102,12 @@ def main(argv: list[str] | None = None) -> int:
             for o in versus:
                 rows.append(measure(cell, budget, o, args, tuned))
                 r = rows[-1]
-                print(f"# {cell} {args.searcher}:budget={budget} vs {r['opponent']}: {100 * r['d'].diff:+.2f} pp", flush=True)
+                d = r["d"]
+                print(
+                    f"# {cell} {args.searcher}:budget={budget} vs {r['opponent']}: {100 * d.diff:+.2f} pp"
+                    f" [{100 * d.low:+.2f}, {100 * d.high:+.2f}] ({d.n:,} deals, {r['rate']:,.0f} rounds per CPU-s)",
+                    flush=True,
+                )
     adjusted = holm([r["d"].p for r in rows])
     print(
         f"\n{args.searcher} on fresh deals (seed {args.seed}, game indices from {FRESH}), seats rotated; "
