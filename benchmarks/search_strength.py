@@ -60,17 +60,22 @@ def opponent(name: str, rules: str, players: int, tuned: dict[str, Policy]) -> t
     return label + (f" (= {same[0]})" if same else ""), tuned[label]
 
 
-def measure(cell: str, budget: int, versus: str, args: argparse.Namespace, tuned: dict[str, Policy]) -> dict:
+def measure(cell: str, budget: int, versus: str, args: argparse.Namespace, tuned: dict[str, Policy], done: dict) -> dict:
+    """One row; a field already measured in this cell at this budget (a tuned entry that ships a preset) is reused."""
     rules_name, players = parse_cell(cell)
     rules = rules_module.preset(rules_name).replace(players=players)
     label, field = opponent(versus, rules_name, players, tuned)
+    key = (cell, budget, field)
+    if key in done:
+        return {**done[key], "opponent": label}
     table = tune.Table(rules, field, args.seed, threads=args.threads)
     searcher = parse_policy_spec(f"{args.searcher}:budget={budget}")
     cpu = time.process_time()
     gains = tune.deal_gains(table, searcher, FRESH, args.deals)
     cpu = time.process_time() - cpu
     d = tune.gain_of(gains)
-    return {"cell": cell, "budget": budget, "opponent": label, "d": d, "rate": args.deals * players / max(cpu, 1e-9)}
+    done[key] = {"cell": cell, "budget": budget, "opponent": label, "d": d, "rate": args.deals * players / max(cpu, 1e-9)}
+    return done[key]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -96,11 +101,12 @@ def main(argv: list[str] | None = None) -> int:
     # compile the search table once before any timing (numba caches it on disk after the first run)
     warm = tune.Table(rules_module.preset("official").replace(players=2), preset("basic"), args.seed, threads=1)
     tune.deal_gains(warm, parse_policy_spec(f"{args.searcher}:budget=1"), FRESH - 1, 1)
-    rows = []
+    rows: list[dict] = []
+    done: dict = {}
     for cell in cells:
         for budget in budgets:
             for o in versus:
-                rows.append(measure(cell, budget, o, args, tuned))
+                rows.append(measure(cell, budget, o, args, tuned, done))
                 r = rows[-1]
                 d = r["d"]
                 print(
