@@ -1,9 +1,12 @@
 """Search players in the kernel: determinised rollouts, mirroring ``unocli/reference/search.py``.
 
 A seat whose ``search`` knob is on chooses each card it plays from its hand
-(and, with a Wild, the colour) by rollouts: for each option it plays the
+(and, with a Wild, the colour), whether to play a playable drawn card, and its
+response to a pending penalty by rollouts: for each option it plays the
 option in a copy of the round, plays the copy to its end with its own other
-knobs at every seat, and counts the copies it wins (docs/search.md).
+knobs at every seat, and counts the copies it wins (docs/search.md). The
+re-deal keeps what the table has seen of the hands (colour bounds, hands shown
+in a challenge), which ``play_search`` records step by step.
 
 Three workspaces (``encode.WORKSPACE`` records) take part: ``g`` is the game;
 ``d`` holds one rollout's determinisation (``g``'s state with the hidden cards
