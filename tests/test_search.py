@@ -42,7 +42,7 @@ def kernel_position(rnd: Round) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.
             ws["cap"][0][s] = rnd.seen.cap[s]
             ws["known_by"][0][s] = rnd.seen.known_by[s]
             for t, k in rnd.seen.known[s].items():
-                ws["known"][0][s, t] = k
+                ws["old_hands"][0][s, t] = k  # the shown hands' table (encode.WORKSPACE)
     for c in rnd.discard[:-1]:
         ws["disc"][0][c] += 1
     ws["disc_n"][0] = len(rnd.discard) - 1

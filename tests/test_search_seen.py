@@ -143,7 +143,7 @@ def test_the_records_are_facts_and_the_engines_keep_the_same(name: str, specs: t
                 assert list(ws["cap"][0][s][:4]) == seen.cap[s], (index, steps, s)
                 assert ws["known_by"][0][s] == seen.known_by[s], (index, steps, s)
                 if seen.known_by[s] >= 0:
-                    known = Counter({t: int(k) for t, k in enumerate(ws["known"][0][s]) if k})
+                    known = Counter({t: int(k) for t, k in enumerate(ws["old_hands"][0][s]) if k})
                     assert known == +seen.known[s], (index, steps, s)
                     shown += 1
                 bounded += sum(c < NO_CAP for c in seen.cap[s])

@@ -523,12 +523,14 @@ WORKSPACE = np.dtype(
         ("sopt_colour", np.int8, (MAX_SEARCH_OPTIONS,)),
         ("sopt_score", np.int64, (MAX_SEARCH_OPTIONS,)),
         # what the table has seen of the hands, for a search's re-deal (reference search.Seen): at
-        # most ``cap[s, c]`` cards of colour c in seat s's hand (NO_CAP: no bound); the cards
-        # ``known[s]`` seat ``known_by[s]`` was shown in a +4 challenge (NO_SEAT: none); the last
-        # ordinary +4's player's cards after it; the hand sizes before a step (search.play_search)
+        # most ``cap[s, c]`` cards of colour c in seat s's hand (NO_CAP: no bound); seat
+        # ``known_by[s]`` was shown the cards of s's hand held in ``old_hands[s]`` in a +4 challenge
+        # (NO_SEAT: none; ``old_hands`` is a seven_o rotation's scratch otherwise, and a rotation
+        # forgets every record, so the two uses never meet: a separate table would take the
+        # workspace past 8 KiB); the last ordinary +4's player's cards after it; the hand sizes
+        # before a step (search.play_search)
         ("cap", np.int8, (NMAX, N_COLOURS)),
-        ("known", np.int8, (NMAX, N_TYPES)),
-        ("known_by", np.int64, (NMAX,)),
+        ("known_by", np.int8, (NMAX,)),
         ("p4_cards", np.int8, (N_TYPES,)),
         ("seen_hsize", np.int16, (NMAX,)),
     ],

@@ -186,7 +186,7 @@ def _determinise(g, d, seat, drs):
         k = COPIES[t] - d.hands[seat, t] - d.disc[t] - (1 if d.top == t else 0)
         for s in range(d.players):
             if s != seat and g.known_by[s] == seat:
-                k -= g.known[s, t]
+                k -= g.old_hands[s, t]
         for _ in range(k):
             d.opts[m] = t
             m += 1
@@ -203,7 +203,7 @@ def _determinise(g, d, seat, drs):
         d.hsize[s] = 0
         if shown:
             for t in range(N_TYPES):
-                for _ in range(g.known[s, t]):
+                for _ in range(g.old_hands[s, t]):
                     _add(d, s, t)
                     need -= 1
         for bounded in range(2):
@@ -265,8 +265,8 @@ def _seen_play(g, seat, card):
         c = _colour(card)
         if g.cap[seat, c] < NO_CAP and g.cap[seat, c] > 0:
             g.cap[seat, c] -= 1
-    if g.known[seat, card] > 0:
-        g.known[seat, card] -= 1
+    if g.old_hands[seat, card] > 0:
+        g.old_hands[seat, card] -= 1
 
 
 @njit(cache=True, _nrt=False)
@@ -604,7 +604,7 @@ def _seen_step(g, rs, seat, card, how):
 def _seen_shown(g, offender, victim):
     """The victim of ``offender``'s +4 challenged it and saw its cards (Seen.challenged)."""
     for t in range(N_TYPES):
-        g.known[offender, t] = g.p4_cards[t]
+        g.old_hands[offender, t] = g.p4_cards[t]
     g.known_by[offender] = victim
 
 
@@ -612,7 +612,8 @@ def _seen_shown(g, offender, victim):
 def play_search(g, h, d, rs, drs, prs):
     """step.play for a table with a searching seat: the same loop, its turns by ``_search_turn``.
 
-    Every step also records what the table sees of the hands (``g.cap``, ``g.known``), which
+    Every step also records what the table sees of the hands (``g.cap``; shown hands in
+    ``g.old_hands``, with ``g.known_by``: encode.WORKSPACE), which
     the searchers' re-deals keep; step.play, which rollouts and other tables use, records none.
     """
     _search_round(g, h, d, rs, drs, prs, np.int64(-1))
