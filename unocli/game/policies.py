@@ -244,7 +244,8 @@ class Policy(Attributes):
     search: SearchMode = field(
         default=SearchMode.OFF,
         metadata=meta(
-            "off; on: choose each card (and a Wild's colour) by rollouts that re-deal the hidden cards "
+            "off; on: choose each card (and a Wild's colour), a drawn card and a pending penalty's response by "
+            "rollouts that re-deal the hidden cards "
             "consistently with what the seat has seen, every seat played by this policy's other knobs "
             "(docs/search.md); peek: the same from the true hidden state, an upper bound, not a player"
         ),
@@ -404,7 +405,8 @@ SEARCH_PRESETS = Presets(
     "policies",
     {
         "search": (
-            "basic's knobs, but each card and Wild colour is chosen by determinised rollouts: the hidden cards "
+            "basic's knobs, but each card and Wild colour, drawn card and response to a pending penalty is chosen "
+            "by determinised rollouts: the hidden cards "
             "re-dealt consistently with what it has seen, every seat played by basic to the round's end; the "
             "option that wins most rollouts is played (docs/search.md)",
             {**_BASIC, "search": "on"},

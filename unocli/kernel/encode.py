@@ -437,6 +437,7 @@ def fast_round_tables(
 # A turn's distinct legal cards are at most the 13 types of the current colour, 3 twins of the
 # top card's rank and the two Wilds, each Wild with 4 colours: 13 + 3 + 8 = 24.
 MAX_SEARCH_OPTIONS = 24
+NO_CAP = 127  # no bound on a seat's cards of a colour (WORKSPACE ``cap``; reference search.NO_CAP)
 N_PRIO_TABLES = 2  # a policy's priorities: PRIO_PLAY, and PRIO_ATTACK for when the next seat is close to out
 PRIO_PLAY, PRIO_ATTACK = range(N_PRIO_TABLES)
 N_INTS = len(INT_KNOBS)
@@ -544,6 +545,17 @@ WORKSPACE = np.dtype(
         ("sopt_card", np.int8, (MAX_SEARCH_OPTIONS,)),
         ("sopt_colour", np.int8, (MAX_SEARCH_OPTIONS,)),
         ("sopt_score", np.int64, (MAX_SEARCH_OPTIONS,)),
+        # what the table has seen of the hands, for a search's re-deal (reference search.Seen): at
+        # most ``cap[s, c]`` cards of colour c in seat s's hand (NO_CAP: no bound); seat
+        # ``known_by[s]`` was shown the cards of s's hand held in ``old_hands[s]`` in a +4 challenge
+        # (NO_SEAT: none; ``old_hands`` is a seven_o rotation's scratch otherwise, and a rotation
+        # forgets every record, so the two uses never meet: a separate table would take the
+        # workspace past 8 KiB); the last ordinary +4's player's cards after it; the hand sizes
+        # before a step (search.play_search)
+        ("cap", np.int8, (NMAX, N_COLOURS)),
+        ("known_by", np.int8, (NMAX,)),
+        ("p4_cards", np.int8, (N_TYPES,)),
+        ("seen_hsize", np.int16, (NMAX,)),
     ],
     align=True,
 )
