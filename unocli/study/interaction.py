@@ -43,7 +43,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from unocli.errors import ConfigError
-from unocli.study.compare import Comparison, over_finished
+from unocli.run.quantities import over_finished
+from unocli.study.compare import Comparison
 from unocli.study.stats import Difference, Equivalence, equivalence, holm, paired_t
 
 
@@ -51,7 +52,7 @@ def block_effects(comp: Comparison, arm: str, ref: str, quantity: str) -> np.nda
     """Per block of deals, ``arm``'s mean of ``quantity`` minus ``ref``'s (blocks neither arm played are left out).
 
     Lengths and counters are means over each arm's finished games of the
-    block (:func:`~unocli.study.compare.over_finished`), 0/1 quantities over
+    block (:func:`~unocli.run.quantities.over_finished`), 0/1 quantities over
     every game of the block. A block in which either arm finished no game has
     no length and is NaN.
     """
