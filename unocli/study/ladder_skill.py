@@ -353,5 +353,5 @@ def paired_change(a: Linear, b: Linear, log: bool = True) -> Difference:
         se = math.hypot(x.se, y.se)
         df, n, sd = float(min(x.deals, y.deals) - 1), x.deals + y.deals, math.nan
     half = t_quantile(0.975, df) * se
-    p = 2 * t_sf(abs(diff) / se, df) if se > 0 else float(diff != 0.0)
+    p = 2 * t_sf(abs(diff) / se, df) if se > 0 else (1.0 if diff == 0.0 else 0.0)  # se 0: no change, or a sure one
     return Difference(diff, se, n, diff - half, diff + half, min(1.0, p), df, sd)
