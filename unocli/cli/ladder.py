@@ -66,7 +66,7 @@ from unocli.cli.options import UnoCommand, build_rules, rules_options, seed_opti
     "out",
     type=click.Path(file_okay=False),
     default=None,
-    help="Write ratings.csv, skill.csv, ladder.png and README.md into this folder.",
+    help="Write ratings.csv, skill.csv, ladder.png and README.md (with --match-games, match-ratings.csv) into this folder.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the ratings and skill measures as JSON.")
 @backend_options
