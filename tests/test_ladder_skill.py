@@ -228,3 +228,25 @@ def test_ladder_lone_and_match_options_refuse_bad_input_in_one_sentence(args: li
     assert res.exit_code == 2, res.output
     lines = [line for line in res.output.splitlines() if line.strip()]
     assert len(lines) == 1 and lines[0].startswith("Error: ") and "Traceback" not in res.output
+
+
+def test_ladder_folder_and_index_give_the_bound_the_relative_skill_and_the_match_share(tmp_path) -> None:
+    import pandas as pd
+
+    from unocli.report.ladder import write_index
+
+    out = tmp_path / "lad"
+    args = [
+        "ladder", "--players", "3", "--policy", "random", "--policy", "basic", "--lone", "peek:budget=2",
+        "--games", "200", "--lone-games", "50", "--match-games", "30", "--out", str(out),
+    ]  # fmt: skip
+    res = CliRunner().invoke(cli, args)
+    assert res.exit_code == 0, res.output
+    assert {p.name for p in out.iterdir()} == {"README.md", "ratings.csv", "skill.csv", "ladder.png", "match-ratings.csv"}
+    text = (out / "README.md").read_text()
+    assert "`peek:budget=2` (bound, not a player)" in text and "on the first 50 deals" in text and "--lone-games 50" in text
+    skill = pd.read_csv(out / "skill.csv").set_index(["level", "key"])
+    rel, share = skill.loc[("round", "relative_skill")], skill.loc[("match", "skill_share")]
+    index = write_index(tmp_path).read_text()
+    assert f"{rel['value']:.3f} [{rel['low']:.3f}, {rel['high']:.3f}]" in index
+    assert f"{100 * share['value']:.2f}% [" in index

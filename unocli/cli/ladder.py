@@ -168,6 +168,12 @@ def ladder_cmd(
     click.echo(_text(frame, skill))
     if out is not None:
         args = sys.argv[2:] if sys.argv[1:2] == ["ladder"] else list(_args(rules_spec, sets, rules.players, specs, games, seed))
+        if sys.argv[1:2] != ["ladder"]:  # under a test runner: the lone and match options too
+            args += [a for s in lone_specs for a in ("--lone", s)]
+            args += [
+                *(["--lone-games", str(lone_games)] if lone_games else []),
+                *(["--match-games", str(match_games)] if match_games else []),
+            ]
         run = output.LadderRun(
             rules_spec,
             rules.players,
@@ -178,6 +184,7 @@ def ladder_cmd(
             "unocli ladder " + shlex.join(args),
             lone_games=(lone_games or games) if lone_specs else 0,
             match_games=match_games or 0,
+            lone=lone_specs,
         )
         for path in output.write(out, frame, skill, run, match_frame):
             click.echo(f"wrote {path}", err=True)

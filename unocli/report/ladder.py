@@ -34,6 +34,7 @@ class LadderRun:
     command: str
     lone_games: int = 0  # deals of the lone-only policies' tables (0: none)
     match_games: int = 0  # deals of the match ladder over the same --policy tables (0: none)
+    lone: tuple[str, ...] = ()  # the lone-only policies
 
 
 def check_out(folder: str | Path) -> Path:
@@ -120,9 +121,9 @@ def readme(frame: pd.DataFrame, skill: pd.DataFrame, run: LadderRun) -> str:
     anchor = str(frame.loc[frame["anchor"], "policy"].iloc[0])
     unit = _unit(run)
     lone = (
-        f" The lone-only policies ({', '.join(f'`{p}`' for p in frame.loc[frame['games'] < frame['games'].max(), 'policy'])})"
-        f" play only as the lone player against a field of each other policy, on the first {fmt.count(run.lone_games)} deals."
-        if run.lone_games and run.lone_games < run.deals
+        f" The lone-only policies ({', '.join(f'`{p}`' for p in run.lone)}) play only as the lone player against a field "
+        f"of each other policy, on the first {fmt.count(run.lone_games)} deals."
+        if run.lone
         else ""
     )
     matches = (
