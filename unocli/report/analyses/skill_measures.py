@@ -229,7 +229,15 @@ def _changes(
     exp: Experiment, lins: dict[tuple[int, str], dict[str, Linear]], names: list[str], baseline: str, margin: float
 ) -> pd.DataFrame:
     """Each (players, rule set, measure) against the baseline: a paired ratio with a Bonferroni interval over the table."""
-    keys = [(p, name, m) for p in exp.players for name in names if name != baseline for m in MEASURES if m in lins[(p, name)]]
+    # a ratio needs both measures above 0 (a skill share can estimate at or below 0 where luck explains all)
+    keys = [
+        (p, name, m)
+        for p in exp.players
+        for name in names
+        if name != baseline
+        for m in MEASURES
+        if m in lins[(p, name)] and m in lins[(p, baseline)] and lins[(p, name)][m].value > 0 and lins[(p, baseline)][m].value > 0
+    ]
     diffs = [paired_change(lins[(p, name)][m], lins[(p, baseline)][m], log=True) for p, name, m in keys]
     if not diffs:
         return pd.DataFrame()
@@ -342,7 +350,8 @@ def changes_table(m: LadderMeasures, baseline: str) -> TableBlock:
         f"stats.classify on the simultaneous {level}% intervals (Bonferroni over the {len(ch)} rows, read together) "
         f"against x1/{fmt.num(m.margin_ratio)} to x{fmt.num(m.margin_ratio)}: larger, beyond the margin; negligible, "
         "a change within it; equivalent, no change beyond it; unsized, a change of undecided size; else undecided. "
-        "p (Holm): the Holm-adjusted p-value of no change, over the same rows.",
+        "p (Holm): the Holm-adjusted p-value of no change, over the same rows. A measure at or below 0 in either "
+        "rule set (a skill share where luck explains all) has no ratio and no row.",
     )
 
 
