@@ -59,7 +59,9 @@ def chart(frame: pd.DataFrame, run: LadderRun) -> Figure:
     cap = plots.caption_text(
         [
             f"Luce ratings (log-odds of winning a decided {_unit(run)}) under the {run.rules} rules at {run.players} players",
-            f"{fmt.count(run.deals)} deals at each of {run.tables} tables, every deal once per seat rotation, seed {run.seed}",
+            f"{fmt.count(run.deals)} deals at each of {run.tables} tables, every deal once per seat rotation, seed {run.seed}"
+            + (f" (the lone-only policies' tables: the first {fmt.count(run.lone_games)})" if run.lone else ""),
+            *(["a bound (peek, which sees every hidden card) is not a player"] if frame.get("bound", pd.Series()).any() else []),
             "ratings anchored at " + str(frame.loc[frame["anchor"], "policy"].iloc[0]) + " = 0",
             "bars are 95% Wald intervals, cluster-robust over deals",
             f"unocli {__version__}",
