@@ -65,6 +65,11 @@ def rounds_to_lead(p: float, prob: float = LEAD) -> float:
     return float(m[hit[0]]) if hit.size else float(math.ceil(approx))  # pragma: no cover - the range covers it
 
 
+def _deals_of(data: LadderData, k: int) -> int:
+    """The deals policy k's rating rests on: the most any of its tables played (a lone policy's are fewer)."""
+    return int(data.table_deals()[[k in t.slots for t in data.tables]].max())
+
+
 def lead_probability(delta: float) -> float:
     """The chance that the player rated ``delta`` higher wins a round decided between the two."""
     return 1.0 / (1.0 + math.exp(-delta))
@@ -204,7 +209,7 @@ def skill_frame(
                 "value": rel.value,
                 "low": low,
                 "high": high,
-                "n": int(data.table_deals()[[bounds[0] in t.slots for t in data.tables]].min()),
+                "n": _deals_of(data, bounds[0]),
                 "better": result.names[best],
                 "other": result.names[bounds[0]],
                 "detail": f"ratings {result.ratings[best]:.3f} / {result.ratings[bounds[0]]:.3f} over {ANCHOR} = 0; "
@@ -222,7 +227,7 @@ def skill_frame(
                 "value": r["rounds"],
                 "low": r["rounds_low"],
                 "high": r["rounds_high"],
-                "n": data.deals,
+                "n": min(_deals_of(data, result.names.index(str(r[who]))) for who in ("better", "other")),
                 "better": r["better"],
                 "other": r["other"],
                 "detail": f"p = {r['p']:.4f} that {r['better']} wins a {level} decided between the two "
