@@ -6,12 +6,16 @@ import json
 import math
 import shlex
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from unocli.game.policies import Policy
+    from unocli.game.rules import Rules
+    from unocli.run.backends import Backend
 
 from unocli.cli.backend import backend_options, make_backend
 from unocli.cli.options import UnoCommand, build_rules, rules_options, seed_option
@@ -108,7 +112,91 @@ def ladder_cmd(
     from unocli.study import ladder as lad
     from unocli.study.ladder_skill import skill_frame
 
-    if out is not None and as_json:
+    everyone = (*specs, *lone_specs)
+    _check(specs, lone_specs, games, lone_games, match_games, as_match, out is not None and as_json)
+    if out is not None:
+        output.check_out(out)
+    extra = load_extra_policies(policies_file)
+    rules = build_rules(rules_spec, sets, players)
+    policies = [parse_policy_spec(s, extra) for s in everyone]
+    tables = lad.plan_lone_tables(len(specs), len(lone_specs), rules.players)
+    per_table = [games if t.kind != lad.LONE else (lone_games or games) for t in tables]
+    bounds = [i for i, p in enumerate(policies) if p.search is SearchMode.PEEK]
+    head = f"Ladder: {len(everyone)} policies, {len(tables)} tables of {rules.players}, {games:,} deals each, seed {seed}"
+    click.echo(head + (f" (lone tables: {lone_games:,})" if lone_games else ""), err=True)
+    progress = lambda text: click.echo("  " + text, err=True)  # noqa: E731 - one line for both calls
+    runner = make_backend(backend, scheduler)
+    data = lad.play_tables(
+        rules, policies, list(everyone), tables, per_table, seed=seed, match=as_match, backend=runner, progress=progress
+    )
+    result = lad.fit(data)
+    frame = lad.ratings_frame(data, result, list(everyone)).assign(
+        bound=lambda f: f["policy"].isin([everyone[b] for b in bounds])
+    )
+    skill = skill_frame(data, result, seed=seed, bounds=bounds, level="match" if as_match else "round")
+    match_frame = None
+    if match_games is not None:
+        match_frame, match_skill = _match_ladder(rules, policies[: len(specs)], specs, match_games, seed, runner, progress)
+        skill = pd.concat([skill, match_skill], ignore_index=True)
+    if as_json:
+        body = {"ratings": _records(frame), "skill": _records(skill)}
+        if match_frame is not None:
+            body["match_ratings"] = _records(match_frame)
+        click.echo(json.dumps(body, indent=2))
+        return
+    click.echo(_text(frame, skill))
+    if out is not None:
+        command = _command(rules_spec, sets, rules.players, specs, games, seed, lone_specs, lone_games, match_games)
+        lone = (lone_games or games) if lone_specs else 0
+        run = output.LadderRun(
+            rules_spec, rules.players, seed, games, len(tables), as_match, command, lone, match_games or 0, lone_specs
+        )
+        for path in output.write(out, frame, skill, run, match_frame):
+            click.echo(f"wrote {path}", err=True)
+
+
+def _command(
+    rules: str,
+    sets: tuple[str, ...],
+    players: int,
+    specs: tuple[str, ...],
+    games: int,
+    seed: int,
+    lone_specs: tuple[str, ...],
+    lone_games: int | None,
+    match_games: int | None,
+) -> str:
+    """The command line that remakes the folder: argv, or (under a test runner) the options rebuilt."""
+    args = sys.argv[2:] if sys.argv[1:2] == ["ladder"] else _args(rules, sets, players, specs, games, seed)
+    if sys.argv[1:2] != ["ladder"]:
+        args += _lone_args(lone_specs, lone_games, match_games)
+    return "unocli ladder " + shlex.join(args)
+
+
+def _match_ladder(
+    rules: Rules, policies: list[Policy], specs: tuple[str, ...], games: int, seed: int, runner: Backend, progress: Any
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The round robin again as matches: its ratings and its (match-level) skill measures."""
+    from unocli.study import ladder as lad
+    from unocli.study.ladder_skill import skill_frame
+
+    click.echo(f"Matches: {len(specs)} policies, {games:,} deals each", err=True)
+    data = lad.play_ladder(rules, policies, list(specs), games=games, seed=seed, match=True, backend=runner, progress=progress)
+    result = lad.fit(data)
+    return lad.ratings_frame(data, result, list(specs)), skill_frame(data, result, seed=seed, level="match")
+
+
+def _check(
+    specs: tuple[str, ...],
+    lone_specs: tuple[str, ...],
+    games: int,
+    lone_games: int | None,
+    match_games: int | None,
+    as_match: bool,
+    out_and_json: bool,
+) -> None:
+    """Refuse, in one sentence each, options that do not go together (before any game is played)."""
+    if out_and_json:
         raise click.UsageError("--out and --json cannot be used together: choose one")
     if len(specs) < 2:
         raise click.UsageError(f"a ladder needs at least two --policy options, not {len(specs)}")
@@ -122,72 +210,12 @@ def ladder_cmd(
         raise click.UsageError(f"--lone-games {lone_games:,} is more than --games {games:,}: the lone tables play a subset")
     if match_games is not None and as_match:
         raise click.UsageError("--match-games and --match cannot be used together: --match already rates by matches")
-    if out is not None:
-        output.check_out(out)
-    extra = load_extra_policies(policies_file)
-    rules = build_rules(rules_spec, sets, players)
-    policies = [parse_policy_spec(s, extra) for s in everyone]
-    tables = lad.plan_lone_tables(len(specs), len(lone_specs), rules.players)
-    per_table = [games if t.kind != lad.LONE else (lone_games or games) for t in tables]
-    bounds = [i for i, p in enumerate(policies) if p.search is SearchMode.PEEK]
-    unit = "matches" if as_match else "rounds"
-    head = f"Ladder: {len(everyone)} policies, {len(tables)} tables of {rules.players}, {games:,} deals each, seed {seed}"
-    click.echo(head + (f" (lone tables: {lone_games:,})" if lone_games else ""), err=True)
-    progress = lambda text: click.echo("  " + text, err=True)  # noqa: E731 - one line for both calls
-    runner = make_backend(backend, scheduler)
-    data = lad.play_tables(
-        rules, policies, list(everyone), tables, per_table, seed=seed, match=as_match, backend=runner, progress=progress
-    )
-    result = lad.fit(data)
-    frame = lad.ratings_frame(data, result, list(everyone)).assign(
-        bound=lambda f: f["policy"].isin([everyone[b] for b in bounds])
-    )
-    skill = skill_frame(data, result, seed=seed, bounds=bounds, level=unit[:-2] if as_match else "round")
-    match_frame = None
-    if match_games is not None:
-        click.echo(f"Matches: {len(specs)} policies, {match_games:,} deals each", err=True)
-        mdata = lad.play_ladder(
-            rules,
-            policies[: len(specs)],
-            list(specs),
-            games=match_games,
-            seed=seed,
-            match=True,
-            backend=runner,
-            progress=progress,
-        )
-        mresult = lad.fit(mdata)
-        match_frame = lad.ratings_frame(mdata, mresult, list(specs))
-        skill = pd.concat([skill, skill_frame(mdata, mresult, seed=seed, level="match")], ignore_index=True)
-    if as_json:
-        body = {"ratings": _records(frame), "skill": _records(skill)}
-        if match_frame is not None:
-            body["match_ratings"] = _records(match_frame)
-        click.echo(json.dumps(body, indent=2))
-        return
-    click.echo(_text(frame, skill))
-    if out is not None:
-        args = sys.argv[2:] if sys.argv[1:2] == ["ladder"] else list(_args(rules_spec, sets, rules.players, specs, games, seed))
-        if sys.argv[1:2] != ["ladder"]:  # under a test runner: the lone and match options too
-            args += [a for s in lone_specs for a in ("--lone", s)]
-            args += [
-                *(["--lone-games", str(lone_games)] if lone_games else []),
-                *(["--match-games", str(match_games)] if match_games else []),
-            ]
-        run = output.LadderRun(
-            rules_spec,
-            rules.players,
-            seed,
-            games,
-            len(tables),
-            as_match,
-            "unocli ladder " + shlex.join(args),
-            lone_games=(lone_games or games) if lone_specs else 0,
-            match_games=match_games or 0,
-            lone=lone_specs,
-        )
-        for path in output.write(out, frame, skill, run, match_frame):
-            click.echo(f"wrote {path}", err=True)
+
+
+def _lone_args(lone_specs: tuple[str, ...], lone_games: int | None, match_games: int | None) -> list[str]:
+    out = [a for s in lone_specs for a in ("--lone", s)]
+    out += ["--lone-games", str(lone_games)] if lone_games else []
+    return out + (["--match-games", str(match_games)] if match_games else [])
 
 
 def _args(rules: str, sets: tuple[str, ...], players: int, specs: tuple[str, ...], games: int, seed: int) -> list[str]:

@@ -37,9 +37,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+import unocli.report.analyses.skill_measures as skill_measures
 from unocli.errors import ConfigError
 from unocli.report import fmt
-from unocli.report.analyses import skill_measures
 from unocli.report.analyses.common import Context, caption, forest_chart, judged
 from unocli.report.model import Chart, Section, TableBlock, sentences
 from unocli.run.accumulate import Accumulator

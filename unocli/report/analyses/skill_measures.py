@@ -27,17 +27,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
 from unocli.errors import ConfigError
 from unocli.report import fmt
-from unocli.report.analyses.common import Context
 from unocli.report.model import TableBlock
-from unocli.study.arm import expand_spec, parse_policy, template_name
-from unocli.study.experiments import Experiment, positive_int
+from unocli.study.arm import check_spec, expand_spec, parse_policy, template_name
 from unocli.study.ladder import ANCHOR, LONE, fit, plan_lone_tables, play_ladder, play_tables
 from unocli.study.ladder_skill import (
     Linear,
@@ -52,6 +50,10 @@ from unocli.study.ladder_skill import (
 )
 from unocli.study.stats import LARGER, WITHIN_MARGIN, Z95, equivalence, holm
 
+if TYPE_CHECKING:  # not imported: study.experiments imports the analyses' registry (tests/test_layout.py)
+    from unocli.report.analyses.common import Context
+    from unocli.study.experiments import Experiment
+
 MEASURES = {
     "relative_skill": "relative skill (best gain over random / the bound's)",
     "share_round": "skill share of a round's outcome variance",
@@ -62,15 +64,14 @@ MEASURES = {
 
 
 def _spec_list(value: Any) -> str | None:
-    """A list of policy specs (templates allowed), possibly empty."""
-    from unocli.study.experiments import policy_spec
-
-    if not isinstance(value, list):
+    """A list of policy specs (templates allowed: their names are checked per cell), possibly empty."""
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         return f"must be a list of policy specs, not {value!r}"
     for v in value:
-        message = policy_spec(v)
-        if message:
-            return message
+        try:
+            check_spec(v)
+        except ConfigError as exc:
+            return str(exc)
     if len(set(value)) != len(value):
         return f"names a policy twice: {value!r}"
     return None
@@ -92,6 +93,12 @@ def _lone_list(value: Any) -> str | None:
     return None
 
 
+def _count(value: Any) -> str | None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        return f"must be a positive whole number, not {value!r}"
+    return None
+
+
 def _ratio(value: Any) -> str | None:
     if isinstance(value, bool) or not isinstance(value, int | float) or not value > 1:
         return f"must be a ratio above 1 (1.2: a change within 1/1.2 to 1.2 times is no change), not {value!r}"
@@ -101,9 +108,9 @@ def _ratio(value: Any) -> str | None:
 OPTIONS = {
     "ladder_policies": ([], _spec_list),  # empty: no ladder section
     "ladder_lone": ([], _lone_list),
-    "ladder_games": (10000, positive_int),
-    "ladder_lone_games": (1000, positive_int),
-    "ladder_match_games": (2000, positive_int),
+    "ladder_games": (10000, _count),
+    "ladder_lone_games": (1000, _count),
+    "ladder_match_games": (2000, _count),
     "ladder_margin_ratio": (1.2, _ratio),
 }
 
