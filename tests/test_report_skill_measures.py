@@ -8,9 +8,9 @@ import math
 import pytest
 
 from unocli.report.analyses import Context, skill
+from unocli.report.experiment import load_experiment
 from unocli.report.model import TableBlock
 from unocli.run.backends import LocalBackend
-from unocli.study.experiments import load_experiment
 from unocli.study.stats import classify
 
 TOML = """

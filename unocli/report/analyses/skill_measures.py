@@ -50,9 +50,9 @@ from unocli.study.ladder_skill import (
 )
 from unocli.study.stats import LARGER, WITHIN_MARGIN, Z95, equivalence, holm
 
-if TYPE_CHECKING:  # not imported: study.experiments imports the analyses' registry (tests/test_layout.py)
+if TYPE_CHECKING:  # not imported: report.experiment imports the analyses' registry (tests/test_layout.py)
     from unocli.report.analyses.common import Context
-    from unocli.study.experiments import Experiment
+    from unocli.report.experiment import Experiment
 
 MEASURES = {
     "relative_skill": "relative skill (best gain over random / the bound's)",
