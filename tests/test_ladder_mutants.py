@@ -119,6 +119,14 @@ def _numeric_sandwich(r: np.ndarray, data: LadderData, free: list[int], h: float
     return bread @ (scores.T @ scores * g / (g - 1)) @ bread
 
 
+def test_the_sandwich_over_two_deals_has_its_small_sample_factor_of_two():
+    # G/(G - 1) = 2 with two deals: the smallest ladder the factor changes most
+    data = _round_robin(deals=2)
+    result = fit(data)
+    want = _numeric_sandwich(result.ratings, data, [1, 2])
+    assert result.cov[np.ix_([1, 2], [1, 2])] == pytest.approx(want, rel=1e-4, abs=1e-8)
+
+
 def test_the_cluster_robust_covariance_is_the_sandwich_of_finite_differences():
     # Finite differences of the likelihood written out per deal. Step 1e-3: a central difference's truncation
     # error is ~h^2 = 1e-6 relative and its rounding error ~1e-16 * |loglik| / h^2 ~ 1e-8, both far below the
@@ -174,7 +182,7 @@ def test_a_three_seat_table_fit_is_the_log_ratio_of_the_shares_with_a_delta_meth
     assert result.cov[1:, 1:] == pytest.approx(want, rel=1e-6)
 
 
-def test_fit_counts_refuses_a_policy_with_no_seat_or_no_win_and_names_it():
+def test_fit_counts_names_a_policy_with_no_seat_or_no_win():
     seats = np.array([[1.0, 1.0, 0.0]])
     with pytest.raises(ConfigError, match=r"^z sits at no table of the ladder$"):
         fit_counts(np.array([[3.0, 2.0, 0.0]]), seats, names=["x", "y", "z"])
@@ -182,6 +190,9 @@ def test_fit_counts_refuses_a_policy_with_no_seat_or_no_win_and_names_it():
         fit_counts(np.array([[3.0, 0.0, 2.0]]), np.array([[1.0, 1.0, 1.0]]), names=["x", "y", "z"])
     with pytest.raises(ConfigError, match=r"^policy 0 won every round it played"):
         fit_counts(np.array([[5.0, 0.0]]), np.array([[1.0, 1.0]]))
+    # the default anchor is the first policy
+    r, _ = fit_counts(np.array([[30.0, 10.0]]), np.array([[1.0, 1.0]]))
+    assert r[0] == 0.0 and r[1] == pytest.approx(-math.log(3), abs=1e-6)
     # a policy that won every round at one table but not at another has a finite rating
     r, _ = fit_counts(np.array([[4.0, 0.0], [1.0, 3.0]]), np.array([[1.0, 1.0], [1.0, 1.0]]))
     assert math.isfinite(r[1])
@@ -194,6 +205,15 @@ def test_fit_counts_heads_up_is_the_log_odds_and_its_log_likelihood_by_hand():
     # two seats of the second policy against one of the first: P(first) = e^r0 / (e^r0 + 2), 10 of 40
     r, _ = fit_counts(np.array([[10.0, 30.0]]), np.array([[1.0, 2.0]]), anchor=1)
     assert r[0] == pytest.approx(math.log(2 * 10 / 30), abs=1e-6)
+
+
+def test_the_chances_survive_ratings_far_apart():
+    # exp(r - max r): ratings 400 apart give chances 0 and 1, where exp(r) alone (or r + max r) overflows to inf / inf
+    from unocli.study.ladder import _probabilities
+
+    pi = _probabilities(np.array([0.0, 400.0]), np.array([[1.0, 1.0], [2.0, 1.0]]))
+    assert pi == pytest.approx(np.array([[0.0, 1.0], [0.0, 1.0]]), abs=1e-12)
+    assert _probabilities(np.array([0.0, math.log(2)]), np.array([[2.0, 1.0]])) == pytest.approx(np.array([[0.5, 0.5]]))
 
 
 def test_anchor_index_is_random_when_it_plays_else_the_first():
@@ -324,7 +344,16 @@ def test_ratings_frame_values_and_order_by_hand():
 def test_ratings_frame_sort_is_stable_for_tied_ratings():
     data = LadderData(("a", "b"), plan_tables(2, 2), np.array([[[1, 1], [2, 0], [0, 2]]], dtype=np.int16), 2)
     result = Fit(("a", "b"), 0, np.array([0.0, 0.0]), np.zeros((2, 2)), 0.0, 3)
-    assert list(ratings_frame(data, result)["policy"]) == ["a", "b"]
+    frame = ratings_frame(data, result)
+    assert list(frame["policy"]) == ["a", "b"]
+    assert list(frame.index) == [0, 1] and "index" not in frame.columns  # a fresh index, the old one dropped
+    # 40 policies in ten tied groups of four: within a group the given order stays (a quicksort would not keep it)
+    names = tuple(f"p{i:02d}" for i in range(40))
+    ratings = np.array([float((7 * i) % 10) for i in range(40)])
+    wins = np.ones((len(plan_tables(40, 2)), 1, 2), dtype=np.int16)
+    big = LadderData(names, plan_tables(40, 2), wins, 2)
+    order = list(ratings_frame(big, Fit(names, 0, ratings, np.zeros((40, 40)), 0.0, 1))["policy"])
+    assert order == sorted(names, key=lambda n: -ratings[int(n[1:])])  # Python's sort is stable
 
 
 def test_the_ladders_index_on_folders_written_by_hand(tmp_path):
@@ -352,11 +381,27 @@ def test_the_ladders_index_on_folders_written_by_hand(tmp_path):
     )
     skill.to_csv(lad / "skill.csv", index=False)
     (tmp_path / "not-a-ladder").mkdir()  # no csv files: left out
+    (tmp_path / "half").mkdir()  # ratings without skill (a ladder still being written): left out
+    ratings.to_csv(tmp_path / "half" / "ratings.csv", index=False)
     text = report_ladder.index(tmp_path)
+    head = text.splitlines()
+    assert head[0] == "# Ladders" and head[1] == report_ladder.MARK
+    at = head.index(
+        "| ladder | players | deals per table | best rating [95%] (anchor random = 0) | skill share of a round [95%] | "
+        "rounds until the best leads with 90% chance [95%] |"
+    )
+    assert head[at + 1] == "|---|---|---|---|---|---|" and head[at + 2].startswith("| [official-4]")
     row = next(line for line in text.splitlines() if line.startswith("| [official-4]"))
     assert row == (
         "| [official-4](official-4/README.md) | 4 | 12,000 | `strong` +0.812 [+0.700, +0.900]; next `basic` +0.300 | "
         "5.12% [4.00, 6.00] | vs `basic`: 37 [20, 90] ; vs `random`: inf [10, inf] |"
     )
-    assert "not-a-ladder" not in text
-    assert report_ladder.write_index(tmp_path).read_text() == text
+    assert "not-a-ladder" not in text and "[half]" not in text
+    # a second ladder folder is a row of its own, after the first (folders in name order)
+    (tmp_path / "stacking-4").mkdir()
+    ratings.to_csv(tmp_path / "stacking-4" / "ratings.csv", index=False)
+    skill.to_csv(tmp_path / "stacking-4" / "skill.csv", index=False)
+    lines = report_ladder.index(tmp_path).splitlines()
+    at = lines.index(row)
+    assert lines[at + 1].startswith("| [stacking-4](stacking-4/README.md) | 4 | 12,000 |")
+    assert report_ladder.write_index(tmp_path).read_text() == "\n".join(lines) + "\n"

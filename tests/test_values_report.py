@@ -211,6 +211,21 @@ def test_strategy_rows_edge_gap_and_interaction_from_the_rows(stack_run):
     assert mean != 0 and out["any"]["edge"] != out["off"]["edge"]  # the figures differ, so a swapped arm shows
 
 
+def test_contrast_with_any_coefficients_in_any_order_is_the_per_deal_paired_t(stack_run):
+    from unocli.report.analyses.stacking_fields import contrast
+
+    _, comp, rows = stack_run
+    won = {name: (r[:, COL["winner"]] == 0).astype(float) for name, r in rows.items()}
+    for coefs in (
+        {"off+reference": 1, "off+adapted": -1, "any+reference": -1, "any+adapted": 1},  # the recorded pairs reversed
+        {"any+adapted": 1, "any+reference": 2, "off+adapted": -3, "off": 0},  # weights other than +-1; a 0 is left out
+    ):
+        got = contrast(comp, coefs, "win_0")
+        mean, lo, hi, p = paired(sum(c * won[n] for n, c in coefs.items()))
+        assert got.n == GAMES and close(got.diff, mean, 1e-12) and close(got.low, lo) and close(got.high, hi), coefs
+        assert close(got.p, p), coefs
+
+
 # ---------------------------------------------------------------- stacking: the arm and chain tables
 
 
@@ -257,6 +272,36 @@ def test_stack_row_chain_lengths_counted_from_the_rows(stack_run):
     assert close(got["share_8_or_more"], (chain >= 8).mean(), 1e-12)
     assert got["longest_seen"] == int(chain.max())
     assert 0 < got["p_at_least_3"] < got["p_at_least_2"] < 1  # chains of 2 and 3 occur: the bins are exercised
+
+
+class _Stub:
+    """A comparison reduced to what ``_stack_row`` reads: one arm's chain histogram and its mean chain."""
+
+    def __init__(self, hist: np.ndarray, mean) -> None:
+        self.hist, self._mean = hist, mean
+
+    def acc(self, name: str):
+        return type("Acc", (), {"stack_hist": self.hist})()
+
+    def mean(self, arm: str, quantity: str):
+        assert quantity == "max_stack"
+        return self._mean
+
+
+def test_stack_row_bins_on_a_histogram_written_by_hand():
+    # chains 0..12 and one of 20 (the accumulator keeps 33 bins); the table shows 0..7 and "8 or more"
+    from unocli.study.stats import t_interval
+
+    hist = np.zeros(33, dtype=np.int64)
+    hist[:13] = [50, 20, 10, 6, 4, 3, 2, 1, 1, 1, 1, 0, 1]
+    hist[20] = 1
+    est = t_interval(101, 300, 2000)
+    got = stacking_mod._stack_row(_Stub(hist, est), 4, "any")
+    assert got["n"] == 101 and got["longest_seen"] == 20
+    assert [got[f"share_{k}"] for k in range(8)] == pytest.approx([h / 101 for h in (50, 20, 10, 6, 4, 3, 2, 1)], abs=1e-15)
+    assert got["share_8_or_more"] == pytest.approx(5 / 101, abs=1e-15)  # chains of 8, 9, 10, 12 and 20
+    assert got["p_at_least_2"] == pytest.approx(31 / 101) and got["p_at_least_4"] == pytest.approx(15 / 101)
+    assert (got["mean_max_stack"], got["mean_low"], got["mean_high"]) == (est.mean, est.low, est.high)
 
 
 # ---------------------------------------------------------------- skill cells (skill and house-rules reports)
@@ -319,17 +364,15 @@ def _cell_values(parts: list) -> dict:
     }
 
 
-@pytest.fixture(scope="module")
-def skill_run(tmp_path_factory, ctx):
-    mp = pytest.MonkeyPatch()
-    seen = _spy(mp)
-    try:
-        path = tmp_path_factory.mktemp("skill") / "skill.toml"
-        path.write_text(SKILL, encoding="utf-8")
-        exp = load_experiment(path)
-        result = skill.compute(exp, ctx)
-    finally:
-        mp.undo()
+@pytest.fixture
+def skill_run(tmp_path, ctx, monkeypatch):
+    # function-scoped: mutmut ties each function to the tests that call it, and a module fixture's calls
+    # would be tied to the first test using it only
+    seen = _spy(monkeypatch)
+    path = tmp_path / "skill.toml"
+    path.write_text(SKILL, encoding="utf-8")
+    exp = load_experiment(path)
+    result = skill.compute(exp, ctx)
     # one shard per cell (fewer deals than a shard holds), played in compute's order
     keys = [
         (p, f, name, kind)
@@ -412,6 +455,7 @@ def test_house_rules_skill_gaps_against_the_cells_counted_by_hand(tmp_path, ctx,
     seen = _spy(monkeypatch)
     frame = house_rules_gap.skill_gaps(exp, ctx, "official").set_index("rule")
     assert len(seen) == 2 and [len(spec.policies) for spec, _ in seen] == [3, 3]
+    assert all(spec.match is False and spec.rotate_seats for spec, _ in seen)  # rounds, seats rotated
     cells = {name: _cell_values([sp]) for name, sp in zip(("official", "stacking"), seen, strict=True)}
     for name, want in cells.items():
         row = frame.loc[name]
@@ -484,6 +528,8 @@ def test_rate_bounds_are_the_order_statistics_written_out():
     assert rate_bounds(s) == (0.0, 10.0)
     # 81 samples 0..80 shuffled: sorted[int(2.0)] = 2 and sorted[ceil(78.0)] = 78
     assert rate_bounds(np.random.default_rng(1).permutation(81).astype(float)) == (2.0, 78.0)
+    # 39 samples: sorted[int(0.95)] = sorted[0] (not sorted[1]) and sorted[ceil(37.05)] = sorted[38]
+    assert rate_bounds(np.arange(39.0)[::-1]) == (0.0, 38.0)
     # infinite break-even rates sort to the ends
     assert rate_bounds([np.inf] * 3 + [0.5] * 5 + [-np.inf] * 3) == (-np.inf, np.inf)
     assert rate_bounds([0.3, 0.3, np.inf]) == (0.3, np.inf)
@@ -497,16 +543,17 @@ def test_holds_everywhere_and_the_verdict_matrix_on_a_frame_written_by_hand():
     assert not holds_everywhere({"random": "larger", "basic": "negligible"})
     effects = pd.DataFrame(
         [
+            {"players": 6, "rule": "a", "field": "basic", "verdict": "larger", "n": 800, "x": "5"},  # first: kept first
             {"players": 4, "rule": "a", "field": "random", "verdict": "larger", "n": 1000, "x": "1"},
             {"players": 4, "rule": "a", "field": "basic", "verdict": "larger", "n": 1000, "x": "2"},
             {"players": 4, "rule": "b", "field": "random", "verdict": "negligible", "n": 1000, "x": "3"},
             {"players": 4, "rule": "b", "field": "basic", "verdict": "undecided", "n": 2500, "x": "4"},
-            {"players": 6, "rule": "a", "field": "basic", "verdict": "larger", "n": 800, "x": "5"},
         ]
     )
     m = verdict_matrix(effects, ("players", "rule"), ("random", "basic"), lambda r: r["x"])
     assert list(m.columns) == ["players", "rule", "random", "basic", "n", "holds under"]
     assert m.to_dict("records") == [
+        {"players": 6, "rule": "a", "random": "", "basic": "5", "n": "800 each", "holds under": "all fields (larger)"},
         {"players": 4, "rule": "a", "random": "1", "basic": "2", "n": "1,000 each", "holds under": "all fields (larger)"},
         {
             "players": 4,
@@ -516,7 +563,6 @@ def test_holds_everywhere_and_the_verdict_matrix_on_a_frame_written_by_hand():
             "n": "random 1,000; basic 2,500",
             "holds under": "negligible: random; undecided: basic (the fields' difference is not tested)",
         },
-        {"players": 6, "rule": "a", "random": "", "basic": "5", "n": "800 each", "holds under": "all fields (larger)"},
     ]
     one = verdict_matrix(effects[effects["players"] == 6], ("rule",), ("random", "basic"), lambda r: r["x"])
     assert one.to_dict("records") == [
