@@ -30,8 +30,8 @@ from unocli.report.analyses import stacking as stacking_mod
 from unocli.report.analyses.bluff_grid import crossing, fictitious_play, pure_path, rate_bounds
 from unocli.report.analyses.fields import holds_everywhere, verdict_matrix
 from unocli.report.analyses.stacking_fields import field_rows, play_field, strategy_rows
+from unocli.report.experiment import load_experiment
 from unocli.run.backends import LocalBackend
-from unocli.study.experiments import load_experiment
 
 COL = {name: i for i, name in enumerate(ROW_NAMES)}
 GAMES, SEED, P = 300, 23, 4
