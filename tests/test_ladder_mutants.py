@@ -387,14 +387,14 @@ def test_the_ladders_index_on_folders_written_by_hand(tmp_path):
     head = text.splitlines()
     assert head[0] == "# Ladders" and head[1] == report_ladder.MARK
     at = head.index(
-        "| ladder | players | deals per table | best rating [95%] (anchor random = 0) | skill share of a round [95%] | "
-        "rounds until the best leads with 90% chance [95%] |"
+        "| ladder | players | deals per table | best rating [95%] (anchor random = 0) | relative skill [95%] | "
+        "skill share of a round [95%] | of a match [95%] | rounds until the best leads with 90% chance [95%] |"
     )
-    assert head[at + 1] == "|---|---|---|---|---|---|" and head[at + 2].startswith("| [official-4]")
+    assert head[at + 1] == "|---|---|---|---|---|---|---|---|" and head[at + 2].startswith("| [official-4]")
     row = next(line for line in text.splitlines() if line.startswith("| [official-4]"))
     assert row == (
-        "| [official-4](official-4/README.md) | 4 | 12,000 | `strong` +0.812 [+0.700, +0.900]; next `basic` +0.300 | "
-        "5.12% [4.00, 6.00] | vs `basic`: 37 [20, 90] ; vs `random`: inf [10, inf] |"
+        "| [official-4](official-4/README.md) | 4 | 12,000 | `strong` +0.812 [+0.700, +0.900]; next `basic` +0.300 | - | "
+        "5.12% [4.00, 6.00] | - | vs `basic`: 37 [20, 90] ; vs `random`: inf [10, inf] |"
     )
     assert "not-a-ladder" not in text and "[half]" not in text
     # a second ladder folder is a row of its own, after the first (folders in name order)
