@@ -549,21 +549,22 @@ def _best_legal(g, seat, table):
     best = _NO_KEY
     held = np.int64(g.ccount[seat, colour])
     if held > 0:
+        # every type of the colour, held or not, with selects rather than branches (which of the
+        # 13 is held is a coin toss for the branch predictor); unsigned indices need no wraparound
+        s = np.uint64(seat)
+        pt = np.uint64(table)
         own = _NO_KEY
         for t in range(colour * N_RANKS, (colour + 1) * N_RANKS):
-            if g.hands[seat, t] > 0:
-                k = np.int64(g.prio[seat, table, t]) * _KEY_PRIO + t
-                if k < own:
-                    own = k
+            u = np.uint64(t)
+            k = np.int64(g.prio[s, pt, u]) * _KEY_PRIO + t
+            own = min(own, k if g.hands[s, u] > 0 else _NO_KEY)
         best = own + (32 - held) * _KEY_TIE
     if top < WILD:
         rtop = _rank(top)
         for c in range(N_COLOURS):
             t = c * N_RANKS + rtop
-            if c != colour and g.hands[seat, t] > 0:
-                k = _key(g, seat, table, t, np.int64(g.ccount[seat, c]))
-                if k < best:
-                    best = k
+            k = _key(g, seat, table, t, np.int64(g.ccount[seat, c]))
+            best = min(best, k if (c != colour and g.hands[seat, t] > 0) else _NO_KEY)
     if g.hands[seat, WILD] > 0:
         k = _key(g, seat, table, WILD, np.int64(0))
         if k < best:
