@@ -39,6 +39,8 @@ from unocli.kernel.encode import (
     I_SWAP,
     I_TRUST_IF_LACKED,
     I_TRUST_IF_SEEN,
+    KEY_PRIO,
+    KEY_TIE,
     MATCH_ANY,
     MATCH_NUMBER,
     N_COLOURS,
@@ -46,6 +48,7 @@ from unocli.kernel.encode import (
     N_TYPES,
     NO_CARD,
     NO_COLOUR,
+    NO_KEY,
     ONLY_COLOUR,
     P_BLUFF,
     P_CHALLENGE,
@@ -519,19 +522,10 @@ def _filter_options(g, seat, m):
     return m
 
 
-# A legal card's place in _preferred's order as one integer: priority, then minus the count of its
-# colour held (0 for a Wild), then the type. The tie term (32 - count, at most 32 as a colour has
-# 25 cards) and the type (below 64) take 6 bits each under the priority, so the smallest key is
-# _preferred's card whatever the sign of the priority.
-_KEY_PRIO = 1 << 12
-_KEY_TIE = 1 << 6
-_NO_KEY = np.int64(1 << 62)
-
-
 @njit(cache=True, inline="always", _nrt=False)
 def _key(g, seat, table, t, held):
     """_preferred's order of card type ``t`` when its colour's count in the hand is ``held`` (0: a Wild)."""
-    return np.int64(g.prio[seat, table, t]) * _KEY_PRIO + (32 - held) * _KEY_TIE + t
+    return np.int64(g.prio[seat, table, t]) * KEY_PRIO + (32 - held) * KEY_TIE + t
 
 
 @njit(cache=True, _nrt=False)
@@ -546,25 +540,25 @@ def _best_legal(g, seat, table):
     """
     colour = g.colour
     top = g.top
-    best = _NO_KEY
+    best = NO_KEY
     held = np.int64(g.ccount[seat, colour])
     if held > 0:
         # every type of the colour, held or not, with selects rather than branches (which of the
         # 13 is held is a coin toss for the branch predictor); unsigned indices need no wraparound
         s = np.uint64(seat)
         pt = np.uint64(table)
-        own = _NO_KEY
+        own = NO_KEY
         for t in range(colour * N_RANKS, (colour + 1) * N_RANKS):
             u = np.uint64(t)
-            k = np.int64(g.prio[s, pt, u]) * _KEY_PRIO + t
-            own = min(own, k if g.hands[s, u] > 0 else _NO_KEY)
-        best = own + (32 - held) * _KEY_TIE
+            k = np.int64(g.prio[s, pt, u]) * KEY_PRIO + t
+            own = min(own, k if g.hands[s, u] > 0 else NO_KEY)
+        best = own + (32 - held) * KEY_TIE
     if top < WILD:
         rtop = _rank(top)
         for c in range(N_COLOURS):
             t = c * N_RANKS + rtop
             k = _key(g, seat, table, t, np.int64(g.ccount[seat, c]))
-            best = min(best, k if (c != colour and g.hands[seat, t] > 0) else _NO_KEY)
+            best = min(best, k if (c != colour and g.hands[seat, t] > 0) else NO_KEY)
     if g.hands[seat, WILD] > 0:
         k = _key(g, seat, table, WILD, np.int64(0))
         if k < best:
@@ -573,9 +567,9 @@ def _best_legal(g, seat, table):
         k = _key(g, seat, table, WILD_DRAW_FOUR, np.int64(0))
         if k < best:
             best = k
-    if best == _NO_KEY:
+    if best == NO_KEY:
         return np.int64(NO_CARD)
-    return best & (_KEY_TIE - 1)
+    return best & (KEY_TIE - 1)
 
 
 @njit(cache=True, inline="always", _nrt=False)
