@@ -8,7 +8,24 @@
 #                            # match and trace tests and tests/test_engine_mutants.py
 #   mutation/run.sh tune     # unocli/study/{tune,tune_file}.py against tests/test_tune*.py
 #   mutation/run.sh compare  # unocli/study/compare.py against tests/test_compare*.py and test_stats.py
+#   mutation/run.sh ladder   # the ladder's fit, intervals and shares, and the index of ladder folders
+#                            # against tests/test_ladder_mutants.py and test_ladder.py's tests that play no game
+#                            # (but its 40 s grid search: the hand-solved fits of test_ladder_mutants.py do its job)
+#   mutation/run.sh report   # the report computations (below) against tests/test_values_report.py
 #   mutation/run.sh engine 'unocli.reference.engine.x_play_match*'   # some mutants only (name globs)
+#
+# The ladder and report groups mutate only the functions that compute numbers (mutmut name globs, used
+# when no globs are given), not prose, rendering or option checks:
+#   ladder: study/ladder.py plan_tables, LadderData's design / by_policy / seats, anchor_index,
+#           log_likelihood, _probabilities, Fit's se / interval / diff_se, fit_counts, _information,
+#           _check_exists, fit, win_shares, ratings_frame (not play_ladder: it hands tables to the
+#           shards, covered by test_ladder.py's command tests); report/ladder.py index, _count, _lead_text.
+#   report: report/analyses/stacking_fields.py contrast, _level, _diff, _comeback, field_rows, _changes,
+#           strategy_rows (comeback chance, big-draw shares, the rule x strategy interaction);
+#           stacking.py _arm_rows, _stack_row (chain lengths); skill.py play_cell, _gap_row, _change_rows
+#           (the clustered-by-deal share and edge, paired changes); bluff_grid.py fictitious_play,
+#           pure_path, crossing, rate_bounds (best responses, break-even rates); house_rules_gap.py
+#           gap_rules, skill_gaps; fields.py holds_everywhere, verdict_matrix.
 #
 # mutmut runs, for each mutant, only those of the group's tests that called the mutated function,
 # but a group's whole test list runs once first; so a group is given its own copy of the project
@@ -20,8 +37,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
-group=${1:?usage: mutation/run.sh stats|check|engine|tune|compare [MUTANT_GLOB...]}
+group=${1:?usage: mutation/run.sh stats|check|engine|tune|compare|ladder|report [MUTANT_GLOB...]}
 shift
+globs=()
 case "$group" in
     stats)
         mutate='"unocli/study/stats.py"'
@@ -42,7 +60,28 @@ case "$group" in
     compare)
         mutate='"unocli/study/compare.py"'
         tests='"tests/test_compare.py", "tests/test_compare_mutants.py", "tests/test_stats.py"' ;;
-    *) echo "unknown group: $group (stats, check, engine, tune or compare)" >&2; exit 2 ;;
+    ladder)
+        mutate='"unocli/study/ladder.py", "unocli/report/ladder.py"'
+        tests='"tests/test_ladder_mutants.py", "tests/test_ladder.py", "-k",
+               "not command and not ladder_json and not bad_input and not refuses and not brute_force"'
+        L=unocli.study.ladder R=unocli.report.ladder
+        globs=("$L.x_plan_tables_*" "$L.xǁLadderDataǁdesign_*" "$L.xǁLadderDataǁby_policy_*" "$L.xǁLadderDataǁseats_*"
+               "$L.x_anchor_index_*" "$L.x_log_likelihood_*" "$L.x__probabilities_*" "$L.xǁFitǁ*" "$L.x_fit_*"
+               "$L.x__information_*" "$L.x__check_exists_*" "$L.x_win_shares_*" "$L.x_ratings_frame_*"
+               "$R.x_index_*" "$R.x__count_*" "$R.x__lead_text_*") ;;
+    report)
+        A=unocli.report.analyses
+        mutate='"unocli/report/analyses/stacking_fields.py", "unocli/report/analyses/stacking.py", "unocli/report/analyses/skill.py",
+                "unocli/report/analyses/bluff_grid.py", "unocli/report/analyses/house_rules_gap.py", "unocli/report/analyses/fields.py"'
+        tests='"tests/test_values_report.py"'
+        globs=("$A.stacking_fields.x_contrast_*" "$A.stacking_fields.x__level_*" "$A.stacking_fields.x__diff_*"
+               "$A.stacking_fields.x__comeback_*" "$A.stacking_fields.x_field_rows_*" "$A.stacking_fields.x__changes_*"
+               "$A.stacking_fields.x_strategy_rows_*" "$A.stacking.x__arm_rows_*" "$A.stacking.x__stack_row_*"
+               "$A.skill.x_play_cell_*" "$A.skill.x__gap_row_*" "$A.skill.x__change_rows_*"
+               "$A.bluff_grid.x_fictitious_play_*" "$A.bluff_grid.x_pure_path_*" "$A.bluff_grid.x_crossing_*"
+               "$A.bluff_grid.x_rate_bounds_*" "$A.house_rules_gap.x_gap_rules_*" "$A.house_rules_gap.x_skill_gaps_*"
+               "$A.fields.x_holds_everywhere_*" "$A.fields.x_verdict_matrix_*") ;;
+    *) echo "unknown group: $group (stats, check, engine, tune, compare, ladder or report)" >&2; exit 2 ;;
 esac
 work=${MUTATION_DIR:-/tmp/unocli-mutation-$group}
 mkdir -p "$work"
@@ -59,6 +98,8 @@ text = re.sub(r"^pytest_add_cli_args_test_selection = \[.*?\]", f"pytest_add_cli
 open(path, "w").write(text)
 PY
 cd "$work"
+# Name globs given on the command line, else the group's own (ladder, report), else every mutant of its files.
+[ $# -gt 0 ] || set -- ${globs[@]+"${globs[@]}"}
 "$root/.venv/bin/mutmut" run --max-children "${MUTMUT_CHILDREN:-1}" "$@" || true
 "$root/.venv/bin/mutmut" results
 # The score: killed / all mutants of the group (from mutmut's per-file records).

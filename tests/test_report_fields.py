@@ -19,9 +19,18 @@ import pytest
 
 from unocli.errors import ConfigError
 from unocli.report.analyses import Context, game_length, house_rules, stacking
-from unocli.report.analyses.fields import agreement, field_experiment, field_sizes, field_specs, on_field, verdict_matrix
+from unocli.report.analyses.fields import (
+    agreement,
+    field_experiment,
+    field_sizes,
+    field_specs,
+    on_field,
+    scope,
+    verdict_matrix,
+)
+from unocli.report.experiment import load_experiment
 from unocli.run.backends import LocalBackend
-from unocli.study.experiments import load_experiment
+from unocli.study.interaction import FieldInteraction
 
 FORGETFUL = "basic:forget_uno=0.5,swap_target=next"
 
@@ -116,6 +125,33 @@ def test_agreement_lists_each_fields_verdict_without_claiming_the_fields_differ(
     assert shown.loc["a", "n"] == "100 each" and shown.loc["b", "n"] == "basic 100; strong 90"
 
 
+def _inter(a: str, b: str, verdict: str) -> FieldInteraction:
+    return FieldInteraction((4, "r"), a, b, 0.0, 0.1, 256, -0.1, 0.1, 0.99, 3, 1.0, verdict, 0.5, 1.0)
+
+
+def test_only_an_interaction_beyond_the_margin_says_the_fields_differ():
+    labels = {"random": "undecided", "basic": "lengthens"}
+    within = [_inter("random", "basic", "equivalent")]
+    assert scope(labels, within) == (
+        "by field: undecided under random, lengthens under basic (the fields cannot be told apart: every difference "
+        "between fields lies within the margin (interaction on common deals))"
+    )
+    assert scope(labels, [_inter("random", "basic", "unsized")]).endswith(
+        "(the fields cannot be told apart: the interactions on common deals are undecided)"
+    )
+    assert scope(labels, [_inter("random", "basic", "larger")]).endswith(
+        "(the effect differs by more than the margin between random and basic (interaction on common deals))"
+    )
+    assert scope(labels) == "by field: undecided under random, lengthens under basic (the fields' difference is not tested)"
+    same = {"random": "lengthens", "basic": "lengthens"}
+    assert scope(same, within) == "lengthens under both fields"
+    two = [_inter("random", "basic", "larger"), _inter("random", "tuned", "larger")]
+    assert scope(same, two) == (
+        "lengthens under both fields, by amounts that differ beyond the margin between random and basic, and between "
+        "random and tuned"
+    )
+
+
 def test_house_rules_reports_a_rule_that_matters_under_one_field_only(tmp_path, ctx):
     result = house_rules.compute(_load(tmp_path, HOUSE), ctx)
     eff = result.effects.set_index(["field", "rule"])
@@ -132,11 +168,21 @@ def test_house_rules_reports_a_rule_that_matters_under_one_field_only(tmp_path, 
     assert ("basic", "official", "penalty10") in result.identical
     section = house_rules.render(result)
     line = next(f for f in section.findings if f.startswith("penalty10 at 4 players"))
-    assert f"length: by field: no change under basic, lengthens under {FORGETFUL} (the fields' difference" in line
+    # the labels differ, and the interaction (the effect under basic minus under the forgetful field, on the same
+    # deals) lies beyond the 1-turn margin: only that lets the finding say the fields differ
+    differs = f"the effect differs by more than the margin between basic and {FORGETFUL} (interaction on common deals)"
+    assert f"length: by field: no change under basic, lengthens under {FORGETFUL} ({differs})" in line
+    (inter,) = result.between["turns"][(4, "penalty10")]
+    assert inter.verdict == "larger" and inter.high < -1 and (inter.field_a, inter.field_b) == ("basic", FORGETFUL)
+    # the first player's share: labels differ (no change / undecided) but the interaction is undecided
+    assert "first player's share: by field: no change under basic, undecided under" in line
+    assert "(the fields cannot be told apart: the interactions on common deals are undecided)" in line
     turns_table = next(b for b in section.blocks if getattr(b, "name", "") == "house-rules-turns-by-field")
     row = turns_table.shown.set_index("rule").loc["penalty10"]
-    assert row["holds under"] == f"no change: basic; lengthens: {FORGETFUL} (the fields' difference is not tested)"
+    assert row["holds under"] == f"no change: basic; lengthens: {FORGETFUL} ({differs})"
     assert "[" in row["basic"] and "[" in row[FORGETFUL] and row["n"] == "300 each"
+    inter_table = next(b for b in section.blocks if getattr(b, "name", "") == "house-rules-fields-interaction")
+    assert set(inter_table.data["family"]) == {3} and (inter_table.data["p_holm"] >= inter_table.data["p_raw"]).all()
 
 
 def test_game_length_reports_a_rule_that_matters_under_one_field_only(tmp_path, ctx):

@@ -24,7 +24,7 @@ COLUMNS = ("baseline", "now", "difference", "interval", "detectable")
 
 
 def row_cells(r: CheckRow) -> dict[str, str]:
-    """A check row's figures: shares as percentages and their differences in points, differences signed, the
+    """A check row's figures: shares as percentages and their differences in percentage points (pp), differences signed, the
     difference and its interval with the decimals the interval warrants (an exact rerun's difference, which has
     no interval, to four significant figures); the detectable change with the difference's decimals."""
     share = is_binary(r.metric)
@@ -51,14 +51,23 @@ def head_line(name: str, report: CheckReport) -> str:
 
 
 def describe(report: CheckReport) -> str:
-    """What was run, on how many games, at which error rates."""
+    """What was run, on how many games, at which error rates, and how the family of metrics is adjusted.
+
+    The metrics of a check are read together, so the line names the adjustment: the fixed check's p-values are
+    Holm-adjusted over every metric and its intervals simultaneous (Bonferroni); the sequential check's bounds
+    and intervals are Bonferroni over the metrics.
+    """
     head = f"{report.mode} check, {fmt.count(report.games)} games per arm, seed {report.seed}"
+    family = f"{len(report.rows)} figures checked"
     if report.mode == "statistical":
-        head += f", family-wise alpha {report.alpha:g}, tolerance {report.tolerance:g}"
+        head += (
+            f", family-wise alpha {report.alpha:g} over the {family} (p-values Holm-adjusted, intervals simultaneous: "
+            f"Bonferroni), tolerance {report.tolerance:g}"
+        )
     elif report.mode == "sequential":
         head += (
-            f", family-wise alpha {report.alpha:g}, beta {report.beta:g} per metric at the tolerance, "
-            f"tolerance {report.tolerance:g}"
+            f", family-wise alpha {report.alpha:g} over the {family} (bounds and intervals Bonferroni), "
+            f"beta {report.beta:g} per metric at the tolerance, tolerance {report.tolerance:g}"
         )
     return head
 

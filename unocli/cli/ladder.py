@@ -6,15 +6,19 @@ import json
 import math
 import shlex
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
 if TYPE_CHECKING:
     import pandas as pd
 
+    from unocli.game.policies import Policy
+    from unocli.game.rules import Rules
+    from unocli.run.backends import Backend
+
 from unocli.cli.backend import backend_options, make_backend
-from unocli.cli.options import UnoCommand, build_rules, rules_options, seed_option
+from unocli.cli.options import UnoCommand, build_rules, games_type, rules_options, seed_option
 
 
 @click.command(cls=UnoCommand)
@@ -35,10 +39,29 @@ from unocli.cli.options import UnoCommand, build_rules, rules_options, seed_opti
 )
 @click.option(
     "--games",
-    type=click.IntRange(min=2, max=1 << 40),
+    type=games_type(lo=2),
     default=2000,
     show_default=True,
-    help="Deals per table; every table plays the same deals, each once per seat rotation.",
+    help="Deals per table, 2 to 2**63 - 1 (as memory allows); every table plays the same deals, each once per seat rotation.",
+)
+@click.option(
+    "--lone",
+    "lone_specs",
+    multiple=True,
+    metavar="SPEC",
+    help="A costly policy (search, peek) rated only as the lone player against a field of each --policy (repeat).",
+)
+@click.option(
+    "--lone-games",
+    type=click.IntRange(min=2, max=1 << 40),
+    default=None,
+    help="Deals for the --lone tables (the first of --games' deals; default: --games).",
+)
+@click.option(
+    "--match-games",
+    type=click.IntRange(min=2, max=1 << 40),
+    default=None,
+    help="Also play the --policy tables as matches on this many deals, for the match-level skill measures.",
 )
 @seed_option
 @click.option("--match", "as_match", is_flag=True, help="Rate by matches to target_score instead of single rounds.")
@@ -47,7 +70,7 @@ from unocli.cli.options import UnoCommand, build_rules, rules_options, seed_opti
     "out",
     type=click.Path(file_okay=False),
     default=None,
-    help="Write ratings.csv, skill.csv, ladder.png and README.md into this folder.",
+    help="Write ratings.csv, skill.csv, ladder.png and README.md (with --match-games, match-ratings.csv) into this folder.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the ratings and skill measures as JSON.")
 @backend_options
@@ -58,6 +81,9 @@ def ladder_cmd(
     specs: tuple[str, ...],
     policies_file: str | None,
     games: int,
+    lone_specs: tuple[str, ...],
+    lone_games: int | None,
+    match_games: int | None,
     seed: int,
     as_match: bool,
     out: str | None,
@@ -72,51 +98,124 @@ def ladder_cmd(
     once per seat rotation. Ratings are log-odds of winning a decided round (random = 0 when it plays,
     else the first policy), by maximum likelihood, with 95% cluster-robust intervals over deals. Also
     printed: the share of one round's outcome variance due to skill, and the rounds until the best
-    player leads with 90% chance. See docs/ladder.md.
+    player leads with 90% chance. A --lone policy (search, or the clairvoyant bound peek) plays only as
+    the lone player against a field of each --policy, on the first --lone-games deals; with a peek
+    among them the relative skill (the best player's gain over random over the bound's) is given.
+    With --match-games the --policy tables are also played as matches, for the match-level measures.
+    See docs/ladder.md.
     """
+    import pandas as pd
+
     from unocli.cli.options import load_extra_policies
-    from unocli.game.policies import parse_policy_spec
+    from unocli.game.policies import SearchMode, parse_policy_spec
     from unocli.report import ladder as output
     from unocli.study import ladder as lad
     from unocli.study.ladder_skill import skill_frame
 
-    if out is not None and as_json:
-        raise click.UsageError("--out and --json cannot be used together: choose one")
-    if len(specs) < 2:
-        raise click.UsageError(f"a ladder needs at least two --policy options, not {len(specs)}")
-    twice = sorted({s for s in specs if specs.count(s) > 1})
-    if twice:
-        raise click.UsageError(f"--policy {twice[0]} is given twice: each policy once")
+    everyone = (*specs, *lone_specs)
+    _check(specs, lone_specs, games, lone_games, match_games, as_match, out is not None and as_json)
     if out is not None:
         output.check_out(out)
     extra = load_extra_policies(policies_file)
     rules = build_rules(rules_spec, sets, players)
-    policies = [parse_policy_spec(s, extra) for s in specs]
-    tables = lad.plan_tables(len(specs), rules.players)
-    head = f"Ladder: {len(specs)} policies, {len(tables)} tables of {rules.players}, {games:,} deals each, seed {seed}"
-    click.echo(head, err=True)
-    data = lad.play_ladder(
-        rules,
-        policies,
-        list(specs),
-        games=games,
-        seed=seed,
-        match=as_match,
-        backend=make_backend(backend, scheduler),
-        progress=lambda text: click.echo("  " + text, err=True),
+    policies = [parse_policy_spec(s, extra) for s in everyone]
+    tables = lad.plan_lone_tables(len(specs), len(lone_specs), rules.players)
+    per_table = [games if t.kind != lad.LONE else (lone_games or games) for t in tables]
+    bounds = [i for i, p in enumerate(policies) if p.search is SearchMode.PEEK]
+    head = f"Ladder: {len(everyone)} policies, {len(tables)} tables of {rules.players}, {games:,} deals each, seed {seed}"
+    click.echo(head + (f" (lone tables: {lone_games:,})" if lone_games else ""), err=True)
+    progress = lambda text: click.echo("  " + text, err=True)  # noqa: E731 - one line for both calls
+    runner = make_backend(backend, scheduler)
+    data = lad.play_tables(
+        rules, policies, list(everyone), tables, per_table, seed=seed, match=as_match, backend=runner, progress=progress
     )
     result = lad.fit(data)
-    frame = lad.ratings_frame(data, result, list(specs))
-    skill = skill_frame(data, result, seed=seed)
+    frame = lad.ratings_frame(data, result, list(everyone)).assign(
+        bound=lambda f: f["policy"].isin([everyone[b] for b in bounds])
+    )
+    skill = skill_frame(data, result, seed=seed, bounds=bounds, level="match" if as_match else "round")
+    match_frame = None
+    if match_games is not None:
+        match_frame, match_skill = _match_ladder(rules, policies[: len(specs)], specs, match_games, seed, runner, progress)
+        skill = pd.concat([skill, match_skill], ignore_index=True)
     if as_json:
-        click.echo(json.dumps({"ratings": _records(frame), "skill": _records(skill)}, indent=2))
+        body = {"ratings": _records(frame), "skill": _records(skill)}
+        if match_frame is not None:
+            body["match_ratings"] = _records(match_frame)
+        click.echo(json.dumps(body, indent=2))
         return
     click.echo(_text(frame, skill))
     if out is not None:
-        args = sys.argv[2:] if sys.argv[1:2] == ["ladder"] else list(_args(rules_spec, sets, rules.players, specs, games, seed))
-        run = output.LadderRun(rules_spec, rules.players, seed, games, len(tables), as_match, "unocli ladder " + shlex.join(args))
-        for path in output.write(out, frame, skill, run):
+        command = _command(rules_spec, sets, rules.players, specs, games, seed, lone_specs, lone_games, match_games)
+        lone = (lone_games or games) if lone_specs else 0
+        run = output.LadderRun(
+            rules_spec, rules.players, seed, games, len(tables), as_match, command, lone, match_games or 0, lone_specs
+        )
+        for path in output.write(out, frame, skill, run, match_frame):
             click.echo(f"wrote {path}", err=True)
+
+
+def _command(
+    rules: str,
+    sets: tuple[str, ...],
+    players: int,
+    specs: tuple[str, ...],
+    games: int,
+    seed: int,
+    lone_specs: tuple[str, ...],
+    lone_games: int | None,
+    match_games: int | None,
+) -> str:
+    """The command line that remakes the folder: argv, or (under a test runner) the options rebuilt."""
+    args = sys.argv[2:] if sys.argv[1:2] == ["ladder"] else _args(rules, sets, players, specs, games, seed)
+    if sys.argv[1:2] != ["ladder"]:
+        args += _lone_args(lone_specs, lone_games, match_games)
+    return "unocli ladder " + shlex.join(args)
+
+
+def _match_ladder(
+    rules: Rules, policies: list[Policy], specs: tuple[str, ...], games: int, seed: int, runner: Backend, progress: Any
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The round robin again as matches: its ratings and its (match-level) skill measures."""
+    from unocli.study import ladder as lad
+    from unocli.study.ladder_skill import skill_frame
+
+    click.echo(f"Matches: {len(specs)} policies, {games:,} deals each", err=True)
+    data = lad.play_ladder(rules, policies, list(specs), games=games, seed=seed, match=True, backend=runner, progress=progress)
+    result = lad.fit(data)
+    return lad.ratings_frame(data, result, list(specs)), skill_frame(data, result, seed=seed, level="match")
+
+
+def _check(
+    specs: tuple[str, ...],
+    lone_specs: tuple[str, ...],
+    games: int,
+    lone_games: int | None,
+    match_games: int | None,
+    as_match: bool,
+    out_and_json: bool,
+) -> None:
+    """Refuse, in one sentence each, options that do not go together (before any game is played)."""
+    if out_and_json:
+        raise click.UsageError("--out and --json cannot be used together: choose one")
+    if len(specs) < 2:
+        raise click.UsageError(f"a ladder needs at least two --policy options, not {len(specs)}")
+    everyone = (*specs, *lone_specs)
+    twice = sorted({s for s in everyone if everyone.count(s) > 1})
+    if twice:
+        raise click.UsageError(f"--policy {twice[0]} is given twice: each policy once")
+    if lone_games is not None and not lone_specs:
+        raise click.UsageError("--lone-games needs at least one --lone policy")
+    if lone_games is not None and lone_games > games:
+        raise click.UsageError(f"--lone-games {lone_games:,} is more than --games {games:,}: the lone tables play a subset")
+    if match_games is not None and as_match:
+        raise click.UsageError("--match-games and --match cannot be used together: --match already rates by matches")
+
+
+def _lone_args(lone_specs: tuple[str, ...], lone_games: int | None, match_games: int | None) -> list[str]:
+    out = [a for s in lone_specs for a in ("--lone", s)]
+    out += ["--lone-games", str(lone_games)] if lone_games else []
+    return out + (["--match-games", str(match_games)] if match_games else [])
 
 
 def _args(rules: str, sets: tuple[str, ...], players: int, specs: tuple[str, ...], games: int, seed: int) -> list[str]:
@@ -135,10 +234,13 @@ def _text(frame: pd.DataFrame, skill: pd.DataFrame) -> str:
     lines = [f"{'policy':<24} {'rating':>8} {'95% interval':>20} {'games':>10} {'lone vs field':>14}"]
     for r in frame.itertuples():
         interval = "(anchor)" if r.anchor else f"[{r.low:+.3f}, {r.high:+.3f}]"
-        lines.append(f"{r.policy:<24} {r.rating:>+8.3f} {interval:>20} {r.games:>10,} {100 * r.field_share:>13.2f}%")
+        name = f"{r.policy} (bound)" if r.bound else r.policy
+        lines.append(f"{name:<24} {r.rating:>+8.3f} {interval:>20} {r.games:>10,} {100 * r.field_share:>13.2f}%")
     lines.append("")
     for r in skill.itertuples():
-        if "share" in r.measure:
+        if r.key == "relative_skill":
+            lines.append(f"{r.measure}: {r.value:.3f} [{r.low:.3f}, {r.high:.3f}] (n = {r.n:,} deals)")
+        elif r.key == "skill_share":
             lines.append(f"{r.measure}: {100 * r.value:.2f}% [{100 * r.low:.2f}, {100 * r.high:.2f}] (n = {r.n:,} deals)")
         else:
             lines.append(f"{r.measure}: {_n(r.value)} [{_n(r.low)}, {_n(r.high)}] (n = {r.n:,} deals)")

@@ -17,7 +17,7 @@ from unocli.version import __version__
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-FILES = ("README.md", "ratings.csv", "skill.csv", "ladder.png")
+FILES = ("README.md", "ratings.csv", "skill.csv", "ladder.png", "match-ratings.csv")
 MARK = "<!-- written by unocli ladder -->"
 
 
@@ -32,6 +32,9 @@ class LadderRun:
     tables: int
     match: bool
     command: str
+    lone_games: int = 0  # deals of the lone-only policies' tables (0: none)
+    match_games: int = 0  # deals of the match ladder over the same --policy tables (0: none)
+    lone: tuple[str, ...] = ()  # the lone-only policies
 
 
 def check_out(folder: str | Path) -> Path:
@@ -56,7 +59,9 @@ def chart(frame: pd.DataFrame, run: LadderRun) -> Figure:
     cap = plots.caption_text(
         [
             f"Luce ratings (log-odds of winning a decided {_unit(run)}) under the {run.rules} rules at {run.players} players",
-            f"{fmt.count(run.deals)} deals at each of {run.tables} tables, every deal once per seat rotation, seed {run.seed}",
+            f"{fmt.count(run.deals)} deals at each of {run.tables} tables, every deal once per seat rotation, seed {run.seed}"
+            + (f" (the lone-only policies' tables: the first {fmt.count(run.lone_games)})" if run.lone else ""),
+            *(["a bound (peek, which sees every hidden card) is not a player"] if frame.get("bound", pd.Series()).any() else []),
             "ratings anchored at " + str(frame.loc[frame["anchor"], "policy"].iloc[0]) + " = 0",
             "bars are 95% Wald intervals, cluster-robust over deals",
             f"unocli {__version__}",
@@ -69,7 +74,8 @@ def chart(frame: pd.DataFrame, run: LadderRun) -> Figure:
     ax.errorbar(frame["rating"], ys, xerr=err, fmt="o", ms=5, capsize=3, color=plots.COLOURS[0])
     ax.axvline(0.0, color="#555555", lw=1, ls=":")
     ax.set_yticks(ys)
-    ax.set_yticklabels(list(frame["policy"]))
+    bound = frame["bound"] if "bound" in frame else pd.Series(False, index=frame.index)
+    ax.set_yticklabels([f"{p} (bound)" if b else str(p) for p, b in zip(frame["policy"], bound, strict=True)])
     ax.set_xlabel(f"rating (log-odds of winning a decided {_unit(run)}; a gap of 0.1 is about 2.5 pp heads-up)", fontsize=9)
     ax.grid(True, axis="x", alpha=0.3, lw=0.6)
     ax.spines[["top", "right"]].set_visible(False)
@@ -85,18 +91,21 @@ def _ratings_table(frame: pd.DataFrame, run: LadderRun) -> str:
     ]
     for r in frame.itertuples():
         rating = "0 (anchor)" if r.anchor else f"{r.rating:+.3f} [{r.low:+.3f}, {r.high:+.3f}]"
+        name = f"`{r.policy}` (bound, not a player)" if getattr(r, "bound", False) else f"`{r.policy}`"
         mixed = "-" if math.isnan(r.mixed_share) else fmt.share_ci(r.mixed_share, r.mixed_low, r.mixed_high, 1)
         field = fmt.share_ci(r.field_share, r.field_low, r.field_high, 1)
         models = [("-" if math.isnan(m) else fmt.share(m, 1)) for m in (r.field_model, r.mixed_model)]
-        lines.append(f"| `{r.policy}` | {rating} | {fmt.count(r.games)} | {field} | {models[0]} | {mixed} | {models[1]} |")
+        lines.append(f"| {name} | {rating} | {fmt.count(r.games)} | {field} | {models[0]} | {mixed} | {models[1]} |")
     return "\n".join(lines)
 
 
 def _skill_table(skill: pd.DataFrame) -> str:
     lines = ["| measure | value [95%] | n deals | how |", "|---|---|---|---|"]
     for r in skill.itertuples():
-        if "share" in r.measure:
+        if r.key == "skill_share":
             value = f"{100 * r.value:.2f}% [{100 * r.low:.2f}, {100 * r.high:.2f}]"
+        elif r.key == "relative_skill":
+            value = f"{r.value:.3f} [{r.low:.3f}, {r.high:.3f}]"
         else:
             value = f"{_count(r.value)} [{_count(r.low)}, {_count(r.high)}]"
         lines.append(f"| {r.measure} | {value} | {fmt.count(r.n)} | {r.detail} |")
@@ -109,14 +118,27 @@ def _count(x: float) -> str:
 
 def readme(frame: pd.DataFrame, skill: pd.DataFrame, run: LadderRun) -> str:
     """The folder's README.md: the answer, the model, n, the tables and the exact command."""
-    top = frame.iloc[0]
+    bound = frame["bound"] if "bound" in frame else pd.Series(False, index=frame.index)
+    top = frame[~bound].iloc[0]
     anchor = str(frame.loc[frame["anchor"], "policy"].iloc[0])
     unit = _unit(run)
+    lone = (
+        f" The lone-only policies ({', '.join(f'`{p}`' for p in run.lone)}) play only as the lone player against a field "
+        f"of each other policy, on the first {fmt.count(run.lone_games)} deals."
+        if run.lone
+        else ""
+    )
+    matches = (
+        f" The match-level measures come from the same round-robin tables played as matches to the target score, "
+        f"on {fmt.count(run.match_games)} deals (without the lone-only policies)."
+        if run.match_games
+        else ""
+    )
     return f"""# Ladder: {run.rules} rules, {run.players} players
 {MARK}
 
 `{top["policy"]}` rates highest: {top["rating"]:+.3f} [{top["low"]:+.3f}, {top["high"]:+.3f}] over `{anchor}` (0), from
-{fmt.count(run.deals)} deals at each of {run.tables} tables, every deal played once per seat rotation ({unit}s).
+{fmt.count(run.deals)} deals at each of {run.tables} tables, every deal played once per seat rotation ({unit}s).{lone}{matches}
 
 ![ratings](ladder.png)
 
@@ -141,9 +163,12 @@ See docs/ladder.md.
 
 Skill share: Var(true) = Var(observed) - Var(luck) over the policies' lone-vs-field win shares (Getty et al.,
 SIAM Review 2018), divided by one {unit}'s outcome variance, mean share x (1 - mean share); 95% percentile
-bootstrap over deals. Rounds to lead: the smallest number of decided {unit}s after which the better player has
-won more of them with 90% chance (binomial, from the fitted rating gap); interval from the gap's 95% interval.
-The relative skill against a clairvoyant bound is not given here.
+bootstrap over deals; over the round-robin policies only (not the lone-only ones). Rounds to lead: the smallest
+number of decided {unit}s after which the better player has won more of them with 90% chance (binomial, from the
+fitted rating gap); interval from the gap's 95% interval. Relative skill (Dreef, Borm and van der Genugten): the
+best player's rating gain over `random` divided by the gain of the clairvoyant bound `peek` (the search that sees
+every hidden card: a bound, not a player), on the rating scale; 95% Wald interval by the delta method from the
+cluster-robust covariance. A bound is never the best player.
 
 ## Policies
 
@@ -159,17 +184,23 @@ unocli {__version__}, seed {run.seed}.
 """
 
 
-def write(folder: str | Path, frame: pd.DataFrame, skill: pd.DataFrame, run: LadderRun) -> list[Path]:
-    """Write the four files into ``folder`` (made if missing), each atomically."""
+def write(
+    folder: str | Path, frame: pd.DataFrame, skill: pd.DataFrame, run: LadderRun, match_frame: pd.DataFrame | None = None
+) -> list[Path]:
+    """Write the four files (five with the match ratings) into ``folder`` (made if missing), each atomically."""
     p = check_out(folder)
     p.mkdir(parents=True, exist_ok=True)
     fig = chart(frame, run)
-    return [
+    written = [
         write_atomic(p / "ratings.csv", lambda tmp: frame.to_csv(tmp, index=False)),
         write_atomic(p / "skill.csv", lambda tmp: skill.to_csv(tmp, index=False)),
         write_atomic(p / "ladder.png", lambda tmp: fig.savefig(tmp, dpi=110, format="png")),
-        write_text_atomic(p / "README.md", readme(frame, skill, run)),
     ]
+    if match_frame is not None:
+        written.append(write_atomic(p / "match-ratings.csv", lambda tmp: match_frame.to_csv(tmp, index=False)))
+    elif (p / "match-ratings.csv").exists():
+        (p / "match-ratings.csv").unlink()  # a stale file from an earlier run with --match-games
+    return [*written, write_text_atomic(p / "README.md", readme(frame, skill, run))]
 
 
 def index(root: str | Path) -> str:
@@ -179,19 +210,30 @@ def index(root: str | Path) -> str:
         if not (folder / "ratings.csv").is_file() or not (folder / "skill.csv").is_file():
             continue
         ratings, skill = pd.read_csv(folder / "ratings.csv"), pd.read_csv(folder / "skill.csv")
+        if "bound" in ratings:
+            ratings = ratings[~ratings["bound"].astype(bool)]
+        if "key" not in skill:  # a folder written before the measures had keys
+            skill = skill.assign(key=["skill_share", *["lead"] * (len(skill) - 1)], level="round")
         best, second = ratings.iloc[0], ratings.iloc[1]
-        share = skill.iloc[0]
-        leads = [_lead_text(r) for _, r in skill.iloc[1:].iterrows()]
+        rounds = skill[skill["level"] == "round"]
+        share = rounds[rounds["key"] == "skill_share"].iloc[0]
+        leads = [_lead_text(r) for _, r in rounds[rounds["key"].str.startswith("lead")].iterrows()]
+        rel = rounds[rounds["key"] == "relative_skill"]
+        rel_text = "-" if rel.empty else f"{rel['value'].iloc[0]:.3f} [{rel['low'].iloc[0]:.3f}, {rel['high'].iloc[0]:.3f}]"
+        m = skill[(skill["level"] == "match") & (skill["key"] == "skill_share")]
+        m_text = (
+            "-" if m.empty else f"{100 * m['value'].iloc[0]:.2f}% [{100 * m['low'].iloc[0]:.2f}, {100 * m['high'].iloc[0]:.2f}]"
+        )
         rows.append(
             f"| [{folder.name}]({folder.name}/README.md) | {int(best['players'])} | {fmt.count(int(best['deals']))} | "
             f"`{best['policy']}` {best['rating']:+.3f} [{best['low']:+.3f}, {best['high']:+.3f}]; next `{second['policy']}` "
-            f"{second['rating']:+.3f} | {100 * share['value']:.2f}% [{100 * share['low']:.2f}, {100 * share['high']:.2f}] | "
-            + " ; ".join(leads)
-            + " |"
+            f"{second['rating']:+.3f} | {rel_text} | {100 * share['value']:.2f}% [{100 * share['low']:.2f}, "
+            f"{100 * share['high']:.2f}] | {m_text} | " + " ; ".join(leads) + " |"
         )
     head = (
-        "| ladder | players | deals per table | best rating [95%] (anchor random = 0) | skill share of a round [95%] | "
-        "rounds until the best leads with 90% chance [95%] |\n|---|---|---|---|---|---|"
+        "| ladder | players | deals per table | best rating [95%] (anchor random = 0) | relative skill [95%] | "
+        "skill share of a round [95%] | of a match [95%] | rounds until the best leads with 90% chance [95%] |\n"
+        "|---|---|---|---|---|---|---|---|"
     )
     return f"""# Ladders
 {MARK}
@@ -199,8 +241,10 @@ def index(root: str | Path) -> str:
 Policies rated by a Luce first-place model under each rule set and table size (`unocli ladder`; the model, the
 intervals and the skill measures: docs/ladder.md). Each folder holds the ratings, the skill measures, a chart
 and the exact command; sims/ladder.sh remakes them all. The skill share depends on the policies rated (here
-`random` among them): it is the share of one round's outcome variance explained by which of these policies plays.
-At more than two players the rounds to lead count the rounds won by one of the two.
+`random` among them): it is the share of one round's (or match's) outcome variance explained by which of these
+policies plays. The relative skill is the best player's rating gain over `random` divided by the clairvoyant bound
+`peek`'s (a bound, not a player). At more than two players the rounds to lead count the rounds won by one of the two.
+The best player is never the bound.
 
 {head}
 {chr(10).join(rows)}

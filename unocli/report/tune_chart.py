@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from unocli.study.tune import TuneResult
+
+
+def _scaled(x: Any, k: float) -> Any:
+    """``x`` times ``k`` (an axis' transform: numbers or arrays)."""
+    return x * k
 
 
 def search_chart(result: TuneResult, path: str | Path) -> Path:
@@ -47,8 +53,16 @@ def search_chart(result: TuneResult, path: str | Path) -> Path:
         ax.annotate(label, (100 * d.high, y_fresh), xytext=(4, -3), textcoords="offset points", fontsize=8)
     ax.axvline(0, color="0.4", lw=0.8)
     ax.set_yticks(range(len(rows)), [r["candidate"] for r in reversed(rows)], fontsize=7)
-    ax.set_xlabel("gain over the field: win share minus the field's per-seat share (pp, 95% CI over deals)")
+    ax.set_xlabel(
+        "gain over the field: win share minus a field player's share (pp, 95% CI over deals); n/(n-1) times the edge",
+        fontsize=8,
+    )
     t = result.table
+    n = t.rules.players
+    # The edge (share minus the fair share 1/n, docs/statistics.md) on the top axis: with a winner in every round
+    # the field's n-1 seats share 1 - s, so gain = s - (1 - s)/(n - 1) = n/(n - 1) * (s - 1/n).
+    edge_axis = ax.secondary_xaxis("top", functions=(partial(_scaled, k=(n - 1) / n), partial(_scaled, k=n / (n - 1))))
+    edge_axis.set_xlabel(f"edge: win share minus the fair share 1/{n} (pp; x{n} gives it relative to the fair share)", fontsize=8)
     ax.set_title(
         f"tune: the last of {len(result.races)} races, {len(rows)} candidates shown, around {result.space.base} vs field;"
         f" {t.rules.players} players, seed {t.seed}\n"

@@ -24,6 +24,7 @@ plays every deal, so a deal's rounds are correlated within and across tables.
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -32,6 +33,7 @@ import numpy as np
 import pandas as pd
 
 from unocli.errors import ConfigError
+from unocli.game.limits import OutOfRange
 from unocli.game.policies import Policy
 from unocli.game.rules import Rules
 from unocli.run.backends import Backend, LocalBackend
@@ -41,6 +43,7 @@ from unocli.study.stats import Z95, clustered_share
 
 SHARD = 1 << 14  # deals per shard; each is played once per rotation
 KINDS = ("field", "mixed")
+LONE = "lone"  # the kind of a table where a lone-only policy (a costly searcher, a bound) meets a field
 ANCHOR = "random"
 Progress = Callable[[str], None]
 
@@ -86,10 +89,15 @@ class LadderData:
     tables: tuple[LadderTable, ...]
     wins: np.ndarray  # int [tables, deals, players]
     players: int
+    played: tuple[int, ...] | None = None  # deals each table played (the first ones); None: every table all
 
     @property
     def deals(self) -> int:
         return int(self.wins.shape[1])
+
+    def table_deals(self) -> np.ndarray:
+        """Deals played by each table: ``played``, or every deal."""
+        return np.array(self.played if self.played is not None else [self.deals] * len(self.tables), dtype=np.int64)
 
     def design(self) -> np.ndarray:
         """``X[t, s, k]`` = 1 when slot s of table t plays policy k."""
@@ -105,6 +113,23 @@ class LadderData:
     def seats(self) -> np.ndarray:
         """``c[t, k]``: seats of table t played by policy k."""
         return self.design().sum(axis=1)
+
+
+def _check_memory(size: int, games: int) -> None:
+    """Refuse a ladder whose per-deal wins (``size`` bytes) would not fit in this machine's memory.
+
+    The game count itself is bounded by unocli.game.limits; the ladder alone keeps every deal's
+    wins (a fit needs them all), so its own limit is the memory, read from the system.
+    """
+    try:
+        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):  # a system without these names: let the allocation decide
+        return
+    if size > memory:
+        raise OutOfRange(
+            f"a ladder of {games:,} deals keeps {size / 2**30:,.1f} GiB of win counts, more than this machine's "
+            f"{memory / 2**30:,.1f} GiB of memory: play fewer deals"
+        )
 
 
 def play_ladder(
@@ -127,16 +152,76 @@ def play_ladder(
     if dup:
         raise ConfigError(f"policy {dup[0]!r} is named twice in the ladder")
     tables = plan_tables(len(policies), rules.players)
+    return play_tables(
+        rules,
+        policies,
+        names,
+        tables,
+        [games] * len(tables),
+        seed=seed,
+        match=match,
+        threads=threads,
+        backend=backend,
+        progress=progress,
+    )
+
+
+def plan_lone_tables(policies: int, lone: int, players: int) -> tuple[LadderTable, ...]:
+    """:func:`plan_tables` for the first ``policies`` policies, then each of the next ``lone`` alone against a field.
+
+    A lone-only policy (index ``policies + j``) sits at seat 0 against a field
+    of each of the first ``policies`` policies (kind ``lone``; heads-up, one
+    pair table each). It never fills a field, never sits at a mixed table and
+    never meets another lone-only policy: a searching seat costs hundreds of
+    times a scripted one, and these tables are all the fit needs to place it
+    on the same scale (each links it to every other policy's rating).
+    """
+    if lone < 0:
+        raise ConfigError(f"the lone-only policies cannot number {lone}")
+    base = plan_tables(policies, players)
+    extra = [LadderTable(LONE, (policies + j, *([b] * (players - 1)))) for j in range(lone) for b in range(policies)]
+    return (*base, *extra)
+
+
+def play_tables(
+    rules: Rules,
+    policies: Sequence[Policy],
+    names: Sequence[str],
+    tables: Sequence[LadderTable],
+    deals: Sequence[int],
+    *,
+    seed: int = 0,
+    match: bool = False,
+    threads: int | None = None,
+    backend: Backend | None = None,
+    progress: Progress | None = None,
+) -> LadderData:
+    """Play table t on deals ``0 .. deals[t] - 1`` of ``seed``, each once per seat rotation (common deals).
+
+    A table that plays fewer deals than the most holds zero wins for the rest,
+    which add nothing to the fit's likelihood or to its per-deal scores.
+    """
+    games = max(deals) if deals else 0
+    check_run_args(games, seed)
+    if len(policies) != len(names):
+        raise ConfigError(f"{len(policies)} policies but {len(names)} names")
+    dup = sorted({n for n in names if list(names).count(n) > 1})
+    if dup:
+        raise ConfigError(f"policy {dup[0]!r} is named twice in the ladder")
+    if len(deals) != len(tables) or min(deals) < 1:
+        raise ConfigError("every table of the ladder plays at least one deal")
+    _check_memory(len(tables) * games * rules.players * np.dtype(np.int16).itemsize, games)
     runner = backend or LocalBackend()
     wins = np.zeros((len(tables), games, rules.players), dtype=np.int16)
     for t, table in enumerate(tables):
         if progress is not None:
             progress(f"table {t + 1} of {len(tables)} ({table.kind}): " + ", ".join(names[s] for s in table.slots))
         spec = RunSpec(rules, tuple(policies[s] for s in table.slots), int(seed), match, rotate_seats=True, threads=threads)
-        for part in runner.map_unordered(partial(run_shard, spec), split(0, games, SHARD)):
+        for part in runner.map_unordered(partial(run_shard, spec), split(0, int(deals[t]), SHARD)):
             assert part.wins is not None  # rotate_seats always counts them
             wins[t, part.start : part.start + part.count] = part.wins
-    return LadderData(tuple(names), tables, wins, rules.players)
+    played = None if all(d == games for d in deals) else tuple(int(d) for d in deals)
+    return LadderData(tuple(names), tuple(tables), wins, rules.players, played)
 
 
 # ---------------------------------------------------------------- the fit
@@ -266,6 +351,25 @@ def fit(data: LadderData, anchor: int | None = None) -> Fit:
     return Fit(data.names, a, r, cov, ll, g)
 
 
+def deal_influence(data: LadderData, result: Fit) -> np.ndarray:
+    """``psi[d, k]``: deal d's influence on the ratings, ``A^-1 g_d`` over the free ratings (0 for the anchor).
+
+    The fitted ratings move, to first order, by ``sum_d psi_d`` when the deals
+    are drawn again, and ``fit``'s covariance is ``G/(G-1) sum_d psi_d psi_d'``;
+    a smooth function of the ratings of one ladder, or of two ladders played
+    on the same deals, gets its clustered standard error from these rows.
+    """
+    v = data.by_policy()  # [t, d, k]
+    seats = data.seats()
+    pi = _probabilities(result.ratings, seats)
+    scores = (v - v.sum(axis=2)[:, :, None] * pi[:, None, :]).sum(axis=0)  # [d, k]
+    free = np.array([i for i in range(len(result.ratings)) if i != result.anchor])
+    bread = np.linalg.inv(_information(result.ratings, v.sum(axis=(1, 2)), seats)[np.ix_(free, free)])
+    psi = np.zeros_like(scores)
+    psi[:, free] = scores[:, free] @ bread  # bread is symmetric
+    return psi
+
+
 # ---------------------------------------------------------------- the tidy frame
 
 
@@ -281,20 +385,22 @@ def win_shares(data: LadderData, kind: str, ratings: np.ndarray | None = None) -
     for k in range(len(data.names)):
         if kind == "field":
             idx = [t for t, tb in enumerate(data.tables) if tb.kind == "field" and k in tb.slots and (n == 2 or tb.slots[0] == k)]
+            idx += [t for t, tb in enumerate(data.tables) if tb.kind == LONE and tb.slots[0] == k]  # a lone-only policy's
         else:
             idx = [t for t, tb in enumerate(data.tables) if tb.kind == kind and k in tb.slots]
         if not idx:
             rows.append({"share": math.nan, "low": math.nan, "high": math.nan, "games": 0, "model": math.nan})
             continue
+        g = int(data.table_deals()[idx].min())  # a policy's tables all play the same deals (the first g)
         mine = np.array([[s == k for s in data.tables[t].slots] for t in idx], dtype=np.float64)  # [tables, slots]
-        x = np.einsum("tds,ts->d", data.wins[idx].astype(np.float64), mine)  # rotations won per deal
+        x = np.einsum("tds,ts->d", data.wins[idx, :g].astype(np.float64), mine)  # rotations won per deal
         per_deal = int(mine.sum()) * n  # seat-rounds of policy k per deal
-        est = clustered_share(data.deals, float(x.sum()), float((x * x).sum()), per_deal)
+        est = clustered_share(g, float(x.sum()), float((x * x).sum()), per_deal)
         model = math.nan
         if ratings is not None:
             w = np.exp(ratings[[list(data.tables[t].slots) for t in idx]])  # [tables, slots]
-            model = float((decided[idx] * (w * mine).sum(axis=1) / w.sum(axis=1)).sum()) / (per_deal * data.deals)
-        rows.append({"share": est.mean, "low": est.low, "high": est.high, "games": per_deal * data.deals, "model": model})
+            model = float((decided[idx] * (w * mine).sum(axis=1) / w.sum(axis=1)).sum()) / (per_deal * g)
+        rows.append({"share": est.mean, "low": est.low, "high": est.high, "games": per_deal * g, "model": model})
     return rows
 
 
@@ -313,7 +419,7 @@ def ratings_frame(data: LadderData, result: Fit, specs: Sequence[str] | None = N
     ``{kind}_model``, the share the fitted ratings expect at the same tables.
     """
     low, high = result.interval()
-    seat_games = data.seats().sum(axis=0) * data.players * data.deals
+    seat_games = (data.seats() * data.table_deals()[:, None]).sum(axis=0) * data.players
     rows = []
     shares = {kind: win_shares(data, kind, result.ratings) for kind in KINDS}
     for k, name in enumerate(data.names):
@@ -326,7 +432,7 @@ def ratings_frame(data: LadderData, result: Fit, specs: Sequence[str] | None = N
             "se": result.se[k],
             "anchor": k == result.anchor,
             "games": int(seat_games[k]),
-            "deals": data.deals,
+            "deals": int(data.table_deals()[data.seats()[:, k] > 0].max()),
             "players": data.players,
         }
         for kind in KINDS:

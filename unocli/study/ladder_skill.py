@@ -27,12 +27,15 @@ interval reaches 0).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from unocli.study.ladder import Fit, LadderData
-from unocli.study.stats import Z95, norm_quantile
+from unocli.errors import ConfigError
+from unocli.study.ladder import ANCHOR, Fit, LadderData, deal_influence
+from unocli.study.stats import Z95, Difference, norm_quantile, t_quantile, t_sf
 
 LEAD = 0.9  # the chance of being ahead the rounds-to-lead figure asks for
 BOOT_CELLS = 4_000_000  # bootstrap weights held at once (32 MB)
@@ -62,13 +65,27 @@ def rounds_to_lead(p: float, prob: float = LEAD) -> float:
     return float(m[hit[0]]) if hit.size else float(math.ceil(approx))  # pragma: no cover - the range covers it
 
 
+def _deals_of(data: LadderData, k: int) -> int:
+    """The deals policy k's rating rests on: the most any of its tables played (a lone policy's are fewer)."""
+    return int(data.table_deals()[[k in t.slots for t in data.tables]].max())
+
+
 def lead_probability(delta: float) -> float:
     """The chance that the player rated ``delta`` higher wins a round decided between the two."""
     return 1.0 / (1.0 + math.exp(-delta))
 
 
 def _field_wins(data: LadderData) -> tuple[np.ndarray, np.ndarray]:
-    """Per policy and deal the field-table rounds it won as the lone player (heads-up, every pair), and its rounds per deal."""
+    """Per policy and deal the field-table rounds it won as the lone player (heads-up, every pair), and its rounds per deal.
+
+    Only the policies of the round robin (``field`` tables); lone-only policies (searchers, a bound) are left out.
+    """
+    x, m = _all_field_wins(data)
+    keep = m > 0
+    return x[keep], m[keep]
+
+
+def _all_field_wins(data: LadderData) -> tuple[np.ndarray, np.ndarray]:
     n, k = data.players, len(data.names)
     x = np.zeros((k, data.deals))
     m = np.zeros(k)
@@ -122,11 +139,14 @@ def skill_share(data: LadderData, replicates: int = 2000, seed: int = 0) -> dict
     }
 
 
-def lead_rows(result: Fit) -> list[dict[str, object]]:
-    """Rounds until the better player is 90% likely to be ahead: the best against the second, and against the anchor."""
-    order = np.argsort(-result.ratings, kind="stable")
-    best = int(order[0])
-    others = [int(order[1])]
+def lead_rows(result: Fit, bounds: Sequence[int] = ()) -> list[dict[str, object]]:
+    """Rounds until the better player is 90% likely to be ahead: the best against the second, and against the anchor.
+
+    ``bounds`` (a clairvoyant ``peek``) are not players: neither the best nor the second.
+    """
+    order = [int(i) for i in np.argsort(-result.ratings, kind="stable") if int(i) not in set(bounds)]
+    best = order[0]
+    others = [order[1]]
     if result.anchor not in (best, others[0]):
         others.append(result.anchor)
     rows = []
@@ -150,13 +170,22 @@ def lead_rows(result: Fit) -> list[dict[str, object]]:
     return rows
 
 
-def skill_frame(data: LadderData, result: Fit, replicates: int = 2000, seed: int = 0) -> pd.DataFrame:
-    """One row per measure: ``measure``, ``value`` with ``low``/``high`` (95%), ``n`` (deals), the two players
-    of a rounds-to-lead row (``better``, ``other``; empty for the skill share) and ``detail``, how it was computed."""
+def skill_frame(
+    data: LadderData, result: Fit, replicates: int = 2000, seed: int = 0, bounds: Sequence[int] = (), level: str = "round"
+) -> pd.DataFrame:
+    """One row per measure: ``key``, ``level`` (round or match), ``measure``, ``value`` with ``low``/``high`` (95%),
+    ``n`` (deals), the two players of a rounds-to-lead row (``better``, ``other``; else empty) and ``detail``.
+
+    ``key``: ``skill_share``; ``relative_skill`` (with a bound among the
+    policies and ``random`` as the anchor: the first bound of ``bounds``);
+    ``lead_second`` and ``lead_anchor``. ``bounds`` are never the best player.
+    """
     s = skill_share(data, replicates, seed)
     rows: list[dict[str, object]] = [
         {
-            "measure": "skill share of one round's outcome variance",
+            "key": "skill_share",
+            "level": level,
+            "measure": f"skill share of one {level}'s outcome variance",
             "value": s["skill_share"],
             "low": s["skill_low"],
             "high": s["skill_high"],
@@ -165,22 +194,169 @@ def skill_frame(data: LadderData, result: Fit, replicates: int = 2000, seed: int
             "other": "",
             "detail": f"Var(true) {s['var_true']:.3g} = Var(observed) {s['var_observed']:.3g} - Var(luck) "
             f"{s['var_luck']:.3g}, over {s['policies']} policies' field shares (mean {s['mean_share']:.4f}), "
-            f"{s['rounds_per_policy']:,.0f} rounds each",
+            f"{s['rounds_per_policy']:,.0f} {'matches' if level == 'match' else level + 's'} each",
         }
     ]
-    for r in lead_rows(result):
-        unit = "rounds" if data.players == 2 else "rounds won by one of the two"
+    if bounds and result.names[result.anchor] == ANCHOR:
+        rel = relative_skill(data, result, bounds[0], bounds)
+        low, high = rel.interval()
+        best = best_player(result, bounds)
         rows.append(
             {
+                "key": "relative_skill",
+                "level": level,
+                "measure": f"relative skill: {result.names[best]}'s gain over {ANCHOR} / the bound {result.names[bounds[0]]}'s",
+                "value": rel.value,
+                "low": low,
+                "high": high,
+                "n": _deals_of(data, bounds[0]),
+                "better": result.names[best],
+                "other": result.names[bounds[0]],
+                "detail": f"ratings {result.ratings[best]:.3f} / {result.ratings[bounds[0]]:.3f} over {ANCHOR} = 0; "
+                "95% Wald by the delta method, clustered by deal",
+            }
+        )
+    for key, r in zip(("lead_second", "lead_anchor"), lead_rows(result, bounds), strict=False):
+        plural = "matches" if level == "match" else f"{level}s"
+        unit = plural if data.players == 2 else f"{plural} won by one of the two"
+        rows.append(
+            {
+                "key": key,
+                "level": level,
                 "measure": f"{unit} until {r['better']} leads {r['other']} with 90% chance",
                 "value": r["rounds"],
                 "low": r["rounds_low"],
                 "high": r["rounds_high"],
-                "n": data.deals,
+                "n": min(_deals_of(data, result.names.index(str(r[who]))) for who in ("better", "other")),
                 "better": r["better"],
                 "other": r["other"],
-                "detail": f"p = {r['p']:.4f} that {r['better']} wins a round decided between the two "
+                "detail": f"p = {r['p']:.4f} that {r['better']} wins a {level} decided between the two "
                 f"(rating gap {r['delta']:.3f} [{r['delta_low']:.3f}, {r['delta_high']:.3f}])",
             }
         )
     return pd.DataFrame(rows)
+
+
+# ---------------------------------------------------------------- linearised measures, for intervals and paired changes
+
+
+@dataclass(frozen=True)
+class Linear:
+    """An estimate with its per-deal influence ``phi``: to first order the estimate moves by ``sum_d phi_d``.
+
+    Deals are independent clusters, so ``se = sqrt(G/(G-1) sum_d phi_d^2)``;
+    two estimates from ladders on the same deals are paired through their
+    ``phi`` (deal d of one with deal d of the other).
+    """
+
+    value: float
+    phi: np.ndarray
+
+    @property
+    def deals(self) -> int:
+        return int(self.phi.size)
+
+    @property
+    def se(self) -> float:
+        g = self.deals
+        return float(math.sqrt(float(self.phi @ self.phi) * g / max(g - 1, 1)))
+
+    def interval(self, z: float = Z95) -> tuple[float, float]:
+        return self.value - z * self.se, self.value + z * self.se
+
+    def log(self) -> Linear:
+        """``log(value)``, its influence ``phi / value`` (a ratio of two such estimates is a difference of logs)."""
+        if not self.value > 0:
+            raise ConfigError(f"a measure of {self.value:.3g} has no logarithm: its change cannot be taken as a ratio")
+        return Linear(math.log(self.value), self.phi / self.value)
+
+
+def players_of(names: Sequence[str], bounds: Sequence[int]) -> list[int]:
+    """The policies that are players: all but the bounds."""
+    return [i for i in range(len(names)) if i not in set(bounds)]
+
+
+def best_player(result: Fit, bounds: Sequence[int] = ()) -> int:
+    """The highest-rated policy that is not a bound (the first of a tie, in ladder order)."""
+    return max(players_of(result.names, bounds), key=lambda i: (result.ratings[i], -i))
+
+
+def relative_skill(data: LadderData, result: Fit, bound: int, bounds: Sequence[int] = ()) -> Linear:
+    """The best player's gain over ``random`` divided by the clairvoyant bound's gain, on the rating scale.
+
+    Dreef, Borm and van der Genugten's relative skill: the learning effect
+    (best player minus beginner) over the learning plus the random effect
+    (the fictive player who sees hidden information minus the beginner).
+    The beginner is ``random`` (the anchor, rating 0), the fictive player the
+    bound. Influence by the delta method: ``(psi_best - RS psi_bound) / r_bound``.
+    """
+    if result.names[result.anchor] != ANCHOR:
+        raise ConfigError(f"the relative skill needs {ANCHOR!r} in the ladder: gains are taken over it")
+    best = best_player(result, [*bounds, bound])
+    gain_bound = float(result.ratings[bound] - result.ratings[result.anchor])
+    if not gain_bound > 0:
+        raise ConfigError(f"the bound {result.names[bound]} does not rate above {ANCHOR}: no relative skill")
+    value = float(result.ratings[best] - result.ratings[result.anchor]) / gain_bound
+    psi = deal_influence(data, result)
+    return Linear(value, (psi[:, best] - value * psi[:, bound]) / gain_bound)
+
+
+def skill_share_linear(data: LadderData) -> Linear:
+    """The skill share (:func:`skill_share`) with its delta-method influence per deal.
+
+    ``S = (V - L) / (mu (1 - mu))`` over the round robin's lone-vs-field
+    shares ``s_i``: ``dS/ds_i = [2 (s_i - mu) / (K - 1) - S (1 - 2 mu) / K] / (mu (1 - mu))``,
+    and ``s_i`` moves by ``(y_id - s_i) / G`` for deal d. The luck term L is
+    O(1/G) and its own variation O(G^-1.5), so it is held fixed. (The delta
+    method fails where skill is nil, as S is quadratic in the shares there:
+    this form serves the paired changes; one ladder's interval is the bootstrap.)
+    """
+    x, m = _field_wins(data)
+    g = data.deals
+    y = x / m[:, None]
+    shares = y.mean(axis=1)
+    luck = y.var(axis=1, ddof=1) / g
+    value, _, _ = _skill_share(shares, luck)
+    k, mu = len(shares), float(np.mean(shares))
+    grad = (2 * (shares - mu) / (k - 1) - value * (1 - 2 * mu) / k) / (mu * (1 - mu))
+    return Linear(value, grad @ (y - shares[:, None]) / g)
+
+
+def lead_linear(data: LadderData, result: Fit, better: int, other: int) -> Linear:
+    """Rounds (or matches) until ``better`` leads ``other`` with 90% chance: the exact count, with the influence of its log.
+
+    The count is :func:`rounds_to_lead`; its log's influence comes from the
+    normal approximation ``m = (z sqrt(p (1 - p)) / (p - 1/2))^2``, whose
+    derivative in the rating gap is ``(1 - 2p) - 2 p (1 - p) / (p - 1/2)``.
+    Use it through :meth:`Linear.log` for ratios (the influence of the value is
+    that of its log times the value).
+    """
+    delta = float(result.ratings[better] - result.ratings[other])
+    p = lead_probability(delta)
+    m = rounds_to_lead(p)
+    if not math.isfinite(m):
+        raise ConfigError(f"{result.names[better]} does not rate above {result.names[other]}: it never leads")
+    psi = deal_influence(data, result)
+    dlog = (1 - 2 * p) - 2 * p * (1 - p) / (p - 0.5)
+    return Linear(m, m * dlog * (psi[:, better] - psi[:, other]))
+
+
+def paired_change(a: Linear, b: Linear, log: bool = True) -> Difference:
+    """``a - b`` (with ``log``: ``log a - log b``, the log of their ratio) as a :class:`Difference` with a t interval.
+
+    Paired over deals when both come from the same deals (deal d of a with
+    deal d of b, ``sd`` then the per-deal spread); otherwise the two are
+    independent and their variances add (``sd`` NaN).
+    """
+    x, y = (a.log(), b.log()) if log else (a, b)
+    diff = x.value - y.value
+    if x.deals == y.deals:
+        g = x.deals
+        d = Linear(diff, x.phi - y.phi)
+        se, df, n, sd = d.se, float(g - 1), g, d.se * math.sqrt(g)
+    else:
+        se = math.hypot(x.se, y.se)
+        df, n, sd = float(min(x.deals, y.deals) - 1), x.deals + y.deals, math.nan
+    half = t_quantile(0.975, df) * se
+    p = 2 * t_sf(abs(diff) / se, df) if se > 0 else (1.0 if diff == 0.0 else 0.0)  # se 0: no change, or a sure one
+    return Difference(diff, se, n, diff - half, diff + half, min(1.0, p), df, sd)

@@ -7,7 +7,10 @@ arm is played once per field, every seat playing that field's policy. An
 arm's own knob changes (``policy = "basic:swap_target=fewest"``) are kept on
 top of the field's policy (``strong:swap_target=fewest``), so an arm can vary
 a knob that only matters under its rule. The helpers here build the per-field
-experiment and say, for a family of effects, under which fields each holds.
+experiment, say for a family of effects under which fields each holds, and
+test whether an effect differs between fields (:func:`field_interactions`: the
+difference of the fields' paired differences on common deals, judged as one
+family); only that test lets a finding say the fields differ.
 
 A field may be a template, ``tuned-{rules}-{players}``: each arm's rule set and
 each table size then plays its own tuned player (``unocli.study.arm.expand_spec``).
@@ -20,21 +23,24 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from itertools import combinations
 from typing import Any
 
 import pandas as pd
 
 from unocli.errors import ConfigError
 from unocli.files import display_path
-from unocli.report.analyses.skill import OPTIONS as SKILL_OPTIONS
+from unocli.report.experiment import ArmSpec, Experiment, policy_list
 from unocli.study.arm import has_placeholders, template_name
-from unocli.study.experiments import ArmSpec, Experiment
+from unocli.study.compare import Comparison
+from unocli.study.interaction import FieldInteraction, interaction, judge_family
+from unocli.study.stats import LARGER, WITHIN_MARGIN
 
 DEFAULT_FIELDS = ["random", "basic", "strong"]
 
 
 # the skill report's check of its own ``fields`` option: a non-empty list of distinct policy specs
-FIELDS_OPTION = (DEFAULT_FIELDS, SKILL_OPTIONS["fields"][1])
+FIELDS_OPTION = (DEFAULT_FIELDS, policy_list)
 
 
 def field_name(spec: str) -> str:
@@ -141,38 +147,64 @@ def fields_text(fields: Sequence[str]) -> str:
     return f"the {count} fields {', '.join(names[:-1])} and {names[-1]}"
 
 
-def scope(verdicts: dict[str, str]) -> str:
+def scope(verdicts: dict[str, str], between: Sequence[FieldInteraction] | None = None) -> str:
     """Where a verdict holds, without figures: "lengthens under all three fields", or, when the fields' verdicts
-    differ, "by field: undecided under random, negligible under basic and strong (the fields' difference is not
-    tested)".
+    differ, "by field: undecided under random, negligible under basic and strong" and what the test of the fields'
+    difference says.
 
     Verdict labels that differ between fields do not show that the effect differs between them (each label reads
-    its own interval; that needs a test of the difference of the fields' effects), so the phrase says the
-    difference is untested rather than "holds under one field but not another".
+    its own interval). ``between`` is that test: the interactions (:mod:`unocli.study.interaction`) of this one
+    effect for every pair of fields, judged with their family. Only an interaction ``larger`` than the margin
+    makes the phrase say the effect differs between two fields; otherwise the fields "cannot be told apart".
+    Without ``between`` the phrase says the difference is untested.
     """
     fields = list(verdicts)
     kinds = list(dict.fromkeys(verdicts.values()))
     if len(kinds) == 1:
         count = {2: "both", 3: "all three", 4: "all four"}.get(len(fields))
         where = f"{count} fields" if count else ("all fields" if len(fields) > 1 else fields[0])
-        return f"{kinds[0]} under {where}"
+        differ = [i for i in between or () if i.verdict == LARGER]
+        return f"{kinds[0]} under {where}" + (
+            f", by amounts that differ beyond the margin between {_pairs(differ)}" if differ else ""
+        )
     by = ", ".join(f"{k} under {' and '.join(f for f in fields if verdicts[f] == k)}" for k in kinds)
-    return f"by field: {by} ({UNTESTED})"
+    return f"by field: {by} ({between_text(between)})"
 
 
-#: Said wherever verdicts differ between fields: the labels alone do not show the fields differ.
+#: Said wherever verdicts differ between fields and no test of their difference was made.
 UNTESTED = "the fields' difference is not tested"
+#: Said when no interaction of a family is larger than the margin.
+APART = "the fields cannot be told apart"
 
 
-def agreement(verdicts: dict[str, str], value: Callable[[str], str]) -> str:
+def _pairs(found: Sequence[FieldInteraction]) -> str:
+    """ "random and basic" or "random and basic, and between random and tuned" (after "between")."""
+    return ", and between ".join(f"{i.field_a} and {i.field_b}" for i in found)
+
+
+def between_text(between: Sequence[FieldInteraction] | None) -> str:
+    """What the interactions of one effect say about the fields: they differ (an interaction beyond the margin),
+    cannot be told apart (within the margin, or undecided), or, with no interactions, that this is not tested."""
+    if not between:
+        return UNTESTED
+    differ = [i for i in between if i.verdict == LARGER]
+    if differ:
+        return f"the effect differs by more than the margin between {_pairs(differ)} (interaction on common deals)"
+    if all(i.verdict in WITHIN_MARGIN for i in between):
+        return f"{APART}: every difference between fields lies within the margin (interaction on common deals)"
+    return f"{APART}: the interactions on common deals are undecided"
+
+
+def agreement(verdicts: dict[str, str], value: Callable[[str], str], between: Sequence[FieldInteraction] | None = None) -> str:
     """Where one effect holds across fields, with each field's figure.
 
     ``verdicts`` maps each field to its verdict (``larger``, ``lengthens``,
     ...); ``value(field)`` gives the figure shown for a field. The phrase:
     "lengthens under all three fields (+41 [..] basic; ...)" when every field
-    agrees, else "undecided under random, lowers under basic and strong (...)".
+    agrees, else "undecided under random, lowers under basic and strong (...)";
+    ``between``: the effect's interactions between fields (:func:`scope`).
     """
-    return f"{scope(verdicts)} (" + "; ".join(f"{value(f)} {f}" for f in verdicts) + ")"
+    return f"{scope(verdicts, between)} (" + "; ".join(f"{value(f)} {f}" for f in verdicts) + ")"
 
 
 def holds_everywhere(verdicts: dict[str, str]) -> bool:
@@ -185,12 +217,14 @@ def verdict_matrix(
     keys: Sequence[str],
     fields: Sequence[str],
     cell: Callable[[pd.Series], str],
+    between: dict[tuple, list[FieldInteraction]] | None = None,
 ) -> pd.DataFrame:
     """One row per value of ``keys``, one column per field: ``cell(row)`` of that field's row (blank when missing).
 
     A last column ``holds under`` says "all fields (verdict)" or lists each
-    field's verdict (the ``verdict`` column of ``effects``), noting that the
-    fields' difference is not tested.
+    field's verdict (the ``verdict`` column of ``effects``) and what the test
+    of the fields' difference says (``between``: the interactions of each key,
+    :func:`between_text`; untested without them).
     """
     rows = []
     for key, sub in effects.groupby(list(keys), sort=False):
@@ -203,14 +237,67 @@ def verdict_matrix(
         counts = {f: int(by[f]["n"]) for f in fields if f in by}
         same = len(set(counts.values())) == 1
         row["n"] = f"{next(iter(counts.values())):,} each" if same else "; ".join(f"{f} {n:,}" for f, n in counts.items())
-        row["holds under"] = _holds(verdicts)
+        row["holds under"] = _holds(verdicts, None if between is None else between.get(tuple(values), []))
         rows.append(row)
     return pd.DataFrame(rows)
 
 
-def _holds(verdicts: dict[str, str]) -> str:
+def _holds(verdicts: dict[str, str], between: Sequence[FieldInteraction] | None = None) -> str:
     if holds_everywhere(verdicts):
-        return f"all fields ({next(iter(verdicts.values()))})"
+        differ = [i for i in between or () if i.verdict == LARGER]
+        amounts = f"; amounts differ beyond the margin between {_pairs(differ)}" if differ else ""
+        return f"all fields ({next(iter(verdicts.values()))}){amounts}"
     kinds = list(dict.fromkeys(verdicts.values()))
     by = "; ".join(f"{k}: {', '.join(f for f, v in verdicts.items() if v == k)}" for k in kinds)
-    return f"{by} ({UNTESTED})"
+    return f"{by} ({between_text(between)})"
+
+
+# ---------------------------------------------------------------- tests of the fields' difference
+
+
+def field_interactions(
+    comps: dict[tuple[str, int], Comparison],
+    fields: Sequence[str],
+    arms: Sequence[str],
+    base: str,
+    quantity: str,
+    margin: float,
+) -> dict[tuple, list[FieldInteraction]]:
+    """Every arm's effect on ``quantity`` under each field minus under each other field, per table size.
+
+    ``comps`` holds each (field, players)'s comparison, all on the same deals;
+    the key of the result is (players, arm), its value the interactions of
+    every pair of fields played at that size. All of them are one family
+    (:func:`~unocli.study.interaction.judge_family`: simultaneous intervals
+    against ``+-margin``, in the quantity's own units, and Holm's p), because
+    a report reads them together.
+    """
+    found = []
+    sizes = sorted({p for _, p in comps})
+    for p in sizes:
+        played = [f for f in fields if (f, p) in comps]
+        for a, b in combinations(played, 2):
+            for arm in arms:
+                if arm != base:
+                    found.append(((p, arm), a, b, interaction(comps[(a, p)], comps[(b, p)], arm, base, quantity)))
+    out: dict[tuple, list[FieldInteraction]] = {}
+    for i in judge_family(found, margin):
+        out.setdefault(i.key, []).append(i)
+    return out
+
+
+def interactions_frame(found: dict[str, dict[tuple, list[FieldInteraction]]], scale: dict[str, float]) -> pd.DataFrame:
+    """The interactions of several quantities as one table: quantity, players, arm, the two fields, the
+    interaction with its simultaneous interval (times ``scale[quantity]``, 100 for pp), verdict, raw and Holm p."""
+    rows = []
+    for quantity, by_key in found.items():
+        k = scale.get(quantity, 1.0)
+        for (p, arm), items in by_key.items():
+            for i in items:
+                rows.append(
+                    {"quantity": quantity, "players": p, "arm": arm, "field_a": i.field_a, "field_b": i.field_b}
+                    | {"interaction": k * i.diff, "sim_low": k * i.low, "sim_high": k * i.high, "sim_level": i.level}
+                    | {"margin": k * i.margin, "verdict": i.verdict, "n_blocks": i.n, "p_raw": i.p, "p_holm": i.p_holm}
+                    | {"family": i.family}
+                )
+    return pd.DataFrame(rows)

@@ -6,14 +6,18 @@ a policy knob kept on top of the field's policy, such as ``swap_target``
 under 7-0) and table size: the change in turns per round (paired t interval,
 and relative), the change in the win share of the first player (the seat that
 took the first turn) and of the dealer (paired), and balance with its change
-(block bootstrap). Every finding says under which fields it holds. And the
-skill gap under each rule: one ``options.skill_player`` against
-``options.skill_field`` with seats rotated (``house_rules_gap``).
+(block bootstrap). Every finding says under which fields it holds, and
+whether the fields differ only from the interaction (the rule's effect under
+one field minus under another on the same deals, ``fields.field_interactions``).
+The skill gap under each rule: one ``options.skill_player`` against
+``options.skill_field`` with seats rotated (``house_rules_gap``). The answer is
+one ranking table of the rules (``house_rules_rank``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from dataclasses import field as dataclass_field
 from functools import partial
 
 import numpy as np
@@ -40,16 +44,26 @@ from unocli.report.analyses.fields import (
     agreement,
     check_fields,
     field_experiment,
+    field_interactions,
     field_specs,
     fields_text,
-    scope,
+    interactions_frame,
     templates_text,
     verdict_matrix,
 )
 from unocli.report.analyses.house_rules_gap import skill_gaps
+from unocli.report.analyses.house_rules_rank import (
+    SORT_KEY,
+    add_balance_verdicts,
+    answer,
+    ranking,
+    shown,
+    spread_changes,
+)
+from unocli.report.experiment import Experiment, policy_spec, positive_int
 from unocli.report.model import Chart, Section, TableBlock, sentences
 from unocli.study.compare import Comparison
-from unocli.study.experiments import Experiment, policy_spec, positive_int
+from unocli.study.interaction import FieldInteraction
 from unocli.study.stats import LARGER, Difference, holm
 
 
@@ -87,7 +101,10 @@ class HouseRulesResult:
     ``fair``: the balance of a perfectly fair game at that size.
     ``identical``: (field, arm, arm) that played bit-identical rounds under
     that field. ``skill``: the skill gap per rule (see ``house_rules_gap``),
-    or None when ``options.skill_games`` is 0.
+    or None when ``options.skill_games`` is 0. ``between``: per quantity
+    (``turns``, ``first``, ``dealer``) the interactions between every pair of
+    fields, keyed (players, rule), one family per quantity. ``ranking``: the
+    ranking table of ``house_rules_rank``.
     """
 
     exp: Experiment
@@ -101,6 +118,8 @@ class HouseRulesResult:
     identical: tuple[tuple[str, str, str], ...] = ()
     fields: tuple[str, ...] = ("basic",)
     skill: pd.DataFrame | None = None
+    between: dict[str, dict[tuple, list[FieldInteraction]]] = dataclass_field(default_factory=dict)
+    ranking: pd.DataFrame | None = None
 
     @property
     def rules(self) -> list[str]:
@@ -134,6 +153,7 @@ def compute(exp: Experiment, ctx: Context) -> HouseRulesResult:
     comps: dict[tuple[str, int], Comparison] = {}
     diffs: dict[str, list[Difference]] = {"turns": [], "win_first": [], "win_dealer": []}
     identical: list[tuple[str, str, str]] = []
+    spreads: dict[tuple[str, int], pd.DataFrame] = {}
     for field in fields:
         fexp = field_experiment(exp, specs[field])
         for p in exp.players:
@@ -141,6 +161,7 @@ def compute(exp: Experiment, ctx: Context) -> HouseRulesResult:
             arms = fexp.arms_for(p)
             comp = run_compare(fexp, ctx, arms, baseline=base, quantities=quantities, label=f"{field}, {p} players")
             comps[(field, p)] = comp
+            spreads[(field, p)] = spread_changes(comp, p, list(names), base, exp.options["replicates"], exp.seed)
             rows += [{"field": field} | r for r in _rows(comp, p, names, base, exp.options["replicates"], exp.seed)]
             for q, found in diffs.items():
                 found += [arm_diff(comp, name, base, q) for name in names if name != base]
@@ -153,8 +174,17 @@ def compute(exp: Experiment, ctx: Context) -> HouseRulesResult:
     add_verdicts(effects, diffs["turns"], "turns", exp.margins["turns"])
     add_verdicts(effects, diffs["win_first"], "first", exp.margins["win_share_pp"], scale=100)
     add_verdicts(effects, diffs["win_dealer"], "dealer", exp.margins["win_share_pp"], scale=100)
+    add_balance_verdicts(effects, spreads, exp.margins["balance"])
     skill = skill_gaps(exp, ctx, base) if exp.options["skill_games"] else None
-    return HouseRulesResult(
+    between = {
+        q: field_interactions(comps, fields, names, base, quantity, margin)
+        for q, quantity, margin in (
+            ("turns", "turns", exp.margins["turns"]),
+            ("first", "win_first", exp.margins["win_share_pp"] / 100),
+            ("dealer", "win_dealer", exp.margins["win_share_pp"] / 100),
+        )
+    }
+    result = HouseRulesResult(
         exp=exp,
         names=names,
         base=base,
@@ -166,7 +196,9 @@ def compute(exp: Experiment, ctx: Context) -> HouseRulesResult:
         identical=tuple(identical),
         fields=fields,
         skill=skill,
+        between=between,
     )
+    return replace(result, ranking=ranking(result, spreads[(result.ref, result.mid)]))
 
 
 def _rows(comp: Comparison, p: int, names: tuple[str, ...], base: str, replicates: int, seed: int) -> list[dict]:
@@ -198,15 +230,18 @@ def render(result: HouseRulesResult) -> Section:
     """The answer, the headline forest, the verdict tables per field, the charts, the levels and findings."""
     exp, base, table = result.exp, result.base, result.table
     blocks: list = [
+        *([_ranking_table(result)] if result.ranking is not None else []),
         _forest(result),
         *_verdict_tables(result),
+        *([_interaction_table(result)] if any(result.between.values()) else []),
         *([_skill_chart(result), _skill_table(result)] if result.skill is not None and len(result.skill) else []),
         _turns_heatmap(result),
         TableBlock(
             "house-rules-matrix",
             f"Each house rule alone against {base}, paired on the same deals, under each field: changes with simultaneous "
             f"{fmt.fixed(100 * result.effects['sim_level'].iloc[0], 2)}% intervals (Bonferroni over the "
-            f"{len(result.effects)} cells of a column) and equivalence verdicts (margins from the experiment file)",
+            f"{len(result.effects)} cells of a column; balance's normal, with its block-bootstrap standard error) and "
+            "equivalence verdicts (margins from the experiment file)",
             _matrix(result),
             result.effects,
         ),
@@ -236,7 +271,7 @@ def render(result: HouseRulesResult) -> Section:
         findings=_findings(result),
         blocks=blocks,
         meta={"games": result.games},
-        answer=sentences(answer)[0],  # the rules that lengthen a round under every field
+        answer=sentences(answer)[0],  # the rules that change a round's length beyond the margin
     )
 
 
@@ -361,13 +396,14 @@ def _role_chart(result: HouseRulesResult, role: str) -> Chart:
         "(the first player is the seat that took the first turn)",
         "error bars are paired 95% t intervals",
     )
+    columns = (col, f"{col}_low", f"{col}_high")
+    in_pp = result.effects.assign(**{c: 100 * result.effects[c] for c in columns})  # a change of a share: pp, not %
     figure = plots.dot_chart(
         result.rules,
-        _by_field(result, result.effects, (col, f"{col}_low", f"{col}_high")),
+        _by_field(result, in_pp, columns),
         title=f"Does a house rule change the {who}'s win share? ({result.mid} players)",
-        xlabel=f"change in the {who}'s win share",
+        xlabel=f"change in the {who}'s win share (pp)",
         caption=cap,
-        percent=True,
     )
     name = "house-rules-first-player" if role == "first" else "house-rules-dealer"
     return Chart(name, figure, cap, f"{who} change")
@@ -427,9 +463,10 @@ def _matrix(result: HouseRulesResult) -> pd.DataFrame:
                 fmt.pp_ci(*x, 2) for x in zip(eff["d_dealer"], eff["dealer_sim_low"], eff["dealer_sim_high"], strict=True)
             ],
             f"dealer verdict (+/-{fmt.num(m['win_share_pp'])} pp)": eff["dealer_verdict"],
-            "balance (per-row 95% bootstrap, not adjusted)": [
-                fmt.signed_ci(*x, 3) for x in zip(eff["d_balance"], eff["d_balance_low"], eff["d_balance_high"], strict=True)
+            "balance (simultaneous, bootstrap standard error)": [
+                fmt.signed_ci(*x, 3) for x in zip(eff["d_balance"], eff["balance_sim_low"], eff["balance_sim_high"], strict=True)
             ],
+            f"balance verdict (+/-{fmt.num(m['balance'])})": eff["balance_verdict"],
         }
     )
 
@@ -464,7 +501,8 @@ def rule_verdicts(result: HouseRulesResult, rule: str, p: int, q: str) -> dict[s
 
 def _rule_text(result: HouseRulesResult, rule: str, p: int, q: str) -> str:
     verdicts = rule_verdicts(result, rule, p, q)
-    return f"{EFFECTS[q][0]}: " + agreement(verdicts, lambda f: _value(_cell(result, rule, p, f).iloc[0], q))
+    between = result.between.get(q, {}).get((p, rule)) if result.between else None
+    return f"{EFFECTS[q][0]}: " + agreement(verdicts, lambda f: _value(_cell(result, rule, p, f).iloc[0], q), between)
 
 
 def _verdict_cell(row: pd.Series, q: str) -> str:
@@ -477,7 +515,8 @@ def _verdict_tables(result: HouseRulesResult) -> list[TableBlock]:
     blocks = []
     for q, (what, *_rest) in EFFECTS.items():
         eff = result.effects.assign(verdict=[direction(r, q) for _, r in result.effects.iterrows()])
-        shown = verdict_matrix(eff, ("players", "rule"), result.fields, partial(_verdict_cell, q=q))
+        between = result.between.get(q) if result.between else None
+        table = verdict_matrix(eff, ("players", "rule"), result.fields, partial(_verdict_cell, q=q), between)
         margin = (
             f"{fmt.num(result.exp.margins['turns'])} turns"
             if q == "turns"
@@ -487,8 +526,9 @@ def _verdict_tables(result: HouseRulesResult) -> list[TableBlock]:
             TableBlock(
                 f"house-rules-{q}-by-field",
                 f"Each house rule's effect on the {what} under each field of players (simultaneous {level}% intervals, "
-                f"equivalence margin +/-{margin}); the last column says whether the verdict holds under every field",
-                shown,
+                f"equivalence margin +/-{margin}); the last column says whether the verdict holds under every field and "
+                "what the test of the fields' difference (the interaction, table house-rules-fields-interaction) says",
+                table,
                 eff,
             )
         )
@@ -511,29 +551,67 @@ def _skill_text(result: HouseRulesResult, rule: str, p: int) -> str:
 
 
 def _answer(result: HouseRulesResult) -> str:
-    """The report's answer in one paragraph: which rules change length and who wins, under which fields."""
-    mid, fields = result.mid, result.fields
-    turns = {r: rule_verdicts(result, r, mid, "turns") for r in result.rules}
-    longer = [r for r, v in turns.items() if set(v.values()) == {"lengthens"}]
-    first_verdicts = {r: rule_verdicts(result, r, mid, "first") for r in result.rules}
-    moved = {r: v for r, v in first_verdicts.items() if {"raises", "lowers"} & set(v.values())}
-    first = "; ".join(f"{r} {scope(v)}" for r, v in moved.items()) or "no house rule changes it under any field"
-    text = (
-        f"**Answer.** At {mid} players, with every seat playing one field ({', '.join(f'`{f}`' for f in fields)}): "
-        f"{', '.join(longer) or 'no house rule'} lengthen{'s' if len(longer) == 1 else ''} a round under every field. "
-        f"The first player's win share: {first}."
+    """The report's answer in one short paragraph, from the ranking's verdicts (``house_rules_rank.answer``)."""
+    if result.ranking is None:
+        return ""
+    return answer(result, result.ranking)
+
+
+def _ranking_table(result: HouseRulesResult) -> TableBlock:
+    table = result.ranking
+    assert table is not None
+    r0, m = table.iloc[0], result.exp.margins
+    level = fmt.fixed(100 * result.effects["sim_level"].iloc[0], 2)
+    skill = (
+        f"one `{result.exp.options['skill_player']}` player's edge (share minus 1/n) among "
+        f"`{result.exp.options['skill_field']}`, seats rotated, on the skill-gap table's simultaneous intervals (the "
+        "skill report's share of outcome variance due to skill is not measured per house rule, so the skill gap stands "
+        "in for it)"
+        if result.skill is not None and len(result.skill)
+        else "the skill gap was not played (options.skill_games = 0)"
     )
-    sk = result.skill
-    if sk is not None and len(sk):
-        at = sk[(sk["players"] == mid) & (sk["verdict"] == LARGER)]
-        wider, narrower = list(at.loc[at["d_gap"] > 0, "rule"]), list(at.loc[at["d_gap"] < 0, "rule"])
-        r0 = sk.iloc[0]
-        text += (
-            f" One `{r0['player']}` player among `{r0['field']}` (seats rotated) gains more over the fair share than "
-            f"under {result.base}, by more than the margin, with {', '.join(wider) or 'no house rule'} and less with "
-            f"{', '.join(narrower) or 'no house rule'}."
-        )
-    return text + " The findings give every rule's figures under each field."
+    return TableBlock(
+        "house-rules-ranking",
+        f"The house rules ranked against {result.base}, {r0['players']} players, every seat `{r0['field']}`, "
+        f"{fmt.count(r0['n'])} deals, each rule on the same deals as {result.base}. Length and the first player's "
+        f"edge (share minus 1/n; x: relative to the fair share) on the matrix's simultaneous {level}% intervals; the "
+        f"seat spread (largest gap between two seats' win shares) on a normal interval with its block-bootstrap "
+        f"standard error, simultaneous {fmt.fixed(100 * r0['level_spread'], 2)}% over the {len(table)} rows; the "
+        f"skill gap: {skill}. Margins +/-{fmt.num(m['turns'])} turns, +/-{fmt.num(m['win_share_pp'])} pp, "
+        f"+/-{fmt.num(100 * m['balance'])} pp of spread. Sorted by {SORT_KEY}",
+        shown(table, m),
+        table,
+    )
+
+
+def _interaction_table(result: HouseRulesResult) -> TableBlock:
+    frame = interactions_frame(result.between, {"first": 100.0, "dealer": 100.0})
+    shown_frame = pd.DataFrame(
+        {
+            "quantity": frame["quantity"],
+            "players": frame["players"],
+            "rule": frame["arm"],
+            "fields": frame["field_a"] + " minus " + frame["field_b"],
+            "n (blocks of deals)": frame["n_blocks"],
+            "interaction [simultaneous CI]": [
+                fmt.signed_ci(d, lo, hi, 2)
+                for d, lo, hi in zip(frame["interaction"], frame["sim_low"], frame["sim_high"], strict=True)
+            ],
+            "verdict": frame["verdict"],
+            "p (raw)": frame["p_raw"].map(fmt.pvalue),
+            "p (Holm)": frame["p_holm"].map(fmt.pvalue),
+        }
+    )
+    # every interaction of a quantity belongs to its one family
+    families = ", ".join(f"{q} {next(iter(v.values()))[0].family}" for q, v in result.between.items() if v)
+    return TableBlock(
+        "house-rules-fields-interaction",
+        "Does a rule act differently under two fields? Its effect under one field minus under the other, paired on "
+        "the same deals (t over 256 blocks of deals); simultaneous intervals and Holm-adjusted p over each quantity's "
+        f"family ({families} interactions), verdicts against the margins (turns in turns, shares in pp)",
+        shown_frame,
+        frame,
+    )
 
 
 def _identical_reason(result: HouseRulesResult, field: str, a: str, b: str) -> str:
@@ -566,12 +644,17 @@ def _findings(result: HouseRulesResult) -> list[str]:
         )
     eff = result.effects
     worst = eff.loc[eff["d_balance"].idxmin()]
-    noise = "" if worst["d_balance_high"] < 0 else "; its 95% bootstrap interval holds 0"
+    margin = fmt.num(result.exp.margins["balance"])
+    lost = eff[(eff["balance_verdict"] == LARGER) & (eff["d_balance"] < 0)]
+    where = ", ".join(f"{r.rule} at {r.players} players, `{r.field}`" for r in lost.itertuples())
     findings.append(
-        f"Largest loss of balance: {worst['rule']} at {worst['players']} players with `{worst['field']}` "
-        f"({fmt.signed_ci(worst['d_balance'], worst['d_balance_low'], worst['d_balance_high'], 3)}"
-        f"{noise}). The balance changes carry per-row 95% bootstrap intervals, not adjusted over the {len(eff)} rows: "
-        "the most extreme of them is picked from the family, so its interval overstates the evidence."
+        f"Balance (1 minus the largest gap between two seats' win shares), judged on intervals simultaneous over the "
+        f"{len(eff)} rule x table size x field cells (normal, with the block-bootstrap standard error) against "
+        f"+/-{margin}: {len(lost)} cell{'s' if len(lost) != 1 else ''} lose{'' if len(lost) != 1 else 's'} more than "
+        f"the margin{f' ({where})' if where else ''}; "
+        f"the largest loss is {worst['rule']} at {worst['players']} players with `{worst['field']}`, "
+        f"{fmt.signed_ci(worst['d_balance'], worst['balance_sim_low'], worst['balance_sim_high'], 3)} "
+        f"({worst['balance_verdict']})."
     )
     return findings
 
@@ -609,7 +692,8 @@ def _skill_chart(result: HouseRulesResult) -> Chart:
     sk = result.skill
     assert sk is not None
     players = sorted(set(sk["players"]))
-    series = interval_series(sk, "players", players, ("gap", "gap_low", "gap_high"), [f"{p} players" for p in players])
+    in_pp = sk.assign(**{c: 100 * sk[c] for c in ("gap", "gap_low", "gap_high")})  # an edge is in pp, not %
+    series = interval_series(in_pp, "players", players, ("gap", "gap_low", "gap_high"), [f"{p} players" for p in players])
     r0 = sk.iloc[0]
     cap = caption(
         result.exp,
@@ -625,8 +709,7 @@ def _skill_chart(result: HouseRulesResult) -> Chart:
         names,
         series,
         title=f"Does a house rule reward skill? ({r0['player']} among {r0['field']})",
-        xlabel="win share minus fair share",
+        xlabel="edge: win share minus the fair share 1/n (pp)",
         caption=cap,
-        percent=True,
     )
     return Chart("house-rules-skill-gap", figure, cap, "edge per rule")

@@ -37,14 +37,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+import unocli.report.analyses.skill_measures as skill_measures
 from unocli.errors import ConfigError
 from unocli.report import fmt
 from unocli.report.analyses.common import Context, caption, forest_chart, judged
+from unocli.report.experiment import Experiment, positive_int
+from unocli.report.experiment import policy_list as _policy_list
 from unocli.report.model import Chart, Section, TableBlock, sentences
 from unocli.run.accumulate import Accumulator
 from unocli.run.shards import RunSpec, run_shard, split
 from unocli.study.arm import Arm, template_name
-from unocli.study.experiments import Experiment, positive_int
 from unocli.study.stats import (
     ALPHA,
     LARGER,
@@ -62,21 +64,6 @@ KINDS = ("round", "match")
 KIND_TEXT = {"round": "per round", "match": "per match"}
 
 
-def _policy_list(value: Any) -> str | None:
-    """A non-empty list of policy specs (the fields)."""
-    from unocli.study.experiments import policy_spec
-
-    if not isinstance(value, list) or not value:
-        return f"must be a non-empty list of policy specs, not {value!r}"
-    for v in value:
-        message = policy_spec(v)
-        if message:
-            return message
-    if len(set(value)) != len(value):
-        return f"names a field twice: {value!r}"
-    return None
-
-
 def _positive_number(value: Any) -> str | None:
     if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
         return f"must be a positive number, not {value!r}"
@@ -84,7 +71,7 @@ def _positive_number(value: Any) -> str | None:
 
 
 def _player_spec(value: Any) -> str | None:
-    from unocli.study.experiments import policy_spec
+    from unocli.report.experiment import policy_spec
 
     return policy_spec(value)
 
@@ -104,6 +91,7 @@ OPTIONS = {
     "fields": (["basic", "random"], _policy_list),
     "match_games": (2000, positive_int),
     "match_margin_pp": (3.0, _positive_number),
+    **skill_measures.OPTIONS,  # the ladders: relative skill, skill shares and leads per rule set
 }
 
 
@@ -128,7 +116,7 @@ def check(exp: Experiment) -> str | None:
                     table_arm(exp, name, p, exp.options["player"], field)
                 except ConfigError as exc:
                     return f"options: {exc}"
-    return None
+    return skill_measures.check(exp)
 
 
 def player_name(spec: str) -> str:
@@ -167,6 +155,7 @@ class SkillResult:
     games: int
     fixed_gaps: pd.DataFrame = dc_field(default_factory=pd.DataFrame)
     fixed_changes: pd.DataFrame = dc_field(default_factory=pd.DataFrame)
+    ladder: skill_measures.LadderMeasures | None = None  # with options.ladder_policies: the ladders' skill measures
 
     @property
     def fixed(self) -> str:
@@ -234,6 +223,8 @@ def compute(exp: Experiment, ctx: Context) -> SkillResult:
     baseline = exp.baseline or names[0]
     gaps, changes, played = _measure(exp, ctx, player, fields, names, baseline)
     result = SkillResult(exp, player_name(player), fields, names, baseline, gaps, changes, played)
+    if skill_measures.enabled(exp):
+        result = replace(result, ladder=skill_measures.compute(exp, ctx, baseline))
     if not exp.options.get("fixed_player"):
         return result
     fixed_gaps, fixed_changes, more = _measure(exp, ctx, exp.options["fixed_player"], fields, names, baseline)
@@ -320,6 +311,10 @@ def render(result: SkillResult) -> Section:
     blocks: list[Any] = [_headline_chart(result), _findings_text(result), _gaps_table(result)]
     if not result.changes.empty:
         blocks += [_change_chart(result), _changes_table(result)]
+    if result.ladder is not None:
+        blocks += [skill_measures.findings(result.ladder, result.baseline), skill_measures.cells_table(result.ladder)]
+        if not result.ladder.changes.empty:
+            blocks += [skill_measures.changes_table(result.ladder, result.baseline)]
     if not result.fixed_gaps.empty:
         blocks += [_gaps_table(result, fixed=True)]
         if not result.fixed_changes.empty:

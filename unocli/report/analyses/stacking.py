@@ -12,9 +12,10 @@ share with equivalence verdicts, the longest penalty chain (``max_stack``),
 and balance in Ludii's sense (1 minus the largest gap between two seats' win
 shares, block-bootstrap interval). At ``versus_players`` seat 0 also plays
 the adapted player and the ``reference`` player among each field, on the
-same deals: the adapted player's edge, its skill gap (win share minus 1/n)
-and the interaction of the rule with the strategy (the edge under a variant
-minus the edge under the baseline, paired over deals).
+same deals: the adapted player's gain over the reference player (their seat-0
+win shares' difference; the ``edge`` column), its edge (win share minus 1/n,
+the ``gap`` column) and the interaction of the rule with the strategy (the
+gain under a variant minus the gain under the baseline, paired over deals).
 """
 
 from __future__ import annotations
@@ -43,12 +44,19 @@ from unocli.report.analyses.common import (
     total_games,
     verdict_counts,
 )
-from unocli.report.analyses.fields import check_fields, field_sizes, field_specs, sizes_text, templates_text
-from unocli.report.analyses.stacking_fields import StackingResult, field_rows, play_field, strategy_rows
+from unocli.report.analyses.fields import (
+    check_fields,
+    field_interactions,
+    field_sizes,
+    field_specs,
+    sizes_text,
+    templates_text,
+)
+from unocli.report.analyses.stacking_fields import StackingResult, field_rows, judge_column, play_field, strategy_rows
 from unocli.report.analyses.stacking_render import answer, field_blocks, field_findings, field_label
+from unocli.report.experiment import Experiment, players_list, policy_spec, positive_int
 from unocli.report.model import Chart, Section, TableBlock, sentences
 from unocli.study.compare import Comparison
-from unocli.study.experiments import Experiment, players_list, policy_spec, positive_int
 from unocli.study.stats import holm, wilson
 
 
@@ -99,6 +107,7 @@ def compute(exp: Experiment, ctx: Context) -> StackingResult:
     sizes = {field: field_sizes(exp, spec) for field, spec in specs.items()}
     comps: dict[int, Comparison] = {}
     played: list[Comparison] = []
+    by_field: dict[tuple[str, int], Comparison] = {}
     rows, stacks, found, fields, strategy = [], [], [], [], []
     for p in exp.players:
         for field, spec in specs.items():
@@ -106,6 +115,7 @@ def compute(exp: Experiment, ctx: Context) -> StackingResult:
                 continue
             comp = play_field(exp, ctx, p, spec, base, field)
             played.append(comp)
+            by_field[(field, p)] = comp
             fields += field_rows(comp, p, field, names, base, opt["replicates"], exp.seed)
             if p in opt["versus_players"]:
                 strategy += strategy_rows(comp, p, spec, names, base, opt)
@@ -125,6 +135,18 @@ def compute(exp: Experiment, ctx: Context) -> StackingResult:
     if len(strategy_df):
         has = strategy_df["interaction_p"].notna()
         strategy_df.loc[has, "interaction_p_holm"] = holm(strategy_df.loc[has, "interaction_p"].to_numpy())
+    share, turns = exp.margins["win_share_pp"] / 100, exp.margins["turns"]
+    fields_df = pd.DataFrame(fields)
+    # each column is one family read together; cards drawn has no margin of its own (margin 0, docs/statistics.md)
+    for column, margin in (("d_turns", turns), ("d_cards_drawn", 0.0), ("d_comeback", share)):
+        judge_column(fields_df, column, margin)
+    for column in ("edge", "interaction"):
+        judge_column(strategy_df, column, share)
+    names_of = list(specs)
+    between = {
+        "turns": field_interactions(by_field, names_of, names, base, "turns", turns),
+        "cards_drawn": field_interactions(by_field, names_of, names, base, "cards_drawn", 0.0),
+    }
     return StackingResult(
         exp=exp,
         names=names,
@@ -132,13 +154,14 @@ def compute(exp: Experiment, ctx: Context) -> StackingResult:
         table=table,
         effects=effects,
         stacks=pd.DataFrame(stacks),
-        fields=pd.DataFrame(fields),
+        fields=fields_df,
         strategy=strategy_df,
         main_field=main,
         stack_hists={(p, name): c.acc(name).stack_hist for p, c in comps.items() for name in names},
         rounds={p: c.games for p, c in comps.items()},
         fair={p: fair_balance(c.games, p) for p, c in comps.items()},
         games=total_games(played),
+        between=between,
     )
 
 

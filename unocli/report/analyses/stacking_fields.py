@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
@@ -25,10 +25,11 @@ import pandas as pd
 from unocli.game.policies import parse_policy_spec
 from unocli.report.analyses.common import Context, arm_diff, arm_mean, percentile_interval, run_compare
 from unocli.report.analyses.fields import field_experiment, field_name
+from unocli.report.experiment import Experiment
 from unocli.study.arm import Arm, has_placeholders
 from unocli.study.compare import Comparison
-from unocli.study.experiments import Experiment
-from unocli.study.stats import Difference, paired_t, welch, wilson
+from unocli.study.interaction import FieldInteraction
+from unocli.study.stats import Difference, equivalence, paired_t, welch, wilson
 
 ADAPTED = "adapted"  # a field named so plays the experiment's ``adapted`` option
 DRAW_AT_ONCE = (8, 12)  # P(max_draw >= k)
@@ -109,7 +110,50 @@ def _level(successes: int, n: int, key: str) -> dict[str, Any]:
 
 
 def _diff(d: Difference, key: str) -> dict[str, Any]:
-    return {key: d.diff, f"{key}_low": d.low, f"{key}_high": d.high, f"{key}_p": d.p}
+    """A difference as row fields; its standard error and degrees of freedom too, for :func:`judge_column`."""
+    return {key: d.diff, f"{key}_low": d.low, f"{key}_high": d.high, f"{key}_p": d.p, f"{key}_se": d.se, f"{key}_df": d.df}
+
+
+def judge_column(frame: pd.DataFrame, column: str, margin: float) -> None:
+    """Judge a column of differences as one family, in place: ``{column}_sim_low``, ``_sim_high``, ``_sim_level``
+    and ``_verdict`` on the rows that carry a difference (the baseline's rows stay blank).
+
+    Each difference is rebuilt from its ``_se``, ``_df``, ``_p`` and 95% bounds
+    (:func:`_diff`) and judged against ``+-margin`` (in the column's units) on
+    its simultaneous interval over the family's rows
+    (:func:`~unocli.study.stats.equivalence`), because a finding reads them
+    together.
+    """
+    if column not in frame.columns:
+        return
+    has = frame[column].notna()
+    rows = frame[has]
+    found = [
+        Difference(
+            r[column],
+            r[f"{column}_se"],
+            int(r["n"]),
+            r[f"{column}_low"],
+            r[f"{column}_high"],
+            r[f"{column}_p"],
+            r[f"{column}_df"],
+        )
+        for _, r in rows.iterrows()
+    ]
+    judged = [equivalence(d, margin, family=len(found)) for d in found]
+    for key, values in (
+        ("sim_low", [e.low for e in judged]),
+        ("sim_high", [e.high for e in judged]),
+        ("sim_level", [e.level for e in judged]),
+        ("verdict", [e.verdict for e in judged]),
+    ):
+        name, series = f"{column}_{key}", pd.Series(values, index=rows.index, dtype=object if key == "verdict" else float)
+        if name in frame.columns:  # judged again: the new bounds replace the old
+            del frame[name]
+        if key in ("sim_low", "sim_high"):  # the bounds right after their point, as a reader of the CSV finds them
+            frame.insert(frame.columns.get_loc(column) + (1 if key == "sim_low" else 2), name, series)
+        else:
+            frame[name] = series
 
 
 def _comeback(comp: Comparison, name: str) -> tuple[int, int]:
@@ -194,10 +238,14 @@ class StackingResult:
     of them. ``stacks``: the longest chain per round (mean_max_stack,
     p_at_least_2..4, share_k, longest_seen); these under the main field.
     ``fields``: per (players, field, stacking) the levels and changes of
-    stacking_fields.field_rows. ``strategy``: per (players, field, stacking)
-    the adapted player's edge over the reference at seat 0, its skill gap and
-    the interaction (empty when not played). ``stack_hists``: each
-    (players, stacking)'s histogram of the longest chain, main field.
+    stacking_fields.field_rows, with simultaneous verdicts (:func:`judge_column`)
+    on d_turns, d_cards_drawn and d_comeback. ``strategy``: per (players, field,
+    stacking) the adapted player's gain over the reference at seat 0 (column
+    ``edge``), its edge over the fair share (``gap``) and the interaction (empty
+    when not played), the gain and interaction
+    judged likewise. ``stack_hists``: each (players, stacking)'s histogram of
+    the longest chain, main field. ``between``: per quantity (``turns``,
+    ``cards_drawn``) the interactions between fields, keyed (players, variant).
     """
 
     exp: Experiment
@@ -213,6 +261,7 @@ class StackingResult:
     rounds: dict[int, int]
     fair: dict[int, float]
     games: int
+    between: dict[str, dict[tuple, list[FieldInteraction]]] = field(default_factory=dict)
 
     @property
     def variants(self) -> list[str]:

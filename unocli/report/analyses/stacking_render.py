@@ -9,11 +9,11 @@ from typing import Any
 import pandas as pd
 
 from unocli.report import fmt
-from unocli.report.analyses.common import caption
-from unocli.report.analyses.fields import UNTESTED
+from unocli.report.analyses.common import caption, change_word, verdict_counts
+from unocli.report.analyses.fields import UNTESTED, agreement
 from unocli.report.analyses.stacking_fields import DRAW_AT_ONCE, StackingResult
 from unocli.report.model import Chart, TableBlock
-from unocli.study.stats import ALPHA
+from unocli.study.stats import LARGER
 
 
 def field_label(result: StackingResult, field: str) -> str:
@@ -34,22 +34,48 @@ def _list(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def _holds(rows: pd.DataFrame, column: str) -> str:
-    """Under which fields a 95% interval lies above 0, below 0 or includes 0: "holds under every field: ..." or each
-    field's side (labels that differ do not show the fields differ: that is not tested, and the phrase says so)."""
-    up = [str(r.field) for r in rows.itertuples() if getattr(r, f"{column}_low") > 0]
-    down = [str(r.field) for r in rows.itertuples() if getattr(r, f"{column}_high") < 0]
-    unclear = [str(r.field) for r in rows.itertuples() if str(r.field) not in up + down]
-    parts = []
-    if up:
-        parts.append(f"up under {_list(up)}")
-    if down:
-        parts.append(f"down under {_list(down)}")
-    if unclear:
-        parts.append(f"interval includes 0 (no equivalence test) under {_list(unclear)}")
-    every = len(rows) > 1 and (len(up) == len(rows) or len(down) == len(rows))
-    mixed = len(parts) > 1
-    return ("holds under every field: " if every else "") + "; ".join(parts) + (f" ({UNTESTED})" if mixed else "")
+def _sim(row: Any, column: str, kind: str) -> str:
+    """A change on its simultaneous interval: turns and cards signed, shares in pp."""
+    form = fmt.pp_ci if kind == "pp" else fmt.signed_ci
+    return form(
+        getattr(row, column), getattr(row, f"{column}_sim_low"), getattr(row, f"{column}_sim_high"), 2 if kind == "pp" else 1
+    )
+
+
+def _holds(rows: pd.DataFrame, column: str, words: tuple[str, str], kind: str, between: Any = None) -> str:
+    """Each field's verdict on ``column`` (simultaneous intervals, :func:`judge_column` of stacking_fields) as
+    the word for its change, and what the interaction between fields says (:func:`~fields.agreement`): "lowers
+    under all three fields (...)" or "by field: ... (the fields cannot be told apart ...)"."""
+    up, down = words
+    verdicts = {
+        str(r.field): change_word(str(getattr(r, f"{column}_verdict")), getattr(r, column), up, down) for r in rows.itertuples()
+    }
+    figures = {str(r.field): _sim(r, column, kind) for r in rows.itertuples()}
+    return agreement(verdicts, lambda f: figures[f], between)
+
+
+def _level(frame: pd.DataFrame, column: str) -> str:
+    """ "simultaneous 99.86% intervals over the 36 cells of the column"."""
+    has = frame[column].notna()
+    return (
+        f"simultaneous {fmt.fixed(100 * frame.loc[has, f'{column}_sim_level'].iloc[0], 2)}% intervals over the "
+        f"{int(has.sum())} cells of the table"
+    )
+
+
+_KINDS = {
+    "larger": "larger than the margin",
+    "unsized": "changes of undecided size",
+    "negligible": "negligible",
+    "equivalent": "equivalent",
+    "undecided": "undecided",
+}
+
+
+def _kinds(verdicts: pd.Series) -> str:
+    """The verdicts of a family that occur, counted: "6 a change of undecided size, 6 undecided of 12"."""
+    found = [f"{int((verdicts == v).sum())} {w}" for v, w in _KINDS.items() if (verdicts == v).any()]
+    return ", ".join(found) + f" of {len(verdicts)}"
 
 
 # ---------------------------------------------------------------- the answer
@@ -67,28 +93,34 @@ def answer(result: StackingResult) -> str:
     text = (
         f"**Answer ({mid} players).** Stacking turns penalties into big draws: a player draws 8 or more cards at once "
         f"in up to {fmt.share(big['p_draw_8'], 1)} of rounds ({big['stacking']}, {big['field']} field), against "
-        f"{fmt.share(off['p_draw_8'].max(), 1)} under {base}. It changes round length by "
-        f"{fmt.signed(var['d_turns'].min(), 1)} to {fmt.signed(var['d_turns'].max(), 1)} turns, depending on the "
-        f"variant and the field, and the comeback chance (the first player left with one card does not win) from "
-        f"{fmt.share(off['comeback'].min(), 1)}-{fmt.share(off['comeback'].max(), 1)} under {base} to "
-        f"{fmt.share(var['comeback'].min(), 1)}-{fmt.share(var['comeback'].max(), 1)}."
+        f"{fmt.share(off['p_draw_8'].max(), 1)} under {base}. Its effect on round length lies between "
+        f"{fmt.signed(var['d_turns'].min(), 1)} and {fmt.signed(var['d_turns'].max(), 1)} turns across variants and "
+        f"fields; against the +/-{fmt.num(result.exp.margins['turns'])}-turn margin: {_kinds(var['d_turns_verdict'])}. "
+        f"The comeback chance (the first player left with one card does not win) is "
+        f"{fmt.share(off['comeback'].min(), 1)}-{fmt.share(off['comeback'].max(), 1)} under {base} and "
+        f"{fmt.share(var['comeback'].min(), 1)}-{fmt.share(var['comeback'].max(), 1)} under the variants; its changes "
+        f"against +/-{fmt.num(result.exp.margins['win_share_pp'])} pp: {_kinds(var['d_comeback_verdict'])}."
     )
     return text + _strategy_answer(result, mid)
 
 
 def _strategy_answer(result: StackingResult, mid: int) -> str:
-    """The answer's last sentences: does stacking change the best strategy, and under which fields."""
+    """The answer's last sentences: does stacking change the best strategy, and under which fields.
+
+    Counted on the interactions' verdicts (simultaneous intervals over every interaction of the table, against the
+    win-share margin), so "does better" or "does worse" is said only of a change larger than the margin.
+    """
     s, base, opt = result.strategy, result.base, result.exp.options
     if not len(s) or not (s["players"] == mid).any():
         return ""
     at = s[s["players"] == mid]
     sm = at[at["stacking"] != base]
     worst, best = sm.loc[sm["interaction"].idxmin()], sm.loc[sm["interaction"].idxmax()]
-    # the cells are read together, so each is counted on its Holm-adjusted p (family: every interaction of the table)
-    found = sm["interaction_p_holm"] < ALPHA
-    up, down = int((found & (sm["interaction"] > 0)).sum()), int((found & (sm["interaction"] < 0)).sum())
+    big = sm["interaction_verdict"] == LARGER
+    up, down = int((big & (sm["interaction"] > 0)).sum()), int((big & (sm["interaction"] < 0)).sum())
     on_base = at[at["stacking"] == base]
     same = bool(((on_base["edge"] == 0) & (on_base["edge_low"] == 0) & (on_base["edge_high"] == 0)).all())
+    margin = fmt.num(result.exp.margins["win_share_pp"])
     text = (
         f" Does stacking change the best strategy? The adapted player ({opt['adapted']}) against "
         f"{opt['reference']} at seat 0: "
@@ -97,23 +129,26 @@ def _strategy_answer(result: StackingResult, mid: int) -> str:
             if same
             else ""
         )
-        + f"from {fmt.pp_ci(worst['interaction'], worst['interaction_low'], worst['interaction_high'], 2)} "
-        f"({worst['stacking']}, {worst['field']} field) to "
-        f"{fmt.pp_ci(best['interaction'], best['interaction_low'], best['interaction_high'], 2)} "
-        f"({best['stacking']}, {best['field']} field) (95% intervals); of {len(sm)} variant x field cells {up} are "
-        f"above 0 and {down} below at family-wise {fmt.num(100 * ALPHA)}% (Holm over the "
-        f"{int(s['interaction_p_holm'].notna().sum())} interactions of the table)"
+        + f"from {_sim(worst, 'interaction', 'pp')} ({worst['stacking']}, {worst['field']} field) to "
+        f"{_sim(best, 'interaction', 'pp')} ({best['stacking']}, {best['field']} field) ({_level(s, 'interaction')}); "
+        f"of {len(sm)} variant x field cells against +/-{margin} pp: {verdict_counts(sm['interaction_verdict'])}"
     )
     fields = sorted(set(sm["field"]), key=result.field_names.index)
     if down == len(sm):
-        return text + f": under every variant and every field ({_list(fields)}) the adapted player does worse."
+        return (
+            text
+            + f": under every variant and every field ({_list(fields)}) the adapted player does worse, by more than the margin."
+        )
     if up == len(sm):
-        return text + f": under every variant and every field ({_list(fields)}) the adapted player does better."
+        return (
+            text
+            + f": under every variant and every field ({_list(fields)}) the adapted player does better, by more than the margin."
+        )
     per_field = ", ".join(
-        f"{f} {int((found & (sm['interaction'] > 0) & (sm['field'] == f)).sum())} of {int((sm['field'] == f).sum())}"
+        f"{f} {int((big & (sm['interaction'] > 0) & (sm['field'] == f)).sum())} of {int((sm['field'] == f).sum())}"
         for f in fields
     )
-    return text + f" (above 0, by field: {per_field}; {UNTESTED})."
+    return text + f" (a larger gain beyond the margin, by field: {per_field}; {UNTESTED})."
 
 
 # ---------------------------------------------------------------- tables and charts
@@ -142,7 +177,9 @@ def field_blocks(result: StackingResult) -> list:
                 f"seat 0, among each field, on the same deals: its gain over the reference, its edge (win share minus "
                 f"1/n, seat 0's own advantage included) and the "
                 f"interaction with the rule (gain under the variant minus gain under {result.base}, paired over "
-                "deals; p Holm-adjusted over the table)",
+                "deals): its 95% interval, its simultaneous interval over the table's interactions and its verdict "
+                f"against +/-{fmt.num(result.exp.margins['win_share_pp'])} pp, the raw p and the p Holm-adjusted "
+                "over the table",
                 _strategy_shown(result),
                 result.strategy,
             ),
@@ -186,8 +223,20 @@ def _strategy_shown(result: StackingResult) -> pd.DataFrame:
             "n (paired deals)": s["n"].map(fmt.count),
             "gain over the reference at seat 0": [fmt.pp_ci(*x, 2) for x in _triples(s, "edge")],
             "edge (share - 1/n)": [fmt.pp_ci(*x, 2) for x in _triples(s, "gap")],
-            "interaction (vs baseline)": [fmt.pp_ci(*x, 2) if x[0] == x[0] else "" for x in _triples(s, "interaction")],
-            "p (Holm)": [fmt.pvalue(p) if p == p else "" for p in s.get("interaction_p_holm", pd.Series([math.nan] * len(s)))],
+            "interaction (vs baseline), 95%": [fmt.pp_ci(*x, 2) if x[0] == x[0] else "" for x in _triples(s, "interaction")],
+            "simultaneous interval": [
+                fmt.bounds(lo, hi, 2, "pp") if lo == lo else ""
+                for lo, hi in zip(
+                    s.get("interaction_sim_low", pd.Series([math.nan] * len(s))),
+                    s.get("interaction_sim_high", pd.Series([math.nan] * len(s))),
+                    strict=True,
+                )
+            ],
+            "verdict": s.get("interaction_verdict", pd.Series([""] * len(s))).fillna(""),
+            "p (raw)": [fmt.pvalue(p) if p == p else "" for p in s["interaction_p"]],
+            "p (Holm-adjusted)": [
+                fmt.pvalue(p) if p == p else "" for p in s.get("interaction_p_holm", pd.Series([math.nan] * len(s)))
+            ],
         }
     )
 
@@ -234,11 +283,14 @@ def _strategy_chart(result: StackingResult) -> Chart:
         if not (at["field"] == field).any():  # a template field not played at this size
             continue
         rows = at[at["field"] == field].set_index("stacking").loc[list(result.names)]
-        series.append(plots.Series(field_label(result, field), rows["edge"], rows["edge_low"], rows["edge_high"]))
+        # the gain over the reference player, a difference of shares: drawn in pp
+        series.append(
+            plots.Series(field_label(result, field), 100 * rows["edge"], 100 * rows["edge_low"], 100 * rows["edge_high"])
+        )
     cap = caption(
         result.exp,
-        f"Win-share edge of one {opt['adapted']} player at seat 0 over {opt['reference']} at seat 0, among each field, "
-        f"{mid} players; the interaction is the change of this edge from {result.base} (table stacking-strategy)",
+        f"Win-share gain of one {opt['adapted']} player at seat 0 over {opt['reference']} at seat 0, among each field, "
+        f"{mid} players; the interaction is the change of this gain from {result.base} (table stacking-strategy)",
         f"{fmt.count(at['n'].iloc[0])} paired deals per variant and field",
         rules=f"{result.exp.base.rules} with stacking = {', '.join(result.names)}",
         policies=f"seat 0 {opt['adapted']} vs {opt['reference']}; the field at every other seat",
@@ -248,28 +300,49 @@ def _strategy_chart(result: StackingResult) -> Chart:
         list(result.names),
         series,
         title=f"Does stacking change the best strategy? {mid} players",
-        xlabel="win-share edge at seat 0",
+        xlabel=f"win share at seat 0 minus {opt['reference']}'s there (pp)",
         caption=cap,
-        percent=True,
     )
-    return Chart("stacking-strategy", figure, cap, "adapted player's edge by variant")
+    return Chart("stacking-strategy", figure, cap, "adapted player's gain by variant")
 
 
 # ---------------------------------------------------------------- findings
 
 
 def field_findings(result: StackingResult) -> list[str]:
-    """Findings over the fields, each naming the fields it holds under (or where it flips)."""
-    mid, base, f = _mid(result), result.base, result.fields
+    """Findings over the fields, each naming the fields it holds under, and whether the fields differ only from
+    the interaction between them (turns and cards drawn; the comeback chance has no per-block figure to test it)."""
+    mid, base, f, m = _mid(result), result.base, result.fields, result.exp.margins
     at = f[(f["players"] == mid) & (f["stacking"] != base)]
     out = []
-    for column, label in (
-        ("d_turns", "turns per finished round"),
-        ("d_cards_drawn", "cards drawn per round"),
-        ("d_comeback", "the comeback chance"),
+    for column, label, key, words, kind, margin in (
+        (
+            "d_turns",
+            "turns per finished round",
+            "turns",
+            ("lengthens", "shortens"),
+            "signed",
+            f"margin +/-{fmt.num(m['turns'])} turn",
+        ),
+        (
+            "d_cards_drawn",
+            "cards drawn per round",
+            "cards_drawn",
+            ("raises", "lowers"),
+            "signed",
+            "no margin, so any change that excludes 0 counts",
+        ),
+        ("d_comeback", "the comeback chance", "", ("raises", "lowers"), "pp", f"margin +/-{fmt.num(m['win_share_pp'])} pp"),
     ):
-        parts = [f"{v}: {_holds(at[at['stacking'] == v], column)}" for v in result.variants]
-        out.append(f"Change in {label} against {base} at {mid} players, by variant: " + "; ".join(parts) + ".")
+        parts = []
+        for v in result.variants:
+            between = result.between.get(key, {}).get((mid, v)) if key else None
+            parts.append(f"{v}: {_holds(at[at['stacking'] == v], column, words, kind, between)}")
+        out.append(
+            f"Change in {label} against {base} at {mid} players, by variant ({_level(f, column)}, {margin}): "
+            + "; ".join(parts)
+            + "."
+        )
     big = at.groupby("stacking")["p_draw_12"].max()
     out.append(
         f"Drawing 12 or more cards at once (at {mid} players, the most of any field): "
@@ -291,16 +364,13 @@ def _strategy_findings(result: StackingResult) -> list[str]:
         edge = "; ".join(f"{r.field} {fmt.pp_ci(r.edge, r.edge_low, r.edge_high, 2)}" for r in on_base.itertuples())
         parts = []
         for v in result.variants:
-            rows = at[at["stacking"] == v].rename(columns=lambda c: c.replace("interaction", "x"))
-            parts.append(
-                f"{v}: "
-                + ", ".join(f"{r.field} {fmt.pp_ci(r.x, r.x_low, r.x_high, 2)}" for r in rows.itertuples())
-                + f" ({_holds(rows, 'x')})"
-            )
+            rows = at[at["stacking"] == v]
+            parts.append(f"{v}: {_holds(rows, 'interaction', ('a larger gain', 'a smaller gain'), 'pp')}")
         gaps = at.groupby("stacking")["gap"].agg(["min", "max"])
         out.append(
             f"{p} players: {opt['adapted']} at seat 0 against {opt['reference']} under {base}: {edge}. Interaction "
-            f"(its gain under the variant minus under {base}): " + "; ".join(parts) + ". Edge (its share minus "
+            f"(its gain under the variant minus under {base}; {_level(s, 'interaction')}, margin "
+            f"+/-{fmt.num(result.exp.margins['win_share_pp'])} pp): " + "; ".join(parts) + ". Edge (its share minus "
             f"1/{p}, docs/statistics.md) from {fmt.pp(gaps['min'].min(), 2)} to {fmt.pp(gaps['max'].max(), 2)} across "
             "variants and fields."
         )
