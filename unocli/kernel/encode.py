@@ -560,6 +560,15 @@ WORKSPACE = np.dtype(
     align=True,
 )
 
+# --- primitives._best_legal's keys
+# A legal card's place in primitives._preferred's order as one integer: priority, then minus the count of its
+# colour held (0 for a Wild), then the type. The tie term (32 - count, at most 32 as a colour has
+# 25 cards) and the type (below 64) take 6 bits each under the priority, so the smallest key is
+# _preferred's card whatever the sign of the priority.
+KEY_PRIO = 1 << 12
+KEY_TIE = 1 << 6
+NO_KEY = np.int64(1 << 62)
+
 # --- codes the kernel's functions return ----------------------------------------
 # All negative, so that a card type or a seat (>= 0) is told from a code by its sign.
 NO_CARD = -1  # no card: the piles are empty (_draw), no card to stack (_pending_decision)

@@ -39,6 +39,8 @@ from unocli.kernel.encode import (
     I_SWAP,
     I_TRUST_IF_LACKED,
     I_TRUST_IF_SEEN,
+    KEY_PRIO,
+    KEY_TIE,
     MATCH_ANY,
     MATCH_NUMBER,
     N_COLOURS,
@@ -46,6 +48,7 @@ from unocli.kernel.encode import (
     N_TYPES,
     NO_CARD,
     NO_COLOUR,
+    NO_KEY,
     ONLY_COLOUR,
     P_BLUFF,
     P_CHALLENGE,
@@ -398,27 +401,29 @@ def _nth_legal(g, seat, k):
 
 @njit(cache=True, _nrt=False)
 def _stackable_options(g, seat):
-    """Fill the options region with the cards ``seat`` may stack (§8, §11.10)."""
+    """Fill the options region with the cards ``seat`` may stack (§8, §11.10), in type order.
+
+    Only the Draw Twos (one type per colour, in colour order) and the +4 can be
+    stacked, so only those five types are read, not all 54.
+    """
     if _last_card_rule(g, seat):
         return 0
     mode = g.ru[R_STACKING]
     top = g.top
     m = 0
-    for t in range(N_TYPES):
-        k = g.hands[seat, t]
-        if k == 0:
-            continue
-        ok = False
-        if _is_d2(t):
-            ok = _is_d2(top) or (
-                top == WILD_DRAW_FOUR and mode == ST_ANY and (_colour(t) == g.colour or g.ru[R_FAULT] == FAULT_STACK_COLOUR)
-            )
-        elif t == WILD_DRAW_FOUR:
-            ok = (top == WILD_DRAW_FOUR and mode != ST_PLUS2) or (_is_d2(top) and (mode == ST_PROGRESSIVE or mode == ST_ANY))
-        if ok:
-            for _ in range(k):
-                g.opts[m] = t
-                m += 1
+    if _is_d2(top) or (top == WILD_DRAW_FOUR and mode == ST_ANY):
+        for c in range(N_COLOURS):
+            t = c * N_RANKS + DRAW_TWO
+            k = g.hands[seat, t]
+            if k > 0 and (_is_d2(top) or c == g.colour or g.ru[R_FAULT] == FAULT_STACK_COLOUR):
+                for _ in range(k):
+                    g.opts[m] = t
+                    m += 1
+    k = g.hands[seat, WILD_DRAW_FOUR]
+    if k > 0 and ((top == WILD_DRAW_FOUR and mode != ST_PLUS2) or (_is_d2(top) and (mode == ST_PROGRESSIVE or mode == ST_ANY))):
+        for _ in range(k):
+            g.opts[m] = WILD_DRAW_FOUR
+            m += 1
     return m
 
 
@@ -515,6 +520,76 @@ def _filter_options(g, seat, m):
         if lacked != NO_COLOUR and 0 < _count_colour(g, m, np.int64(lacked)) < m:
             m = _keep_only(g, m, np.int64(ONLY_COLOUR), np.int64(lacked))
     return m
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _key(g, seat, table, t, held):
+    """_preferred's order of card type ``t`` when its colour's count in the hand is ``held`` (0: a Wild)."""
+    return np.int64(g.prio[seat, table, t]) * KEY_PRIO + (32 - held) * KEY_TIE + t
+
+
+@njit(cache=True, _nrt=False)
+def _best_legal(g, seat, table):
+    """_preferred over the options _legal_options would list (not under the last-card rule), or NO_CARD.
+
+    The same card without listing them: the options' order is a total order
+    (priority, colour count, type), so duplicates and the listing order do not
+    matter, and the least key over the legal types held is the card. The
+    current colour's cards share one colour count, so their types are compared
+    by (priority, type) alone.
+    """
+    colour = g.colour
+    top = g.top
+    best = NO_KEY
+    held = np.int64(g.ccount[seat, colour])
+    if held > 0:
+        # every type of the colour, held or not, with selects rather than branches (which of the
+        # 13 is held is a coin toss for the branch predictor); unsigned indices need no wraparound
+        s = np.uint64(seat)
+        pt = np.uint64(table)
+        own = NO_KEY
+        for t in range(colour * N_RANKS, (colour + 1) * N_RANKS):
+            u = np.uint64(t)
+            k = np.int64(g.prio[s, pt, u]) * KEY_PRIO + t
+            own = min(own, k if g.hands[s, u] > 0 else NO_KEY)
+        best = own + (32 - held) * KEY_TIE
+    if top < WILD:
+        rtop = _rank(top)
+        for c in range(N_COLOURS):
+            t = c * N_RANKS + rtop
+            k = _key(g, seat, table, t, np.int64(g.ccount[seat, c]))
+            best = min(best, k if (c != colour and g.hands[seat, t] > 0) else NO_KEY)
+    if g.hands[seat, WILD] > 0:
+        k = _key(g, seat, table, WILD, np.int64(0))
+        if k < best:
+            best = k
+    if g.hands[seat, WILD_DRAW_FOUR] > 0 and _is_legal(g, seat, WILD_DRAW_FOUR):
+        k = _key(g, seat, table, WILD_DRAW_FOUR, np.int64(0))
+        if k < best:
+            best = k
+    if best == NO_KEY:
+        return np.int64(NO_CARD)
+    return best & (KEY_TIE - 1)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _choice_table(g, seat):
+    """The priority table _choose_card would take on all the legal cards, or -1 if it filters or draws.
+
+    PRIO_ATTACK when the attack applies (before any filter), else PRIO_PLAY
+    when no option filter is on and the choice is not uniform.
+    """
+    attack_at = _int(g, seat, I_ATTACK_AT)
+    if attack_at > 0 and g.hsize[_seat_after(g, seat, 1)] <= attack_at:
+        return PRIO_ATTACK
+    if (
+        (_int(g, seat, I_KEEP_DRAWS) != 0 and g.ru[R_STACKING] != ST_OFF)
+        or _int(g, seat, I_MATCH) != MATCH_ANY
+        or _int(g, seat, I_AIM_LACKED) != 0
+        or _int(g, seat, I_RANDOM_PLAY) != 0
+    ):
+        return -1
+    return PRIO_PLAY
 
 
 @njit(cache=True, inline="always", _nrt=False)

@@ -131,8 +131,10 @@ from unocli.kernel.encode import (
 from unocli.kernel.primitives import (
     _add,
     _below,
+    _best_legal,
     _can_bluff,
     _chance,
+    _choice_table,
     _choose_card,
     _choose_colour,
     _colour,
@@ -414,9 +416,16 @@ def _turn(g, rs, seat):
         if m > 0:
             return _nth_legal(g, seat, _below(rs, m)), HOW_HAND
     else:
-        m = _legal_options(g, seat)
-        if m > 0:
-            return _choose_card(g, rs, seat, m), HOW_HAND
+        table = -1 if _last_card_rule(g, seat) else _choice_table(g, seat)
+        if table >= 0:
+            # a choice by priority among all the legal cards: found without listing them (it draws nothing)
+            c = _best_legal(g, seat, table)
+            if c != NO_CARD:
+                return c, HOW_HAND
+        else:
+            m = _legal_options(g, seat)
+            if m > 0:
+                return _choose_card(g, rs, seat, m), HOW_HAND
     g.lacks[seat] = g.colour
     drew_any = False
     while True:
