@@ -272,6 +272,16 @@ def decision_batch(ru, probs, ints, prio, fprobs, fints, fprio, seed, start, cou
     return count, rows
 
 
+@njit(cache=True)
+def measure_at(ws, hs, ds, rs, seat, budget, fprobs, fints, fprio):
+    """:func:`measure` on one-record workspace arrays from Python (tests); returns the row."""
+    out = np.zeros(WIDTH, np.int64)
+    drs = np.zeros(4, np.uint64)
+    prs = np.zeros(4, np.uint64)
+    measure(ws[0], hs[0], ds[0], rs, drs, prs, seat, budget, fprobs, fints, fprio, out)
+    return out
+
+
 def decisions(
     rules: Rules,
     field: Policy,
@@ -342,4 +352,4 @@ def decisions(
     return np.concatenate(parts)
 
 
-__all__ = ["COL", "COLUMNS", "WIDTH", "decision_batch", "decisions", "measure"]
+__all__ = ["COL", "COLUMNS", "WIDTH", "decision_batch", "decisions", "measure", "measure_at"]
