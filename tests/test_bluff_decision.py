@@ -227,7 +227,10 @@ def test_the_clustered_interval_is_the_sandwich_written_out() -> None:
 
 
 def test_verdicts_read_the_simultaneous_interval(kept: pd.DataFrame) -> None:
-    table = bd.table(kept, 4, 0.3, 0.5)
+    full = bd.table(kept, 4, 0.3, 0.5)
+    few = full[full["games"] < bd.MIN_GAMES]
+    assert len(few) > 0 and few["verdict"].isna().all() and few["sim_low"].isna().all() and few["p_holm"].isna().all()
+    table = full[full["games"] >= bd.MIN_GAMES]
     assert table["sim_level"].nunique() == 1 and table["sim_level"].iloc[0] == pytest.approx(1 - 0.05 / len(table))
     assert ((table["sim_low"] <= table["ci_low"]) & (table["ci_high"] <= table["sim_high"])).all()
     larger = (table["sim_low"] > 0.5) | (table["sim_high"] < -0.5)
@@ -244,6 +247,12 @@ def test_the_rule_is_written_from_the_verdicts(kept: pd.DataFrame) -> None:
     cell = (planted["next_hand"] == "1") & (planted["challenger"].isin(["0", "0.25"]))
     planted.loc[cell, ["verdict", "value_pp"]] = [LARGER, 2.0]
     text = bd.rule(bd.DecisionResult(4, {"basic": 300}, 4, 0.3, 0.5, kept, planted))
-    assert "bluff against a victim who challenges never to one in four, when the next player holds 1 card;" in text
-    assert "otherwise play your best other card" in text
-    assert len(text.split()) < 90
+    assert "(`basic` players, 4 at the table): bluff against a victim who challenges never to one in four, when the next" in text
+    assert "when the next player holds 1 card; otherwise play your best other card." in text
+    assert len(text.split()) < 80
+    # two fields whose advice differs: one clause each
+    other = planted[planted["field"] == "basic"].assign(field="smart")
+    other["verdict"] = other["verdict"].where(~cell[other.index], "undecided")
+    two = bd.DecisionResult(4, {"basic": 300, "smart": 300}, 4, 0.3, 0.5, kept, pd.concat([planted, other]))
+    text = bd.rule(two)
+    assert "under `basic`, bluff against a victim" in text and "under `smart`, never bluff" in text

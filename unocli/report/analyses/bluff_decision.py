@@ -45,7 +45,9 @@ ANY = "any"
 FINE_OWN = tuple(band for band in OWN_BANDS if band[0] != ANY)
 #: Game indices of the measurement start here: deals no other study of the bluff report plays.
 START = 1 << 40
-MIN_GAMES = 2  # a cell needs two games for a clustered standard error
+# A cell needs this many games for its interval: the clustered standard error leans on many clusters (with a few,
+# t(G - 1) understates it); a cell with fewer is shown with its n and no interval or verdict.
+MIN_GAMES = 30
 
 
 def responders(field: Policy) -> tuple[Policy, Policy]:
@@ -124,7 +126,7 @@ def table(rows: pd.DataFrame, budget: int, best: float, margin_pp: float) -> pd.
                 mask = sub["next_hand"].between(nlo, nhi).to_numpy() & sub["own_hand"].between(olo, ohi).to_numpy()
                 games = sub["game"].to_numpy()[mask]
                 n_games = len(np.unique(games))
-                if n_games < MIN_GAMES:
+                if n_games == 0:
                     continue
                 d = clustered_mean(v[mask], games)
                 diffs.append(d)
@@ -136,13 +138,19 @@ def table(rows: pd.DataFrame, budget: int, best: float, margin_pp: float) -> pd.
     frame = pd.DataFrame(out)
     if not len(frame):
         return frame
-    judged = [equivalence(d, margin_pp / 100, family=len(diffs)) for d in diffs]
-    frame["sim_low"] = [100 * e.low for e in judged]
-    frame["sim_high"] = [100 * e.high for e in judged]
-    frame["sim_level"] = [e.level for e in judged]
-    frame["p_holm"] = holm(frame["p"].to_numpy())
-    frame["verdict"] = [e.verdict for e in judged]
-    frame["answer"] = [change_word(e.verdict, e.diff, "the +4 pays", "the other card pays") for e in judged]
+    # the family: every cell with an interval, every field
+    ok = frame["games"].to_numpy() >= MIN_GAMES
+    family = int(ok.sum())
+    judged = [equivalence(d, margin_pp / 100, family=family) if k else None for d, k in zip(diffs, ok, strict=True)]
+    frame["sim_low"] = [100 * e.low if e else math.nan for e in judged]
+    frame["sim_high"] = [100 * e.high if e else math.nan for e in judged]
+    frame["sim_level"] = [e.level if e else math.nan for e in judged]
+    frame["p_holm"] = math.nan
+    if family:
+        frame.loc[ok, "p_holm"] = holm(frame.loc[ok, "p"].to_numpy())
+    frame["verdict"] = [e.verdict if e else None for e in judged]
+    few = f"too few games (< {MIN_GAMES})"
+    frame["answer"] = [change_word(e.verdict, e.diff, "the +4 pays", "the other card pays") if e else few for e in judged]
     return frame
 
 
@@ -210,13 +218,12 @@ def _rate_text(names: list[str], best: float) -> str:
     return " and ".join(t for t in [text and f"who challenges {text}", *extra] if t)
 
 
-def rule(result: DecisionResult, field: str | None = None) -> str:
-    """The rule a player can use, from the fine cells' verdicts under ``field`` (the first by default).
+def _advice(result: DecisionResult, field: str) -> str:
+    """The advice under one field, from its fine cells' verdicts: "bluff ... when ...; otherwise ..." or "never bluff".
 
     "Bluff" is said only where the +4 now beats the best other card beyond the margin (verdict larger); a
     run of challenge rates with the same cells is one clause; everything else is "otherwise".
     """
-    field = field or result.fields[0]
     t = result.table
     fine = t[(t["field"] == field) & (t["next_hand"] != ANY) & (t["own_hand"] != ANY)]
     clauses: list[tuple[list[str], list[tuple[str, str]]]] = []
@@ -228,21 +235,43 @@ def rule(result: DecisionResult, field: str | None = None) -> str:
         else:
             clauses.append(([name], pays))
     said = [f"against a victim {_rate_text(names, result.best_rate)}, when {_where(cells)}" for names, cells in clauses if cells]
-    m = fmt.num(result.margin_pp)
-    pooled = t[(t["field"] == field) & (t["next_hand"] == ANY)].set_index("challenger")
-    loses = int(((fine["verdict"] == LARGER) & (fine["value_pp"] < 0)).sum())
-    never, always = pooled.loc["0"], pooled.loc["1"]
-    head = f"**Rule.** Holding a +4 and a card of the colour in play (`{field}`, {result.players} players), "
-    body = (
-        ("bluff " + "; ".join(said) + "; otherwise play your best other card.")
-        if said
-        else "never bluff: play your best other card."
-    )
-    wins = int(((fine["verdict"] == LARGER) & (fine["value_pp"] > 0)).sum())
+    if not said:
+        return "never bluff; play your best other card"
+    return "bluff " + "; ".join(said) + "; otherwise play your best other card"
+
+
+def _span(result: DecisionResult, challenger: str) -> str:
+    """The value over every position at one challenger, from the lowest field's to the highest's (one field: its own)."""
+    t = result.table
+    every = t[(t["next_hand"] == ANY) & (t["challenger"] == challenger)].sort_values("value_pp")
+    low, high = every.iloc[0], every.iloc[-1]
+    if len(every) == 1:
+        return _pp(low)
+    return f"{_pp(low)} ({low['field']}) to {_pp(high)} ({high['field']})"
+
+
+def _and(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def rule(result: DecisionResult) -> str:
+    """The rule a player can use (under ~80 words), written from the verdicts of the fine cells (:func:`_advice`);
+    one clause for the fields whose advice agrees, then the value over every position if never and always challenged."""
+    groups: dict[str, list[str]] = {}
+    for f in result.fields:
+        groups.setdefault(_advice(result, f), []).append(f)
+    names = {advice: _and([f"`{f}`" for f in fields]) for advice, fields in groups.items()}
+    if len(groups) == 1:
+        advice = next(iter(groups))
+        alike = " alike" if len(result.fields) > 1 else ""
+        body = f"({names[advice]} players{alike}, {result.players} at the table): {advice}."
+    else:
+        body = f"({result.players} at the table): " + "; ".join(f"under {names[a]}, {a}" for a in groups) + "."
     return (
-        head + body + f" The +4 now beats it beyond ±{m} pp in {wins} of {len(fine)} situation x challenger cells and loses in "
-        f"{loses}; over all {fmt.count(int(never['n']))} positions, {_pp(never)} if never challenged, {_pp(always)} "
-        "if always."
+        "**Rule.** Holding a +4 and a card of the colour in play "
+        + body
+        + f" Over every position the +4 now minus the best other card is {_span(result, '0')} of round wins if never "
+        f"challenged, {_span(result, '1')} if always."
     )
 
 
@@ -270,7 +299,8 @@ def decision_table(result: DecisionResult) -> TableBlock:
         cells = []
         for r in shown.itertuples():
             row = sub.loc[(r.field, r.next_hand, r.own_hand)]
-            cells.append(f"{_pp(row)} {row['answer']}")
+            judged = isinstance(row["verdict"], str)
+            cells.append(f"{_pp(row) if judged else fmt.pp(row['value_pp'] / 100, 1)} {row['answer']}")
         title = f"c={name}" if name != BEST else f"best response c={result.best_rate:.2f}"
         shown[title] = cells
     first = t[t["challenger"] == "0"].set_index(keys)
@@ -279,7 +309,7 @@ def decision_table(result: DecisionResult) -> TableBlock:
         for k in zip(shown["field"], shown["next_hand"], shown["own_hand"], strict=True)
     ]
     shown = shown.rename(columns={"next_hand": "next holds", "own_hand": "own hand"})
-    level = fmt.fixed(100 * t["sim_level"].iloc[0], 2)
+    level = fmt.fixed(100 * t["sim_level"].dropna().iloc[0], 2)
     return TableBlock(
         "bluff-decision",
         "At the decision: the round-win value of the +4 now minus the best other card, by situation and the victim's "
@@ -312,7 +342,7 @@ def decision_chart(result: DecisionResult, exp: Experiment) -> Chart:
             wide[f"{col}_{name}"] = [r[col] for r in rows]
         xlabel = f"c = {name}" if name != BEST else f"best response c = {result.best_rate:.2f}"
         panels.append((xlabel, f"value_pp_{name}", f"sim_low_{name}", f"sim_high_{name}", result.margin_pp, False))
-    level = fmt.fixed(100 * t["sim_level"].iloc[0], 2)
+    level = fmt.fixed(100 * t["sim_level"].dropna().iloc[0], 2)
     every = t[t["next_hand"] == ANY].drop_duplicates("field")
     n_text = ", ".join(f"{fmt.count(int(r.n))} positions under {r.field}" for r in every.itertuples())
     cap = caption(
@@ -329,13 +359,14 @@ def decision_chart(result: DecisionResult, exp: Experiment) -> Chart:
 
 def blocks(result: DecisionResult, exp: Experiment) -> tuple[list[Block], list[str]]:
     """The decision chart and table, and one finding per field (its rule, for every field after the first)."""
-    findings = [rule(result, f) for f in result.fields[1:]]
+    findings = []
     t = result.table
     for f in result.fields:
         cells = t[(t["field"] == f) & (t["next_hand"] != ANY) & (t["own_hand"] != ANY)]
         counts = ", ".join(f"{w} {int((cells['answer'] == w).sum())}" for w in cells["answer"].drop_duplicates())
         findings.append(
-            f"At the decision under `{f}`, over the {len(cells)} situation x challenger cells: {counts} (margin "
+            f"At the decision under `{f}`, {_advice(result, f)}; over the {len(cells)} situation x challenger cells: "
+            f"{counts} (margin "
             f"+/-{fmt.num(result.margin_pp)} pp of round wins; a position's value is the +4 now minus the best other "
             "card, not a policy's effect divided by its bluffs)."
         )
