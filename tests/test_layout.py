@@ -77,7 +77,7 @@ ALLOWED_CIRCLES = {
             *(
                 f"unocli.report.analyses.{m}"
                 for m in (
-                    "bluff bluff_fields bluff_grid bluff_situations common fields game_length generic_compare "
+                    "bluff bluff_decision bluff_fields bluff_grid bluff_situations common fields game_length generic_compare "
                     "generic_sweep house_rules house_rules_gap seat_advantage skill stacking stacking_fields "
                     "stacking_render"
                 ).split()
