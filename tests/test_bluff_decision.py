@@ -8,6 +8,7 @@ sandwich formula written out cluster by cluster.
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 
 import numpy as np
@@ -256,3 +257,52 @@ def test_the_rule_is_written_from_the_verdicts(kept: pd.DataFrame) -> None:
     two = bd.DecisionResult(4, {"basic": 300, "smart": 300}, 4, 0.3, 0.5, kept, pd.concat([planted, other]))
     text = bd.rule(two)
     assert "under `basic`, bluff against a victim" in text and "under `smart`, never bluff" in text
+
+
+# ---------------------------------------------------------------- the experiment's options
+
+BLUFF_TOML = """
+analysis = "bluff"
+games = 100
+seed = 1
+players = [4]
+[base]
+rules = "{rules}"
+[options]
+bluff_rates = [0, 1]
+challenge_rates = [0, 1]
+fields = ["basic"]
+decision_games = 50
+{extra}
+"""
+
+
+@pytest.mark.parametrize(
+    ("rules", "extra", "words"),
+    [
+        ("stacking", "", "needs rules where a +4 can be a bluff"),
+        ("free-plus4", "", "needs rules where a +4 can be a bluff"),
+        ("official", 'decision_fields = ["nosuch"]', "options.decision_fields"),
+        ("official", 'decision_fields = ["basic:search=on"]', "basic:search=on searches"),
+        ("official", "decision_budget = 0", "options.decision_budget"),
+    ],
+)
+def test_a_bad_decision_option_is_one_sentence(tmp_path, rules: str, extra: str, words: str) -> None:
+    """Refused before any game is played, with the key named (the CLI prints it and exits 2)."""
+    from unocli.errors import ConfigError
+    from unocli.study.experiments import load_experiment
+
+    path = tmp_path / "bad.toml"
+    path.write_text(BLUFF_TOML.format(rules=rules, extra=extra), encoding="utf-8")
+    with pytest.raises(ConfigError, match=re.escape(words)) as err:
+        load_experiment(path)
+    assert "\n" not in str(err.value)
+
+
+def test_the_shipped_decision_options_load(tmp_path) -> None:
+    from unocli.study.experiments import load_experiment
+
+    path = tmp_path / "ok.toml"
+    path.write_text(BLUFF_TOML.format(rules="official", extra='decision_fields = ["basic", "smart"]'), encoding="utf-8")
+    exp = load_experiment(path)
+    assert exp.options["decision_games"] == 50 and exp.options["decision_budget"] == 16

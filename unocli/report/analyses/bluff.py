@@ -37,7 +37,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from unocli.game.policies import Policy, Respond
+from unocli.errors import ConfigError
+from unocli.game.policies import Policy, Respond, SearchMode
 from unocli.game.rules import WildDrawFour
 from unocli.report import fmt
 from unocli.report.analyses.bluff_decision import blocks as decision_blocks
@@ -133,18 +134,27 @@ def check(exp: Experiment) -> str | None:
         return message
     if resolve(exp, exp.options["opponents"]).respond is not Respond.KNOBS:
         return "options.opponents: the challenge rate needs a policy with respond=knobs (such as basic)"
+    message = check_specs(exp, ("fields",))
+    if message:
+        return message
     rules = exp.base.build(players=exp.players[0]).rules
+    if not exp.options["decision_fields"] and any(p.search is not SearchMode.OFF for _, p in field_policies(exp)):
+        if int(exp.options["decision_games"] or 0):
+            return "options.decision_fields: a field searches; name the decision table's fields, which play by their knobs"
     restricted = rules.wild_draw_four is WildDrawFour.RESTRICTED
     if int(exp.options["decision_games"] or 0) and not (rules.challenge and not rules.stacking_on and restricted):
         return (
             "options.decision_games: the decision table needs rules where a +4 can be a bluff and is challenged at once "
             "(wild_draw_four = restricted, challenge = true, stacking off)"
         )
-    if exp.options["decision_fields"]:
-        message = check_specs(exp, ("decision_fields",))
-        if message:
-            return message
-    return check_specs(exp, ("fields",))
+    for spec in exp.options["decision_fields"]:
+        try:
+            policy = resolve(exp, str(spec))
+        except ConfigError as exc:
+            return f"options.decision_fields: {exc}"
+        if policy.search is not SearchMode.OFF:
+            return f"options.decision_fields: {spec} searches; the decision table's fields play by their knobs"
+    return None
 
 
 def decision_fields(exp: Experiment) -> list[tuple[str, Policy]]:

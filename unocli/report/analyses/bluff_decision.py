@@ -352,7 +352,7 @@ def decision_chart(result: DecisionResult, exp: Experiment) -> Chart:
         n_text,
         rules=exp.base.rules,
         policies=", ".join(f"every seat {f}, nobody bluffing" for f in result.fields),
-        intervals=f"bars are simultaneous {level}% intervals clustered by game",
+        intervals=f"bars are simultaneous {level}% intervals clustered by game (95% for the whole table, every field)",
     )
     return forest_chart(wide, "label", panels, cap, name="bluff-decision", title="Bluff now or play the best other card?")
 
