@@ -151,14 +151,22 @@ def test_measuring_leaves_the_game_alone() -> None:
 
 
 @pytest.mark.parametrize(
-    ("players", "spec"), [(4, "basic"), (4, "random"), (3, "smart"), (2, "basic"), (4, "strong:challenge_if_own_colour=true")]
+    ("players", "spec", "house"),
+    [
+        (4, "basic", {}),
+        (4, "random", {}),
+        (3, "smart", {}),
+        (2, "basic", {}),
+        (4, "strong:challenge_if_own_colour=true", {}),
+        (4, "basic", {"jump_in": True, "seven_o": True, "draw_until_playable": True}),
+    ],
 )
-def test_the_engines_measure_the_same_positions_game_by_game(players: int, spec: str) -> None:
+def test_the_engines_measure_the_same_positions_game_by_game(players: int, spec: str, house: dict) -> None:
     """The kernel driver composes search.py's re-deal and rollouts with its own +4 rollout and game loop: the same rows
     as the reference twin, game by game, at budget 2 (every column: positions, options, chosen card, every total)."""
     from unocli.kernel.bluff_decision import decisions
 
-    rules = rules_preset("official").replace(players=players)
+    rules = rules_preset("official").replace(players=players, **house)
     field = parse_policy_spec(spec).replace(bluff=0.0)
     accept, challenge = bd.responders(field)
     kernel = decisions(rules, field, accept, challenge, seed=7, start=bd.START, count=4, budget=2, threads=2)
@@ -202,11 +210,11 @@ def test_the_tables_n_and_means_are_a_hand_count_of_the_kept_rows(kept: pd.DataF
             total += (getattr(row, f"{branch}_{best}") - row.alt) / 4
             n += 1
             games.add(row.game)
-        assert (r.n, r.games) == (n, len(games))
+        assert (r.n_positions, r.n_games) == (n, len(games))
         assert r.value_pp == pytest.approx(100 * total / n, abs=1e-9)
     # the fine cells partition the positions; "any" holds them all
     every = table[(table["next_hand"] == "any") & (table["challenger"] == "0")]
-    assert int(every["n"].iloc[0]) == len(kept)
+    assert int(every["n_positions"].iloc[0]) == len(kept)
 
 
 def test_the_clustered_interval_is_the_sandwich_written_out() -> None:
@@ -229,9 +237,9 @@ def test_the_clustered_interval_is_the_sandwich_written_out() -> None:
 
 def test_verdicts_read_the_simultaneous_interval(kept: pd.DataFrame) -> None:
     full = bd.table(kept, 4, 0.3, 0.5)
-    few = full[full["games"] < bd.MIN_GAMES]
+    few = full[full["n_games"] < bd.MIN_GAMES]
     assert len(few) > 0 and few["verdict"].isna().all() and few["sim_low"].isna().all() and few["p_holm"].isna().all()
-    table = full[full["games"] >= bd.MIN_GAMES]
+    table = full[full["n_games"] >= bd.MIN_GAMES]
     assert table["sim_level"].nunique() == 1 and table["sim_level"].iloc[0] == pytest.approx(1 - 0.05 / len(table))
     assert ((table["sim_low"] <= table["ci_low"]) & (table["ci_high"] <= table["sim_high"])).all()
     larger = (table["sim_low"] > 0.5) | (table["sim_high"] < -0.5)
