@@ -293,6 +293,7 @@ decision_games = 50
         ("official", 'decision_fields = ["nosuch"]', "options.decision_fields"),
         ("official", 'decision_fields = ["basic:search=on"]', "basic:search=on searches"),
         ("official", "decision_budget = 0", "options.decision_budget"),
+        ("official", 'decision_fields = "basic"', "must be a list of policy specs"),
     ],
 )
 def test_a_bad_decision_option_is_one_sentence(tmp_path, rules: str, extra: str, words: str) -> None:

@@ -37,13 +37,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from unocli.errors import ConfigError
-from unocli.game.policies import Policy, Respond, SearchMode
-from unocli.game.rules import WildDrawFour
+from unocli.game.policies import Policy, Respond
 from unocli.report import fmt
 from unocli.report.analyses.bluff_decision import blocks as decision_blocks
+from unocli.report.analyses.bluff_decision import check as decision_check
 from unocli.report.analyses.bluff_decision import compute as decision_compute
+from unocli.report.analyses.bluff_decision import fields as decision_fields
 from unocli.report.analyses.bluff_decision import rule as decision_rule
+from unocli.report.analyses.bluff_decision import specs as decision_specs
 from unocli.report.analyses.bluff_fields import (
     DEFAULT_FIELDS,
     check_specs,
@@ -85,11 +86,6 @@ from unocli.study.stats import holm
 from unocli.study.sweep import parse_values
 
 
-def spec_list_or_empty(value: Any) -> str | None:
-    """An empty list (every field of ``fields``) or a list of policy specs."""
-    return None if value == [] else spec_list(value)
-
-
 def games_or_zero(value: Any) -> str | None:
     """A number of games, or 0 for the experiment's ``games``."""
     return None if value == 0 and not isinstance(value, bool) else positive_int(value)
@@ -115,7 +111,7 @@ OPTIONS = {
     # the decision table: fresh deals per field (0: none), rollouts per option in each half, its fields (default: all)
     "decision_games": (0, games_or_zero),
     "decision_budget": (16, positive_int),
-    "decision_fields": ([], spec_list_or_empty),
+    "decision_fields": ([], decision_specs),
 }
 QUANTITIES = ("win_0", "lose_0", "won", "bluffs", "challenges", "challenges_won", "plus4_played", "cards_left_0")
 
@@ -137,30 +133,7 @@ def check(exp: Experiment) -> str | None:
     message = check_specs(exp, ("fields",))
     if message:
         return message
-    rules = exp.base.build(players=exp.players[0]).rules
-    if not exp.options["decision_fields"] and any(p.search is not SearchMode.OFF for _, p in field_policies(exp)):
-        if int(exp.options["decision_games"] or 0):
-            return "options.decision_fields: a field searches; name the decision table's fields, which play by their knobs"
-    restricted = rules.wild_draw_four is WildDrawFour.RESTRICTED
-    if int(exp.options["decision_games"] or 0) and not (rules.challenge and not rules.stacking_on and restricted):
-        return (
-            "options.decision_games: the decision table needs rules where a +4 can be a bluff and is challenged at once "
-            "(wild_draw_four = restricted, challenge = true, stacking off)"
-        )
-    for spec in exp.options["decision_fields"]:
-        try:
-            policy = resolve(exp, str(spec))
-        except ConfigError as exc:
-            return f"options.decision_fields: {exc}"
-        if policy.search is not SearchMode.OFF:
-            return f"options.decision_fields: {spec} searches; the decision table's fields play by their knobs"
-    return None
-
-
-def decision_fields(exp: Experiment) -> list[tuple[str, Policy]]:
-    """The decision table's fields: ``decision_fields``, or every field of ``fields``."""
-    names = exp.options["decision_fields"] or exp.options["fields"]
-    return [(str(name), resolve(exp, str(name))) for name in names]
+    return decision_check(exp)
 
 
 def cell(b: float, c: float) -> str:

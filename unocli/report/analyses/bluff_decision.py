@@ -27,9 +27,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from unocli.game.policies import Policy
+from unocli.errors import ConfigError
+from unocli.game.policies import Policy, SearchMode
+from unocli.game.rules import WildDrawFour
 from unocli.report import fmt
-from unocli.report.analyses.bluff_fields import CHALLENGE_RESET, challenging
+from unocli.report.analyses.bluff_fields import CHALLENGE_RESET, challenging, resolve
 from unocli.report.analyses.bluff_situations import BIG, NEXT_BANDS, OWN_BANDS
 from unocli.report.analyses.common import Context, caption, change_word, forest_chart
 from unocli.report.model import Block, Chart, TableBlock
@@ -48,6 +50,41 @@ START = 1 << 40
 # A cell needs this many games for its interval: the clustered standard error leans on many clusters (with a few,
 # t(G - 1) understates it); a cell with fewer is shown with its n and no interval or verdict.
 MIN_GAMES = 30
+
+
+def specs(value: Any) -> str | None:
+    """``decision_fields``: an empty list (every field of ``fields``) or a list of policy specs."""
+    if value == []:
+        return None
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+        return f"must be a list of policy specs, not {value!r}"
+    return None
+
+
+def check(exp: Experiment) -> str | None:
+    """The decision options: rules where a +4 can be a bluff and is answered at once, fields that play by their knobs."""
+    if not int(exp.options["decision_games"] or 0):
+        return None
+    rules = exp.base.build(players=exp.players[0]).rules
+    if not (rules.challenge and not rules.stacking_on and rules.wild_draw_four is WildDrawFour.RESTRICTED):
+        return (
+            "options.decision_games: the decision table needs rules where a +4 can be a bluff and is challenged at once "
+            "(wild_draw_four = restricted, challenge = true, stacking off)"
+        )
+    for spec in exp.options["decision_fields"] or exp.options["fields"]:
+        try:
+            policy = resolve(exp, str(spec))
+        except ConfigError as exc:
+            return f"options.decision_fields: {exc}"
+        if policy.search is not SearchMode.OFF:
+            return f"options.decision_fields: {spec} searches; the decision table's fields play by their knobs"
+    return None
+
+
+def fields(exp: Experiment) -> list[tuple[str, Policy]]:
+    """The decision table's fields: ``decision_fields``, or every field of ``fields``."""
+    names = exp.options["decision_fields"] or exp.options["fields"]
+    return [(str(name), resolve(exp, str(name))) for name in names]
 
 
 def responders(field: Policy) -> tuple[Policy, Policy]:
@@ -132,14 +169,14 @@ def table(rows: pd.DataFrame, budget: int, best: float, margin_pp: float) -> pd.
                 diffs.append(d)
                 out.append(
                     {"field": field, "next_hand": nb, "own_hand": ob, "challenger": name, "challenge_rate": c}
-                    | {"n": int(mask.sum()), "games": n_games, "value_pp": 100 * d.diff, "se_pp": 100 * d.se}
-                    | {"ci_low": 100 * d.low, "ci_high": 100 * d.high, "p": d.p}
+                    | {"n_positions": int(mask.sum()), "n_games": n_games, "value_pp": 100 * d.diff}
+                    | {"ci_low": 100 * d.low, "ci_high": 100 * d.high, "p": d.p, "se_pp": 100 * d.se}
                 )
     frame = pd.DataFrame(out)
     if not len(frame):
         return frame
     # the family: every cell with an interval, every field
-    ok = frame["games"].to_numpy() >= MIN_GAMES
+    ok = frame["n_games"].to_numpy() >= MIN_GAMES
     family = int(ok.sum())
     judged = [equivalence(d, margin_pp / 100, family=family) if k else None for d, k in zip(diffs, ok, strict=True)]
     frame["sim_low"] = [100 * e.low if e else math.nan for e in judged]
@@ -151,7 +188,8 @@ def table(rows: pd.DataFrame, budget: int, best: float, margin_pp: float) -> pd.
     frame["verdict"] = [e.verdict if e else None for e in judged]
     few = f"too few games (< {MIN_GAMES})"
     frame["answer"] = [change_word(e.verdict, e.diff, "the +4 pays", "the other card pays") if e else few for e in judged]
-    return frame
+    # the standard error last: a table's checks read the number before an interval as its point
+    return frame[[c for c in frame.columns if c != "se_pp"] + ["se_pp"]]
 
 
 @dataclass(frozen=True)
@@ -305,7 +343,7 @@ def decision_table(result: DecisionResult) -> TableBlock:
         shown[title] = cells
     first = t[t["challenger"] == "0"].set_index(keys)
     shown["n (games)"] = [
-        f"{fmt.count(int(first.loc[k]['n']))} ({fmt.count(int(first.loc[k]['games']))})"
+        f"{fmt.count(int(first.loc[k]['n_positions']))} ({fmt.count(int(first.loc[k]['n_games']))})"
         for k in zip(shown["field"], shown["next_hand"], shown["own_hand"], strict=True)
     ]
     shown = shown.rename(columns={"next_hand": "next holds", "own_hand": "own hand"})
@@ -344,7 +382,7 @@ def decision_chart(result: DecisionResult, exp: Experiment) -> Chart:
         panels.append((xlabel, f"value_pp_{name}", f"sim_low_{name}", f"sim_high_{name}", result.margin_pp, False))
     level = fmt.fixed(100 * t["sim_level"].dropna().iloc[0], 2)
     every = t[t["next_hand"] == ANY].drop_duplicates("field")
-    n_text = ", ".join(f"{fmt.count(int(r.n))} positions under {r.field}" for r in every.itertuples())
+    n_text = ", ".join(f"{fmt.count(int(r.n_positions))} positions under {r.field}" for r in every.itertuples())
     cap = caption(
         exp,
         "Round-win value of the +4 now minus the best other card, in pp, at positions holding a +4 and a card of the "
