@@ -338,7 +338,7 @@ def decision_table(result: DecisionResult) -> TableBlock:
         for r in shown.itertuples():
             row = sub.loc[(r.field, r.next_hand, r.own_hand)]
             judged = isinstance(row["verdict"], str)
-            cells.append(f"{_pp(row) if judged else fmt.pp(row['value_pp'] / 100, 1)} {row['answer']}")
+            cells.append(f"{_pp(row)} {row['answer']}" if judged else row["answer"])  # no figure without its interval
         title = f"c={name}" if name != BEST else f"best response c={result.best_rate:.2f}"
         shown[title] = cells
     first = t[t["challenger"] == "0"].set_index(keys)
