@@ -35,8 +35,8 @@ from unocli.report.analyses import (
     seat_advantage,
     stacking,
 )
+from unocli.report.experiment import Experiment, load_experiment
 from unocli.run.backends import LocalBackend
-from unocli.study.experiments import Experiment, load_experiment
 from unocli.study.simulate import simulate
 from unocli.study.stats import VERDICTS
 
@@ -190,7 +190,7 @@ def test_compute_does_not_import_matplotlib(files):
 import sys
 from unocli.report.analyses import ANALYSES, Context
 from unocli.run.backends import LocalBackend
-from unocli.study.experiments import load_experiment
+from unocli.report.experiment import load_experiment
 
 print("after import:", "matplotlib" in sys.modules)
 ctx = Context(backend=LocalBackend(), log=lambda _: None)
@@ -219,16 +219,16 @@ for path in sys.argv[1:]:
 def test_compare_planted_penalty_and_identical_arm(files, ctx):
     result = generic_compare.compute(experiment(files, "compare"), ctx)
     assert isinstance(result, generic_compare.CompareResult)
-    t = result.table.set_index(["arm", "metric"])
+    t = result.table.set_index(["arm", "quantity"])
     # target_score only matters in matches: in single rounds "same" plays the baseline's games exactly
     for metric in ("cards_drawn", "turns", "win_0"):
         row = t.loc[("same", metric)]
-        assert (row["diff"], row["diff_low"], row["diff_high"]) == (0.0, 0.0, 0.0)
+        assert (row["difference"], row["diff_low"], row["diff_high"]) == (0.0, 0.0, 0.0)
         assert row["mean"] == t.loc[("penalty2", metric), "mean"]
     # a forgetful player caught without Uno draws 10 instead of 2: the mean difference is about +14 cards
     # per round with a 95% interval about +-4 wide at 300 rounds, so its lower end is far above 0
     planted = t.loc[("penalty10", "cards_drawn")]
-    assert planted["diff_low"] > 0 and planted["p_holm"] < 0.001
+    assert planted["diff_low"] > 0 and planted["p_adj"] < 0.001
     assert result.games == 3 * 300
     # verdicts on simultaneous intervals: the identical arm is equivalent everywhere; cards drawn has no margin
     # (generic_compare.margin_for), so the planted change, clear of 0, is larger than it
@@ -513,7 +513,7 @@ detail_players = [9]
 def test_margins_come_from_the_experiment_file(tmp_path):
     """[margins] overrides the documented defaults; an unknown margin or a non-positive one is refused, naming the key."""
     from unocli.errors import ConfigError
-    from unocli.study.experiments import MARGINS
+    from unocli.report.experiment import MARGINS
 
     head = 'analysis = "compare"\n[arms.a]\nrules = "official"\n'
     path = tmp_path / "m.toml"

@@ -16,8 +16,8 @@ import pytest
 
 from unocli.errors import ConfigError
 from unocli.game.policies import UnknownPolicy
+from unocli.report.experiment import load_experiment
 from unocli.study.arm import PolicyFile, TableSpec, expand_spec
-from unocli.study.experiments import load_experiment
 
 ROOT = Path(__file__).resolve().parents[1]
 TUNED = ROOT / "sims" / "tuned" / "tuned.toml"

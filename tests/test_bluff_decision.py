@@ -299,7 +299,7 @@ decision_games = 50
 def test_a_bad_decision_option_is_one_sentence(tmp_path, rules: str, extra: str, words: str) -> None:
     """Refused before any game is played, with the key named (the CLI prints it and exits 2)."""
     from unocli.errors import ConfigError
-    from unocli.study.experiments import load_experiment
+    from unocli.report.experiment import load_experiment
 
     path = tmp_path / "bad.toml"
     path.write_text(BLUFF_TOML.format(rules=rules, extra=extra), encoding="utf-8")
@@ -309,7 +309,7 @@ def test_a_bad_decision_option_is_one_sentence(tmp_path, rules: str, extra: str,
 
 
 def test_the_shipped_decision_options_load(tmp_path) -> None:
-    from unocli.study.experiments import load_experiment
+    from unocli.report.experiment import load_experiment
 
     path = tmp_path / "ok.toml"
     path.write_text(BLUFF_TOML.format(rules="official", extra='decision_fields = ["basic", "smart"]'), encoding="utf-8")

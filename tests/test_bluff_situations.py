@@ -20,9 +20,9 @@ from unocli.errors import ConfigError
 from unocli.game.policies import load_policies_file, parse_policy_spec
 from unocli.report.analyses import Context, bluff, bluff_situations
 from unocli.report.analyses.bluff_situations import ANY, CHALLENGERS, NEXT_BANDS, OWN_BANDS
+from unocli.report.experiment import load_experiment
 from unocli.report.model import Chart, TableBlock
 from unocli.run.backends import LocalBackend
-from unocli.study.experiments import load_experiment
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = 3000  # deals per situation under the first field, basic (the planted effects below are sized for it)

@@ -304,10 +304,9 @@ def test_arms_an_analysis_ignores_are_refused(tmp_path: Path, analysis: str) -> 
 
 
 def test_every_analysis_says_what_it_plays() -> None:
-    from unocli.report.analyses import ANALYSES
-    from unocli.study.experiments import USES
+    from unocli.report.registry import REPORTS
 
-    assert set(USES) == set(ANALYSES)
+    assert all(set(r.uses) <= {"arms", "grid"} for r in REPORTS.values())
 
 
 def test_a_policies_file_cannot_redefine_a_preset(tmp_path: Path) -> None:

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from unocli.errors import ConfigError
+from unocli.report.experiment import load_experiment
 from unocli.report.render import DEFAULT_SET, default_paths
-from unocli.study.experiments import load_experiment
 
 ROOT = Path(__file__).resolve().parents[1]
 SIMS = sorted(p for p in (ROOT / "sims").glob("*.toml") if p.name != "policies.toml")  # policies.toml is not an experiment

@@ -21,7 +21,7 @@ from unocli.errors import ConfigError
 from unocli.files import load_json, load_toml, write_atomic, write_table, write_text_atomic
 from unocli.game.policies import load_policies_file
 from unocli.game.rules import load_rules_file
-from unocli.study.experiments import load_experiment
+from unocli.report.experiment import load_experiment
 
 ROOT = os.geteuid() == 0  # root reads and writes regardless of permission bits
 

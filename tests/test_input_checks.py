@@ -25,7 +25,7 @@ from unocli.files import MAX_DEPTH, load_json, load_toml
 from unocli.game.policies import MAX_LISTED, PRESETS, check_policy_name, load_policies_file
 from unocli.game.rules import resolve_rules
 from unocli.limits import GAMES_MAX, SEED_MAX, check_games, check_seed
-from unocli.study.experiments import load_experiment
+from unocli.report.experiment import load_experiment
 
 ROOT = Path(__file__).resolve().parents[1]
 SIMS = ROOT / "sims"

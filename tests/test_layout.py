@@ -58,33 +58,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("unocli.errors", "unocli.version", "unocli.signals"),
 )
 
-# Known violations, each "importer -> imported" with the issue that removes it.
-ALLOWED_UPWARD = {
-    # The experiment file checks its analysis name and [options] against the
-    # report's registry (unocli.report.analyses.ANALYSES); the experiment file
-    # moves into report/ with one registry in issue 28 item 1.
-    "unocli.study.experiments -> unocli.report",
-    "unocli.study.experiments -> unocli.report.analyses",
-}
-ALLOWED_CIRCLES = {
-    # The same import closes this circle: every analysis imports
-    # study.experiments, which imports the analyses' registry, whose package
-    # imports every analysis (issue 28 item 1).
-    frozenset(
-        {
-            "unocli.study.experiments",
-            "unocli.report.analyses",
-            *(
-                f"unocli.report.analyses.{m}"
-                for m in (
-                    "bluff bluff_decision bluff_fields bluff_grid bluff_situations common fields game_length generic_compare "
-                    "generic_sweep house_rules house_rules_gap seat_advantage skill stacking stacking_fields "
-                    "stacking_render"
-                ).split()
-            ),
-        }
-    ),
-}
+# Known violations, each "importer -> imported" with the issue that removes it (none left).
+ALLOWED_UPWARD: set[str] = set()
+ALLOWED_CIRCLES: set[frozenset[str]] = set()
 
 
 def module_name(path: Path) -> str:

@@ -17,8 +17,8 @@ from click.testing import CliRunner
 from unocli.cli.main import cli
 from unocli.errors import ConfigError
 from unocli.game.policies import preset
+from unocli.report.experiment import load_experiment
 from unocli.study.arm import PolicyFile, TableSpec, UnknownPolicy, parse_policy
-from unocli.study.experiments import load_experiment
 from unocli.study.sweep import parse_axis
 
 TUNED = "basic:bluff=0.3,challenge=0.6"  # what [tuned] below says, inline

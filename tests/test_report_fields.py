@@ -20,8 +20,8 @@ import pytest
 from unocli.errors import ConfigError
 from unocli.report.analyses import Context, game_length, house_rules, stacking
 from unocli.report.analyses.fields import agreement, field_experiment, field_sizes, field_specs, on_field, verdict_matrix
+from unocli.report.experiment import load_experiment
 from unocli.run.backends import LocalBackend
-from unocli.study.experiments import load_experiment
 
 FORGETFUL = "basic:forget_uno=0.5,swap_target=next"
 

@@ -22,9 +22,9 @@ import pytest
 
 from unocli.errors import ConfigError
 from unocli.report.analyses import ANALYSES, Context, skill
+from unocli.report.experiment import load_experiment
 from unocli.report.model import Chart, TableBlock
 from unocli.run.backends import LocalBackend
-from unocli.study.experiments import load_experiment
 from unocli.study.stats import VERDICTS
 
 GAMES, MATCHES = 1200, 40
@@ -175,7 +175,7 @@ def test_compute_does_not_import_matplotlib(tmp_path):
 import sys
 from unocli.report.analyses import Context, skill
 from unocli.run.backends import LocalBackend
-from unocli.study.experiments import load_experiment
+from unocli.report.experiment import load_experiment
 
 result = skill.compute(load_experiment(sys.argv[1]), Context(backend=LocalBackend(), log=lambda _: None))
 print(type(result).__name__, "matplotlib" in sys.modules)

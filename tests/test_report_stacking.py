@@ -19,8 +19,8 @@ from unocli.game.policies import parse_policy_spec
 from unocli.kernel import ROW_NAMES, play_rows
 from unocli.report.analyses import Context, stacking, stacking_fields
 from unocli.report.analyses.stacking_fields import contrast, play_field
+from unocli.report.experiment import load_experiment
 from unocli.run.backends import LocalBackend
-from unocli.study.experiments import load_experiment
 from unocli.study.stats import paired_diff
 
 WINNER = ROW_NAMES.index("winner")

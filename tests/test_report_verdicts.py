@@ -25,7 +25,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from unocli.study.experiments import MARGINS
+from unocli.report.experiment import MARGINS
 
 ROOT = Path(__file__).resolve().parents[1]
 REPORTS, SIMS = ROOT / "reports", ROOT / "sims"

@@ -6,8 +6,8 @@ The package layout, from the bottom up:
 - ``unocli.reference``: the readable reference engine, the oracle, and traces;
 - ``unocli.kernel``: the numba kernel, checked game by game against the reference;
 - ``unocli.run``: shards, backends (local threads, Dask), accumulators, adaptive precision;
-- ``unocli.study``: simulate, compare, sweep, experiments and their statistics;
-- ``unocli.report``: the report model, number formatting, plots and the analyses;
+- ``unocli.study``: simulate, compare, sweep, tune and their statistics;
+- ``unocli.report``: experiment files, the registry, the design runner and its views, plots and the analyses;
 - ``unocli.balance``: balance baselines and the regression check for CI;
 - ``unocli.cli``: the click commands, thin over the layers above.
 

@@ -333,7 +333,7 @@ DEFAULT_COMPARE_METRICS = ("turns", "cards_drawn", "win_0")
 
 def _plan_from_file(path: str, arm_texts: tuple[str, ...], study: StudyOptions, asked: CompareAsked) -> ComparePlan:
     """The experiment file's arms at ``--players`` (or its first table size); options given override the file."""
-    from unocli.study.experiments import load_experiment
+    from unocli.report.experiment import load_experiment
 
     if arm_texts:
         raise ConfigError("give either an EXPERIMENT file or --arm options, not both")
@@ -475,7 +475,7 @@ def sweep_cmd(
     dest = check_out_folder(out_dir, force=force)
     metrics, seed = study.metrics, study.seed
     if experiment:
-        from unocli.study.experiments import load_experiment
+        from unocli.report.experiment import load_experiment
 
         exp = load_experiment(experiment, policies_file=study.experiment_policies())
         base = replace(exp.base, players=study.players or exp.players[0])

@@ -26,8 +26,8 @@ from unocli.cli.options import GAMES_MAX, BigInt, UnoCommand
 from unocli.errors import ConfigError
 from unocli.files import check_file_path
 from unocli.report import fmt
+from unocli.report.experiment import load_experiment
 from unocli.study.arm import Arm
-from unocli.study.experiments import load_experiment
 
 ADVISED_GAMES = 10_000  # below this a baseline can only show large changes
 

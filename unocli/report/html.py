@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from unocli.report.card import CARD, draw_card
+from unocli.report.experiment import Experiment
 from unocli.report.model import Chart, Section, TableBlock, sentences
 from unocli.report.repro import Reproduce
-from unocli.study.experiments import Experiment
 from unocli.version import __version__
 
 PAGE = "index.html"

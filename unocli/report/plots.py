@@ -154,8 +154,12 @@ def dot_chart(
     zero: float | None = 0.0,
     percent: bool = False,
     height: float | None = None,
+    change: bool = False,
 ) -> Figure:
-    """Horizontal points with 95% error bars, one row per label (several series offset within a row)."""
+    """Horizontal points with 95% error bars, one row per label (several series offset within a row).
+
+    ``percent``: the values are shares, labelled in %; with ``change`` they are changes of shares, labelled in pp.
+    """
     rows = len(labels)
     fig, bottom = _figure(height or max(2.4, 0.42 * rows * max(1, len(series)) ** 0.5 + 1.3), caption)
     ax = fig.add_subplot()
@@ -172,7 +176,9 @@ def dot_chart(
     ax.set_yticks(ys)
     ax.set_yticklabels(list(labels))
     _labels(ax, title, xlabel, "", False)
-    if percent:
+    if percent and change:
+        ax.xaxis.set_major_formatter(pp_formatter())
+    elif percent:
         from matplotlib.ticker import PercentFormatter
 
         ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=1))
@@ -194,8 +200,9 @@ class Panel:
 def forest_chart(labels: Sequence[str], panels: Sequence[Panel], *, title: str, caption: str) -> Figure:
     """Each row's effect with its interval in one panel per quantity, the band +-margin shaded grey.
 
-    An interval inside the band is an equivalence; one clear of 0 a difference;
-    anything else is undecided. Rows read top to bottom in ``labels`` order.
+    Each panel is centred on 0 and spans the widest interval or the margin,
+    whichever is further out; a ``percent`` panel (a change of a share) is
+    labelled in percentage points. Rows read top to bottom in ``labels`` order.
     """
     rows = len(labels)
     fig, bottom = _figure(max(2.6, 0.38 * rows + 1.4), caption)
@@ -208,17 +215,26 @@ def forest_chart(labels: Sequence[str], panels: Sequence[Panel], *, title: str, 
         ax.axvspan(-panel.margin, panel.margin, color="#dddddd", alpha=0.7, lw=0, label="equivalence band")
         ax.axvline(0.0, color="#555555", lw=1, ls=":")
         ax.errorbar(x, ys, xerr=err, fmt="o", ms=5, capsize=3, color=COLOURS[i % len(COLOURS)])
+        # Centred on 0 and just wide enough for every interval and the band: the effects read, not absolute levels.
+        ends = np.abs(np.concatenate([np.asarray(s.lo, float), np.asarray(s.hi, float), x]))
+        reach = max(float(np.nanmax(ends)) if np.isfinite(ends).any() else 0.0, panel.margin)
+        ax.set_xlim(-1.15 * reach, 1.15 * reach)
         ax.set_xlabel(panel.xlabel, fontsize=9)
         ax.grid(True, axis="x", alpha=0.3, lw=0.6)
         ax.spines[["top", "right"]].set_visible(False)
-        if panel.percent:
-            from matplotlib.ticker import PercentFormatter
-
-            ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=1))
+        if panel.percent:  # a change of a share is in percentage points, never "%"
+            ax.xaxis.set_major_formatter(pp_formatter())
     axes[0].set_yticks(ys)
     axes[0].set_yticklabels(list(labels))
     fig.suptitle(title, fontsize=12, x=0.01, ha="left")
     return _finish(fig, bottom)
+
+
+def pp_formatter():
+    """Tick labels for a change of a share (0.012 -> "+1.2 pp"): percentage points, signed, never "%"."""
+    from matplotlib.ticker import FuncFormatter
+
+    return FuncFormatter(lambda v, _: "0" if abs(v) < 1e-12 else f"{100 * v:+.1f} pp")
 
 
 def heatmap(

@@ -1,7 +1,7 @@
 """Reports: run experiments and write README.md, PNG and SVG charts and CSV tables.
 
 ``write_report(paths, out)`` runs each experiment file through its analysis
-(``unocli.report.analyses``: compute, then render into a
+(registered in :mod:`unocli.report.registry`: compute, then render into a
 :class:`~unocli.report.model.Section`) and writes the sections out. One
 experiment writes everything into ``out``; several write one folder each
 (``out/<name>/``, a complete report of its own) and ``out/README.md``
@@ -23,14 +23,14 @@ from pathlib import Path
 from unocli.errors import ConfigError
 from unocli.folders import check_out_folder, writing
 from unocli.report import fmt
-from unocli.report.analyses import ANALYSES, Context
+from unocli.report.analyses.common import Context
+from unocli.report.experiment import Experiment, load_experiment
 from unocli.report.model import Chart, Section, TableBlock, md_table
+from unocli.report.registry import DEFAULT_SET, analysis
 from unocli.run.backends import Backend, LocalBackend
-from unocli.study.experiments import Experiment, load_experiment
 from unocli.version import __version__
 
 Log = Callable[[str], None]
-DEFAULT_SET = ("game-length", "bluff", "stacking", "seat-advantage", "house-rules")
 
 
 def shipped_dir() -> Path:
@@ -57,7 +57,7 @@ def run_experiment(
     """Run one experiment through its analysis."""
     ctx = Context(backend=backend or LocalBackend(), log=log or (lambda _: None), threads=threads)
     t0 = time.perf_counter()
-    section = ANALYSES[exp.analysis].run(exp, ctx)
+    section = analysis(exp.analysis).run(exp, ctx)
     section.meta.setdefault("seconds", time.perf_counter() - t0)
     section.meta.setdefault("file", exp.path.name)
     section.meta.setdefault("seed", exp.seed)

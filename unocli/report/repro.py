@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from unocli.report.experiment import Experiment
 from unocli.report.model import Section
-from unocli.study.experiments import Experiment
 from unocli.version import __version__
 
 

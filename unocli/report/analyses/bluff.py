@@ -78,10 +78,10 @@ from unocli.report.analyses.common import (
     percentile_interval,
     run_compare,
 )
+from unocli.report.experiment import Experiment, players_list, positive_int, probability_list
 from unocli.report.model import Chart, Section, TableBlock, sentences
 from unocli.study.arm import Arm
 from unocli.study.compare import Comparison
-from unocli.study.experiments import Experiment, players_list, positive_int, probability_list
 from unocli.study.stats import holm
 from unocli.study.sweep import parse_values
 

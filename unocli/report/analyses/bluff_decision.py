@@ -34,8 +34,8 @@ from unocli.report import fmt
 from unocli.report.analyses.bluff_fields import CHALLENGE_RESET, challenging, resolve
 from unocli.report.analyses.bluff_situations import BIG, NEXT_BANDS, OWN_BANDS
 from unocli.report.analyses.common import Context, caption, change_word, forest_chart
+from unocli.report.experiment import Experiment
 from unocli.report.model import Block, Chart, TableBlock
-from unocli.study.experiments import Experiment
 from unocli.study.stats import LARGER, Difference, equivalence, holm, t_quantile, t_sf
 
 #: The victim's challenge probabilities measured (the best-response rate is added to them).

@@ -35,9 +35,9 @@ from unocli.game.policies import Policy, Respond
 from unocli.report import fmt
 from unocli.report.analyses.common import caption, verdict_text
 from unocli.report.analyses.fields import fields_text, scope
+from unocli.report.experiment import Experiment
 from unocli.report.model import Chart
 from unocli.study.arm import PolicyFile, parse_policy
-from unocli.study.experiments import Experiment
 
 DEFAULT_FIELDS = ["random", "basic", "tuned-official-4"]
 # the knobs a challenge policy sets: all of them, so a field's own informed rules never leak into "never" or "always"

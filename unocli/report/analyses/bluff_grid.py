@@ -17,7 +17,7 @@ import pandas as pd
 from unocli.report import fmt
 from unocli.report.analyses.bluff_decision import DecisionResult
 from unocli.report.analyses.bluff_situations import SituationResult
-from unocli.study.experiments import Experiment
+from unocli.report.experiment import Experiment
 
 FP_ITERATIONS = 3000
 

@@ -43,9 +43,9 @@ from unocli.report.analyses.bluff_fields import (
     verdicts_by_field,
 )
 from unocli.report.analyses.common import Context, add_verdicts, arm_diff, change_word, run_compare
+from unocli.report.experiment import Experiment
 from unocli.report.model import Block, Chart, TableBlock
 from unocli.study.arm import Arm
-from unocli.study.experiments import Experiment
 from unocli.study.stats import t_quantile
 
 BIG = 108  # the knobs' upper bound: "no limit"

@@ -15,11 +15,11 @@ import numpy as np
 from scipy import stats as sps
 
 from unocli.report import fmt
+from unocli.report.experiment import Experiment
 from unocli.report.model import Chart
 from unocli.run.backends import Backend
 from unocli.study.arm import Arm
 from unocli.study.compare import Comparison, compare
-from unocli.study.experiments import Experiment
 from unocli.study.stats import (
     EQUIVALENT,
     LARGER,

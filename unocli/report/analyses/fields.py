@@ -26,15 +26,14 @@ import pandas as pd
 
 from unocli.errors import ConfigError
 from unocli.files import display_path
-from unocli.report.analyses.skill import OPTIONS as SKILL_OPTIONS
+from unocli.report.experiment import ArmSpec, Experiment, policy_list
 from unocli.study.arm import has_placeholders, template_name
-from unocli.study.experiments import ArmSpec, Experiment
 
 DEFAULT_FIELDS = ["random", "basic", "strong"]
 
 
 # the skill report's check of its own ``fields`` option: a non-empty list of distinct policy specs
-FIELDS_OPTION = (DEFAULT_FIELDS, SKILL_OPTIONS["fields"][1])
+FIELDS_OPTION = (DEFAULT_FIELDS, policy_list)
 
 
 def field_name(spec: str) -> str:

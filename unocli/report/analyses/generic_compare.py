@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import pandas as pd
 
 from unocli.report import fmt
-from unocli.report.analyses.common import Context, arm_diff, caption, run_compare
+from unocli.report.analyses.common import Context, caption
+from unocli.report.design import Design, play
+from unocli.report.experiment import Experiment
 from unocli.report.model import Chart, Section, TableBlock
 from unocli.study.compare import is_binary
-from unocli.study.experiments import Experiment
-from unocli.study.stats import EQUIVALENT, LARGER, NEGLIGIBLE, UNDECIDED, UNSIZED, VERDICTS, Difference, equivalence, holm
+from unocli.study.stats import EQUIVALENT, LARGER, NEGLIGIBLE, UNDECIDED, UNSIZED, VERDICTS
 
 OPTIONS: dict = {}
 
@@ -21,9 +21,12 @@ OPTIONS: dict = {}
 class CompareResult:
     """Every arm and metric at every table size.
 
-    ``table``: one row per (players, arm, metric) with the columns of
-    :meth:`Comparison.table` (mean, ci_low, ci_high, diff, diff_low, diff_high,
-    p, ...) and ``p_holm`` adjusted over the whole table.
+    ``table``: the design's tidy frame (:mod:`unocli.report.design`) without
+    its ``field`` column: one row per (players, arm, quantity) with n, mean,
+    low, high, the paired difference from the baseline with its interval, p
+    and ``p_adj`` (Holm over every difference of the table, one family), and
+    the verdict on the simultaneous interval against the metric's margin
+    (:func:`margin_for`).
     """
 
     exp: Experiment
@@ -39,23 +42,10 @@ def check(exp: Experiment) -> str | None:
 
 
 def compute(exp: Experiment, ctx: Context) -> CompareResult:
-    """Play the arms at every table size and collect the tidy table."""
-    frames, diffs, games = [], [], 0
-    for p in exp.players:
-        comp = run_compare(
-            exp, ctx, exp.arms_for(p), baseline=exp.baseline, quantities=exp.metrics, match=exp.match, label=f"{p} players"
-        )
-        df = comp.table(exp.metrics)
-        df.insert(0, "players", p)
-        frames.append(df)
-        games += comp.games * len(comp.arms)
-        base = comp.names[comp.baseline]
-        diffs += [arm_diff(comp, r.arm, base, r.metric) for r in df.itertuples() if r.arm != base]
-    table = pd.concat(frames, ignore_index=True)
-    mask = table["diff"].notna()
-    table.loc[mask, "p_holm"] = holm(table.loc[mask, "p"].to_numpy()) if mask.any() else []
-    _judge(table, diffs, exp.margins)
-    return CompareResult(exp=exp, table=table, baseline=str(table["baseline"].iloc[0]), games=games)
+    """Play the arms at every table size (one design) and keep its tidy frame."""
+    margins = {m: margin_for(m, exp.margins) for m in exp.metrics}
+    played = play(Design.of(exp, exp.metrics, match=exp.match), ctx, margins, family="all")
+    return CompareResult(exp=exp, table=played.frame.drop(columns="field"), baseline=played.baseline, games=played.games)
 
 
 def margin_for(metric: str, margins: dict[str, float]) -> float:
@@ -66,19 +56,6 @@ def margin_for(metric: str, margins: dict[str, float]) -> float:
     if metric.startswith("win_"):
         return margins["win_share_pp"] / 100
     return 0.0
-
-
-def _judge(table: pd.DataFrame, diffs: list[Difference], margins: dict[str, float]) -> None:
-    """Equivalence verdicts of every difference in the table (one family), into sim_low, sim_high, verdict, margin."""
-    rows = table.index[table["diff"].notna()]
-    table["sim_low"], table["sim_high"], table["verdict"] = math.nan, math.nan, ""
-    table["margin"], table["sim_level"] = math.nan, math.nan
-    for i, d in zip(rows, diffs, strict=True):
-        m = margin_for(str(table.at[i, "metric"]), margins)
-        e = equivalence(d, m, family=len(diffs))
-        table.loc[i, ["sim_low", "sim_high", "margin"]] = [e.low, e.high, m]
-        table.at[i, "verdict"] = e.verdict
-        table.at[i, "sim_level"] = e.level
 
 
 def render(result: CompareResult) -> Section:
@@ -107,17 +84,17 @@ def shown_table(table: pd.DataFrame) -> pd.DataFrame:
         {
             "players": table["players"],
             "arm": table["arm"],
-            "metric": table["metric"],
+            "metric": table["quantity"],
             "n": table["n"].map(fmt.count),
             "mean [95% CI]": [
                 fmt.estimate(m, lo, hi, is_share=is_binary(q))
-                for m, lo, hi, q in zip(table["mean"], table["ci_low"], table["ci_high"], table["metric"], strict=True)
+                for m, lo, hi, q in zip(table["mean"], table["low"], table["high"], table["quantity"], strict=True)
             ],
             f"difference from {base} [simultaneous CI]": [
                 "" if pd.isna(d) else fmt.difference(d, lo, hi, is_share=is_binary(q))
-                for d, lo, hi, q in zip(table["diff"], table["sim_low"], table["sim_high"], table["metric"], strict=True)
+                for d, lo, hi, q in zip(table["difference"], table["sim_low"], table["sim_high"], table["quantity"], strict=True)
             ],
-            "verdict": table["verdict"],
+            "verdict": table["verdict"].fillna(""),
         }
     )
 
@@ -130,11 +107,11 @@ def _diff_chart(result: CompareResult, metric: str) -> Chart | None:
     others = [a.name for a in exp.arms if a.name != base]
     if not others:
         return None
-    sub = table[(table["metric"] == metric) & table["diff"].notna()]
+    sub = table[(table["quantity"] == metric) & table["difference"].notna()]
     series = [
         plots.Series(
             f"{p} players",
-            sub[sub["players"] == p]["diff"],
+            sub[sub["players"] == p]["difference"],
             sub[sub["players"] == p]["diff_low"],
             sub[sub["players"] == p]["diff_high"],
         )
@@ -147,16 +124,17 @@ def _diff_chart(result: CompareResult, metric: str) -> Chart | None:
         others,
         series,
         title=f"Change in {metric} from {base}",
-        xlabel=f"{metric} minus {base}",
+        xlabel=f"{metric} minus {base}" + (" (pp)" if is_binary(metric) else ""),
         caption=cap,
         percent=is_binary(metric),
+        change=True,
     )
     return Chart(f"diff-{metric}", figure, cap, f"difference in {metric}")
 
 
 def _findings(table: pd.DataFrame, base: str) -> list[str]:
     """The count of each verdict, then one sentence per change larger than its margin (simultaneous interval beyond it)."""
-    judged = table[table["diff"].notna()]
+    judged = table[table["difference"].notna()]
     counts = {v: int((judged["verdict"] == v).sum()) for v in VERDICTS}
     level = fmt.fixed(100 * judged["sim_level"].iloc[0], 2) if len(judged) else "95"
     findings = [
@@ -166,6 +144,6 @@ def _findings(table: pd.DataFrame, base: str) -> list[str]:
         "(metrics without a margin count any change as larger than it)."
     ]
     for r in judged[judged["verdict"] == LARGER].itertuples():
-        change = fmt.difference(r.diff, r.sim_low, r.sim_high, is_share=is_binary(r.metric))
-        findings.append(f"{r.arm} changes {r.metric} by {change} at {r.players} players (simultaneous interval).")
+        change = fmt.difference(r.difference, r.sim_low, r.sim_high, is_share=is_binary(r.quantity))
+        findings.append(f"{r.arm} changes {r.quantity} by {change} at {r.players} players (simultaneous interval).")
     return findings

@@ -12,9 +12,9 @@ import pandas as pd
 
 from unocli.report import fmt
 from unocli.report.analyses.common import Context, caption
+from unocli.report.experiment import Experiment
 from unocli.report.model import Chart, Section, TableBlock
 from unocli.study.compare import is_binary
-from unocli.study.experiments import Experiment
 from unocli.study.sweep import Axis, SweepResult, parse_axis, sweep
 
 OPTIONS: dict = {}

@@ -47,9 +47,9 @@ from unocli.report.analyses.fields import (
     verdict_matrix,
 )
 from unocli.report.analyses.house_rules_gap import skill_gaps
+from unocli.report.experiment import Experiment, policy_spec, positive_int
 from unocli.report.model import Chart, Section, TableBlock, sentences
 from unocli.study.compare import Comparison
-from unocli.study.experiments import Experiment, policy_spec, positive_int
 from unocli.study.stats import LARGER, Difference, holm
 
 

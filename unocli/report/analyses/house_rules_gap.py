@@ -21,7 +21,7 @@ import pandas as pd
 
 from unocli.report.analyses.common import Context, judged
 from unocli.report.analyses.skill import play_cell, table_arm
-from unocli.study.experiments import Experiment
+from unocli.report.experiment import Experiment
 from unocli.study.stats import paired_diff
 
 

@@ -14,12 +14,13 @@ per-seat match win shares say whether the rotation evens the advantage out.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import pandas as pd
 from scipy import stats as sps
 
-from unocli.report import fmt
+from unocli.report import fmt, views
 from unocli.report.analyses.common import (
     Context,
     add_verdicts,
@@ -31,16 +32,20 @@ from unocli.report.analyses.common import (
     interval_series,
     percentile_interval,
     players_chart,
-    run_compare,
     seat_columns,
-    total_games,
 )
 from unocli.report.analyses.fields import FIELDS_OPTION, UNTESTED, fields_text
+from unocli.report.design import Design, Played, play
+from unocli.report.experiment import ArmSpec, Experiment, players_list, positive_int
 from unocli.report.model import Chart, Section, TableBlock, sentences
-from unocli.study.compare import Comparison
-from unocli.study.experiments import ArmSpec, Experiment, players_list, positive_int
-from unocli.study.stats import ALPHA, LARGER, WITHIN_MARGIN, holm, paired_t, wilson
+from unocli.study.stats import ALPHA, LARGER, WITHIN_MARGIN, holm, paired_t
 
+# The design frame's quantities as the first-player table's columns (mean, low, high).
+ROLES = {
+    "win_first": ("first_player_share", "ci_low", "ci_high"),
+    "win_0": ("seat0_share",),
+    "win_dealer": ("dealer_share", "dealer_low", "dealer_high"),
+}
 OPTIONS = {
     "fields": FIELDS_OPTION,
     "seat_players": ([4, 7], players_list),
@@ -88,47 +93,35 @@ def field_arms(exp: Experiment) -> Experiment:
     return replace(exp, arms=arms)
 
 
+def round_quantities(players: int) -> tuple[str, ...]:
+    """What a round records at a table of ``players``: the roles (first player, dealer, each place) and every seat."""
+    roles = ("win_first", "win_dealer", *(f"win_place_{k}" for k in range(1, players + 1)))
+    return ("won", "turns", *roles, *(f"win_{s}" for s in range(players)))
+
+
+def match_quantities(players: int) -> tuple[str, ...]:
+    """What a match records: whether it was won, and by which seat."""
+    return ("won", *(f"win_{s}" for s in range(players)))
+
+
 def compute(exp: Experiment, ctx: Context) -> SeatAdvantageResult:
     """Play every field at every table size, rounds and matches, and measure who wins by seat and role."""
     exp = field_arms(exp)
     names = tuple(a.name for a in exp.arms_for(exp.players[0]))
-    rows, seats, matches, comps = [], [], [], {}
-    for p in exp.players:
-        roles = ("win_first", "win_dealer", *(f"win_place_{k}" for k in range(1, p + 1)))
-        comp = run_compare(
-            exp,
-            ctx,
-            exp.arms_for(p),
-            baseline=exp.baseline,
-            quantities=("won", "turns", *roles, *(f"win_{s}" for s in range(p))),
-            metric="win_first",
-            label=f"{p} players",
-        )
-        comps[p] = comp
-        rows += _first_player_rows(comp, p, names, exp.options["replicates"], exp.seed)
-        seats += _seat_rows(comp, p, names)
-        mcomp = run_compare(
-            exp,
-            ctx,
-            exp.arms_for(p),
-            games=exp.options["match_games"],
-            baseline=exp.baseline,
-            match=True,
-            quantities=("won", *(f"win_{s}" for s in range(p))),
-            label=f"{p} players, matches",
-        )
-        matches += _seat_rows(mcomp, p, names)
-    table = pd.DataFrame(rows)
+    rounds = play(Design.of(exp, round_quantities, options={"metric": "win_first"}), ctx)
+    matches = play(Design.of(exp, match_quantities, match=True, games=exp.options["match_games"]), ctx, label="matches")
+    comps = {p: c for (_, p), c in rounds.cells.items()}
+    table = _first_player_rows(rounds, exp.options["replicates"], exp.seed)
     table["chi2_p_holm"] = holm(table["chi2_p"].to_numpy())
     return SeatAdvantageResult(
         exp=exp,
         names=names,
         table=table,
-        seats=pd.DataFrame(seats),
-        matches=match_verdicts(pd.DataFrame(matches), exp.margins["win_share_pp"]),
+        seats=_seat_rows(rounds),
+        matches=match_verdicts(_seat_rows(matches), exp.margins["win_share_pp"]),
         rounds={p: c.games for p, c in comps.items()},
         fair={p: fair_balance(c.games, p) for p, c in comps.items()},
-        games=total_games(list(comps.values())),
+        games=rounds.games,
     )
 
 
@@ -172,64 +165,49 @@ def match_verdicts(matches: pd.DataFrame, margin_pp: float) -> pd.DataFrame:
     return out
 
 
-def _seat_rows(comp: Comparison, p: int, names: tuple[str, ...]) -> list[dict]:
+def _seat_rows(played: Played) -> pd.DataFrame:
     """Every seat's share of the games (Wilson), its place after the dealer of the first round, and the chi-square p."""
-    rows = []
-    for name in names:
-        acc = comp.acc(name)
-        chi2 = equal_shares_p([int(acc.wins[s]) for s in range(p)])
-        for s in range(p):
-            w = wilson(acc.wins[s], comp.games)
-            rows.append(
-                {
-                    "players": p,
-                    "field": name,
-                    "seat": s,
-                    "place": s + 1,
-                    "n": comp.games,
-                    "wins": int(acc.wins[s]),
-                    "share": w.share,
-                    "ci_low": w.low,
-                    "ci_high": w.high,
-                    "chi2_p": chi2,
-                }
-            )
-    return rows
+    f = played.frame[played.frame["quantity"].str.fullmatch(r"win_\d+")]
+    seats = f.assign(seat=f["quantity"].str.removeprefix("win_").astype(int))
+    wins = [int(played.cells[(r.field, r.players)].acc(r.arm).wins[r.seat]) for r in seats.itertuples()]
+    out = pd.DataFrame({"players": seats["players"], "field": seats["arm"], "seat": seats["seat"], "place": seats["seat"] + 1})
+    out = out.assign(n=seats["n"], wins=wins, share=seats["mean"], ci_low=seats["low"], ci_high=seats["high"])
+    out = out.sort_values(["players", "field", "seat"], kind="stable", key=_in_order(played)).reset_index(drop=True)
+    chi2 = {k: equal_shares_p(list(g["wins"])) for k, g in out.groupby(["players", "field"], sort=False)}
+    out["chi2_p"] = [chi2[k] for k in zip(out["players"], out["field"], strict=True)]
+    return out
 
 
-def _first_player_rows(comp: Comparison, p: int, names: tuple[str, ...], replicates: int, seed: int) -> list[dict]:
-    boot = comp.boot_means(replicates, seed=seed % (2**32) + p)
-    cols = seat_columns(comp, p)
-    bal = balance(comp.means()[:, cols])
+def _in_order(played: Played) -> Callable[[pd.Series], pd.Series]:
+    """A sort key keeping the design's order of fields (the arms) and table sizes rather than the alphabet's."""
+    order = {name: i for i, name in enumerate(played.names)}
+    return lambda col: col.map(order) if col.name == "field" else col
+
+
+def _first_player_rows(played: Played, replicates: int, seed: int) -> pd.DataFrame:
+    """Per table size and field: the first player's, the dealer's and seat 0's shares, the chi-square p, balance."""
+    t = views.wide(played.frame, ROLES, arm="field", n="won")
     rows = []
-    for name in names:
-        k, acc = comp.index(name), comp.acc(name)
-        first, dealer = wilson(acc.first_player_wins, comp.games), wilson(acc.dealer_wins, comp.games)
-        share, lo, hi = first.share, first.low, first.high
+    for r in t.itertuples():
+        comp = played.cells[("", r.players)]
+        boot = comp.boot_means(replicates, seed=seed % (2**32) + r.players)
+        cols = seat_columns(comp, r.players)
+        k = comp.index(r.field)
         bl, bh = percentile_interval(balance(boot[:, k, cols]))
         rows.append(
             {
-                "players": p,
-                "field": name,
-                "n": comp.games,
-                "first_player_share": share,
-                "ci_low": lo,
-                "ci_high": hi,
-                "seat0_share": acc.wins[0] / comp.games,
-                "dealer_share": dealer.share,
-                "dealer_low": dealer.low,
-                "dealer_high": dealer.high,
-                "fair_share": 1 / p,
-                "ratio_to_fair": share * p,
-                "ratio_low": lo * p,
-                "ratio_high": hi * p,
-                "chi2_p": equal_shares_p([int(acc.wins[s]) for s in range(p)]),
-                "balance": bal[k],
+                "chi2_p": equal_shares_p([int(w) for w in comp.acc(r.field).wins[: r.players]]),
+                "balance": balance(comp.means()[:, cols])[k],
                 "balance_low": bl,
                 "balance_high": bh,
             }
         )
-    return rows
+    p = t["players"]
+    t = t.assign(fair_share=1 / p, ratio_to_fair=t["first_player_share"] * p, ratio_low=t["ci_low"] * p)
+    t = t.assign(ratio_high=t["ci_high"] * p)
+    head = ["players", "field", "n", "first_player_share", "ci_low", "ci_high", "seat0_share", "dealer_share"]
+    rest = ["dealer_low", "dealer_high", "fair_share", "ratio_to_fair", "ratio_low", "ratio_high"]
+    return pd.concat([t[head + rest], pd.DataFrame(rows)], axis=1)
 
 
 def render(result: SeatAdvantageResult) -> Section:

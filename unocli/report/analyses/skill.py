@@ -40,11 +40,12 @@ import pandas as pd
 from unocli.errors import ConfigError
 from unocli.report import fmt
 from unocli.report.analyses.common import Context, caption, forest_chart, judged
+from unocli.report.experiment import Experiment, positive_int
+from unocli.report.experiment import policy_list as _policy_list
 from unocli.report.model import Chart, Section, TableBlock, sentences
 from unocli.run.accumulate import Accumulator
 from unocli.run.shards import RunSpec, run_shard, split
 from unocli.study.arm import Arm, template_name
-from unocli.study.experiments import Experiment, positive_int
 from unocli.study.stats import (
     ALPHA,
     LARGER,
@@ -62,21 +63,6 @@ KINDS = ("round", "match")
 KIND_TEXT = {"round": "per round", "match": "per match"}
 
 
-def _policy_list(value: Any) -> str | None:
-    """A non-empty list of policy specs (the fields)."""
-    from unocli.study.experiments import policy_spec
-
-    if not isinstance(value, list) or not value:
-        return f"must be a non-empty list of policy specs, not {value!r}"
-    for v in value:
-        message = policy_spec(v)
-        if message:
-            return message
-    if len(set(value)) != len(value):
-        return f"names a field twice: {value!r}"
-    return None
-
-
 def _positive_number(value: Any) -> str | None:
     if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
         return f"must be a positive number, not {value!r}"
@@ -84,7 +70,7 @@ def _positive_number(value: Any) -> str | None:
 
 
 def _player_spec(value: Any) -> str | None:
-    from unocli.study.experiments import policy_spec
+    from unocli.report.experiment import policy_spec
 
     return policy_spec(value)
 

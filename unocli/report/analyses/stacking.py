@@ -46,9 +46,9 @@ from unocli.report.analyses.common import (
 from unocli.report.analyses.fields import check_fields, field_sizes, field_specs, sizes_text, templates_text
 from unocli.report.analyses.stacking_fields import StackingResult, field_rows, play_field, strategy_rows
 from unocli.report.analyses.stacking_render import answer, field_blocks, field_findings, field_label
+from unocli.report.experiment import Experiment, players_list, policy_spec, positive_int
 from unocli.report.model import Chart, Section, TableBlock, sentences
 from unocli.study.compare import Comparison
-from unocli.study.experiments import Experiment, players_list, policy_spec, positive_int
 from unocli.study.stats import holm, wilson
 
 

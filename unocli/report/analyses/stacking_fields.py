@@ -25,9 +25,9 @@ import pandas as pd
 from unocli.game.policies import parse_policy_spec
 from unocli.report.analyses.common import Context, arm_diff, arm_mean, percentile_interval, run_compare
 from unocli.report.analyses.fields import field_experiment, field_name
+from unocli.report.experiment import Experiment
 from unocli.study.arm import Arm, has_placeholders
 from unocli.study.compare import Comparison
-from unocli.study.experiments import Experiment
 from unocli.study.stats import Difference, paired_t, welch, wilson
 
 ADAPTED = "adapted"  # a field named so plays the experiment's ``adapted`` option

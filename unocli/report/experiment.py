@@ -43,6 +43,16 @@ The format (every key optional unless marked)::
     turns = 1.0                       #   mean turns per round (default 1.0)
     balance = 0.01                    #   balance, 0..1 (default 0.01)
 
+    [[published]]                     # a published figure the report sets beside its own (one table each)
+    source = "everygamemade"          #   who published it (required)
+    figure = "turns per round, 4 players"   # what it measures (required)
+    value = "55.1"                    #   the figure as published (required)
+    interval = "SE 0.4"               #   its interval or standard error, if the source gives one
+    definition = "skipped turns counted"    # how the source defines it
+    ours = "turns-4"                  #   the report's own figure to set beside it (the report names its keys)
+    reconciliation = "..."            #   why the figures differ: the setup reproduced, the definition or rule
+                                      #   that explains the gap, or that none is known (required)
+
     [quick]                           # overrides for the quick run of `unocli report`
     games = 2000
     options = { match_games = 200 }
@@ -69,6 +79,8 @@ from unocli.errors import ConfigError
 from unocli.files import load_toml
 from unocli.game.policies import UnknownPolicy
 from unocli.limits import check_games, check_seed
+from unocli.report import registry
+from unocli.report.registry import REPORTS
 from unocli.run.precision import DEFAULT_MAX_GAMES, check_target
 from unocli.study.arm import Arm, PolicyFile, TableSpec, check_spec, plain
 from unocli.study.compare import quantity_names
@@ -94,8 +106,11 @@ TOP_KEYS = (
     "grid",
     "options",
     "margins",
+    "published",
     "quick",
 )
+PUBLISHED_KEYS = ("source", "figure", "value", "interval", "definition", "ours", "reconciliation")
+PUBLISHED_REQUIRED = ("source", "figure", "value", "reconciliation")
 # Equivalence margins (TOST, ``stats.equivalence``) and their defaults: see ``[margins]`` above.
 MARGINS: dict[str, float] = {"win_share_pp": 0.5, "turns": 1.0, "balance": 0.01}
 QUICK_KEYS = ("games", "target_error", "max_games", "players", "metrics", "grid", "options")
@@ -116,6 +131,19 @@ class ArmSpec:
 
     def build(self, players: int, match: bool = False) -> Arm:
         return self.table.build(name=self.name, players=players, match=match)
+
+
+@dataclass(frozen=True)
+class Published:
+    """A ``[[published]]`` figure: a source's value, beside which a report sets its own (``ours``), reconciled."""
+
+    source: str
+    figure: str
+    value: str
+    reconciliation: str
+    interval: str = ""
+    definition: str = ""
+    ours: str = ""
 
 
 @dataclass(frozen=True)
@@ -142,6 +170,7 @@ class Experiment:
     options: dict[str, Any] = field(default_factory=dict)
     quick: bool = False
     margins: dict[str, float] = field(default_factory=lambda: dict(MARGINS))
+    published: tuple[Published, ...] = ()
 
     def arms_for(self, players: int) -> tuple[Arm, ...]:
         """Every arm at a table of ``players`` (the [base] table alone when the file names no arms).
@@ -228,8 +257,6 @@ def _policy_file(value: Any, p: Path, where: _Where) -> PolicyFile | None:
 
 def _build(p: Path, raw: dict[str, Any], where: _Where, quick: bool, policies: PolicyFile | None) -> Experiment:
     """Validate every key of one (possibly quick-merged) file, in the order a reader meets them."""
-    from unocli.report.analyses import ANALYSES
-
     g = _Getter(raw, where)
     name = g.string("name", p.stem)
     problem = check_experiment_name(name)
@@ -237,8 +264,9 @@ def _build(p: Path, raw: dict[str, Any], where: _Where, quick: bool, policies: P
         raise where.error("name", problem)
     default_analysis = "sweep" if "grid" in raw and "arms" not in raw else "compare"
     title, description, analysis = g.string("title", name), g.string("description", ""), g.string("analysis", default_analysis)
-    if analysis not in ANALYSES:
-        raise where.error("analysis", f"unknown analysis {analysis!r}; the analyses are: {', '.join(ANALYSES)}")
+    if analysis not in REPORTS:
+        raise where.error("analysis", f"unknown analysis {analysis!r}; the analyses are: {', '.join(REPORTS)}")
+    module = registry.analysis(analysis)
     seed = g.checked("seed", 0, check_seed)
     games = g.checked("games", 10_000, check_games)
     max_games = g.checked("max_games", DEFAULT_MAX_GAMES, check_games)
@@ -270,12 +298,13 @@ def _build(p: Path, raw: dict[str, Any], where: _Where, quick: bool, policies: P
         base=base,
         arms=arms,
         grid=_grid(raw.get("grid", {}), where, policies),
-        options=_options(raw.get("options", {}), ANALYSES[analysis], where),
+        options=_options(raw.get("options", {}), module, where),
         quick=quick,
         margins=_margins(raw.get("margins", {}), where),
+        published=_published(raw.get("published", []), where),
     )
     _check_used(raw, analysis, where)  # after the tables themselves were checked, so their errors come first
-    check = getattr(ANALYSES[analysis], "check", None)
+    check = getattr(module, "check", None)
     message = check(exp) if check is not None else None
     if message:
         key, _, text = message.partition(": ")
@@ -302,22 +331,9 @@ def check_experiment_name(name: str) -> str | None:
     return None
 
 
-# The tables each analysis plays; any other would be silently ignored, so it is refused.
-USES: dict[str, tuple[str, ...]] = {
-    "compare": ("arms",),
-    "sweep": ("grid",),
-    "game-length": ("arms",),
-    "bluff": (),  # its own bluff x challenge grid, sized by [options]
-    "stacking": ("arms",),
-    "seat-advantage": ("arms",),
-    "house-rules": ("arms",),
-    "skill": ("arms",),  # the arms are rule sets; the player and fields are [options]
-}
-
-
 def _check_used(raw: dict[str, Any], analysis: str, where: _Where) -> None:
     """Refuse [arms] or [grid] in a file whose analysis does not play them."""
-    used = USES.get(analysis, ("arms", "grid"))
+    used = REPORTS[analysis].uses
     for key in ("arms", "grid"):
         if key in raw and key not in used:
             plays = " and ".join(f"[{u}]" for u in used) or "its own built-in grid"
@@ -336,6 +352,25 @@ def _margins(raw: Any, where: _Where) -> dict[str, float]:
             raise where.error(f"margins.{key}", "must be a positive number")
         out[key] = float(value)
     return out
+
+
+def _published(raw: Any, where: _Where) -> tuple[Published, ...]:
+    """The ``[[published]]`` tables: known keys, text values, the required ones present."""
+    if not isinstance(raw, list) or not all(isinstance(t, dict) for t in raw):
+        raise where.error("published", "must be tables ([[published]] with source, figure, value, reconciliation)")
+    out = []
+    for i, table in enumerate(raw):
+        key = f"published[{i}]"
+        for k, value in table.items():
+            if k not in PUBLISHED_KEYS:
+                raise where.error(f"{key}.{k}", f"unknown key; a published figure takes: {', '.join(PUBLISHED_KEYS)}")
+            if not isinstance(value, str):
+                raise where.error(f"{key}.{k}", f"must be text (in quotes), not {value!r}")
+        missing = [k for k in PUBLISHED_REQUIRED if not table.get(k, "").strip()]
+        if missing:
+            raise where.error(f"{key}.{missing[0]}", "is required (source, figure, value and reconciliation)")
+        out.append(Published(**table))
+    return tuple(out)
 
 
 def _target_error(value: Any, max_games: int, where: _Where) -> float | None:
@@ -545,6 +580,19 @@ def policy_spec(value: Any) -> str | None:
         check_spec(value)
     except ConfigError as exc:
         return str(exc)
+    return None
+
+
+def policy_list(value: Any) -> str | None:
+    """A non-empty list of distinct policy specs (a report's fields of players)."""
+    if not isinstance(value, list) or not value:
+        return f"must be a non-empty list of policy specs, not {value!r}"
+    for v in value:
+        message = policy_spec(v)
+        if message:
+            return message
+    if len(set(value)) != len(value):
+        return f"names a field twice: {value!r}"
     return None
 
 

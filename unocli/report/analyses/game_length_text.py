@@ -1,0 +1,489 @@
+"""The game-length report's words: its answer, findings, tables and the captions of its charts, over the frame.
+
+The numbers come from :func:`unocli.report.analyses.game_length.compute` (the
+design's tidy frames read into tables); the charts are views
+(:mod:`unocli.report.views`); the published figures it sets beside its own are
+data in the experiment file (``[[published]]``), matched by their ``ours`` key:
+``turns-with-skips-4`` (turns per round counting skipped turns, 4 players) and
+``first-player-edge-5`` (the first player's win share minus 1/5, 5 players).
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import TYPE_CHECKING
+
+import pandas as pd
+
+from unocli.report import fmt, views
+from unocli.report.analyses.common import caption, change_word, dkw_eps, players_chart, verdict_text
+from unocli.report.analyses.fields import agreement, fields_text, sizes_text, templates_text, verdict_matrix
+from unocli.report.model import Chart, Section, TableBlock, sentences
+from unocli.study.stats import WITHIN_MARGIN
+
+if TYPE_CHECKING:
+    from unocli.report.analyses.game_length import GameLengthResult
+
+
+def section(result: GameLengthResult) -> Section:
+    """Charts of turns and rounds per match, the tables and findings."""
+    exp, base = result.exp, result.base
+    blocks: list = [
+        *([_forest(result)] if len(result.diffs) else []),
+        *([_verdicts_table(result)] if len(result.diffs) else []),
+        _field_chart(result),
+        _turns_chart(result),
+        _percentiles_chart(result),
+        TableBlock(
+            "turns",
+            "Turns per round",
+            _turns_shown(result),
+            result.turns,
+            "Intervals: t for the mean, binomial order statistics for percentiles, Wilson for shares.",
+        ),
+        *_distribution_charts(result),
+        _ecdf_rules_chart(result),
+    ]
+    if len(result.diffs):
+        blocks.append(
+            TableBlock(
+                "turns-vs-baseline",
+                f"Change in mean turns from {base}, paired on the same deals",
+                _diffs_shown(result),
+                result.diffs,
+            ),
+        )
+    blocks += [
+        _matches_chart(result),
+        TableBlock("matches", f"Matches to {result.target} points", _matches_shown(result), result.matches),
+    ]
+    published = views.published(
+        exp,
+        _ours(result),
+        title=f"Published figures side by side, with unocli's closest setup (official rules, every seat {result.ref})",
+    )
+    blocks += [published] if published else []
+    answer = _answer(result)
+    intro = (
+        answer
+        + "\n\n"
+        + (exp.description or "")
+        + (
+            f"\n\nRule sets: {', '.join(result.names)}; baseline {base}. Fields of players: {fields_text(result.fields)} "
+            f"(every seat plays the field's policy). Each table size plays the same deals under every rule set and field; "
+            f"the single-field charts show `{result.ref}`." + templates_text(exp) + sizes_text(exp)
+        )
+    )
+    return Section(
+        name=exp.name,
+        title=exp.title,
+        intro=intro,
+        findings=_findings(result),
+        blocks=blocks,
+        meta={"games": result.games},
+        answer=sentences(answer)[0],  # the baseline's length under each field
+    )
+
+
+# ---------------------------------------------------------------- tables
+
+
+def _turns_shown(result: GameLengthResult) -> pd.DataFrame:
+    rows = []
+    for r in result.turns.itertuples():
+        top = len(result.hists[(r.field, r.players, r.rules)]) - 1
+        rows.append(
+            {
+                "field": r.field,
+                "players": r.players,
+                "rules": r.rules,
+                "n finished": fmt.count(r.n),
+                "mean turns [95% CI]": fmt.ci(r.mean_turns, r.ci_low, r.ci_high),
+                "mean turns + skips": fmt.num(r.mean_with_skips),
+                "median": fmt.quantile(r.median, r.median_low, r.median_high, top),
+                "p90": fmt.quantile(r.p90, r.p90_low, r.p90_high, top),
+                "p99": fmt.quantile(r.p99, r.p99_low, r.p99_high, top),
+                "blocked": fmt.share_ci(r.blocked_share, r.blocked_low, r.blocked_high, 2),
+                "capped": fmt.share_ci(r.capped_share, r.capped_low, r.capped_high, 2),
+                "stuck": fmt.share_ci(r.stuck_share, r.stuck_low, r.stuck_high, 2),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def _diffs_shown(result: GameLengthResult) -> pd.DataFrame:
+    diffs = result.diffs
+    level = fmt.fixed(100 * diffs["sim_level"].iloc[0], 2).rstrip("0").rstrip(".")
+    margin = fmt.num(result.exp.margins["turns"])
+    return pd.DataFrame(
+        {
+            "field": diffs["field"],
+            "players": diffs["players"],
+            "rules": diffs["rules"],
+            f"change in mean turns vs {result.base} [simultaneous {level}% CI]": [
+                fmt.signed_ci(d, lo, hi, 2) for d, lo, hi in zip(diffs["diff"], diffs["sim_low"], diffs["sim_high"], strict=True)
+            ],
+            "relative": [fmt.fixed(100 * r, 1, sign=True) + "%" for r in diffs["relative"]],
+            "n (deals both finished)": diffs["n"].map(fmt.count),
+            f"verdict (margin {margin} turns)": diffs["verdict"],
+        }
+    )
+
+
+def _matches_shown(result: GameLengthResult) -> pd.DataFrame:
+    return pd.DataFrame(
+        [
+            {
+                "field": r.field,
+                "players": r.players,
+                "rules": r.rules,
+                "matches": fmt.count(r.n_matches),
+                "rounds per match [95% CI]": fmt.ci(r.rounds, r.rounds_low, r.rounds_high),
+                "turns per match": fmt.ci(r.turns, r.turns_low, r.turns_high),
+                "blocked rounds per match": fmt.ci(r.blocked_rounds, r.blocked_low, r.blocked_high),
+                "capped matches": fmt.share_ci(r.capped_share, r.capped_low, r.capped_high, 2),
+                "stuck matches": fmt.share_ci(r.stuck_share, r.stuck_low, r.stuck_high, 2),
+            }
+            for r in result.matches.itertuples()
+        ]
+    )
+
+
+# ---------------------------------------------------------------- charts
+
+
+def _n_rounds(result: GameLengthResult) -> str:
+    return f"{fmt.count(result.rounds[result.exp.players[0]])} rounds per rule set and table size"
+
+
+def _forest(result: GameLengthResult) -> Chart:
+    """Each rule set's change in mean turns per finished round at the middle table size, one row per rule set and field."""
+    margin = result.exp.margins["turns"]
+    d = result.diffs[result.diffs["players"] == result.mid]
+    level = fmt.fixed(100 * d["sim_level"].iloc[0], 2)
+    cap = caption(
+        result.exp,
+        f"Change in mean turns per finished round from {result.base} at {result.mid} players, per rule set and field of "
+        f"players (every seat plays the field's policy), paired on the deals both finished; the grey band is the "
+        f"equivalence margin +/-{fmt.num(margin)} turns (every table size is in the verdict table)",
+        _n_rounds(result),
+        rules=", ".join(result.names),
+        policies=_fields_caption(result),
+        intervals=f"bars are simultaneous {level}% intervals (95% for the whole family of every field and size)",
+    )
+    return views.forest(
+        d,
+        [f"{r.rules}, {r.field}" for r in d.itertuples()],
+        xlabel=f"turns per finished round minus {result.base}",
+        caption=cap,
+        name="turns-forest",
+        title=f"Each rule set's effect on length under each field, {result.mid} players",
+    )
+
+
+def _fields_caption(result: GameLengthResult) -> str:
+    return "every seat plays one field's policy: " + ", ".join(result.fields)
+
+
+def _ref_caption(result: GameLengthResult) -> str:
+    return f"every seat plays {result.ref} (the other fields are in the tables)"
+
+
+def _by_players(result: GameLengthResult, table: pd.DataFrame, by: str, names: tuple[str, ...], what: str, **kw) -> Chart:
+    """A mean by table size, one line per ``by`` (rule set or field), with 95% error bars; ``kw`` names the chart."""
+    columns = ("rounds", "rounds_low", "rounds_high") if "rounds" in kw["name"] else ("mean_turns", "ci_low", "ci_high")
+    intervals = kw.pop("intervals", "bands and bars are 95% intervals")
+    cap = caption(result.exp, what, kw.pop("n"), rules=kw.pop("rules"), policies=kw.pop("policies"), intervals=intervals)
+    return players_chart(result.exp, views.lines(table, by, names, columns), cap, **kw)
+
+
+def _field_chart(result: GameLengthResult) -> Chart:
+    """Mean turns under the baseline rules by table size, one line per field of players."""
+    return _by_players(
+        result,
+        result.turns[result.turns["rules"] == result.base],
+        "field",
+        result.fields,
+        f"Mean turns per finished round under {result.base} rules, one line per field of players",
+        n=_n_rounds(result),
+        rules=result.base,
+        policies=_fields_caption(result),
+        intervals="error bars are 95% t intervals",
+        name="turns-by-field",
+        alt="mean turns per round by field",
+        title=f"Mean turns per round by field of players ({result.base})",
+        ylabel="turns per round (mean)",
+    )
+
+
+def _turns_chart(result: GameLengthResult) -> Chart:
+    t = result.turns[result.turns["field"] == result.ref]
+    return _by_players(
+        result,
+        t,
+        "rules",
+        result.names,
+        "Mean turns per finished round (won or blocked), one line per rule set" + _unfinished_note(t),
+        n=_n_rounds(result),
+        rules=", ".join(result.names),
+        policies=_ref_caption(result),
+        name="turns-by-players",
+        alt="mean turns per round by players",
+        title="Mean turns per round by table size",
+        ylabel="turns per round (mean)",
+    )
+
+
+def _matches_chart(result: GameLengthResult) -> Chart:
+    return _by_players(
+        result,
+        result.matches[result.matches["field"] == result.ref],
+        "rules",
+        result.names,
+        f"Mean rounds per match to {result.target} points, one line per rule set",
+        n=f"{fmt.count(result.exp.options['match_games'])} matches per rule set and table size",
+        rules=", ".join(result.names),
+        policies=_ref_caption(result),
+        name="rounds-per-match",
+        alt="rounds per match by players",
+        title=f"Rounds to finish a match to {result.target} points",
+        ylabel="rounds per match (mean)",
+    )
+
+
+def _unfinished_note(t: pd.DataFrame) -> str:
+    """Where rounds did not finish (stuck or capped): the rule sets and the largest share, for a caption."""
+    bad = t[(t["capped_share"] + t["stuck_share"]) > 0]
+    if not len(bad):
+        return "; every round finished"
+    worst = bad.loc[(bad["capped_share"] + bad["stuck_share"]).idxmax()]
+    return (
+        f"; rounds that never finished (stuck or capped) are left out: under {', '.join(sorted(set(bad['rules'])))}, "
+        f"at most {fmt.share(worst['stuck_share'] + worst['capped_share'], 2)} of rounds ({worst['rules']}, "
+        f"{worst['players']} players)"
+    )
+
+
+def _percentiles_chart(result: GameLengthResult) -> Chart:
+    base = result.base
+    sub = result.turns[(result.turns["rules"] == base) & (result.turns["field"] == result.ref)]
+    cap = caption(
+        result.exp,
+        f"Mean, median, 90th and 99th percentile of turns per round, {base} rules",
+        _n_rounds(result),
+        policies=_ref_caption(result),
+        intervals="error bars are 95% intervals (t for the mean, binomial order statistics for percentiles)",
+    )
+    title = f"Turns per round: typical and long rounds ({base})"
+    return views.percentiles(
+        sub, result.exp.players, caption=cap, name="turns-percentiles", title=title, ylabel="turns per round"
+    )
+
+
+def _distribution_charts(result: GameLengthResult) -> list[Chart]:
+    """The histogram and the ECDF of turns per round under the baseline at the detail table sizes."""
+    exp, base = result.exp, result.base
+    detail = [p for p in exp.options["detail_players"] if p in exp.players] or [exp.players[0]]
+    hists = [(f"{p} players", result.hists[(result.ref, p, base)]) for p in detail]
+    n, eps = result.rounds[detail[0]], dkw_eps(result.rounds[detail[0]])
+    what = (f"Distribution of turns per round, {base} rules, bins of 5 turns", f"Empirical CDF of turns per round, {base} rules")
+    bands = ("bands are 95% Wilson intervals for each bin's share", f"bands are 95% DKW bands (+/-{eps:.3f})")
+    cap_h, cap_e = (
+        caption(exp, w, _n_rounds(result), policies=_ref_caption(result), intervals=b) for w, b in zip(what, bands, strict=True)
+    )
+    title_h, title_e = f"How many turns a round takes ({base})", f"Share of rounds finished within N turns ({base})"
+    return [
+        views.histogram(
+            hists,
+            caption=cap_h,
+            name="turns-histogram",
+            title=title_h,
+            xlabel="turns in the round",
+            alt="histogram of turns per round",
+        ),
+        views.ecdf(
+            hists, n, caption=cap_e, name="turns-ecdf", title=title_e, xlabel="turns in the round", alt="ECDF of turns by players"
+        ),
+    ]
+
+
+def _ecdf_rules_chart(result: GameLengthResult) -> Chart:
+    mid = result.mid
+    hists = [(name, result.hists[(result.ref, mid, name)]) for name in result.names]
+    cap = caption(
+        result.exp,
+        f"Empirical CDF of turns per finished round at {mid} players, one line per rule set",
+        _n_rounds(result),
+        rules=", ".join(result.names),
+        policies=_ref_caption(result),
+        intervals=f"bands are 95% DKW bands (+/-{dkw_eps(result.rounds[mid]):.3f})",
+    )
+    title = f"Share of rounds finished within N turns, {mid} players"
+    return views.ecdf(
+        hists,
+        result.rounds[mid],
+        caption=cap,
+        name="turns-ecdf-rules",
+        title=title,
+        xlabel="turns in the round",
+        alt="ECDF of turns by rule set",
+        top=0.99,
+    )
+
+
+# ---------------------------------------------------------------- findings
+
+
+def _answer(result: GameLengthResult) -> str:
+    """The report's answer in one paragraph: the baseline's length under each field and each rule set's effect."""
+    mid, base = result.mid, result.base
+    t = result.turns[(result.turns["rules"] == base) & (result.turns["players"] == mid)].set_index("field")
+    lengths = ", ".join(f"{fmt.num(t.loc[f, 'mean_turns'])} with `{f}`" for f in result.fields if f in t.index)
+    text = f"**Answer.** A {mid}-player round under {base} rules takes {lengths} players at every seat"
+    text += " (mean turns per finished round)."
+    rules = _rule_agreements(result)
+    if rules:
+        text += f" Against {base} at {mid} players, on the same deals: " + "; ".join(rules) + "."
+    return text
+
+
+def _rule_agreements(result: GameLengthResult) -> list[str]:
+    """Per rule set at the middle table size: its change in length under every field and where the verdicts agree."""
+    at = result.diffs[result.diffs["players"] == result.mid] if len(result.diffs) else result.diffs
+    out = []
+    for name in result.names:
+        sub = at[at["rules"] == name].set_index("field")
+        if not len(sub):
+            continue
+        verdicts = {f: _length_verdict(sub.loc[f]) for f in result.fields if f in sub.index}
+        out.append(f"{name} {agreement(verdicts, partial(_field_diff_text, sub))}")
+    return out
+
+
+def _field_diff_text(sub: pd.DataFrame, field: str) -> str:
+    return _diff_text(sub.loc[field])
+
+
+def _length_verdict(row: pd.Series) -> str:
+    """The verdict as a direction: "lengthens"/"shortens" only beyond the margin (:func:`change_word`)."""
+    return change_word(str(row["verdict"]), float(row["diff"]), "lengthens", "shortens")
+
+
+def _diff_text(row: pd.Series) -> str:
+    return f"{fmt.signed_ci(row['diff'], row['sim_low'], row['sim_high'], 1)}"
+
+
+def _verdicts_table(result: GameLengthResult) -> TableBlock:
+    """One row per (players, rules), one column per field: the change in mean turns and its verdict."""
+    level = fmt.fixed(100 * result.diffs["sim_level"].iloc[0], 2)
+    shown = verdict_matrix(
+        result.diffs,
+        ("players", "rules"),
+        result.fields,
+        lambda r: f"{_diff_text(r)} {_length_verdict(r)}",
+    )
+    return TableBlock(
+        "turns-verdicts",
+        f"Change in mean turns per finished round from {result.base}, by field of players: simultaneous {level}% "
+        f"intervals over every field and table size, and the verdict at +/-{fmt.num(result.exp.margins['turns'])} turns",
+        shown,
+        result.diffs,
+    )
+
+
+def _findings(result: GameLengthResult) -> list[str]:
+    base, players = result.base, result.exp.players
+    turns = result.turns[result.turns["field"] == result.ref]
+    b = turns[turns["rules"] == base].set_index("players")
+    parts = [
+        f"{p} players {fmt.num(b.loc[p, 'mean_turns'])} (median {int(b.loc[p, 'median'])}, p90 {int(b.loc[p, 'p90'])})"
+        for p in players
+    ]
+    out = [f"Turns per round under {base} rules, every seat `{result.ref}`, mean: " + "; ".join(parts) + "."]
+    out += _field_findings(result)
+    m = result.matches[(result.matches["rules"] == base) & (result.matches["field"] == result.ref)].set_index("players")
+    out.append(
+        f"A match to {result.target} points (every seat `{result.ref}`) takes on average "
+        + "; ".join(f"{fmt.num(m.loc[p, 'rounds'])} rounds at {p} players" for p in players)
+        + "."
+    )
+    out += _diff_findings(result)
+    out += [f"At {result.mid} players, {line}." for line in _rule_agreements(result)]
+    out.append(
+        f"Blocked rounds: {fmt.count(result.blocked)} of {fmt.count(result.total_rounds)} "
+        f"({fmt.share(result.blocked / result.total_rounds, 3)}); rounds that locked (stuck, docs/rules.md §11.15): "
+        f"{fmt.count(result.stuck)}; rounds capped unfinished after max_turns: {fmt.count(result.capped)}. "
+        f"Lengths are over finished rounds, so none depends on max_turns."
+    )
+    every = result.turns
+    worst = every[every["stuck_share"] + every["capped_share"] > 0]
+    if len(worst):
+        top = worst.loc[(worst["stuck_share"] + worst["capped_share"]).idxmax()]
+        out.append(
+            f"Rounds that never finish occur under {', '.join(sorted(set(worst['rules'])))}, most at {top['players']} "
+            f"players under {top['rules']} with `{top['field']}`: "
+            f"{fmt.share_ci(top['stuck_share'], top['stuck_low'], top['stuck_high'], 2)} "
+            f"stuck and {fmt.share(top['capped_share'], 2)} capped (n = {fmt.count(top['n_all'])})."
+        )
+    return out
+
+
+def _field_findings(result: GameLengthResult) -> list[str]:
+    """The baseline's mean length under each field at every table size: how much the players' skill matters."""
+    t = result.turns[result.turns["rules"] == result.base]
+    out = []
+    for f in result.fields:
+        if f == result.ref:
+            continue
+        sub = t[t["field"] == f].set_index("players")
+        out.append(
+            f"Every seat `{f}`, {result.base} rules, mean turns: "
+            + "; ".join(
+                f"{p} players {fmt.ci(sub.loc[p, 'mean_turns'], sub.loc[p, 'ci_low'], sub.loc[p, 'ci_high'])}" for p in sub.index
+            )
+            + f" (n = {fmt.count(sub['n'].min())} finished rounds or more)."
+        )
+    return out
+
+
+def _diff_findings(result: GameLengthResult) -> list[str]:
+    """The rule set that changes length most at the middle table size (reference field), and which are equivalent."""
+    diffs = result.diffs[result.diffs["field"] == result.ref] if len(result.diffs) else result.diffs
+    at = diffs[diffs["players"] == result.mid] if len(diffs) else diffs
+    if not len(at):
+        return []
+    margin = fmt.num(result.exp.margins["turns"]) + " turns"
+    top = at.loc[at["diff"].abs().idxmax()]
+    out = [
+        f"At {result.mid} players, every seat `{result.ref}`, the rule set that changes length most is {top['rules']}: "
+        f"{fmt.signed(top['diff'], 1)} turns per finished round ({fmt.fixed(100 * top['relative'], 0, sign=True)}%, "
+        f"simultaneous {fmt.fixed(100 * top['sim_level'], 2)}% CI {fmt.bounds(top['sim_low'], top['sim_high'], 1, 'signed')}, "
+        f"n = {fmt.count(top['n'])} deals both finished): {verdict_text(top['verdict'], margin)}."
+    ]
+    same = at[at["verdict"].isin(sorted(WITHIN_MARGIN))]
+    if len(same):
+        out.append(
+            f"At {result.mid} players, no change beyond +/-{margin} from {result.base} in mean length "
+            f"(simultaneous interval within the margin): {', '.join(same['rules'])}."
+        )
+    return out
+
+
+# ---------------------------------------------------------------- unocli's figures beside the published ones
+
+
+def _ours(result: GameLengthResult) -> dict[str, views.Ours]:
+    """The figures the experiment file's ``[[published]]`` rows name (``ours``), where this run measured them."""
+    t = result.turns[result.turns["field"] == result.ref].set_index(["players", "rules"])
+    out = {}
+    if (4, result.base) in t.index:
+        r = t.loc[(4, result.base)]
+        text = f"{fmt.num(r['mean_with_skips'])} turns + skips; {fmt.ci(r['mean_turns'], r['ci_low'], r['ci_high'])} "
+        text += f"turns alone (n = {fmt.count(r['n'])} finished rounds)"
+        out["turns-with-skips-4"] = views.Ours(text, int(r["n"]), r["ci_low"], r["ci_high"])
+    if (5, result.base) in t.index:
+        r = t.loc[(5, result.base)]
+        low, high = r["first_low"] - 0.2, r["first_high"] - 0.2
+        text = f"{fmt.pp_ci(r['first_share'] - 0.2, low, high, 2)} (n = {fmt.count(r['n_all'])} rounds)"
+        out["first-player-edge-5"] = views.Ours(text, int(r["n_all"]), low, high)
+    return out

@@ -1,0 +1,243 @@
+"""Views of a design's tidy frame (:mod:`unocli.report.design`): tables and charts a report declares.
+
+Each view is a function of the frame (or of the histograms of the cells behind
+it) and of the words the report supplies (title, caption): the report keeps
+its sentences, the views keep the drawing. matplotlib loads only when a chart
+is drawn, so a report's ``compute`` never imports it.
+
+- :func:`wide`: one row per (field, players, arm) with chosen quantities as columns;
+- :func:`lines`: a quantity by table size, one line per arm or field, with 95% error bars;
+- :func:`forest`: each row's difference from the baseline, centred on 0, the margin drawn as a band;
+- :func:`heatmap`: a difference over two of the frame's columns, annotated with its verdict;
+- :func:`percentiles`, :func:`histogram`, :func:`ecdf`: the distribution of a counted quantity;
+- :func:`published`: published figures (data in the experiment file) beside unocli's, reconciled.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+from unocli.report import fmt
+from unocli.report.analyses.common import dkw_eps, forest_chart, hist_quantile
+from unocli.report.experiment import Experiment
+from unocli.report.model import Chart, TableBlock
+
+if TYPE_CHECKING:
+    from unocli.report.plots import Series
+
+KEYS = ("field", "players", "arm")
+
+
+def wide(frame: pd.DataFrame, columns: Mapping[str, tuple[str, ...]], arm: str = "arm", n: str = "") -> pd.DataFrame:
+    """One row per (field, players, arm) in the frame's order; ``columns``: quantity -> names of its mean[, low, high].
+
+    ``arm`` renames the arm column (a report of rule sets calls it ``rules``);
+    ``n`` names the quantity whose n becomes the row's ``n`` column.
+    """
+    out: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for r in frame.itertuples(index=False):
+        row = out.setdefault((r.field, r.players, r.arm), {"field": r.field, "players": r.players, arm: r.arm})
+        if r.quantity == n:
+            row["n"] = r.n
+        if r.quantity in columns:
+            row |= dict(zip(columns[r.quantity], (r.mean, r.low, r.high), strict=False))
+    return pd.DataFrame(list(out.values()))
+
+
+def differences(frame: pd.DataFrame, quantity: str, arm: str = "arm") -> pd.DataFrame:
+    """The frame's paired differences of ``quantity`` with the relative change from the baseline's mean.
+
+    Columns: field, players, ``arm``, baseline, n (pairs), diff, diff_low, diff_high, relative, p,
+    p_holm, sim_low, sim_high, sim_level, margin, verdict, p_tost.
+    """
+    rows = frame[frame["quantity"] == quantity]
+    base = rows[rows["arm"] == rows["baseline"]].set_index(["field", "players"])["mean"]
+    d = rows[rows["arm"] != rows["baseline"]]
+    out = pd.DataFrame(
+        {
+            "field": d["field"],
+            "players": d["players"],
+            arm: d["arm"],
+            "baseline": d["baseline"],
+            "n": d["diff_n"].astype(int),
+            "diff": d["difference"],
+            "diff_low": d["diff_low"],
+            "diff_high": d["diff_high"],
+            "relative": d["difference"].to_numpy() / base.loc[list(zip(d["field"], d["players"], strict=True))].to_numpy(),
+            "p": d["p"],
+            "p_holm": d["p_adj"],
+        }
+    )
+    for key in ("sim_low", "sim_high", "sim_level", "margin", "verdict", "p_tost"):
+        out[key] = d[key]
+    return out.reset_index(drop=True)
+
+
+def lines(
+    table: pd.DataFrame,
+    by: str,
+    names: Sequence[str],
+    columns: tuple[str, str, str],
+    x: str = "players",
+) -> list[Series]:
+    """One line per value of ``table[by]`` (in ``names`` order): its rows' ``columns`` (point, low, high) over ``x``."""
+    from unocli.report import plots  # matplotlib only when drawing
+
+    point, low, high = columns
+    return [
+        plots.Series(str(name), sub[point], sub[low], sub[high], x=sub[x]) for name in names for sub in [table[table[by] == name]]
+    ]
+
+
+def forest(
+    diffs: pd.DataFrame,
+    labels: Sequence[str],
+    *,
+    xlabel: str,
+    caption: str,
+    name: str,
+    title: str,
+    percent: bool = False,
+) -> Chart:
+    """Each row's difference (``diff``) with its simultaneous interval, centred on 0, the margin shaded as a band.
+
+    ``percent``: the quantity is a share, its change shown in percentage points.
+    """
+    rows = diffs.assign(label=list(labels))
+    panels = [(xlabel, "diff", "sim_low", "sim_high", float(rows["margin"].iloc[0]), percent)]
+    return forest_chart(rows, "label", panels, caption, name=name, title=title)
+
+
+def heatmap(
+    diffs: pd.DataFrame, rows: str, cols: str, *, caption: str, name: str, title: str, unit: str, scale: float = 1.0
+) -> Chart:
+    """The difference ``diff`` over ``rows`` x ``cols``, each cell annotated with its value and verdict."""
+    from unocli.report import plots  # matplotlib only when drawing
+
+    grid = diffs.pivot(index=rows, columns=cols, values="diff")
+    verdicts = diffs.pivot(index=rows, columns=cols, values="verdict")
+    notes = np.array(
+        [
+            [f"{fmt.signed(scale * grid.iloc[i, j], 1)}\n{verdicts.iloc[i, j]}" for j in range(grid.shape[1])]
+            for i in range(grid.shape[0])
+        ]
+    )
+    figure = plots.heatmap(
+        scale * grid.to_numpy(float),
+        [str(c) for c in grid.columns],
+        [str(r) for r in grid.index],
+        title=title,
+        xlabel=cols,
+        ylabel=rows,
+        caption=caption,
+        colour_label=unit,
+        annotations=notes,
+    )
+    return Chart(name, figure, caption, title)
+
+
+def percentiles(table: pd.DataFrame, players: Sequence[int], *, caption: str, name: str, title: str, ylabel: str) -> Chart:
+    """Mean, median, 90th and 99th percentile by table size (columns ``mean_turns``, ``median``, ``p90``, ``p99``)."""
+    from unocli.report import plots  # matplotlib only when drawing
+
+    series = [
+        plots.Series(label, table[point], table[f"{low}"], table[f"{high}"])
+        for label, point, low, high in (
+            ("mean", "mean_turns", "ci_low", "ci_high"),
+            ("median", "median", "median_low", "median_high"),
+            ("90th percentile", "p90", "p90_low", "p90_high"),
+            ("99th percentile", "p99", "p99_low", "p99_high"),
+        )
+    ]
+    figure = plots.line_chart(
+        players, series, band=False, title=title, xlabel="players at the table", ylabel=ylabel, xticks=players, caption=caption
+    )
+    return Chart(name, figure, caption, "percentiles of " + ylabel)
+
+
+def quantile_columns(hist: np.ndarray, quantiles: Mapping[str, float]) -> dict[str, int]:
+    """Each named quantile of a histogram with its distribution-free 95% interval (``name``, ``name_low``, ``name_high``)."""
+    out: dict[str, int] = {}
+    for key, q in quantiles.items():
+        point, lo, hi = hist_quantile(hist, q)
+        out |= {key: point, f"{key}_low": lo, f"{key}_high": hi}
+    return out
+
+
+def histogram(
+    hists: Sequence[tuple[str, np.ndarray]], *, caption: str, name: str, title: str, xlabel: str, alt: str, bin_width: int = 5
+) -> Chart:
+    """Step histograms (share per bin) with 95% Wilson bands, cut at the 99.5th percentile of the longest."""
+    from unocli.report import plots  # matplotlib only when drawing
+
+    xmax = max(hist_quantile(h, 0.995)[0] for _, h in hists) + 10
+    figure = plots.distribution_chart(
+        hists, title=title, xlabel=xlabel, ylabel="share of rounds", bin_width=bin_width, xmax=xmax, caption=caption
+    )
+    return Chart(name, figure, caption, alt)
+
+
+def ecdf(
+    hists: Sequence[tuple[str, np.ndarray]],
+    n: int,
+    *,
+    caption: str,
+    name: str,
+    title: str,
+    xlabel: str,
+    alt: str,
+    top: float = 0.995,
+) -> Chart:
+    """Empirical CDFs with 95% DKW bands for ``n`` observations, cut at the ``top`` quantile of the longest."""
+    from unocli.report import plots  # matplotlib only when drawing
+
+    xmax = max(hist_quantile(h, top)[0] for _, h in hists) + 10
+    eps = dkw_eps(n)
+    figure = plots.ecdf_chart([(label, h, eps) for label, h in hists], title=title, xlabel=xlabel, xmax=xmax, caption=caption)
+    return Chart(name, figure, caption, alt)
+
+
+@dataclass(frozen=True)
+class Ours:
+    """unocli's figure set beside a published one: its text, n and (when it is one number) its 95% interval."""
+
+    text: str
+    n: int | None = None
+    low: float = float("nan")
+    high: float = float("nan")
+
+
+def published(exp: Experiment, ours: Mapping[str, Ours], *, title: str) -> TableBlock | None:
+    """The experiment file's ``[[published]]`` figures beside unocli's (``ours`` by each figure's ``ours`` key).
+
+    A figure whose ``ours`` key the report did not measure is shown as not measured here; every row keeps
+    its reconciliation sentence (the setup reproduced, or the definition or rule that explains a gap, or
+    that none is known).
+    """
+    if not exp.published:
+        return None
+    rows = []
+    for fig in exp.published:
+        mine = ours.get(fig.ours, Ours("not measured in this report"))
+        value = fig.value + (f" ({fig.interval})" if fig.interval else "")
+        rows.append(
+            {
+                "source": fig.source,
+                "figure": fig.figure,
+                "definition": fig.definition,
+                "published": value,
+                "unocli": mine.text,
+                "n": mine.n,
+                "reconciliation": fig.reconciliation,
+                "ci_low": mine.low,
+                "ci_high": mine.high,
+            }
+        )
+    data = pd.DataFrame(rows).astype({"n": "Int64"})
+    shown = data.drop(columns=["ci_low", "ci_high"]).assign(n=[fmt.count(n) if pd.notna(n) else "-" for n in data["n"]])
+    return TableBlock("published", title, shown, data)
