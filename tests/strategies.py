@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from unocli.game import policies as pol_module
 from unocli.game.cards import DECK_SIZE
-from unocli.game.policies import CardClass, ColourChoice, MatchPreference, Policy, Respond, SwapTarget
+from unocli.game.policies import CardClass, ColourChoice, MatchPreference, Policy, Respond, SearchMode, SwapTarget
 from unocli.game.rng import SEED_MAX
 from unocli.game.rules import Rules, Stacking, WildDrawFour
 
@@ -112,16 +112,27 @@ def _hand_knob(name: str) -> st.SearchStrategy[int]:
     return _weighted_int(*_bounds(Policy, name), small=10)
 
 
+NO_SEARCH: st.SearchStrategy[SearchMode] = st.just(SearchMode.OFF)
+ANY_SEARCH: st.SearchStrategy[SearchMode] = st.sampled_from(list(SearchMode))
+
+
 @st.composite
-def knob_policies(draw, *, finite: bool = False) -> Policy:
+def knob_policies(draw, *, finite: bool = False, search: st.SearchStrategy[SearchMode] = NO_SEARCH) -> Policy:
     """Any setting of the knobs.
 
     ``finite``: forget_uno at most 0.5, because a player who always forgets and
     is always caught draws at every Uno and never goes out (the round runs to
     max_turns, and a match never reaches its target).
+
+    ``search``: off unless asked (:data:`ANY_SEARCH`), because a search seat
+    plays ``budget`` rollouts per option at every turn (up to 100,000), which no
+    property test can afford; tests/test_differential_search.py plays search
+    on small budgets. ``budget`` is drawn either way (it only counts when search
+    is on). A search seat always calls Uno, so forget_uno is 0 then.
     """
     next_range = sorted(draw(st.lists(_weighted_int(1, 108, small=8), min_size=2, max_size=2)))
     own_range = sorted(draw(st.lists(_weighted_int(1, 108, small=10), min_size=2, max_size=2)))
+    mode = draw(search)
     return Policy(
         play=draw(st.one_of(st.just("random"), orders())),
         attack=draw(st.one_of(st.just(""), orders())),
@@ -142,12 +153,14 @@ def knob_policies(draw, *, finite: bool = False) -> Policy:
         keep_draws=draw(st.booleans()),
         aim_lacked=draw(st.booleans()),
         match=draw(st.sampled_from(list(MatchPreference))),
-        forget_uno=draw(st.floats(0.0, 0.5)) if finite else draw(probabilities),
+        forget_uno=0.0 if mode is not SearchMode.OFF else draw(st.floats(0.0, 0.5)) if finite else draw(probabilities),
         catch_uno=draw(probabilities),
         stack=draw(probabilities),
         jump_in=draw(probabilities),
         swap_target=draw(st.sampled_from(list(SwapTarget))),
         play_drawn=draw(probabilities),
+        search=mode,
+        budget=draw(_weighted_int(*_bounds(Policy, "budget"), small=16)),
     )
 
 

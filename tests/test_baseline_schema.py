@@ -68,9 +68,11 @@ N = DOC["arms"][0]["n"]
 
 # (description, mutation, text of the file or None, needles that the one-line message must hold)
 CASES: list[tuple[str, Any, list[str]]] = [
-    ("games 10^30", lambda d: d.update(games=10**30), ["'games'", "games", "outside"]),
+    ("games 10^30", lambda d: d.update(games=10**30), ["'games'", "from 1 to 2**63 - 1"]),
+    ("games 2^63", lambda d: d.update(games=2**63), ["'games'", "from 1 to 2**63 - 1"]),
+    ("seed 2^64", lambda d: d.update(seed=2**64), ["'seed'", "from 0 to 2**64 - 1"]),
     ("arm n 10^30", lambda d: d["arms"][0].update(n=10**30), ["arms[0].n", "outside"]),
-    ("arm n 2^63", lambda d: d["arms"][0].update(n=2**63), ["arms[0].n", "outside"]),
+    ("arm n 2^63", lambda d: d["arms"][0].update(n=2**63), ["arms[0].n", "'games' allows"]),
     ("wins four times n", lambda d: d["arms"][0].update(wins=[N] * 4), ["arms[0].wins", "more than the arm's n"]),
     ("one win count above n", lambda d: d["arms"][0]["wins"].__setitem__(0, N + 1), ["arms[0].wins", "more than"]),
     ("format_version true", lambda d: d.update(format_version=True), ["format_version", "not True"]),

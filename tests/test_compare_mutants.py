@@ -15,6 +15,7 @@ from unocli.game.policies import preset
 from unocli.game.rules import Rules
 from unocli.kernel import ROW_NAMES, play_rows
 from unocli.kernel.encode import DEALER, FIRST_PLAYER, OUTCOME, OUTCOME_BLOCKED, OUTCOME_CAPPED, OUTCOME_WON, WINNER
+from unocli.run import shards
 from unocli.study import compare as cmp
 from unocli.study.arm import Arm
 
@@ -56,8 +57,8 @@ def _done(row: np.ndarray) -> bool:
     return int(row[OUTCOME]) in (OUTCOME_WON, OUTCOME_BLOCKED)
 
 
-def _spec(pairs=((1, 0), (2, 0), (2, 1))) -> cmp.PairSpec:
-    return cmp.PairSpec(
+def _spec(pairs=((1, 0), (2, 0), (2, 1))) -> shards.PairSpec:
+    return shards.PairSpec(
         tables=tuple((a.rules, a.policies) for a in ARMS),
         seed=SEED,
         match=False,
@@ -72,7 +73,7 @@ def test_a_shards_sums_counted_game_by_game():
     rows = _rows()
     assert sum(not _done(r) for r in rows[0]) > 5  # capped rounds present: the masking is exercised
     spec = _spec()
-    part = cmp.run_pair_shard(spec, (START, COUNT))
+    part = shards.run_pair_shard(spec, (START, COUNT))
     binary = {"won", "capped", "win_0", "lose_1", "win_first", "win_place_2"}
 
     def v(k: int, g: int, name: str) -> int:  # finished-only quantities count 0 in a game the arm did not finish
@@ -105,10 +106,10 @@ def test_a_shards_sums_counted_game_by_game():
 
 def test_sums_of_two_shards_are_the_sums_of_one():
     spec = _spec()
-    whole = cmp.run_pair_shard(spec, (START, COUNT))
+    whole = shards.run_pair_shard(spec, (START, COUNT))
     sums = cmp.PairedSums(arms=3, quantities=QUANTITIES, pairs=spec.pairs, cross=spec.cross, players=3, blocks=BLOCKS)
     for shard in [(START + 17, COUNT - 17), (START, 17)]:  # out of order, as a backend may return them
-        sums.add(cmp.run_pair_shard(spec, shard))
+        sums.add(shards.run_pair_shard(spec, shard))
     assert sums.games == COUNT
     # exact: a shard's sums are int64 and the running totals Python integers, never floats (which would round
     # sums of squares once they pass 2**53, as a long run's do)

@@ -33,6 +33,9 @@ TABLES: list[tuple[str, tuple[str, ...]]] = [
     ("no-action-finish", ("bluffer", "search:budget=2")),
     ("party", ("search:budget=1", "basic", "random:search=peek,budget=1")),
     ("free-plus4", ("aggressive", "skeptic", "search:budget=1", "basic", "basic")),
+    # searched +4 challenges and stacks facing bluffs (stacking), a searched drawn card kept or played
+    ("stacking", ("bluffer", "search:budget=2,challenge=0.5", "bluffer:search=on,budget=1")),
+    ("draw-until-playable", ("basic", "hoarder:search=on,budget=2", "random:search=on,budget=1")),
 ]
 
 

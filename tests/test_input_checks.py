@@ -22,9 +22,9 @@ from click.testing import CliRunner
 from unocli.cli.main import LAZY_COMMANDS, cli
 from unocli.errors import ConfigError
 from unocli.files import MAX_DEPTH, load_json, load_toml
+from unocli.game.limits import GAMES_MAX, SEED_MAX, check_games, check_seed
 from unocli.game.policies import MAX_LISTED, PRESETS, check_policy_name, load_policies_file
 from unocli.game.rules import resolve_rules
-from unocli.limits import GAMES_MAX, SEED_MAX, check_games, check_seed
 from unocli.report.experiment import load_experiment
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -283,7 +283,8 @@ def test_an_unknown_name_among_5000_lists_the_nearest_ten(many_policies):
     head, _, listed = line.partition("; the policies are: ")
     assert head == "Error: unknown policy 'p0042x'"
     names, _, count = listed.partition(" (")
-    assert count == f"the nearest {MAX_LISTED} of 5,010: the 8 presets, the 2 search players and 5,000 from the policies file)"
+    # simulate reads the options as compare and sweep do (cli/options.py table_spec), so the file is named
+    assert count == f"the nearest {MAX_LISTED} of 5,010: the 8 presets, the 2 search players and 5,000 from 'many.toml')"
     shown = names.split(", ")
     assert len(shown) == MAX_LISTED and "p0042" in shown  # the one a character away is among them
     assert len(line) < 400  # it listed all 5,008 names in 34 KB before
@@ -301,7 +302,7 @@ def test_a_few_policies_are_all_listed(tmp_path):
     path = tmp_path / "p.toml"
     path.write_text('[mine]\nbase = "basic"\n')
     line = one_line_error(invoke("simulate", "--policies", str(path), "--policy", "nope", "--games", "5"), 2)
-    assert line == f"Error: unknown policy 'nope'; the policies are: {', '.join(PRESETS)}, search, peek, mine"
+    assert line == f"Error: unknown policy 'nope'; the policies are: {', '.join(PRESETS)}, search, peek and, from 'p.toml', mine"
     exp = tmp_path / "exp.toml"
     exp.write_text('policies = "p.toml"\n' + TINY.replace('policy = "basic"', 'policy = "nope"'))
     line = one_line_error(invoke("compare", str(exp), "--games", "5"), 2)
@@ -369,12 +370,12 @@ def test_one_bound_for_games_on_the_command_line_and_in_files(tmp_path):
     assert cli_line == f"Error: Invalid value for '--games': must be a whole number from 1 to 2**63 - 1, not {too_many!r}"
     path = tmp_path / "exp.toml"
     path.write_text(TINY.replace("games = 20", f"games = {too_many}"))
-    file_line = one_line_error(invoke("compare", str(path)))
+    file_line = one_line_error(invoke("compare", str(path)), 2)
     assert file_line == (
         f"Error: experiment file {str(path)!r}, key 'games': must be a whole number from 1 to 2**63 - 1, not {GAMES_MAX + 1}"
     )
     path.write_text(TINY.replace("games = 20", "max_games = 9_223_372_036_854_775_808"))
-    assert "key 'max_games': must be a whole number from 1 to 2**63 - 1" in one_line_error(invoke("compare", str(path)))
+    assert "key 'max_games': must be a whole number from 1 to 2**63 - 1" in one_line_error(invoke("compare", str(path)), 2)
     line = one_line_error(invoke("compare", "--arm", "basic", "--max-games", "0"), 2)
     assert line == "Error: Invalid value for '--max-games': must be a whole number from 1 to 2**63 - 1, not '0'"
 
@@ -393,7 +394,7 @@ def test_a_seed_in_a_file_is_checked_like_the_option(tmp_path):
     path = tmp_path / "exp.toml"
     path.write_text(TINY + "")
     path.write_text("seed = -1\n" + TINY)
-    line = one_line_error(invoke("compare", str(path)))
+    line = one_line_error(invoke("compare", str(path)), 2)
     assert line == f"Error: experiment file {str(path)!r}, key 'seed': must be a whole number from 0 to 2**64 - 1, not -1"
     line = one_line_error(invoke("simulate", "--seed", "-1"), 2)
     assert line == "Error: Invalid value for '--seed': must be a whole number from 0 to 2**64 - 1, not '-1'"
@@ -515,3 +516,53 @@ def test_an_experiment_name_that_is_not_a_plain_folder_name_is_refused(tmp_path,
     line = one_line_error(invoke("report", "e1.toml", "e2.toml", "--out", "sub/rep", "--quiet"))
     assert line.startswith("Error: experiment file 'e1.toml', key 'name': ")
     assert list((tmp_path / "sub").iterdir()) == []  # nothing written, inside or beside the report folder
+
+
+TOO_MANY = str(GAMES_MAX + 1)
+BOUND = "must be a whole number from 1 to 2**63 - 1, not"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("simulate", "--games", TOO_MANY),
+        ("compare", "--arm", "basic", "--games", TOO_MANY),
+        ("sweep", "--grid", "players=3,4", "--games", TOO_MANY),
+        ("ladder", "--policy", "basic", "--policy", "smart", "--games", TOO_MANY),
+        ("baseline", "sims/balance.toml", "-o", "never.json", "--games", TOO_MANY),
+        ("check", "--games", TOO_MANY, "sims/baselines/balance.json"),
+    ],
+    ids=lambda a: a[0],
+)
+def test_every_games_option_has_the_one_bound(args):
+    """Each command's --games takes 1 (2 for ladder and check) to 2**63 - 1, refused in one sentence, exit 2."""
+    line = one_line_error(invoke(*args), 2)
+    lo = 2 if args[0] in ("ladder", "check") else 1
+    assert line == f"Error: Invalid value for '--games': must be a whole number from {lo} to 2**63 - 1, not {TOO_MANY!r}"
+
+
+def test_ladder_games_below_two_and_above_the_old_2_40(tmp_path):
+    assert "from 2 to 2**63 - 1" in one_line_error(invoke("ladder", "--policy", "basic", "--policy", "smart", "--games", "1"), 2)
+    # 2**41 deals pass the bound (2**40 was the ladder's own); the ladder then refuses the memory they need
+    result = invoke("ladder", "--policy", "basic", "--policy", "smart", "--games", str(2**41))
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    line = result.output.strip().splitlines()[-1]  # after the ladder's heading
+    assert (
+        line.startswith("Error: a ladder of 2,199,023,255,552 deals")
+        and "GiB of win counts, more than this machine's" in line
+        and "play fewer deals" in line
+    )
+
+
+def test_a_baseline_file_has_the_one_bound(tmp_path):
+    """A baseline's games: 10**13 (above the old 10**12) is read; 2**63 is refused in the CLI's words."""
+    import json
+
+    from unocli.balance import schema
+
+    doc = json.loads(Path("sims/baselines/balance.json").read_text())
+    schema.validate({**doc, "games": 10**13})
+    path = tmp_path / "b.json"
+    path.write_text(json.dumps({**doc, "games": GAMES_MAX + 1}))
+    line = one_line_error(invoke("check", "--exact", str(path)), 2)
+    assert line.endswith(f"'games' {BOUND} {GAMES_MAX + 1}") or f"{BOUND} {GAMES_MAX + 1}" in line, line

@@ -323,10 +323,21 @@ def test_workspace_record() -> None:
         "old_shown",
         "sopt_card",
         "sopt_colour",
+        "cap",
+        "known_by",
+        "p4_cards",
     )
     small = {name: np.int8 for name in (*int8, "kept_hands", "kept_lacks", "kept_shown", "kept_disc", "kept_pile")}
     small.update(
-        {"hsize": np.int16, "old_hsize": np.int16, "prio": np.int16, "kept_rs": np.uint64, "bits": np.uint64, "probs": np.float64}
+        {
+            "hsize": np.int16,
+            "old_hsize": np.int16,
+            "seen_hsize": np.int16,
+            "prio": np.int16,
+            "kept_rs": np.uint64,
+            "bits": np.uint64,
+            "probs": np.float64,
+        }
     )
     assert all(ws[name].base == small.get(name, np.int64) for name in ws.names)
     assert ws.itemsize < 8 * 1024  # a workspace fits in L1 cache with room to spare

@@ -49,8 +49,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("unocli.report",),
     ("unocli.study",),
     ("unocli.run",),
-    # limits: the bounds of game counts and seeds, checked by study and cli (game.rng holds SEED_MAX).
-    ("unocli.kernel", "unocli.reference", "unocli.limits"),
+    ("unocli.kernel", "unocli.reference"),
     ("unocli.game",),
     # Output folders are written as files are (files' one-sentence errors), and hold back signals for their swap.
     ("unocli.folders",),

@@ -418,7 +418,7 @@ def test_policies_to_arrays():
     assert not prio[0].any()
 
 
-# ---------------------------------------------------------------- the shared field machinery (game/fields.py)
+# ---------------------------------------------------------------- the shared attribute machinery (game/attributes.py)
 
 
 def test_rule_field_order_is_the_kernel_encoding():

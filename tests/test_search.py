@@ -23,11 +23,10 @@ RED, YELLOW, GREEN, BLUE = 0, 1, 2, 3
 BUDGET = 16
 
 
-def kernel_scores(rnd: Round, seat: int) -> tuple[list[tuple[int, int]], list[int], int, np.ndarray, np.ndarray]:
-    """The kernel's options, their wins and its choice at ``rnd``'s position; also its play stream before and after."""
+def kernel_position(rnd: Round) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Kernel workspaces (game, rollout copy, determinisation) holding ``rnd``'s position, and its play stream."""
     from unocli.kernel.batch import new_workspace
     from unocli.kernel.encode import ROW_NAMES, encode_policies, encode_rules
-    from unocli.kernel.search import search_at
 
     ru = np.append(encode_rules(rnd.rules), np.int64(0))
     probs, ints, prio = encode_policies(rnd.policies)
@@ -39,6 +38,11 @@ def kernel_scores(rnd: Round, seat: int) -> tuple[list[tuple[int, int]], list[in
         ws["ccount"][0][s] = rnd.colour_counts(s)
         ws["lacks"][0][s] = rnd.lacks[s]
         ws["shown"][0][s] = rnd.shown[s]
+        if rnd.seen is not None:  # what the table has seen (reference search.Seen)
+            ws["cap"][0][s] = rnd.seen.cap[s]
+            ws["known_by"][0][s] = rnd.seen.known_by[s]
+            for t, k in rnd.seen.known[s].items():
+                ws["old_hands"][0][s, t] = k  # the shown hands' table (encode.WORKSPACE)
     for c in rnd.discard[:-1]:
         ws["disc"][0][c] += 1
     ws["disc_n"][0] = len(rnd.discard) - 1
@@ -54,13 +58,26 @@ def kernel_scores(rnd: Round, seat: int) -> tuple[list[tuple[int, int]], list[in
         ("pending", rnd.pending),
         ("chain", rnd.chain),
         ("round_index", rnd.round_index),
-        ("p4_offender", -1),
-        ("p4_colour", -1),
+        ("p4_offender", rnd.plus4.offender),
+        ("p4_bluff", int(rnd.plus4.bluff)),
+        ("p4_hand", rnd.plus4.hand_before),
+        ("p4_colour", rnd.plus4.colour_before),
+        ("p4_shown", int(rnd.plus4.shown)),
+        ("p4_lacked", int(rnd.plus4.lacked)),
+        ("p4_challengeable", int(rnd.plus4.challengeable)),
     ):
         ws[field][0] = value
     ws["row"][0][ROW_NAMES.index("turns")] = rnd.stats.turns
     ws["row"][0][ROW_NAMES.index("first_to_one")] = -1
     rs = np.array([rnd.rng.s0, rnd.rng.s1, rnd.rng.s2, rnd.rng.s3], dtype=np.uint64)
+    return ws, hs, ds, rs
+
+
+def kernel_scores(rnd: Round, seat: int) -> tuple[list[tuple[int, int]], list[int], int, np.ndarray, np.ndarray]:
+    """The kernel's options, their wins and its choice at ``rnd``'s position; also its play stream before and after."""
+    from unocli.kernel.search import search_at
+
+    ws, hs, ds, rs = kernel_position(rnd)
     before = rs.copy()
     chosen, k = search_at(ws, hs, ds, rs, seat)
     opts = [(int(ws["sopt_card"][0][i]), int(ws["sopt_colour"][0][i])) for i in range(k)]

@@ -19,17 +19,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from unocli.errors import ConfigError
 from unocli.game.counters import COUNTERS
-from unocli.game.rng import SEED_MAX
+from unocli.game.limits import GAMES_MAX, check_games, check_seed
 from unocli.kernel.encode import METRICS
 
 FORMAT = "unocli-baseline"
 FORMAT_VERSION = 2  # 2 adds each metric's smallest detectable change; version 1 files still load
 FORMATS_READ = (1, 2)
 
-# A baseline of 10**12 games per arm would take this machine's kernel about a week: anything larger is not one
-# unocli wrote. The bound keeps --exact from starting a run that cannot end.
-GAMES_LIMIT = 10**12
 ARMS_LIMIT = 1000
 NAME_LIMIT = 1000  # characters of an arm name (free text: experiments' table keys)
 TEXT_LIMIT = 4096  # characters of any other string
@@ -60,6 +58,16 @@ class Whole:
 
     def describe(self) -> str:
         return f"whole number from {self.lo:,} to {self.hi:,}"
+
+
+@dataclass(frozen=True)
+class Limit:
+    """A game count or a seed, checked by :mod:`unocli.game.limits` (the check, and bound, of the CLI and experiment files)."""
+
+    check: Callable[[Any, str], int]
+
+    def describe(self) -> str:
+        return "whole number"
 
 
 @dataclass(frozen=True)
@@ -134,7 +142,7 @@ class Table:
         return "table" if not self.keys else f"table keyed by {len(self.keys)} known names"
 
 
-Node = Whole | Real | Text | Flag | Scalar | ListOf | Table
+Node = Whole | Limit | Real | Text | Flag | Scalar | ListOf | Table
 
 INT64 = 2**63 - 1
 STAT = Real(0.0, VALUE_LIMIT)  # every metric is a count per game: never negative
@@ -148,9 +156,9 @@ ARM = Table(
         "policies": ListOf(Table(keys=(), values=Scalar()), 2, 10),
         "match": Flag(),
         "rotate_seats": Flag(),
-        "n": Whole(1, GAMES_LIMIT * 10),  # games x rotations (at most 10 seats)
+        "n": Whole(1, GAMES_MAX * 10),  # games x rotations (at most 10 seats)
         "metrics": Table(keys=METRICS, values=METRIC),
-        "wins": ListOf(Whole(0, GAMES_LIMIT * 10), 2, 10),
+        "wins": ListOf(Whole(0, GAMES_MAX * 10), 2, 10),
         "win_detectable": ListOf(STAT, 2, 10),
         "fingerprint": Text(16, 16, charset="0123456789abcdef"),
     },
@@ -165,8 +173,8 @@ BASELINE = Table(
         "format_version": Whole(1, 10**6),  # newer than FORMATS_READ is refused by the loader with its own sentence
         "unocli_version": Text(64),
         "source": Text(),
-        "games": Whole(1, GAMES_LIMIT),
-        "seed": Whole(0, SEED_MAX),
+        "games": Limit(check_games),
+        "seed": Limit(check_seed),
         "detectable": DETECTABLE,
         "arms": ListOf(ARM, 1, ARMS_LIMIT),
     },
@@ -232,6 +240,13 @@ def check_node(node: Node, value: Any, path: str) -> None:
             raise SchemaError(path, f"must be a {node.describe()}, not {_show(value)}")
         if not node.lo <= value <= node.hi:
             raise SchemaError(path, f"is {_show(value)}, outside {node.lo:,} to {node.hi:,}")
+    elif isinstance(node, Limit):
+        if isinstance(value, bool) or not isinstance(value, int):  # JSON text is not a number, though the CLI reads "10_000"
+            raise SchemaError(path, f"must be a {node.describe()}, not {_show(value)}")
+        try:
+            node.check(value, "it")
+        except ConfigError as exc:
+            raise SchemaError(path, str(exc).removeprefix("it ")) from None
     elif isinstance(node, Real):
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise SchemaError(path, f"must be a {node.describe()}, not {_show(value)}")

@@ -19,7 +19,6 @@ from unocli.cli.options import (
     F,
     UnoCommand,
     bundled,
-    check_seats,
     games_type,
     given,
     load_policy_file,
@@ -29,17 +28,18 @@ from unocli.cli.options import (
     repeatable_option,
     rules_options,
     seed_option,
+    table_spec,
     target_options,
     threads_option,
 )
 from unocli.errors import ConfigError
 from unocli.files import check_table_path, write_table
 from unocli.folders import check_out_folder, writing
-from unocli.game.policies import UnknownPolicy
+from unocli.game.policies import UnknownPolicy, parse_seats
 from unocli.game.rules import PRESETS as RULE_PRESETS
 from unocli.report import fmt
 from unocli.run.precision import check_target
-from unocli.study.arm import Arm, PolicyFile, TableSpec, known_policies, parse_policy
+from unocli.study.arm import Arm, TableSpec, known_policies, parse_policy
 from unocli.study.compare import Comparison, check_arms, compare, is_binary, quantity_names
 from unocli.study.sweep import CONFIRM_CELLS, SweepResult, grid_cells, parse_grid_option, sweep
 
@@ -96,40 +96,11 @@ def _apply_arm_option(table: TableSpec, option: str, value: str, text: str) -> T
             raise ConfigError(f"--arm {text!r}: --players needs a whole number, not {value!r}") from None
     if option == "--policy":
         return replace(table, policy=value)
-    seat, sep, spec = value.partition("=")
-    if not sep or not seat.strip().isdigit():
-        raise ConfigError(f"--arm {text!r}: --seat takes SEAT=POLICY, not {value!r}")
-    return table.with_seat(int(seat), spec.strip())
-
-
-def base_table(
-    rules_spec: str,
-    sets: tuple[str, ...],
-    players: int | None,
-    policy: str,
-    seats: tuple[str, ...],
-    policies: PolicyFile | None = None,
-) -> TableSpec:
-    """The table the common options describe (checked: bad options fail before any game is played)."""
-    from unocli.game.rules import parse_assignment
-
-    check_seats(seats)
-    seat_specs = []
-    for item in seats:
-        seat, sep, spec = item.partition("=")
-        if not sep or not seat.strip().isdigit():
-            raise ConfigError(f"--seat takes SEAT=POLICY, not {item!r}")
-        seat_specs.append((int(seat), spec.strip()))
-    table = TableSpec(
-        rules=rules_spec,
-        sets=tuple(parse_assignment(s) for s in sets),
-        players=players,
-        policy=policy,
-        seats=tuple(seat_specs),
-        policies=policies,
-    )
-    table.build()
-    return table
+    try:
+        ((seat, spec),) = parse_seats([value])
+    except ConfigError as exc:
+        raise ConfigError(f"--arm {text!r}: {exc}") from None
+    return table.with_seat(seat, spec)
 
 
 def _metrics(text: str | None) -> tuple[str, ...] | None:
@@ -162,7 +133,7 @@ class StudyOptions:
     def table(self) -> TableSpec:
         """The table ``--rules``, ``--set``, ``--players``, ``--policy``, ``--seat`` and ``--policies`` describe (checked)."""
         policies = load_policy_file(self.policies_file)
-        return base_table(self.rules_spec, self.sets, self.players, self.policy, self.seats, policies)
+        return table_spec(self.rules_spec, self.sets, self.players, self.policy, self.seats, policies)
 
     def experiment_policies(self) -> str | None:
         """What replaces an experiment file's ``policies``: ``--policies`` when given (``""``: none), else None."""

@@ -22,7 +22,7 @@ from unocli.balance.outputs import (
 )
 from unocli.balance.sequential import check_sequential
 from unocli.cli.backend import backend_options, make_backend
-from unocli.cli.options import GAMES_MAX, BigInt, UnoCommand
+from unocli.cli.options import BigInt, UnoCommand, games_type
 from unocli.errors import ConfigError
 from unocli.files import check_file_path
 from unocli.report import fmt
@@ -78,9 +78,7 @@ def experiment_arms(path: str) -> tuple[list[Arm], int, int]:
     type=click.Path(dir_okay=False),
     help="Baseline file to write (JSON), e.g. sims/baselines/NAME.json.",
 )
-@click.option(
-    "--games", type=click.IntRange(min=1, max=GAMES_MAX), default=None, help="Games per arm (default: the experiment's)."
-)
+@click.option("--games", type=games_type(), default=None, help="Games per arm, 1 to 2**63 - 1 (default: the experiment's).")
 @click.option("--seed", type=BigInt(), default=None, help="Seed (default: the experiment's).")
 @backend_options
 def baseline_cmd(experiment: str, output: str, games: int | None, seed: int | None, backend: str, scheduler: str | None) -> None:
@@ -173,7 +171,7 @@ class Finite(click.FloatRange):
     show_default=True,
     help="Smallest difference that matters, relative to max(|baseline mean|, baseline sd).",
 )
-@click.option("--games", type=click.IntRange(min=2, max=GAMES_MAX), default=None, help="Games per arm (default: the baseline's).")
+@click.option("--games", type=games_type(lo=2), default=None, help="Games per arm, 2 to 2**63 - 1 (default: the baseline's).")
 @click.option("--seed", type=BigInt(), default=None, help="Seed for the statistical check (default: a fresh one).")
 @click.option("--junit", "junit", type=click.Path(dir_okay=False), default=None, help="Also write JUnit XML here.")
 @click.option(

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 from unocli.cli.backend import backend_options, make_backend
-from unocli.cli.options import UnoCommand, build_rules, rules_options, seed_option
+from unocli.cli.options import UnoCommand, build_rules, games_type, rules_options, seed_option
 
 
 @click.command(cls=UnoCommand)
@@ -35,10 +35,10 @@ from unocli.cli.options import UnoCommand, build_rules, rules_options, seed_opti
 )
 @click.option(
     "--games",
-    type=click.IntRange(min=2, max=1 << 40),
+    type=games_type(lo=2),
     default=2000,
     show_default=True,
-    help="Deals per table; every table plays the same deals, each once per seat rotation.",
+    help="Deals per table, 2 to 2**63 - 1 (as memory allows); every table plays the same deals, each once per seat rotation.",
 )
 @seed_option
 @click.option("--match", "as_match", is_flag=True, help="Rate by matches to target_score instead of single rounds.")

@@ -25,12 +25,11 @@ import click
 
 from unocli.cli.interrupts import interrupted, terminating_signals_interrupt
 from unocli.errors import ConfigError
-from unocli.game.policies import Policy, UnknownPolicy, resolve_policies
-from unocli.game.rules import Rules, resolve_rules
-from unocli.limits import GAMES_MAX as GAMES_MAX  # balance.py imports it from here
-from unocli.limits import SEED_MAX, whole_number
+from unocli.game.limits import OutOfRange, check_games, check_seed
+from unocli.game.policies import Policy, UnknownPolicy, parse_seats, resolve_policies
+from unocli.game.rules import Rules, parse_assignment, resolve_rules
 from unocli.run.precision import DEFAULT_MAX_GAMES as _DEFAULT_MAX_GAMES
-from unocli.study.arm import PolicyFile
+from unocli.study.arm import PolicyFile, TableSpec
 
 F = Callable[..., Any]
 
@@ -39,12 +38,13 @@ F = Callable[..., Any]
 
 
 class UnoCommand(click.Command):
-    """A command whose ConfigErrors become click errors (one line, exit 1; a policy name that names nothing, exit 2)."""
+    """A command whose ConfigErrors become click errors (one line, exit 1; exit 2 for a policy name that names
+    nothing or a game count or seed out of its bound, wherever it was written)."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except UnknownPolicy as exc:  # a usage error, like any other option value click refuses
+        except (UnknownPolicy, OutOfRange) as exc:  # a usage error, like any other option value click refuses
             raise click.UsageError(str(exc)) from None
         except ConfigError as exc:
             raise click.ClickException(str(exc)) from None
@@ -148,26 +148,27 @@ def one_line(text: str) -> str:
 
 
 class BigInt(click.ParamType):
-    """A whole number in ``[lo, hi]`` (for seeds and game indices up to 2**64 - 1, game counts up to GAMES_MAX).
+    """A seed or game index (``check_seed``, the default) or a game count (:func:`games_type`).
 
-    The check is :func:`unocli.limits.whole_number`, the one experiment files use, so a value gets the same sentence.
+    The check is one of :mod:`unocli.game.limits`, the ones experiment and
+    baseline files use, so a value gets the same bound and sentence everywhere.
     """
 
     name = "integer"
 
-    def __init__(self, lo: int = 0, hi: int = SEED_MAX, what: str = "") -> None:
-        self.lo, self.hi, self.what = lo, hi, what
+    def __init__(self, check: Callable[[Any, str], int] = check_seed) -> None:
+        self.check = check
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
         try:
-            return whole_number(value, self.lo, self.hi, "it")
+            return self.check(value, "it")
         except ConfigError as exc:
             self.fail(str(exc).removeprefix("it "), param, ctx)
 
 
 def games_type(lo: int = 1) -> BigInt:
     """The type of a ``--games`` or ``--max-games`` option: a game count from ``lo`` to GAMES_MAX."""
-    return BigInt(lo, GAMES_MAX)
+    return BigInt(functools.partial(check_games, lo=lo))
 
 
 # ---------------------------------------------------------------- decorators
@@ -280,16 +281,6 @@ def given(name: str) -> bool:
     return source in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
 
 
-def check_seats(seats: tuple[str, ...]) -> None:
-    """Refuse ``--seat 0=a --seat 0=b``: the last would silently win."""
-    seen: dict[str, str] = {}
-    for item in seats:
-        seat = item.partition("=")[0].strip()
-        if seat in seen:
-            raise ConfigError(f"--seat {seat} is given twice ({seen[seat]!r} and {item!r}): give each seat once")
-        seen[seat] = item
-
-
 def rules_options(f: F) -> F:
     """``--rules``, ``--set`` and ``--players``."""
     return rules_option(set_option(players_option(f)))
@@ -321,11 +312,36 @@ def build_rules(rules_spec: str = "official", sets: tuple[str, ...] = (), player
     return resolve_rules(rules_spec, sets, players)
 
 
+def table_spec(
+    rules_spec: str = "official",
+    sets: tuple[str, ...] = (),
+    players: int | None = None,
+    policy: str = "random",
+    seats: tuple[str, ...] = (),
+    policies: PolicyFile | None = None,
+) -> TableSpec:
+    """The table ``--rules``, ``--set``, ``--players``, ``--policy``, ``--seat`` and ``--policies`` describe.
+
+    The one way the options become a table, for ``simulate``, ``compare`` and
+    ``sweep`` alike (``.build()`` gives the :class:`~unocli.study.arm.Arm` to
+    play). Checked here, so bad options fail before any game is played.
+    """
+    table = TableSpec(
+        rules=rules_spec,
+        sets=tuple(parse_assignment(s) for s in sets),
+        players=players,
+        policy=policy,
+        seats=parse_seats(seats),
+        policies=policies,
+    )
+    table.build()
+    return table
+
+
 def build_policies(
     rules: Rules, policy: str = "random", seats: tuple[str, ...] = (), policies_file: str | None = None
 ) -> tuple[Policy, ...]:
     """One policy per seat from ``--policy``, ``--seat`` and ``--policies FILE`` (raises ConfigError)."""
-    check_seats(seats)
     return resolve_policies(rules.players, policy, seats, load_extra_policies(policies_file))
 
 

@@ -7,6 +7,7 @@ import math
 import sys
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import click
@@ -14,22 +15,21 @@ import click
 from unocli.cli.backend import backend_options, make_backend
 from unocli.cli.options import (
     UnoCommand,
-    check_seats,
     games_type,
     given,
-    load_extra_policies,
+    load_policy_file,
     match_option,
     policies_file_option,
     policy_options,
     rules_options,
     seed_option,
+    table_spec,
     target_options,
     threads_option,
 )
 from unocli.errors import ConfigError
 from unocli.files import check_table_path, write_table
-from unocli.game.policies import Policy, resolve_policies, seat_labels
-from unocli.game.rules import Rules, resolve_rules
+from unocli.game.policies import Policy
 from unocli.kernel import is_compiled
 from unocli.report import fmt
 from unocli.run import bench as bench_mod
@@ -48,22 +48,6 @@ def games_option(default: int):
         show_default=True,
         help="Games to play (rounds, or matches with --match), 1 to 2**63 - 1.",
     )
-
-
-def resolve_table(
-    rules_spec: str,
-    sets: tuple[str, ...],
-    players: int | None,
-    policy: str,
-    seats: tuple[str, ...],
-    policies_file: str | None,
-) -> tuple[Rules, tuple[Policy, ...], tuple[str, ...]]:
-    """Rules, one policy per seat and their labels, from the common options."""
-    check_seats(seats)
-    rules = resolve_rules(rules_spec, sets, players)
-    extra = load_extra_policies(policies_file)
-    policies = resolve_policies(rules.players, policy, seats, extra)
-    return rules, policies, seat_labels(rules.players, policy, seats)
 
 
 def duration(seconds: float) -> str:
@@ -325,7 +309,7 @@ def simulate_cmd(
     With --target-error X, --games is the first batch and batches are added
     until the 95% CI half-width of --metric is at most X.
     """
-    rules, policies, labels = resolve_table(rules_spec, sets, players, policy, seats, policies_file)
+    arm = table_spec(rules_spec, sets, players, policy, seats, load_policy_file(policies_file)).build("simulate", match=match)
     if given("metric") and target_error is None:
         raise ConfigError("--metric applies to --target-error: give both, or neither")
     if out_path:
@@ -335,15 +319,11 @@ def simulate_cmd(
     bar = Progress(enabled=not quiet and not as_json)
     try:
         result = simulate(
-            rules,
-            policies,
+            replace(arm, rotate_seats=rotate_seats),
             games=games,
             seed=seed,
             threads=threads,
-            match=match,
             keep_games=bool(out_path),
-            rotate_seats=rotate_seats,
-            labels=labels,
             progress=bar,
             backend=runner,
             target_error=target_error,

@@ -8,6 +8,7 @@ of docs/rules.md §10 is one setting of these knobs.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -16,8 +17,8 @@ from typing import Any
 
 from unocli.errors import ConfigError
 from unocli.files import load_toml
+from unocli.game.attributes import Attributes, Presets, meta
 from unocli.game.cards import DECK_SIZE, N_TYPES, WILD, WILD_DRAW_FOUR, rank_of
-from unocli.game.fields import Fields, Presets, meta
 
 
 class CardClass(StrEnum):
@@ -111,7 +112,7 @@ def _full_order(text: str) -> str:
 
 
 @dataclass(frozen=True)
-class Policy(Fields):
+class Policy(Attributes):
     """The knobs of one scripted player. Defaults are the ``random`` policy (docs/rules.md §10).
 
     The kernel reads the knobs by name (kernel/encode.py).
@@ -243,7 +244,8 @@ class Policy(Fields):
     search: SearchMode = field(
         default=SearchMode.OFF,
         metadata=meta(
-            "off; on: choose each card (and a Wild's colour) by rollouts that re-deal the hidden cards "
+            "off; on: choose each card (and a Wild's colour), a drawn card and a pending penalty's response by "
+            "rollouts that re-deal the hidden cards "
             "consistently with what the seat has seen, every seat played by this policy's other knobs "
             "(docs/search.md); peek: the same from the true hidden state, an upper bound, not a player"
         ),
@@ -403,7 +405,8 @@ SEARCH_PRESETS = Presets(
     "policies",
     {
         "search": (
-            "basic's knobs, but each card and Wild colour is chosen by determinised rollouts: the hidden cards "
+            "basic's knobs, but each card and Wild colour, drawn card and response to a pending penalty is chosen "
+            "by determinised rollouts: the hidden cards "
             "re-dealt consistently with what it has seen, every seat played by basic to the round's end; the "
             "option that wins most rollouts is played (docs/search.md)",
             {**_BASIC, "search": "on"},
@@ -522,36 +525,55 @@ def load_policies_file(path: str | Path) -> dict[str, Policy]:
     return out
 
 
+def parse_seats(items: Sequence[str]) -> tuple[tuple[int, str], ...]:
+    """``--seat S=SPEC`` texts as ``(seat, spec)`` pairs: the one place the option's text is read.
+
+    Refuses (ConfigError) an item without ``=``, a seat that is not a whole
+    number, and a seat given twice (the last would silently win). Whether the
+    seat is at the table is checked against the rules (:func:`seat_specs`).
+    """
+    given: dict[int, str] = {}
+    pairs: list[tuple[int, str]] = []
+    for item in items:
+        seat_text, sep, spec = item.partition("=")
+        if not sep:
+            raise ConfigError(f"--seat takes SEAT=POLICY, not {item!r}")
+        seat_text = seat_text.strip()
+        if not re.fullmatch(r"-?[0-9]+", seat_text):  # ASCII digits only (int() also reads '٣'); -1 is off the table
+            raise ConfigError(f"--seat needs a seat number, not {seat_text!r}")
+        seat = int(seat_text)
+        if seat in given:
+            raise ConfigError(f"--seat {seat} is given twice ({given[seat]!r} and {item!r}): give each seat once")
+        given[seat] = item
+        pairs.append((seat, spec.strip()))
+    return tuple(pairs)
+
+
+def seat_specs(n_players: int, policy: str, seats: Sequence[tuple[int, str]] = ()) -> tuple[str, ...]:
+    """The policy spec of each seat: ``policy`` everywhere but the ``(seat, spec)`` pairs (each seat at the table)."""
+    specs = [policy.strip()] * n_players
+    for seat, spec in seats:
+        if not 0 <= seat < n_players:
+            raise ConfigError(f"seat {seat} is not at the table: seats are 0 to {n_players - 1}")
+        specs[seat] = spec.strip()
+    return tuple(specs)
+
+
 def resolve_policies(
     n_players: int,
     policy: str = "random",
-    seats: tuple[str, ...] | list[str] = (),
+    seats: Sequence[str] = (),
     extra: dict[str, Policy] | None = None,
 ) -> tuple[Policy, ...]:
     """One policy per seat from ``--policy``, ``--seat S=SPEC`` and policies loaded from ``--policies FILE``."""
     base = parse_policy_spec(policy, extra)
-    table = [base] * n_players
-    for item in seats:
-        seat_text, sep, spec = item.partition("=")
-        if not sep:
-            raise ConfigError(f"--seat takes SEAT=POLICY, not {item!r}")
-        try:
-            seat = int(seat_text)
-        except ValueError:
-            raise ConfigError(f"--seat needs a seat number, not {seat_text!r}") from None
-        if not 0 <= seat < n_players:
-            raise ConfigError(f"seat {seat} is not at the table: seats are 0 to {n_players - 1}")
-        table[seat] = parse_policy_spec(spec, extra)
-    return tuple(table)
+    specs = seat_specs(n_players, policy, parse_seats(seats))
+    return tuple(base if spec == policy.strip() else parse_policy_spec(spec, extra) for spec in specs)
 
 
-def seat_labels(n_players: int, policy: str = "random", seats: tuple[str, ...] | list[str] = ()) -> tuple[str, ...]:
-    """The spec text of each seat's policy (for reports), after ``resolve_policies`` accepted it."""
-    labels = [policy.strip()] * n_players
-    for item in seats:
-        seat_text, _, spec = item.partition("=")
-        labels[int(seat_text)] = spec.strip()
-    return tuple(labels)
+def seat_labels(n_players: int, policy: str = "random", seats: Sequence[str] = ()) -> tuple[str, ...]:
+    """The spec text of each seat's policy (for reports)."""
+    return seat_specs(n_players, policy, parse_seats(seats))
 
 
 def describe_knobs() -> list[tuple[str, str]]:

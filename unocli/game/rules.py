@@ -14,9 +14,9 @@ from typing import Any
 
 from unocli.errors import ConfigError
 from unocli.files import load_toml
+from unocli.game.attributes import Attributes, Presets
+from unocli.game.attributes import meta as _meta  # the name tests/test_cache_stamp.py finds two field definitions by
 from unocli.game.cards import DECK_SIZE
-from unocli.game.fields import Fields, Presets
-from unocli.game.fields import meta as _meta  # the name tests/test_cache_stamp.py finds two field definitions by
 
 
 class Stacking(StrEnum):
@@ -37,7 +37,7 @@ class WildDrawFour(StrEnum):
 
 
 @dataclass(frozen=True)
-class Rules(Fields):
+class Rules(Attributes):
     """One rule set. Defaults are the official Mattel rules for 4 players.
 
     The field order is the kernel's encoding (``RULE_FIELDS``, kernel/encode.py).

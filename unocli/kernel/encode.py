@@ -20,6 +20,7 @@ kernel is not loaded.
 from __future__ import annotations
 
 import dataclasses
+import enum
 from typing import Any
 
 import numpy as np
@@ -77,29 +78,50 @@ OUTCOME_BLOCKED = int(Outcome.BLOCKED)
 OUTCOME_CAPPED = int(Outcome.CAPPED)
 OUTCOME_STUCK = int(Outcome.STUCK)
 
-# Knob order in the policy arrays.
-PROB_KNOBS = ("bluff", "challenge", "forget_uno", "catch_uno", "stack", "jump_in", "play_drawn")
-INT_KNOBS = (
-    "random_play",
-    "colour",
-    "respond",
-    "challenge_if_hand",
-    "challenge_if_own_colour",
-    "swap_target",
-    "attack_at",
-    "bluff_next_min",
-    "bluff_next_max",
-    "bluff_own_min",
-    "bluff_own_max",
-    "trust_if_lacked",
-    "trust_if_seen",
-    "stack_from",
-    "keep_draws",
-    "match",
-    "aim_lacked",
-    "search",
-    "budget",
-)
+# --- knob order in the policy arrays (policies.Policy) -----------------------
+# Derived from ``Policy`` as the rule order is from ``Rules``: every ``float``
+# knob (a probability) gets a slot of ``probs``, in declaration order; every
+# other knob a slot of ``ints``, in declaration order, as its integer (a bool
+# as 0/1, an enum by ``code``). Two knobs are text the kernel cannot hold, so
+# they are encoded through a slot of another name (KNOB_SLOTS): ``play`` as
+# ``random_play`` (1: uniform over the legal cards; a play order is in the
+# priority tables), and ``attack`` through ``attack_at`` (0 when there is no
+# attack order; the order itself is the PRIO_ATTACK table). A new knob of any
+# other type stops the import until it is given an encoding here.
+NO_SLOT = ""  # KNOB_SLOTS value of a knob with no slot of its own
+KNOB_SLOTS: dict[str, str] = {"play": "random_play", "attack": NO_SLOT}
+SLOT_VALUES: dict[str, Any] = {
+    "random_play": lambda pol: 1 if pol.play == "random" else 0,
+    "attack_at": lambda pol: pol.attack_at if pol.attack else 0,
+}
+
+
+def knob_order(policy_cls: type = Policy) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(probability slots, integer slots) of the policy arrays, derived from the knobs of ``policy_cls``.
+
+    Raises ``TypeError`` for a knob whose type the arrays cannot hold (text, a
+    list) and that ``KNOB_SLOTS`` does not map: it would otherwise never reach
+    the kernel.
+    """
+    probs: list[str] = []
+    ints: list[str] = []
+    for name, kind in policy_cls.kinds().items():
+        if name in KNOB_SLOTS:
+            if KNOB_SLOTS[name] != NO_SLOT:
+                ints.append(KNOB_SLOTS[name])
+        elif kind is float:
+            probs.append(name)
+        elif kind is bool or kind is int or (isinstance(kind, type) and issubclass(kind, enum.Enum)):
+            ints.append(name)
+        else:
+            raise TypeError(
+                f"policy knob {name!r} ({getattr(kind, '__name__', kind)}) has no encoding in the policy arrays: "
+                "give it a slot in kernel/encode.py (KNOB_SLOTS, SLOT_VALUES)"
+            )
+    return tuple(probs), tuple(ints)
+
+
+PROB_KNOBS, INT_KNOBS = knob_order()
 
 NMAX = 10  # most players at a table
 
@@ -241,8 +263,6 @@ P_STACK = P["stack"]
 P_JUMP = P["jump_in"]
 P_PLAY_DRAWN = P["play_drawn"]
 
-# integer knobs encoded from something other than the knob of the same name
-_DERIVED_INTS = frozenset({"random_play", "colour", "respond", "swap_target", "match", "attack_at", "search"})
 I = {name: i for i, name in enumerate(INT_KNOBS)}  # noqa: E741
 I_RANDOM_PLAY = I["random_play"]
 I_COLOUR = I["colour"]
@@ -384,17 +404,20 @@ def fast_round_tables(
         raise TypeError(f"rule field {unencoded[0]!r} has no slot in the rule array: it cannot be restricted")
     rule_pairs = [(R[n], [_rule_code(v) for v in vals]) for n, vals in rules.items() if vals is not ANY]
     rule_pairs.append((R_FAULT, [FAULT_NONE]))
+    order = knob_order(policy_cls)
+    prob_slot = {name: i for i, name in enumerate(order[0])}
+    int_slot = {name: i for i, name in enumerate(order[1])}
     out: dict[str, list[tuple[int, list[Any]]]] = {"uniform_ints": [], "ints": [], "probs": []}
     for name, vals in knobs.items():
         if vals is ANY:
             continue
-        slot_name = "random_play" if name == "play" else name
-        encoded = [encode_policies((Policy().replace(**{name: v}),)) for v in vals]
-        if slot_name in P:
-            out["probs"].append((P[slot_name], [float(e[0][0, P[slot_name]]) for e in encoded]))
-        elif slot_name in I:
+        slot_name = KNOB_SLOTS.get(name, name)
+        encoded = [encode_policies((policy_cls().replace(**{name: v}),), order) for v in vals]
+        if slot_name in prob_slot:
+            out["probs"].append((prob_slot[slot_name], [float(e[0][0, prob_slot[slot_name]]) for e in encoded]))
+        elif slot_name in int_slot:
             key = "uniform_ints" if name in uniform else "ints"
-            out[key].append((I[slot_name], [int(e[1][0, I[slot_name]]) for e in encoded]))
+            out[key].append((int_slot[slot_name], [int(e[1][0, int_slot[slot_name]]) for e in encoded]))
         else:
             raise TypeError(f"knob {name!r} has no slot of its own in the policy arrays: it cannot be restricted")
     return {
@@ -414,6 +437,7 @@ def fast_round_tables(
 # A turn's distinct legal cards are at most the 13 types of the current colour, 3 twins of the
 # top card's rank and the two Wilds, each Wild with 4 colours: 13 + 3 + 8 = 24.
 MAX_SEARCH_OPTIONS = 24
+NO_CAP = 127  # no bound on a seat's cards of a colour (WORKSPACE ``cap``; reference search.NO_CAP)
 N_PRIO_TABLES = 2  # a policy's priorities: PRIO_PLAY, and PRIO_ATTACK for when the next seat is close to out
 PRIO_PLAY, PRIO_ATTACK = range(N_PRIO_TABLES)
 N_INTS = len(INT_KNOBS)
@@ -521,6 +545,17 @@ WORKSPACE = np.dtype(
         ("sopt_card", np.int8, (MAX_SEARCH_OPTIONS,)),
         ("sopt_colour", np.int8, (MAX_SEARCH_OPTIONS,)),
         ("sopt_score", np.int64, (MAX_SEARCH_OPTIONS,)),
+        # what the table has seen of the hands, for a search's re-deal (reference search.Seen): at
+        # most ``cap[s, c]`` cards of colour c in seat s's hand (NO_CAP: no bound); seat
+        # ``known_by[s]`` was shown the cards of s's hand held in ``old_hands[s]`` in a +4 challenge
+        # (NO_SEAT: none; ``old_hands`` is a seven_o rotation's scratch otherwise, and a rotation
+        # forgets every record, so the two uses never meet: a separate table would take the
+        # workspace past 8 KiB); the last ordinary +4's player's cards after it; the hand sizes
+        # before a step (search.play_search)
+        ("cap", np.int8, (NMAX, N_COLOURS)),
+        ("known_by", np.int8, (NMAX,)),
+        ("p4_cards", np.int8, (N_TYPES,)),
+        ("seen_hsize", np.int16, (NMAX,)),
     ],
     align=True,
 )
@@ -560,25 +595,27 @@ def encode_rules(rules: Rules) -> np.ndarray:
     return out
 
 
-def encode_policies(policies: tuple[Policy, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(probabilities float64[n, len(PROB_KNOBS)], integers int64[n, len(INT_KNOBS)], priorities int16[n, 2, 54])."""
+def _knob_code(value: Any) -> int:
+    return code(value) if isinstance(value, enum.Enum) else int(value)
+
+
+def encode_policies(
+    policies: tuple[Policy, ...], order: tuple[tuple[str, ...], tuple[str, ...]] = (PROB_KNOBS, INT_KNOBS)
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The policies as the kernel's arrays, in the slot ``order`` of :func:`knob_order` (the kernel's by default).
+
+    Returns (probabilities float64[n, len(PROB_KNOBS)], integers int64[n, len(INT_KNOBS)],
+    priorities int16[n, 2, 54]): an integer slot holds ``SLOT_VALUES[slot](policy)`` or
+    the knob of its name (a bool as 0/1, an enum by ``code``).
+    """
+    prob_knobs, int_knobs = order
     n = len(policies)
-    probs = np.zeros((n, len(PROB_KNOBS)), dtype=np.float64)
-    ints = np.zeros((n, len(INT_KNOBS)), dtype=np.int64)
+    probs = np.zeros((n, len(prob_knobs)), dtype=np.float64)
+    ints = np.zeros((n, len(int_knobs)), dtype=np.int64)
     prio = np.zeros((n, N_PRIO_TABLES, N_TYPES), dtype=np.int16)
     for s, pol in enumerate(policies):
-        probs[s] = [getattr(pol, k) for k in PROB_KNOBS]
-        values = {
-            **{k: int(getattr(pol, k)) for k in INT_KNOBS if k not in _DERIVED_INTS},
-            "random_play": 1 if pol.play == "random" else 0,
-            "colour": code(pol.colour),
-            "respond": code(pol.respond),
-            "swap_target": code(pol.swap_target),
-            "match": code(pol.match),
-            "search": code(pol.search),
-            "attack_at": pol.attack_at if pol.attack else 0,
-        }
-        ints[s] = [values[k] for k in INT_KNOBS]
+        probs[s] = [getattr(pol, k) for k in prob_knobs]
+        ints[s] = [SLOT_VALUES[k](pol) if k in SLOT_VALUES else _knob_code(getattr(pol, k)) for k in int_knobs]
         prio[s, PRIO_PLAY] = pol.priorities(False)
         prio[s, PRIO_ATTACK] = pol.priorities(True)
     return probs, ints, prio

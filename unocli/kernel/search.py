@@ -1,9 +1,12 @@
 """Search players in the kernel: determinised rollouts, mirroring ``unocli/reference/search.py``.
 
 A seat whose ``search`` knob is on chooses each card it plays from its hand
-(and, with a Wild, the colour) by rollouts: for each option it plays the
+(and, with a Wild, the colour), whether to play a playable drawn card, and its
+response to a pending penalty by rollouts: for each option it plays the
 option in a copy of the round, plays the copy to its end with its own other
-knobs at every seat, and counts the copies it wins (docs/search.md).
+knobs at every seat, and counts the copies it wins (docs/search.md). The
+re-deal keeps what the table has seen of the hands (colour bounds, hands shown
+in a challenge), which ``play_search`` records step by step.
 
 Three workspaces (``encode.WORKSPACE`` records) take part: ``g`` is the game;
 ``d`` holds one rollout's determinisation (``g``'s state with the hidden cards
@@ -24,6 +27,7 @@ from numba import njit
 
 from unocli.game.rng import search_key
 from unocli.kernel.encode import (
+    CHALLENGES,
     COL_RANDOM,
     COPIES,
     DECK_SIZE,
@@ -39,6 +43,7 @@ from unocli.kernel.encode import (
     N_INTS,
     N_PRIO_TABLES,
     N_TYPES,
+    NO_CAP,
     NO_CARD,
     NO_COLOUR,
     NO_SEAT,
@@ -49,19 +54,29 @@ from unocli.kernel.encode import (
     P_BLUFF,
     P_PLAY_DRAWN,
     PASSES,
+    PURPOSE_DEAL,
     PURPOSE_DETERMINISE,
+    PURPOSE_PLAY,
     PURPOSE_ROLLOUT,
     R_DUP,
     R_JUMP_IN,
     R_MAX_TURNS,
+    R_NAF,
+    R_WD4,
     RES_OPEN,
     RES_WON,
+    RESPOND_ACCEPT,
+    RESPOND_CHALLENGE,
+    ROTATIONS,
     ROW_WIDTH,
     SEARCH_OFF,
     SEARCH_PEEK,
+    SKIPS,
+    SWAPS,
     TURN_BLOCKED,
     TURN_PASSED,
     TURNS,
+    WD4_RESTRICTED,
     WILD,
     WILD_DRAW_FOUR,
     WINNER,
@@ -69,17 +84,31 @@ from unocli.kernel.encode import (
 from unocli.kernel.primitives import (
     _add,
     _can_bluff,
-    _chance,
     _choose_card,
     _choose_colour,
+    _colour,
     _draw,
     _is_legal,
     _legal_options,
+    _respond,
     _seat_after,
     _shuffle,
+    _stackable_options,
     _wants_bluff,
 )
-from unocli.kernel.step import _jumper, _pending_decision, _play, _repeats, _round_end, _turn, play, set_stream
+from unocli.kernel.step import (
+    _challenge,
+    _jumper,
+    _penalty_draw,
+    _pending_decision,
+    _play,
+    _repeats,
+    _round_end,
+    _turn,
+    deal,
+    play,
+    set_stream,
+)
 
 # ---------------------------------------------------------------- copies
 
@@ -140,54 +169,162 @@ def _load_rollout_policy(g, h, seat):
 
 
 @njit(cache=True, _nrt=False)
-def _determinise(d, seat, drs):
-    """Re-deal what ``seat`` cannot see (reference search.determinise).
+def _determinise(g, d, seat, drs):
+    """Re-deal in ``d`` what ``seat`` cannot see, keeping what ``g`` records it has seen (reference search.determinise).
 
     The unseen cards (the deck less ``seat``'s hand, the discard pile and the top
-    card) are listed in type order, shuffled (Fisher-Yates, ``drs``), dealt to the
-    opponents in seat order, as many as each holds, and the rest become the draw
-    pile, top first.
+    card, and the opponents' cards ``seat`` was shown) are listed in type order and
+    shuffled (Fisher-Yates, ``drs``). Each opponent in seat order keeps its shown
+    cards and takes the first cards of the list its colour bounds (``g.cap``) allow,
+    then, if too few, the first cards left; the rest become the draw pile, top
+    first, in list order. A dealt card's slot in ``d.opts`` is marked NO_CARD. An
+    opponent's last +4 was a bluff in ``d`` when its re-dealt hand holds the colour it
+    was played on.
     """
     m = np.int64(0)
     for t in range(N_TYPES):
         k = COPIES[t] - d.hands[seat, t] - d.disc[t] - (1 if d.top == t else 0)
+        for s in range(d.players):
+            if s != seat and g.known_by[s] == seat:
+                k -= g.old_hands[s, t]
         for _ in range(k):
             d.opts[m] = t
             m += 1
     _shuffle(drs, d.opts, np.int64(0), m)
-    pos = 0
     for s in range(d.players):
         if s == seat:
             continue
-        size = d.hsize[s]
+        shown = g.known_by[s] == seat
+        need = np.int64(d.hsize[s])
         for t in range(N_TYPES):
             d.hands[s, t] = 0
         for c in range(N_COLOURS):
             d.ccount[s, c] = 0
         d.hsize[s] = 0
-        for _ in range(size):
-            _add(d, s, d.opts[pos])
-            pos += 1
-    for i in range(m - pos):
-        d.pile[i] = d.opts[pos + i]
+        if shown:
+            for t in range(N_TYPES):
+                for _ in range(g.old_hands[s, t]):
+                    _add(d, s, t)
+                    need -= 1
+        for bounded in range(2):
+            for i in range(m):
+                if need <= 0:
+                    break
+                t = np.int64(d.opts[i])
+                if t < 0:
+                    continue
+                if bounded == 0 and t < WILD and d.ccount[s, _colour(t)] >= g.cap[s, _colour(t)]:
+                    continue
+                _add(d, s, t)
+                d.opts[i] = NO_CARD
+                need -= 1
+    n = np.int64(0)
+    for i in range(m):
+        if d.opts[i] >= 0:
+            d.pile[n] = d.opts[i]
+            n += 1
     d.pile_pos = 0
-    d.pile_len = m - pos
+    d.pile_len = n
+    # whether an opponent's last +4 was a bluff is hidden too: it follows from the re-dealt hand (§5)
+    o = d.p4_offender
+    if o != NO_SEAT and o != seat:
+        bluff = d.ru[R_WD4] == WD4_RESTRICTED and d.p4_colour >= 0 and d.ccount[o, d.p4_colour] > 0
+        d.p4_bluff = 1 if bluff else 0
+
+
+@njit(cache=True, _nrt=False)
+def reset_seen(g):
+    """Nothing seen yet (reference search.Seen.forget): no colour bounds, no shown hands."""
+    for s in range(g.players):
+        for c in range(N_COLOURS):
+            g.cap[s, c] = NO_CAP
+        g.known_by[s] = NO_SEAT
+
+
+@njit(cache=True, _nrt=False)
+def _seen_before(g):
+    """Keep the hand sizes before a step of the round, for ``_seen_draws``."""
+    for s in range(g.players):
+        g.seen_hsize[s] = g.hsize[s]
+
+
+@njit(cache=True, _nrt=False)
+def _seen_draws(g, seat, played):
+    """After a step in which ``seat`` played ``played`` cards: every seat's draws raise its colour bounds (Seen.drew)."""
+    for s in range(g.players):
+        k = g.hsize[s] - g.seen_hsize[s] + (played if s == seat else 0)
+        if k > 0:
+            for c in range(N_COLOURS):
+                g.cap[s, c] = min(g.cap[s, c] + k, NO_CAP)
+
+
+@njit(cache=True, _nrt=False)
+def _seen_play(g, seat, card):
+    """``seat`` put ``card`` down (Seen.played): one card of its colour fewer, one known card fewer."""
+    if card < WILD:
+        c = _colour(card)
+        if g.cap[seat, c] < NO_CAP and g.cap[seat, c] > 0:
+            g.cap[seat, c] -= 1
+    if g.old_hands[seat, card] > 0:
+        g.old_hands[seat, card] -= 1
+
+
+@njit(cache=True, _nrt=False)
+def _seen_turn(g, seat, colour, before, card, how):
+    """After ``seat``'s turn began on ``colour`` with ``before`` cards (Seen.drew, then Seen.failed on a draw)."""
+    _seen_draws(g, seat, 0)
+    if card != TURN_PASSED and how != HOW_DRAWN:
+        return  # a card from the hand (or the round blocked): nothing learnt
+    if g.ru[R_NAF] != 0 and before == 1:
+        return  # §11.12: its one card may have been an action card of the colour
+    if how == HOW_DRAWN:
+        bound = 1 if (card < WILD and _colour(card) == colour) else 0
+    else:
+        bound = 1 if g.hsize[seat] > before else 0
+    if bound < g.cap[seat, colour]:
+        g.cap[seat, colour] = bound
 
 
 # ---------------------------------------------------------------- rollouts
 
 
 @njit(cache=True, _nrt=False)
-def _rollout(h, rs, seat, card):
-    """``seat`` plays ``card`` from its hand in ``h``, then every seat plays to the round's end: 1 if ``seat`` wins.
+def _respond_with(g, rs, victim, action):
+    """The end of step._pending_decision for a challenge or an accept (``RESPOND_*``) a search chose."""
+    if action == RESPOND_CHALLENGE:
+        _challenge(g, rs, victim, g.pending)
+        g.current = victim if g.p4_bluff != 0 else _seat_after(g, victim, 1)
+        return
+    _penalty_draw(g, rs, victim, g.pending)
+    g.row[SKIPS] += 1
+    g.pending = 0
+    g.chain = 0
+    g.current = _seat_after(g, victim, 1)
 
-    The card is played as ``step.play`` plays a turn's card, jump-ins included.
+
+@njit(cache=True, _nrt=False)
+def _rollout(h, rs, seat, card, how):
+    """``seat`` plays ``card`` in ``h`` (``how``: from its hand, or stacked), then the round is played out: 1 if it wins.
+
+    The card is played as ``step.play`` plays it, jump-ins included. A negative ``card`` is no
+    card: from the hand (NO_CARD), keeping a drawn card, the pass that ends the turn (step._turn's
+    after a draw); stacked, a ``RESPOND_*`` code (challenge or accept the pending penalty).
     """
+    if card < 0 and how == HOW_STACKED:
+        _respond_with(h, rs, seat, card)
+        play(h, rs)
+        return 1 if h.row[WINNER] == seat else 0
+    if card == NO_CARD:
+        h.row[PASSES] += 1
+        h.row[TURNS] += 1
+        h.dead = 0
+        h.current = _seat_after(h, seat, 1)
+        play(h, rs)
+        return 1 if h.row[WINNER] == seat else 0
     jump_in = h.ru[R_JUMP_IN] != 0
     # int64 throughout, as step.play types them: an int8 card would compile the step's helpers twice
     s = np.int64(seat)
     c = np.int64(card)
-    how = np.int64(HOW_HAND)
     while c >= 0:
         res = _play(h, rs, s, c, how)
         if res == RES_WON:
@@ -228,7 +365,7 @@ def _options(g, seat, m):
 
 
 @njit(cache=True, _nrt=False)
-def search_scores(g, h, d, rs, drs, prs, seat, k, pref):
+def search_scores(g, h, d, rs, drs, prs, seat, k, pref, how):
     """Play ``budget`` rollouts of each of the k options in ``g.sopt_*``; their wins go to ``g.sopt_score``.
 
     Parameters
@@ -243,6 +380,9 @@ def search_scores(g, h, d, rs, drs, prs, seat, k, pref):
         The searching seat and its number of options.
     pref
         The option its knobs would play (``_policy_option``).
+    how
+        HOW_HAND: the options are cards from the hand (NO_CARD keeps a drawn card); HOW_STACKED:
+        cards to stack on a pending penalty, or ``RESPOND_*`` codes (``_rollout``).
 
     Returns
     -------
@@ -259,12 +399,12 @@ def search_scores(g, h, d, rs, drs, prs, seat, k, pref):
         _copy_state(g, d)
         if not peek:
             set_stream(drs, key, np.uint64(r), np.int64(PURPOSE_DETERMINISE), np.int64(0))
-            _determinise(d, seat, drs)
+            _determinise(g, d, seat, drs)
         for o in range(k):
             _copy_state(d, h)
             set_stream(prs, key, np.uint64(r), np.int64(PURPOSE_ROLLOUT), np.int64(0))
             h.force_colour = g.sopt_colour[o]
-            g.sopt_score[o] += _rollout(h, prs, seat, np.int64(g.sopt_card[o]))
+            g.sopt_score[o] += _rollout(h, prs, seat, np.int64(g.sopt_card[o]), np.int64(how))
     top = g.sopt_score[0]
     for o in range(1, k):
         if g.sopt_score[o] > top:
@@ -290,7 +430,7 @@ def search_decision(g, h, d, rs, drs, prs, seat):
     if k == 1:
         return np.int64(0)
     pref = _policy_option(g, rs, seat, m, k)
-    return search_scores(g, h, d, rs, drs, prs, seat, k, pref)
+    return search_scores(g, h, d, rs, drs, prs, seat, k, pref, np.int64(HOW_HAND))
 
 
 @njit(cache=True, _nrt=False)
@@ -314,6 +454,95 @@ def _policy_option(g, rs, seat, m, k):
 
 
 @njit(cache=True, _nrt=False)
+def _drawn_options(g, card):
+    """The options of a playable drawn card: play it (a Wild once per colour: the hand is not empty after it), keep it."""
+    k = 0
+    if card >= WILD:
+        for c in range(N_COLOURS):
+            g.sopt_card[k] = card
+            g.sopt_colour[k] = c
+            k += 1
+    else:
+        g.sopt_card[k] = card
+        g.sopt_colour[k] = NO_COLOUR
+        k += 1
+    g.sopt_card[k] = NO_CARD
+    g.sopt_colour[k] = NO_COLOUR
+    return k + 1
+
+
+@njit(cache=True, _nrt=False)
+def drawn_decision(g, h, d, rs, drs, prs, seat, card):
+    """Play the drawn playable ``card`` or keep it (reference search.drawn_choice): its option's index in ``g.sopt_*``.
+
+    Ties go to the knobs' choice: play when ``play_drawn`` is 1 (a Wild's colour as the colour
+    knob names it), keep when it is 0; otherwise (they would draw a number) the first option.
+    """
+    k = _drawn_options(g, card)
+    p = g.probs[seat, P_PLAY_DRAWN]
+    pref = np.int64(0)
+    if p <= 0.0:
+        pref = np.int64(k - 1)
+    elif p >= 1.0 and card >= WILD and g.ints[seat, I_COLOUR] != COL_RANDOM:
+        pref = np.int64(_choose_colour(g, rs, seat))  # deterministic without colour = random
+    return search_scores(g, h, d, rs, drs, prs, seat, k, pref, np.int64(HOW_HAND))
+
+
+@njit(cache=True, _nrt=False)
+def _pending_options(g, m, challenge_open):
+    """The options facing a pending penalty: each distinct stackable card of the m in ``g.opts`` (a +4 once per
+    colour: stacked, it names one even as the last card), challenging when open, accepting."""
+    k = 0
+    last = -1
+    for i in range(m):
+        t = np.int64(g.opts[i])
+        if t == last:
+            continue
+        last = t
+        for c in range(N_COLOURS if t == WILD_DRAW_FOUR else 1):
+            g.sopt_card[k] = t
+            g.sopt_colour[k] = c if t == WILD_DRAW_FOUR else NO_COLOUR
+            k += 1
+    if challenge_open:
+        g.sopt_card[k] = RESPOND_CHALLENGE
+        g.sopt_colour[k] = NO_COLOUR
+        k += 1
+    g.sopt_card[k] = RESPOND_ACCEPT
+    g.sopt_colour[k] = NO_COLOUR
+    return k + 1
+
+
+@njit(cache=True, _nrt=False)
+def pending_decision(g, h, d, rs, drs, prs, victim):
+    """step._pending_decision for a searching victim (reference search.pending_choice): stack, challenge or accept.
+
+    Returns the card to stack, or NO_CARD once the penalty is challenged or drawn. With one option
+    (accept) the knobs decide, as they do for any seat. Ties go to the knobs' own response,
+    worked out on a copy of the play stream (``prs``), so the game's stream is not moved.
+    """
+    challenge_open = g.top == WILD_DRAW_FOUR and g.chain == 1 and g.p4_challengeable != 0
+    m = _stackable_options(g, victim)
+    k = _pending_options(g, m, challenge_open)
+    if k == 1:
+        return _pending_decision(g, rs, victim)
+    for i in range(4):
+        prs[i] = rs[i]
+    action = _respond(g, prs, victim, m, challenge_open)  # may narrow g.opts: the options are built
+    colour = _choose_colour(g, prs, victim) if action == WILD_DRAW_FOUR else NO_COLOUR
+    pref = np.int64(k - 1)
+    for o in range(k):
+        if g.sopt_card[o] == action and g.sopt_colour[o] == colour:
+            pref = np.int64(o)
+    o = search_scores(g, h, d, rs, drs, prs, victim, k, pref, np.int64(HOW_STACKED))
+    card = np.int64(g.sopt_card[o])
+    if card >= 0:
+        g.force_colour = g.sopt_colour[o]
+        return card
+    _respond_with(g, rs, victim, card)
+    return np.int64(NO_CARD)
+
+
+@njit(cache=True, _nrt=False)
 def _search_turn(g, h, d, rs, drs, prs, seat):
     """step._turn for a searching seat: the card from its hand, and a Wild's colour, by search."""
     if g.probs[seat, P_BLUFF] > 0.0 and _can_bluff(g, seat) and _wants_bluff(g, rs, seat):
@@ -330,7 +559,9 @@ def _search_turn(g, h, d, rs, drs, prs, seat):
             break
         drew_any = True
         if _is_legal(g, seat, c):
-            if _chance(rs, g.probs[seat, P_PLAY_DRAWN]):
+            o = drawn_decision(g, h, d, rs, drs, prs, seat, c)
+            if g.sopt_card[o] != NO_CARD:
+                g.force_colour = g.sopt_colour[o]
                 return np.int64(c), np.int64(HOW_DRAWN)
             break
         if g.ru[R_DUP] == 0:
@@ -350,8 +581,47 @@ def _search_turn(g, h, d, rs, drs, prs, seat):
 
 
 @njit(cache=True, _nrt=False)
+def _seen_step(g, rs, seat, card, how):
+    """``_play`` with what the table sees of it recorded (Seen.played, drew, challenged, forget)."""
+    challenges = g.row[CHALLENGES]
+    moved = g.row[ROTATIONS] + g.row[SWAPS]
+    victim = _seat_after(g, seat, 1)
+    if card == WILD_DRAW_FOUR and how != HOW_STACKED:
+        for t in range(N_TYPES):  # what a challenge of it shows: the cards after it
+            g.p4_cards[t] = g.hands[seat, t] - (1 if t == WILD_DRAW_FOUR else 0)
+    _seen_before(g)
+    res = _play(g, rs, seat, card, how)
+    _seen_play(g, seat, card)
+    _seen_draws(g, seat, 1)
+    if g.row[CHALLENGES] != challenges:
+        _seen_shown(g, seat, victim)
+    if g.row[ROTATIONS] + g.row[SWAPS] != moved:
+        reset_seen(g)
+    return res
+
+
+@njit(cache=True, _nrt=False)
+def _seen_shown(g, offender, victim):
+    """The victim of ``offender``'s +4 challenged it and saw its cards (Seen.challenged)."""
+    for t in range(N_TYPES):
+        g.old_hands[offender, t] = g.p4_cards[t]
+    g.known_by[offender] = victim
+
+
+@njit(cache=True, _nrt=False)
 def play_search(g, h, d, rs, drs, prs):
-    """step.play for a table with a searching seat: the same loop, its turns by ``_search_turn``."""
+    """step.play for a table with a searching seat: the same loop, its turns by ``_search_turn``.
+
+    Every step also records what the table sees of the hands (``g.cap``; shown hands in
+    ``g.old_hands``, with ``g.known_by``: encode.WORKSPACE), which
+    the searchers' re-deals keep; step.play, which rollouts and other tables use, records none.
+    """
+    _search_round(g, h, d, rs, drs, prs, np.int64(-1))
+
+
+@njit(cache=True, _nrt=False)
+def _search_round(g, h, d, rs, drs, prs, stop):
+    """play_search's loop; with ``stop`` >= 0 it returns before decision ``stop`` (the round unfinished: tests)."""
     max_turns = g.ru[R_MAX_TURNS]
     jump_in = g.ru[R_JUMP_IN] != 0
     outcome = OUTCOME_WON
@@ -359,7 +629,12 @@ def play_search(g, h, d, rs, drs, prs):
     g.kept_valid = 0
     g.brent_power = 1
     g.brent_since = 0
+    reset_seen(g)
+    steps = 0
     while True:
+        if steps == stop:
+            return
+        steps += 1
         if g.row[TURNS] >= max_turns:  # §11.7
             outcome = OUTCOME_CAPPED
             break
@@ -368,19 +643,31 @@ def play_search(g, h, d, rs, drs, prs):
             break
         seat = g.current
         how = HOW_STACKED
+        _seen_before(g)
         if g.pending > 0:
-            card = _pending_decision(g, rs, seat)
+            challenges = g.row[CHALLENGES]
+            offender = g.p4_offender
+            if g.ints[seat, I_SEARCH] != SEARCH_OFF:
+                card = pending_decision(g, h, d, rs, drs, prs, seat)
+            else:
+                card = _pending_decision(g, rs, seat)
+            _seen_draws(g, seat, 0)
+            if g.row[CHALLENGES] != challenges:
+                _seen_shown(g, offender, seat)
         else:
+            colour = g.colour
+            before = g.hsize[seat]
             if g.ints[seat, I_SEARCH] != SEARCH_OFF:
                 card, how = _search_turn(g, h, d, rs, drs, prs, seat)
             else:
                 card, how = _turn(g, rs, seat)
+            _seen_turn(g, seat, colour, before, card, how)
             if card == TURN_BLOCKED:
                 outcome = OUTCOME_BLOCKED
                 break
         won = False
         while card >= 0:
-            res = _play(g, rs, seat, card, how)
+            res = _seen_step(g, rs, seat, card, how)
             if res == RES_WON:
                 won = True
                 break
@@ -405,12 +692,13 @@ def bench_rollouts(g, h, d, rs, drs, prs, seat, count):
     For ``unocli bench`` (rollouts per second); every seat plays ``seat``'s knobs.
     """
     _load_rollout_policy(g, h, seat)
+    reset_seen(g)
     key = search_key(rs[0], rs[1], rs[2], rs[3], np.int64(g.round_index), np.int64(g.row[TURNS]))
     wins = 0
     for r in range(count):
         _copy_state(g, d)
         set_stream(drs, key, np.uint64(r), np.int64(PURPOSE_DETERMINISE), np.int64(0))
-        _determinise(d, seat, drs)
+        _determinise(g, d, seat, drs)
         _copy_state(d, h)
         set_stream(prs, key, np.uint64(r), np.int64(PURPOSE_ROLLOUT), np.int64(0))
         play(h, prs)
@@ -418,7 +706,51 @@ def bench_rollouts(g, h, d, rs, drs, prs, seat, count):
     return wins
 
 
-__all__ = ["bench_rollouts", "play_search", "search_at", "search_decision", "search_scores"]
+__all__ = [
+    "bench_rollouts",
+    "drawn_at",
+    "drawn_decision",
+    "pending_at",
+    "pending_decision",
+    "play_search",
+    "reset_seen",
+    "search_at",
+    "search_decision",
+    "search_scores",
+    "seen_after",
+]
+
+
+@njit(cache=True)
+def seen_after(ws, hs, ds, seed, index, stop):
+    """Deal game ``index``'s first round and play ``stop`` decisions of it from Python (tests): ``ws`` holds the state."""
+    rs = np.zeros(4, np.uint64)
+    deal_rs = np.zeros(4, np.uint64)
+    drs = np.zeros(4, np.uint64)
+    prs = np.zeros(4, np.uint64)
+    set_stream(rs, seed, np.uint64(index), np.int64(PURPOSE_PLAY), np.int64(0))
+    set_stream(deal_rs, seed, np.uint64(index), np.int64(PURPOSE_DEAL), np.int64(0))
+    g = ws[0]
+    deal(g, rs, deal_rs, np.int64(0))
+    _search_round(g, hs[0], ds[0], rs, drs, prs, np.int64(stop))
+
+
+@njit(cache=True)
+def drawn_at(ws, hs, ds, rs, seat, card):
+    """drawn_decision on one-record workspace arrays from Python (tests); returns (option, options)."""
+    drs = np.zeros(4, np.uint64)
+    prs = np.zeros(4, np.uint64)
+    g = ws[0]
+    o = drawn_decision(g, hs[0], ds[0], rs, drs, prs, seat, np.int64(card))
+    return o, _drawn_options(g, card)
+
+
+@njit(cache=True)
+def pending_at(ws, hs, ds, rs, seat):
+    """pending_decision on one-record workspace arrays from Python (tests): the card stacked, or NO_CARD."""
+    drs = np.zeros(4, np.uint64)
+    prs = np.zeros(4, np.uint64)
+    return pending_decision(ws[0], hs[0], ds[0], rs, drs, prs, seat)
 
 
 @njit(cache=True)

@@ -37,9 +37,9 @@ from unocli.game.counters import MatchStats, Outcome, RoundStats
 from unocli.game.policies import Policy, SearchMode
 from unocli.game.rng import PURPOSE_DEAL, PURPOSE_PLAY, Stream
 from unocli.game.rules import Rules, Stacking, WildDrawFour
-from unocli.reference.decisions import CHALLENGE, STACK, PolicyDecider
+from unocli.reference.decisions import ACCEPT, CHALLENGE, STACK, PolicyDecider
 from unocli.reference.events import Event, Kind
-from unocli.reference.search import search_choice
+from unocli.reference.search import CHALLENGE_CODE, Seen, drawn_choice, pending_choice, search_choice
 
 HAND, DRAWN, STACKED, JUMP_IN = "hand", "drawn", "stacked", "jump_in"
 
@@ -60,6 +60,7 @@ class Plus4Info:
     lacked: bool = False  # the offender was seen failing to match colour_before, not played since (§13 trust_if_lacked)
     evidence: tuple[int, ...] = ()  # the offender's cards of that colour when playing it (shown if challenged)
     challengeable: bool = False
+    hand: tuple[int, ...] = ()  # the offender's cards after it, which a challenge shows
 
 
 class Round:
@@ -101,6 +102,7 @@ class Round:
         self.pending = 0  # pending penalty under stacking (§8)
         self.chain = 0  # +2/+4 cards in the current penalty chain
         self.plus4 = Plus4Info()
+        self.seen = Seen(self.n)  # what the table has seen of the hands, for a search's re-deal (reference/search.py)
         # Cycle detection (§11.15), Brent's method: the state at a power-of-two step is kept
         # and every later decision point is compared with it.
         self._kept: tuple | None = None
@@ -337,6 +339,7 @@ class Round:
             self.hands[seat][card] += 1
             got.append(card)
         self.stats.cards_drawn += len(got)
+        self.seen.drew(seat, len(got))
         if why != "turn":  # a penalty (start, penalty, challenge, uno): §9 max_draw
             self.stats.max_draw = max(self.stats.max_draw, len(got))
         self._emit(Kind.DRAW, seat=seat, cards=tuple(got), how=why, value=k)
@@ -435,6 +438,7 @@ class Round:
             self._play(seat, self._card_from_hand(seat, legal), HAND)
             return
         self.lacks[seat] = self.colour
+        before = self.hand_size(seat)
         drew_any = False
         while True:
             got = self._draw(seat, 1, "turn")
@@ -443,15 +447,22 @@ class Round:
             drew_any = True
             card = got[0]
             if self.is_legal(seat, card):
-                if self.decider.play_drawn(self, seat, card):
+                if self._plays_drawn(seat, card):
+                    self._failed(seat, before, card)
                     self._play(seat, card, DRAWN)
                     return
                 break
             if not self.rules.draw_until_playable:
                 if card == WILD_DRAW_FOUR and self.can_bluff(seat) and self.decider.bluff(self, seat):
+                    self._failed(seat, before, card)
                     self._play(seat, card, DRAWN)
                     return
                 break
+        self._failed(seat, before)
+        self._pass(seat, drew_any)
+
+    def _pass(self, seat: int, drew_any: bool) -> None:
+        """The turn ends without a card played (§3, §11.6)."""
         self.stats.passes += 1
         self.stats.turns += 1
         self._emit(Kind.PASS, seat=seat)
@@ -459,6 +470,19 @@ class Round:
         if self.dead_passes >= self.n:
             self._end(Outcome.BLOCKED)
         self.current = self.next_seat(seat)
+
+    def _plays_drawn(self, seat: int, card: int) -> bool:
+        """Play the playable card just drawn? A searching seat decides by search (with a Wild's colour)."""
+        if self.policies[seat].search is SearchMode.OFF:
+            return self.decider.play_drawn(self, seat, card)
+        chosen, colour = drawn_choice(self, seat, card)
+        self.decider.forced_colour = colour if colour >= 0 else None
+        return chosen >= 0
+
+    def _failed(self, seat: int, before: int, playing: int = -1) -> None:
+        """Seen: ``seat`` held ``before`` cards, none legal, so none of the colour (unless §11.12 held its one card)."""
+        if not (self.rules.no_action_finish and before == 1):
+            self.seen.failed(seat, self.colour, self.hand_size(seat) - before, playing)
 
     def _card_from_hand(self, seat: int, legal: list[int]) -> int:
         """§12.7 step 2: the card a turn plays from the hand; a searching seat's by search (docs/search.md).
@@ -471,10 +495,19 @@ class Round:
         self.decider.forced_colour = colour if colour >= 0 else None
         return card
 
-    def play_out(self, seat: int, card: int) -> RoundStats:
-        """``seat`` plays ``card`` from its hand now, then the round is played to its end (a search's rollout)."""
+    def play_out(self, seat: int, card: int, how: str = HAND) -> RoundStats:
+        """``seat`` plays ``card`` now (from its hand, or ``STACKED``), then the round is played out (a rollout).
+
+        A negative card is none: from the hand, the card just drawn is kept; facing a pending
+        penalty, ``CHALLENGE_CODE`` challenges it and -1 accepts it.
+        """
         try:
-            self._play(seat, card, HAND)
+            if how == STACKED:
+                self._respond_with(seat, STACK if card >= 0 else CHALLENGE if card == CHALLENGE_CODE else ACCEPT, card)
+            elif card < 0:
+                self._pass(seat, True)
+            else:
+                self._play(seat, card, HAND)
         except _RoundOver:
             return self.stats
         return self.run()
@@ -500,10 +533,12 @@ class Round:
                 lacked=self.lacks[seat] == self.colour,
                 evidence=tuple(c for c in sorted(self.hands[seat].elements()) if colour_of(c) == self.colour),
                 challengeable=self.rules.challenge and self.rules.wild_draw_four is WildDrawFour.RESTRICTED,
+                hand=tuple(sorted((self.hands[seat] - Counter({card: 1})).elements())),
             )
         self.hands[seat][card] -= 1
         if self.hands[seat][card] == 0:
             del self.hands[seat][card]
+        self.seen.played(seat, card)
         self.discard.append(card)
         self.top_player = seat
         s = self.stats
@@ -633,6 +668,7 @@ class Round:
         round, and the victim loses no turn (§9 ``skips``).
         """
         info = self.plus4
+        self.seen.challenged(info.offender, victim, info.hand)
         s = self.stats
         s.challenges += 1
         evidence = info.evidence
@@ -647,12 +683,18 @@ class Round:
         self.pending, self.chain = 0, 0
 
     def _pending_decision(self, victim: int) -> None:
-        """§8 stacking: the victim stacks, challenges or draws the pending penalty."""
-        top = self.top
+        """§8 stacking: the victim stacks, challenges or draws the pending penalty (a searching victim: by search)."""
         # Only a +4 played normally can be challenged; a stacked one makes the chain longer.
-        challenge_open = top == WILD_DRAW_FOUR and self.chain == 1 and self.plus4.challengeable
+        challenge_open = self.top == WILD_DRAW_FOUR and self.chain == 1 and self.plus4.challengeable
         stackable = self.stackable_cards(victim)
-        action, card = self.decider.respond(self, victim, stackable, challenge_open)
+        if self.policies[victim].search is SearchMode.OFF:
+            action, card = self.decider.respond(self, victim, stackable, challenge_open)
+        else:
+            action, card, colour = pending_choice(self, victim, stackable, challenge_open)
+            self.decider.forced_colour = colour if colour >= 0 else None
+        self._respond_with(victim, action, card)
+
+    def _respond_with(self, victim: int, action: str, card: int) -> None:
         if action == STACK:
             self._play(victim, card, STACKED)
         elif action == CHALLENGE:
@@ -714,6 +756,7 @@ class Round:
         self.lacks = [self.lacks[(seat - self.direction) % self.n] for seat in range(self.n)]
         self.shown = [self.shown[(seat - self.direction) % self.n] for seat in range(self.n)]
         self.stats.rotations += 1
+        self.seen.forget()
         self._emit(Kind.ROTATE, value=self.direction)
 
     def _swap(self, seat: int) -> None:
@@ -723,6 +766,7 @@ class Round:
         self.lacks[seat], self.lacks[other] = self.lacks[other], self.lacks[seat]
         self.shown[seat], self.shown[other] = self.shown[other], self.shown[seat]
         self.stats.swaps += 1
+        self.seen.forget()
         self._emit(Kind.SWAP, seat=seat, target=other)
 
 

@@ -17,17 +17,72 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from unocli.game.cards import N_COLOURS, WILD, WILD_DRAW_FOUR, canonical_deck
+from unocli.game.cards import N_COLOURS, WILD, WILD_DRAW_FOUR, canonical_deck, colour_of
 from unocli.game.policies import ColourChoice, SearchMode
 from unocli.game.rng import PURPOSE_DETERMINISE, PURPOSE_ROLLOUT, Stream, search_key
+from unocli.game.rules import WildDrawFour
 from unocli.reference.decisions import PolicyDecider
 
 if TYPE_CHECKING:
     from unocli.reference.engine import Round
 
 Option = tuple[int, int]  # (card, colour); colour -1 when the card names none
+CHALLENGE_CODE, ACCEPT_CODE = -2, -1  # a pending penalty's options other than a card (encode.RESPOND_*)
+NO_CAP = 127  # no bound on a seat's cards of a colour (the kernel's encode.NO_CAP)
+
+
+class Seen:
+    """What the table has seen of the hands, for a search's re-deal (docs/search.md, "What the re-deal uses").
+
+    ``cap[s][c]``: seat ``s`` holds at most that many cards of colour ``c`` (``NO_CAP``: no
+    bound). Public: every seat sees the passes, draws and plays it comes from.
+    ``known[s]``: cards seat ``s`` certainly holds, seen by seat ``known_by[s]`` alone (the
+    challenger of its +4, §5), or -1. Every entry is a fact about the true hands, kept true
+    as they change; a 7 swap or a 0 rotation forgets all of them.
+    """
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.forget()
+
+    def forget(self) -> None:
+        self.cap = [[NO_CAP] * N_COLOURS for _ in range(self.n)]
+        self.known: list[Counter[int]] = [Counter() for _ in range(self.n)]
+        self.known_by = [-1] * self.n
+
+    def drew(self, seat: int, k: int) -> None:
+        """``seat`` drew ``k`` unseen cards: each bound grows by ``k``."""
+        if k:
+            self.cap[seat] = [min(c + k, NO_CAP) for c in self.cap[seat]]
+
+    def played(self, seat: int, card: int) -> None:
+        """``seat`` put ``card`` down: one card of its colour fewer, and one fewer known if it was known."""
+        c = colour_of(card)
+        if c >= 0 and self.cap[seat][c] < NO_CAP:
+            self.cap[seat][c] = max(self.cap[seat][c] - 1, 0)
+        if self.known[seat][card] > 0:
+            self.known[seat][card] -= 1
+
+    def failed(self, seat: int, colour: int, kept: int, playing: int = -1) -> None:
+        """``seat`` had no legal card on ``colour`` (so none of it), drew, and kept ``kept`` drawn cards.
+
+        Only the last card drawn can have been playable, so it alone may be of ``colour``:
+        at most 1 after a pass that kept cards, 0 when nothing was drawn; ``playing`` is the
+        drawn card it is about to play (then only that card may be of ``colour``).
+        """
+        if playing >= 0:
+            bound = 1 if colour_of(playing) == colour else 0
+        else:
+            bound = min(kept, 1)
+        self.cap[seat][colour] = min(self.cap[seat][colour], bound)
+
+    def challenged(self, offender: int, victim: int, hand: Iterable[int]) -> None:
+        """The victim of ``offender``'s +4 challenged it and saw its hand (the cards after the +4)."""
+        self.known[offender] = Counter(hand)
+        self.known_by[offender] = victim
 
 
 class RolloutDecider(PolicyDecider):
@@ -48,25 +103,52 @@ def options(rnd: Round, seat: int, legal: list[int]) -> list[Option]:
     return out
 
 
-def determinise(rnd: Round, seat: int, stream: Stream) -> None:
-    """Re-deal what ``seat`` cannot see, keeping every hand's size and the draw pile's length.
+def determinise(rnd: Round, seat: int, stream: Stream, seen: Seen | None = None) -> None:
+    """Re-deal what ``seat`` cannot see, keeping every hand's size, the draw pile's length and ``seen``.
 
-    The unseen cards (the deck less ``seat``'s hand and the discard pile, top card
-    included) are listed in card-type order, shuffled, dealt to the opponents in
-    seat order, and the rest form the draw pile, top first.
+    The unseen cards (the deck less ``seat``'s hand, the discard pile, top card
+    included, and the opponents' cards ``seat`` was shown) are listed in card-type
+    order and shuffled. Each opponent in seat order keeps the cards ``seat`` was
+    shown and takes the first cards of the list its colour bounds allow; if they
+    allow too few (the order starved it), the first cards left. The rest form the
+    draw pile, top first, in list order. An opponent's last +4 was a bluff in the
+    re-deal when its re-dealt hand holds the colour it was played on.
     """
-    seen = Counter(rnd.hands[seat])
-    seen.update(rnd.discard)
-    unseen = sorted((Counter(canonical_deck()) - seen).elements())
+    shown = [seen.known[s] if seen is not None and s != seat and seen.known_by[s] == seat else Counter() for s in range(rnd.n)]
+    seen_cards = Counter(rnd.hands[seat])
+    seen_cards.update(rnd.discard)
+    for hand in shown:
+        seen_cards.update(hand)
+    unseen: list[int] = sorted((Counter(canonical_deck()) - seen_cards).elements())
     stream.shuffle(unseen)
-    pos = 0
+    taken = [False] * len(unseen)
     for s in range(rnd.n):
         if s == seat:
             continue
-        size = rnd.hand_size(s)
-        rnd.hands[s] = Counter(unseen[pos : pos + size])
-        pos += size
-    rnd.draw_pile = unseen[pos:]
+        hand = Counter(shown[s])
+        need = rnd.hand_size(s) - sum(hand.values())
+        counts = [0] * N_COLOURS
+        for card in hand.elements():
+            if colour_of(card) >= 0:
+                counts[colour_of(card)] += 1
+        cap = seen.cap[s] if seen is not None else [NO_CAP] * N_COLOURS
+        for bounded in (True, False):
+            for i, card in enumerate(unseen):
+                c = colour_of(card)
+                if need <= 0 or taken[i] or (bounded and c >= 0 and counts[c] >= cap[c]):
+                    continue
+                taken[i] = True
+                hand[card] += 1
+                need -= 1
+                if c >= 0:
+                    counts[c] += 1
+        rnd.hands[s] = hand
+    rnd.draw_pile = [card for i, card in enumerate(unseen) if not taken[i]]
+    p4 = rnd.plus4  # whether an opponent's last +4 was a bluff is hidden too: it follows from the re-dealt hand (§5)
+    if p4.offender >= 0 and p4.offender != seat:
+        restricted = rnd.rules.wild_draw_four is WildDrawFour.RESTRICTED
+        bluff = restricted and p4.colour_before >= 0 and rnd.holds_colour(p4.offender, p4.colour_before)
+        rnd.plus4 = dataclasses.replace(p4, bluff=bluff)
 
 
 def clone(rnd: Round, policies: tuple, rng: Stream, decider: PolicyDecider) -> Round:
@@ -83,25 +165,32 @@ def clone(rnd: Round, policies: tuple, rng: Stream, decider: PolicyDecider) -> R
     return sim
 
 
-def rollout(sim: Round, seat: int, card: int) -> int:
-    """``seat`` plays ``card`` from its hand, then the round is played out: 1 if ``seat`` wins, else 0."""
-    return int(sim.play_out(seat, card).winner == seat)
+def rollout(sim: Round, seat: int, card: int, how: str) -> int:
+    """``seat`` plays ``card`` (``Round.play_out``), then the round is played out: 1 if ``seat`` wins, else 0."""
+    return int(sim.play_out(seat, card, how).winner == seat)
 
 
 def search_scores(rnd: Round, seat: int, legal: list[int]) -> list[tuple[Option, int]]:
-    """Every option with the number of its ``budget`` rollouts that ``seat`` won."""
+    """Every option of a card from the hand with the number of its ``budget`` rollouts that ``seat`` won."""
+    return score_options(rnd, seat, options(rnd, seat, legal))
+
+
+def score_options(rnd: Round, seat: int, opts: list[Option], how: str = "hand") -> list[tuple[Option, int]]:
+    """Every option with the number of its ``budget`` rollouts that ``seat`` won (one re-deal per rollout).
+
+    ``how``: "hand" for a card from the hand (-1 keeps a drawn card), "stacked" facing a pending penalty.
+    """
     pol = rnd.policies[seat]
-    opts = options(rnd, seat, legal)
     rollout_policies = (pol.replace(search=SearchMode.OFF),) * rnd.n
     key = search_key(rnd.rng.s0, rnd.rng.s1, rnd.rng.s2, rnd.rng.s3, rnd.round_index, rnd.stats.turns)
     scores = [0] * len(opts)
     for r in range(pol.budget):
         base = clone(rnd, rollout_policies, Stream(0, 0, 0), PolicyDecider())
         if pol.search is not SearchMode.PEEK:
-            determinise(base, seat, Stream(key, r, PURPOSE_DETERMINISE, 0))
+            determinise(base, seat, Stream(key, r, PURPOSE_DETERMINISE, 0), rnd.seen)
         for o, (card, colour) in enumerate(opts):
             sim = clone(base, rollout_policies, Stream(key, r, PURPOSE_ROLLOUT, 0), RolloutDecider(colour))
-            scores[o] += rollout(sim, seat, card)
+            scores[o] += rollout(sim, seat, card, how)
     return list(zip(opts, scores, strict=True))
 
 
@@ -126,9 +215,72 @@ def search_choice(rnd: Round, seat: int, legal: list[int]) -> Option:
     opts = options(rnd, seat, legal)
     if len(opts) == 1:
         return opts[0]
-    pref = policy_option(rnd, seat, legal)
-    scored = search_scores(rnd, seat, legal)
+    return _best(score_options(rnd, seat, opts), policy_option(rnd, seat, legal))
+
+
+def _best(scored: list[tuple[Option, int]], pref: Option) -> Option:
     best = max(score for _, score in scored)
     if dict(scored)[pref] == best:
         return pref
     return next(option for option, score in scored if score == best)
+
+
+def drawn_options(card: int) -> list[Option]:
+    """A playable drawn card's options: play it (a Wild once per colour: the hand is not empty after it), keep it."""
+    play = [(card, c) for c in range(N_COLOURS)] if card >= WILD else [(card, -1)]
+    return [*play, (-1, -1)]
+
+
+def drawn_preference(rnd: Round, seat: int, card: int) -> Option:
+    """The knobs' choice for a drawn card: play at ``play_drawn`` 1, keep at 0, else (a draw) the first option."""
+    pol = rnd.policies[seat]
+    opts = drawn_options(card)
+    if pol.play_drawn <= 0.0:
+        return opts[-1]
+    if pol.play_drawn >= 1.0 and card >= WILD and pol.colour is not ColourChoice.RANDOM:
+        return (card, PolicyDecider().colour(rnd, seat))
+    return opts[0]
+
+
+def drawn_choice(rnd: Round, seat: int, card: int) -> Option:
+    """Play the drawn playable ``card`` (with a Wild's colour) or keep it (-1), by rollouts (kernel drawn_decision)."""
+    return _best(score_options(rnd, seat, drawn_options(card)), drawn_preference(rnd, seat, card))
+
+
+def pending_options(stackable: list[int], challenge_open: bool) -> list[Option]:
+    """Facing a pending penalty: each distinct stackable card (a +4 once per colour), challenging when open, accepting."""
+    out: list[Option] = []
+    for card in sorted(set(stackable)):
+        out.extend([(card, c) for c in range(N_COLOURS)] if card == WILD_DRAW_FOUR else [(card, -1)])
+    if challenge_open:
+        out.append((CHALLENGE_CODE, -1))
+    return [*out, (ACCEPT_CODE, -1)]
+
+
+def pending_preference(rnd: Round, seat: int, stackable: list[int], challenge_open: bool) -> Option:
+    """The knobs' response, worked out on a copy of the play stream (the game's is not moved); else accepting."""
+    saved = rnd.rng
+    copy = Stream(0, 0, 0)
+    copy.s0, copy.s1, copy.s2, copy.s3 = saved.s0, saved.s1, saved.s2, saved.s3
+    rnd.rng = copy
+    try:
+        action, card = PolicyDecider().respond(rnd, seat, list(stackable), challenge_open)
+        colour = PolicyDecider().colour(rnd, seat) if action == "stack" and card == WILD_DRAW_FOUR else -1
+    finally:
+        rnd.rng = saved
+    option = (card, colour) if action == "stack" else (CHALLENGE_CODE if action == "challenge" else ACCEPT_CODE, -1)
+    opts = pending_options(stackable, challenge_open)
+    return option if option in opts else opts[-1]
+
+
+def pending_choice(rnd: Round, seat: int, stackable: list[int], challenge_open: bool) -> tuple[str, int, int]:
+    """(action, card, colour) facing a pending penalty, by rollouts (kernel pending_decision); one option: the knobs."""
+    opts = pending_options(stackable, challenge_open)
+    if len(opts) == 1:
+        action, card = rnd.decider.respond(rnd, seat, stackable, challenge_open)
+        return action, card, -1
+    pref = pending_preference(rnd, seat, stackable, challenge_open)
+    card, colour = _best(score_options(rnd, seat, opts, "stacked"), pref)
+    if card >= 0:
+        return "stack", card, colour
+    return ("challenge" if card == CHALLENGE_CODE else "accept"), -1, -1

@@ -77,8 +77,8 @@ from typing import Any
 
 from unocli.errors import ConfigError
 from unocli.files import load_toml
+from unocli.game.limits import OutOfRange, check_games, check_seed
 from unocli.game.policies import UnknownPolicy
-from unocli.limits import check_games, check_seed
 from unocli.report import registry
 from unocli.report.registry import REPORTS
 from unocli.run.precision import DEFAULT_MAX_GAMES, check_target
@@ -449,14 +449,14 @@ class _Getter:
         return value
 
     def checked(self, key: str, default: int, check: Callable[[Any, str], int]) -> int:
-        """A value checked by one of :mod:`unocli.limits`' checks (the ones the CLI's options use)."""
+        """A value checked by one of :mod:`unocli.game.limits`' checks (the ones the CLI's options use)."""
         value = self.raw.get(key, default)
         if isinstance(value, str):  # the CLI reads text; a file's number is a TOML integer
-            raise self.where.error(key, f"must be a whole number, not the text {value!r}")
+            raise OutOfRange(str(self.where.error(key, f"must be a whole number, not the text {value!r}")))
         try:
             return check(value, "it")
-        except ConfigError as exc:
-            raise self.where.error(key, str(exc).removeprefix("it ")) from None
+        except OutOfRange as exc:
+            raise OutOfRange(str(self.where.error(key, str(exc).removeprefix("it ")))) from None
 
     def boolean(self, key: str, default: bool) -> bool:
         value = self.raw.get(key, default)

@@ -28,14 +28,14 @@ from unocli.errors import ConfigError
 from unocli.files import display_path
 from unocli.game.policies import (
     PRESETS,
+    SEARCH_PRESETS,
     Policy,
     UnknownPolicy,
     load_policies_file,
     parse_policy_spec,
     policy_choices,
     preset,
-    resolve_policies,
-    seat_labels,
+    seat_specs,
 )
 from unocli.game.rules import PRESETS as RULE_PRESETS
 from unocli.game.rules import Rules, resolve_rules
@@ -191,7 +191,7 @@ def expand_spec(spec: str, rules: str, players: int, policies: PolicyFile | None
         )
     out = spec.replace("{rules}", rules).replace("{players}", str(players))
     name = out.partition(":")[0].strip()
-    if name not in PRESETS and not (policies and name in policies.policies):
+    if name not in PRESETS and name not in SEARCH_PRESETS and not (policies and name in policies.policies):
         where = f"in {policies.path!r}" if policies else "a preset (no policies file is named)"
         raise UnknownPolicy(f"policy {spec!r} at {players} players under {rules} rules names {name!r}, which is not {where}")
     return out
@@ -203,7 +203,7 @@ def parse_policy(spec: str, policies: PolicyFile | None = None) -> Policy:
     An unknown NAME raises :class:`UnknownPolicy`, one sentence listing every known name.
     """
     name = spec.partition(":")[0].strip()
-    if name not in PRESETS and not (policies and name in policies.policies):
+    if name not in PRESETS and name not in SEARCH_PRESETS and not (policies and name in policies.policies):
         raise UnknownPolicy(f"unknown policy {name!r}; the policies are: {known_policies(policies, name)}")
     return parse_policy_spec(spec, policies.policies if policies else None)
 
@@ -256,15 +256,10 @@ class TableSpec:
             spec = str(Path(self.base_dir) / spec)
         rules = resolve_rules(spec, [f"{k}={v}" for k, v in self.sets], players or self.players)
         policy = expand_spec(self.policy, self.rules, rules.players, self.policies)
-        seats = [f"{s}={expand_spec(p, self.rules, rules.players, self.policies)}" for s, p in self.seats]
-        for s, _ in self.seats:
-            if not 0 <= s < rules.players:
-                raise ConfigError(f"seat {s} is not at the table: seats are 0 to {rules.players - 1}")
-        for spec in (policy, *(p.partition("=")[2] for p in seats)):
-            parse_policy(spec, self.policies)  # an unknown name: one sentence naming the presets and the file's
-        extra = self.policies.policies if self.policies else None
-        policies = list(resolve_policies(rules.players, policy, seats, extra))
-        labels = list(seat_labels(rules.players, policy, seats))
+        seats = [(s, expand_spec(p, self.rules, rules.players, self.policies)) for s, p in self.seats]
+        labels = list(seat_specs(rules.players, policy, seats))
+        parsed = {spec: parse_policy(spec, self.policies) for spec in dict.fromkeys((policy, *labels))}
+        policies = [parsed[spec] for spec in labels]
         for sel, knob, value in self.knobs:
             for s in seat_selection(sel, rules.players):
                 policies[s] = policies[s].replace(**{knob: value})

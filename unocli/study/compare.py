@@ -47,179 +47,25 @@ import numpy as np
 import pandas as pd
 
 from unocli.errors import ConfigError
-from unocli.game.policies import Policy
-from unocli.game.rules import Rules
-from unocli.kernel import ROW_NAMES, play_rows
-from unocli.kernel.encode import DEALER, FIRST_PLAYER, OUTCOME, WINNER
-from unocli.run.accumulate import METRICS, Accumulator, finished
+from unocli.run.accumulate import Accumulator
 from unocli.run.backends import Backend, LocalBackend
 from unocli.run.precision import DEFAULT_MAX_GAMES, TargetInfo, check_target, play_to_target
+
+# The quantities are part of this module's API (reports, balance and the CLI read them from here).
+from unocli.run.quantities import is_binary as is_binary
+from unocli.run.quantities import over_finished
+from unocli.run.quantities import quantity_matrix as quantity_matrix
+from unocli.run.quantities import quantity_names as quantity_names
+from unocli.run.shards import DEFAULT_BLOCKS, PairShard, PairSpec, run_pair_shard
 from unocli.study.arm import Arm
 from unocli.study.simulate import check_run_args
 from unocli.study.stats import Difference, Estimate, holm, indicator_mean, paired_t, t_interval
 
 DEFAULT_SHARD = 1 << 14
-# Bootstrap blocks. More blocks give a finer resampling distribution for non-smooth figures (the max-gap
-# balance covered about 92% with 32); a 95% interval of a mean covers 94.3% with 256 (tests/test_stats.py,
-# the slow coverage test), and a block still holds > 100 games at 30,000 games.
-DEFAULT_BLOCKS = 256
 MIN_SHARD = 2048  # a kernel call costs ~10-20 ms of fixed overhead: shards smaller than this waste it
 SHARD_CELLS = 4_000_000  # games x arms x quantities held at once in one shard
 
 Progress = Callable[[int, int], None]
-BINARY_PREFIXES = ("win_", "lose_")
-OUTCOME_QUANTITIES = ("won", "blocked", "capped", "stuck")
-# Who won, by role: the seat that took the first turn, the dealer (docs/rules.md §2).
-ROLE_QUANTITIES = ("win_first", "win_dealer")
-
-
-def quantity_names(players: int) -> tuple[str, ...]:
-    """Every quantity a comparison can report for a table of ``players``."""
-    return (
-        *METRICS,
-        *OUTCOME_QUANTITIES,
-        *ROLE_QUANTITIES,
-        *(f"win_place_{k}" for k in range(1, players + 1)),
-        *(f"win_{s}" for s in range(players)),
-        *(f"lose_{s}" for s in range(players)),
-        *(f"cards_left_{s}" for s in range(players)),
-        *(f"points_{s}" for s in range(players)),
-    )
-
-
-def is_binary(name: str) -> bool:
-    """Is the quantity a 0/1 indicator (summarised as a share with a Wilson interval)?"""
-    return name in OUTCOME_QUANTITIES or name.startswith(BINARY_PREFIXES)
-
-
-def over_finished(name: str) -> bool:
-    """Is the quantity summarised over finished (won or blocked) games only?
-
-    Lengths, counters and per-seat cards or points are: a capped game's length
-    is the cap and a stuck one's is when the loop was noticed, so averaging
-    them in would make a figure depend on ``max_turns`` (docs/rules.md §9,
-    §11.15). Outcome and win indicators are over every game.
-    """
-    return not is_binary(name)
-
-
-def quantity_matrix(rows: np.ndarray, names: Sequence[str], players: int, out: np.ndarray | None = None) -> np.ndarray:
-    """The named quantities of each game at a table of ``players``: ``int64[games, len(names)]`` (into ``out`` if given).
-
-    ``win_first``: the seat that took the first turn won; ``win_dealer``: the
-    dealer won; ``win_place_K``: the seat ``K`` places after the dealer won
-    (``K = players`` is the dealer).
-    """
-    out = np.empty((rows.shape[0], len(names)), dtype=np.int64) if out is None else out
-    for j, name in enumerate(names):
-        if name in ROW_NAMES:
-            out[:, j] = rows[:, ROW_NAMES.index(name)]
-        elif name in OUTCOME_QUANTITIES:
-            out[:, j] = rows[:, OUTCOME] == OUTCOME_QUANTITIES.index(name)
-        elif name in ROLE_QUANTITIES:
-            out[:, j] = rows[:, WINNER] == rows[:, FIRST_PLAYER if name == "win_first" else DEALER]
-        elif name.startswith("win_place_"):
-            w = rows[:, WINNER]
-            out[:, j] = (w >= 0) & ((w - rows[:, DEALER] - 1) % players == int(name[10:]) - 1)
-        elif name.startswith("win_"):
-            out[:, j] = rows[:, WINNER] == int(name[4:])
-        elif name.startswith("lose_"):
-            w = rows[:, WINNER]
-            out[:, j] = (w >= 0) & (w != int(name[5:]))
-        else:  # pragma: no cover - names are checked before a run
-            raise ValueError(f"unknown quantity {name!r}")
-    return out
-
-
-@dataclass(frozen=True)
-class PairSpec:
-    """Everything a shard needs (picklable, for any backend)."""
-
-    tables: tuple[tuple[Rules, tuple[Policy, ...]], ...]
-    seed: int
-    match: bool
-    quantities: tuple[str, ...]
-    pairs: tuple[tuple[int, int], ...]
-    cross: tuple[tuple[int, int], ...]
-    threads: int | None = None
-    blocks: int = DEFAULT_BLOCKS
-
-
-@dataclass
-class PairShard:
-    """The sums of one shard of games (int64 numpy arrays; converted to exact ints on merge)."""
-
-    start: int
-    count: int
-    s1: np.ndarray  # [arms, quantities]
-    s2: np.ndarray  # [arms, quantities]
-    d1: np.ndarray  # [pairs, quantities]
-    d2: np.ndarray  # [pairs, quantities]
-    both: np.ndarray  # [pairs]: games both arms finished
-    fin: np.ndarray  # [arms]: games each arm finished
-    sx: np.ndarray  # [arms, cross]
-    accs: list[Accumulator]
-    block_s1: np.ndarray  # [blocks, arms, quantities]
-    block_n: np.ndarray  # [blocks]
-    block_fin: np.ndarray  # [blocks, arms]
-
-
-def run_pair_shard(spec: PairSpec, shard: tuple[int, int]) -> PairShard:
-    """Play games ``start .. start + count - 1`` under every arm and sum their quantities.
-
-    Quantities summarised over finished games (:func:`over_finished`) are zeroed
-    in games an arm did not finish, and a paired difference of one is taken
-    over the games both arms finished (``both``).
-    """
-    start, count = shard
-    accs = []
-    q = np.empty((len(spec.tables), count, len(spec.quantities)), dtype=np.int64)  # [arms, games, quantities]
-    fin = np.empty((len(spec.tables), count), dtype=bool)
-    for k, (rules, policies) in enumerate(spec.tables):
-        rows = play_rows(rules, policies, seed=spec.seed, start=start, count=count, match=spec.match, threads=spec.threads)
-        acc = Accumulator(players=rules.players)
-        acc.add_rows(rows, first_index=start)
-        accs.append(acc)
-        quantity_matrix(rows, spec.quantities, rules.players, out=q[k])
-        fin[k] = finished(rows)
-    masked = np.array([over_finished(name) for name in spec.quantities], dtype=bool)
-    q[:, :, masked] *= fin[:, :, None]
-    s1 = q.sum(axis=1)
-    s2 = (q * q).sum(axis=1)
-    d1 = np.zeros((len(spec.pairs), len(spec.quantities)), dtype=np.int64)
-    d2 = np.zeros_like(d1)
-    both = np.zeros(len(spec.pairs), dtype=np.int64)
-    for p, (a, b) in enumerate(spec.pairs):
-        common = fin[a] & fin[b]
-        d = q[a] - q[b]
-        d[:, masked] *= common[:, None]
-        d1[p], d2[p], both[p] = d.sum(axis=0), (d * d).sum(axis=0), common.sum()
-    sx = np.zeros((len(spec.tables), len(spec.cross)), dtype=np.int64)
-    for c, (i, j) in enumerate(spec.cross):
-        sx[:, c] = (q[:, :, i] * q[:, :, j]).sum(axis=1)
-    block = np.arange(start, start + count, dtype=np.int64) % spec.blocks
-    order = np.argsort(block, kind="stable")
-    block_n = np.bincount(block, minlength=spec.blocks).astype(np.int64)
-    block_s1 = np.zeros((spec.blocks, len(spec.tables), len(spec.quantities)), dtype=np.int64)
-    present = np.flatnonzero(block_n)
-    starts = np.concatenate([[0], np.cumsum(block_n)[:-1]])[present]
-    block_s1[present] = np.add.reduceat(q[:, order], starts, axis=1).transpose(1, 0, 2)
-    block_fin = np.stack([np.bincount(block, weights=f, minlength=spec.blocks) for f in fin], axis=1).astype(np.int64)
-    return PairShard(
-        start=start,
-        count=count,
-        s1=s1,
-        s2=s2,
-        d1=d1,
-        d2=d2,
-        both=both,
-        fin=fin.sum(axis=1).astype(np.int64),
-        sx=sx,
-        accs=accs,
-        block_s1=block_s1,
-        block_n=block_n,
-        block_fin=block_fin,
-    )
 
 
 def _exact(a: np.ndarray) -> np.ndarray:

@@ -24,6 +24,7 @@ plays every deal, so a deal's rounds are correlated within and across tables.
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -32,6 +33,7 @@ import numpy as np
 import pandas as pd
 
 from unocli.errors import ConfigError
+from unocli.game.limits import OutOfRange
 from unocli.game.policies import Policy
 from unocli.game.rules import Rules
 from unocli.run.backends import Backend, LocalBackend
@@ -107,6 +109,23 @@ class LadderData:
         return self.design().sum(axis=1)
 
 
+def _check_memory(size: int, games: int) -> None:
+    """Refuse a ladder whose per-deal wins (``size`` bytes) would not fit in this machine's memory.
+
+    The game count itself is bounded by unocli.game.limits; the ladder alone keeps every deal's
+    wins (a fit needs them all), so its own limit is the memory, read from the system.
+    """
+    try:
+        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):  # a system without these names: let the allocation decide
+        return
+    if size > memory:
+        raise OutOfRange(
+            f"a ladder of {games:,} deals keeps {size / 2**30:,.1f} GiB of win counts, more than this machine's "
+            f"{memory / 2**30:,.1f} GiB of memory: play fewer deals"
+        )
+
+
 def play_ladder(
     rules: Rules,
     policies: Sequence[Policy],
@@ -127,6 +146,7 @@ def play_ladder(
     if dup:
         raise ConfigError(f"policy {dup[0]!r} is named twice in the ladder")
     tables = plan_tables(len(policies), rules.players)
+    _check_memory(len(tables) * games * rules.players * np.dtype(np.int16).itemsize, games)
     runner = backend or LocalBackend()
     wins = np.zeros((len(tables), games, rules.players), dtype=np.int16)
     for t, table in enumerate(tables):

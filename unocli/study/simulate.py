@@ -11,15 +11,16 @@ import numpy as np
 
 from unocli.errors import ConfigError
 from unocli.game.counters import COUNTERS, Outcome
+from unocli.game.limits import check_games, check_seed
 from unocli.game.policies import Policy
 from unocli.game.policies import preset as policy_preset
 from unocli.game.rules import Rules
 from unocli.kernel import ROW_NAMES
-from unocli.limits import check_games, check_seed
 from unocli.run.accumulate import METRICS, Accumulator
 from unocli.run.backends import Backend, LocalBackend
 from unocli.run.precision import DEFAULT_FIRST_BATCH, DEFAULT_MAX_GAMES, TargetInfo, check_target, play_to_target
 from unocli.run.shards import RunSpec, run_shard, split
+from unocli.study.arm import Arm
 from unocli.study.stats import Difference, Proportion, clustered_share, paired_t, t_interval, wilson
 from unocli.version import __version__
 
@@ -313,7 +314,7 @@ def games_frame(rows: np.ndarray, players: int, first_index: int, rotated: bool 
 
 
 def simulate(
-    rules: Rules,
+    table: Rules | Arm,
     policies: Policy | Sequence[Policy] | None = None,
     *,
     games: int,
@@ -335,9 +336,10 @@ def simulate(
 
     Parameters
     ----------
-    rules, policies
-        The rule set and one policy per seat (a single policy is copied to
-        every seat; None plays the canonical random policy).
+    table, policies
+        An :class:`~unocli.study.arm.Arm`, as ``compare`` and ``sweep`` play (it holds the
+        policies, labels, match and rotate_seats); or a rule set and one policy per seat
+        (one policy is copied to every seat; None plays the canonical random policy).
     games, seed, start
         Games ``start .. start + games - 1`` of run ``seed``; each is a pure
         function of (rules, policies, seed, index).
@@ -370,6 +372,7 @@ def simulate(
         ``metric_names``) is at most ``target_error`` or ``max_games`` games
         were played; ``result.target`` says how it went.
     """
+    rules, policies, labels, match, rotate_seats = _table(table, policies, labels, match, rotate_seats)
     if target_error is not None:
         _check_target(target_error, metric, max_games, match)
     # with a target, games is only the first batch and 0 means the default one
@@ -390,6 +393,17 @@ def simulate(
         run.play, partial(run.half_width, metric), first=games, target_error=target_error, metric=metric, max_games=max_games
     )
     return run.result(seed, target)
+
+
+def _table(
+    table: Rules | Arm, policies: Any, labels: Sequence[str] | None, match: bool, rotate_seats: bool
+) -> tuple[Rules, Any, Sequence[str] | None, bool, bool]:
+    """:func:`simulate`'s table as rules, policies, labels (None: seat0 ...), match and rotate_seats."""
+    if not isinstance(table, Arm):
+        return table, policies, labels, match, rotate_seats
+    if policies is not None or labels is not None or match or rotate_seats:
+        raise ConfigError("an Arm holds its policies, labels, match and rotate_seats: give them in the Arm")
+    return table.rules, table.policies, table.labels or None, table.match, table.rotate_seats
 
 
 def _shard_size(batch_size: int | None, spec: RunSpec) -> int:

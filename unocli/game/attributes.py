@@ -1,17 +1,20 @@
 """What :class:`~unocli.game.rules.Rules` and :class:`~unocli.game.policies.Policy` share.
 
-Both are frozen dataclasses of user-settable fields, built from presets, TOML
-files and ``FIELD=VALUE`` text. This module holds the machinery once:
+Both are frozen dataclasses of user-settable attributes (rule fields, policy
+knobs), built from presets, TOML files and ``NAME=VALUE`` text. ("Field"
+alone means a line-up of players in the reports.) This module holds the
+machinery once:
 
-- :func:`meta`: a field's help text and bounds (its dataclass metadata);
-- :class:`Fields`: the base class that checks and converts every field on
-  construction, and gives ``replace``, ``to_dict``, ``names`` and ``describe``;
-- :class:`Presets`: a named registry of field values with its own error message.
+- :func:`meta`: an attribute's help text and bounds (its dataclass metadata);
+- :class:`Attributes`: the base class that checks and converts every attribute
+  on construction, and gives ``replace``, ``to_dict``, ``names``, ``kinds`` and
+  ``describe``;
+- :class:`Presets`: a named registry of attribute values with its own error message.
 
-How a field is converted follows from its annotation: ``bool``, ``int``
+How an attribute is converted follows from its annotation: ``bool``, ``int``
 (within ``lo``..``hi``), ``float`` (a probability, 0 to 1), a ``StrEnum``, or
 any type with a ``coerce`` function in its metadata. Every invalid value raises
-:class:`~unocli.errors.ConfigError` with one sentence naming the field and
+:class:`~unocli.errors.ConfigError` with one sentence naming the attribute and
 what is allowed.
 """
 
@@ -30,11 +33,11 @@ from unocli.errors import ConfigError
 TRUE_WORDS = frozenset({"true", "yes", "on", "1"})
 FALSE_WORDS = frozenset({"false", "no", "off", "0"})
 
-Coerce = Callable[[str, Any], Any]  # (field name, value) -> converted value, or raise ConfigError
+Coerce = Callable[[str, Any], Any]  # (attribute name, value) -> converted value, or raise ConfigError
 
 
 def meta(help: str, *, lo: int | None = None, hi: int | None = None, coerce: Coerce | None = None) -> dict[str, Any]:
-    """The metadata of one field: help text, bounds (whole numbers) and an optional converter."""
+    """The metadata of one attribute: help text, bounds (whole numbers) and an optional converter."""
     out: dict[str, Any] = {"help": help}
     if lo is not None:
         out["lo"], out["hi"] = lo, hi
@@ -43,15 +46,15 @@ def meta(help: str, *, lo: int | None = None, hi: int | None = None, coerce: Coe
     return out
 
 
-class Fields:
-    """Base of a frozen dataclass whose fields a user sets.
+class Attributes:
+    """Base of a frozen dataclass whose attributes a user sets.
 
-    Subclasses name what a field is called in messages (``WHAT``, ``WHAT_PLURAL``:
+    Subclasses name what an attribute is called in messages (``WHAT``, ``WHAT_PLURAL``:
     "rule field"/"fields", "policy knob"/"knobs").
     """
 
-    WHAT: ClassVar[str] = "field"
-    WHAT_PLURAL: ClassVar[str] = "fields"
+    WHAT: ClassVar[str] = "attribute"
+    WHAT_PLURAL: ClassVar[str] = "attributes"
 
     def __post_init__(self) -> None:
         hints = _hints(type(self))
@@ -61,12 +64,18 @@ class Fields:
 
     @classmethod
     def names(cls) -> tuple[str, ...]:
-        """Every field name, in declaration order."""
+        """Every attribute name, in declaration order."""
         return tuple(f.name for f in dataclasses.fields(cls))  # type: ignore[arg-type]
 
     @classmethod
+    def kinds(cls) -> dict[str, Any]:
+        """Every attribute's resolved annotation (``int``, ``float``, ``bool``, an enum, ``str``), in declaration order."""
+        hints = _hints(cls)
+        return {name: hints[name] for name in cls.names()}
+
+    @classmethod
     def describe(cls) -> list[tuple[str, str]]:
-        """(field, meaning) for every field, in order."""
+        """(attribute, meaning) for every attribute, in order."""
         return [(f.name, f.metadata["help"]) for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
 
     @classmethod
@@ -75,29 +84,29 @@ class Fields:
 
     @classmethod
     def check_names(cls, names: Iterable[str]) -> None:
-        """Raise ConfigError naming the first unknown field (alphabetically) among ``names``."""
+        """Raise ConfigError naming the first unknown attribute (alphabetically) among ``names``."""
         unknown = set(names) - set(cls.names())
         if unknown:
             raise ConfigError(cls.unknown_message(sorted(unknown)[0]))
 
     def replace(self, **changes: Any) -> Self:
-        """A copy with some fields changed (validated)."""
+        """A copy with some attributes changed (validated)."""
         self.check_names(changes)
         return dataclasses.replace(self, **changes)  # type: ignore[type-var]
 
     def to_dict(self) -> dict[str, Any]:
-        """Every field as plain JSON/TOML values (enums as their text)."""
+        """Every attribute as plain JSON/TOML values (enums as their text)."""
         return {name: _plain(getattr(self, name)) for name in self.names()}
 
 
 class Presets(dict[str, tuple[str, dict[str, Any]]]):
-    """Named field values: ``{name: (description, {field: value})}``.
+    """Named attribute values: ``{name: (description, {attribute: value})}``.
 
     ``what``/``plural`` name the registry in the unknown-name message
     ("rules preset"/"presets", "policy"/"policies").
     """
 
-    def __init__(self, cls: type[Fields], what: str, plural: str, entries: dict[str, tuple[str, dict[str, Any]]]) -> None:
+    def __init__(self, cls: type[Attributes], what: str, plural: str, entries: dict[str, tuple[str, dict[str, Any]]]) -> None:
         super().__init__(entries)
         self.cls, self.what, self.plural = cls, what, plural
 
@@ -127,7 +136,7 @@ def _plain(value: Any) -> Any:
 
 
 def _coerce(what: str, f: dataclasses.Field, kind: Any, value: Any) -> Any:
-    """Check and convert one field's value, or raise ConfigError naming it."""
+    """Check and convert one attribute's value, or raise ConfigError naming it."""
     label = f"{what} {f.name!r}"
     if "coerce" in f.metadata:
         return f.metadata["coerce"](label, value)
