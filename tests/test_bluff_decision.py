@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import math
 import re
-from collections import Counter
 
 import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats as sps
+from test_search import kernel_position, rest_of_deck
 
-from unocli.game.cards import canonical_deck, parse_card, parse_cards
+from unocli.game.cards import parse_card, parse_cards
 from unocli.game.policies import parse_policy_spec
 from unocli.game.rng import Stream
 from unocli.game.rules import preset as rules_preset
@@ -30,54 +30,14 @@ RED = 0
 BUDGET = 8
 
 
-def rest_of_deck(*parts: str) -> list[int]:
-    """The deck less the cards named in ``parts``, in type order (a discard pile that leaves only them unseen)."""
-    left = Counter(canonical_deck())
-    for part in parts:
-        left.subtract(parse_cards(part))
-    assert all(k >= 0 for k in left.values())
-    return sorted(left.elements())
-
-
 def kernel_row(rnd: Round, seat: int, budget: int, accept, challenge) -> list[int]:
-    """The kernel's measurement of ``rnd``'s position, loaded into a workspace field by field (as tests/test_search.py)."""
-    from unocli.kernel.batch import new_workspace
+    """The kernel's measurement of ``rnd``'s position, loaded into a workspace as tests/test_search.py loads one (the
+    seen-records included: the re-deal reads them)."""
     from unocli.kernel.bluff_decision import measure_at
-    from unocli.kernel.encode import ROW_NAMES, encode_policies, encode_rules
+    from unocli.kernel.encode import encode_policies
 
-    ru = np.append(encode_rules(rnd.rules), np.int64(0))
-    probs, ints, prio = encode_policies(rnd.policies)
+    ws, hs, ds, rs = kernel_position(rnd)
     fprobs, fints, fprio = encode_policies((accept, challenge))
-    ws, hs, ds = (new_workspace(ru, probs, ints, prio) for _ in range(3))
-    for s in range(rnd.n):
-        for t, k in rnd.hands[s].items():
-            ws["hands"][0][s, t] = k
-        ws["hsize"][0][s] = rnd.hand_size(s)
-        ws["ccount"][0][s] = rnd.colour_counts(s)
-        ws["lacks"][0][s] = rnd.lacks[s]
-        ws["shown"][0][s] = rnd.shown[s]
-    for c in rnd.discard[:-1]:
-        ws["disc"][0][c] += 1
-    ws["disc_n"][0] = len(rnd.discard) - 1
-    ws["pile"][0][: len(rnd.draw_pile)] = rnd.draw_pile
-    ws["pile_pos"][0], ws["pile_len"][0] = 0, len(rnd.draw_pile)
-    for name, value in (
-        ("top", rnd.top),
-        ("colour", rnd.colour),
-        ("direction", rnd.direction),
-        ("current", rnd.current),
-        ("top_player", rnd.top_player),
-        ("dead", rnd.dead_passes),
-        ("pending", rnd.pending),
-        ("chain", rnd.chain),
-        ("round_index", rnd.round_index),
-        ("p4_offender", -1),
-        ("p4_colour", -1),
-    ):
-        ws[name][0] = value
-    ws["row"][0][ROW_NAMES.index("turns")] = rnd.stats.turns
-    ws["row"][0][ROW_NAMES.index("first_to_one")] = -1
-    rs = np.array([rnd.rng.s0, rnd.rng.s1, rnd.rng.s2, rnd.rng.s3], dtype=np.uint64)
     return [int(x) for x in measure_at(ws, hs, ds, rs, seat, budget, fprobs, fints, fprio)]
 
 

@@ -40,13 +40,10 @@ from unocli.game.rules import Rules
 from unocli.kernel.batch import new_workspace
 from unocli.kernel.encode import (
     HOW_HAND,
-    HOW_JUMP,
-    HOW_STACKED,
     N_COLOURS,
     N_INTS,
     N_PRIO_TABLES,
     N_TYPES,
-    NO_CARD,
     NO_SEAT,
     OUTCOME_BLOCKED,
     OUTCOME_CAPPED,
@@ -56,11 +53,8 @@ from unocli.kernel.encode import (
     PURPOSE_DETERMINISE,
     PURPOSE_PLAY,
     PURPOSE_ROLLOUT,
-    R_JUMP_IN,
     R_MAX_TURNS,
-    RES_OPEN,
     RES_WON,
-    TURN_BLOCKED,
     TURNS,
     WILD_DRAW_FOUR,
     WINNER,
@@ -68,8 +62,17 @@ from unocli.kernel.encode import (
     encode_rules,
 )
 from unocli.kernel.primitives import _can_bluff, _legal_options, _seat_after
-from unocli.kernel.search import _copy_state, _determinise, _load_rollout_policy, _options, _rollout
-from unocli.kernel.step import _jumper, _pending_decision, _play, _repeats, _round_end, _turn, deal, play, set_stream
+from unocli.kernel.search import (
+    STEP_BLOCKED,
+    _copy_state,
+    _determinise,
+    _load_rollout_policy,
+    _options,
+    _rollout,
+    search_step,
+    start_seen_round,
+)
+from unocli.kernel.step import _play, _repeats, _round_end, deal, play, set_stream
 
 #: The columns of a decision row (:func:`decisions`), in order.
 COLUMNS: tuple[str, ...] = (
@@ -161,7 +164,7 @@ def measure(g, h, d, rs, drs, prs, seat, budget, fprobs, fints, fprio, out):
     for r in range(2 * budget):
         _copy_state(g, d)
         set_stream(drs, key, np.uint64(r), np.int64(PURPOSE_DETERMINISE), np.int64(0))
-        _determinise(d, seat, drs)
+        _determinise(g, d, seat, drs)
         if r == budget:
             best = 0
             for o in range(1, k):
@@ -181,26 +184,27 @@ def measure(g, h, d, rs, drs, prs, seat, budget, fprobs, fints, fprio, out):
                 _copy_state(d, h)
                 set_stream(prs, key, np.uint64(r), np.int64(PURPOSE_ROLLOUT), np.int64(0))
                 h.force_colour = g.sopt_colour[o]
-                g.sopt_score[o] += _rollout(h, prs, seat, np.int64(g.sopt_card[o]))
+                g.sopt_score[o] += _rollout(h, prs, seat, np.int64(g.sopt_card[o]), np.int64(HOW_HAND))
         else:
             _copy_state(d, h)
             set_stream(prs, key, np.uint64(r), np.int64(PURPOSE_ROLLOUT), np.int64(0))
             h.force_colour = out[7]
-            out[WIDTH - 1] += _rollout(h, prs, seat, np.int64(out[6]))
+            out[WIDTH - 1] += _rollout(h, prs, seat, np.int64(out[6]), np.int64(HOW_HAND))
 
 
 @_kernel
 def play_measured(g, h, d, rs, drs, prs, budget, fprobs, fints, fprio, out, at):
-    """step.play, measuring every bluff position on the way into ``out[at:]``; returns the rows written, or -1 when
-    ``out`` is too short (the round is then incomplete)."""
+    """search.play_search's loop, measuring every bluff position on the way into ``out[at:]``; returns the rows
+    written, or -1 when ``out`` is too short (the round is then incomplete).
+
+    Each step is ``search.search_step``: it keeps the records of what the table has seen
+    (colour bounds, shown hands) that the measurement's re-deals read, as a search's do.
+    """
     max_turns = g.ru[R_MAX_TURNS]
-    jump_in = g.ru[R_JUMP_IN] != 0
     outcome = OUTCOME_WON
     winner = NO_SEAT
     written = 0
-    g.kept_valid = 0
-    g.brent_power = 1
-    g.brent_since = 0
+    start_seen_round(g)
     while True:
         if g.row[TURNS] >= max_turns:
             outcome = OUTCOME_CAPPED
@@ -215,27 +219,12 @@ def play_measured(g, h, d, rs, drs, prs, budget, fprobs, fints, fprio, out, at):
         if _repeats(g, rs):
             outcome = OUTCOME_STUCK
             break
-        how = HOW_STACKED
-        if g.pending > 0:
-            card = _pending_decision(g, rs, seat)
-        else:
-            card, how = _turn(g, rs, seat)
-            if card == TURN_BLOCKED:
-                outcome = OUTCOME_BLOCKED
-                break
-        won = False
-        while card >= 0:
-            res = _play(g, rs, seat, card, how)
-            if res == RES_WON:
-                won = True
-                break
-            if res != RES_OPEN or not jump_in:
-                break
-            seat = _jumper(g, rs, seat)
-            card = g.top if seat != NO_SEAT else NO_CARD
-            how = HOW_JUMP
-        if won:
-            winner = seat
+        got = search_step(g, h, d, rs, drs, prs)
+        if got == STEP_BLOCKED:
+            outcome = OUTCOME_BLOCKED
+            break
+        if got >= 0:
+            winner = got
             break
     _round_end(g, outcome, winner)
     return np.int64(written)

@@ -68,7 +68,7 @@ def measure(rnd: Round, seat: int, budget: int, accept: Policy, challenge: Polic
     scores = [0] * len(opts)
     for r in range(2 * budget):
         base = clone(rnd, field, Stream(0, 0, 0), PolicyDecider())
-        determinise(base, seat, Stream(key, r, PURPOSE_DETERMINISE, 0))
+        determinise(base, seat, Stream(key, r, PURPOSE_DETERMINISE, 0), rnd.seen)
         if r == budget:
             best = max(range(len(opts)), key=lambda o: (scores[o], -o))  # the first of the most
             row |= {"alt_card": opts[best][0], "alt_colour": opts[best][1], "alt_select": scores[best]}
@@ -80,10 +80,10 @@ def measure(rnd: Round, seat: int, budget: int, accept: Policy, challenge: Polic
         if r < budget:
             for o, (card, colour) in enumerate(opts):
                 sim = clone(base, field, Stream(key, r, PURPOSE_ROLLOUT, 0), RolloutDecider(colour))
-                scores[o] += rollout(sim, seat, card)
+                scores[o] += rollout(sim, seat, card, HAND)
         else:
             sim = clone(base, field, Stream(key, r, PURPOSE_ROLLOUT, 0), RolloutDecider(row["alt_colour"]))
-            row["alt"] += rollout(sim, seat, row["alt_card"])
+            row["alt"] += rollout(sim, seat, row["alt_card"], HAND)
     return [row[c] for c in COLUMNS]
 
 
