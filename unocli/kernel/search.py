@@ -619,17 +619,72 @@ def play_search(g, h, d, rs, drs, prs):
     _search_round(g, h, d, rs, drs, prs, np.int64(-1))
 
 
+#: search_step's answers other than a winner's seat: the round goes on, or the step's pass blocked it.
+STEP_ON = -1
+STEP_BLOCKED = -2
+
+
 @njit(cache=True, _nrt=False)
-def _search_round(g, h, d, rs, drs, prs, stop):
-    """play_search's loop; with ``stop`` >= 0 it returns before decision ``stop`` (the round unfinished: tests)."""
-    max_turns = g.ru[R_MAX_TURNS]
-    jump_in = g.ru[R_JUMP_IN] != 0
-    outcome = OUTCOME_WON
-    winner = NO_SEAT
+def start_seen_round(g):
+    """What play_search sets before a round's first step: the stuck test's memory and the seen-records cleared."""
     g.kept_valid = 0
     g.brent_power = 1
     g.brent_since = 0
     reset_seen(g)
+
+
+@njit(cache=True, _nrt=False)
+def search_step(g, h, d, rs, drs, prs):
+    """One step of play_search's loop (after its turn cap and stuck tests), recording what the table sees of it.
+
+    A searching seat's decisions are searched, any other seat's follow its knobs. Returns the
+    winner's seat when the step ended the round won, STEP_BLOCKED when its pass blocked the round,
+    else STEP_ON. ``bluff_decision.play_measured`` plays its rounds by this step, so its re-deals
+    read the same records as a search's.
+    """
+    jump_in = g.ru[R_JUMP_IN] != 0
+    seat = g.current
+    how = HOW_STACKED
+    _seen_before(g)
+    if g.pending > 0:
+        challenges = g.row[CHALLENGES]
+        offender = g.p4_offender
+        if g.ints[seat, I_SEARCH] != SEARCH_OFF:
+            card = pending_decision(g, h, d, rs, drs, prs, seat)
+        else:
+            card = _pending_decision(g, rs, seat)
+        _seen_draws(g, seat, 0)
+        if g.row[CHALLENGES] != challenges:
+            _seen_shown(g, offender, seat)
+    else:
+        colour = g.colour
+        before = g.hsize[seat]
+        if g.ints[seat, I_SEARCH] != SEARCH_OFF:
+            card, how = _search_turn(g, h, d, rs, drs, prs, seat)
+        else:
+            card, how = _turn(g, rs, seat)
+        _seen_turn(g, seat, colour, before, card, how)
+        if card == TURN_BLOCKED:
+            return np.int64(STEP_BLOCKED)
+    while card >= 0:
+        res = _seen_step(g, rs, seat, card, how)
+        if res == RES_WON:
+            return np.int64(seat)
+        if res != RES_OPEN or not jump_in:
+            break
+        seat = _jumper(g, rs, seat)
+        card = g.top if seat != NO_SEAT else NO_CARD
+        how = HOW_JUMP
+    return np.int64(STEP_ON)
+
+
+@njit(cache=True, _nrt=False)
+def _search_round(g, h, d, rs, drs, prs, stop):
+    """play_search's loop; with ``stop`` >= 0 it returns before decision ``stop`` (the round unfinished: tests)."""
+    max_turns = g.ru[R_MAX_TURNS]
+    outcome = OUTCOME_WON
+    winner = NO_SEAT
+    start_seen_round(g)
     steps = 0
     while True:
         if steps == stop:
@@ -641,43 +696,12 @@ def _search_round(g, h, d, rs, drs, prs, stop):
         if _repeats(g, rs):  # §11.15
             outcome = OUTCOME_STUCK
             break
-        seat = g.current
-        how = HOW_STACKED
-        _seen_before(g)
-        if g.pending > 0:
-            challenges = g.row[CHALLENGES]
-            offender = g.p4_offender
-            if g.ints[seat, I_SEARCH] != SEARCH_OFF:
-                card = pending_decision(g, h, d, rs, drs, prs, seat)
-            else:
-                card = _pending_decision(g, rs, seat)
-            _seen_draws(g, seat, 0)
-            if g.row[CHALLENGES] != challenges:
-                _seen_shown(g, offender, seat)
-        else:
-            colour = g.colour
-            before = g.hsize[seat]
-            if g.ints[seat, I_SEARCH] != SEARCH_OFF:
-                card, how = _search_turn(g, h, d, rs, drs, prs, seat)
-            else:
-                card, how = _turn(g, rs, seat)
-            _seen_turn(g, seat, colour, before, card, how)
-            if card == TURN_BLOCKED:
-                outcome = OUTCOME_BLOCKED
-                break
-        won = False
-        while card >= 0:
-            res = _seen_step(g, rs, seat, card, how)
-            if res == RES_WON:
-                won = True
-                break
-            if res != RES_OPEN or not jump_in:
-                break
-            seat = _jumper(g, rs, seat)
-            card = g.top if seat != NO_SEAT else NO_CARD
-            how = HOW_JUMP
-        if won:
-            winner = seat
+        got = search_step(g, h, d, rs, drs, prs)
+        if got == STEP_BLOCKED:
+            outcome = OUTCOME_BLOCKED
+            break
+        if got >= 0:
+            winner = got
             break
     _round_end(g, outcome, winner)
 
@@ -707,6 +731,8 @@ def bench_rollouts(g, h, d, rs, drs, prs, seat, count):
 
 
 __all__ = [
+    "STEP_BLOCKED",
+    "STEP_ON",
     "bench_rollouts",
     "drawn_at",
     "drawn_decision",
@@ -717,7 +743,9 @@ __all__ = [
     "search_at",
     "search_decision",
     "search_scores",
+    "search_step",
     "seen_after",
+    "start_seen_round",
 ]
 
 

@@ -39,6 +39,12 @@ import pandas as pd
 
 from unocli.game.policies import Policy, Respond
 from unocli.report import fmt
+from unocli.report.analyses.bluff_decision import blocks as decision_blocks
+from unocli.report.analyses.bluff_decision import check as decision_check
+from unocli.report.analyses.bluff_decision import compute as decision_compute
+from unocli.report.analyses.bluff_decision import fields as decision_fields
+from unocli.report.analyses.bluff_decision import rule as decision_rule
+from unocli.report.analyses.bluff_decision import specs as decision_specs
 from unocli.report.analyses.bluff_fields import (
     DEFAULT_FIELDS,
     check_specs,
@@ -102,6 +108,10 @@ OPTIONS = {
     "deviation_games": (0, games_or_zero),
     "eq_games": (0, games_or_zero),
     "eq_rounds": (3, positive_int),
+    # the decision table: fresh deals per field (0: none), rollouts per option in each half, its fields (default: all)
+    "decision_games": (0, games_or_zero),
+    "decision_budget": (16, positive_int),
+    "decision_fields": ([], decision_specs),
 }
 QUANTITIES = ("win_0", "lose_0", "won", "bluffs", "challenges", "challenges_won", "plus4_played", "cards_left_0")
 
@@ -120,7 +130,10 @@ def check(exp: Experiment) -> str | None:
         return message
     if resolve(exp, exp.options["opponents"]).respond is not Respond.KNOBS:
         return "options.opponents: the challenge rate needs a policy with respond=knobs (such as basic)"
-    return check_specs(exp, ("fields",))
+    message = check_specs(exp, ("fields",))
+    if message:
+        return message
+    return decision_check(exp)
 
 
 def cell(b: float, c: float) -> str:
@@ -159,6 +172,11 @@ def compute(exp: Experiment, ctx: Context) -> BluffResult:
     # each other table size played 4 corner arms on the n deals of its 2 rows
     extra = 2 * int(others[others["players"] != n]["n"].sum()) if len(others) else 0
     situations = situations_compute(exp, ctx, field_policies(exp))
+    equilibrium = _equilibrium(w, wb, bvals, cvals, n)
+    dg = int(opt["decision_games"] or 0)
+    decisions = None
+    if dg:
+        decisions = decision_compute(exp, ctx, decision_fields(exp), equilibrium.challenge_rate, dg, int(opt["decision_budget"]))
     return BluffResult(
         exp=exp,
         players=n,
@@ -175,11 +193,12 @@ def compute(exp: Experiment, ctx: Context) -> BluffResult:
         break_even_high=c_hi,
         break_even_by_rate=by_rate,
         per_bluff=_per_bluff(means, boot, idx, q, cvals, comp.games),
-        equilibrium=_equilibrium(w, wb, bvals, cvals, n),
+        equilibrium=equilibrium,
         others=others,
         games=comp.games * len(arms) + extra,
         per_seat=_per_seat(comp, bvals, cvals, n, exp.margins["win_share_pp"]),
         situations=situations,
+        decisions=decisions,
     )
 
 
@@ -284,21 +303,20 @@ def _grid_table(
 def _per_bluff(
     means: np.ndarray, boot: np.ndarray, idx: np.ndarray, q: dict[str, int], cvals: np.ndarray, games: int
 ) -> pd.DataFrame:
-    """Per challenge rate, pooled over bluff rates > 0: share of bluffs caught, win share and cards left per bluff."""
+    """Per challenge rate, pooled over bluff rates > 0: the share of bluffs caught (a policy's change of win share or
+    cards divided by its bluffs is not one: it mixes how often a position occurs with what a bluff there is worth)."""
 
     def ratios(m: np.ndarray) -> dict[str, np.ndarray]:
         bl = m[..., idx[1:], q["bluffs"]].sum(axis=-2)
         won = m[..., idx[1:], q["challenges_won"]].sum(axis=-2)
-        dwin = (m[..., idx[1:], q["win_0"]] - m[..., idx[:1], q["win_0"]]).sum(axis=-2)
-        dcards = (m[..., idx[1:], q["cards_left_0"]] - m[..., idx[:1], q["cards_left_0"]]).sum(axis=-2)
         with np.errstate(invalid="ignore", divide="ignore"):
-            return {"caught": won / bl, "win": dwin / bl, "cards": dcards / bl}
+            return {"caught": won / bl}
 
     point, reps = ratios(means), ratios(boot)
     rows = []
     for j, c in enumerate(cvals):
         row = {"challenge_rate": c, "n": games}
-        for key in ("caught", "win", "cards"):
+        for key in ("caught",):
             lo, hi = percentile_interval(reps[key][:, j])
             row |= {key: point[key][j], f"{key}_low": lo, f"{key}_high": hi}
         rows.append(row)
@@ -394,10 +412,9 @@ def render(result: BluffResult) -> Section:
         _gain_lines(result),
         _gain_table(result),
         _break_even_table(result),
-        _per_bluff_chart(result),
         TableBlock(
             "per-bluff",
-            "Cards and wins per bluff, by challenge rate (pooled over bluff rates > 0)",
+            "Cards per bluff, by challenge rate (pooled over bluff rates > 0)",
             _per_bluff_shown(result),
             result.per_bluff,
             "A caught bluff makes the bluffer draw 4; an uncaught one makes the victim draw 4.",
@@ -446,6 +463,14 @@ def render(result: BluffResult) -> Section:
     games = result.games + (result.situations.games if result.situations is not None else 0)
     # the answer's second sentence: bluffing at every chance against never- and always-challengers (the first sets the scene)
     one = sentences(answer)[1] if result.situations is not None else ""
+    if result.decisions is not None:
+        # the decision opens the report: the rule a player can use, then its chart and table
+        rule = decision_rule(result.decisions)
+        dec_blocks, dec_findings = decision_blocks(result.decisions, exp)
+        intro = rule + "\n\n" + intro
+        blocks, findings = dec_blocks + blocks, dec_findings + findings
+        games += sum(result.decisions.games.values())
+        one = sentences(rule)[0]
     return Section(
         name=exp.name, title=exp.title, intro=intro, findings=findings, blocks=blocks, meta={"games": games}, answer=one
     )
@@ -590,26 +615,6 @@ def _gain_lines(result: BluffResult) -> Chart:
     return Chart("bluff-gain-lines", figure, cap, "bluffer's gain by challenge rate")
 
 
-def _per_bluff_chart(result: BluffResult) -> Chart:
-    from unocli.report import plots  # matplotlib only when drawing
-
-    pb = result.per_bluff
-    series = [plots.Series("win-share change per bluff", 100 * pb["win"], 100 * pb["win_low"], 100 * pb["win_high"])]
-    cap = _caption(
-        result, "Win-share change per bluff played, pooled over bluff rates above 0", "bands are 95% block-bootstrap intervals"
-    )
-    figure = plots.line_chart(
-        result.cvals,
-        series,
-        title="What one bluff is worth",
-        xlabel="opponents' challenge rate",
-        ylabel="bluffer's win share per bluff (pp)",
-        hline=0.0,
-        caption=cap,
-    )
-    return Chart("per-bluff", figure, cap, "win share per bluff by challenge rate")
-
-
 def _gain_table(result: BluffResult) -> TableBlock:
     return TableBlock(
         "bluff-gain",
@@ -639,8 +644,6 @@ def _per_bluff_shown(result: BluffResult) -> pd.DataFrame:
             {
                 "challenge rate": f"{r.challenge_rate:g}",
                 "share of bluffs caught": fmt.share_ci(r.caught, r.caught_low, r.caught_high, 1),
-                "win share per bluff": fmt.pp_ci(r.win, r.win_low, r.win_high, 3),
-                "bluffer's cards left per bluff": fmt.signed_ci(r.cards, r.cards_low, r.cards_high, 3),
                 "cards the bluffer draws per bluff": fmt.fixed(4 * r.caught, 2),
                 "cards the victim draws per bluff": fmt.fixed(4 * (1 - r.caught), 2),
             }
@@ -732,12 +735,12 @@ def _findings(result: BluffResult) -> list[str]:
         f"{fmt.share(pb['caught'].iloc[half], 0)}): a caught bluff costs the bluffer 4 cards, an uncaught one costs the "
         f"victim 4, so counted in cards alone a bluff breaks even at a challenge rate of one half."
     )
-    if pb["win"].iloc[0] < 0:
-        out.append(
-            f"In wins, one bluff costs the bluffer {fmt.fixed(-100 * pb['win'].iloc[0], 1)} pp of win share even when never "
-            f"challenged: a bluff does not add a +4 to the game, it plays earlier a card the honest twin "
-            f"keeps for when it holds nothing of the current colour, and then plays anyway."
-        )
+    out.append(
+        "A bluff does not add a +4 to the game: it plays earlier a card the honest twin keeps for when it holds "
+        "nothing of the current colour, and then plays anyway. What that is worth at one decision is in the decision "
+        "table (a policy's whole effect divided by its bluffs mixes how often a position occurs with its value, so it "
+        "is not reported)."
+    )
     v = result.value_ci[top, -1]
     out.append(
         f"For the victims, always challenging an always-bluffing seat 0 is worth {fmt.pp_ci(v[0], v[1], v[2], 2)} "

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from unocli.report import fmt
+from unocli.report.analyses.bluff_decision import DecisionResult
 from unocli.report.analyses.bluff_situations import SituationResult
 from unocli.report.experiment import Experiment
 
@@ -121,14 +122,15 @@ class BluffResult:
     the challenge rate where the gain pooled over b > 0 crosses 0 (``-inf``:
     never pays; ``inf``: pays on the whole grid) with bootstrap bounds;
     ``break_even_by_rate`` per bluff rate. ``per_bluff``: per challenge rate,
-    the share of bluffs caught and the win share and cards left per bluff
+    the share of bluffs caught
     (pooled over b > 0), with bootstrap intervals. ``others``: the gain of
     bluffing at the top rate against c = 0 and the top c at every table size
     (empty when ``also_players`` adds none). ``per_seat``: the effects of
     challenging and of bluffing on every seat's win share (seat 0 the bluffer,
     seat 1 the next player, then the others), with simultaneous intervals and
     equivalence verdicts. ``situations``: the situation table, the one-player
-    deviations and the best-response search (:mod:`~unocli.report.analyses.bluff_situations`).
+    deviations and the best-response search (:mod:`~unocli.report.analyses.bluff_situations`). ``decisions``:
+    the decision table (:mod:`~unocli.report.analyses.bluff_decision`), when ``decision_games`` is set.
     """
 
     exp: Experiment
@@ -151,6 +153,7 @@ class BluffResult:
     games: int
     per_seat: pd.DataFrame = field(default_factory=pd.DataFrame)
     situations: SituationResult | None = None
+    decisions: DecisionResult | None = None
 
     @property
     def replicates(self) -> int:

@@ -443,7 +443,6 @@ def answer(result: SituationResult, exp: Experiment) -> str:
         sub = pooled[(pooled["field"] == f) & (pooled["verdict"] == "pays")]
         where = "; ".join(
             f"next holds {r.next_hand}, '{r.challenge_policy}' challengers: {_pp(r.gain_pp, r.gain_sim_low, r.gain_sim_high)}"
-            f"{_per_bluff_text(r)}"
             for r in sub.itertuples()
         )
         pays.append(f"under `{f}` {'only when ' + where if where else 'in no situation'}")
@@ -505,12 +504,6 @@ def _victims(result: SituationResult) -> str:
         f"{_pp(r.diff_pp, r.win_sim_low, r.win_sim_high)} under {r.field}, where every other seat {result.own[r.field]}"
         for r in rows.itertuples()
     )
-
-
-def _per_bluff_text(r: Any) -> str:
-    if not math.isfinite(r.gain_per_bluff_pp):
-        return ""
-    return f", {_pp(r.gain_per_bluff_pp, r.per_bluff_low, r.per_bluff_high, 1)} per bluff"
 
 
 def gain_chart(result: SituationResult, exp: Experiment) -> Chart:

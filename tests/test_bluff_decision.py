@@ -1,0 +1,277 @@
+"""The bluff at the decision (kernel/bluff_decision.py, reference/bluff_decision.py, report/analyses/bluff_decision.py).
+
+Positions whose values are known by hand, measured by both engines; the two engines' rows game by game; the
+decision table's n and means against a hand count over the kept rows; the clustered interval against the
+sandwich formula written out cluster by cluster.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats as sps
+from test_search import kernel_position, rest_of_deck
+
+from unocli.game.cards import parse_card, parse_cards
+from unocli.game.policies import parse_policy_spec
+from unocli.game.rng import Stream
+from unocli.game.rules import preset as rules_preset
+from unocli.reference import bluff_decision as ref
+from unocli.reference.engine import HAND, Round
+from unocli.reference.search import clone
+from unocli.report.analyses import bluff_decision as bd
+from unocli.study.stats import LARGER
+
+RED = 0
+BUDGET = 8
+
+
+def kernel_row(rnd: Round, seat: int, budget: int, accept, challenge) -> list[int]:
+    """The kernel's measurement of ``rnd``'s position, loaded into a workspace as tests/test_search.py loads one (the
+    seen-records included: the re-deal reads them)."""
+    from unocli.kernel.bluff_decision import measure_at
+    from unocli.kernel.encode import encode_policies
+
+    ws, hs, ds, rs = kernel_position(rnd)
+    fprobs, fints, fprio = encode_policies((accept, challenge))
+    return [int(x) for x in measure_at(ws, hs, ds, rs, seat, budget, fprobs, fints, fprio)]
+
+
+def _last_red(spec: str = "basic") -> Round:
+    """Two players; seat 0 holds W+4 R5 on R3, and every card it cannot see is red: R7 in the opponent's hand,
+    R1 R2 R4 R6 in the draw pile (each a card of some rank the discard pile leaves)."""
+    rules = rules_preset("official").replace(players=2)
+    hands, draw, top = ["W+4 R5", "R7"], "R1 R2 R4 R6", "R3"
+    discard = [*rest_of_deck(*hands, draw, top), parse_card(top)]
+    pols = [parse_policy_spec(spec).replace(bluff=0.0)] * 2
+    return Round.from_position(rules, pols, hands, discard=discard, draw=parse_cards(draw))
+
+
+def _both(rnd: Round) -> dict[str, int]:
+    accept, challenge = bd.responders(rnd.policies[0])
+    row = ref.measure(rnd, 0, BUDGET, accept, challenge)
+    assert kernel_row(rnd, 0, BUDGET, accept, challenge)[1:] == row[1:], "kernel and reference measure differently"
+    return dict(zip(ref.COLUMNS, row, strict=True))
+
+
+def test_a_bluff_accepted_before_the_last_card_wins_and_the_other_card_loses() -> None:
+    """By hand (every unseen card red, whatever the re-deal): the +4 naming red, accepted, makes the opponent draw 4
+    and miss its turn, and R5 goes out: every rollout wins. Challenged, the bluff is shown (seat 0 holds R5 of the
+    colour under it): seat 0 draws the 4 and the opponent, keeping its turn on red, plays its red card and wins:
+    every rollout loses. R5 now lets the opponent's red card go out at once: every rollout loses."""
+    row = _both(_last_red())
+    assert row["own_hand"] == 2 and row["next_hand"] == 1 and row["options"] == 1
+    assert row["alt_card"] == parse_card("R5") and row["alt_colour"] == -1
+    for half in ("_select", ""):
+        assert row[f"accept{half}_{RED}"] == BUDGET
+        assert row[f"challenge{half}_{RED}"] == 0
+    assert row["alt"] == 0 and row["alt_select"] == 0
+    frame = pd.DataFrame([row])
+    # never challenged: +4 (red, the best colour) minus R5 = 1 - 0; as many wins accepted as the other colours can give
+    assert bd.values(frame, 0.0, BUDGET)[0] == 1.0
+    # c = 1/2 with red: (1/2) 1 + (1/2) 0 - 0; another colour can only be chosen if it does at least as well
+    assert bd.values(frame, 0.5, BUDGET)[0] >= 0.5
+
+
+def test_a_challenged_bluff_costs_the_bluffer_the_penalty() -> None:
+    """The challenge branch itself, in the reference engine: the bluff is caught, seat 0 draws 4 and the opponent
+    keeps its turn (then wins with its red card)."""
+    rnd = _last_red()
+    _, challenge = bd.responders(rnd.policies[0])
+    sim = clone(rnd, (rnd.policies[0], challenge), Stream(1, 2, 3), ref.RolloutDecider(RED))
+    sim._play(0, parse_card("W+4"), HAND)
+    assert sim.stats.challenges == 1 and sim.stats.challenges_won == 1
+    assert sim.hand_size(0) == 1 + 4 and sim.current == 1 and sim.colour == RED
+
+
+def test_measuring_leaves_the_game_alone() -> None:
+    """A game with its positions measured ends as the same game unmeasured (the measurement reads the play stream,
+    never draws from it): its last turn count and winner, in the reference engine."""
+    from unocli.reference.engine import play_round
+
+    rules = rules_preset("official")
+    field = parse_policy_spec("basic")
+    accept, challenge = bd.responders(field)
+    for index in range(3):
+        plain = play_round(rules, (field,) * 4, 11, index)
+        rnd = Round.deal(rules, (field,) * 4, 11, index, log=False)
+        measured = 0
+        while True:
+            if not rnd.pending and rnd.can_bluff(rnd.current):
+                ref.measure(rnd, rnd.current, 1, accept, challenge)
+                measured += 1
+            if not rnd.step():
+                break
+        assert (rnd.stats.turns, rnd.stats.winner) == (plain.stats.turns, plain.stats.winner)
+        assert rnd.stats.cards_left == plain.stats.cards_left
+
+
+@pytest.mark.parametrize(
+    ("players", "spec", "house"),
+    [
+        (4, "basic", {}),
+        (4, "random", {}),
+        (3, "smart", {}),
+        (2, "basic", {}),
+        (4, "strong:challenge_if_own_colour=true", {}),
+        (4, "basic", {"jump_in": True, "seven_o": True, "draw_until_playable": True}),
+    ],
+)
+def test_the_engines_measure_the_same_positions_game_by_game(players: int, spec: str, house: dict) -> None:
+    """The kernel driver composes search.py's re-deal and rollouts with its own +4 rollout and game loop: the same rows
+    as the reference twin, game by game, at budget 2 (every column: positions, options, chosen card, every total)."""
+    from unocli.kernel.bluff_decision import decisions
+
+    rules = rules_preset("official").replace(players=players, **house)
+    field = parse_policy_spec(spec).replace(bluff=0.0)
+    accept, challenge = bd.responders(field)
+    kernel = decisions(rules, field, accept, challenge, seed=7, start=bd.START, count=4, budget=2, threads=2)
+    reference = np.array(ref.decisions(rules, field, accept, challenge, seed=7, start=bd.START, count=4, budget=2))
+    assert len(reference) > 0
+    assert kernel.shape == reference.shape and (kernel == reference).all()
+
+
+# ---------------------------------------------------------------- the table
+
+
+@pytest.fixture(scope="module")
+def kept() -> pd.DataFrame:
+    from unocli.kernel.bluff_decision import COLUMNS, decisions
+
+    rules = rules_preset("official")
+    field = parse_policy_spec("basic")
+    accept, challenge = bd.responders(field)
+    rows = decisions(rules, field, accept, challenge, seed=3, start=bd.START, count=300, budget=4, threads=2)
+    frame = pd.DataFrame(rows, columns=list(COLUMNS))
+    frame.insert(0, "field", "basic")
+    return frame
+
+
+def test_the_tables_n_and_means_are_a_hand_count_of_the_kept_rows(kept: pd.DataFrame) -> None:
+    """Every cell's n, games and mean, recounted from the kept rows with plain loops (never challenged: +4 accepted in
+    its best selection colour minus the other card, over the budget; always challenged likewise)."""
+    table = bd.table(kept, 4, 0.3, 0.5)
+    bands = {"1": (1, 1), "2": (2, 2), "3": (3, 3), "4": (4, 4), "5+": (5, 108), "any": (1, 108)}
+    own = {"2-3": (2, 3), "4-6": (4, 6), "7+": (7, 108), "any": (1, 108)}
+    for r in table[table["challenger"].isin(["0", "1"])].itertuples():
+        total, n, games = 0.0, 0, set()
+        branch = "accept" if r.challenger == "0" else "challenge"
+        for row in kept.itertuples():
+            if not (bands[r.next_hand][0] <= row.next_hand <= bands[r.next_hand][1]):
+                continue
+            if not (own[r.own_hand][0] <= row.own_hand <= own[r.own_hand][1]):
+                continue
+            sel = [getattr(row, f"{branch}_select_{c}") for c in range(4)]
+            best = sel.index(max(sel))
+            total += (getattr(row, f"{branch}_{best}") - row.alt) / 4
+            n += 1
+            games.add(row.game)
+        assert (r.n_positions, r.n_games) == (n, len(games))
+        assert r.value_pp == pytest.approx(100 * total / n, abs=1e-9)
+    # the fine cells partition the positions; "any" holds them all
+    every = table[(table["next_hand"] == "any") & (table["challenger"] == "0")]
+    assert int(every["n_positions"].iloc[0]) == len(kept)
+
+
+def test_the_clustered_interval_is_the_sandwich_written_out() -> None:
+    """CR1 by hand: deviations summed per cluster, squared, times G / (G - 1), over n^2; t with G - 1 df (scipy)."""
+    rng = np.random.default_rng(4)
+    clusters = np.repeat(np.arange(40), rng.integers(1, 6, 40))
+    effect = rng.normal(0, 1, 40)[clusters]  # a shared effect per cluster: the clustered se is larger
+    x = effect + rng.normal(0, 0.5, len(clusters))
+    d = bd.clustered_mean(x, clusters)
+    mean = x.mean()
+    sums = [sum(x[i] - mean for i in range(len(x)) if clusters[i] == g) for g in range(40)]
+    var = 40 / 39 * sum(s * s for s in sums) / len(x) ** 2
+    half = sps.t.ppf(0.975, 39) * math.sqrt(var)
+    assert d.se == pytest.approx(math.sqrt(var), rel=1e-12)
+    assert (d.low, d.high) == pytest.approx((mean - half, mean + half), rel=1e-12)
+    assert d.p == pytest.approx(2 * sps.t.sf(abs(mean) / math.sqrt(var), 39), rel=1e-9)
+    # positions of one game move together here, so ignoring the clusters would understate the se
+    assert d.se > x.std(ddof=1) / math.sqrt(len(x)) * 1.2
+
+
+def test_verdicts_read_the_simultaneous_interval(kept: pd.DataFrame) -> None:
+    full = bd.table(kept, 4, 0.3, 0.5)
+    few = full[full["n_games"] < bd.MIN_GAMES]
+    assert len(few) > 0 and few["verdict"].isna().all() and few["sim_low"].isna().all() and few["p_holm"].isna().all()
+    table = full[full["n_games"] >= bd.MIN_GAMES]
+    assert table["sim_level"].nunique() == 1 and table["sim_level"].iloc[0] == pytest.approx(1 - 0.05 / len(table))
+    assert ((table["sim_low"] <= table["ci_low"]) & (table["ci_high"] <= table["sim_high"])).all()
+    larger = (table["sim_low"] > 0.5) | (table["sim_high"] < -0.5)
+    assert ((table["verdict"] == LARGER) == larger).all()
+    assert (table["p_holm"] >= table["p"]).all()
+
+
+def test_the_rule_is_written_from_the_verdicts(kept: pd.DataFrame) -> None:
+    """The rule says "bluff" only for cells whose +4 beats the other card beyond the margin; planted verdicts show it."""
+    table = bd.table(kept, 4, 0.3, 0.5)
+    result = bd.DecisionResult(4, {"basic": 300}, 4, 0.3, 0.5, kept, table)
+    assert "never bluff" in bd.rule(result)
+    planted = table.copy()
+    cell = (planted["next_hand"] == "1") & (planted["challenger"].isin(["0", "0.25"]))
+    planted.loc[cell, ["verdict", "value_pp"]] = [LARGER, 2.0]
+    text = bd.rule(bd.DecisionResult(4, {"basic": 300}, 4, 0.3, 0.5, kept, planted))
+    assert "(`basic` players, 4 at the table): bluff against a victim who challenges never to one in four, when the next" in text
+    assert "when the next player holds 1 card; otherwise play your best other card." in text
+    assert len(text.split()) < 80
+    # two fields whose advice differs: one clause each
+    other = planted[planted["field"] == "basic"].assign(field="smart")
+    other["verdict"] = other["verdict"].where(~cell[other.index], "undecided")
+    two = bd.DecisionResult(4, {"basic": 300, "smart": 300}, 4, 0.3, 0.5, kept, pd.concat([planted, other]))
+    text = bd.rule(two)
+    assert "under `basic`, bluff against a victim" in text and "under `smart`, never bluff" in text
+
+
+# ---------------------------------------------------------------- the experiment's options
+
+BLUFF_TOML = """
+analysis = "bluff"
+games = 100
+seed = 1
+players = [4]
+[base]
+rules = "{rules}"
+[options]
+bluff_rates = [0, 1]
+challenge_rates = [0, 1]
+fields = ["basic"]
+decision_games = 50
+{extra}
+"""
+
+
+@pytest.mark.parametrize(
+    ("rules", "extra", "words"),
+    [
+        ("stacking", "", "needs rules where a +4 can be a bluff"),
+        ("free-plus4", "", "needs rules where a +4 can be a bluff"),
+        ("official", 'decision_fields = ["nosuch"]', "options.decision_fields"),
+        ("official", 'decision_fields = ["basic:search=on"]', "basic:search=on searches"),
+        ("official", "decision_budget = 0", "options.decision_budget"),
+        ("official", 'decision_fields = "basic"', "must be a list of policy specs"),
+    ],
+)
+def test_a_bad_decision_option_is_one_sentence(tmp_path, rules: str, extra: str, words: str) -> None:
+    """Refused before any game is played, with the key named (the CLI prints it and exits 2)."""
+    from unocli.errors import ConfigError
+    from unocli.report.experiment import load_experiment
+
+    path = tmp_path / "bad.toml"
+    path.write_text(BLUFF_TOML.format(rules=rules, extra=extra), encoding="utf-8")
+    with pytest.raises(ConfigError, match=re.escape(words)) as err:
+        load_experiment(path)
+    assert "\n" not in str(err.value)
+
+
+def test_the_shipped_decision_options_load(tmp_path) -> None:
+    from unocli.report.experiment import load_experiment
+
+    path = tmp_path / "ok.toml"
+    path.write_text(BLUFF_TOML.format(rules="official", extra='decision_fields = ["basic", "smart"]'), encoding="utf-8")
+    exp = load_experiment(path)
+    assert exp.options["decision_games"] == 50 and exp.options["decision_budget"] == 16
