@@ -67,6 +67,16 @@ CHECKS = [
     ("bluff/one-player-deviations.csv", "bluff", "win_verdict", "win_sim_low", "win_sim_high", ("win_share_pp", 1.0)),
     ("bluff/per-seat-effects.csv", "bluff", "win_verdict", "win_sim_low", "win_sim_high", SHARE),
     ("seat-advantage/match-seats.csv", "seat-advantage", "edge_verdict", "edge_sim_low", "edge_sim_high", SHARE),
+    ("bluff/bluff-decision.csv", "bluff", "verdict", "sim_low", "sim_high", ("win_share_pp", 1.0)),
+    ("house-rules/house-rules-ranking.csv", "house-rules", "turns_verdict", "turns_low", "turns_high", TURNS),
+    ("house-rules/house-rules-ranking.csv", "house-rules", "first_verdict", "first_low", "first_high", ("win_share_pp", 1.0)),
+    ("house-rules/house-rules-ranking.csv", "house-rules", "spread_verdict", "spread_low", "spread_high", ("balance", 100.0)),
+    ("house-rules/house-rules-ranking.csv", "house-rules", "skill_verdict", "skill_low", "skill_high", ("win_share_pp", 1.0)),
+    ("house-rules/house-rules-fields-interaction.csv", "house-rules", "verdict", "sim_low", "sim_high", ("col:margin", 1.0)),
+    ("stacking/stacking-fields.csv", "stacking", "d_turns_verdict", "d_turns_sim_low", "d_turns_sim_high", TURNS),
+    ("stacking/stacking-fields.csv", "stacking", "d_comeback_verdict", "d_comeback_sim_low", "d_comeback_sim_high", SHARE),
+    ("stacking/stacking-strategy.csv", "stacking", "edge_verdict", "edge_sim_low", "edge_sim_high", SHARE),
+    ("stacking/stacking-strategy.csv", "stacking", "interaction_verdict", "interaction_sim_low", "interaction_sim_high", SHARE),
 ]
 
 
