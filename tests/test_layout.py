@@ -47,6 +47,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # balance's CI outputs format numbers as the reports do (report.fmt).
     ("unocli.balance",),
     ("unocli.report",),
+    ("unocli.analysis",),
     ("unocli.study",),
     ("unocli.run",),
     ("unocli.kernel", "unocli.reference"),
@@ -280,4 +281,4 @@ def test_the_layer_check_sees_an_upward_and_a_sibling_import():
         "unocli.run.bench -> unocli.study.simulate": 148,
         "unocli.kernel.step -> unocli.reference.engine": 5,
     }
-    assert layer("unocli") == (2, "unocli") and layer("unocli.version") == (11, "unocli.version")
+    assert layer("unocli") == (2, "unocli") and layer("unocli.version") == (12, "unocli.version")
