@@ -334,6 +334,9 @@ def test_workspace_record() -> None:
             "old_hsize": np.int16,
             "seen_hsize": np.int16,
             "prio": np.int16,
+            # a search's totals (at most 9 x 1,240 points x 100,000 rollouts) and a match's scores (to 1,000,000)
+            "sopt_score": np.int32,
+            "mscore": np.int32,
             "kept_rs": np.uint64,
             "bits": np.uint64,
             "probs": np.float64,
@@ -341,6 +344,10 @@ def test_workspace_record() -> None:
     )
     assert all(ws[name].base == small.get(name, np.int64) for name in ws.names)
     assert ws.itemsize < 8 * 1024  # a workspace fits in L1 cache with room to spare
+    # a search's total: budget x (players - 1) x a round's points at most, the whole deck's (search._value)
+    from unocli.game.policies import MAX_BUDGET
+
+    assert MAX_BUDGET * (layout.NMAX - 1) * int(layout.POINTS[layout.DECK].sum()) < 2**31
     n = layout.NMAX
     shapes = {
         "row": (ROW_WIDTH,),

@@ -67,6 +67,7 @@ def kernel_position(rnd: Round) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.
         ("p4_challengeable", int(rnd.plus4.challengeable)),
     ):
         ws[field][0] = value
+    ws["mscore"][0][: rnd.n] = rnd.match_scores  # a match's scores before the round (the match objective)
     ws["row"][0][ROW_NAMES.index("turns")] = rnd.stats.turns
     ws["row"][0][ROW_NAMES.index("first_to_one")] = -1
     rs = np.array([rnd.rng.s0, rnd.rng.s1, rnd.rng.s2, rnd.rng.s3], dtype=np.uint64)

@@ -121,7 +121,7 @@ def test_the_records_are_facts_and_the_engines_keep_the_same(name: str, specs: t
     and the kernel's records equal the reference engine's; some bounds and shown hands occur."""
     from unocli.kernel.batch import new_workspace
     from unocli.kernel.encode import encode_policies, encode_rules
-    from unocli.kernel.search import seen_after
+    from unocli.kernel.search_round import seen_after
 
     rules = rules_preset(name).replace(players=len(specs))
     policies = tuple(parse_policy_spec(s) for s in specs)

@@ -64,6 +64,13 @@ class SearchMode(StrEnum):
     PEEK = "peek"  # rollouts from the true hidden state: an upper bound on search, not a player
 
 
+class Objective(StrEnum):
+    """What a search maximises (docs/search.md, "The objective")."""
+
+    ROUND = "round"  # the chance of winning the current round
+    MATCH = "match"  # in a match: the points that count towards the target, the searcher's against the winner's
+
+
 class SwapTarget(StrEnum):
     """Whom a 7 swaps hands with (seven_o)."""
 
@@ -244,8 +251,8 @@ class Policy(Attributes):
     search: SearchMode = field(
         default=SearchMode.OFF,
         metadata=meta(
-            "off; on: choose each card (and a Wild's colour), a drawn card and a pending penalty's response by "
-            "rollouts that re-deal the hidden cards "
+            "off; on: choose each card (and a Wild's colour), a drawn card, a pending penalty's or a +4's response, "
+            "jumping in and a 7's swap target by rollouts that re-deal the hidden cards "
             "consistently with what the seat has seen, every seat played by this policy's other knobs "
             "(docs/search.md); peek: the same from the true hidden state, an upper bound, not a player"
         ),
@@ -253,6 +260,13 @@ class Policy(Attributes):
     budget: int = field(
         default=DEFAULT_BUDGET,
         metadata=meta("rollouts per option when search is on or peek", lo=1, hi=MAX_BUDGET),
+    )
+    objective: Objective = field(
+        default=Objective.ROUND,
+        metadata=meta(
+            "what a search maximises: round (the chance of winning the round) or match (in a match, the points "
+            "that count towards the target: its own if it wins, against the winner's; docs/search.md)"
+        ),
     )
 
     def __post_init__(self) -> None:

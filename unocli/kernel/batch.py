@@ -55,7 +55,7 @@ from unocli.kernel.encode import (
 )
 from unocli.kernel.fold import fold_block
 from unocli.kernel.plain import in_shape, plain_deal, plain_play, plain_shape
-from unocli.kernel.search import bench_rollouts, play_search
+from unocli.kernel.search_round import bench_rollouts, play_search
 from unocli.kernel.step import deal, play, set_stream
 
 
@@ -97,6 +97,9 @@ def play_game(g, h, d, rs, deal_rs, drs, prs, seed, index, match, plain, out):
     ``prs`` are the search players' scratch (``search.play_search``), used only when a seat searches.
     """
     set_stream(rs, seed, np.uint64(index), np.int64(PURPOSE_PLAY), np.int64(0))
+    if g.searching != 0:  # the match's scores so far, for a search's match objective (search._value)
+        for s in range(NMAX):
+            g.mscore[s] = 0
     if not match:
         # one round: its row is the game's (both deals clear g.row, and a
         # round writes none of the columns from ROUNDS on); each column written once
@@ -142,6 +145,7 @@ def play_game(g, h, d, rs, deal_rs, drs, prs, seed, index, match, plain, out):
         w = g.row[WINNER]
         if w != NO_SEAT:
             out[SCORES + w] += g.row[WINNER_POINTS]
+            g.mscore[w] = out[SCORES + w]
             if out[SCORES + w] >= g.ru[R_TARGET]:
                 out[OUTCOME] = OUTCOME_WON
                 out[WINNER] = w

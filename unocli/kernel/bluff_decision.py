@@ -62,16 +62,9 @@ from unocli.kernel.encode import (
     encode_rules,
 )
 from unocli.kernel.primitives import _can_bluff, _legal_options, _seat_after
-from unocli.kernel.search import (
-    STEP_BLOCKED,
-    _copy_state,
-    _determinise,
-    _load_rollout_policy,
-    _options,
-    _rollout,
-    search_step,
-    start_seen_round,
-)
+from unocli.kernel.search import _options, _rollout
+from unocli.kernel.search_round import STEP_BLOCKED, search_step, start_seen_round
+from unocli.kernel.seen import _copy_state, _determinise, _load_rollout_policy
 from unocli.kernel.step import _play, _repeats, _round_end, deal, play, set_stream
 
 #: The columns of a decision row (:func:`decisions`), in order.

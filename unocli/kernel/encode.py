@@ -27,7 +27,7 @@ import numpy as np
 
 from unocli.game import cards, rng
 from unocli.game.counters import COUNTERS, Outcome
-from unocli.game.policies import ColourChoice, MatchPreference, Policy, Respond, SearchMode, SwapTarget
+from unocli.game.policies import ColourChoice, MatchPreference, Objective, Policy, Respond, SearchMode, SwapTarget
 from unocli.game.rules import RULE_FIELDS, Rules, Stacking, WildDrawFour
 
 # --- cards (docs/rules.md §1): the kernel's names for unocli.game.cards -------
@@ -283,6 +283,7 @@ I_MATCH = I["match"]
 I_AIM_LACKED = I["aim_lacked"]
 I_SEARCH = I["search"]
 I_BUDGET = I["budget"]
+I_OBJECTIVE = I["objective"]
 
 # Enum orders (policies.ColourChoice / Respond / SwapTarget)
 COL_RANDOM = code(ColourChoice.RANDOM)
@@ -295,6 +296,7 @@ MATCH_NUMBER = code(MatchPreference.NUMBER)
 SEARCH_OFF = code(SearchMode.OFF)
 SEARCH_ON = code(SearchMode.ON)
 SEARCH_PEEK = code(SearchMode.PEEK)
+OBJ_MATCH = code(Objective.MATCH)
 SW_RANDOM = code(SwapTarget.RANDOM)
 SW_FEWEST = code(SwapTarget.FEWEST)
 SW_MOST = code(SwapTarget.MOST)
@@ -350,6 +352,7 @@ FAST_KNOBS: dict[str, tuple[Any, ...] | None] = {
     "play_drawn": ANY,
     "search": (SearchMode.OFF,),
     "budget": ANY,
+    "objective": ANY,
 }
 # The knobs of FAST_KNOBS whose values also make a seat's card choice uniform over its legal
 # cards (the workspace's ``uniform`` flag, which step._turn reads in the general round too).
@@ -544,7 +547,7 @@ WORKSPACE = np.dtype(
         ("searching", np.int64),
         ("sopt_card", np.int8, (MAX_SEARCH_OPTIONS,)),
         ("sopt_colour", np.int8, (MAX_SEARCH_OPTIONS,)),
-        ("sopt_score", np.int64, (MAX_SEARCH_OPTIONS,)),
+        ("sopt_score", np.int32, (MAX_SEARCH_OPTIONS,)),  # at most 9 x 1,240 points x 100,000 rollouts
         # what the table has seen of the hands, for a search's re-deal (reference search.Seen): at
         # most ``cap[s, c]`` cards of colour c in seat s's hand (NO_CAP: no bound); seat
         # ``known_by[s]`` was shown the cards of s's hand held in ``old_hands[s]`` in a +4 challenge
@@ -556,6 +559,8 @@ WORKSPACE = np.dtype(
         ("known_by", np.int8, (NMAX,)),
         ("p4_cards", np.int8, (N_TYPES,)),
         ("seen_hsize", np.int16, (NMAX,)),
+        # a match's scores before the round (0 in a single round): a search's match objective (batch.play_game)
+        ("mscore", np.int32, (NMAX,)),
     ],
     align=True,
 )
@@ -584,12 +589,16 @@ assert RESPOND_ACCEPT != RESPOND_CHALLENGE and TURN_PASSED != TURN_BLOCKED
 
 # how a card is played
 HOW_HAND, HOW_DRAWN, HOW_STACKED, HOW_JUMP = range(4)
+# a search rollout's option only (search._rollout): the response to the +4 just played, a 7's target
+HOW_P4, HOW_SWAP = 4, 5
 
 # what primitives._keep_only drops from a decision's options
 DROP_DRAWS, DROP_COLOUR, DROP_OTHER_COLOURS, ONLY_COLOUR = range(4)
 
 # what the effects of a card leave open (_effects)
 RES_DONE, RES_OPEN, RES_WON, RES_BLOCKED = range(4)
+# ... and a decision _effects leaves to a searching seat (search.play_search): the +4's victim's response, a 7's target
+RES_ASK_P4, RES_ASK_SWAP = 4, 5
 
 
 # --- encoders -----------------------------------------------------------------

@@ -55,6 +55,7 @@ from unocli.kernel.encode import (
     HOW_HAND,
     HOW_JUMP,
     HOW_STACKED,
+    I_SEARCH,
     JUMP_INS,
     KEPT_CHAIN,
     KEPT_COLOUR,
@@ -104,6 +105,8 @@ from unocli.kernel.encode import (
     R_STACKING,
     R_UNO_PENALTY,
     R_WD4,
+    RES_ASK_P4,
+    RES_ASK_SWAP,
     RES_DONE,
     RES_OPEN,
     RES_WON,
@@ -111,6 +114,7 @@ from unocli.kernel.encode import (
     REVERSE,
     ROTATE_RANK,
     ROTATIONS,
+    SEARCH_OFF,
     SKIP,
     SKIPS,
     ST_OFF,
@@ -200,7 +204,12 @@ def _challenge(g, rs, victim, total):
 @njit(cache=True, _nrt=False)
 def _plus4_victim(g, rs, victim, total):
     """A non-stacked +4's victim challenges or accepts at once; True when a bluff is caught."""
-    action = _respond(g, rs, victim, np.int64(0), g.p4_challengeable != 0)
+    return _plus4_resolve(g, rs, victim, total, _respond(g, rs, victim, np.int64(0), g.p4_challengeable != 0))
+
+
+@njit(cache=True, _nrt=False)
+def _plus4_resolve(g, rs, victim, total, action):
+    """The victim's ``action`` (RESPOND_CHALLENGE or RESPOND_ACCEPT) on a non-stacked +4; True when a bluff is caught."""
     if action == RESPOND_CHALLENGE:
         _challenge(g, rs, victim, total)
         bluff = g.p4_bluff != 0
@@ -214,7 +223,11 @@ def _plus4_victim(g, rs, victim, total):
 
 @njit(cache=True, _nrt=False)
 def _final_penalty(g, rs, seat, card, how, value):
-    """A +2/+4 as the last card: the next player faces it (§7, §11.10). True when the round goes on."""
+    """A +2/+4 as the last card: the next player faces it (§7, §11.10).
+
+    Returns RES_DONE when the round goes on (a bluff caught), RES_WON, or RES_ASK_P4 when the
+    victim of a challengeable +4 searches (``_plus4_answer`` then finishes).
+    """
     victim = _seat_after(g, seat, 1)
     stacked = how == HOW_STACKED and g.ru[R_STACKING] != ST_OFF
     total = g.pending + value if stacked else value
@@ -224,14 +237,32 @@ def _final_penalty(g, rs, seat, card, how, value):
     g.pending = 0
     g.chain = 0
     if card == WILD_DRAW_FOUR and how != HOW_STACKED:
-        if _plus4_victim(g, rs, victim, total):
-            return True  # a bluff caught: the round goes on, and the victim lost no turn
-        # the round is over, so the victim loses no turn (docs/rules.md §9 skips): take back the one skip
-        # _plus4_victim counted (accepted, or an honest +4 challenged)
-        g.row[SKIPS] -= 1
-        return False
+        if g.p4_challengeable != 0 and g.ints[victim, I_SEARCH] != SEARCH_OFF:
+            return RES_ASK_P4
+        return _last_plus4_end(g, _plus4_victim(g, rs, victim, total))
     _penalty_draw(g, rs, victim, total)
-    return False
+    return RES_WON
+
+
+@njit(cache=True, _nrt=False)
+def _last_plus4_end(g, caught):
+    """After the response to a +4 that was its player's last card: RES_DONE when a bluff was caught, else RES_WON."""
+    if caught:
+        return RES_DONE  # the round goes on, and the victim lost no turn
+    # the round is over, so the victim loses no turn (docs/rules.md §9 skips): take back the one skip
+    # _plus4_resolve counted (accepted, or an honest +4 challenged)
+    g.row[SKIPS] -= 1
+    return RES_WON
+
+
+@njit(cache=True, _nrt=False)
+def _plus4_answer(g, rs, seat, action):
+    """The rest of ``_effects`` after RES_ASK_P4: the victim's ``action`` on ``seat``'s +4 (RESPOND_*), and its result."""
+    victim = _seat_after(g, seat, 1)
+    caught = _plus4_resolve(g, rs, victim, np.int64(WILD_DRAW_FOUR_PENALTY), action)
+    if g.hsize[seat] == 0:  # its last card (_final_penalty)
+        return _last_plus4_end(g, caught)
+    return RES_OPEN
 
 
 @njit(cache=True, _nrt=False)
@@ -261,7 +292,20 @@ def _rotate(g):
 @njit(cache=True, _nrt=False)
 def _swap(g, rs, seat):
     """seven_o 7: ``seat`` swaps hands (and what is known of them) with its chosen opponent."""
-    other = _swap_target(g, rs, seat)
+    _swap_hands(g, seat, _swap_target(g, rs, seat))
+
+
+@njit(cache=True, _nrt=False)
+def _swap_answer(g, seat, other):
+    """The rest of ``_effects`` after RES_ASK_SWAP: ``seat`` swaps with ``other``, the next seat plays."""
+    _swap_hands(g, seat, other)
+    g.current = _seat_after(g, seat, 1)
+    return RES_OPEN
+
+
+@njit(cache=True, _nrt=False)
+def _swap_hands(g, seat, other):
+    """``seat`` and ``other`` exchange hands, with their sizes, colours, lack and shown colour."""
     for t in range(N_TYPES):
         g.hands[seat, t], g.hands[other, t] = g.hands[other, t], g.hands[seat, t]
     for c in range(N_COLOURS):
@@ -295,10 +339,16 @@ def _pending_decision(g, rs, victim):
 @njit(cache=True, _nrt=False)
 def _jumper(g, rs, seat):
     """§8 jump-in window after ``seat``'s card: the first other seat to jump in, or NO_SEAT (§11.9)."""
+    return _jumper_from(g, rs, seat, np.int64(1))
+
+
+@njit(cache=True, _nrt=False)
+def _jumper_from(g, rs, seat, first):
+    """``_jumper`` offering the window from the ``first``-th seat after ``seat`` on (a search's rollout of not jumping)."""
     top = g.top
     if top >= WILD or g.row[TURNS] >= g.ru[R_MAX_TURNS]:
         return NO_SEAT
-    for k in range(1, g.players):
+    for k in range(first, g.players):
         other = _seat_after(g, seat, k)
         if g.hands[other, top] == 0:
             continue
@@ -323,9 +373,7 @@ def _effects(g, rs, seat, card, how):
     g.shown[seat] = g.colour
     value = WILD_DRAW_FOUR_PENALTY if card == WILD_DRAW_FOUR else (DRAW_TWO_PENALTY if _is_d2(card) else 0)
     if out:
-        if value > 0 and _final_penalty(g, rs, seat, card, how, value):
-            return RES_DONE
-        return RES_WON
+        return _final_penalty(g, rs, seat, card, how, value) if value > 0 else RES_WON
     rank = _rank(card) if card < WILD else -1  # -1: a Wild has no rank
     if value > 0:
         if g.ru[R_STACKING] != ST_OFF:  # §8: the penalty is left pending, no window
@@ -343,6 +391,8 @@ def _effects(g, rs, seat, card, how):
             g.row[MAX_STACK] = 1
         victim = _seat_after(g, seat, 1)
         if card == WILD_DRAW_FOUR:
+            if g.p4_challengeable != 0 and g.ints[victim, I_SEARCH] != SEARCH_OFF:
+                return RES_ASK_P4  # a searching victim's response: search.play_search asks it (_plus4_answer)
             _plus4_victim(g, rs, victim, np.int64(WILD_DRAW_FOUR_PENALTY))
         else:
             _penalty_draw(g, rs, victim, np.int64(DRAW_TWO_PENALTY))
@@ -362,6 +412,8 @@ def _effects(g, rs, seat, card, how):
             if rank == ROTATE_RANK:
                 _rotate(g)
             elif rank == SWAP_RANK:
+                if g.players > 2 and g.ints[seat, I_SEARCH] != SEARCH_OFF:
+                    return RES_ASK_SWAP  # a searching seat's target: search.play_search asks it (_swap_answer)
                 _swap(g, rs, seat)
         g.current = _seat_after(g, seat, 1)
     return RES_OPEN

@@ -17,7 +17,8 @@ from unocli.game.policies import Policy
 from unocli.game.rng import PURPOSE_DETERMINISE, PURPOSE_ROLLOUT, Stream, search_key
 from unocli.game.rules import Rules
 from unocli.reference.decisions import PolicyDecider
-from unocli.reference.engine import HAND, Round, _RoundOver
+from unocli.reference.engine import HAND, Round
+from unocli.reference.events import RoundOver
 from unocli.reference.search import RolloutDecider, clone, determinise, options, rollout
 
 #: The columns of a decision row, as the kernel's ``bluff_decision.COLUMNS``.
@@ -51,7 +52,7 @@ def plus4_rollout(base: Round, seat: int, colour: int, field: tuple[Policy, ...]
     sim = clone(base, answering, stream, RolloutDecider(colour))
     try:
         sim._play(seat, WILD_DRAW_FOUR, HAND)
-    except _RoundOver:
+    except RoundOver:
         return int(sim.stats.winner == seat)
     _with_policies(sim, field)
     return int(sim.run().winner == seat)

@@ -34,18 +34,21 @@ from unocli.game.cards import (
     rank_of,
 )
 from unocli.game.counters import MatchStats, Outcome, RoundStats
-from unocli.game.policies import Policy, SearchMode
+from unocli.game.policies import Policy
 from unocli.game.rng import PURPOSE_DEAL, PURPOSE_PLAY, Stream
 from unocli.game.rules import Rules, Stacking, WildDrawFour
-from unocli.reference.decisions import ACCEPT, CHALLENGE, STACK, PolicyDecider
-from unocli.reference.events import Event, Kind
-from unocli.reference.search import CHALLENGE_CODE, Seen, drawn_choice, pending_choice, search_choice
-
-HAND, DRAWN, STACKED, JUMP_IN = "hand", "drawn", "stacked", "jump_in"
-
-
-class _RoundOver(Exception):
-    """Raised to leave the turn loop when the round ends."""
+from unocli.reference.decisions import CHALLENGE, STACK, PolicyDecider
+from unocli.reference.events import DRAWN, HAND, JUMP_IN, STACKED, Event, Kind, RoundOver
+from unocli.reference.search import (
+    Seen,
+    hand_choice,
+    jump_choice,
+    pending_choice,
+    plays_drawn,
+    plus4_choice,
+    searches,
+    swap_choice,
+)
 
 
 @dataclass
@@ -103,6 +106,7 @@ class Round:
         self.chain = 0  # +2/+4 cards in the current penalty chain
         self.plus4 = Plus4Info()
         self.seen = Seen(self.n)  # what the table has seen of the hands, for a search's re-deal (reference/search.py)
+        self.match_scores = [0] * self.n  # a match's scores before this round, for a search's match objective
         # Cycle detection (§11.15), Brent's method: the state at a power-of-two step is kept
         # and every later decision point is compared with it.
         self._kept: tuple | None = None
@@ -352,7 +356,7 @@ class Round:
         try:
             while True:
                 self._step()
-        except _RoundOver:
+        except RoundOver:
             pass
         return self.stats
 
@@ -360,7 +364,7 @@ class Round:
         """One decision point of the round (a turn or a pending-penalty decision); False once it is over."""
         try:
             self._step()
-        except _RoundOver:
+        except RoundOver:
             return False
         return True
 
@@ -426,7 +430,7 @@ class Round:
         if outcome is Outcome.WON:
             s.winner_points = sum(points(c) * k for seat in range(self.n) for c, k in self.hands[seat].items())
         self._emit(Kind.END, seat=winner, value=s.winner_points, how=str(outcome))
-        raise _RoundOver
+        raise RoundOver
 
     def _turn(self, seat: int) -> None:
         """A normal turn (§3)."""
@@ -435,7 +439,7 @@ class Round:
             return
         legal = self.legal_cards(seat)
         if legal:
-            self._play(seat, self._card_from_hand(seat, legal), HAND)
+            self._play(seat, hand_choice(self, seat, legal), HAND)
             return
         self.lacks[seat] = self.colour
         before = self.hand_size(seat)
@@ -447,7 +451,7 @@ class Round:
             drew_any = True
             card = got[0]
             if self.is_legal(seat, card):
-                if self._plays_drawn(seat, card):
+                if plays_drawn(self, seat, card):
                     self._failed(seat, before, card)
                     self._play(seat, card, DRAWN)
                     return
@@ -471,46 +475,10 @@ class Round:
             self._end(Outcome.BLOCKED)
         self.current = self.next_seat(seat)
 
-    def _plays_drawn(self, seat: int, card: int) -> bool:
-        """Play the playable card just drawn? A searching seat decides by search (with a Wild's colour)."""
-        if self.policies[seat].search is SearchMode.OFF:
-            return self.decider.play_drawn(self, seat, card)
-        chosen, colour = drawn_choice(self, seat, card)
-        self.decider.forced_colour = colour if colour >= 0 else None
-        return chosen >= 0
-
     def _failed(self, seat: int, before: int, playing: int = -1) -> None:
         """Seen: ``seat`` held ``before`` cards, none legal, so none of the colour (unless §11.12 held its one card)."""
         if not (self.rules.no_action_finish and before == 1):
             self.seen.failed(seat, self.colour, self.hand_size(seat) - before, playing)
-
-    def _card_from_hand(self, seat: int, legal: list[int]) -> int:
-        """§12.7 step 2: the card a turn plays from the hand; a searching seat's by search (docs/search.md).
-
-        A search chooses a Wild's colour with the card; the decider then declares it.
-        """
-        if self.policies[seat].search is SearchMode.OFF:
-            return self.decider.choose_card(self, seat, legal)
-        card, colour = search_choice(self, seat, legal)
-        self.decider.forced_colour = colour if colour >= 0 else None
-        return card
-
-    def play_out(self, seat: int, card: int, how: str = HAND) -> RoundStats:
-        """``seat`` plays ``card`` now (from its hand, or ``STACKED``), then the round is played out (a rollout).
-
-        A negative card is none: from the hand, the card just drawn is kept; facing a pending
-        penalty, ``CHALLENGE_CODE`` challenges it and -1 accepts it.
-        """
-        try:
-            if how == STACKED:
-                self._respond_with(seat, STACK if card >= 0 else CHALLENGE if card == CHALLENGE_CODE else ACCEPT, card)
-            elif card < 0:
-                self._pass(seat, True)
-            else:
-                self._play(seat, card, HAND)
-        except _RoundOver:
-            return self.stats
-        return self.run()
 
     # ------------------------------------------------------------ playing a card
 
@@ -650,7 +618,15 @@ class Round:
         the round is over and the victim loses no turn (§9 ``skips``).
         """
         info = self.plus4
-        action, _ = self.decider.respond(self, victim, [], info.challengeable)
+        if info.challengeable and searches(self, victim):
+            action = plus4_choice(self, victim)
+        else:
+            action, _ = self.decider.respond(self, victim, [], info.challengeable)
+        return self._plus4_answer(victim, total, last, action)
+
+    def _plus4_answer(self, victim: int, total: int, last: bool, action: str) -> bool:
+        """The victim's ``action`` (CHALLENGE or ACCEPT) on the +4 (``_plus4_victim``): True when a bluff was caught."""
+        info = self.plus4
         if action == CHALLENGE:
             self._challenge(victim, total, last)
             self.current = victim if info.bluff else self.next_seat(victim)
@@ -687,7 +663,7 @@ class Round:
         # Only a +4 played normally can be challenged; a stacked one makes the chain longer.
         challenge_open = self.top == WILD_DRAW_FOUR and self.chain == 1 and self.plus4.challengeable
         stackable = self.stackable_cards(victim)
-        if self.policies[victim].search is SearchMode.OFF:
+        if not searches(self, victim):
             action, card = self.decider.respond(self, victim, stackable, challenge_open)
         else:
             action, card, colour = pending_choice(self, victim, stackable, challenge_open)
@@ -733,20 +709,24 @@ class Round:
         finally:
             self._in_window = False
 
-    def _jumper(self, seat: int) -> int | None:
-        """Who jumps in on the card ``seat`` just played (the first in turn order who holds its twin and wants to)."""
+    def _jumper(self, seat: int, first: int = 1) -> int | None:
+        """Who jumps in on the card ``seat`` just played (the first in turn order who holds its twin and wants to).
+
+        ``first``: the window is offered from the ``first``-th seat after ``seat`` on (a rollout of
+        a search's not jumping in). A searching seat decides by search.
+        """
         if not self.rules.jump_in or is_wild(self.top):
             return None
         if self.stats.turns >= self.rules.max_turns:  # §11.7: none offered when capped
             return None
         top = self.top
-        for k in range(1, self.n):
+        for k in range(first, self.n):
             other = self.seat_after(seat, k)
             if self.hands[other][top] == 0:
                 continue
             if self.rules.no_action_finish and self.hand_size(other) == 1 and is_action_or_wild(top):
                 continue
-            if self.decider.jump_in(self, other):
+            if jump_choice(self, other) if searches(self, other) else self.decider.jump_in(self, other):
                 return other
         return None
 
@@ -761,7 +741,10 @@ class Round:
 
     def _swap(self, seat: int) -> None:
         """seven_o 7: ``seat`` swaps hands with an opponent of its choice (compulsory)."""
-        other = self.decider.swap_target(self, seat)
+        other = swap_choice(self, seat) if self.n > 2 and searches(self, seat) else self.decider.swap_target(self, seat)
+        self._swap_with(seat, other)
+
+    def _swap_with(self, seat: int, other: int) -> None:
         self.hands[seat], self.hands[other] = self.hands[other], self.hands[seat]
         self.lacks[seat], self.lacks[other] = self.lacks[other], self.lacks[seat]
         self.shown[seat], self.shown[other] = self.shown[other], self.shown[seat]
@@ -793,6 +776,7 @@ def play_match(
     rounds = []
     for r in range(rules.max_rounds):
         rnd = Round.deal(rules, policies, seed, index, round_index=r, rng=rng, log=log)
+        rnd.match_scores = list(match.scores)
         stats = rnd.run()
         rounds.append(rnd)
         match.rounds.append(stats)

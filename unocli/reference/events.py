@@ -5,6 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+HAND, DRAWN, STACKED, JUMP_IN = "hand", "drawn", "stacked", "jump_in"  # how a card is played (Event.how)
+
+
+class RoundOver(Exception):
+    """Raised to leave the turn loop when the round ends (reference/engine.py)."""
+
 
 class Kind(StrEnum):
     DEAL = "deal"

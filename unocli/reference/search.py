@@ -1,14 +1,16 @@
 """Search players in the reference engine: determinised rollouts (docs/search.md).
 
-A seat whose ``search`` knob is on chooses the card it plays from its hand, and
-a Wild's colour with it, by rollouts. Every option is tried ``budget`` times:
-rollout ``r`` re-deals the cards the seat cannot see (:func:`determinise`, from
-its own stream), plays the option, then plays the round to its end with every
-seat on the searcher's other knobs; the option that wins most rollouts is
-played. Ties go to the option the seat's own knobs would play
-(:func:`policy_option`), else to the first option (card-type order, then
-colours red, yellow, green, blue). ``peek`` skips the re-deal: it rolls out from the true
-state, an upper bound on what search can gain.
+A seat whose ``search`` knob is on chooses the card it plays from its hand (and
+a Wild's colour with it), a drawn card, its response to a pending penalty or to
+a +4, whether to jump in and a 7's target by rollouts. Every option is tried
+``budget`` times: rollout ``r`` re-deals the cards the seat cannot see
+(:func:`determinise`, from its own stream), takes the option, then plays the
+round to its end with every seat on the searcher's other knobs; the option whose
+rollouts have the largest total value (:func:`value`: wins, or with the match
+objective points) is taken. Ties go to the option the seat's own knobs would
+take (:func:`policy_option` and the like), else to the first option (card-type
+order, then colours red, yellow, green, blue). ``peek`` skips the re-deal: it
+rolls out from the true state, an upper bound on what search can gain.
 
 The kernel (``unocli/kernel/search.py``) does the same, draw for draw.
 """
@@ -21,10 +23,12 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from unocli.game.cards import N_COLOURS, WILD, WILD_DRAW_FOUR, canonical_deck, colour_of
-from unocli.game.policies import ColourChoice, SearchMode
+from unocli.game.counters import Outcome, RoundStats
+from unocli.game.policies import ColourChoice, Objective, SearchMode, SwapTarget
 from unocli.game.rng import PURPOSE_DETERMINISE, PURPOSE_ROLLOUT, Stream, search_key
 from unocli.game.rules import WildDrawFour
-from unocli.reference.decisions import PolicyDecider
+from unocli.reference.decisions import ACCEPT, CHALLENGE, STACK, PolicyDecider
+from unocli.reference.events import HAND, JUMP_IN, STACKED, RoundOver
 
 if TYPE_CHECKING:
     from unocli.reference.engine import Round
@@ -32,6 +36,20 @@ if TYPE_CHECKING:
 Option = tuple[int, int]  # (card, colour); colour -1 when the card names none
 CHALLENGE_CODE, ACCEPT_CODE = -2, -1  # a pending penalty's options other than a card (encode.RESPOND_*)
 NO_CAP = 127  # no bound on a seat's cards of a colour (the kernel's encode.NO_CAP)
+PLUS4, SWAP = "plus4", "swap"  # a rollout's option only (play_out): the response to the +4 just played, a 7's target
+# a decision's kind, for its rollouts' streams (:func:`sub`; the kernel's search.DECIDE_*)
+DECIDE_CARD, DECIDE_P4, DECIDE_JUMP, DECIDE_SWAP = range(4)
+NMAX = 10  # most players at a table (encode.NMAX)
+
+
+def searches(rnd: Round, seat: int) -> bool:
+    """Does ``seat`` decide by search (``search`` on or ``peek``)?"""
+    return rnd.policies[seat].search is not SearchMode.OFF
+
+
+def sub(kind: int, seat: int) -> int:
+    """The rollout streams' last word: 0 for a card, a drawn card or a pending penalty, else one per kind and seat."""
+    return 0 if kind == DECIDE_CARD else kind * NMAX + seat
 
 
 class Seen:
@@ -165,9 +183,61 @@ def clone(rnd: Round, policies: tuple, rng: Stream, decider: PolicyDecider) -> R
     return sim
 
 
+def play_out(rnd: Round, seat: int, card: int, how: str = HAND) -> RoundStats:
+    """``seat`` takes option ``card`` now (``how``), then the round is played out (a rollout; kernel search._rollout).
+
+    From the hand (HAND) a negative card is none: the card just drawn is kept. Facing a pending
+    penalty (STACKED) a card is stacked, ``CHALLENGE_CODE`` challenges it and -1 accepts it;
+    PLUS4: the same codes, ``seat`` being the victim of the +4 just played; SWAP: the 7's
+    player ``seat`` swaps with seat ``card``; JUMP_IN: ``seat`` jumps in with ``card``, or
+    (-1) lets the window go on to the seats after it.
+    """
+    respond = CHALLENGE if card == CHALLENGE_CODE else ACCEPT
+    try:
+        if how == STACKED:
+            rnd._respond_with(seat, STACK if card >= 0 else respond, card)
+        elif how == PLUS4:
+            offender = rnd.plus4.offender
+            last = rnd.hand_size(offender) == 0
+            if not rnd._plus4_answer(seat, 4, last, respond) and last:
+                rnd._end(Outcome.WON, offender)
+        elif how == SWAP:
+            rnd._swap_with(seat, card)
+            rnd.current = rnd.next_seat(seat)
+            rnd._jump_in_window(seat)
+        elif how == JUMP_IN and card < 0:
+            opener = rnd.top_player  # the window goes on from the seat after ``seat``
+            jumper = rnd._jumper(opener, (seat - opener) * rnd.direction % rnd.n + 1)
+            if jumper is not None:
+                rnd._play(jumper, rnd.top, JUMP_IN)
+        elif card < 0:
+            rnd._pass(seat, True)
+        else:
+            rnd._play(seat, card, how)
+    except RoundOver:
+        return rnd.stats
+    return rnd.run()
+
+
 def rollout(sim: Round, seat: int, card: int, how: str) -> int:
-    """``seat`` plays ``card`` (``Round.play_out``), then the round is played out: 1 if ``seat`` wins, else 0."""
-    return int(sim.play_out(seat, card, how).winner == seat)
+    """``seat`` takes option ``card`` (:func:`play_out`), then the round is played out: 1 if ``seat`` wins, else 0."""
+    return int(play_out(sim, seat, card, how).winner == seat)
+
+
+def value(rnd: Round, stats: RoundStats, seat: int) -> int:
+    """A finished rollout's value to ``seat`` (kernel search._value; docs/search.md, "The objective").
+
+    The round objective: 1 if it won, else 0. The match objective: the points the round gives
+    its winner, up to what the winner still needed to reach the target, times (players - 1)
+    when the winner is ``seat`` and negated when it is another seat; 0 when nobody won.
+    """
+    if rnd.policies[seat].objective is Objective.ROUND:
+        return int(stats.winner == seat)
+    if stats.outcome is not Outcome.WON:
+        return 0
+    w = stats.winner
+    gain = min(stats.winner_points, rnd.rules.target_score - rnd.match_scores[w])
+    return (rnd.n - 1) * gain if w == seat else -gain
 
 
 def search_scores(rnd: Round, seat: int, legal: list[int]) -> list[tuple[Option, int]]:
@@ -175,22 +245,25 @@ def search_scores(rnd: Round, seat: int, legal: list[int]) -> list[tuple[Option,
     return score_options(rnd, seat, options(rnd, seat, legal))
 
 
-def score_options(rnd: Round, seat: int, opts: list[Option], how: str = "hand") -> list[tuple[Option, int]]:
-    """Every option with the number of its ``budget`` rollouts that ``seat`` won (one re-deal per rollout).
+def score_options(
+    rnd: Round, seat: int, opts: list[Option], how: str = HAND, kind: int = DECIDE_CARD
+) -> list[tuple[Option, int]]:
+    """Every option with the total value (:func:`value`) of its ``budget`` rollouts to ``seat`` (one re-deal per rollout).
 
-    ``how``: "hand" for a card from the hand (-1 keeps a drawn card), "stacked" facing a pending penalty.
+    ``how``: how an option is taken (:func:`play_out`); ``kind``: the decision's, for the streams (:func:`sub`).
     """
     pol = rnd.policies[seat]
     rollout_policies = (pol.replace(search=SearchMode.OFF),) * rnd.n
     key = search_key(rnd.rng.s0, rnd.rng.s1, rnd.rng.s2, rnd.rng.s3, rnd.round_index, rnd.stats.turns)
     scores = [0] * len(opts)
+    last = sub(kind, seat)
     for r in range(pol.budget):
         base = clone(rnd, rollout_policies, Stream(0, 0, 0), PolicyDecider())
         if pol.search is not SearchMode.PEEK:
-            determinise(base, seat, Stream(key, r, PURPOSE_DETERMINISE, 0), rnd.seen)
+            determinise(base, seat, Stream(key, r, PURPOSE_DETERMINISE, last), rnd.seen)
         for o, (card, colour) in enumerate(opts):
-            sim = clone(base, rollout_policies, Stream(key, r, PURPOSE_ROLLOUT, 0), RolloutDecider(colour))
-            scores[o] += rollout(sim, seat, card, how)
+            sim = clone(base, rollout_policies, Stream(key, r, PURPOSE_ROLLOUT, last), RolloutDecider(colour))
+            scores[o] += value(rnd, play_out(sim, seat, card, how), seat)
     return list(zip(opts, scores, strict=True))
 
 
@@ -208,6 +281,24 @@ def policy_option(rnd: Round, seat: int, legal: list[int]) -> Option:
     if card == WILD_DRAW_FOUR or (card == WILD and rnd.hand_size(seat) > 1):
         colour = 0 if pol.colour is ColourChoice.RANDOM else PolicyDecider().colour(rnd, seat)
     return (card, colour) if (card, colour) in opts else opts[0]
+
+
+def hand_choice(rnd: Round, seat: int, legal: list[int]) -> int:
+    """§12.7 step 2: the card a turn plays from the hand; a searching seat's by search, its Wild's colour with it."""
+    if not searches(rnd, seat):
+        return rnd.decider.choose_card(rnd, seat, legal)
+    card, colour = search_choice(rnd, seat, legal)
+    rnd.decider.forced_colour = colour if colour >= 0 else None
+    return card
+
+
+def plays_drawn(rnd: Round, seat: int, card: int) -> bool:
+    """Play the playable card just drawn? A searching seat decides by search (with a Wild's colour)."""
+    if not searches(rnd, seat):
+        return rnd.decider.play_drawn(rnd, seat, card)
+    chosen, colour = drawn_choice(rnd, seat, card)
+    rnd.decider.forced_colour = colour if colour >= 0 else None
+    return chosen >= 0
 
 
 def search_choice(rnd: Round, seat: int, legal: list[int]) -> Option:
@@ -284,3 +375,46 @@ def pending_choice(rnd: Round, seat: int, stackable: list[int], challenge_open: 
     if card >= 0:
         return "stack", card, colour
     return ("challenge" if card == CHALLENGE_CODE else "accept"), -1, -1
+
+
+def plus4_choice(rnd: Round, victim: int) -> str:
+    """A searching victim's response to the challengeable +4 just played (not stacked): CHALLENGE or ACCEPT.
+
+    The options are challenging, then accepting; ties go to the knobs' response, worked out on
+    a copy of the play stream (kernel search.p4_choice).
+    """
+    opts = [(CHALLENGE_CODE, -1), (ACCEPT_CODE, -1)]
+    pref = pending_preference(rnd, victim, [], True)
+    card, _ = _best(score_options(rnd, victim, opts, PLUS4, DECIDE_P4), pref)
+    return CHALLENGE if card == CHALLENGE_CODE else ACCEPT
+
+
+def jump_options(rnd: Round) -> list[Option]:
+    """A jump-in window's options: jump in with the top card's twin, or not (-1)."""
+    return [(rnd.top, -1), (-1, -1)]
+
+
+def jump_choice(rnd: Round, seat: int) -> bool:
+    """Does the searching ``seat``, offered a jump-in window, jump in (kernel search.jump_choice)?
+
+    Ties go to the knobs: not with ``jump_in`` 0, else jumping (strictly between 0 and 1 they
+    would draw: the first option).
+    """
+    opts = jump_options(rnd)
+    pref = opts[1] if rnd.policies[seat].jump_in <= 0.0 else opts[0]
+    return _best(score_options(rnd, seat, opts, JUMP_IN, DECIDE_JUMP), pref)[0] >= 0
+
+
+def swap_options(rnd: Round, seat: int) -> list[Option]:
+    """A 7's options: each opponent, in the direction of play from the next seat on."""
+    return [(rnd.seat_after(seat, k), -1) for k in range(1, rnd.n)]
+
+
+def swap_choice(rnd: Round, seat: int) -> int:
+    """The opponent the searching ``seat``'s 7 swaps with (kernel search.swap_choice); ties to the knobs' target
+    (``swap_target = random`` would draw: the first option)."""
+    opts = swap_options(rnd, seat)
+    pref = opts[0]
+    if rnd.policies[seat].swap_target is not SwapTarget.RANDOM:
+        pref = (PolicyDecider().swap_target(rnd, seat), -1)  # draws nothing but for random
+    return _best(score_options(rnd, seat, opts, SWAP, DECIDE_SWAP), pref)[0]
