@@ -336,9 +336,13 @@ def _pending_decision(g, rs, victim):
     return NO_CARD
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def _jumper(g, rs, seat):
-    """§8 jump-in window after ``seat``'s card: the first other seat to jump in, or NO_SEAT (§11.9)."""
+    """§8 jump-in window after ``seat``'s card: the first other seat to jump in, or NO_SEAT (§11.9).
+
+    Inlined: ``play`` calls it after every card under jump-in rules, and a second call level
+    cost party rollouts about 5%.
+    """
     return _jumper_from(g, rs, seat, np.int64(1))
 
 
