@@ -250,8 +250,8 @@ def search_scores(g, h, d, rs, drs, prs, seat, k, pref, how, kind):
 
 @njit(cache=True, _nrt=False)
 def _sub(kind, seat):
-    """The rollout streams' sub of a decision: 0 for DECIDE_CARD (as before those decisions had kinds), else one
-    per kind and seat (two seats can be offered the same jump-in window at the same turn and stream state)."""
+    """The rollout streams' sub of a decision: 0 for DECIDE_CARD, else one per kind and seat (a decision inside a
+    card's effects can share the turn and stream state with the next, and two seats can be offered one window)."""
     return np.int64(0 if kind == DECIDE_CARD else kind * NMAX + seat)
 
 
