@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from unocli.game.policies import ColourChoice, MatchPreference, Policy, Respond, SearchMode, SwapTarget
+from unocli.game.policies import ColourChoice, MatchPreference, Objective, Policy, Respond, SearchMode, SwapTarget
 from unocli.game.rules import Rules, Stacking, WildDrawFour
 from unocli.kernel.encode import (
     ANY,
@@ -73,6 +73,7 @@ KNOB_CHANGES: dict[str, tuple[dict[str, Any], Any, bool]] = {
     "play_drawn": ({}, 0.5, True),
     "search": ({}, SearchMode.ON, False),
     "budget": ({}, 8, True),
+    "objective": ({}, Objective.MATCH, True),  # a search's only, as budget: a seat without search plays the same
 }
 
 
