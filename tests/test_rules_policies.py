@@ -438,7 +438,7 @@ def test_rule_field_order_is_the_kernel_encoding():
         "max_turns",
         "max_rounds",
     )
-    assert POLICY_FIELDS[:3] == ("play", "attack", "attack_at") and len(POLICY_FIELDS) == 27
+    assert POLICY_FIELDS[:3] == ("play", "attack", "attack_at") and len(POLICY_FIELDS) == 28
 
 
 @pytest.mark.parametrize(
