@@ -388,18 +388,16 @@ def rate_ci_text(lo: float, hi: float, top: float, replicates: int) -> str:
 
 
 def _break_even(g: Grid) -> str:
+    """Where the bluffer's gain pooled over bluff rates crosses 0 (point estimates; a bootstrap interval of the rate)."""
     c_star, c_text = g.break_even, rate_ci_text(g.break_even_low, g.break_even_high, g.cvals[-1], g.replicates)
     if math.isfinite(c_star):
-        return (
-            f"Bluffing a +4 stops paying once opponents challenge more than {c_star:.2f} of +4s "
-            f"(95% CI {c_text}; pooled over bluff rates)."
-        )
+        return f"The bluffer's gain, pooled over bluff rates, crosses 0 at a challenge rate of {c_star:.2f} (95% CI {c_text})."
     if c_star < 0:
         return (
-            "Bluffing a +4 does not pay at any challenge rate, not even against opponents who never "
+            "The bluffer's gain, pooled over bluff rates, is at or below 0 already against opponents who never "
             f"challenge, so there is no break-even challenge rate {c_text}."
         )
-    return f"Bluffing pays at every challenge rate of the grid (break-even rate {c_text})."
+    return f"The bluffer's gain, pooled over bluff rates, stays above 0 at every challenge rate of the grid ({c_text})."
 
 
 def grid_findings(g: Grid, exp: Experiment) -> list[str]:
