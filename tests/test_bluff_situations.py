@@ -121,6 +121,31 @@ def test_the_fields_interactions_are_the_differences_of_their_gains(table, resul
     assert (between["p_holm"] >= between["p"]).all()
 
 
+def test_a_difference_between_fields_is_said_only_from_their_interaction(result):
+    """The answer says the fields differ only where an interaction is larger than the margin: planted on one cell
+    (bluffing at every chance against always-challengers), the answer names the pair; every other cell as played."""
+    from dataclasses import replace
+
+    from unocli.report.analyses import bluff_text
+
+    sit = result.situations
+    cell = (sit.between["challenge_policy"] == "always") & (sit.between["next_hand"] == ANY)
+    assert cell.sum() == 3  # one interaction per pair of fields
+    calm = sit.between.assign(verdict="undecided")
+    assert "margin between" not in bluff_text.answer(replace(sit, between=calm))
+    planted = sit.between.copy()
+    first = planted.index[cell][0]
+    planted.loc[first, ["verdict", "sim_low", "sim_high"]] = ["larger", 1.0, 3.0]
+    assert (planted.loc[first, "field_a"], planted.loc[first, "field_b"]) == ("basic", "random")
+    text = bluff_text.answer(replace(sit, between=planted))
+    assert "margin between basic and random" in text
+    # and where the fields' words differ but no interaction is beyond the margin, they cannot be told apart
+    undecided = planted.assign(verdict="undecided")
+    words = replace(sit, situations=sit.situations.assign(gain_verdict="undecided"))
+    words.situations.loc[words.situations["field"] == "basic", "gain_verdict"] = "larger"
+    assert "the fields cannot be told apart" in bluff_text.answer(replace(words, between=undecided))
+
+
 def test_intervals_contain_their_points(table, result):
     assert ((table["ci_low"] <= table["gain_pp"]) & (table["gain_pp"] <= table["ci_high"])).all()
     # the simultaneous interval (Bonferroni over the table) contains the per-cell one
