@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any
-
 import pandas as pd
 
 from unocli.analysis.bluff_decision import BEST, DecisionResult, challengers
@@ -15,31 +12,13 @@ from unocli.game.policies import Policy
 from unocli.report import fmt
 from unocli.report import views as generic
 from unocli.report.analyses import bluff_text as text
-from unocli.report.analyses.common import caption, forest_chart
+from unocli.report.analyses.common import caption
 from unocli.report.experiment import Experiment
-from unocli.report.model import Block, Chart, TableBlock, md_table
+from unocli.report.model import Block, TableBlock, md_table
 
 
 def level(t: pd.DataFrame) -> str:
     return fmt.fixed(100 * t["sim_level"].dropna().iloc[0], 2)
-
-
-def forest(
-    t: pd.DataFrame, keys: Sequence[str], by: str, panels: Sequence[tuple[str, str]], label: Callable[[Any], str], **kw: Any
-) -> Chart:
-    """One row per value of ``keys`` (labelled ``label(row)``), one panel per value of ``t[by]`` (name, x label): the
-    point ``kw['point']`` with its simultaneous interval (``sim_low``/``sim_high``), the margin shaded."""
-    point, margin = kw.pop("point"), kw.pop("margin")
-    rows = t[list(keys)].drop_duplicates().reset_index(drop=True)
-    wide = rows.assign(label=[label(r) for r in rows.itertuples()])
-    shown = []
-    for k, (value, xlabel) in enumerate(panels):
-        sub = t[t[by] == value].set_index(list(keys))
-        at = [sub.loc[tuple(r)] for r in rows.itertuples(index=False)]
-        for col in (point, "sim_low", "sim_high"):
-            wide[f"{col}_{k}"] = [r[col] for r in at]
-        shown.append((xlabel, f"{point}_{k}", f"sim_low_{k}", f"sim_high_{k}", margin, False))
-    return forest_chart(wide, "label", shown, **kw)
 
 
 # ---------------------------------------------------------------- the decision
@@ -62,7 +41,7 @@ def decision_blocks(dec: DecisionResult, exp: Experiment) -> list[Block]:
         intervals=f"bars are simultaneous {level(t)}% intervals clustered by game (95% for the whole table, every field)",
     )
     names = [(c, f"c = {c}" if c != BEST else f"best response c = {dec.best_rate:.2f}") for c in ("0", "0.5", "1", BEST)]
-    chart = forest(
+    chart = generic.forest_panels(
         t[t["own_hand"] == ANY],
         ("field", "next_hand"),
         "challenger",
@@ -135,7 +114,7 @@ def situation_blocks(sit: SituationResult, exp: Experiment, policies: dict[str, 
         policies="every seat the field's policy",
         intervals=f"bars are simultaneous {level(t)}% intervals (95% for the whole situation table, every field)",
     )
-    chart = forest(
+    chart = generic.forest_panels(
         t[t["own_hand"] == ANY].rename(columns={"gain_sim_low": "sim_low", "gain_sim_high": "sim_high"}),
         ("field", "next_hand"),
         "challenge_policy",
