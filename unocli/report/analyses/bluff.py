@@ -113,12 +113,12 @@ def check(exp: Experiment) -> str | None:
         return "options.challenge_rates: must hold 0 (never challenging) and at least one other rate"
     if len(exp.players) != 1:
         return "players: the bluff analysis plays one table size"
-    message = _check_specs(exp, ("bluffer", "opponents", "fields"))
+    message = _check_specs(exp, ("bluffer", "opponents"))
     if message:
         return message
     if resolve(exp, exp.options["opponents"]).respond is not Respond.KNOBS:
         return "options.opponents: the challenge rate needs a policy with respond=knobs (such as basic)"
-    return _check_decisions(exp)
+    return _check_specs(exp, ("fields",)) or _check_decisions(exp)
 
 
 def _check_specs(exp: Experiment, keys: Sequence[str]) -> str | None:
