@@ -181,7 +181,12 @@ def _apart(dec: DecisionResult) -> str:
         union = set().union(*sets.values())
         differing += [(name, nb, ob) for nb, ob in union if not all((nb, ob) in s for s in sets.values())]
     found = [i for name, nb, ob in differing for i in judged(dec.between, challenger=name, next_hand=nb, own_hand=ob)]
-    return between_text(found) if found else "the fields cannot be told apart: the cells that differ have too few games"
+    if not found:
+        return "the fields cannot be told apart: the cells that differ have too few games"
+    pairs = list(dict.fromkeys(f"{i.field_a} and {i.field_b}" for i in found if i.verdict == LARGER))
+    if pairs:  # each pair once, however many of its cells differ
+        return f"the value differs by more than the margin between {'; '.join(pairs)} (interactions on common deals)"
+    return between_text(found)
 
 
 def _span(dec: DecisionResult, challenger: str) -> str:
