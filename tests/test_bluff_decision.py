@@ -267,6 +267,12 @@ def test_the_rule_is_written_from_the_verdicts(kept: pd.DataFrame) -> None:
     assert "(`basic` players, 4 at the table): bluff against a victim who challenges never to one in four, when the next" in text
     assert "when the next player holds 1 card; otherwise play your best other card." in text
     assert len(text.split()) < 80
+    # the best-response rate with the same cells as c = 0 joins that clause
+    best = cell | ((planted["next_hand"] == "1") & (planted["challenger"] == "best response"))
+    planted.loc[best, ["verdict", "value_pp"]] = [LARGER, 2.0]
+    joined = rule(bd.DecisionResult(4, {"basic": 300}, 4, 0.3, 0.5, kept, planted, none))
+    assert "challenges never to one in four and at the best-response rate 0.30, when the next player holds 1 card;" in joined
+    planted.loc[best & ~cell, ["verdict", "value_pp"]] = ["undecided", 0.0]
     # two fields whose advice differs: one clause each, and the interactions of the cells that differ
     other = planted[planted["field"] == "basic"].assign(field="smart")
     other["verdict"] = other["verdict"].where(~cell[other.index], "undecided")

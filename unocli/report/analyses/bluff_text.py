@@ -159,12 +159,16 @@ def _rate_text(names: list[str], best: float) -> str:
 
 def advice(dec: DecisionResult, field: str) -> str:
     """The advice under one field: "bluff" only where the +4 now beats the best other card beyond the margin (verdict
-    larger); a run of challenge rates with the same cells is one clause; everything else is "otherwise"."""
+    larger); a run of challenge rates with the same cells is one clause, and the best-response rate joins the clause
+    with its cells; everything else is "otherwise"."""
     clauses: list[tuple[list[str], list[tuple[str, str]]]] = []
     for name, _ in challengers(dec.best_rate):
         pays = _paying(dec, field, name)
-        if clauses and clauses[-1][1] == pays and name != BEST:
-            clauses[-1][0].append(name)
+        same = (
+            [c for c in clauses if c[1] == pays] if name == BEST else clauses[-1:] if clauses and clauses[-1][1] == pays else []
+        )
+        if same:
+            same[0][0].append(name)
         else:
             clauses.append(([name], pays))
     said = [f"against a victim {_rate_text(names, dec.best_rate)}, when {_where(cells)}" for names, cells in clauses if cells]
