@@ -1,29 +1,10 @@
-"""Skill or luck, by rule set: how much does one better player win against a field, under each rule set?
+"""Skill or luck, by rule set: the skill report's options, its answer, findings, tables and charts.
 
-One *player* (a policy, ``options.player``, default ``strong``) sits at a table
-whose other seats all play the *field* policy (each of ``options.fields``),
-under every rule set of the experiment's ``[arms]`` and at every table size.
-Each deal is played once per seat rotation (the player at seat 0, 1, ...,
-n - 1, on the same shuffled deck: ``rotate_seats``), so seat effects (the
-first player's advantage, docs/rules.md §2) cancel, and every rule set and
-field plays the same deals (game ``i`` of the seed), so rule sets can be
-compared deal by deal.
-
-The figure is the *edge* (the tables' ``gap`` columns; docs/statistics.md):
-the player's win share minus the fair share, the share an average seat of
-the same games won (1/n when every game has a
-winner; rounds that lock for ever, §11.15, or are capped have no winner and
-count for nobody). Per deal the gap is ``(w - W / n) / n``, where ``w`` is the
-rotations the player won and ``W`` the rotations anybody won. The rotations of
-one deal are not independent (their shares sum to one), so intervals are
-Student's t over deals (clustered by deal, as ``stats.clustered_share``),
-``n`` counting deals. A rule set's change of the gap against the baseline
-rule set is the paired difference over deals, judged against an equivalence
-margin on simultaneous intervals (``common.judged``): per round
-``[margins] win_share_pp``, per match ``options.match_margin_pp``.
-
-Matches (``match_games`` deals, each played once per rotation) run to the
-rules' target score (500 points); the player's share is of matches won.
+The numbers come from :mod:`unocli.analysis.skill` (one player's edge against
+a field, seats rotated, per table size, field and rule set, and each rule
+set's change of it) and :mod:`unocli.analysis.skill_ladder` (the ladders'
+relative skill, skill shares and leads); this module unpacks the experiment
+into their :class:`~unocli.analysis.skill.Plan` and words the result.
 """
 
 from __future__ import annotations
@@ -31,36 +12,28 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 from dataclasses import field as dc_field
-from functools import partial
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 import unocli.report.analyses.skill_measures as skill_measures
+from unocli.analysis import skill, skill_ladder
+from unocli.analysis.skill import KINDS
 from unocli.errors import ConfigError
 from unocli.report import fmt
-from unocli.report.analyses.common import Context, caption, forest_chart, judged
+from unocli.report.analyses.common import Context, caption, forest_chart
 from unocli.report.experiment import Experiment, positive_int
 from unocli.report.experiment import policy_list as _policy_list
 from unocli.report.model import Chart, Section, TableBlock, sentences
-from unocli.run.accumulate import Accumulator
-from unocli.run.shards import RunSpec, run_shard, split
 from unocli.study.arm import Arm, template_name
 from unocli.study.stats import (
     ALPHA,
     LARGER,
     WITHIN_MARGIN,
-    Difference,
-    Estimate,
-    clustered_share,
-    paired_diff,
-    t_interval,
     t_quantile,
 )
 
-SHARD = 1 << 14  # deals per shard: each is played once per rotation, so a shard is n kernel calls
-KINDS = ("round", "match")
 KIND_TEXT = {"round": "per round", "match": "per match"}
 
 
@@ -155,7 +128,7 @@ class SkillResult:
     games: int
     fixed_gaps: pd.DataFrame = dc_field(default_factory=pd.DataFrame)
     fixed_changes: pd.DataFrame = dc_field(default_factory=pd.DataFrame)
-    ladder: skill_measures.LadderMeasures | None = None  # with options.ladder_policies: the ladders' skill measures
+    ladder: skill_ladder.LadderMeasures | None = None  # with options.ladder_policies: the ladders' skill measures
 
     @property
     def fixed(self) -> str:
@@ -173,133 +146,36 @@ class SkillResult:
         return self.player != self.player_spec
 
 
-@dataclass(frozen=True)
-class _Cell:
-    """One (kind, players, field, rules) cell: its estimates and the per-deal gaps for paired differences."""
-
-    share: Estimate
-    gap: Estimate
-    fair: float
-    per_deal: np.ndarray
-    acc: Accumulator
-
-
 def table_arm(exp: Experiment, rules_arm: str, players: int, player: str, field: str) -> Arm:
-    """The table of one cell: ``rules_arm``'s rule set, the player at seat 0 and the field everywhere else."""
-    spec = next(a for a in exp.arms if a.name == rules_arm).table if exp.arms else exp.base
-    spec = replace(spec, policy=field, seats=((0, player),), knobs=())
-    return spec.build(name=rules_arm, players=players)
-
-
-def play_cell(exp: Experiment, ctx: Context, arm: Arm, games: int, match: bool) -> _Cell:
-    """Play deals ``0 .. games - 1`` once per seat rotation and measure the seat-0 policy's share and gap."""
-    n = arm.players
-    spec = RunSpec(rules=arm.rules, policies=arm.policies, seed=exp.seed, match=match, rotate_seats=True, threads=ctx.threads)
-    wins = np.zeros((games, n), dtype=np.int64)  # rotations of each deal won by each policy slot
-    acc = Accumulator(players=n)
-    for part in ctx.backend.map_unordered(partial(run_shard, spec), split(0, games, SHARD)):
-        assert part.wins is not None  # rotate_seats always counts them
-        wins[part.start : part.start + part.count] = part.wins
-        acc = acc.merge(part.acc)
-    mine, anyone = wins[:, 0].astype(np.float64), wins.sum(axis=1).astype(np.float64)
-    gap = (mine - anyone / n) / n
-    share = clustered_share(games, float(mine.sum()), float((mine * mine).sum()), n)
-    return _Cell(
-        share=share,
-        gap=t_interval(games, float(gap.sum()), float((gap * gap).sum())),
-        fair=float(anyone.sum()) / (games * n * n),
-        per_deal=gap,
-        acc=acc,
-    )
+    """The table of one cell (:func:`unocli.analysis.skill.table_arm`)."""
+    return skill.table_arm(skill_measures.plan(exp), rules_arm, players, player, field)
 
 
 def compute(exp: Experiment, ctx: Context) -> SkillResult:
     """Play every (table size, field, rule set) cell, rounds and matches, and compare each rule set's edge with the baseline's.
 
-    The same again for ``options.fixed_player`` when it is set.
+    The same again for ``options.fixed_player`` when it is set, and the ladders with ``options.ladder_policies``.
     """
-    player, fields = exp.options["player"], tuple(exp.options["fields"])
+    setup = skill_measures.plan(exp)
     names = tuple(a.name for a in exp.arms) or ("base",)
     baseline = exp.baseline or names[0]
-    gaps, changes, played = _measure(exp, ctx, player, fields, names, baseline)
-    result = SkillResult(exp, player_name(player), fields, names, baseline, gaps, changes, played)
+    edges = skill.measure(setup, ctx, exp.options["player"], baseline)
+    result = SkillResult(
+        exp,
+        player_name(exp.options["player"]),
+        tuple(exp.options["fields"]),
+        names,
+        baseline,
+        edges.gaps,
+        edges.changes,
+        edges.games,
+    )
     if skill_measures.enabled(exp):
-        result = replace(result, ladder=skill_measures.compute(exp, ctx, baseline))
+        result = replace(result, ladder=skill_ladder.measure(setup, ctx, baseline))
     if not exp.options.get("fixed_player"):
         return result
-    fixed_gaps, fixed_changes, more = _measure(exp, ctx, exp.options["fixed_player"], fields, names, baseline)
-    return replace(result, fixed_gaps=fixed_gaps, fixed_changes=fixed_changes, games=played + more)
-
-
-def _measure(
-    exp: Experiment, ctx: Context, player: str, fields: tuple[str, ...], names: tuple[str, ...], baseline: str
-) -> tuple[pd.DataFrame, pd.DataFrame, int]:
-    """One player's edges per cell, each rule set's change of the edge against ``baseline``, and the games played."""
-    sizes = {"round": exp.games, "match": exp.options["match_games"]}
-    cells: dict[tuple[str, int, str, str], _Cell] = {}
-    for p in exp.players:
-        for field in fields:
-            ctx.log(f"{exp.name}: {p} players, {player} against {field}: {len(names)} rule sets")
-            for name in names:
-                arm = table_arm(exp, name, p, player, field)
-                for kind in KINDS:
-                    cells[(kind, p, field, name)] = play_cell(exp, ctx, arm, sizes[kind], kind == "match")
-    gaps = pd.DataFrame([_gap_row(cells, p, field, name) for p in exp.players for field in fields for name in names])
-    changes = pd.DataFrame([row for kind in KINDS for row in _change_rows(exp, cells, kind, names, baseline)])
-    return gaps, changes, sum(c.acc.games for c in cells.values())
-
-
-def _gap_row(cells: dict[tuple[str, int, str, str], _Cell], p: int, field: str, name: str) -> dict[str, Any]:
-    row: dict[str, Any] = {"players": p, "field": field, "rules": name}
-    for kind in KINDS:
-        c = cells[(kind, p, field, name)]
-        row |= {
-            f"{kind}_n": c.gap.n,
-            f"{kind}_games": c.acc.games,
-            f"{kind}_share": c.share.mean,
-            f"{kind}_share_low": c.share.low,
-            f"{kind}_share_high": c.share.high,
-            f"{kind}_fair": c.fair,
-            f"{kind}_gap": c.gap.mean,
-            f"{kind}_gap_low": c.gap.low,
-            f"{kind}_gap_high": c.gap.high,
-        }
-    match = cells[("match", p, field, name)].acc
-    total, _ = match.metric_sums("rounds")
-    row["match_rounds"] = total / match.finished if match.finished else math.nan
-    return row
-
-
-def _change_rows(
-    exp: Experiment, cells: dict[tuple[str, int, str, str], _Cell], kind: str, names: tuple[str, ...], baseline: str
-) -> list[dict[str, Any]]:
-    """Each rule set's edge minus the baseline's on the same deals, with simultaneous intervals and verdicts."""
-    keys = [(p, field, name) for p in exp.players for field in exp.options["fields"] for name in names if name != baseline]
-    diffs: list[Difference] = [
-        paired_diff(cells[(kind, p, field, name)].per_deal, cells[(kind, p, field, baseline)].per_deal) for p, field, name in keys
-    ]
-    margin = exp.margins["win_share_pp"] if kind == "round" else float(exp.options["match_margin_pp"])
-    rows = []
-    for (p, field, name), d, v in zip(keys, diffs, judged(diffs, margin, scale=100.0), strict=True):
-        rows.append(
-            {
-                "kind": kind,
-                "players": p,
-                "field": field,
-                "rules": name,
-                "n": d.n,
-                "d_gap": d.diff,
-                "d_low": d.low,
-                "d_high": d.high,
-                "sim_low": v["sim_low"] / 100,
-                "sim_high": v["sim_high"] / 100,
-                "sim_level": v["sim_level"],
-                "margin_pp": margin,
-                "verdict": v["verdict"],
-                "p_tost": v["p_tost"],
-            }
-        )
-    return rows
+    fixed = skill.measure(setup, ctx, exp.options["fixed_player"], baseline)
+    return replace(result, fixed_gaps=fixed.gaps, fixed_changes=fixed.changes, games=edges.games + fixed.games)
 
 
 # ---------------------------------------------------------------- render
