@@ -23,7 +23,7 @@ import pytest
 from unocli.analysis import skill as skill_cells
 from unocli.errors import ConfigError
 from unocli.report.analyses import ANALYSES, Context, skill
-from unocli.report.analyses.skill_measures import plan
+from unocli.report.analyses.skill import plan
 from unocli.report.experiment import load_experiment
 from unocli.report.model import Chart, TableBlock
 from unocli.run.backends import LocalBackend

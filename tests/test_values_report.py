@@ -31,7 +31,7 @@ from unocli.report.analyses import Context, skill
 from unocli.report.analyses import stacking as stacking_mod
 from unocli.report.analyses.bluff_grid import crossing, fictitious_play, pure_path, rate_bounds
 from unocli.report.analyses.fields import holds_everywhere, verdict_matrix
-from unocli.report.analyses.skill_measures import plan
+from unocli.report.analyses.skill import plan
 from unocli.report.analyses.stacking_fields import field_rows, play_field, strategy_rows
 from unocli.report.experiment import load_experiment
 from unocli.run.backends import LocalBackend

@@ -38,7 +38,7 @@ from unocli.run.accumulate import Accumulator
 from unocli.run.backends import Backend
 from unocli.run.shards import RunSpec, run_shard, split
 from unocli.study.arm import Arm, TableSpec
-from unocli.study.stats import Difference, Estimate, clustered_share, paired_diff, t_interval
+from unocli.study.stats import ALPHA, Difference, Estimate, clustered_share, paired_diff, t_interval, t_quantile
 
 SHARD = 1 << 14  # deals per shard: each is played once per rotation, so a shard is n kernel calls
 KINDS = ("round", "match")
@@ -212,3 +212,23 @@ def _change_rows(
             }
         )
     return rows
+
+
+def beyond_zero(gaps: pd.DataFrame) -> tuple[int, int, float]:
+    """How many cells' per-round edge lies above 0 and below 0 on intervals simultaneous over all of them, and that level.
+
+    Each cell's 95% t half-width is rescaled to level 1 - 0.05 / cells with its own degrees of freedom (Bonferroni:
+    the cells are read together).
+    """
+    k = len(gaps)
+    scale = [t_quantile(1 - ALPHA / (2 * k), n - 1) / t_quantile(0.975, n - 1) if n > 1 else math.inf for n in gaps["round_n"]]
+    half = (gaps["round_gap_high"] - gaps["round_gap_low"]) / 2 * scale
+    return int((gaps["round_gap"] - half > 0).sum()), int((gaps["round_gap"] + half < 0).sum()), 1 - ALPHA / k
+
+
+def magnified(gaps: pd.DataFrame) -> tuple[int, int]:
+    """Of the cells whose per-round edge is clear of 0 (95%), how many have a per-match edge of the same sign and
+    larger, and how many such cells there are."""
+    clear = gaps[(gaps["round_gap_low"] > 0) | (gaps["round_gap_high"] < 0)]
+    same_sign = np.sign(clear["match_gap"]) == np.sign(clear["round_gap"])
+    return int((same_sign & (clear["match_gap"].abs() > clear["round_gap"].abs())).sum()), len(clear)

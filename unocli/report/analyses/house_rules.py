@@ -140,7 +140,7 @@ def render(result: HouseRulesResult) -> Section:
             _matrix(result),
             result.effects,
         ),
-        *(_change_forest(result, q, who) for q, who in (("turns", ""), ("win_first", "first player"), ("win_dealer", "dealer"))),
+        _dealer_forest(result),
         _balance_chart(result),
         TableBlock("house-rules-arms", "Every rule set under every field: levels", _levels(result.table), result.table),
     ]
@@ -187,24 +187,24 @@ def _forest(result: HouseRulesResult) -> Chart:
     )
 
 
-def _change_forest(result: HouseRulesResult, quantity: str, who: str) -> Chart:
-    """One quantity's change at the middle table size, one row per rule and field, from the design's frame."""
-    diffs = views.differences(select(result.frame, quantity, players=result.mid), quantity, arm="rule")
-    what = f"the {who}'s win share" if who else "mean turns per round"
+def _dealer_forest(result: HouseRulesResult) -> Chart:
+    """The dealer's change at the middle table size, one row per rule and field (turns and the first player's are
+    the headline forest's panels), from the design's frame."""
+    diffs = views.differences(select(result.frame, "win_dealer", players=result.mid), "win_dealer", arm="rule")
     cap = _caption(
         result,
-        f"Change in {what} from {result.base} at {result.mid} players, paired on the same deals, one row per rule and "
-        f"field; the grey band is the equivalence margin",
+        f"Change in the dealer's win share from {result.base} at {result.mid} players, paired on the same deals, one "
+        "row per rule and field; the grey band is the equivalence margin",
         f"bars are simultaneous {fmt.fixed(100 * diffs['sim_level'].iloc[0], 2)}% intervals (95% for the family)",
     )
     return views.forest(
         diffs,
         [f"{r.rule}, {r.field}" for r in diffs.itertuples()],
-        xlabel=f"change in {what}" + (" (pp)" if who else f" minus {result.base}"),
+        xlabel="change in the dealer's win share (pp)",
         caption=cap,
-        name={"turns": "house-rules-turns", "win_first": "house-rules-first-player"}.get(quantity, "house-rules-dealer"),
-        title=f"Change in {what}, {result.mid} players",
-        percent=bool(who),
+        name="house-rules-dealer",
+        title=f"Change in the dealer's win share, {result.mid} players",
+        percent=True,
     )
 
 
@@ -216,7 +216,8 @@ def _heatmap(result: HouseRulesResult) -> Chart:
         result,
         f"Change in mean turns per round from {result.base}, paired on the same deals, every seat {result.ref} "
         "(the other fields are in the verdict tables), each cell with its verdict",
-        f"verdicts on simultaneous {fmt.fixed(100 * diffs['sim_level'].iloc[0], 2)}% intervals against the margin",
+        f"verdicts on simultaneous {fmt.fixed(100 * diffs['sim_level'].iloc[0], 2)}% intervals (95% for the family) "
+        "against the margin",
         policies=result.ref,
     )
     title = f"How each house rule changes the length of a round ({result.ref})"
@@ -244,30 +245,34 @@ def _balance_chart(result: HouseRulesResult) -> Chart:
 def _levels(table: pd.DataFrame) -> pd.DataFrame:
     """Every rule set's point estimates (intervals in the CSV): counts with separators, the shares as percentages."""
     shown = table[["field", "players", "rule", "n", "turns", "first_player_share", "dealer_share", "balance"]].round(4)
-    share = lambda x: fmt.share(x, 2)  # noqa: E731
     return shown.assign(
         n=shown["n"].map(fmt.count),
-        first_player_share=table["first_player_share"].map(share),
-        dealer_share=table["dealer_share"].map(share),
+        first_player_share=[fmt.share(x, 2) for x in table["first_player_share"]],
+        dealer_share=[fmt.share(x, 2) for x in table["dealer_share"]],
     )
 
 
 def _matrix(result: HouseRulesResult) -> pd.DataFrame:
     """The effects on simultaneous intervals with their equivalence verdicts (the bootstrap balance change at 95%)."""
-    eff, m = result.effects, result.exp.margins
-    out = pd.DataFrame({"field": eff["field"], "rule": eff["rule"], "players": eff["players"], "n": eff["n"].map(fmt.count)})
-    cols = zip(eff["d_turns"], eff["turns_sim_low"], eff["turns_sim_high"], strict=True)
-    out["turns per finished round"] = [fmt.signed_ci(*x, 1) for x in cols]
-    out["relative"] = eff["d_turns_rel"].map(lambda x: fmt.fixed(100 * x, 1, sign=True) + "%")
-    out[f"turns verdict (+/-{fmt.num(m['turns'])})"] = eff["turns_verdict"]
-    for q, what in (("first", "first player"), ("dealer", "dealer")):
-        cols = zip(eff[f"d_{q}"], eff[f"{q}_sim_low"], eff[f"{q}_sim_high"], strict=True)
-        out[f"{what}'s win share"] = [fmt.pp_ci(*x, 2) for x in cols]
-        out[f"{what} verdict (+/-{fmt.num(m['win_share_pp'])} pp)"] = eff[f"{q}_verdict"]
-    cols = zip(eff["d_balance"], eff["balance_sim_low"], eff["balance_sim_high"], strict=True)
-    out["balance (simultaneous, bootstrap standard error)"] = [fmt.signed_ci(*x, 3) for x in cols]
-    out[f"balance verdict (+/-{fmt.num(m['balance'])})"] = eff["balance_verdict"]
-    return out
+    m, pp = result.exp.margins, fmt.num(result.exp.margins["win_share_pp"])
+    return views.shown(
+        result.effects,
+        {
+            **{k: k for k in ("field", "rule", "players")},
+            "n": lambda r: fmt.count(r["n"]),
+            "turns per finished round": views.interval(fmt.signed_ci, "d_turns", "turns_sim_low", "turns_sim_high", 1),
+            "relative": lambda r: fmt.fixed(100 * r["d_turns_rel"], 1, sign=True) + "%",
+            f"turns verdict (+/-{fmt.num(m['turns'])})": "turns_verdict",
+            "first player's win share": views.interval(fmt.pp_ci, "d_first", "first_sim_low", "first_sim_high", 2),
+            f"first player verdict (+/-{pp} pp)": "first_verdict",
+            "dealer's win share": views.interval(fmt.pp_ci, "d_dealer", "dealer_sim_low", "dealer_sim_high", 2),
+            f"dealer verdict (+/-{pp} pp)": "dealer_verdict",
+            "balance (simultaneous, bootstrap standard error)": views.interval(
+                fmt.signed_ci, "d_balance", "balance_sim_low", "balance_sim_high", 3
+            ),
+            f"balance verdict (+/-{fmt.num(m['balance'])})": "balance_verdict",
+        },
+    )
 
 
 def _verdict_tables(result: HouseRulesResult) -> list[TableBlock]:
@@ -316,20 +321,19 @@ def _ranking_table(result: HouseRulesResult) -> TableBlock:
 
 def _interaction_table(result: HouseRulesResult) -> TableBlock:
     frame = interactions_frame(result.between, {"first": 100.0, "dealer": 100.0})
-    shown_frame = pd.DataFrame(
+    shown_frame = views.shown(
+        frame,
         {
-            "quantity": frame["quantity"],
-            "players": frame["players"],
-            "rule": frame["arm"],
-            "fields": frame["field_a"] + " minus " + frame["field_b"],
-            "n (blocks of deals)": frame["n_blocks"],
-            "interaction [simultaneous CI]": [
-                fmt.signed_ci(*x, 2) for x in zip(frame["interaction"], frame["sim_low"], frame["sim_high"], strict=True)
-            ],
-            "verdict": frame["verdict"],
-            "p (raw)": frame["p_raw"].map(fmt.pvalue),
-            "p (Holm)": frame["p_holm"].map(fmt.pvalue),
-        }
+            "quantity": "quantity",
+            "players": "players",
+            "rule": "arm",
+            "fields": lambda r: f"{r['field_a']} minus {r['field_b']}",
+            "n (blocks of deals)": "n_blocks",
+            "interaction [simultaneous CI]": views.interval(fmt.signed_ci, "interaction", "sim_low", "sim_high", 2),
+            "verdict": "verdict",
+            "p (raw)": lambda r: fmt.pvalue(r["p_raw"]),
+            "p (Holm)": lambda r: fmt.pvalue(r["p_holm"]),
+        },
     )
     # every interaction of a quantity belongs to its one family
     families = ", ".join(f"{q} {next(iter(v.values()))[0].family}" for q, v in result.between.items() if v)
@@ -344,18 +348,19 @@ def _interaction_table(result: HouseRulesResult) -> TableBlock:
 def _skill_table(result: HouseRulesResult) -> TableBlock:
     sk = result.skill
     assert sk is not None
-    shown_frame = pd.DataFrame(
+    changed = "d_gap" in sk
+    shown_frame = views.shown(
+        sk,
         {
-            "players": sk["players"],
-            "rule": sk["rule"],
-            "n (deals x rotations)": [f"{fmt.count(n)} x {p}" for n, p in zip(sk["n"], sk["players"], strict=True)],
-            "gap [95% CI]": [fmt.pp_ci(*x, 2) for x in zip(sk["gap"], sk["gap_low"], sk["gap_high"], strict=True)],
-            f"change from {result.base} [simultaneous CI]": [
-                "" if pd.isna(d) else fmt.pp_ci(d, lo, hi, 2)
-                for d, lo, hi in zip(sk.get("d_gap"), sk.get("sim_low"), sk.get("sim_high"), strict=True)
-            ],
-            "verdict": sk.get("verdict", pd.Series([""] * len(sk))).fillna(""),
-        }
+            "players": "players",
+            "rule": "rule",
+            "n (deals x rotations)": lambda r: f"{fmt.count(r['n'])} x {r['players']}",
+            "gap [95% CI]": views.interval(fmt.pp_ci, "gap", "gap_low", "gap_high", 2),
+            f"change from {result.base} [simultaneous CI]": views.interval(fmt.pp_ci, "d_gap", "sim_low", "sim_high", 2)
+            if changed
+            else lambda r: "",
+            "verdict": lambda r: r["verdict"] if changed and isinstance(r["verdict"], str) else "",
+        },
     )
     r0 = sk.iloc[0]
     title = (
