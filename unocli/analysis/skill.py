@@ -85,7 +85,7 @@ class Plan:
 
 
 @dataclass(frozen=True)
-class Cell:
+class _Cell:
     """One (kind, players, field, rules) cell: its estimates and the per-deal gaps for paired differences."""
 
     share: Estimate
@@ -121,7 +121,7 @@ def table_arm(exp: Plan, rules_arm: str, players: int, player: str, field: str) 
     return spec.build(name=rules_arm, players=players)
 
 
-def play_cell(exp: Plan, ctx: Runner, arm: Arm, games: int, match: bool) -> Cell:
+def play_cell(exp: Plan, ctx: Runner, arm: Arm, games: int, match: bool) -> _Cell:
     """Play deals ``0 .. games - 1`` once per seat rotation and measure the seat-0 policy's share and gap."""
     n = arm.players
     spec = RunSpec(rules=arm.rules, policies=arm.policies, seed=exp.seed, match=match, rotate_seats=True, threads=ctx.threads)
@@ -134,7 +134,7 @@ def play_cell(exp: Plan, ctx: Runner, arm: Arm, games: int, match: bool) -> Cell
     mine, anyone = wins[:, 0].astype(np.float64), wins.sum(axis=1).astype(np.float64)
     gap = (mine - anyone / n) / n
     share = clustered_share(games, float(mine.sum()), float((mine * mine).sum()), n)
-    return Cell(
+    return _Cell(
         share=share,
         gap=t_interval(games, float(gap.sum()), float((gap * gap).sum())),
         fair=float(anyone.sum()) / (games * n * n),
@@ -148,7 +148,7 @@ def measure(exp: Plan, ctx: Runner, player: str, baseline: str) -> Edges:
     fields = tuple(exp.options["fields"])
     names = tuple(a.name for a in exp.arms) or ("base",)
     sizes = {"round": exp.games, "match": exp.options["match_games"]}
-    cells: dict[tuple[str, int, str, str], Cell] = {}
+    cells: dict[tuple[str, int, str, str], _Cell] = {}
     for p in exp.players:
         for field in fields:
             ctx.log(f"{exp.name}: {p} players, {player} against {field}: {len(names)} rule sets")
@@ -161,7 +161,7 @@ def measure(exp: Plan, ctx: Runner, player: str, baseline: str) -> Edges:
     return Edges(gaps, changes, sum(c.acc.games for c in cells.values()))
 
 
-def _gap_row(cells: dict[tuple[str, int, str, str], Cell], p: int, field: str, name: str) -> dict[str, Any]:
+def _gap_row(cells: dict[tuple[str, int, str, str], _Cell], p: int, field: str, name: str) -> dict[str, Any]:
     row: dict[str, Any] = {"players": p, "field": field, "rules": name}
     for kind in KINDS:
         c = cells[(kind, p, field, name)]
@@ -183,7 +183,7 @@ def _gap_row(cells: dict[tuple[str, int, str, str], Cell], p: int, field: str, n
 
 
 def _change_rows(
-    exp: Plan, cells: dict[tuple[str, int, str, str], Cell], kind: str, names: tuple[str, ...], baseline: str
+    exp: Plan, cells: dict[tuple[str, int, str, str], _Cell], kind: str, names: tuple[str, ...], baseline: str
 ) -> list[dict[str, Any]]:
     """Each rule set's edge minus the baseline's on the same deals, with simultaneous intervals and verdicts."""
     keys = [(p, field, name) for p in exp.players for field in exp.options["fields"] for name in names if name != baseline]
