@@ -255,3 +255,33 @@ def shown(frame: pd.DataFrame, columns: Mapping[str, Any]) -> pd.DataFrame:
     return pd.DataFrame(
         {title: frame[c].to_numpy() if isinstance(c, str) else [c(r) for r in rows] for title, c in columns.items()}
     )
+
+
+def dots(
+    table: pd.DataFrame,
+    labels: Sequence[str],
+    by: str,
+    groups: Sequence[Any],
+    columns: tuple[str, str, str],
+    *,
+    caption: str,
+    name: str,
+    title: str,
+    xlabel: str,
+    alt: str,
+    names: Sequence[str] | None = None,
+    scale: float = 1.0,
+    zero: float | None = 0.0,
+) -> Chart:
+    """Levels with their 95% error bars, one row per label, one marker per value of ``table[by]`` (in ``groups``
+    order, named ``names``); each group's rows are in ``labels`` order. ``scale``: 100 shows a share in pp."""
+    from unocli.report import plots  # matplotlib only when drawing
+
+    point, low, high = columns
+    series = [
+        plots.Series(str(label), scale * sub[point], scale * sub[low], scale * sub[high])
+        for group, label in zip(groups, names or [str(g) for g in groups], strict=True)
+        for sub in [table[table[by] == group]]
+    ]
+    figure = plots.dot_chart(list(labels), series, title=title, xlabel=xlabel, caption=caption, zero=zero)
+    return Chart(name, figure, caption, alt)

@@ -21,7 +21,7 @@ from unocli.analysis import house_rules as analysis
 from unocli.analysis.house_rules_gap import skill_gaps
 from unocli.analysis.skill import Plan, RuleSet
 from unocli.report import fmt, views
-from unocli.report.analyses.common import Context, caption, effect_forest, interval_series
+from unocli.report.analyses.common import Context, caption, effect_forest
 from unocli.report.analyses.fields import (
     FIELDS_OPTION,
     check_fields,
@@ -225,8 +225,6 @@ def _heatmap(result: HouseRulesResult) -> Chart:
 
 
 def _balance_chart(result: HouseRulesResult) -> Chart:
-    from unocli.report import plots  # matplotlib only when drawing
-
     mid = result.mid
     cap = _caption(
         result,
@@ -235,11 +233,21 @@ def _balance_chart(result: HouseRulesResult) -> Chart:
         f"{fmt.fixed(result.fair[mid], 3)}",
         "error bars are 95% block-bootstrap intervals",
     )
-    at = result.table[result.table["players"] == mid]
-    series = interval_series(at, "field", result.fields, ("balance", "balance_low", "balance_high"))
+    at, columns = result.table[result.table["players"] == mid], ("balance", "balance_low", "balance_high")
     title = f"Balance under each house rule, {mid} players"
-    figure = plots.dot_chart(list(result.names), series, title=title, xlabel="balance", caption=cap, zero=None)
-    return Chart("house-rules-balance", figure, cap, "balance per rule")
+    return views.dots(
+        at,
+        result.names,
+        "field",
+        result.fields,
+        columns,
+        caption=cap,
+        name="house-rules-balance",
+        title=title,
+        xlabel="balance",
+        alt="balance per rule",
+        zero=None,
+    )
 
 
 def _levels(table: pd.DataFrame) -> pd.DataFrame:
@@ -372,14 +380,9 @@ def _skill_table(result: HouseRulesResult) -> TableBlock:
 
 
 def _skill_chart(result: HouseRulesResult) -> Chart:
-    from unocli.report import plots  # matplotlib only when drawing
-
     sk = result.skill
     assert sk is not None
-    players = sorted(set(sk["players"]))
-    in_pp = sk.assign(**{c: 100 * sk[c] for c in ("gap", "gap_low", "gap_high")})  # an edge is in pp, not %
-    series = interval_series(in_pp, "players", players, ("gap", "gap_low", "gap_high"), [f"{p} players" for p in players])
-    r0 = sk.iloc[0]
+    players, r0 = sorted(set(sk["players"])), sk.iloc[0]
     cap = caption(
         result.exp,
         f"Edge under each rule set: one {r0['player']} player's win share minus the fair share, against a field of "
@@ -389,11 +392,17 @@ def _skill_chart(result: HouseRulesResult) -> Chart:
         policies=f"{r0['player']} at one seat, {r0['field']} at the others",
         intervals="error bars are 95% t intervals over deals",
     )
-    figure = plots.dot_chart(
+    return views.dots(
+        sk,
         list(sk[sk["players"] == players[0]]["rule"]),
-        series,
+        "players",
+        players,
+        ("gap", "gap_low", "gap_high"),
+        caption=cap,
+        name="house-rules-skill-gap",
         title=f"Does a house rule reward skill? ({r0['player']} among {r0['field']})",
         xlabel="edge: win share minus the fair share 1/n (pp)",
-        caption=cap,
+        alt="edge per rule",
+        names=[f"{p} players" for p in players],
+        scale=100,  # an edge is in pp, not %
     )
-    return Chart("house-rules-skill-gap", figure, cap, "edge per rule")
