@@ -146,8 +146,8 @@ def rule_verdicts(result: HouseRulesResult, rule: str, p: int, q: str) -> dict[s
 
 def _rule_text(result: HouseRulesResult, rule: str, p: int, q: str) -> str:
     """One effect of ``rule`` under every field, with each field's figure and what the fields' interaction says."""
-    figures = lambda f: value(result.cell(rule, p, f).iloc[0], q)  # noqa: E731
-    return f"{EFFECTS[q][0]}: " + agreement(rule_verdicts(result, rule, p, q), figures, result.between.get(q, {}).get((p, rule)))
+    verdicts, between = rule_verdicts(result, rule, p, q), result.between.get(q, {}).get((p, rule))
+    return f"{EFFECTS[q][0]}: " + agreement(verdicts, lambda f: value(result.cell(rule, p, f).iloc[0], q), between)
 
 
 def _skill_text(result: HouseRulesResult, rule: str, p: int) -> str:
