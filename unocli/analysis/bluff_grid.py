@@ -33,11 +33,12 @@ import numpy as np
 import pandas as pd
 
 from unocli.analysis.bluff_play import Play, run
+from unocli.analysis.verdicts import add_verdicts
 from unocli.game.policies import Policy
 from unocli.game.rules import Rules
 from unocli.study.arm import Arm
 from unocli.study.compare import Comparison
-from unocli.study.stats import equivalence, holm
+from unocli.study.stats import holm
 
 FP_ITERATIONS = 3000
 QUANTITIES = ("win_0", "lose_0", "won", "bluffs", "challenges", "challenges_won", "plus4_played", "cards_left_0")
@@ -268,7 +269,7 @@ def _per_seat(comp: Comparison, bvals: np.ndarray, cvals: np.ndarray, n: int, ma
             rows.append({"effect": what, "seat": seat, "role": seat_role(seat), "n": d.n, "diff": d.diff})
             rows[-1] |= {"diff_low": d.low, "diff_high": d.high, "p": d.p, "won_diff": won}
     table = pd.DataFrame(rows)
-    verdict_columns(table, diffs, "win", margin_pp)
+    add_verdicts(table, diffs, "win", margin_pp, scale=100)
     return table
 
 
@@ -280,21 +281,8 @@ def _gains(comp: Comparison, bvals: np.ndarray, cvals: np.ndarray, margin_pp: fl
     table = pd.DataFrame({"bluff_rate": [b for b, _ in keys], "challenge_rate": [c for _, c in keys]})
     table["n"] = [d.n for d in diffs]
     table["diff"] = [100 * d.diff for d in diffs]
-    verdict_columns(table, diffs, "gain", margin_pp)
+    add_verdicts(table, diffs, "gain", margin_pp, scale=100)
     return table.assign(sim_low=100 * table["gain_sim_low"], sim_high=100 * table["gain_sim_high"], verdict=table["gain_verdict"])
-
-
-def verdict_columns(table: pd.DataFrame, diffs: list, prefix: str, margin_pp: float) -> None:
-    """Judge ``diffs`` (win-share differences, one per row, one family) against +-``margin_pp`` pp on their
-    simultaneous intervals: columns ``{prefix}_sim_low``/``_sim_high`` (win share), ``sim_level``,
-    ``{prefix}_verdict`` (:func:`~unocli.study.stats.classify`) and ``{prefix}_p_tost``."""
-    judged = [equivalence(d, margin_pp / 100, family=len(diffs)) for d in diffs]
-    # the interval passes through pp and back (x 100 / 100), as the committed CSVs were written
-    table[f"{prefix}_sim_low"] = np.asarray([e.low * 100 for e in judged]) / 100
-    table[f"{prefix}_sim_high"] = np.asarray([e.high * 100 for e in judged]) / 100
-    table["sim_level"] = [e.level for e in judged]
-    table[f"{prefix}_verdict"] = [e.verdict for e in judged]
-    table[f"{prefix}_p_tost"] = [e.p_tost_adj for e in judged]
 
 
 def grid_arms(

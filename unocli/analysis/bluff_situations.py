@@ -31,8 +31,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from unocli.analysis.bluff_grid import verdict_columns
 from unocli.analysis.bluff_play import ANY, CHALLENGE_RESET, CHALLENGERS, NEXT_BANDS, OWN_BANDS, Play, challenging, run
+from unocli.analysis.verdicts import add_verdicts
 from unocli.game.policies import Policy
 from unocli.game.rules import Rules
 from unocli.study.arm import Arm
@@ -205,7 +205,7 @@ def _situations(
 def _situation_table(rows: list[dict[str, Any]], diffs: list[Any], margin_pp: float) -> pd.DataFrame:
     """The rows with simultaneous intervals and verdicts over the whole table (every field at once)."""
     table = pd.DataFrame(rows)
-    verdict_columns(table, diffs, "gain", margin_pp)
+    add_verdicts(table, diffs, "gain", margin_pp, scale=100)
     table["gain_sim_low"] *= 100
     table["gain_sim_high"] *= 100
     # each interval right after its point (the simultaneous one after the per-cell one), then the verdict
@@ -302,7 +302,7 @@ def _deviations(play: Play, rules: Rules, name: str, field: Policy, games: int) 
 
 def _deviation_table(rows: list[dict[str, Any]], diffs: list[Any], margin_pp: float) -> pd.DataFrame:
     table = pd.DataFrame(rows)
-    verdict_columns(table, diffs, "win", margin_pp)
+    add_verdicts(table, diffs, "win", margin_pp, scale=100)
     table["win_sim_low"] *= 100
     table["win_sim_high"] *= 100
     return table
