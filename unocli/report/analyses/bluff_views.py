@@ -149,17 +149,16 @@ def situation_blocks(sit: SituationResult, exp: Experiment, policies: dict[str, 
 
 def _deviations(sit: SituationResult, policies: dict[str, Policy]) -> TableBlock:
     d = sit.deviations
-    shown = pd.DataFrame(
+    shown = generic.shown(
+        d,
         {
-            "field": d["field"],
-            "one-player deviation": d["effect"],
-            "seat": d["role"],
-            "n": d["n"].map(fmt.count),
-            "win-share change [simultaneous CI]": [
-                text.pp(*x) for x in zip(d["diff_pp"], d["win_sim_low"], d["win_sim_high"], strict=True)
-            ],
-            f"verdict (+/-{fmt.num(sit.margin_pp)} pp)": d["win_verdict"],
-        }
+            "field": "field",
+            "one-player deviation": "effect",
+            "seat": "role",
+            "n": lambda r: fmt.count(r["n"]),
+            "win-share change [simultaneous CI]": generic.interval(text.pp, "diff_pp", "win_sim_low", "win_sim_high"),
+            f"verdict (+/-{fmt.num(sit.margin_pp)} pp)": "win_verdict",
+        },
     )
     own = "; ".join(f"{f} {text.own_challenge(p)}" for f, p in policies.items())
     return TableBlock(
@@ -250,16 +249,15 @@ def grid_blocks(g: Grid, exp: Experiment) -> list[Block]:
 
 def _per_seat(g: Grid, margin_pp: float) -> TableBlock:
     ps = g.per_seat
-    shown = pd.DataFrame(
+    shown = generic.shown(
+        ps,
         {
-            "effect": ps["effect"],
-            "seat": ps["role"],
-            "n": ps["n"].map(fmt.count),
-            "win-share change [simultaneous CI]": [
-                fmt.pp_ci(*x, 2) for x in zip(ps["diff"], ps["win_sim_low"], ps["win_sim_high"], strict=True)
-            ],
-            f"verdict (+/-{fmt.num(margin_pp)} pp)": ps["win_verdict"],
-        }
+            "effect": "effect",
+            "seat": "role",
+            "n": lambda r: fmt.count(r["n"]),
+            "win-share change [simultaneous CI]": generic.interval(fmt.pp_ci, "diff", "win_sim_low", "win_sim_high", 2),
+            f"verdict (+/-{fmt.num(margin_pp)} pp)": "win_verdict",
+        },
     )
     return TableBlock(
         "per-seat-effects",
@@ -333,16 +331,17 @@ def _equilibrium(g: Grid) -> TableBlock:
 
 def _others(g: Grid) -> TableBlock:
     o = g.others
-    shown = pd.DataFrame(
+    shown = generic.shown(
+        o,
         {
-            "players": o["players"],
-            "challenge rate": o["challenge_rate"].map("{:g}".format),
-            f"gain of bluffing at rate {g.bvals[-1]:g} [paired 95% CI]": [
-                fmt.pp_ci(*x, 2) for x in zip(o["diff"], o["diff_low"], o["diff_high"], strict=True)
-            ],
-            "n (paired deals)": o["n"].map(fmt.count),
-            "p (Holm)": o["p_holm"].map(fmt.pvalue),
-        }
+            "players": "players",
+            "challenge rate": lambda r: f"{r['challenge_rate']:g}",
+            f"gain of bluffing at rate {g.bvals[-1]:g} [paired 95% CI]": generic.interval(
+                fmt.pp_ci, "diff", "diff_low", "diff_high", 2
+            ),
+            "n (paired deals)": lambda r: fmt.count(r["n"]),
+            "p (Holm)": lambda r: fmt.pvalue(r["p_holm"]),
+        },
     )
     return TableBlock(
         "other-table-sizes",
