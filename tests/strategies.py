@@ -15,7 +15,16 @@ from hypothesis import strategies as st
 
 from unocli.game import policies as pol_module
 from unocli.game.cards import DECK_SIZE
-from unocli.game.policies import CardClass, ColourChoice, MatchPreference, Policy, Respond, SearchMode, SwapTarget
+from unocli.game.policies import (
+    CardClass,
+    ColourChoice,
+    MatchPreference,
+    Objective,
+    Policy,
+    Respond,
+    SearchMode,
+    SwapTarget,
+)
 from unocli.game.rng import SEED_MAX
 from unocli.game.rules import Rules, Stacking, WildDrawFour
 
@@ -161,6 +170,7 @@ def knob_policies(draw, *, finite: bool = False, search: st.SearchStrategy[Searc
         play_drawn=draw(probabilities),
         search=mode,
         budget=draw(_weighted_int(*_bounds(Policy, "budget"), small=16)),
+        objective=draw(st.sampled_from(list(Objective))),  # as budget: it only counts when search is on
     )
 
 
