@@ -1,5 +1,5 @@
 """The stacking report reads its families on adjusted intervals (issue 30 item 3): each column of changes is judged
-as one family on simultaneous intervals (stacking_fields.judge_column, against scipy's t quantile and the verdict
+as one family on simultaneous intervals (analysis/stacking.py judge_column, against scipy's t quantile and the verdict
 rule of docs/statistics.md written out), the strategy summary counts verdicts of those intervals, and a finding says
 the fields differ only from an interaction between them. The tiny run is test_report_stacking's (300 deals, 4
 players, off and any, fields random, basic and adapted). Fixed seeds.
@@ -15,8 +15,8 @@ import pytest
 from scipy import stats as sps
 from test_report_stacking import ctx, experiment, tiny  # noqa: F401  (the fixtures)
 
+from unocli.analysis.stacking import judge_column
 from unocli.report.analyses import stacking
-from unocli.report.analyses.stacking_fields import judge_column
 from unocli.report.analyses.stacking_render import answer, field_findings
 
 

@@ -1,19 +1,22 @@
-"""The stacking report's answer, field tables, strategy tables, charts and findings (stacking_fields.py's results)."""
+"""The stacking report's answer, field tables, strategy tables, charts and findings (:mod:`unocli.analysis.stacking`'s tables)."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from unocli.analysis.stacking import DRAW_AT_ONCE
 from unocli.report import fmt
 from unocli.report.analyses.common import caption, change_word, verdict_counts
 from unocli.report.analyses.fields import UNTESTED, agreement
-from unocli.report.analyses.stacking_fields import DRAW_AT_ONCE, StackingResult
 from unocli.report.model import Chart, TableBlock
 from unocli.study.stats import LARGER
+
+if TYPE_CHECKING:
+    from unocli.report.analyses.stacking import StackingResult
 
 
 def field_label(result: StackingResult, field: str) -> str:
