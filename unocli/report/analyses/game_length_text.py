@@ -17,7 +17,14 @@ import pandas as pd
 
 from unocli.report import fmt, views
 from unocli.report.analyses.common import caption, change_word, dkw_eps, players_chart, verdict_text
-from unocli.report.analyses.fields import agreement, fields_text, sizes_text, templates_text, verdict_matrix
+from unocli.report.analyses.fields import (
+    agreement,
+    fields_text,
+    interactions_frame,
+    sizes_text,
+    templates_text,
+    verdict_matrix,
+)
 from unocli.report.model import Chart, Section, TableBlock, sentences
 from unocli.study.stats import WITHIN_MARGIN
 
@@ -31,6 +38,7 @@ def section(result: GameLengthResult) -> Section:
     blocks: list = [
         *([_forest(result)] if len(result.diffs) else []),
         *([_verdicts_table(result)] if len(result.diffs) else []),
+        *([_interactions_table(result)] if result.between else []),
         _field_chart(result),
         _turns_chart(result),
         _percentiles_chart(result),
@@ -356,7 +364,8 @@ def _rule_agreements(result: GameLengthResult) -> list[str]:
         if not len(sub):
             continue
         verdicts = {f: _length_verdict(sub.loc[f]) for f in result.fields if f in sub.index}
-        out.append(f"{name} {agreement(verdicts, partial(_field_diff_text, sub))}")
+        between = result.between.get((result.mid, name), [])
+        out.append(f"{name} {agreement(verdicts, partial(_field_diff_text, sub), between)}")
     return out
 
 
@@ -381,13 +390,42 @@ def _verdicts_table(result: GameLengthResult) -> TableBlock:
         ("players", "rules"),
         result.fields,
         lambda r: f"{_diff_text(r)} {_length_verdict(r)}",
+        result.between,
     )
     return TableBlock(
         "turns-verdicts",
         f"Change in mean turns per finished round from {result.base}, by field of players: simultaneous {level}% "
-        f"intervals over every field and table size, and the verdict at +/-{fmt.num(result.exp.margins['turns'])} turns",
+        f"intervals over every field and table size, and the verdict at +/-{fmt.num(result.exp.margins['turns'])} turns; "
+        "whether the effect differs between fields is read from their interaction (table turns-field-interactions)",
         shown,
         result.diffs,
+    )
+
+
+def _interactions_table(result: GameLengthResult) -> TableBlock:
+    """Every rule set's effect on turns under one field minus under another, on common deals, judged as one family."""
+    frame = interactions_frame({"turns": result.between}, {})
+    shown = pd.DataFrame(
+        {
+            "players": frame["players"],
+            "rules": frame["arm"],
+            "fields": [f"{a} minus {b}" for a, b in zip(frame["field_a"], frame["field_b"], strict=True)],
+            "interaction [simultaneous CI]": [
+                fmt.signed_ci(d, lo, hi, 2)
+                for d, lo, hi in zip(frame["interaction"], frame["sim_low"], frame["sim_high"], strict=True)
+            ],
+            "verdict": frame["verdict"],
+            "p (Holm)": frame["p_holm"].map(fmt.pvalue),
+        }
+    )
+    level = fmt.fixed(100 * frame["sim_level"].iloc[0], 2)
+    return TableBlock(
+        "turns-field-interactions",
+        f"Does a rule set's effect on length differ between fields? Its change in mean turns under one field minus "
+        f"under another, on the same deals (clustered by blocks of deals), simultaneous {level}% intervals over every "
+        f"pair of fields, rule set and table size, against +/-{fmt.num(result.exp.margins['turns'])} turns",
+        shown,
+        frame,
     )
 
 

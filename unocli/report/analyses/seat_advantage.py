@@ -13,45 +13,43 @@ per-seat match win shares say whether the rotation evens the advantage out.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from itertools import combinations
 
 import pandas as pd
-from scipy import stats as sps
 
-from unocli.report import fmt, views
+from unocli.analysis.seat_advantage import (
+    field_differences,
+    first_player_rows,
+    match_quantities,
+    match_verdicts,
+    round_quantities,
+    seat_rows,
+)
+from unocli.report import fmt
 from unocli.report.analyses.common import (
     Context,
-    add_verdicts,
-    balance,
     balance_chart,
     caption,
     fair_balance,
     first_player_chart,
     interval_series,
-    percentile_interval,
     players_chart,
-    seat_columns,
 )
-from unocli.report.analyses.fields import FIELDS_OPTION, UNTESTED, fields_text
-from unocli.report.design import Design, Played, play
+from unocli.report.analyses.fields import FIELDS_OPTION, between_text, fields_text
+from unocli.report.design import Design, play
 from unocli.report.experiment import ArmSpec, Experiment, players_list, positive_int
 from unocli.report.model import Chart, Section, TableBlock, sentences
-from unocli.study.stats import ALPHA, LARGER, WITHIN_MARGIN, holm, paired_t
+from unocli.study.interaction import FieldInteraction
+from unocli.study.stats import ALPHA, LARGER, WITHIN_MARGIN, holm
 
-# The design frame's quantities as the first-player table's columns (mean, low, high).
-ROLES = {
-    "win_first": ("first_player_share", "ci_low", "ci_high"),
-    "win_0": ("seat0_share",),
-    "win_dealer": ("dealer_share", "dealer_low", "dealer_high"),
-}
 OPTIONS = {
     "fields": FIELDS_OPTION,
     "seat_players": ([4, 7], players_list),
     "replicates": (1000, positive_int),
     "match_games": (2000, positive_int),
 }
+ROLE_QUANTITY = {"first": "win_first", "dealer": "win_dealer"}
 
 
 @dataclass(frozen=True)
@@ -66,8 +64,11 @@ class SeatAdvantageResult:
     balance_low/high (block bootstrap). ``seats``: players, arm, seat, place
     (after the dealer), n, wins, share, ci_low, ci_high. ``matches``: the same
     per seat for matches (share of matches won), with chi2_p per (players,
-    arm) and the columns of :func:`match_verdicts`. ``rounds``: rounds per arm at each table size;
-    ``fair``: the balance a perfectly fair game would measure on that many.
+    arm) and the columns of :func:`~unocli.analysis.seat_advantage.match_verdicts`.
+    ``rounds``: rounds per arm at each table size; ``fair``: the balance a
+    perfectly fair game would measure on that many. ``between``: per role
+    (``first``, ``dealer``) and table size, the difference of its edge between
+    every pair of fields (:func:`~unocli.analysis.seat_advantage.field_differences`).
     """
 
     exp: Experiment
@@ -78,6 +79,7 @@ class SeatAdvantageResult:
     rounds: dict[int, int]
     fair: dict[int, float]
     games: int
+    between: dict[str, dict[int, list[FieldInteraction]]] = field(default_factory=dict)
 
 
 def check(exp: Experiment) -> str | None:
@@ -93,121 +95,29 @@ def field_arms(exp: Experiment) -> Experiment:
     return replace(exp, arms=arms)
 
 
-def round_quantities(players: int) -> tuple[str, ...]:
-    """What a round records at a table of ``players``: the roles (first player, dealer, each place) and every seat."""
-    roles = ("win_first", "win_dealer", *(f"win_place_{k}" for k in range(1, players + 1)))
-    return ("won", "turns", *roles, *(f"win_{s}" for s in range(players)))
-
-
-def match_quantities(players: int) -> tuple[str, ...]:
-    """What a match records: whether it was won, and by which seat."""
-    return ("won", *(f"win_{s}" for s in range(players)))
-
-
 def compute(exp: Experiment, ctx: Context) -> SeatAdvantageResult:
     """Play every field at every table size, rounds and matches, and measure who wins by seat and role."""
     exp = field_arms(exp)
     names = tuple(a.name for a in exp.arms_for(exp.players[0]))
-    rounds = play(Design.of(exp, round_quantities, options={"metric": "win_first"}), ctx)
+    # every pair of fields, for their paired differences (the baseline's pairs first, as compare records them alone)
+    pairs = [(n, names[0]) for n in names[1:]] + [(a, b) for a, b in combinations(names[1:], 2)]
+    rounds = play(Design.of(exp, round_quantities, options={"metric": "win_first", "pairs": pairs}), ctx)
     matches = play(Design.of(exp, match_quantities, match=True, games=exp.options["match_games"]), ctx, label="matches")
     comps = {p: c for (_, p), c in rounds.cells.items()}
-    table = _first_player_rows(rounds, exp.options["replicates"], exp.seed)
+    table = first_player_rows(rounds, exp.options["replicates"], exp.seed)
     table["chi2_p_holm"] = holm(table["chi2_p"].to_numpy())
+    margin = exp.margins["win_share_pp"] / 100
     return SeatAdvantageResult(
         exp=exp,
         names=names,
         table=table,
-        seats=_seat_rows(rounds),
-        matches=match_verdicts(_seat_rows(matches), exp.margins["win_share_pp"]),
+        seats=seat_rows(rounds),
+        matches=match_verdicts(seat_rows(matches), exp.margins["win_share_pp"]),
         rounds={p: c.games for p, c in comps.items()},
         fair={p: fair_balance(c.games, p) for p, c in comps.items()},
         games=rounds.games,
+        between={role: field_differences(comps, names, q, margin) for role, q in ROLE_QUANTITY.items()},
     )
-
-
-def equal_shares_p(wins: list[int]) -> float:
-    """Chi-square test that every seat wins equally often, over the won games (NaN with fewer than 2 seats or no wins).
-
-    The seats' counts are one multinomial sample, so the test respects that
-    the shares sum to one (unlike comparing seats pairwise).
-    """
-    total = sum(wins)
-    if len(wins) < 2 or total == 0:
-        return math.nan
-    return float(sps.chisquare(wins).pvalue)
-
-
-def match_verdicts(matches: pd.DataFrame, margin_pp: float) -> pd.DataFrame:
-    """``matches`` with each seat's edge (share minus 1/n) judged against ``+-margin_pp`` and Holm's chi-square p.
-
-    A seat's edge is the mean of (won - 1/n) over its ``n`` matches, so its
-    interval is Student's t on those 0/1-minus-1/n values; every seat of every
-    table size and field is one family (:func:`~unocli.study.stats.equivalence`,
-    simultaneous intervals). "The seats even out over a match" may be said only
-    where every seat's verdict lies within the margin. ``chi2_p_holm`` adjusts
-    the chi-square p of each (players, field) over the table's groups.
-    Adds ``edge`` with ``edge_sim_low``/``edge_sim_high`` (shares), ``sim_level``,
-    ``edge_verdict`` and ``edge_p_tost``.
-    """
-    out = matches.copy()
-    if not len(out):
-        return out
-    fair = 1 / out["players"]
-    out["edge"] = out["share"] - fair
-    diffs = []
-    for r in out.itertuples():
-        f = 1 / r.players
-        diffs.append(paired_t(int(r.n), r.wins - r.n * f, r.wins * (1 - f) ** 2 + (r.n - r.wins) * f * f))
-    add_verdicts(out, diffs, "edge", margin_pp, scale=100)
-    groups = out.groupby(["players", "field"], sort=False)["chi2_p"].first()
-    adjusted = dict(zip(groups.index, holm(groups.to_numpy()), strict=True))
-    out["chi2_p_holm"] = [adjusted[(p, f)] for p, f in zip(out["players"], out["field"], strict=True)]
-    return out
-
-
-def _seat_rows(played: Played) -> pd.DataFrame:
-    """Every seat's share of the games (Wilson), its place after the dealer of the first round, and the chi-square p."""
-    f = played.frame[played.frame["quantity"].str.fullmatch(r"win_\d+")]
-    seats = f.assign(seat=f["quantity"].str.removeprefix("win_").astype(int))
-    wins = [int(played.cells[(r.field, r.players)].acc(r.arm).wins[r.seat]) for r in seats.itertuples()]
-    out = pd.DataFrame({"players": seats["players"], "field": seats["arm"], "seat": seats["seat"], "place": seats["seat"] + 1})
-    out = out.assign(n=seats["n"], wins=wins, share=seats["mean"], ci_low=seats["low"], ci_high=seats["high"])
-    out = out.sort_values(["players", "field", "seat"], kind="stable", key=_in_order(played)).reset_index(drop=True)
-    chi2 = {k: equal_shares_p(list(g["wins"])) for k, g in out.groupby(["players", "field"], sort=False)}
-    out["chi2_p"] = [chi2[k] for k in zip(out["players"], out["field"], strict=True)]
-    return out
-
-
-def _in_order(played: Played) -> Callable[[pd.Series], pd.Series]:
-    """A sort key keeping the design's order of fields (the arms) and table sizes rather than the alphabet's."""
-    order = {name: i for i, name in enumerate(played.names)}
-    return lambda col: col.map(order) if col.name == "field" else col
-
-
-def _first_player_rows(played: Played, replicates: int, seed: int) -> pd.DataFrame:
-    """Per table size and field: the first player's, the dealer's and seat 0's shares, the chi-square p, balance."""
-    t = views.wide(played.frame, ROLES, arm="field", n="won")
-    rows = []
-    for r in t.itertuples():
-        comp = played.cells[("", r.players)]
-        boot = comp.boot_means(replicates, seed=seed % (2**32) + r.players)
-        cols = seat_columns(comp, r.players)
-        k = comp.index(r.field)
-        bl, bh = percentile_interval(balance(boot[:, k, cols]))
-        rows.append(
-            {
-                "chi2_p": equal_shares_p([int(w) for w in comp.acc(r.field).wins[: r.players]]),
-                "balance": balance(comp.means()[:, cols])[k],
-                "balance_low": bl,
-                "balance_high": bh,
-            }
-        )
-    p = t["players"]
-    t = t.assign(fair_share=1 / p, ratio_to_fair=t["first_player_share"] * p, ratio_low=t["ci_low"] * p)
-    t = t.assign(ratio_high=t["ci_high"] * p)
-    head = ["players", "field", "n", "first_player_share", "ci_low", "ci_high", "seat0_share", "dealer_share"]
-    rest = ["dealer_low", "dealer_high", "fair_share", "ratio_to_fair", "ratio_low", "ratio_high"]
-    return pd.concat([t[head + rest], pd.DataFrame(rows)], axis=1)
 
 
 def render(result: SeatAdvantageResult) -> Section:
@@ -441,7 +351,11 @@ def _answer(result: SeatAdvantageResult) -> str:
         for kind in ("above fair", "below fair"):
             sizes = {f: [p for p, v in verdicts.items() if v[f] == kind] for f in result.names}
             if any(sizes.values()):
-                parts.append(f"{who} wins {kind.replace('fair', 'the fair share 1/n')} {_sizes_text(result, sizes)}.")
+                same = len({tuple(v) for v in sizes.values()}) == 1
+                parts.append(
+                    f"{who} wins {kind.replace('fair', 'the fair share 1/n')} {_sizes_text(result, sizes)}"
+                    + ("." if same else f" (each field's own interval; {_differ_sizes(result, role)}).")
+                )
     mid = 4 if 4 in result.exp.players else result.exp.players[0]
     at = t[t["players"] == mid].set_index("field")
     shares = ", ".join(
@@ -452,6 +366,34 @@ def _answer(result: SeatAdvantageResult) -> str:
         f"**Answer.** At {mid} players the first player wins {shares} of rounds (fair {fmt.share(1 / mid)}; "
         f"n = {fmt.count(result.rounds[mid])} rounds per field; 95% Wilson intervals). "
         + (" ".join(parts) if parts else "No role's share differs from 1/n under any field.")
+        + _even_text(result)
+    )
+
+
+def _differ_sizes(result: SeatAdvantageResult, role: str) -> str:
+    """Where two fields' edges differ beyond the margin (paired on common deals), for the answer."""
+    sizes = [p for p, items in result.between.get(role, {}).items() if any(i.verdict == LARGER for i in items)]
+    if not sizes:
+        return "the fields cannot be told apart: no two fields' edges differ beyond the margin, paired on the same deals"
+    return f"two fields' edges differ beyond the margin at {', '.join(map(str, sizes))} players, paired on the same deals"
+
+
+def _even_text(result: SeatAdvantageResult) -> str:
+    """Whether whole matches even the seats out: said only where every seat's match edge is equivalent to 0."""
+    m = result.matches
+    if not len(m):
+        return ""
+    even = [int(p) for p, v in m.groupby("players")["edge_verdict"].agg(lambda v: set(v) <= WITHIN_MARGIN).items() if v]
+    margin, n = fmt.num(result.exp.margins["win_share_pp"]), fmt.count(m["n"].min())
+    if len(even) == len(set(m["players"])):
+        return (
+            f" Over whole matches the seats even out: every seat's share is within +/-{margin} pp of 1/n at every "
+            f"table size (equivalence, {n} matches per size or more)."
+        )
+    shown = ", ".join(map(str, even)) if even else "no table size"
+    return (
+        f" Over whole matches, that the seats even out (every seat within +/-{margin} pp of 1/n, equivalence) is "
+        f"shown at {shown} ({n} matches per size or more)."
     )
 
 
@@ -468,12 +410,14 @@ def _verdicts_table(result: SeatAdvantageResult) -> TableBlock:
             )
         row["first player: same under all fields"] = "yes" if len(set(verdicts[p].values())) == 1 else "no"
         row["dealer: same under all fields"] = "yes" if len(set(dealer[p].values())) == 1 else "no"
+        row["first player: edges differ between fields (paired)"] = _between(result, "first", p)
         rows.append(row)
     return TableBlock(
         "first-player-by-field",
         "The first player's win share under each field of players against the fair share 1/n (95% Wilson intervals), "
-        "and whether the side of 1/n its interval lies on (above fair, below fair, includes fair) is the same under "
-        "every field",
+        "whether the side of 1/n its interval lies on (above fair, below fair, includes fair) is the same under "
+        "every field, and what the paired difference of the fields' edges says (simultaneous intervals over every pair "
+        "of fields and table size)",
         pd.DataFrame(rows),
         result.table,
     )
@@ -490,11 +434,42 @@ def _agreement_findings(result: SeatAdvantageResult) -> list[str]:
             ", ".join(f"{p} ({next(iter(verdicts[p].values()))})" for p in same) or "no table size"
         )
         if split:
-            text += f"; the labels differ between fields ({UNTESTED}) at " + "; ".join(
-                f"{p} players (" + ", ".join(f"{v} with `{f}`" for f, v in vs.items()) + ")" for p, vs in split.items()
+            text += "; the labels differ between fields at " + "; ".join(
+                f"{p} players (" + ", ".join(f"{v} with `{f}`" for f, v in vs.items()) + f"; {_between(result, role, p)})"
+                for p, vs in split.items()
             )
         out.append(text + ".")
+        out.append(_differ_text(result, role, who))
     return out
+
+
+def _between(result: SeatAdvantageResult, role: str, p: int) -> str:
+    """What the paired difference of the fields' edges says at ``p`` players (:func:`~fields.between_text`)."""
+    return between_text(result.between.get(role, {}).get(p)).replace("interaction on common deals", "paired on common deals")
+
+
+def _differ_text(result: SeatAdvantageResult, role: str, who: str) -> str:
+    """Where the role's edge differs between fields beyond the margin: the only ground for "under X but not Y"."""
+    found = result.between.get(role, {})
+    differ = {p: [i for i in items if i.verdict == LARGER] for p, items in found.items()}
+    differ = {p: items for p, items in differ.items() if items}
+    within = [p for p, items in found.items() if all(i.verdict in WITHIN_MARGIN for i in items)]
+    level = fmt.fixed(100 * next(iter(found.values()))[0].level, 2) if found else "95"
+    head = (
+        f"Between fields, the {who}'s edge (share minus 1/n), paired on the same deals (simultaneous {level}% intervals "
+        f"over every pair of fields and table size, margin +/-{fmt.num(result.exp.margins['win_share_pp'])} pp): "
+    )
+    parts = [
+        f"differs beyond the margin at {p} players ("
+        + "; ".join(f"{i.field_a} minus {i.field_b} {fmt.pp_ci(i.diff, i.low, i.high, 2)}" for i in items)
+        + ")"
+        for p, items in differ.items()
+    ]
+    parts.append(f"every pair lies within the margin at {', '.join(map(str, within)) or 'no table size'}")
+    rest = [p for p in found if p not in differ and p not in within]
+    if rest:
+        parts.append(f"the fields cannot be told apart (undecided) at {', '.join(map(str, rest))}")
+    return head + "; ".join(parts) + "."
 
 
 def _findings(result: SeatAdvantageResult) -> list[str]:
