@@ -15,8 +15,9 @@ is drawn, so a report's ``compute`` never imports it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -24,8 +25,9 @@ import pandas as pd
 
 from unocli.report import fmt
 from unocli.report.analyses.common import dkw_eps, forest_chart, hist_quantile
-from unocli.report.experiment import Experiment
-from unocli.report.model import Chart, TableBlock
+from unocli.report.experiment import Experiment, View
+from unocli.report.model import Block, Chart, TableBlock
+from unocli.study.compare import is_binary
 
 if TYPE_CHECKING:
     from unocli.report.plots import Series
@@ -241,3 +243,174 @@ def published(exp: Experiment, ours: Mapping[str, Ours], *, title: str) -> Table
     data = pd.DataFrame(rows).astype({"n": "Int64"})
     shown = data.drop(columns=["ci_low", "ci_high"]).assign(n=[fmt.count(n) if pd.notna(n) else "-" for n in data["n"]])
     return TableBlock("published", title, shown, data)
+
+
+# ---------------------------------------------------------------- views declared in the experiment file ([[view]])
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What a report tells the views its experiment file declares: the words a view cannot know.
+
+    ``caption(what, intervals)`` writes a chart's caption (the report's setup:
+    n, rules, policies, seed); ``ours`` holds the report's figures for the
+    ``published`` view, ``published_title`` that table's heading; ``baseline``
+    names the arm differences are from (in titles and axes).
+    """
+
+    caption: Callable[[str, str], str]
+    baseline: str = ""
+    ours: Mapping[str, Ours] = field(default_factory=dict)
+    published_title: str = "Published figures side by side, with unocli's closest setup"
+
+
+def chosen(exp: Experiment, defaults: Sequence[View]) -> tuple[View, ...]:
+    """The views a report draws: the experiment file's ``[[view]]`` tables, or the report's defaults without any."""
+    return exp.views or tuple(defaults)
+
+
+def refused(exp: Experiment, kinds: Sequence[str]) -> str | None:
+    """``view[i].kind: message`` for the first declared view a report cannot draw (its ``check``), else None."""
+    for i, v in enumerate(exp.views):
+        if v.kind not in kinds:
+            return f"view[{i}].kind: this report draws only {', '.join(kinds)} views, not {v.kind!r}"
+    return None
+
+
+def declared(views: Sequence[View], exp: Experiment, frame: pd.DataFrame | None, setup: Setup) -> list[Block]:
+    """Each view drawn from the design's tidy ``frame`` (:mod:`unocli.report.design`), in order; None: no frame."""
+    out: list[Block] = []
+    for v in views:
+        block = _DRAW[v.kind](v, exp, frame if frame is not None else pd.DataFrame(columns=["quantity"]), setup)
+        if block is not None:
+            out.append(block)
+    return out
+
+
+def _what(v: View, setup: Setup, default: str) -> str:
+    """The view's title (or ``default``), ``{base}`` filled in with the baseline's name."""
+    return (v.title or default).replace("{base}", setup.baseline or "the baseline")
+
+
+def _shown_differences(d: pd.DataFrame, arm: str, unit: str, percent: bool) -> pd.DataFrame:
+    """A differences table as a reader sees it: the change on its simultaneous interval, relative, n, verdict."""
+    level = fmt.fixed(100 * d["sim_level"].iloc[0], 2).rstrip("0").rstrip(".") if d["sim_level"].notna().any() else "95"
+    form = fmt.pp_ci if percent else partial(fmt.signed_ci, decimals=2)
+    lows, highs = d["sim_low"].fillna(d["diff_low"]), d["sim_high"].fillna(d["diff_high"])
+    shown = pd.DataFrame({k: d[k] for k in ("field", "players", arm) if d[k].astype(str).ne("").any()})
+    shown[f"change [simultaneous {level}% CI]"] = [form(*x) for x in zip(d["diff"], lows, highs, strict=True)]
+    shown["relative"] = [fmt.fixed(100 * r, 1, sign=True) + "%" for r in d["relative"]]
+    shown["n (pairs)"] = d["n"].map(fmt.count)
+    margin = d["margin"].dropna()
+    if len(margin):
+        shown[f"verdict (margin {fmt.num(100 * margin.iloc[0] if percent else margin.iloc[0])} {unit})"] = d["verdict"]
+    return shown
+
+
+def _differences_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
+    arm = v.options.get("arm", "arm")
+    d = differences(frame, v.quantity, arm=arm)
+    if not len(d):
+        return None
+    percent = is_binary(v.quantity)
+    title = _what(v, setup, f"Change in {v.quantity} from {{base}}, paired on the same deals")
+    return TableBlock(v.name, title, _shown_differences(d, arm, "pp" if percent else v.quantity, percent), d)
+
+
+def _wide_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
+    arm = v.options.get("arm", "arm")
+    rows = frame[frame["quantity"] == v.quantity]
+    if not len(rows):
+        return None
+    data = wide(rows, {v.quantity: ("mean", "low", "high")}, arm=arm, n=v.quantity)
+    form = partial(fmt.share_ci, decimals=1) if is_binary(v.quantity) else fmt.ci
+    shown = data[[k for k in ("field", "players", arm) if data[k].astype(str).ne("").any()]].copy()
+    shown["n"] = data["n"].map(fmt.count)
+    shown[f"{v.quantity} [95% CI]"] = [form(*x) for x in zip(data["mean"], data["low"], data["high"], strict=True)]
+    return TableBlock(v.name, _what(v, setup, f"Mean {v.quantity}"), shown, data)
+
+
+def _lines_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
+    from unocli.report import plots  # matplotlib only when drawing
+
+    rows = frame[frame["quantity"] == v.quantity]
+    for key in ("arm", "field"):
+        if key in v.options:
+            rows = rows[rows[key] == v.options[key]]
+    if not len(rows):
+        return None
+    by = v.options.get("by", "arm")
+    names = list(dict.fromkeys(rows[by]))
+    percent = bool(v.options.get("percent", is_binary(v.quantity)))
+    fair = plots.Series("fair share 1/n", [1 / p for p in exp.players]) if v.options.get("fair") else None
+    title = _what(v, setup, f"Mean {v.quantity} by table size")
+    cap = setup.caption(
+        f"{title} (one line per {by})" + ("; dashed line: the fair share 1/n" if fair else ""),
+        "error bars are 95% intervals (Wilson for a share, t for a mean)",
+    )
+    figure = plots.line_chart(
+        exp.players,
+        lines(rows, by, names, ("mean", "low", "high")),
+        band=False,
+        title=title,
+        xlabel="players at the table",
+        ylabel=v.options.get("ylabel", v.quantity),
+        xticks=exp.players,
+        percent=percent,
+        caption=cap,
+        reference=fair,
+    )
+    return Chart(v.name, figure, cap, title)
+
+
+def _forest_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
+    arm = v.options.get("arm", "arm")
+    d = differences(frame, v.quantity, arm=arm)
+    players = v.options.get("players", 4 if 4 in exp.players else exp.players[len(exp.players) // 2])
+    d = d[d["players"] == players]
+    if not len(d) or d["margin"].isna().all():
+        return None
+    percent = is_binary(v.quantity)
+    level = fmt.fixed(100 * d["sim_level"].iloc[0], 2)
+    margin = float(d["margin"].iloc[0])
+    shown_margin = f"{fmt.num(100 * margin)} pp" if percent else f"{fmt.num(margin)} {v.quantity}"
+    title = _what(v, setup, f"Each {arm}'s effect on {v.quantity}") + f", {players} players"
+    cap = setup.caption(
+        f"{title}: the change from {setup.baseline or 'the baseline'}, paired on the same deals; the grey band is the "
+        f"equivalence margin +/-{shown_margin}",
+        f"bars are simultaneous {level}% intervals (95% for the whole family)",
+    )
+    labels = [", ".join(str(x) for x in (r[arm], r["field"]) if str(x)) for _, r in d.iterrows()]
+    xlabel = f"{v.quantity} minus {setup.baseline or 'the baseline'}" + (" (pp)" if percent else "")
+    return forest(d, labels, xlabel=xlabel, caption=cap, name=v.name, title=title, percent=percent)
+
+
+def _heatmap_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
+    d = differences(frame, v.quantity)
+    if "players" in v.options:
+        d = d[d["players"] == v.options["players"]]
+    if not len(d):
+        return None
+    rows, cols = v.options.get("rows", "arm"), v.options.get("cols", "players")
+    percent = is_binary(v.quantity)
+    title = _what(v, setup, f"Change in {v.quantity} from {{base}}")
+    cap = setup.caption(f"{title}, each cell with its verdict", "verdicts read simultaneous intervals against the margin")
+    unit = "pp" if percent else v.quantity
+    return heatmap(d, rows, cols, caption=cap, name=v.name, title=title, unit=unit, scale=100.0 if percent else 1.0)
+
+
+def _published_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
+    block = published(exp, setup.ours, title=v.title or setup.published_title)
+    if block is not None:
+        block.name = v.name
+    return block
+
+
+_DRAW: dict[str, Callable[[View, Experiment, pd.DataFrame, Setup], Block | None]] = {
+    "differences": _differences_view,
+    "wide": _wide_view,
+    "lines": _lines_view,
+    "forest": _forest_view,
+    "heatmap": _heatmap_view,
+    "published": _published_view,
+}

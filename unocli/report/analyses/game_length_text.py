@@ -25,18 +25,38 @@ from unocli.report.analyses.fields import (
     templates_text,
     verdict_matrix,
 )
+from unocli.report.experiment import View
 from unocli.report.model import Chart, Section, TableBlock, sentences
 from unocli.study.stats import WITHIN_MARGIN
 
 if TYPE_CHECKING:
     from unocli.report.analyses.game_length import GameLengthResult
 
+# The views drawn when the experiment file declares none ([[view]]; sims/game-length.toml declares these).
+VIEWS = (
+    View("forest", "turns-forest", "turns", "Each rule set's effect on length under each field", {"arm": "rules"}),
+    View(
+        "differences",
+        "turns-vs-baseline",
+        "turns",
+        "Change in mean turns from {base}, paired on the same deals",
+        {"arm": "rules"},
+    ),
+    View("published", "published"),
+)
+
 
 def section(result: GameLengthResult) -> Section:
     """Charts of turns and rounds per match, the tables and findings."""
     exp, base = result.exp, result.base
+    setup = views.Setup(
+        partial(_caption, result),
+        base,
+        _ours(result),
+        f"Published figures side by side, with unocli's closest setup (official rules, every seat {result.ref})",
+    )
     blocks: list = [
-        *([_forest(result)] if len(result.diffs) else []),
+        *views.declared(views.chosen(exp, VIEWS), exp, result.frame, setup),
         *([_verdicts_table(result)] if len(result.diffs) else []),
         *([_interactions_table(result)] if result.between else []),
         _field_chart(result),
@@ -51,26 +71,9 @@ def section(result: GameLengthResult) -> Section:
         ),
         *_distribution_charts(result),
         _ecdf_rules_chart(result),
-    ]
-    if len(result.diffs):
-        blocks.append(
-            TableBlock(
-                "turns-vs-baseline",
-                f"Change in mean turns from {base}, paired on the same deals",
-                _diffs_shown(result),
-                result.diffs,
-            ),
-        )
-    blocks += [
         _matches_chart(result),
         TableBlock("matches", f"Matches to {result.target} points", _matches_shown(result), result.matches),
     ]
-    published = views.published(
-        exp,
-        _ours(result),
-        title=f"Published figures side by side, with unocli's closest setup (official rules, every seat {result.ref})",
-    )
-    blocks += [published] if published else []
     answer = _answer(result)
     intro = (
         answer
@@ -119,25 +122,6 @@ def _turns_shown(result: GameLengthResult) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _diffs_shown(result: GameLengthResult) -> pd.DataFrame:
-    diffs = result.diffs
-    level = fmt.fixed(100 * diffs["sim_level"].iloc[0], 2).rstrip("0").rstrip(".")
-    margin = fmt.num(result.exp.margins["turns"])
-    return pd.DataFrame(
-        {
-            "field": diffs["field"],
-            "players": diffs["players"],
-            "rules": diffs["rules"],
-            f"change in mean turns vs {result.base} [simultaneous {level}% CI]": [
-                fmt.signed_ci(d, lo, hi, 2) for d, lo, hi in zip(diffs["diff"], diffs["sim_low"], diffs["sim_high"], strict=True)
-            ],
-            "relative": [fmt.fixed(100 * r, 1, sign=True) + "%" for r in diffs["relative"]],
-            "n (deals both finished)": diffs["n"].map(fmt.count),
-            f"verdict (margin {margin} turns)": diffs["verdict"],
-        }
-    )
-
-
 def _matches_shown(result: GameLengthResult) -> pd.DataFrame:
     return pd.DataFrame(
         [
@@ -164,28 +148,10 @@ def _n_rounds(result: GameLengthResult) -> str:
     return f"{fmt.count(result.rounds[result.exp.players[0]])} rounds per rule set and table size"
 
 
-def _forest(result: GameLengthResult) -> Chart:
-    """Each rule set's change in mean turns per finished round at the middle table size, one row per rule set and field."""
-    margin = result.exp.margins["turns"]
-    d = result.diffs[result.diffs["players"] == result.mid]
-    level = fmt.fixed(100 * d["sim_level"].iloc[0], 2)
-    cap = caption(
-        result.exp,
-        f"Change in mean turns per finished round from {result.base} at {result.mid} players, per rule set and field of "
-        f"players (every seat plays the field's policy), paired on the deals both finished; the grey band is the "
-        f"equivalence margin +/-{fmt.num(margin)} turns (every table size is in the verdict table)",
-        _n_rounds(result),
-        rules=", ".join(result.names),
-        policies=_fields_caption(result),
-        intervals=f"bars are simultaneous {level}% intervals (95% for the whole family of every field and size)",
-    )
-    return views.forest(
-        d,
-        [f"{r.rules}, {r.field}" for r in d.itertuples()],
-        xlabel=f"turns per finished round minus {result.base}",
-        caption=cap,
-        name="turns-forest",
-        title=f"Each rule set's effect on length under each field, {result.mid} players",
+def _caption(result: GameLengthResult, what: str, intervals: str) -> str:
+    """A declared view's caption: every rule set under every field, the rounds per cell."""
+    return caption(
+        result.exp, what, _n_rounds(result), rules=", ".join(result.names), policies=_fields_caption(result), intervals=intervals
     )
 
 

@@ -14,6 +14,7 @@ per-seat match win shares say whether the rotation evens the advantage out.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import partial
 from itertools import combinations
 
 import pandas as pd
@@ -26,19 +27,18 @@ from unocli.analysis.seat_advantage import (
     round_quantities,
     seat_rows,
 )
-from unocli.report import fmt
+from unocli.report import fmt, views
 from unocli.report.analyses.common import (
     Context,
     balance_chart,
     caption,
     fair_balance,
-    first_player_chart,
     interval_series,
     players_chart,
 )
 from unocli.report.analyses.fields import FIELDS_OPTION, between_text, fields_text
 from unocli.report.design import Design, play
-from unocli.report.experiment import ArmSpec, Experiment, players_list, positive_int
+from unocli.report.experiment import ArmSpec, Experiment, View, players_list, positive_int
 from unocli.report.model import Chart, Section, TableBlock, sentences
 from unocli.study.interaction import FieldInteraction
 from unocli.study.stats import ALPHA, LARGER, WITHIN_MARGIN, holm
@@ -50,6 +50,16 @@ OPTIONS = {
     "match_games": (2000, positive_int),
 }
 ROLE_QUANTITY = {"first": "win_first", "dealer": "win_dealer"}
+# The views drawn when the experiment file declares none ([[view]]; sims/seat-advantage.toml declares this).
+VIEWS = (
+    View(
+        "lines",
+        "first-player-share",
+        "win_first",
+        "How much does playing first help?",
+        {"by": "arm", "fair": True, "ylabel": "first player's win share"},
+    ),
+)
 
 
 @dataclass(frozen=True)
@@ -66,7 +76,8 @@ class SeatAdvantageResult:
     per seat for matches (share of matches won), with chi2_p per (players,
     arm) and the columns of :func:`~unocli.analysis.seat_advantage.match_verdicts`.
     ``rounds``: rounds per arm at each table size; ``fair``: the balance a
-    perfectly fair game would measure on that many. ``between``: per role
+    perfectly fair game would measure on that many. ``frame``: the rounds'
+    tidy frame (:mod:`unocli.report.design`), which the declared views read. ``between``: per role
     (``first``, ``dealer``) and table size, the difference of its edge between
     every pair of fields (:func:`~unocli.analysis.seat_advantage.field_differences`).
     """
@@ -80,13 +91,14 @@ class SeatAdvantageResult:
     fair: dict[int, float]
     games: int
     between: dict[str, dict[int, list[FieldInteraction]]] = field(default_factory=dict)
+    frame: pd.DataFrame | None = None
 
 
 def check(exp: Experiment) -> str | None:
-    """The fields are the arms: every seat plays one field's policy."""
+    """The fields are the arms: every seat plays one field's policy; no published figures to set beside."""
     if exp.arms:
         return "arms: the seat-advantage analysis plays every seat with each of options.fields; name the policies there"
-    return None
+    return views.refused(exp, ("differences", "wide", "lines", "forest", "heatmap"))
 
 
 def field_arms(exp: Experiment) -> Experiment:
@@ -117,6 +129,7 @@ def compute(exp: Experiment, ctx: Context) -> SeatAdvantageResult:
         fair={p: fair_balance(c.games, p) for p, c in comps.items()},
         games=rounds.games,
         between={role: field_differences(comps, names, q, margin) for role, q in ROLE_QUANTITY.items()},
+        frame=rounds.frame,
     )
 
 
@@ -124,8 +137,9 @@ def render(result: SeatAdvantageResult) -> Section:
     """Charts of the first player's share, its ratio to a fair share, every seat and balance; tables; findings."""
     exp = result.exp
     seat_charts = [_seat_chart(result, sp) for sp in exp.options["seat_players"] if sp in exp.players]
+    setup = views.Setup(partial(_caption, result))
     blocks: list = [
-        _share_chart(result),
+        *views.declared(views.chosen(exp, VIEWS), exp, result.frame, setup),
         _verdicts_table(result),
         _ratio_chart(result),
         TableBlock(
@@ -227,24 +241,6 @@ def _lines(result: SeatAdvantageResult, columns: tuple[str, str, str]) -> list:
 
 def _caption(result: SeatAdvantageResult, what: str, intervals: str) -> str:
     return caption(result.exp, what, _n_text(result), policies=", ".join(result.names), intervals=intervals)
-
-
-def _share_chart(result: SeatAdvantageResult) -> Chart:
-    cap = _caption(
-        result,
-        "Share of single rounds won by the player who took the first turn (seat 0, or seat 1 behind a Skip or "
-        "Draw Two start card, or the dealer behind a Reverse)",
-        "error bars are 95% Wilson intervals; dashed line: fair share 1/n",
-    )
-    series = _lines(result, ("first_player_share", "ci_low", "ci_high"))
-    return first_player_chart(
-        result.exp,
-        series,
-        cap,
-        name="first-player-share",
-        title="How much does playing first help?",
-        ylabel="first player's win share",
-    )
 
 
 def _ratio_chart(result: SeatAdvantageResult) -> Chart:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field, fields
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -45,7 +46,7 @@ from unocli.report.analyses.common import (
 )
 from unocli.report.analyses.fields import check_fields, field_experiment, field_sizes, field_specs, sizes_text, templates_text
 from unocli.report.analyses.stacking_render import answer, field_blocks, field_findings, field_label
-from unocli.report.experiment import Experiment, players_list, policy_spec, positive_int
+from unocli.report.experiment import Experiment, View, players_list, policy_spec, positive_int
 from unocli.report.model import Chart, Section, TableBlock, sentences
 from unocli.study.arm import Arm, has_placeholders
 from unocli.study.compare import Comparison
@@ -71,6 +72,9 @@ OPTIONS = {
     "stack_players": ([4], players_list),
     "replicates": (1000, positive_int),
 }
+# The views drawn when the experiment file declares none ([[view]]): this report has no design frame, so only
+# the published figures are declared (sims/stacking.toml).
+VIEWS = (View("published", "published"),)
 
 
 @dataclass(frozen=True)
@@ -83,7 +87,7 @@ class StackingResult(StackingTables):
 def check(exp: Experiment) -> str | None:
     if len(exp.arms) < 2:
         return "arms: the stacking analysis needs a baseline arm and at least one stacking variant"
-    return check_fields(exp, partial=True)
+    return check_fields(exp, partial=True) or views.refused(exp, ("published",))
 
 
 def main_field(exp: Experiment) -> str:
@@ -148,13 +152,9 @@ def render(result: StackingResult) -> Section:
         _balance_chart(result),
         TableBlock("stacking-arms", "Each variant: turns, first-player share and balance", _arms_shown(result), result.table),
     ]
-    published = views.published(
-        exp,
-        _ours(result),
-        title=f"Published figures side by side, with unocli's closest setup (official rules, every seat "
-        f"{result.main_field}; stuck rounds left out)",
-    )
-    blocks += [published] if published else []
+    title = "Published figures side by side, with unocli's closest setup (official rules, every seat "
+    setup = views.Setup(partial(_caption, result), base, _ours(result), title + f"{result.main_field}; stuck rounds left out)")
+    blocks += views.declared(views.chosen(exp, VIEWS), exp, None, setup)
     blocks = [*field_blocks(result), *blocks]
     paragraph = answer(result)
     intro = (
