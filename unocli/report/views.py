@@ -15,6 +15,7 @@ is drawn, so a report's ``compute`` never imports it.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -414,3 +415,49 @@ _DRAW: dict[str, Callable[[View, Experiment, pd.DataFrame, Setup], Block | None]
     "heatmap": _heatmap_view,
     "published": _published_view,
 }
+
+
+# ---------------------------------------------------------------- tables as a reader sees them
+
+# A shown column's format: name -> (number of source columns, formatter(values..., decimals)).
+_FORMATS: dict[str, tuple[int, Callable[..., Any]]] = {
+    "raw": (1, lambda x, d: x),
+    "count": (1, lambda x, d: fmt.count(x)),
+    "pvalue": (1, lambda x, d: fmt.pvalue(x)),
+    "share": (1, lambda x, d: fmt.share(x, 1 if d is None else d)),
+    "ci": (3, lambda m, lo, hi, d: fmt.ci(m, lo, hi)),
+    "interval": (3, lambda m, lo, hi, d: fmt.interval(m, lo, hi, d)),
+    "share_ci": (3, lambda m, lo, hi, d: fmt.share_ci(m, lo, hi, d)),
+    "pp_ci": (3, lambda m, lo, hi, d: fmt.pp_ci(m, lo, hi, d)),
+    "signed_ci": (3, lambda m, lo, hi, d: fmt.signed_ci(m, lo, hi, d)),
+    "pp_bounds": (2, lambda lo, hi, d: fmt.bounds(lo, hi, d, "pp")),
+    "num": (1, lambda x, d: fmt.num(x)),
+    "quantile": (4, lambda x, lo, hi, top, d: fmt.quantile(x, lo, hi, top)),  # top: the histogram's last bin
+}
+
+
+def table(data: pd.DataFrame, columns: Sequence[tuple[str, str, str]]) -> pd.DataFrame:
+    """A table's shown form, declared: per column (heading, format, source).
+
+    ``format`` is a name of ``_FORMATS`` with optional decimals (``"share_ci:2"``);
+    ``source`` names the data's column, or for an interval its point column
+    whose bounds are ``POINT_low`` and ``POINT_high`` unless named
+    (``"first_player_share,ci_low,ci_high"``). A row whose first value is
+    missing (NaN: a baseline's own change) shows blank.
+    """
+    out: dict[str, list[Any]] = {}
+    for heading, spec, source in columns:
+        name, _, decimals = spec.partition(":")
+        count, form = _FORMATS[name]
+        names = source.split(",")
+        if count == 3 and len(names) == 1:
+            names += [f"{names[0]}_low", f"{names[0]}_high"]
+        blank = pd.Series([math.nan] * len(data), index=data.index)  # a column the data lacks shows blank
+        values = zip(*(data[c] if c in data else blank for c in names), strict=True)
+        d = int(decimals) if decimals else None
+        out[heading] = [form(*v, d) if _present(v[0]) else "" for v in values]
+    return pd.DataFrame(out)
+
+
+def _present(x: Any) -> bool:
+    return not (isinstance(x, float) and math.isnan(x)) and x is not pd.NA

@@ -100,44 +100,38 @@ def section(result: GameLengthResult) -> Section:
 
 
 def _turns_shown(result: GameLengthResult) -> pd.DataFrame:
-    rows = []
-    for r in result.turns.itertuples():
-        top = len(result.hists[(r.field, r.players, r.rules)]) - 1
-        rows.append(
-            {
-                "field": r.field,
-                "players": r.players,
-                "rules": r.rules,
-                "n finished": fmt.count(r.n),
-                "mean turns [95% CI]": fmt.ci(r.mean_turns, r.ci_low, r.ci_high),
-                "mean turns + skips": fmt.num(r.mean_with_skips),
-                "median": fmt.quantile(r.median, r.median_low, r.median_high, top),
-                "p90": fmt.quantile(r.p90, r.p90_low, r.p90_high, top),
-                "p99": fmt.quantile(r.p99, r.p99_low, r.p99_high, top),
-                "blocked": fmt.share_ci(r.blocked_share, r.blocked_low, r.blocked_high, 2),
-                "capped": fmt.share_ci(r.capped_share, r.capped_low, r.capped_high, 2),
-                "stuck": fmt.share_ci(r.stuck_share, r.stuck_low, r.stuck_high, 2),
-            }
-        )
-    return pd.DataFrame(rows)
+    t = result.turns
+    top = [len(result.hists[(r.field, r.players, r.rules)]) - 1 for r in t.itertuples()]  # the last bin: "or more"
+    quantiles = [(q, "quantile", f"{q},{q}_low,{q}_high,top") for q in ("median", "p90", "p99")]
+    shares = [(k, "share_ci:2", f"{k}_share,{k}_low,{k}_high") for k in ("blocked", "capped", "stuck")]
+    head = [("field", "raw", "field"), ("players", "raw", "players"), ("rules", "raw", "rules")]
+    return views.table(
+        t.assign(top=top),
+        [
+            *head,
+            ("n finished", "count", "n"),
+            ("mean turns [95% CI]", "ci", "mean_turns,ci_low,ci_high"),
+            ("mean turns + skips", "num", "mean_with_skips"),
+            *quantiles,
+            *shares,
+        ],
+    )
 
 
 def _matches_shown(result: GameLengthResult) -> pd.DataFrame:
-    return pd.DataFrame(
+    return views.table(
+        result.matches,
         [
-            {
-                "field": r.field,
-                "players": r.players,
-                "rules": r.rules,
-                "matches": fmt.count(r.n_matches),
-                "rounds per match [95% CI]": fmt.ci(r.rounds, r.rounds_low, r.rounds_high),
-                "turns per match": fmt.ci(r.turns, r.turns_low, r.turns_high),
-                "blocked rounds per match": fmt.ci(r.blocked_rounds, r.blocked_low, r.blocked_high),
-                "capped matches": fmt.share_ci(r.capped_share, r.capped_low, r.capped_high, 2),
-                "stuck matches": fmt.share_ci(r.stuck_share, r.stuck_low, r.stuck_high, 2),
-            }
-            for r in result.matches.itertuples()
-        ]
+            ("field", "raw", "field"),
+            ("players", "raw", "players"),
+            ("rules", "raw", "rules"),
+            ("matches", "count", "n_matches"),
+            ("rounds per match [95% CI]", "ci", "rounds"),
+            ("turns per match", "ci", "turns"),
+            ("blocked rounds per match", "ci", "blocked_rounds,blocked_low,blocked_high"),
+            ("capped matches", "share_ci:2", "capped_share,capped_low,capped_high"),
+            ("stuck matches", "share_ci:2", "stuck_share,stuck_low,stuck_high"),
+        ],
     )
 
 

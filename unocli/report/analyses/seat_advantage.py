@@ -188,25 +188,20 @@ def run(exp: Experiment, ctx: Context) -> Section:
 
 
 def _shown(table: pd.DataFrame) -> pd.DataFrame:
-    return pd.DataFrame(
-        {
-            "players": table["players"],
-            "field": table["field"],
-            "n": table["n"].map(fmt.count),
-            "first player wins [Wilson 95%]": [
-                fmt.share_ci(*x, 1) for x in zip(table["first_player_share"], table["ci_low"], table["ci_high"], strict=True)
-            ],
-            "dealer wins [Wilson 95%]": [
-                fmt.share_ci(*x, 1) for x in zip(table["dealer_share"], table["dealer_low"], table["dealer_high"], strict=True)
-            ],
-            "seat 0 wins": table["seat0_share"].map(lambda x: fmt.share(x, 1)),
-            "fair": table["fair_share"].map(lambda x: fmt.share(x, 1)),
-            "x fair": [
-                fmt.interval(*x, 3) for x in zip(table["ratio_to_fair"], table["ratio_low"], table["ratio_high"], strict=True)
-            ],
-            "equal seat shares (chi-square p, raw)": table["chi2_p"].map(fmt.pvalue),
-            "equal seat shares (Holm-adjusted p)": table["chi2_p_holm"].map(fmt.pvalue),
-        }
+    return views.table(
+        table,
+        [
+            ("players", "raw", "players"),
+            ("field", "raw", "field"),
+            ("n", "count", "n"),
+            ("first player wins [Wilson 95%]", "share_ci:1", "first_player_share,ci_low,ci_high"),
+            ("dealer wins [Wilson 95%]", "share_ci:1", "dealer_share,dealer_low,dealer_high"),
+            ("seat 0 wins", "share:1", "seat0_share"),
+            ("fair", "share:1", "fair_share"),
+            ("x fair", "interval:3", "ratio_to_fair,ratio_low,ratio_high"),
+            ("equal seat shares (chi-square p, raw)", "pvalue", "chi2_p"),
+            ("equal seat shares (Holm-adjusted p)", "pvalue", "chi2_p_holm"),
+        ],
     )
 
 

@@ -20,7 +20,6 @@ gain under a variant minus the gain under the baseline, paired over deals).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field, fields
 from functools import partial
 from typing import Any
@@ -187,52 +186,50 @@ def run(exp: Experiment, ctx: Context) -> Section:
 # ---------------------------------------------------------------- tables
 
 
-def _triples(
-    df: pd.DataFrame, column: str, low: str | None = None, high: str | None = None
-) -> Iterator[tuple[float, float, float]]:
-    """(point, low, high) of each row, the bounds in ``column_low`` and ``column_high`` unless named."""
-    return zip(df[column], df[low or f"{column}_low"], df[high or f"{column}_high"], strict=True)
-
-
 def _effects_shown(result: StackingResult) -> pd.DataFrame:
     """Turns and the first player's share on simultaneous intervals with verdicts; cards drawn and balance at 95%."""
-    e, m = result.effects, result.exp.margins
-    return pd.DataFrame(
-        {
-            "players": e["players"],
-            "stacking": e["stacking"],
-            "turns (finished rounds)": [fmt.signed_ci(*x, 1) for x in _triples(e, "d_turns", "turns_sim_low", "turns_sim_high")],
-            f"turns verdict (+/-{fmt.num(m['turns'])})": e["turns_verdict"],
-            "first player wins": [fmt.pp_ci(*x, 2) for x in _triples(e, "d_win_first", "first_sim_low", "first_sim_high")],
-            f"first player verdict (+/-{fmt.num(m['win_share_pp'])} pp)": e["first_verdict"],
-            "cards drawn (95%)": [fmt.signed_ci(*x, 1) for x in _triples(e, "d_cards_drawn")],
-            "balance (95% bootstrap)": [fmt.signed_ci(*x, 3) for x in _triples(e, "d_balance")],
-        }
+    m = result.exp.margins
+    return views.table(
+        result.effects,
+        [
+            ("players", "raw", "players"),
+            ("stacking", "raw", "stacking"),
+            ("turns (finished rounds)", "signed_ci:1", "d_turns,turns_sim_low,turns_sim_high"),
+            (f"turns verdict (+/-{fmt.num(m['turns'])})", "raw", "turns_verdict"),
+            ("first player wins", "pp_ci:2", "d_win_first,first_sim_low,first_sim_high"),
+            (f"first player verdict (+/-{fmt.num(m['win_share_pp'])} pp)", "raw", "first_verdict"),
+            ("cards drawn (95%)", "signed_ci:1", "d_cards_drawn"),
+            ("balance (95% bootstrap)", "signed_ci:3", "d_balance"),
+        ],
     )
 
 
 def _stacks_shown(result: StackingResult) -> pd.DataFrame:
-    stacks = result.stacks
-    shown = stacks[["players", "stacking"]].copy()
-    shown["n"] = stacks["n"].map(fmt.count)
-    shown["mean longest stack"] = [fmt.ci(*x) for x in _triples(stacks, "mean_max_stack", "mean_low", "mean_high")]
-    for k in (2, 3, 4):
-        shown[f"P(longest >= {k})"] = [fmt.share_ci(*x, 2) for x in _triples(stacks, f"p_at_least_{k}")]
-    shown["longest seen"] = stacks["longest_seen"]
-    return shown
+    chains = [(f"P(longest >= {k})", "share_ci:2", f"p_at_least_{k}") for k in (2, 3, 4)]
+    return views.table(
+        result.stacks,
+        [
+            ("players", "raw", "players"),
+            ("stacking", "raw", "stacking"),
+            ("n", "count", "n"),
+            ("mean longest stack", "ci", "mean_max_stack,mean_low,mean_high"),
+            *chains,
+            ("longest seen", "raw", "longest_seen"),
+        ],
+    )
 
 
 def _arms_shown(result: StackingResult) -> pd.DataFrame:
-    t = result.table
-    return pd.DataFrame(
-        {
-            "players": t["players"],
-            "stacking": t["stacking"],
-            "n": t["n"].map(fmt.count),
-            "turns": [fmt.ci(*x) for x in _triples(t, "turns")],
-            "first player wins": [fmt.share_ci(*x, 1) for x in _triples(t, "first_player_share", "first_low", "first_high")],
-            "balance": [fmt.interval(*x, 3) for x in _triples(t, "balance")],
-        }
+    return views.table(
+        result.table,
+        [
+            ("players", "raw", "players"),
+            ("stacking", "raw", "stacking"),
+            ("n", "count", "n"),
+            ("turns", "ci", "turns"),
+            ("first player wins", "share_ci:1", "first_player_share,first_low,first_high"),
+            ("balance", "interval:3", "balance"),
+        ],
     )
 
 

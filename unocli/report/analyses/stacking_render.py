@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
 from unocli.analysis.stacking import DRAW_AT_ONCE
-from unocli.report import fmt
+from unocli.report import fmt, views
 from unocli.report.analyses.common import caption, change_word, verdict_counts
 from unocli.report.analyses.fields import UNTESTED, agreement
 from unocli.report.model import Chart, TableBlock
@@ -192,55 +191,45 @@ def field_blocks(result: StackingResult) -> list:
 
 def _fields_shown(result: StackingResult) -> pd.DataFrame:
     f = result.fields
-
-    def opt(column: str, form: Any, decimals: int) -> list[str]:
-        """The change column, blank on the baseline's rows (and everywhere when no variant was played)."""
-        if column not in f.columns:
-            return [""] * len(f)
-        return [form(d, lo, hi, decimals) if d == d else "" for d, lo, hi in _triples(f, column)]
-
-    shown = pd.DataFrame({"players": f["players"], "field": f["field"], "stacking": f["stacking"]})
-    shown["n (finished)"] = [f"{fmt.count(n)} ({fmt.count(k)})" for n, k in zip(f["n"], f["finished"], strict=True)]
-    shown["turns"] = [fmt.ci(*x) for x in _triples(f, "turns")]
-    shown["change"] = opt("d_turns", fmt.signed_ci, 1)
-    shown["turns + skips"] = [fmt.ci(*x) for x in _triples(f, "turns_skips")]
-    shown["change "] = opt("d_turns_skips", fmt.signed_ci, 1)
-    shown["cards drawn"] = [fmt.ci(*x) for x in _triples(f, "cards_drawn")]
-    shown["change  "] = opt("d_cards_drawn", fmt.signed_ci, 1)
-    for k in DRAW_AT_ONCE:
-        shown[f"P(draw {k}+ at once)"] = [fmt.share_ci(*x, 2) for x in _triples(f, f"p_draw_{k}")]
-    shown["comeback (n)"] = [
-        f"{fmt.share_ci(*x, 1)} ({fmt.count(n)})" for x, n in zip(_triples(f, "comeback"), f["one_reached"], strict=True)
-    ]
-    shown["change   "] = opt("d_comeback", fmt.pp_ci, 2)
+    draws = [(f"P(draw {k}+ at once)", "share_ci:2", f"p_draw_{k}") for k in DRAW_AT_ONCE]
+    shown = views.table(
+        f,
+        [
+            ("players", "raw", "players"),
+            ("field", "raw", "field"),
+            ("stacking", "raw", "stacking"),
+            ("turns", "ci", "turns"),
+            ("change", "signed_ci:1", "d_turns"),
+            ("turns + skips", "ci", "turns_skips"),
+            ("change ", "signed_ci:1", "d_turns_skips"),
+            ("cards drawn", "ci", "cards_drawn"),
+            ("change  ", "signed_ci:1", "d_cards_drawn"),
+            *draws,
+            ("change   ", "pp_ci:2", "d_comeback"),
+        ],
+    )
+    shown.insert(3, "n (finished)", [f"{fmt.count(n)} ({fmt.count(k)})" for n, k in zip(f["n"], f["finished"], strict=True)])
+    comeback = [f"{fmt.share_ci(*x, 1)} ({fmt.count(n)})" for x, n in zip(_triples(f, "comeback"), f["one_reached"], strict=True)]
+    shown.insert(len(shown.columns) - 1, "comeback (n)", comeback)
     return shown
 
 
 def _strategy_shown(result: StackingResult) -> pd.DataFrame:
-    s = result.strategy
-    return pd.DataFrame(
-        {
-            "players": s["players"],
-            "field": s["field"],
-            "stacking": s["stacking"],
-            "n (paired deals)": s["n"].map(fmt.count),
-            "gain over the reference at seat 0": [fmt.pp_ci(*x, 2) for x in _triples(s, "edge")],
-            "edge (share - 1/n)": [fmt.pp_ci(*x, 2) for x in _triples(s, "gap")],
-            "interaction (vs baseline), 95%": [fmt.pp_ci(*x, 2) if x[0] == x[0] else "" for x in _triples(s, "interaction")],
-            "simultaneous interval": [
-                fmt.bounds(lo, hi, 2, "pp") if lo == lo else ""
-                for lo, hi in zip(
-                    s.get("interaction_sim_low", pd.Series([math.nan] * len(s))),
-                    s.get("interaction_sim_high", pd.Series([math.nan] * len(s))),
-                    strict=True,
-                )
-            ],
-            "verdict": s.get("interaction_verdict", pd.Series([""] * len(s))).fillna(""),
-            "p (raw)": [fmt.pvalue(p) if p == p else "" for p in s["interaction_p"]],
-            "p (Holm-adjusted)": [
-                fmt.pvalue(p) if p == p else "" for p in s.get("interaction_p_holm", pd.Series([math.nan] * len(s)))
-            ],
-        }
+    return views.table(
+        result.strategy,
+        [
+            ("players", "raw", "players"),
+            ("field", "raw", "field"),
+            ("stacking", "raw", "stacking"),
+            ("n (paired deals)", "count", "n"),
+            ("gain over the reference at seat 0", "pp_ci:2", "edge"),
+            ("edge (share - 1/n)", "pp_ci:2", "gap"),
+            ("interaction (vs baseline), 95%", "pp_ci:2", "interaction"),
+            ("simultaneous interval", "pp_bounds:2", "interaction_sim_low,interaction_sim_high"),
+            ("verdict", "raw", "interaction_verdict"),
+            ("p (raw)", "pvalue", "interaction_p"),
+            ("p (Holm-adjusted)", "pvalue", "interaction_p_holm"),
+        ],
     )
 
 
