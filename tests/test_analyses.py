@@ -347,6 +347,10 @@ def test_seat_advantage_field_differences_paired_on_the_deals(files, ctx):
         assert (same.diff, same.low, same.high, same.verdict) == (0.0, 0.0, 0.0, "equivalent")
     text = seat_advantage._differ_text(result, "first", "first player")
     assert "every pair lies within the margin at no table size" in text  # random against basic is undecided at 400
+    section = seat_advantage.render(result)
+    answer = section.intro.split("\n\n")[0]
+    assert len(answer.split()) < 80 and "is shown at no table size (30 matches)" in answer
+    assert "not tested" not in answer + " ".join(section.findings)
 
 
 def test_sweep_planted_axis_and_idle_axis(files, ctx):

@@ -197,6 +197,10 @@ def test_game_length_reports_a_rule_that_matters_under_one_field_only(tmp_path, 
     section = game_length.render(result)
     assert any(f"penalty10 by field: no change under basic, lengthens under {FORGETFUL} (" in f for f in section.findings)
     assert "**Answer.**" in section.intro and "`basic`" in section.intro
+    assert len(section.intro.split("\n\n")[0].split()) < 80  # the answer a reader can quote
+    assert "penalty10 verdicts differ by field, but the fields cannot be told apart" in section.intro or (
+        "penalty10 differs between fields" in section.intro
+    )
     # whether the fields differ comes from their interaction on common deals, never "not tested": the effect under
     # basic is exactly 0, so the interaction (basic minus the forgetful field) is minus the forgetful field's effect
     (inter,) = result.between[(4, "penalty10")]

@@ -75,10 +75,12 @@ def test_every_family_of_the_report_is_judged_on_its_simultaneous_intervals(tiny
 def test_words_of_change_only_beyond_the_margin(tiny):  # noqa: F811
     text = answer(tiny)
     assert "It changes round length" not in text and "against the +/-1-turn margin:" in text
+    assert len(text.split()) < 80  # an answer a reader can quote; the figures are in the findings
+    findings = " ".join(field_findings(tiny))
     s = tiny.strategy[tiny.strategy["stacking"] == "any"]
     if not (s["interaction_verdict"] == "larger").all():
-        assert "does better" not in text and "does worse" not in text
-    findings = " ".join(field_findings(tiny))
+        assert "does better" not in text + findings and "does worse" not in text + findings
+    assert "Does stacking change the best strategy?" in findings
     f = tiny.fields[tiny.fields["stacking"] == "any"]
     if not (f["d_turns_verdict"] == "larger").any():
         assert "lengthens" not in findings and "shortens" not in findings

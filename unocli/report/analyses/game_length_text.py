@@ -27,7 +27,7 @@ from unocli.report.analyses.fields import (
 )
 from unocli.report.experiment import View
 from unocli.report.model import Chart, Section, TableBlock, sentences
-from unocli.study.stats import WITHIN_MARGIN
+from unocli.study.stats import LARGER, WITHIN_MARGIN
 
 if TYPE_CHECKING:
     from unocli.report.analyses.game_length import GameLengthResult
@@ -309,10 +309,30 @@ def _answer(result: GameLengthResult) -> str:
     lengths = ", ".join(f"{fmt.num(t.loc[f, 'mean_turns'])} with `{f}`" for f in result.fields if f in t.index)
     text = f"**Answer.** A {mid}-player round under {base} rules takes {lengths} players at every seat"
     text += " (mean turns per finished round)."
-    rules = _rule_agreements(result)
+    rules = _rule_words(result)
     if rules:
-        text += f" Against {base} at {mid} players, on the same deals: " + "; ".join(rules) + "."
+        text += f" Against {base} at {mid} players, on the same deals: " + "; ".join(rules) + " (figures in the findings)."
     return text
+
+
+def _rule_words(result: GameLengthResult) -> list[str]:
+    """Per rule set at the middle table size, its verdict in a word: the same under every field, or what the
+    interaction of the fields says when the fields' verdicts differ (the answer's short form of :func:`agreement`)."""
+    at = result.diffs[result.diffs["players"] == result.mid] if len(result.diffs) else result.diffs
+    out = []
+    for name in result.names:
+        sub = at[at["rules"] == name].set_index("field")
+        kinds = {_length_verdict(sub.loc[f]) for f in result.fields if f in sub.index}
+        if not kinds:
+            continue
+        if len(kinds) == 1:
+            out.append(f"{name} {next(iter(kinds))} under every field")
+            continue
+        differ = any(i.verdict == LARGER for i in result.between.get((result.mid, name), []))
+        out.append(
+            f"{name} " + ("differs between fields" if differ else "verdicts differ by field, but the fields cannot be told apart")
+        )
+    return out
 
 
 def _rule_agreements(result: GameLengthResult) -> list[str]:

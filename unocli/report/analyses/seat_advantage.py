@@ -319,7 +319,7 @@ def _role_verdicts(result: SeatAdvantageResult, role: str) -> dict[int, dict[str
 
 
 def _sizes_text(result: SeatAdvantageResult, sizes: dict[str, list[int]]) -> str:
-    """Table sizes per field: "at every table size (2-10) under all three fields", or field by field."""
+    """Table sizes per field: "at every table size (2-10) under every field", or field by field."""
     players = list(result.exp.players)
 
     def at(ps: list[int]) -> str:
@@ -329,7 +329,7 @@ def _sizes_text(result: SeatAdvantageResult, sizes: dict[str, list[int]]) -> str
 
     values = list(sizes.values())
     if all(v == values[0] for v in values):
-        return f"{at(values[0])} under {'all ' if len(values) > 1 else ''}{fields_text(list(sizes)).removeprefix('the ')}"
+        return f"{at(values[0])} under " + ("every field" if len(values) > 1 else f"`{next(iter(sizes))}`")
     return "; ".join(f"{at(ps)} with `{f}`" for f, ps in sizes.items())
 
 
@@ -341,21 +341,21 @@ def _answer(result: SeatAdvantageResult) -> str:
         verdicts = _role_verdicts(result, role)
         for kind in ("above fair", "below fair"):
             sizes = {f: [p for p, v in verdicts.items() if v[f] == kind] for f in result.names}
-            if any(sizes.values()):
-                same = len({tuple(v) for v in sizes.values()}) == 1
-                parts.append(
-                    f"{who} wins {kind.replace('fair', 'the fair share 1/n')} {_sizes_text(result, sizes)}"
-                    + ("." if same else f" (each field's own interval; {_differ_sizes(result, role)}).")
+            every = [p for p in result.exp.players if all(p in v for v in sizes.values())]
+            if every:  # the fields' own verdicts elsewhere are in the findings, with the test of their difference
+                where = _sizes_text(result, dict.fromkeys(result.names, every))
+                some = (
+                    ""
+                    if all(v == every for v in sizes.values())
+                    else f"; at other sizes under some fields ({_differ_sizes(result, role)})"
                 )
+                parts.append(f"{who} wins {kind.replace('fair', 'the fair share 1/n')} {where}{some}.")
     mid = 4 if 4 in result.exp.players else result.exp.players[0]
     at = t[t["players"] == mid].set_index("field")
-    shares = ", ".join(
-        f"{fmt.share_ci(at.loc[f, 'first_player_share'], at.loc[f, 'ci_low'], at.loc[f, 'ci_high'], 1)} `{f}`"
-        for f in result.names
-    )
+    shares = ", ".join(f"{fmt.share(at.loc[f, 'first_player_share'], 1)} `{f}`" for f in result.names)
     return (
         f"**Answer.** At {mid} players the first player wins {shares} of rounds (fair {fmt.share(1 / mid)}; "
-        f"n = {fmt.count(result.rounds[mid])} rounds per field; 95% Wilson intervals). "
+        f"n = {fmt.count(result.rounds[mid])} each). "
         + (" ".join(parts) if parts else "No role's share differs from 1/n under any field.")
         + _even_text(result)
     )
@@ -365,8 +365,8 @@ def _differ_sizes(result: SeatAdvantageResult, role: str) -> str:
     """Where two fields' edges differ beyond the margin (paired on common deals), for the answer."""
     sizes = [p for p, items in result.between.get(role, {}).items() if any(i.verdict == LARGER for i in items)]
     if not sizes:
-        return "the fields cannot be told apart: no two fields' edges differ beyond the margin, paired on the same deals"
-    return f"two fields' edges differ beyond the margin at {', '.join(map(str, sizes))} players, paired on the same deals"
+        return "but the fields cannot be told apart"
+    return f"two fields' edges differ beyond the margin at {', '.join(map(str, sizes))} players"
 
 
 def _even_text(result: SeatAdvantageResult) -> str:
@@ -377,15 +377,9 @@ def _even_text(result: SeatAdvantageResult) -> str:
     even = [int(p) for p, v in m.groupby("players")["edge_verdict"].agg(lambda v: set(v) <= WITHIN_MARGIN).items() if v]
     margin, n = fmt.num(result.exp.margins["win_share_pp"]), fmt.count(m["n"].min())
     if len(even) == len(set(m["players"])):
-        return (
-            f" Over whole matches the seats even out: every seat's share is within +/-{margin} pp of 1/n at every "
-            f"table size (equivalence, {n} matches per size or more)."
-        )
+        return f" Over whole matches the seats even out: every seat within +/-{margin} pp of 1/n (equivalence) at every size."
     shown = ", ".join(map(str, even)) if even else "no table size"
-    return (
-        f" Over whole matches, that the seats even out (every seat within +/-{margin} pp of 1/n, equivalence) is "
-        f"shown at {shown} ({n} matches per size or more)."
-    )
+    return f" That whole matches even the seats out (every seat within +/-{margin} pp of 1/n) is shown at {shown} ({n} matches)."
 
 
 def _verdicts_table(result: SeatAdvantageResult) -> TableBlock:

@@ -95,19 +95,20 @@ def answer(result: StackingResult) -> str:
     text = (
         f"**Answer ({mid} players).** Stacking turns penalties into big draws: a player draws 8 or more cards at once "
         f"in up to {fmt.share(big['p_draw_8'], 1)} of rounds ({big['stacking']}, {big['field']} field), against "
-        f"{fmt.share(off['p_draw_8'].max(), 1)} under {base}. Its effect on round length lies between "
-        f"{fmt.signed(var['d_turns'].min(), 1)} and {fmt.signed(var['d_turns'].max(), 1)} turns across variants and "
-        f"fields; against the +/-{fmt.num(result.exp.margins['turns'])}-turn margin: {_kinds(var['d_turns_verdict'])}. "
-        f"The comeback chance (the first player left with one card does not win) is "
-        f"{fmt.share(off['comeback'].min(), 1)}-{fmt.share(off['comeback'].max(), 1)} under {base} and "
-        f"{fmt.share(var['comeback'].min(), 1)}-{fmt.share(var['comeback'].max(), 1)} under the variants; its changes "
-        f"against +/-{fmt.num(result.exp.margins['win_share_pp'])} pp: {_kinds(var['d_comeback_verdict'])}."
+        f"{fmt.share(off['p_draw_8'].max(), 1)} under {base}. Its effect on round length, per variant and field, "
+        f"against the +/-{fmt.num(result.exp.margins['turns'])}-turn margin: {_kinds(var['d_turns_verdict'])}; "
+        f"on the comeback chance, against +/-{fmt.num(result.exp.margins['win_share_pp'])} pp: "
+        f"{_kinds(var['d_comeback_verdict'])}."
     )
-    return text + _strategy_answer(result, mid)
+    s = result.strategy
+    sm = s[(s["players"] == mid) & (s["stacking"] != base)] if len(s) else s
+    if len(sm):
+        text += f" Whether it changes the best strategy (keeping draw cards to answer): {_kinds(sm['interaction_verdict'])}."
+    return text
 
 
-def _strategy_answer(result: StackingResult, mid: int) -> str:
-    """The answer's last sentences: does stacking change the best strategy, and under which fields.
+def strategy_summary(result: StackingResult, mid: int) -> str:
+    """The findings' first sentences: does stacking change the best strategy, and under which fields.
 
     Counted on the interactions' verdicts (simultaneous intervals over every interaction of the table, against the
     win-share margin), so "does better" or "does worse" is said only of a change larger than the margin.
@@ -124,7 +125,7 @@ def _strategy_answer(result: StackingResult, mid: int) -> str:
     same = bool(((on_base["edge"] == 0) & (on_base["edge_low"] == 0) & (on_base["edge_high"] == 0)).all())
     margin = fmt.num(result.exp.margins["win_share_pp"])
     text = (
-        f" Does stacking change the best strategy? The adapted player ({opt['adapted']}) against "
+        f"Does stacking change the best strategy? The adapted player ({opt['adapted']}) against "
         f"{opt['reference']} at seat 0: "
         + (
             f"under {base} they are the same player (its knobs act only when stacking is on), so the interaction is "
@@ -306,7 +307,17 @@ def field_findings(result: StackingResult) -> list[str]:
     the interaction between them (turns and cards drawn; the comeback chance has no per-block figure to test it)."""
     mid, base, f, m = _mid(result), result.base, result.fields, result.exp.margins
     at = f[(f["players"] == mid) & (f["stacking"] != base)]
-    out = []
+    off = f[(f["players"] == mid) & (f["stacking"] == base)]
+    out = [strategy_summary(result, mid)] if len(result.strategy) else []
+    out = [line for line in out if line]
+    if len(at):
+        out.append(
+            f"At {mid} players the effect on round length lies between {fmt.signed(at['d_turns'].min(), 1)} and "
+            f"{fmt.signed(at['d_turns'].max(), 1)} turns across variants and fields; the comeback chance (the first "
+            f"player left with one card does not win) is {fmt.share(off['comeback'].min(), 1)}-"
+            f"{fmt.share(off['comeback'].max(), 1)} under {base} and {fmt.share(at['comeback'].min(), 1)}-"
+            f"{fmt.share(at['comeback'].max(), 1)} under the variants."
+        )
     for column, label, key, words, kind, margin in (
         (
             "d_turns",
