@@ -58,6 +58,7 @@ The format (every key optional unless marked)::
     name = "turns-forest"             #   its file name (CSV or chart; default: KIND-QUANTITY)
     quantity = "turns"                #   the quantity it shows (required except for published)
     title = "Change from {base}"      #   its heading, {base} the baseline's name (default: from the kind and quantity)
+    frame = "matches"                 #   which of the report's frames it reads (default: its first; the report names them)
     options = { players = 4 }         #   the kind's settings (below)
 
     [quick]                           # overrides for the quick run of `unocli report`
@@ -135,7 +136,7 @@ TOP_KEYS = (
 )
 PUBLISHED_KEYS = ("source", "figure", "value", "interval", "definition", "ours", "reconciliation")
 PUBLISHED_REQUIRED = ("source", "figure", "value", "reconciliation")
-VIEW_KEYS = ("kind", "name", "quantity", "title", "options")
+VIEW_KEYS = ("kind", "name", "quantity", "title", "frame", "options")
 # A view's kinds and the options each takes: name -> the check of its value (None: fine, else why not).
 VIEW_OPTIONS: dict[str, dict[str, Callable[[Any], str | None]]] = {
     "differences": {"arm": lambda v: None if isinstance(v, str) and v else "must be a column name"},
@@ -203,6 +204,7 @@ class View:
     quantity: str = ""
     title: str = ""
     options: dict[str, Any] = field(default_factory=dict)
+    frame: str = ""
 
 
 @dataclass(frozen=True)
@@ -467,7 +469,7 @@ def _views(raw: Any, where: _Where, known: tuple[str, ...]) -> tuple[View, ...]:
             raise where.error(f"{key}.name", f"{name!r} must be a plain file name: letters, digits, - and _ only")
         if name in {v.name for v in out}:
             raise where.error(f"{key}.name", f"two views are both named {name!r}: give one a name of its own")
-        out.append(View(kind, name, quantity, table.get("title", ""), dict(options)))
+        out.append(View(kind, name, quantity, table.get("title", ""), dict(options), table.get("frame", "")))
     return tuple(out)
 
 

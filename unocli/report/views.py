@@ -270,19 +270,34 @@ def chosen(exp: Experiment, defaults: Sequence[View]) -> tuple[View, ...]:
     return exp.views or tuple(defaults)
 
 
-def refused(exp: Experiment, kinds: Sequence[str]) -> str | None:
-    """``view[i].kind: message`` for the first declared view a report cannot draw (its ``check``), else None."""
+def refused(exp: Experiment, kinds: Sequence[str], frames: Sequence[str] = ("",)) -> str | None:
+    """``view[i].key: message`` for the first declared view a report cannot draw (its ``check``), else None.
+
+    ``frames``: the names of the frames the report offers its views (``""``: its first).
+    """
     for i, v in enumerate(exp.views):
         if v.kind not in kinds:
             return f"view[{i}].kind: this report draws only {', '.join(kinds)} views, not {v.kind!r}"
+        if v.frame not in frames:
+            named = ", ".join(repr(f) for f in frames if f) or "none but its first"
+            return f"view[{i}].frame: this report has no frame {v.frame!r}; its frames are: {named}"
     return None
 
 
-def declared(views: Sequence[View], exp: Experiment, frame: pd.DataFrame | None, setup: Setup) -> list[Block]:
-    """Each view drawn from the design's tidy ``frame`` (:mod:`unocli.report.design`), in order; None: no frame."""
+def declared(
+    views: Sequence[View], exp: Experiment, frame: pd.DataFrame | Mapping[str, pd.DataFrame] | None, setup: Setup
+) -> list[Block]:
+    """Each view drawn from the design's tidy frame (:mod:`unocli.report.design`), in order.
+
+    ``frame``: the one frame, or the report's frames by name (a view's
+    ``frame`` key picks one; ``""`` is the first); None: no frame.
+    """
+    frames = frame if isinstance(frame, Mapping) else {"": frame}
+    empty = pd.DataFrame(columns=["quantity"])
     out: list[Block] = []
     for v in views:
-        block = _DRAW[v.kind](v, exp, frame if frame is not None else pd.DataFrame(columns=["quantity"]), setup)
+        data = frames.get(v.frame)
+        block = _DRAW[v.kind](v, exp, data if data is not None else empty, setup)
         if block is not None:
             out.append(block)
     return out

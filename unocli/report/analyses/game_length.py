@@ -22,6 +22,7 @@ import pandas as pd
 
 from unocli.analysis.frames import differences
 from unocli.analysis.game_length import MATCH_Q, ROUND_Q, length_interactions, match_rounds, matches_table, outcomes, turns_table
+from unocli.report import views
 from unocli.report.analyses.common import Context
 from unocli.report.analyses.fields import FIELDS_OPTION, check_fields, field_experiment, field_sizes, field_specs
 from unocli.report.design import Design, play
@@ -92,7 +93,8 @@ class GameLengthResult:
 def check(exp: Experiment) -> str | None:
     if not exp.arms:
         return "arms: the game-length analysis needs at least one [arms.NAME] rule set"
-    return check_fields(exp, partial=True)
+    kinds = ("differences", "wide", "lines", "forest", "heatmap", "published")
+    return check_fields(exp, partial=True) or views.refused(exp, kinds, ("", "matches"))
 
 
 def compute(exp: Experiment, ctx: Context) -> GameLengthResult:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from unocli.report import fmt, views
-from unocli.report.analyses.common import caption, change_word, dkw_eps, players_chart, verdict_text
+from unocli.report.analyses.common import caption, change_word, dkw_eps, verdict_text
 from unocli.report.analyses.fields import (
     agreement,
     fields_text,
@@ -35,13 +35,10 @@ if TYPE_CHECKING:
 # The views drawn when the experiment file declares none ([[view]]; sims/game-length.toml declares these).
 VIEWS = (
     View("forest", "turns-forest", "turns", "Each rule set's effect on length under each field", {"arm": "rules"}),
-    View(
-        "differences",
-        "turns-vs-baseline",
-        "turns",
-        "Change in mean turns from {base}, paired on the same deals",
-        {"arm": "rules"},
-    ),
+    View("differences", "turns-vs-baseline", "turns", "Change in mean turns from {base}, paired on the deals", {"arm": "rules"}),
+    View("lines", "turns-by-field", "turns", "Mean turns per round by field ({base})", {"by": "field", "arm": "official"}),
+    View("lines", "turns-by-players", "turns", "Mean turns per round by table size", {"field": "basic"}),
+    View("lines", "rounds-per-match", "rounds", "Rounds to finish a match", {"field": "basic"}, "matches"),
     View("published", "published"),
 )
 
@@ -56,11 +53,9 @@ def section(result: GameLengthResult) -> Section:
         f"Published figures side by side, with unocli's closest setup (official rules, every seat {result.ref})",
     )
     blocks: list = [
-        *views.declared(views.chosen(exp, VIEWS), exp, result.frame, setup),
+        *views.declared(views.chosen(exp, VIEWS), exp, {"": result.frame, "matches": result.match_frame}, setup),
         *([_verdicts_table(result)] if len(result.diffs) else []),
         *([_interactions_table(result)] if result.between else []),
-        _field_chart(result),
-        _turns_chart(result),
         _percentiles_chart(result),
         TableBlock(
             "turns",
@@ -71,7 +66,6 @@ def section(result: GameLengthResult) -> Section:
         ),
         *_distribution_charts(result),
         _ecdf_rules_chart(result),
-        _matches_chart(result),
         TableBlock("matches", f"Matches to {result.target} points", _matches_shown(result), result.matches),
     ]
     answer = _answer(result)
@@ -155,81 +149,6 @@ def _fields_caption(result: GameLengthResult) -> str:
 
 def _ref_caption(result: GameLengthResult) -> str:
     return f"every seat plays {result.ref} (the other fields are in the tables)"
-
-
-def _by_players(result: GameLengthResult, table: pd.DataFrame, by: str, names: tuple[str, ...], what: str, **kw) -> Chart:
-    """A mean by table size, one line per ``by`` (rule set or field), with 95% error bars; ``kw`` names the chart."""
-    columns = ("rounds", "rounds_low", "rounds_high") if "rounds" in kw["name"] else ("mean_turns", "ci_low", "ci_high")
-    intervals = kw.pop("intervals", "bands and bars are 95% intervals")
-    cap = caption(result.exp, what, kw.pop("n"), rules=kw.pop("rules"), policies=kw.pop("policies"), intervals=intervals)
-    return players_chart(result.exp, views.lines(table, by, names, columns), cap, **kw)
-
-
-def _field_chart(result: GameLengthResult) -> Chart:
-    """Mean turns under the baseline rules by table size, one line per field of players."""
-    return _by_players(
-        result,
-        result.turns[result.turns["rules"] == result.base],
-        "field",
-        result.fields,
-        f"Mean turns per finished round under {result.base} rules, one line per field of players",
-        n=_n_rounds(result),
-        rules=result.base,
-        policies=_fields_caption(result),
-        intervals="error bars are 95% t intervals",
-        name="turns-by-field",
-        alt="mean turns per round by field",
-        title=f"Mean turns per round by field of players ({result.base})",
-        ylabel="turns per round (mean)",
-    )
-
-
-def _turns_chart(result: GameLengthResult) -> Chart:
-    t = result.turns[result.turns["field"] == result.ref]
-    return _by_players(
-        result,
-        t,
-        "rules",
-        result.names,
-        "Mean turns per finished round (won or blocked), one line per rule set" + _unfinished_note(t),
-        n=_n_rounds(result),
-        rules=", ".join(result.names),
-        policies=_ref_caption(result),
-        name="turns-by-players",
-        alt="mean turns per round by players",
-        title="Mean turns per round by table size",
-        ylabel="turns per round (mean)",
-    )
-
-
-def _matches_chart(result: GameLengthResult) -> Chart:
-    return _by_players(
-        result,
-        result.matches[result.matches["field"] == result.ref],
-        "rules",
-        result.names,
-        f"Mean rounds per match to {result.target} points, one line per rule set",
-        n=f"{fmt.count(result.exp.options['match_games'])} matches per rule set and table size",
-        rules=", ".join(result.names),
-        policies=_ref_caption(result),
-        name="rounds-per-match",
-        alt="rounds per match by players",
-        title=f"Rounds to finish a match to {result.target} points",
-        ylabel="rounds per match (mean)",
-    )
-
-
-def _unfinished_note(t: pd.DataFrame) -> str:
-    """Where rounds did not finish (stuck or capped): the rule sets and the largest share, for a caption."""
-    bad = t[(t["capped_share"] + t["stuck_share"]) > 0]
-    if not len(bad):
-        return "; every round finished"
-    worst = bad.loc[(bad["capped_share"] + bad["stuck_share"]).idxmax()]
-    return (
-        f"; rounds that never finished (stuck or capped) are left out: under {', '.join(sorted(set(bad['rules'])))}, "
-        f"at most {fmt.share(worst['stuck_share'] + worst['capped_share'], 2)} of rounds ({worst['rules']}, "
-        f"{worst['players']} players)"
-    )
 
 
 def _percentiles_chart(result: GameLengthResult) -> Chart:
