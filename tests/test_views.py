@@ -174,3 +174,16 @@ def test_a_declared_table_formats_each_column_and_blanks_a_missing_point():
         {"arm": "b", "n": "400", "wins": "50.0% [45.0%, 55.0%]", "change": "+1.23 pp [+1.00, +1.46]"}
         | {"p": "<0.001", "absent": ""},
     ]
+
+
+def test_a_view_reads_the_frame_it_names(tmp_path):
+    exp = _exp(tmp_path, '[[view]]\nkind = "wide"\nquantity = "turns"\nframe = "matches"\n')
+    assert exp.views[0].frame == "matches"
+    assert (
+        views.refused(exp, ("wide",)) == "view[0].frame: this report has no frame 'matches'; its frames are: none but its first"
+    )
+    assert views.refused(exp, ("wide",), ("", "matches")) is None
+    matches = _frame().assign(mean=7.0)
+    setup = views.Setup(lambda what, intervals: what)
+    (block,) = views.declared(exp.views, exp, {"": _frame(), "matches": matches}, setup)
+    assert (block.data["mean"] == 7.0).all()
