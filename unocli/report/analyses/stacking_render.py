@@ -10,7 +10,7 @@ import pandas as pd
 from unocli.analysis.stacking import DRAW_AT_ONCE
 from unocli.report import fmt, views
 from unocli.report.analyses.common import caption, change_word, verdict_counts
-from unocli.report.analyses.fields import UNTESTED, agreement
+from unocli.report.analyses.fields import agreement
 from unocli.report.model import Chart, TableBlock
 from unocli.study.stats import LARGER
 
@@ -151,7 +151,7 @@ def strategy_summary(result: StackingResult, mid: int) -> str:
         f"{f} {int((big & (sm['interaction'] > 0) & (sm['field'] == f)).sum())} of {int((sm['field'] == f).sum())}"
         for f in fields
     )
-    return text + f" (a larger gain beyond the margin, by field: {per_field}; {UNTESTED})."
+    return text + f" (a larger gain beyond the margin, counted by field: {per_field}; counts, not a test of the fields)."
 
 
 # ---------------------------------------------------------------- tables and charts
@@ -234,29 +234,38 @@ def _strategy_shown(result: StackingResult) -> pd.DataFrame:
     )
 
 
-def _field_chart(result: StackingResult, column: str, name: str, what: str) -> Chart:
+def _dots(result: StackingResult, frame: pd.DataFrame, column: str, mid: int, scale: float) -> list:
+    """One dot series per field at ``mid`` players: ``column`` with its 95% bounds per variant, times ``scale``."""
     from unocli.report import plots  # matplotlib only when drawing
 
-    mid = _mid(result)
-    at = result.fields[result.fields["players"] == mid]
+    at = frame[frame["players"] == mid]
     series = []
     for field in result.field_names:
         if not (at["field"] == field).any():  # a template field not played at this size
             continue
         rows = at[at["field"] == field].set_index("stacking").loc[list(result.names)]
-        series.append(plots.Series(field_label(result, field), rows[column], rows[f"{column}_low"], rows[f"{column}_high"]))
-    n = at["n"].iloc[0]
+        series.append(
+            plots.Series(field_label(result, field), *(scale * rows[c] for c in (column, f"{column}_low", f"{column}_high")))
+        )
+    return series
+
+
+def _field_chart(result: StackingResult, column: str, name: str, what: str) -> Chart:
+    from unocli.report import plots  # matplotlib only when drawing
+
+    mid = _mid(result)
+    at = result.fields[result.fields["players"] == mid]
     cap = caption(
         result.exp,
         f"Share of finished rounds with {what}, {mid} players, per stacking variant and field (every seat plays the field)",
-        f"{fmt.count(n)} deals per variant and field, the same deals everywhere",
+        f"{fmt.count(at['n'].iloc[0])} deals per variant and field, the same deals everywhere",
         rules=f"{result.exp.base.rules} with stacking = {', '.join(result.names)}",
         policies=", ".join(field_label(result, f) for f in result.field_names if (at["field"] == f).any()),
         intervals="error bars are 95% Wilson intervals",
     )
     figure = plots.dot_chart(
         list(result.names),
-        series,
+        _dots(result, result.fields, column, mid, 1.0),
         title=f"Stacking and {what}, {mid} players",
         xlabel="share of finished rounds",
         caption=cap,
@@ -270,28 +279,18 @@ def _strategy_chart(result: StackingResult) -> Chart:
 
     s, opt = result.strategy, result.exp.options
     mid = _mid(result) if (s["players"] == _mid(result)).any() else int(s["players"].iloc[0])
-    at = s[s["players"] == mid]
-    series = []
-    for field in result.field_names:
-        if not (at["field"] == field).any():  # a template field not played at this size
-            continue
-        rows = at[at["field"] == field].set_index("stacking").loc[list(result.names)]
-        # the gain over the reference player, a difference of shares: drawn in pp
-        series.append(
-            plots.Series(field_label(result, field), 100 * rows["edge"], 100 * rows["edge_low"], 100 * rows["edge_high"])
-        )
     cap = caption(
         result.exp,
         f"Win-share gain of one {opt['adapted']} player at seat 0 over {opt['reference']} at seat 0, among each field, "
         f"{mid} players; the interaction is the change of this gain from {result.base} (table stacking-strategy)",
-        f"{fmt.count(at['n'].iloc[0])} paired deals per variant and field",
+        f"{fmt.count(s[s['players'] == mid]['n'].iloc[0])} paired deals per variant and field",
         rules=f"{result.exp.base.rules} with stacking = {', '.join(result.names)}",
         policies=f"seat 0 {opt['adapted']} vs {opt['reference']}; the field at every other seat",
         intervals="error bars are paired 95% t intervals",
     )
     figure = plots.dot_chart(
         list(result.names),
-        series,
+        _dots(result, s, "edge", mid, 100.0),  # the gain over the reference player, a difference of shares: in pp
         title=f"Does stacking change the best strategy? {mid} players",
         xlabel=f"win share at seat 0 minus {opt['reference']}'s there (pp)",
         caption=cap,
