@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from unocli.analysis.measures import dkw_eps, hist_quantile
 from unocli.report import fmt
-from unocli.report.analyses.common import dkw_eps, forest_chart, hist_quantile
 from unocli.report.experiment import Experiment, View
 from unocli.report.model import Block, Chart, TableBlock
 from unocli.study.compare import is_binary
@@ -476,3 +476,128 @@ def table(data: pd.DataFrame, columns: Sequence[tuple[str, str, str]]) -> pd.Dat
 
 def _present(x: Any) -> bool:
     return not (isinstance(x, float) and math.isnan(x)) and x is not pd.NA
+
+
+# ---------------------------------------------------------------- charts by table size and forests (the analyses' own)
+
+
+def interval_series(
+    table: pd.DataFrame, key: str, values: Sequence[Any], columns: tuple[str, str, str], labels: Sequence[str] | None = None
+) -> list[Series]:
+    """One line per value of ``table[key]``: its rows' ``columns`` (point, low, high), labelled ``labels`` or the value."""
+    from unocli.report import plots  # matplotlib only when drawing: compute() runs without it
+
+    point, low, high = columns
+    names = labels if labels is not None else [str(v) for v in values]
+    series = []
+    for value, label in zip(values, names, strict=True):
+        rows = table[table[key] == value]
+        series.append(plots.Series(label, rows[point], rows[low], rows[high]))
+    return series
+
+
+def players_chart(
+    exp: Experiment,
+    series: list[Series],
+    cap: str,
+    *,
+    name: str,
+    alt: str,
+    title: str,
+    ylabel: str,
+    percent: bool = False,
+    hline: tuple[float, str | None] | None = None,
+    reference: tuple[str, list[float]] | None = None,
+) -> Chart:
+    """``series`` across the experiment's table sizes with error bars, captioned ``cap`` (see :func:`caption`).
+
+    ``hline`` draws a dotted horizontal line and labels it; ``reference`` a dashed line, its label and values.
+    """
+    from unocli.report import plots  # matplotlib only when drawing
+
+    figure = plots.line_chart(
+        exp.players,
+        series,
+        band=False,
+        title=title,
+        xlabel="players at the table",
+        ylabel=ylabel,
+        xticks=exp.players,
+        percent=percent,
+        hline=hline[0] if hline else None,
+        hline_label=hline[1] if hline else None,
+        caption=cap,
+        reference=plots.Series(*reference) if reference else None,
+    )
+    return Chart(name, figure, cap, alt)
+
+
+def first_player_chart(exp: Experiment, series: list[Series], cap: str, *, name: str, title: str, ylabel: str) -> Chart:
+    """The first player's win share by table size (as a percentage), against the fair share 1/n (dashed)."""
+    fair = ("fair share 1/n", [1 / p for p in exp.players])
+    return players_chart(
+        exp, series, cap, name=name, alt="first player win share", title=title, ylabel=ylabel, percent=True, reference=fair
+    )
+
+
+def balance_chart(exp: Experiment, series: list[Series], fair: dict[int, float], cap: str, *, name: str, title: str) -> Chart:
+    """Balance by table size, against what a perfectly fair game measures at this n (dashed).
+
+    ``fair`` maps each table size to that expected balance (see :func:`fair_balance`).
+    """
+    reference = ("a perfectly fair game at this n", [fair[p] for p in exp.players])
+    return players_chart(
+        exp, series, cap, name=name, alt="balance by players", title=title, ylabel="balance", reference=reference
+    )
+
+
+def forest_chart(
+    rows: pd.DataFrame,
+    label: str,
+    panels: Sequence[tuple[str, str, str, str, float, bool]],
+    cap: str,
+    *,
+    name: str,
+    title: str,
+) -> Chart:
+    """The headline chart of a debate: each row's effect per quantity with its interval and equivalence band.
+
+    ``panels``: (x label, point column, low column, high column, margin,
+    percent) per quantity; ``rows[label]`` names the rows.
+    """
+    from unocli.report import plots  # matplotlib only when drawing
+
+    shown = [
+        plots.Panel(xlabel, plots.Series(xlabel, rows[point], rows[low], rows[high]), margin, percent)
+        for xlabel, point, low, high, margin, percent in panels
+    ]
+    figure = plots.forest_chart(list(rows[label]), shown, title=title, caption=cap)
+    return Chart(name, figure, cap, title)
+
+
+def effect_forest(
+    at: pd.DataFrame,
+    label: str,
+    first: str,
+    margins: dict[str, float],
+    cap: Callable[[str, str], str],
+    *,
+    what: str,
+    name: str,
+    title: str,
+) -> Chart:
+    """The forest chart of rule effects on turns (``d_turns``), the first player's win share (column ``first``)
+    and balance (``d_balance``), each against its margin; ``cap(what, intervals)`` writes the caption."""
+    level = fmt.fixed(100 * at["sim_level"].iloc[0], 2)
+    text = cap(
+        f"{what}; grey bands are the equivalence margins (+/-{fmt.num(margins['turns'])} turns, "
+        f"+/-{fmt.num(margins['win_share_pp'])} pp, +/-{fmt.num(margins['balance'])} balance)",
+        f"turns and first-player bars are simultaneous {level}% intervals (95% for each family), balance bars "
+        "95% block-bootstrap intervals",
+    )
+    panels = [
+        ("turns per finished round", "d_turns", "turns_sim_low", "turns_sim_high", margins["turns"], False),
+        ("first player's win share", first, "first_sim_low", "first_sim_high", margins["win_share_pp"] / 100, True),
+        ("balance", "d_balance", "d_balance_low", "d_balance_high", margins["balance"], False),
+    ]
+    return forest_chart(at, label, panels, text, name=name, title=title)

@@ -12,64 +12,65 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from unocli.analysis.measures import (  # re-exported: the analyses know them by this module
-    Plan as Plan,
-)
 from unocli.analysis.measures import (
-    add_verdicts as add_verdicts,
+    Plan,
+    add_verdicts,
+    arm_diff,
+    arm_mean,
+    arm_rows,
+    balance,
+    dkw_eps,
+    fair_balance,
+    hist_quantile,
+    hist_value,
+    identical_arms,
+    judged,
+    percentile_interval,
+    seat_columns,
+    total_games,
 )
-from unocli.analysis.measures import (
-    arm_diff as arm_diff,
-)
-from unocli.analysis.measures import (
-    arm_mean as arm_mean,
-)
-from unocli.analysis.measures import (
-    arm_rows as arm_rows,
-)
-from unocli.analysis.measures import (
-    balance as balance,
-)
-from unocli.analysis.measures import (
-    dkw_eps as dkw_eps,
-)
-from unocli.analysis.measures import (
-    fair_balance as fair_balance,
-)
-from unocli.analysis.measures import (
-    hist_quantile as hist_quantile,
-)
-from unocli.analysis.measures import (
-    hist_value as hist_value,
-)
-from unocli.analysis.measures import (
-    identical_arms as identical_arms,
-)
-from unocli.analysis.measures import (
-    judged as judged,
-)
-from unocli.analysis.measures import (
-    percentile_interval as percentile_interval,
-)
-from unocli.analysis.measures import (
-    seat_columns as seat_columns,
-)
-from unocli.analysis.measures import (
-    total_games as total_games,
-)
-from unocli.report import fmt
 from unocli.report.experiment import Experiment
-from unocli.report.model import Chart
+from unocli.report.views import balance_chart, effect_forest, first_player_chart, forest_chart, interval_series, players_chart
 from unocli.run.backends import Backend
 from unocli.study.arm import Arm
 from unocli.study.compare import Comparison
 from unocli.study.stats import EQUIVALENT, LARGER, NEGLIGIBLE, UNDECIDED, UNSIZED, VERDICTS
 from unocli.version import __version__
 
+# The module's own helpers and those it re-exports (the analyses know them by this module).
+__all__ = [
+    "Context",
+    "Plan",
+    "add_verdicts",
+    "arm_diff",
+    "arm_mean",
+    "arm_rows",
+    "balance",
+    "balance_chart",
+    "caption",
+    "change_word",
+    "dkw_eps",
+    "effect_forest",
+    "fair_balance",
+    "first_player_chart",
+    "forest_chart",
+    "hist_quantile",
+    "hist_value",
+    "identical_arms",
+    "interval_series",
+    "judged",
+    "percentile_interval",
+    "plan",
+    "players_chart",
+    "run_compare",
+    "seat_columns",
+    "total_games",
+    "verdict_counts",
+    "verdict_text",
+]
+
 if TYPE_CHECKING:
     import pandas as pd
-
-    from unocli.report.plots import Series
 
 
 @dataclass
@@ -152,128 +153,3 @@ def caption(
         f"{title}. n = {n}. Rules: {rules_text}. Policies: {pol}. Seed {exp.seed}, {exp.path.name}{quick}, "
         f"unocli {__version__}. {intervals[0].upper() + intervals[1:]}."
     )
-
-
-# ---------------------------------------------------------------- charts (matplotlib loads only when one is drawn)
-
-
-def interval_series(
-    table: pd.DataFrame, key: str, values: Sequence[Any], columns: tuple[str, str, str], labels: Sequence[str] | None = None
-) -> list[Series]:
-    """One line per value of ``table[key]``: its rows' ``columns`` (point, low, high), labelled ``labels`` or the value."""
-    from unocli.report import plots  # matplotlib only when drawing: compute() runs without it
-
-    point, low, high = columns
-    names = labels if labels is not None else [str(v) for v in values]
-    series = []
-    for value, label in zip(values, names, strict=True):
-        rows = table[table[key] == value]
-        series.append(plots.Series(label, rows[point], rows[low], rows[high]))
-    return series
-
-
-def players_chart(
-    exp: Experiment,
-    series: list[Series],
-    cap: str,
-    *,
-    name: str,
-    alt: str,
-    title: str,
-    ylabel: str,
-    percent: bool = False,
-    hline: tuple[float, str | None] | None = None,
-    reference: tuple[str, list[float]] | None = None,
-) -> Chart:
-    """``series`` across the experiment's table sizes with error bars, captioned ``cap`` (see :func:`caption`).
-
-    ``hline`` draws a dotted horizontal line and labels it; ``reference`` a dashed line, its label and values.
-    """
-    from unocli.report import plots  # matplotlib only when drawing
-
-    figure = plots.line_chart(
-        exp.players,
-        series,
-        band=False,
-        title=title,
-        xlabel="players at the table",
-        ylabel=ylabel,
-        xticks=exp.players,
-        percent=percent,
-        hline=hline[0] if hline else None,
-        hline_label=hline[1] if hline else None,
-        caption=cap,
-        reference=plots.Series(*reference) if reference else None,
-    )
-    return Chart(name, figure, cap, alt)
-
-
-def first_player_chart(exp: Experiment, series: list[Series], cap: str, *, name: str, title: str, ylabel: str) -> Chart:
-    """The first player's win share by table size (as a percentage), against the fair share 1/n (dashed)."""
-    fair = ("fair share 1/n", [1 / p for p in exp.players])
-    return players_chart(
-        exp, series, cap, name=name, alt="first player win share", title=title, ylabel=ylabel, percent=True, reference=fair
-    )
-
-
-def balance_chart(exp: Experiment, series: list[Series], fair: dict[int, float], cap: str, *, name: str, title: str) -> Chart:
-    """Balance by table size, against what a perfectly fair game measures at this n (dashed).
-
-    ``fair`` maps each table size to that expected balance (see :func:`fair_balance`).
-    """
-    reference = ("a perfectly fair game at this n", [fair[p] for p in exp.players])
-    return players_chart(
-        exp, series, cap, name=name, alt="balance by players", title=title, ylabel="balance", reference=reference
-    )
-
-
-def forest_chart(
-    rows: pd.DataFrame,
-    label: str,
-    panels: Sequence[tuple[str, str, str, str, float, bool]],
-    cap: str,
-    *,
-    name: str,
-    title: str,
-) -> Chart:
-    """The headline chart of a debate: each row's effect per quantity with its interval and equivalence band.
-
-    ``panels``: (x label, point column, low column, high column, margin,
-    percent) per quantity; ``rows[label]`` names the rows.
-    """
-    from unocli.report import plots  # matplotlib only when drawing
-
-    shown = [
-        plots.Panel(xlabel, plots.Series(xlabel, rows[point], rows[low], rows[high]), margin, percent)
-        for xlabel, point, low, high, margin, percent in panels
-    ]
-    figure = plots.forest_chart(list(rows[label]), shown, title=title, caption=cap)
-    return Chart(name, figure, cap, title)
-
-
-def effect_forest(
-    at: pd.DataFrame,
-    label: str,
-    first: str,
-    margins: dict[str, float],
-    cap: Callable[[str, str], str],
-    *,
-    what: str,
-    name: str,
-    title: str,
-) -> Chart:
-    """The forest chart of rule effects on turns (``d_turns``), the first player's win share (column ``first``)
-    and balance (``d_balance``), each against its margin; ``cap(what, intervals)`` writes the caption."""
-    level = fmt.fixed(100 * at["sim_level"].iloc[0], 2)
-    text = cap(
-        f"{what}; grey bands are the equivalence margins (+/-{fmt.num(margins['turns'])} turns, "
-        f"+/-{fmt.num(margins['win_share_pp'])} pp, +/-{fmt.num(margins['balance'])} balance)",
-        f"turns and first-player bars are simultaneous {level}% intervals (95% for each family), balance bars "
-        "95% block-bootstrap intervals",
-    )
-    panels = [
-        ("turns per finished round", "d_turns", "turns_sim_low", "turns_sim_high", margins["turns"], False),
-        ("first player's win share", first, "first_sim_low", "first_sim_high", margins["win_share_pp"] / 100, True),
-        ("balance", "d_balance", "d_balance_low", "d_balance_high", margins["balance"], False),
-    ]
-    return forest_chart(at, label, panels, text, name=name, title=title)
