@@ -561,3 +561,17 @@ def test_margins_come_from_the_experiment_file(tmp_path):
         path.write_text(head + f"[margins]\n{bad}\n", encoding="utf-8")
         with pytest.raises(ConfigError, match=words):
             load_experiment(path)
+
+
+def test_matches_even_the_seats_out_only_from_every_seats_equivalence_verdict():
+    """The answer says the seats even out over whole matches only where every seat of every field is equivalent
+    (or negligible) within the margin; one undecided seat at a size keeps that size out."""
+    from types import SimpleNamespace
+
+    rows = [(p, s, "equivalent") for p in (2, 4) for s in range(p)]
+    frame = pd.DataFrame(rows, columns=["players", "seat", "edge_verdict"]).assign(n=200000)
+    result = SimpleNamespace(matches=frame, exp=SimpleNamespace(margins={"win_share_pp": 0.5}))
+    assert "Over whole matches the seats even out" in seat_advantage._even_text(result)
+    frame.loc[(frame["players"] == 4) & (frame["seat"] == 3), "edge_verdict"] = "undecided"
+    text = seat_advantage._even_text(result)
+    assert "even out:" not in text and "is shown at 2 (200,000 matches)" in text
