@@ -4,18 +4,13 @@ The arms are the stacking variants (rule sets differing in ``stacking``); at
 each table size they play the same deals, once per *field* (the policy every
 seat plays: option ``fields``, e.g. ``random``, ``basic`` and ``adapted``, the
 player of option ``adapted`` who keeps its draw cards to answer a penalty).
-Per field, variant and table size (stacking_fields.py): round length (turns,
-and turns counting skipped players), cards drawn, the chance of drawing 8+
-or 12+ cards at once, the comeback chance. Under the base policy's field (or
-the first field) also: the paired change in turns and the first player's
-share with equivalence verdicts, the longest penalty chain (``max_stack``),
-and balance in Ludii's sense (1 minus the largest gap between two seats' win
-shares, block-bootstrap interval). At ``versus_players`` seat 0 also plays
-the adapted player and the ``reference`` player among each field, on the
-same deals: the adapted player's gain over the reference player (their seat-0
-win shares' difference; the ``edge`` column), its edge (win share minus 1/n,
-the ``gap`` column) and the interaction of the rule with the strategy (the
-gain under a variant minus the gain under the baseline, paired over deals).
+The computation is :mod:`unocli.analysis.stacking` (lengths, cards drawn, big
+draws and comebacks per field; chains, the first player and balance under the
+main field; the adapted player's gain over the ``reference`` player at seat 0
+and its interaction with the rule); this module builds its arms from the
+experiment, draws the tables and charts, and sets the published figures the
+experiment file names (``[[published]]``, keys of :func:`_ours`) beside
+unocli's. The findings are in :mod:`unocli.report.analyses.stacking_render`.
 """
 
 from __future__ import annotations

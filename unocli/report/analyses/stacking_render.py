@@ -45,7 +45,7 @@ def _sim(row: Any, column: str, kind: str) -> str:
 
 
 def _holds(rows: pd.DataFrame, column: str, words: tuple[str, str], kind: str, between: Any = None) -> str:
-    """Each field's verdict on ``column`` (simultaneous intervals, :func:`judge_column` of stacking_fields) as
+    """Each field's verdict on ``column`` (simultaneous intervals, :func:`~unocli.analysis.stacking.judge_column`) as
     the word for its change, and what the interaction between fields says (:func:`~fields.agreement`): "lowers
     under all three fields (...)" or "by field: ... (the fields cannot be told apart ...)"."""
     up, down = words
