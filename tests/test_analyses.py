@@ -348,6 +348,10 @@ def test_seat_advantage_field_differences_paired_on_the_deals(files, ctx):
     text = seat_advantage._differ_text(result, "first", "first player")
     assert "every pair lies within the margin at no table size" in text  # random against basic is undecided at 400
     section = seat_advantage.render(result)
+    table = next(b for b in section.blocks if getattr(b, "name", "") == "field-differences").data
+    assert len(table) == 2 * 2 * 3 and (table["family"] == 6).all() and (table["p_holm"] >= table["p_raw"]).all()
+    row = table[(table["role"] == "first") & (table["players"] == 4) & (table["field_a"] == "random")].iloc[0]
+    assert row["difference"] == by_pair[("random", "basic")].diff  # the last size checked above is 4
     answer = section.intro.split("\n\n")[0]
     assert len(answer.split()) < 80 and "is shown at no table size (30 matches)" in answer
     assert "not tested" not in answer + " ".join(section.findings)

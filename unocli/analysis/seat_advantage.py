@@ -145,3 +145,17 @@ def first_player_rows(played: Played, replicates: int, seed: int) -> pd.DataFram
     head = ["players", "field", "n", "first_player_share", "ci_low", "ci_high", "seat0_share", "dealer_share"]
     rest = ["dealer_low", "dealer_high", "fair_share", "ratio_to_fair", "ratio_low", "ratio_high"]
     return pd.concat([t[head + rest], pd.DataFrame(rows)], axis=1)
+
+
+def differences_frame(between: Mapping[str, Mapping[int, Sequence[FieldInteraction]]]) -> pd.DataFrame:
+    """:func:`field_differences` of every role as one table: role, players, the two fields, the difference of their
+    edges with its simultaneous interval and level, the verdict against the margin, deals, raw and Holm p."""
+    rows = [
+        {"role": role, "players": p, "field_a": i.field_a, "field_b": i.field_b, "difference": i.diff}
+        | {"sim_low": i.low, "sim_high": i.high, "sim_level": i.level, "margin": i.margin, "verdict": i.verdict}
+        | {"n": i.n, "p_raw": i.p, "p_holm": i.p_holm, "family": i.family}
+        for role, by_size in between.items()
+        for p, items in by_size.items()
+        for i in items
+    ]
+    return pd.DataFrame(rows)

@@ -20,6 +20,7 @@ from itertools import combinations
 import pandas as pd
 
 from unocli.analysis.seat_advantage import (
+    differences_frame,
     field_differences,
     first_player_rows,
     match_quantities,
@@ -141,6 +142,7 @@ def render(result: SeatAdvantageResult) -> Section:
     blocks: list = [
         *views.declared(views.chosen(exp, VIEWS), exp, result.frame, setup),
         _verdicts_table(result),
+        _differences_table(result),
         _ratio_chart(result),
         TableBlock(
             "first-player",
@@ -405,6 +407,32 @@ def _verdicts_table(result: SeatAdvantageResult) -> TableBlock:
         "of fields and table size)",
         pd.DataFrame(rows),
         result.table,
+    )
+
+
+def _differences_table(result: SeatAdvantageResult) -> TableBlock:
+    """Every pair of fields' difference of the first player's and the dealer's edges, paired on the same deals."""
+    data = differences_frame(result.between)
+    shown = views.table(
+        data.assign(pair=[f"{a} minus {b}" for a, b in zip(data["field_a"], data["field_b"], strict=True)]),
+        [
+            ("role", "raw", "role"),
+            ("players", "raw", "players"),
+            ("fields", "raw", "pair"),
+            ("difference of the edges [simultaneous CI]", "pp_ci:2", "difference,sim_low,sim_high"),
+            ("verdict", "raw", "verdict"),
+            ("n (deals)", "count", "n"),
+            ("p (Holm)", "pvalue", "p_holm"),
+        ],
+    )
+    level = fmt.fixed(100 * data["sim_level"].iloc[0], 2) if len(data) else "95"
+    return TableBlock(
+        "field-differences",
+        f"Does a role's edge differ between fields? One field's edge (share minus 1/n) minus another's, paired on "
+        f"the same deals: simultaneous {level}% intervals over every pair of fields and table size (one family per "
+        f"role), against +/-{fmt.num(result.exp.margins['win_share_pp'])} pp",
+        shown,
+        data,
     )
 
 
