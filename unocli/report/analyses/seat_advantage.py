@@ -14,7 +14,6 @@ per-seat match win shares say whether the rotation evens the advantage out.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from functools import partial
 from itertools import combinations
 
 import pandas as pd
@@ -138,7 +137,11 @@ def render(result: SeatAdvantageResult) -> Section:
     """Charts of the first player's share, its ratio to a fair share, every seat and balance; tables; findings."""
     exp = result.exp
     seat_charts = [_seat_chart(result, sp) for sp in exp.options["seat_players"] if sp in exp.players]
-    setup = views.Setup(partial(_caption, result))
+    first = (
+        "; the first player is the seat that took the first turn (seat 0, or seat 1 behind a Skip or Draw Two start "
+        "card, or the dealer behind a Reverse)"
+    )
+    setup = views.Setup(lambda what, intervals: _caption(result, what + first, intervals))
     blocks: list = [
         *views.declared(views.chosen(exp, VIEWS), exp, result.frame, setup),
         _verdicts_table(result),
