@@ -64,7 +64,7 @@ def test_a_heatmap_annotates_each_cell_with_its_value_and_verdict():
 
 # ---------------------------------------------------------------- views declared in the experiment file ([[view]])
 
-VIEW_HEAD = 'analysis = "compare"\nplayers = [2, 4]\n[arms.official]\nrules = "official"\n[arms.rule]\nrules = "stacking"\n'
+VIEW_HEAD = 'analysis = "game-length"\nplayers = [2, 4]\n[arms.official]\nrules = "official"\n[arms.rule]\nrules = "stacking"\n'
 
 
 def _exp(tmp_path, text: str):
@@ -187,3 +187,13 @@ def test_a_view_reads_the_frame_it_names(tmp_path):
     setup = views.Setup(lambda what, intervals: what)
     (block,) = views.declared(exp.views, exp, {"": _frame(), "matches": matches}, setup)
     assert (block.data["mean"] == 7.0).all()
+
+
+def test_a_report_that_draws_no_views_refuses_them(tmp_path):
+    from unocli.errors import ConfigError
+    from unocli.report.experiment import load_experiment
+
+    path = tmp_path / "c.toml"
+    path.write_text(VIEW_HEAD.replace("game-length", "compare") + '[[view]]\nkind = "wide"\nquantity = "turns"\n')
+    with pytest.raises(ConfigError, match=r"key 'view'.*'compare' analysis draws no \[\[view\]\] tables"):
+        load_experiment(path)

@@ -26,7 +26,7 @@ from unocli.report import views
 from unocli.report.analyses.common import Context
 from unocli.report.analyses.fields import FIELDS_OPTION, check_fields, field_experiment, field_sizes, field_specs
 from unocli.report.design import Design, play
-from unocli.report.experiment import Experiment, players_list, positive_int
+from unocli.report.experiment import Experiment, View, players_list, positive_int
 from unocli.report.model import Section
 from unocli.study.interaction import FieldInteraction
 
@@ -35,6 +35,17 @@ OPTIONS = {
     "match_games": (1000, positive_int),
     "detail_players": ([2, 4, 7, 10], players_list),
 }
+
+
+# The views drawn when the experiment file declares none ([[view]]; sims/game-length.toml declares these).
+VIEWS = (
+    View("forest", "turns-forest", "turns", "Each rule set's effect on length under each field", {"arm": "rules"}),
+    View("differences", "turns-vs-baseline", "turns", "Change in mean turns from {base}, paired on the deals", {"arm": "rules"}),
+    View("lines", "turns-by-field", "turns", "Mean turns per round by field ({base})", {"by": "field", "arm": "official"}),
+    View("lines", "turns-by-players", "turns", "Mean turns per round by table size", {"field": "basic"}),
+    View("lines", "rounds-per-match", "rounds", "Rounds to finish a match", {"field": "basic"}, "matches"),
+    View("published", "published"),
+)
 
 
 @dataclass(frozen=True)
@@ -134,7 +145,7 @@ def compute(exp: Experiment, ctx: Context) -> GameLengthResult:
 def render(result: GameLengthResult) -> Section:
     from unocli.report.analyses.game_length_text import section  # the sentences and the charts' words
 
-    return section(result)
+    return section(result, VIEWS)
 
 
 def run(exp: Experiment, ctx: Context) -> Section:

@@ -10,6 +10,7 @@ data in the experiment file (``[[published]]``), matched by their ``ours`` key:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -32,19 +33,9 @@ from unocli.study.stats import LARGER, WITHIN_MARGIN
 if TYPE_CHECKING:
     from unocli.report.analyses.game_length import GameLengthResult
 
-# The views drawn when the experiment file declares none ([[view]]; sims/game-length.toml declares these).
-VIEWS = (
-    View("forest", "turns-forest", "turns", "Each rule set's effect on length under each field", {"arm": "rules"}),
-    View("differences", "turns-vs-baseline", "turns", "Change in mean turns from {base}, paired on the deals", {"arm": "rules"}),
-    View("lines", "turns-by-field", "turns", "Mean turns per round by field ({base})", {"by": "field", "arm": "official"}),
-    View("lines", "turns-by-players", "turns", "Mean turns per round by table size", {"field": "basic"}),
-    View("lines", "rounds-per-match", "rounds", "Rounds to finish a match", {"field": "basic"}, "matches"),
-    View("published", "published"),
-)
 
-
-def section(result: GameLengthResult) -> Section:
-    """Charts of turns and rounds per match, the tables and findings."""
+def section(result: GameLengthResult, defaults: Sequence[View]) -> Section:
+    """Charts of turns and rounds per match, the tables and findings (``defaults``: the views when the file has none)."""
     exp, base = result.exp, result.base
     setup = views.Setup(
         partial(_caption, result),
@@ -53,7 +44,7 @@ def section(result: GameLengthResult) -> Section:
         f"Published figures side by side, with unocli's closest setup (official rules, every seat {result.ref})",
     )
     blocks: list = [
-        *views.declared(views.chosen(exp, VIEWS), exp, {"": result.frame, "matches": result.match_frame}, setup),
+        *views.declared(views.chosen(exp, defaults), exp, {"": result.frame, "matches": result.match_frame}, setup),
         *([_verdicts_table(result)] if len(result.diffs) else []),
         *([_interactions_table(result)] if result.between else []),
         _percentiles_chart(result),
