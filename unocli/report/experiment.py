@@ -65,20 +65,21 @@ The format (every key optional unless marked)::
     games = 2000
     options = { match_games = 200 }
 
-A ``[[view]]``'s ``options`` by kind (:mod:`unocli.report.views` draws them; a
-report declares in its module which frame a view reads and supplies the caption's
-setup): ``differences`` (each arm's paired change from the baseline with its
+A ``[[view]]``'s ``options`` by kind (:mod:`unocli.report.views` draws them
+from the report's tidy frame; the report supplies the caption's setup):
+``differences`` (each arm's paired change from the baseline with its
 simultaneous interval and verdict; ``arm``: the arm column's name, e.g.
 ``"rules"``), ``wide`` (each arm's mean with its 95% interval; ``arm``),
 ``lines`` (the mean by table size, one line per arm or field; ``by`` =
-``"arm"`` or ``"field"``, ``arm`` or ``field`` to keep one, ``fair = true`` for
-a dashed fair share 1/n, ``percent = true`` for a share, ``ylabel``), ``forest`` (each
-row's change at one table size, ``players``, default 4 when played, else the
-middle size, with the margin as a band;
-``arm``) and ``heatmap`` (the change over ``rows`` x ``cols``, two of field,
-players and arm; ``players`` to keep one size). ``published`` sets the file's
-``[[published]]`` figures beside the report's own (no quantity). A report
-without ``[[view]]`` tables draws its own default set.
+``"arm"`` or ``"field"``, ``arm`` or ``field`` to keep one, ``fair = true``
+for a dashed fair share 1/n, ``percent = true`` for a share, ``ylabel``),
+``forest`` (each row's change at one table size, ``players``, default 4 when
+played, else the middle size, with the margin as a band; ``arm``) and
+``heatmap`` (the change over ``rows`` x ``cols``, two of field, players and
+arm; ``players`` to keep one size). ``published`` sets the file's
+``[[published]]`` figures beside the report's own (no quantity). A file
+without ``[[view]]`` tables gets the report's defaults (its module's
+``VIEWS``); a report with no ``VIEWS`` draws no declared views and refuses them.
 
 Metrics are the §9 counters (``turns``, ``cards_drawn``, ``max_stack``, ...),
 ``rounds``, ``rounds_blocked``, ``rounds_capped`` (matches), ``won``,
