@@ -390,7 +390,6 @@ def _even_text(result: SeatAdvantageResult) -> str:
 def _verdicts_table(result: SeatAdvantageResult) -> TableBlock:
     """One row per table size, one column per field: the first player's share and where it lies against 1/n."""
     verdicts = _role_verdicts(result, "first")
-    dealer = _role_verdicts(result, "dealer")
     rows = []
     for p, sub in result.table.groupby("players", sort=False):
         row: dict = {"players": p, "n per field": fmt.count(sub["n"].iloc[0]), "fair": fmt.share(1 / p, 1)}
@@ -398,16 +397,13 @@ def _verdicts_table(result: SeatAdvantageResult) -> TableBlock:
             row[f"first player, {r.field}"] = (
                 f"{fmt.share_ci(r.first_player_share, r.ci_low, r.ci_high, 1)} {verdicts[p][r.field]}"
             )
-        row["first player: same under all fields"] = "yes" if len(set(verdicts[p].values())) == 1 else "no"
-        row["dealer: same under all fields"] = "yes" if len(set(dealer[p].values())) == 1 else "no"
-        row["first player: edges differ between fields (paired)"] = _between(result, "first", p)
+        row["do the fields' edges differ? (paired on the deals)"] = _between(result, "first", p)
         rows.append(row)
     return TableBlock(
         "first-player-by-field",
-        "The first player's win share under each field of players against the fair share 1/n (95% Wilson intervals), "
-        "whether the side of 1/n its interval lies on (above fair, below fair, includes fair) is the same under "
-        "every field, and what the paired difference of the fields' edges says (simultaneous intervals over every pair "
-        "of fields and table size)",
+        "The first player's win share under each field of players against the fair share 1/n (95% Wilson intervals: "
+        "above, below or including fair), and what the paired difference of the fields' edges says (simultaneous "
+        "intervals over every pair of fields and table size; table field-differences): only it says the fields differ",
         pd.DataFrame(rows),
         result.table,
     )
@@ -461,7 +457,8 @@ def _agreement_findings(result: SeatAdvantageResult) -> list[str]:
 
 def _between(result: SeatAdvantageResult, role: str, p: int) -> str:
     """What the paired difference of the fields' edges says at ``p`` players (:func:`~fields.between_text`)."""
-    return between_text(result.between.get(role, {}).get(p)).replace("interaction on common deals", "paired on common deals")
+    said = between_text(result.between.get(role, {}).get(p))
+    return said.replace("interactions on common deals", "paired differences").replace("interaction on common deals", "paired")
 
 
 def _differ_text(result: SeatAdvantageResult, role: str, who: str) -> str:
