@@ -84,7 +84,17 @@ class Context:
 
 def plan(exp: Experiment, ctx: Context) -> Plan:
     """The experiment's seed, size and target with the context's backend: how its computations play."""
-    return Plan(exp.name, exp.seed, exp.games, ctx.backend, ctx.log, ctx.threads, exp.target_error, exp.max_games, exp.metric)
+    return Plan(
+        name=exp.name,
+        seed=exp.seed,
+        games=exp.games,
+        backend=ctx.backend,
+        log=ctx.log,
+        threads=ctx.threads,
+        target_error=exp.target_error,
+        max_games=exp.max_games,
+        metric=exp.metric,
+    )
 
 
 def run_compare(

@@ -113,14 +113,14 @@ def compute(exp: Experiment, ctx: Context) -> StackingResult:
     tables = analysis.play(
         plan(exp, ctx),
         names,
-        exp.baseline or names[0],
-        main_field(exp),
-        specs,
-        {name: field_sizes(exp, spec) for name, spec in specs.items()},
-        exp.players,
-        lambda p, spec: field_arms(exp, p, spec),
-        exp.options,
-        exp.margins,
+        base=exp.baseline or names[0],
+        main=main_field(exp),
+        specs=specs,
+        sizes={name: field_sizes(exp, spec) for name, spec in specs.items()},
+        players=exp.players,
+        arms=lambda p, spec: field_arms(exp, p, spec),
+        opt=exp.options,
+        margins=exp.margins,
     )
     return StackingResult(exp=exp, **{f.name: getattr(tables, f.name) for f in fields(tables)})
 
