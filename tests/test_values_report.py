@@ -24,13 +24,16 @@ import pandas as pd
 import pytest
 from scipy import stats as sps
 
+from unocli.analysis import house_rules_gap
+from unocli.analysis import skill as skill_cells
 from unocli.analysis import stacking as stacking_mod
 from unocli.analysis.stacking import field_rows, strategy_rows
 from unocli.game.counters import Outcome
 from unocli.kernel import ROW_NAMES, play_rows
-from unocli.report.analyses import Context, house_rules_gap, skill
+from unocli.report.analyses import Context, skill
 from unocli.report.analyses.bluff_grid import crossing, fictitious_play, pure_path, rate_bounds
 from unocli.report.analyses.fields import holds_everywhere, verdict_matrix
+from unocli.report.analyses.skill import plan
 from unocli.report.analyses.stacking import play_field
 from unocli.report.experiment import load_experiment
 from unocli.run.backends import LocalBackend
@@ -327,14 +330,14 @@ match_games = 12
 
 def _spy(monkeypatch) -> list:
     seen: list = []
-    real = skill.run_shard
+    real = skill_cells.run_shard
 
     def spy(spec, shard):
         part = real(spec, shard)
         seen.append((spec, part))
         return part
 
-    monkeypatch.setattr(skill, "run_shard", spy)
+    monkeypatch.setattr(skill_cells, "run_shard", spy)
     return seen
 
 
@@ -453,9 +456,9 @@ def test_house_rules_skill_gaps_against_the_cells_counted_by_hand(tmp_path, ctx,
     path = tmp_path / "house.toml"
     path.write_text(HOUSE, encoding="utf-8")
     exp = load_experiment(path)
-    assert house_rules_gap.gap_rules(exp) == ["official", "stacking"]  # the knob-only arm is left out
+    assert house_rules_gap.gap_rules(plan(exp)) == ["official", "stacking"]  # the knob-only arm is left out
     seen = _spy(monkeypatch)
-    frame = house_rules_gap.skill_gaps(exp, ctx, "official").set_index("rule")
+    frame = house_rules_gap.skill_gaps(plan(exp), ctx, "official").set_index("rule")
     assert len(seen) == 2 and [len(spec.policies) for spec, _ in seen] == [3, 3]
     assert all(spec.match is False and spec.rotate_seats for spec, _ in seen)  # rounds, seats rotated
     cells = {name: _cell_values([sp]) for name, sp in zip(("official", "stacking"), seen, strict=True)}

@@ -1,5 +1,6 @@
-"""Measures the reports' computations share: how games are played, typed access to comparisons, balance,
-quantiles of histograms, bootstrap intervals and the verdicts of a family of differences.
+"""Measures the reports' computations share: how games are played, typed access to comparisons and the
+quantiles of histograms (balance and its bootstrap are :mod:`unocli.analysis.seats`, a family's verdicts
+:mod:`unocli.analysis.verdicts`).
 
 Nothing here words a finding or draws a chart (that is ``unocli.report``).
 """
@@ -7,7 +8,7 @@ Nothing here words a finding or draws a chart (that is ``unocli.report``).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -18,10 +19,10 @@ from unocli.run.backends import Backend
 from unocli.run.precision import DEFAULT_MAX_GAMES
 from unocli.study.arm import Arm
 from unocli.study.compare import Comparison, compare
-from unocli.study.stats import Difference, Equivalence, Estimate, equivalence
+from unocli.study.stats import Difference, Estimate
 
 if TYPE_CHECKING:
-    import pandas as pd
+    pass
 
 
 @dataclass(frozen=True)
@@ -78,114 +79,6 @@ def arm_diff(comp: Comparison, arm: str, ref: str, quantity: str) -> Difference:
     return comp.diff(arm, ref, quantity)
 
 
-def arm_rows(
-    comp: Comparison, p: int, names: Sequence[str], base: str, replicates: int, seed: int, label: str
-) -> Iterator[tuple[str, dict[str, Any], dict[str, Any]]]:
-    """Per arm, the row a table of arms at ``p`` players starts with, and its balance change from ``base``.
-
-    The row: ``players``, the arm's name under ``label``, ``n``, mean turns
-    (finished rounds) and the win share of the player who took the first turn
-    (``win_first``, which the comparison must record) with 95% intervals, and balance with a
-    bootstrap 95% interval (``replicates`` block-bootstrap replicates). The
-    change: balance minus ``base``'s with its bootstrap interval (empty for
-    ``base`` itself), for the caller to put after its own columns.
-    """
-    boot = comp.boot_means(replicates, seed=seed % (2**32) + p)
-    cols = seat_columns(comp, p)
-    bal, bal_b = balance(comp.means()[:, cols]), balance(boot[:, :, cols])
-    kb = comp.index(base)
-    for name in names:
-        k = comp.index(name)
-        t, w = arm_mean(comp, name, "turns"), arm_mean(comp, name, "win_first")
-        bl, bh = percentile_interval(bal_b[:, k])
-        row = {
-            "players": p,
-            label: name,
-            "n": comp.games,
-            "turns": t.mean,
-            "turns_low": t.low,
-            "turns_high": t.high,
-            "first_player_share": w.mean,
-            "first_low": w.low,
-            "first_high": w.high,
-            "balance": bal[k],
-            "balance_low": bl,
-            "balance_high": bh,
-        }
-        change: dict[str, Any] = {}
-        if name != base:
-            dl, dh = percentile_interval(bal_b[:, k] - bal_b[:, kb])
-            change = {"d_balance": bal[k] - bal[kb], "d_balance_low": dl, "d_balance_high": dh}
-        yield name, row, change
-
-
-def judged(diffs: Sequence[Difference], margin: float, scale: float = 1.0) -> list[dict[str, Any]]:
-    """Equivalence verdicts of a family of differences read together (one table), as row fields.
-
-    Each difference is judged against ``+-margin`` (in the units of the shown
-    figure: ``scale`` times the difference, e.g. 100 for percentage points)
-    on its simultaneous interval at level 1 - 0.05 / len(diffs)
-    (:func:`~unocli.study.stats.equivalence`). The fields: ``sim_low``,
-    ``sim_high`` (that interval, scaled), ``margin``, ``verdict``, ``p_tost``
-    (Bonferroni-adjusted TOST p-value).
-    """
-    out = []
-    for d in diffs:
-        e: Equivalence = equivalence(d, margin / scale, family=len(diffs))
-        out.append(
-            {
-                "sim_low": e.low * scale,
-                "sim_high": e.high * scale,
-                "sim_level": e.level,
-                "margin": margin,
-                "verdict": e.verdict,
-                "p_tost": e.p_tost_adj,
-            }
-        )
-    return out
-
-
-def add_verdicts(df: pd.DataFrame, diffs: Sequence[Difference], prefix: str, margin: float, scale: float = 1.0) -> None:
-    """Put :func:`judged` verdicts of ``diffs`` (one per row of ``df``, in order) into ``df`` as ``{prefix}_*`` columns.
-
-    The columns: ``{prefix}_sim_low``, ``{prefix}_sim_high`` (the simultaneous
-    interval, in the units of the difference), ``{prefix}_verdict`` and
-    ``{prefix}_p_tost``; the level is in ``sim_level``.
-    """
-    for key, values in _columns(judged(diffs, margin, scale)).items():
-        if key in ("sim_low", "sim_high"):
-            df[f"{prefix}_{key}"] = np.asarray(values) / scale
-        elif key in ("verdict", "p_tost"):
-            df[f"{prefix}_{key}"] = values
-        elif key == "sim_level":
-            df["sim_level"] = values
-
-
-def _columns(rows: list[dict[str, Any]]) -> dict[str, list[Any]]:
-    keys = rows[0].keys() if rows else ()
-    return {k: [r[k] for r in rows] for k in keys}
-
-
-def identical_arms(comps: Sequence[Comparison], names: Sequence[str]) -> list[tuple[str, str]]:
-    """Pairs of arms that played bit-identical games in every comparison (same fingerprint of every row).
-
-    Two rule sets can differ on paper and not in play (free-plus4 and
-    no-challenge for players who never bluff): a report shows them as one
-    effect, explained, not as two findings.
-    """
-    out = []
-    for i, a in enumerate(names):
-        for b in names[i + 1 :]:
-            if all(c.acc(a).fingerprint == c.acc(b).fingerprint and c.acc(a).games == c.acc(b).games for c in comps):
-                out.append((a, b))
-    return out
-
-
-def seat_columns(comp: Comparison, players: int) -> list[int]:
-    """The columns of ``win_0 .. win_{players-1}`` in the comparison's quantities."""
-    return [comp.quantities.index(f"win_{s}") for s in range(players)]
-
-
 def total_games(comps: Sequence[Comparison]) -> int:
     """Games played by comparisons: games per arm times arms, summed."""
     return sum(c.games * len(c.arms) for c in comps)
@@ -218,30 +111,3 @@ def hist_quantile(hist: np.ndarray, q: float) -> tuple[int, int, int]:
 def dkw_eps(n: int) -> float:
     """Half-width of the Dvoretzky-Kiefer-Wolfowitz 95% band for an empirical CDF of n games."""
     return math.sqrt(math.log(2 / 0.05) / (2 * max(n, 1)))
-
-
-# ---------------------------------------------------------------- balance and bootstrap
-
-
-def balance(shares: np.ndarray) -> np.ndarray:
-    """Ludii's balance: 1 minus the largest gap between two seats' win shares (last axis = seats)."""
-    shares = np.asarray(shares, float)
-    return 1.0 - (shares.max(axis=-1) - shares.min(axis=-1))
-
-
-def fair_balance(n: int, players: int, won_share: float = 1.0, draws: int = 2000, seed: int = 0) -> float:
-    """Expected balance of a perfectly fair game measured on ``n`` games: below 1 from sampling noise alone."""
-    rng = np.random.default_rng(seed)
-    p = np.append(np.full(players, won_share / players), 1.0 - won_share)
-    counts = rng.multinomial(n, np.clip(p, 0, 1) / np.clip(p, 0, 1).sum(), size=draws)[:, :players]
-    return float(balance(counts / n).mean())
-
-
-def percentile_interval(samples: np.ndarray, level: float = 0.95) -> tuple[float, float]:
-    """Percentile interval of bootstrap replicates (NaNs ignored)."""
-    s = np.asarray(samples, float)
-    s = s[np.isfinite(s)]
-    if s.size == 0:
-        return (math.nan, math.nan)
-    a = (1 - level) / 2
-    return float(np.quantile(s, a)), float(np.quantile(s, 1 - a))

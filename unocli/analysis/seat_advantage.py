@@ -20,7 +20,8 @@ import pandas as pd
 from scipy import stats as sps
 
 from unocli.analysis.frames import Played, wide
-from unocli.analysis.measures import add_verdicts, balance, percentile_interval, seat_columns
+from unocli.analysis.seats import balance, percentile_interval, seat_columns
+from unocli.analysis.verdicts import add_verdicts
 from unocli.study.compare import Comparison
 from unocli.study.interaction import FieldInteraction, judge_family
 from unocli.study.stats import holm, paired_t

@@ -28,16 +28,9 @@ import numpy as np
 import pandas as pd
 
 from unocli.analysis.fields import field_interactions
-from unocli.analysis.measures import (
-    Plan,
-    add_verdicts,
-    arm_diff,
-    arm_mean,
-    arm_rows,
-    fair_balance,
-    percentile_interval,
-    total_games,
-)
+from unocli.analysis.measures import Plan, arm_diff, arm_mean, total_games
+from unocli.analysis.seats import arm_rows, fair_balance, percentile_interval
+from unocli.analysis.verdicts import add_verdicts
 from unocli.game.policies import parse_policy_spec
 from unocli.study.arm import Arm, has_placeholders
 from unocli.study.arm import template_name as field_name

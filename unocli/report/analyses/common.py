@@ -2,7 +2,8 @@
 
 The numbers they share (typed access to comparisons, quantiles, balance,
 bootstrap intervals, a family's verdicts) are :mod:`unocli.analysis.measures`,
-re-exported here for the analyses that know them by this module. Nothing here
+:mod:`~unocli.analysis.seats` and :mod:`~unocli.analysis.verdicts`, re-exported
+here for the analyses that know them by this module. Nothing here
 imports matplotlib: an analysis's ``compute`` runs without it.
 """
 
@@ -12,23 +13,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from unocli.analysis.measures import (
-    Plan,
-    add_verdicts,
-    arm_diff,
-    arm_mean,
-    arm_rows,
-    balance,
-    dkw_eps,
-    fair_balance,
-    hist_quantile,
-    hist_value,
-    identical_arms,
-    judged,
-    percentile_interval,
-    seat_columns,
-    total_games,
-)
+from unocli.analysis.measures import Plan, arm_diff, arm_mean, dkw_eps, hist_quantile, hist_value, total_games
+from unocli.analysis.seats import arm_rows, balance, fair_balance, identical_arms, percentile_interval, seat_columns
+from unocli.analysis.verdicts import add_verdicts, judged
 from unocli.report.experiment import Experiment
 from unocli.report.views import balance_chart, effect_forest, first_player_chart, forest_chart, interval_series, players_chart
 from unocli.run.backends import Backend
