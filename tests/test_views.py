@@ -154,28 +154,6 @@ def test_declared_views_draw_the_frame(tmp_path):
     assert list(means.data["mean"]) == [40.0, 42.0, 40.0, 39.75] and list(means.shown["n"]) == ["100"] * 4
 
 
-def test_a_declared_table_formats_each_column_and_blanks_a_missing_point():
-    data = pd.DataFrame(
-        {"arm": ["a", "b"], "n": [30000, 400], "share": [0.25, 0.5], "share_low": [0.2, 0.45], "share_high": [0.3, 0.55]}
-    ).assign(d=[float("nan"), 0.0123], lo=[float("nan"), 0.01], hi=[float("nan"), 0.0146], p=[0.2, 0.0004])
-    shown = views.table(
-        data,
-        [
-            ("arm", "raw", "arm"),
-            ("n", "count", "n"),
-            ("wins", "share_ci:1", "share"),
-            ("change", "pp_ci:2", "d,lo,hi"),
-            ("p", "pvalue", "p"),
-            ("absent", "raw", "nowhere"),
-        ],
-    )
-    assert shown.to_dict("records") == [
-        {"arm": "a", "n": "30,000", "wins": "25.0% [20.0%, 30.0%]", "change": "", "p": "0.200", "absent": ""},
-        {"arm": "b", "n": "400", "wins": "50.0% [45.0%, 55.0%]", "change": "+1.23 pp [+1.00, +1.46]"}
-        | {"p": "<0.001", "absent": ""},
-    ]
-
-
 def test_a_view_reads_the_frame_it_names(tmp_path):
     exp = _exp(tmp_path, '[[view]]\nkind = "wide"\nquantity = "turns"\nframe = "matches"\n')
     assert exp.views[0].frame == "matches"

@@ -5,7 +5,8 @@ it) and of the words the report supplies (title, caption): the report keeps
 its sentences, the views keep the drawing. matplotlib loads only when a chart
 is drawn, so a report's ``compute`` never imports it.
 
-- :func:`wide`: one row per (field, players, arm) with chosen quantities as columns;
+- :func:`wide`, :func:`differences`, :func:`quantile_columns` (from :mod:`unocli.analysis.frames`, re-exported):
+  one row per (field, players, arm) with chosen quantities as columns, the paired differences, percentiles;
 - :func:`lines`: a quantity by table size, one line per arm or field, with 95% error bars;
 - :func:`forest`: each row's difference from the baseline, centred on 0, the margin drawn as a band;
 - :func:`heatmap`: a difference over two of the frame's columns, annotated with its verdict;
@@ -15,7 +16,6 @@ is drawn, so a report's ``compute`` never imports it.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from unocli.analysis.frames import differences, quantile_columns, wide
 from unocli.analysis.measures import dkw_eps, hist_quantile
 from unocli.report import fmt
 from unocli.report.experiment import Experiment, View
@@ -34,51 +35,33 @@ if TYPE_CHECKING:
     from unocli.report.plots import Series
 
 KEYS = ("field", "players", "arm")
-
-
-def wide(frame: pd.DataFrame, columns: Mapping[str, tuple[str, ...]], arm: str = "arm", n: str = "") -> pd.DataFrame:
-    """One row per (field, players, arm) in the frame's order; ``columns``: quantity -> names of its mean[, low, high].
-
-    ``arm`` renames the arm column (a report of rule sets calls it ``rules``);
-    ``n`` names the quantity whose n becomes the row's ``n`` column.
-    """
-    out: dict[tuple[Any, ...], dict[str, Any]] = {}
-    for r in frame.itertuples(index=False):
-        row = out.setdefault((r.field, r.players, r.arm), {"field": r.field, "players": r.players, arm: r.arm})
-        if r.quantity == n:
-            row["n"] = r.n
-        if r.quantity in columns:
-            row |= dict(zip(columns[r.quantity], (r.mean, r.low, r.high), strict=False))
-    return pd.DataFrame(list(out.values()))
-
-
-def differences(frame: pd.DataFrame, quantity: str, arm: str = "arm") -> pd.DataFrame:
-    """The frame's paired differences of ``quantity`` with the relative change from the baseline's mean.
-
-    Columns: field, players, ``arm``, baseline, n (pairs), diff, diff_low, diff_high, relative, p,
-    p_holm, sim_low, sim_high, sim_level, margin, verdict, p_tost.
-    """
-    rows = frame[frame["quantity"] == quantity]
-    base = rows[rows["arm"] == rows["baseline"]].set_index(["field", "players"])["mean"]
-    d = rows[rows["arm"] != rows["baseline"]]
-    out = pd.DataFrame(
-        {
-            "field": d["field"],
-            "players": d["players"],
-            arm: d["arm"],
-            "baseline": d["baseline"],
-            "n": d["diff_n"].astype(int),
-            "diff": d["difference"],
-            "diff_low": d["diff_low"],
-            "diff_high": d["diff_high"],
-            "relative": d["difference"].to_numpy() / base.loc[list(zip(d["field"], d["players"], strict=True))].to_numpy(),
-            "p": d["p"],
-            "p_holm": d["p_adj"],
-        }
-    )
-    for key in ("sim_low", "sim_high", "sim_level", "margin", "verdict", "p_tost"):
-        out[key] = d[key]
-    return out.reset_index(drop=True)
+# The views, their own and those read from analysis.frames (re-exported: reports know them by this module).
+__all__ = [
+    "Ours",
+    "Setup",
+    "balance_chart",
+    "chosen",
+    "declared",
+    "differences",
+    "dots",
+    "ecdf",
+    "effect_forest",
+    "first_player_chart",
+    "forest",
+    "forest_chart",
+    "heatmap",
+    "histogram",
+    "interval",
+    "interval_series",
+    "lines",
+    "percentiles",
+    "players_chart",
+    "published",
+    "quantile_columns",
+    "refused",
+    "shown",
+    "wide",
+]
 
 
 def lines(
@@ -161,15 +144,6 @@ def percentiles(table: pd.DataFrame, players: Sequence[int], *, caption: str, na
         players, series, band=False, title=title, xlabel="players at the table", ylabel=ylabel, xticks=players, caption=caption
     )
     return Chart(name, figure, caption, "percentiles of " + ylabel)
-
-
-def quantile_columns(hist: np.ndarray, quantiles: Mapping[str, float]) -> dict[str, int]:
-    """Each named quantile of a histogram with its distribution-free 95% interval (``name``, ``name_low``, ``name_high``)."""
-    out: dict[str, int] = {}
-    for key, q in quantiles.items():
-        point, lo, hi = hist_quantile(hist, q)
-        out |= {key: point, f"{key}_low": lo, f"{key}_high": hi}
-    return out
 
 
 def histogram(
@@ -430,52 +404,6 @@ _DRAW: dict[str, Callable[[View, Experiment, pd.DataFrame, Setup], Block | None]
     "heatmap": _heatmap_view,
     "published": _published_view,
 }
-
-
-# ---------------------------------------------------------------- tables as a reader sees them
-
-# A shown column's format: name -> (number of source columns, formatter(values..., decimals)).
-_FORMATS: dict[str, tuple[int, Callable[..., Any]]] = {
-    "raw": (1, lambda x, d: x),
-    "count": (1, lambda x, d: fmt.count(x)),
-    "pvalue": (1, lambda x, d: fmt.pvalue(x)),
-    "share": (1, lambda x, d: fmt.share(x, 1 if d is None else d)),
-    "ci": (3, lambda m, lo, hi, d: fmt.ci(m, lo, hi)),
-    "interval": (3, lambda m, lo, hi, d: fmt.interval(m, lo, hi, d)),
-    "share_ci": (3, lambda m, lo, hi, d: fmt.share_ci(m, lo, hi, d)),
-    "pp_ci": (3, lambda m, lo, hi, d: fmt.pp_ci(m, lo, hi, d)),
-    "signed_ci": (3, lambda m, lo, hi, d: fmt.signed_ci(m, lo, hi, d)),
-    "pp_bounds": (2, lambda lo, hi, d: fmt.bounds(lo, hi, d, "pp")),
-    "num": (1, lambda x, d: fmt.num(x)),
-    "quantile": (4, lambda x, lo, hi, top, d: fmt.quantile(x, lo, hi, top)),  # top: the histogram's last bin
-}
-
-
-def table(data: pd.DataFrame, columns: Sequence[tuple[str, str, str]]) -> pd.DataFrame:
-    """A table's shown form, declared: per column (heading, format, source).
-
-    ``format`` is a name of ``_FORMATS`` with optional decimals (``"share_ci:2"``);
-    ``source`` names the data's column, or for an interval its point column
-    whose bounds are ``POINT_low`` and ``POINT_high`` unless named
-    (``"first_player_share,ci_low,ci_high"``). A row whose first value is
-    missing (NaN: a baseline's own change) shows blank.
-    """
-    out: dict[str, list[Any]] = {}
-    for heading, spec, source in columns:
-        name, _, decimals = spec.partition(":")
-        count, form = _FORMATS[name]
-        names = source.split(",")
-        if count == 3 and len(names) == 1:
-            names += [f"{names[0]}_low", f"{names[0]}_high"]
-        blank = pd.Series([math.nan] * len(data), index=data.index)  # a column the data lacks shows blank
-        values = zip(*(data[c] if c in data else blank for c in names), strict=True)
-        d = int(decimals) if decimals else None
-        out[heading] = [form(*v, d) if _present(v[0]) else "" for v in values]
-    return pd.DataFrame(out)
-
-
-def _present(x: Any) -> bool:
-    return not (isinstance(x, float) and math.isnan(x)) and x is not pd.NA
 
 
 # ---------------------------------------------------------------- charts by table size and forests (the analyses' own)

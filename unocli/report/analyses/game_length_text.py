@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
@@ -85,38 +85,41 @@ def section(result: GameLengthResult, defaults: Sequence[View]) -> Section:
 
 
 def _turns_shown(result: GameLengthResult) -> pd.DataFrame:
+    def quantile(q: str) -> Any:
+        return lambda r: fmt.quantile(r[q], r[f"{q}_low"], r[f"{q}_high"], r["top"])
+
     t = result.turns
     top = [len(result.hists[(r.field, r.players, r.rules)]) - 1 for r in t.itertuples()]  # the last bin: "or more"
-    quantiles = [(q, "quantile", f"{q},{q}_low,{q}_high,top") for q in ("median", "p90", "p99")]
-    shares = [(k, "share_ci:2", f"{k}_share,{k}_low,{k}_high") for k in ("blocked", "capped", "stuck")]
-    head = [("field", "raw", "field"), ("players", "raw", "players"), ("rules", "raw", "rules")]
-    return views.table(
+    shares = {k: views.interval(fmt.share_ci, f"{k}_share", f"{k}_low", f"{k}_high", 2) for k in ("blocked", "capped", "stuck")}
+    return views.shown(
         t.assign(top=top),
-        [
-            *head,
-            ("n finished", "count", "n"),
-            ("mean turns [95% CI]", "ci", "mean_turns,ci_low,ci_high"),
-            ("mean turns + skips", "num", "mean_with_skips"),
-            *quantiles,
-            *shares,
-        ],
+        {
+            "field": "field",
+            "players": "players",
+            "rules": "rules",
+            "n finished": lambda r: fmt.count(r["n"]),
+            "mean turns [95% CI]": views.interval(fmt.ci, "mean_turns", "ci_low", "ci_high"),
+            "mean turns + skips": lambda r: fmt.num(r["mean_with_skips"]),
+            **{q: quantile(q) for q in ("median", "p90", "p99")},
+            **shares,
+        },
     )
 
 
 def _matches_shown(result: GameLengthResult) -> pd.DataFrame:
-    return views.table(
+    return views.shown(
         result.matches,
-        [
-            ("field", "raw", "field"),
-            ("players", "raw", "players"),
-            ("rules", "raw", "rules"),
-            ("matches", "count", "n_matches"),
-            ("rounds per match [95% CI]", "ci", "rounds"),
-            ("turns per match", "ci", "turns"),
-            ("blocked rounds per match", "ci", "blocked_rounds,blocked_low,blocked_high"),
-            ("capped matches", "share_ci:2", "capped_share,capped_low,capped_high"),
-            ("stuck matches", "share_ci:2", "stuck_share,stuck_low,stuck_high"),
-        ],
+        {
+            "field": "field",
+            "players": "players",
+            "rules": "rules",
+            "matches": lambda r: fmt.count(r["n_matches"]),
+            "rounds per match [95% CI]": views.interval(fmt.ci, "rounds", "rounds_low", "rounds_high"),
+            "turns per match": views.interval(fmt.ci, "turns", "turns_low", "turns_high"),
+            "blocked rounds per match": views.interval(fmt.ci, "blocked_rounds", "blocked_low", "blocked_high"),
+            "capped matches": views.interval(fmt.share_ci, "capped_share", "capped_low", "capped_high", 2),
+            "stuck matches": views.interval(fmt.share_ci, "stuck_share", "stuck_low", "stuck_high", 2),
+        },
     )
 
 

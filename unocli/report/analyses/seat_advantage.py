@@ -193,20 +193,20 @@ def run(exp: Experiment, ctx: Context) -> Section:
 
 
 def _shown(table: pd.DataFrame) -> pd.DataFrame:
-    return views.table(
+    return views.shown(
         table,
-        [
-            ("players", "raw", "players"),
-            ("field", "raw", "field"),
-            ("n", "count", "n"),
-            ("first player wins [Wilson 95%]", "share_ci:1", "first_player_share,ci_low,ci_high"),
-            ("dealer wins [Wilson 95%]", "share_ci:1", "dealer_share,dealer_low,dealer_high"),
-            ("seat 0 wins", "share:1", "seat0_share"),
-            ("fair", "share:1", "fair_share"),
-            ("x fair", "interval:3", "ratio_to_fair,ratio_low,ratio_high"),
-            ("equal seat shares (chi-square p, raw)", "pvalue", "chi2_p"),
-            ("equal seat shares (Holm-adjusted p)", "pvalue", "chi2_p_holm"),
-        ],
+        {
+            "players": "players",
+            "field": "field",
+            "n": lambda r: fmt.count(r["n"]),
+            "first player wins [Wilson 95%]": views.interval(fmt.share_ci, "first_player_share", "ci_low", "ci_high", 1),
+            "dealer wins [Wilson 95%]": views.interval(fmt.share_ci, "dealer_share", "dealer_low", "dealer_high", 1),
+            "seat 0 wins": lambda r: fmt.share(r["seat0_share"], 1),
+            "fair": lambda r: fmt.share(r["fair_share"], 1),
+            "x fair": views.interval(fmt.interval, "ratio_to_fair", "ratio_low", "ratio_high", 3),
+            "equal seat shares (chi-square p, raw)": lambda r: fmt.pvalue(r["chi2_p"]),
+            "equal seat shares (Holm-adjusted p)": lambda r: fmt.pvalue(r["chi2_p_holm"]),
+        },
     )
 
 
@@ -412,17 +412,17 @@ def _verdicts_table(result: SeatAdvantageResult) -> TableBlock:
 def _differences_table(result: SeatAdvantageResult) -> TableBlock:
     """Every pair of fields' difference of the first player's and the dealer's edges, paired on the same deals."""
     data = differences_frame(result.between)
-    shown = views.table(
-        data.assign(pair=[f"{a} minus {b}" for a, b in zip(data["field_a"], data["field_b"], strict=True)]),
-        [
-            ("role", "raw", "role"),
-            ("players", "raw", "players"),
-            ("fields", "raw", "pair"),
-            ("difference of the edges [simultaneous CI]", "pp_ci:2", "difference,sim_low,sim_high"),
-            ("verdict", "raw", "verdict"),
-            ("n (deals)", "count", "n"),
-            ("p (Holm)", "pvalue", "p_holm"),
-        ],
+    shown = views.shown(
+        data,
+        {
+            "role": "role",
+            "players": "players",
+            "fields": lambda r: f"{r['field_a']} minus {r['field_b']}",
+            "difference of the edges [simultaneous CI]": views.interval(fmt.pp_ci, "difference", "sim_low", "sim_high", 2),
+            "verdict": "verdict",
+            "n (deals)": lambda r: fmt.count(r["n"]),
+            "p (Holm)": lambda r: fmt.pvalue(r["p_holm"]),
+        },
     )
     level = fmt.fixed(100 * data["sim_level"].iloc[0], 2) if len(data) else "95"
     return TableBlock(

@@ -184,47 +184,50 @@ def run(exp: Experiment, ctx: Context) -> Section:
 def _effects_shown(result: StackingResult) -> pd.DataFrame:
     """Turns and the first player's share on simultaneous intervals with verdicts; cards drawn and balance at 95%."""
     m = result.exp.margins
-    return views.table(
+    return views.shown(
         result.effects,
-        [
-            ("players", "raw", "players"),
-            ("stacking", "raw", "stacking"),
-            ("turns (finished rounds)", "signed_ci:1", "d_turns,turns_sim_low,turns_sim_high"),
-            (f"turns verdict (+/-{fmt.num(m['turns'])})", "raw", "turns_verdict"),
-            ("first player wins", "pp_ci:2", "d_win_first,first_sim_low,first_sim_high"),
-            (f"first player verdict (+/-{fmt.num(m['win_share_pp'])} pp)", "raw", "first_verdict"),
-            ("cards drawn (95%)", "signed_ci:1", "d_cards_drawn"),
-            ("balance (95% bootstrap)", "signed_ci:3", "d_balance"),
-        ],
+        {
+            "players": "players",
+            "stacking": "stacking",
+            "turns (finished rounds)": views.interval(fmt.signed_ci, "d_turns", "turns_sim_low", "turns_sim_high", 1),
+            f"turns verdict (+/-{fmt.num(m['turns'])})": "turns_verdict",
+            "first player wins": views.interval(fmt.pp_ci, "d_win_first", "first_sim_low", "first_sim_high", 2),
+            f"first player verdict (+/-{fmt.num(m['win_share_pp'])} pp)": "first_verdict",
+            "cards drawn (95%)": views.interval(fmt.signed_ci, "d_cards_drawn", "d_cards_drawn_low", "d_cards_drawn_high", 1),
+            "balance (95% bootstrap)": views.interval(fmt.signed_ci, "d_balance", "d_balance_low", "d_balance_high", 3),
+        },
     )
 
 
 def _stacks_shown(result: StackingResult) -> pd.DataFrame:
-    chains = [(f"P(longest >= {k})", "share_ci:2", f"p_at_least_{k}") for k in (2, 3, 4)]
-    return views.table(
+    chains = {
+        f"P(longest >= {k})": views.interval(fmt.share_ci, f"p_at_least_{k}", f"p_at_least_{k}_low", f"p_at_least_{k}_high", 2)
+        for k in (2, 3, 4)
+    }
+    return views.shown(
         result.stacks,
-        [
-            ("players", "raw", "players"),
-            ("stacking", "raw", "stacking"),
-            ("n", "count", "n"),
-            ("mean longest stack", "ci", "mean_max_stack,mean_low,mean_high"),
-            *chains,
-            ("longest seen", "raw", "longest_seen"),
-        ],
+        {
+            "players": "players",
+            "stacking": "stacking",
+            "n": lambda r: fmt.count(r["n"]),
+            "mean longest stack": views.interval(fmt.ci, "mean_max_stack", "mean_low", "mean_high"),
+            **chains,
+            "longest seen": "longest_seen",
+        },
     )
 
 
 def _arms_shown(result: StackingResult) -> pd.DataFrame:
-    return views.table(
+    return views.shown(
         result.table,
-        [
-            ("players", "raw", "players"),
-            ("stacking", "raw", "stacking"),
-            ("n", "count", "n"),
-            ("turns", "ci", "turns"),
-            ("first player wins", "share_ci:1", "first_player_share,first_low,first_high"),
-            ("balance", "interval:3", "balance"),
-        ],
+        {
+            "players": "players",
+            "stacking": "stacking",
+            "n": lambda r: fmt.count(r["n"]),
+            "turns": views.interval(fmt.ci, "turns", "turns_low", "turns_high"),
+            "first player wins": views.interval(fmt.share_ci, "first_player_share", "first_low", "first_high", 1),
+            "balance": views.interval(fmt.interval, "balance", "balance_low", "balance_high", 3),
+        },
     )
 
 

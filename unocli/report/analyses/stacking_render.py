@@ -192,45 +192,56 @@ def field_blocks(result: StackingResult) -> list:
 
 def _fields_shown(result: StackingResult) -> pd.DataFrame:
     f = result.fields
-    draws = [(f"P(draw {k}+ at once)", "share_ci:2", f"p_draw_{k}") for k in DRAW_AT_ONCE]
-    shown = views.table(
+
+    def level(column: str, form: Any = fmt.ci, *args: Any) -> Any:
+        return views.interval(form, column, f"{column}_low", f"{column}_high", *args)
+
+    draws = {f"P(draw {k}+ at once)": level(f"p_draw_{k}", fmt.share_ci, 2) for k in DRAW_AT_ONCE}
+    return views.shown(
         f,
-        [
-            ("players", "raw", "players"),
-            ("field", "raw", "field"),
-            ("stacking", "raw", "stacking"),
-            ("turns", "ci", "turns"),
-            ("change", "signed_ci:1", "d_turns"),
-            ("turns + skips", "ci", "turns_skips"),
-            ("change ", "signed_ci:1", "d_turns_skips"),
-            ("cards drawn", "ci", "cards_drawn"),
-            ("change  ", "signed_ci:1", "d_cards_drawn"),
-            *draws,
-            ("change   ", "pp_ci:2", "d_comeback"),
-        ],
+        {
+            "players": "players",
+            "field": "field",
+            "stacking": "stacking",
+            "n (finished)": lambda r: f"{fmt.count(r['n'])} ({fmt.count(r['finished'])})",
+            "turns": level("turns"),
+            "change": level("d_turns", fmt.signed_ci, 1),
+            "turns + skips": level("turns_skips"),
+            "change ": level("d_turns_skips", fmt.signed_ci, 1),
+            "cards drawn": level("cards_drawn"),
+            "change  ": level("d_cards_drawn", fmt.signed_ci, 1),
+            **draws,
+            "comeback (n)": lambda r: (
+                f"{fmt.share_ci(r['comeback'], r['comeback_low'], r['comeback_high'], 1)} ({fmt.count(r['one_reached'])})"
+            ),
+            "change   ": level("d_comeback", fmt.pp_ci, 2),
+        },
     )
-    shown.insert(3, "n (finished)", [f"{fmt.count(n)} ({fmt.count(k)})" for n, k in zip(f["n"], f["finished"], strict=True)])
-    comeback = [f"{fmt.share_ci(*x, 1)} ({fmt.count(n)})" for x, n in zip(_triples(f, "comeback"), f["one_reached"], strict=True)]
-    shown.insert(len(shown.columns) - 1, "comeback (n)", comeback)
-    return shown
 
 
 def _strategy_shown(result: StackingResult) -> pd.DataFrame:
-    return views.table(
+    def pp(column: str) -> Any:
+        return views.interval(fmt.pp_ci, column, f"{column}_low", f"{column}_high", 2)
+
+    return views.shown(
         result.strategy,
-        [
-            ("players", "raw", "players"),
-            ("field", "raw", "field"),
-            ("stacking", "raw", "stacking"),
-            ("n (paired deals)", "count", "n"),
-            ("gain over the reference at seat 0", "pp_ci:2", "edge"),
-            ("edge (share - 1/n)", "pp_ci:2", "gap"),
-            ("interaction (vs baseline), 95%", "pp_ci:2", "interaction"),
-            ("simultaneous interval", "pp_bounds:2", "interaction_sim_low,interaction_sim_high"),
-            ("verdict", "raw", "interaction_verdict"),
-            ("p (raw)", "pvalue", "interaction_p"),
-            ("p (Holm-adjusted)", "pvalue", "interaction_p_holm"),
-        ],
+        {
+            "players": "players",
+            "field": "field",
+            "stacking": "stacking",
+            "n (paired deals)": lambda r: fmt.count(r["n"]),
+            "gain over the reference at seat 0": pp("edge"),
+            "edge (share - 1/n)": pp("gap"),
+            "interaction (vs baseline), 95%": pp("interaction"),
+            "simultaneous interval": lambda r: (
+                ""
+                if pd.isna(r["interaction_sim_low"])
+                else fmt.bounds(r["interaction_sim_low"], r["interaction_sim_high"], 2, "pp")
+            ),
+            "verdict": lambda r: "" if pd.isna(r["interaction_verdict"]) else r["interaction_verdict"],
+            "p (raw)": lambda r: fmt.pvalue(r["interaction_p"]),
+            "p (Holm-adjusted)": lambda r: fmt.pvalue(r["interaction_p_holm"]),
+        },
     )
 
 
