@@ -23,7 +23,7 @@
 #   report: analysis/stacking.py contrast, _level, _diff, _comeback, field_rows, _changes,
 #           strategy_rows (comeback chance, big-draw shares, the rule x strategy interaction),
 #           _arm_rows, _stack_row (chain lengths); analysis/skill.py play_cell, _gap_row, _change_rows
-#           (the clustered-by-deal share and edge, paired changes); bluff_grid.py fictitious_play,
+#           (the clustered-by-deal share and edge, paired changes); analysis/bluff_grid.py fictitious_play,
 #           pure_path, crossing, rate_bounds (best responses, break-even rates); analysis/house_rules_gap.py
 #           gap_rules, skill_gaps; fields.py holds_everywhere, verdict_matrix.
 #
@@ -72,14 +72,14 @@ case "$group" in
     report)
         A=unocli.report.analyses N=unocli.analysis
         mutate='"unocli/analysis/stacking.py", "unocli/analysis/skill.py",
-                "unocli/report/analyses/bluff_grid.py", "unocli/analysis/house_rules_gap.py", "unocli/report/analyses/fields.py"'
+                "unocli/analysis/bluff_grid.py", "unocli/analysis/house_rules_gap.py", "unocli/report/analyses/fields.py"'
         tests='"tests/test_values_report.py"'
         globs=("$N.stacking.x_contrast_*" "$N.stacking.x__level_*" "$N.stacking.x__diff_*"
                "$N.stacking.x__comeback_*" "$N.stacking.x_field_rows_*" "$N.stacking.x__changes_*"
                "$N.stacking.x_strategy_rows_*" "$N.stacking.x__arm_rows_*" "$N.stacking.x__stack_row_*"
                "$N.skill.x_play_cell_*" "$N.skill.x__gap_row_*" "$N.skill.x__change_rows_*"
-               "$A.bluff_grid.x_fictitious_play_*" "$A.bluff_grid.x_pure_path_*" "$A.bluff_grid.x_crossing_*"
-               "$A.bluff_grid.x_rate_bounds_*" "$N.house_rules_gap.x_gap_rules_*" "$N.house_rules_gap.x_skill_gaps_*"
+               "$N.bluff_grid.x_fictitious_play_*" "$N.bluff_grid.x_pure_path_*" "$N.bluff_grid.x_crossing_*"
+               "$N.bluff_grid.x_rate_bounds_*" "$N.house_rules_gap.x_gap_rules_*" "$N.house_rules_gap.x_skill_gaps_*"
                "$A.fields.x_holds_everywhere_*" "$A.fields.x_verdict_matrix_*") ;;
     *) echo "unknown group: $group (stats, check, engine, tune, compare, ladder or report)" >&2; exit 2 ;;
 esac

@@ -27,11 +27,11 @@ from scipy import stats as sps
 from unocli.analysis import house_rules_gap
 from unocli.analysis import skill as skill_cells
 from unocli.analysis import stacking as stacking_mod
+from unocli.analysis.bluff_grid import crossing, fictitious_play, pure_path, rate_bounds
 from unocli.analysis.stacking import field_rows, strategy_rows
 from unocli.game.counters import Outcome
 from unocli.kernel import ROW_NAMES, play_rows
 from unocli.report.analyses import Context, skill
-from unocli.report.analyses.bluff_grid import crossing, fictitious_play, pure_path, rate_bounds
 from unocli.report.analyses.fields import holds_everywhere, verdict_matrix
 from unocli.report.analyses.skill import plan
 from unocli.report.analyses.stacking import play_field
