@@ -20,9 +20,9 @@
 #           log_likelihood, _probabilities, Fit's se / interval / diff_se, fit_counts, _information,
 #           _check_exists, fit, win_shares, ratings_frame (not play_ladder: it hands tables to the
 #           shards, covered by test_ladder.py's command tests); report/ladder.py index, _count, _lead_text.
-#   report: report/analyses/stacking_fields.py contrast, _level, _diff, _comeback, field_rows, _changes,
-#           strategy_rows (comeback chance, big-draw shares, the rule x strategy interaction);
-#           stacking.py _arm_rows, _stack_row (chain lengths); analysis/skill.py play_cell, _gap_row, _change_rows
+#   report: analysis/stacking.py contrast, _level, _diff, _comeback, field_rows, _changes,
+#           strategy_rows (comeback chance, big-draw shares, the rule x strategy interaction),
+#           _arm_rows, _stack_row (chain lengths); analysis/skill.py play_cell, _gap_row, _change_rows
 #           (the clustered-by-deal share and edge, paired changes); analysis/bluff_grid.py fictitious_play,
 #           pure_path, crossing, rate_bounds (best responses, break-even rates); analysis/house_rules_gap.py
 #           gap_rules, skill_gaps; fields.py holds_everywhere, verdict_matrix.
@@ -71,12 +71,12 @@ case "$group" in
                "$R.x_index_*" "$R.x__count_*" "$R.x__lead_text_*") ;;
     report)
         A=unocli.report.analyses N=unocli.analysis
-        mutate='"unocli/report/analyses/stacking_fields.py", "unocli/report/analyses/stacking.py", "unocli/analysis/skill.py",
+        mutate='"unocli/analysis/stacking.py", "unocli/analysis/skill.py",
                 "unocli/analysis/bluff_grid.py", "unocli/analysis/house_rules_gap.py", "unocli/report/analyses/fields.py"'
         tests='"tests/test_values_report.py"'
-        globs=("$A.stacking_fields.x_contrast_*" "$A.stacking_fields.x__level_*" "$A.stacking_fields.x__diff_*"
-               "$A.stacking_fields.x__comeback_*" "$A.stacking_fields.x_field_rows_*" "$A.stacking_fields.x__changes_*"
-               "$A.stacking_fields.x_strategy_rows_*" "$A.stacking.x__arm_rows_*" "$A.stacking.x__stack_row_*"
+        globs=("$N.stacking.x_contrast_*" "$N.stacking.x__level_*" "$N.stacking.x__diff_*"
+               "$N.stacking.x__comeback_*" "$N.stacking.x_field_rows_*" "$N.stacking.x__changes_*"
+               "$N.stacking.x_strategy_rows_*" "$N.stacking.x__arm_rows_*" "$N.stacking.x__stack_row_*"
                "$N.skill.x_play_cell_*" "$N.skill.x__gap_row_*" "$N.skill.x__change_rows_*"
                "$N.bluff_grid.x_fictitious_play_*" "$N.bluff_grid.x_pure_path_*" "$N.bluff_grid.x_crossing_*"
                "$N.bluff_grid.x_rate_bounds_*" "$N.house_rules_gap.x_gap_rules_*" "$N.house_rules_gap.x_skill_gaps_*"

@@ -23,6 +23,7 @@ import pandas as pd
 import pytest
 
 from unocli.analysis.bluff_grid import grid_arms
+from unocli.analysis.seat_advantage import equal_shares_p
 from unocli.game.policies import resolve_policies
 from unocli.game.rules import resolve_rules
 from unocli.report.analyses import (
@@ -317,6 +318,45 @@ def test_seat_advantage_shares_against_a_hand_count_of_the_rows(files, ctx):
     assert "elsewhere whether the seats even out over a match is not shown" in findings
 
 
+def test_seat_advantage_field_differences_paired_on_the_deals(files, ctx):
+    """The difference of two fields' first-player edges (the 1/n cancels), counted here from the kernel's rows of
+    the same deals (game i of seed 11): the paired mean of (first player won under A) - (under B), its simultaneous
+    interval at 1 - 0.05/k with scipy's t quantile (k = 3 pairs of fields x 2 table sizes, the family read
+    together). `basic` and `basic:bluff=0` are one player under two names: their difference is exactly 0 and
+    within the margin, and the findings say so for that pair only."""
+    from scipy import stats as sps
+
+    from unocli.kernel import ROW_NAMES, play_rows
+
+    result = seat_advantage.compute(experiment(files, "seat-advantage"), ctx)
+    col = {name: i for i, name in enumerate(ROW_NAMES)}
+    assert set(result.between) == {"first", "dealer"} and set(result.between["first"]) == {2, 4}
+    for p in (2, 4):
+        won = {}
+        for f in ("random", "basic"):
+            rows = play_rows(resolve_rules("official", (), p), resolve_policies(p, f, ()), seed=11, count=400)
+            won[f] = (rows[:, col["winner"]] == rows[:, col["first_player"]]).astype(float)
+        by_pair = {(i.field_a, i.field_b): i for i in result.between["first"][p]}
+        assert len(by_pair) == 3 and all(i.family == 6 for i in by_pair.values())
+        d = won["random"] - won["basic"]
+        half = sps.t.ppf(1 - 0.05 / 12, 399) * d.std(ddof=1) / np.sqrt(400)
+        got = by_pair[("random", "basic")]
+        assert got.diff == pytest.approx(d.mean(), abs=1e-12)
+        assert (got.low, got.high) == (pytest.approx(d.mean() - half, abs=1e-9), pytest.approx(d.mean() + half, abs=1e-9))
+        same = by_pair[("basic", "basic:bluff=0")]
+        assert (same.diff, same.low, same.high, same.verdict) == (0.0, 0.0, 0.0, "equivalent")
+    text = seat_advantage._differ_text(result, "first", "first player")
+    assert "every pair lies within the margin at no table size" in text  # random against basic is undecided at 400
+    section = seat_advantage.render(result)
+    table = next(b for b in section.blocks if getattr(b, "name", "") == "field-differences").data
+    assert len(table) == 2 * 2 * 3 and (table["family"] == 6).all() and (table["p_holm"] >= table["p_raw"]).all()
+    row = table[(table["role"] == "first") & (table["players"] == 4) & (table["field_a"] == "random")].iloc[0]
+    assert row["difference"] == by_pair[("random", "basic")].diff  # the last size checked above is 4
+    answer = section.intro.split("\n\n")[0]
+    assert len(answer.split()) < 80 and "is shown at no table size (30 matches)" in answer
+    assert "not tested" not in answer + " ".join(section.findings)
+
+
 def test_sweep_planted_axis_and_idle_axis(files, ctx):
     outcome = generic_sweep.compute(experiment(files, "sweep"), ctx)
     assert isinstance(outcome, generic_sweep.SweepOutcome)
@@ -469,10 +509,10 @@ def test_equal_shares_test_finds_a_planted_edge_and_holds_its_level():
     (bound 9%: over 3 binomial sds above 5%)."""
     rng = np.random.default_rng(2)
     planted = rng.multinomial(20000, [0.28, 0.24, 0.24, 0.24])
-    assert seat_advantage.equal_shares_p(list(planted)) < 1e-4
-    rejections = sum(seat_advantage.equal_shares_p(list(rng.multinomial(5000, [0.25] * 4))) < 0.05 for _ in range(400))
+    assert equal_shares_p(list(planted)) < 1e-4
+    rejections = sum(equal_shares_p(list(rng.multinomial(5000, [0.25] * 4))) < 0.05 for _ in range(400))
     assert rejections / 400 < 0.09
-    assert math.isnan(seat_advantage.equal_shares_p([0, 0, 0]))
+    assert math.isnan(equal_shares_p([0, 0, 0]))
 
 
 def test_game_length_report_does_not_depend_on_max_turns(tmp_path, ctx):
@@ -526,3 +566,17 @@ def test_margins_come_from_the_experiment_file(tmp_path):
         path.write_text(head + f"[margins]\n{bad}\n", encoding="utf-8")
         with pytest.raises(ConfigError, match=words):
             load_experiment(path)
+
+
+def test_matches_even_the_seats_out_only_from_every_seats_equivalence_verdict():
+    """The answer says the seats even out over whole matches only where every seat of every field is equivalent
+    (or negligible) within the margin; one undecided seat at a size keeps that size out."""
+    from types import SimpleNamespace
+
+    rows = [(p, s, "equivalent") for p in (2, 4) for s in range(p)]
+    frame = pd.DataFrame(rows, columns=["players", "seat", "edge_verdict"]).assign(n=200000)
+    result = SimpleNamespace(matches=frame, exp=SimpleNamespace(margins={"win_share_pp": 0.5}))
+    assert "Over whole matches the seats even out" in seat_advantage._even_text(result)
+    frame.loc[(frame["players"] == 4) & (frame["seat"] == 3), "edge_verdict"] = "undecided"
+    text = seat_advantage._even_text(result)
+    assert "even out:" not in text and "is shown at 2 (200,000 matches)" in text

@@ -20,7 +20,9 @@ import pytest
 from unocli.errors import ConfigError
 from unocli.report.analyses import Context, game_length, house_rules, house_rules_text, stacking
 from unocli.report.analyses.fields import (
+    UNTESTED,
     agreement,
+    between_text,
     field_experiment,
     field_sizes,
     field_specs,
@@ -195,6 +197,19 @@ def test_game_length_reports_a_rule_that_matters_under_one_field_only(tmp_path, 
     section = game_length.render(result)
     assert any(f"penalty10 by field: no change under basic, lengthens under {FORGETFUL} (" in f for f in section.findings)
     assert "**Answer.**" in section.intro and "`basic`" in section.intro
+    assert len(section.intro.split("\n\n")[0].split()) < 80  # the answer a reader can quote
+    assert "penalty10 verdicts differ by field, but the fields cannot be told apart" in section.intro or (
+        "penalty10 differs between fields" in section.intro
+    )
+    # whether the fields differ comes from their interaction on common deals, never "not tested": the effect under
+    # basic is exactly 0, so the interaction (basic minus the forgetful field) is minus the forgetful field's effect
+    (inter,) = result.between[(4, "penalty10")]
+    assert (inter.field_a, inter.field_b, inter.family) == ("basic", FORGETFUL, 1)
+    assert inter.diff == pytest.approx(-diffs.loc[FORGETFUL, "diff"], abs=1e-9)
+    said = between_text([inter])
+    assert UNTESTED not in " ".join(section.findings) + section.intro and said in " ".join(section.findings)
+    table = next(b for b in section.blocks if getattr(b, "name", "") == "turns-field-interactions")
+    assert table.data["interaction"].tolist() == [inter.diff] and table.data["verdict"].tolist() == [inter.verdict]
 
 
 def test_seat_advantage_takes_its_policies_from_the_fields(tmp_path):
@@ -303,5 +318,5 @@ def test_stacking_template_field_seats_each_variant_its_own_player(tmp_path, ctx
     assert sorted(set(zip(result.strategy["field"], result.strategy["players"], strict=True))) == sorted(
         set(zip(f["field"], f["players"], strict=True))
     )
-    assert result.main_field == "basic" and result.field_names == ["basic", "tuned"]
+    assert result.main_field == "basic" and result.field_names == ("basic", "tuned")
     assert "`tuned` is played at 2 players only" in stacking.render(result).intro

@@ -1,4 +1,4 @@
-"""The stacking report's fields and strategy tables (unocli/report/analyses/stacking_fields.py).
+"""The stacking report's fields and strategy tables (unocli/analysis/stacking.py).
 
 Checked by construction: every table has its n and intervals that hold their
 points; the interaction contrast equals the same contrast computed deal by
@@ -10,15 +10,17 @@ penalties can be passed on.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from unocli.analysis.stacking import contrast, field_rows
 from unocli.game.policies import parse_policy_spec
 from unocli.kernel import ROW_NAMES, play_rows
-from unocli.report.analyses import Context, stacking, stacking_fields
-from unocli.report.analyses.stacking_fields import contrast, play_field
+from unocli.report.analyses import Context, stacking
+from unocli.report.analyses.stacking import play_field
 from unocli.report.experiment import load_experiment
 from unocli.run.backends import LocalBackend
 from unocli.study.stats import paired_diff
@@ -131,7 +133,7 @@ def test_comeback_chance_against_a_hand_count_of_the_rows(tmp_path, ctx):
     games = 400
     exp = experiment(tmp_path, games, '["random"]', "basic")
     comp = play_field(exp, ctx, 4, "random", "off")
-    rows = {r["stacking"]: r for r in stacking_fields.field_rows(comp, 4, "random", ["off", "any"], "off", 40, 23)}
+    rows = {r["stacking"]: r for r in field_rows(comp, 4, "random", ["off", "any"], "off", 40, 23)}
     for name in ("off", "any"):
         arm = comp.arms[comp.index(name)]
         kernel = np.concatenate([play_rows(arm.rules, arm.policies, seed=23, start=i, count=1) for i in range(games)])
@@ -145,3 +147,29 @@ def test_comeback_chance_against_a_hand_count_of_the_rows(tmp_path, ctx):
         assert r["comeback"] == pytest.approx(k / n, abs=1e-12)
         ci = sps.binomtest(k, n).proportion_ci(0.95, method="wilson")
         assert (r["comeback_low"], r["comeback_high"]) == (pytest.approx(ci.low, abs=1e-9), pytest.approx(ci.high, abs=1e-9))
+
+
+def test_ours_sets_the_published_figures_from_the_main_field(tiny):
+    """The figures [[published]] rows name: chain shares (Wilson on the chain histogram), turns + skips and its
+    relative change from off (recomputed here from the two levels)."""
+    from unocli.study.stats import wilson
+
+    ours = stacking._ours(tiny)
+    hist = tiny.stack_hists[(4, "any")]
+    for k in (2, 3):
+        w = wilson(int(hist[k:].sum()), int(hist.sum()))
+        assert (ours[f"chain-{k}-4-any"].low, ours[f"chain-{k}-4-any"].high) == (w.low, w.high)
+    assert ours["longest-4-any"].text.startswith(f"{int(np.flatnonzero(hist).max())} cards")
+    f = tiny.fields[tiny.fields["field"] == tiny.main_field].set_index("stacking")["turns_skips"]
+    rel = 100 * (f["any"] - f["off"]) / f["off"]
+    assert ours["longer-4-any"].text.startswith(f"{rel:+.1f}%")
+    assert "longer-4-off" not in ours and ours["turns-skips-4-off"].n == 300
+
+
+def test_every_shipped_stacking_figure_names_a_figure_the_report_measures():
+    exp = load_experiment(Path(__file__).parents[1] / "sims" / "stacking.toml")
+    arms = {a.name for a in exp.arms}
+    assert len(exp.published) >= 4  # the study's turns, chains and the two-player change
+    for fig in exp.published:
+        kind, p, arm = re.fullmatch(r"(turns-skips|longer|chain-[23]|longest)-(\d+)-([a-z0-9]+)", fig.ours).groups()
+        assert int(p) in exp.players and arm in arms and (kind != "longer" or arm != exp.baseline), fig.ours

@@ -1,5 +1,5 @@
 """The stacking report reads its families on adjusted intervals (issue 30 item 3): each column of changes is judged
-as one family on simultaneous intervals (stacking_fields.judge_column, against scipy's t quantile and the verdict
+as one family on simultaneous intervals (analysis/stacking.py judge_column, against scipy's t quantile and the verdict
 rule of docs/statistics.md written out), the strategy summary counts verdicts of those intervals, and a finding says
 the fields differ only from an interaction between them. The tiny run is test_report_stacking's (300 deals, 4
 players, off and any, fields random, basic and adapted). Fixed seeds.
@@ -15,8 +15,8 @@ import pytest
 from scipy import stats as sps
 from test_report_stacking import ctx, experiment, tiny  # noqa: F401  (the fixtures)
 
+from unocli.analysis.stacking import judge_column
 from unocli.report.analyses import stacking
-from unocli.report.analyses.stacking_fields import judge_column
 from unocli.report.analyses.stacking_render import answer, field_findings
 
 
@@ -75,10 +75,12 @@ def test_every_family_of_the_report_is_judged_on_its_simultaneous_intervals(tiny
 def test_words_of_change_only_beyond_the_margin(tiny):  # noqa: F811
     text = answer(tiny)
     assert "It changes round length" not in text and "against the +/-1-turn margin:" in text
+    assert len(text.split()) < 80  # an answer a reader can quote; the figures are in the findings
+    findings = " ".join(field_findings(tiny))
     s = tiny.strategy[tiny.strategy["stacking"] == "any"]
     if not (s["interaction_verdict"] == "larger").all():
-        assert "does better" not in text and "does worse" not in text
-    findings = " ".join(field_findings(tiny))
+        assert "does better" not in text + findings and "does worse" not in text + findings
+    assert "Does stacking change the best strategy?" in findings
     f = tiny.fields[tiny.fields["stacking"] == "any"]
     if not (f["d_turns_verdict"] == "larger").any():
         assert "lengthens" not in findings and "shortens" not in findings

@@ -60,3 +60,118 @@ def test_a_heatmap_annotates_each_cell_with_its_value_and_verdict():
     chart = views.heatmap(d, "players", "rules", caption="c", name="h", title="t", unit="pp", scale=100)
     texts = [t.get_text() for t in chart.figure.axes[0].texts]
     assert "+1.0\nlarger" in texts and "-2.0\nlarger" in texts and len(texts) == 4
+
+
+# ---------------------------------------------------------------- views declared in the experiment file ([[view]])
+
+VIEW_HEAD = 'analysis = "game-length"\nplayers = [2, 4]\n[arms.official]\nrules = "official"\n[arms.rule]\nrules = "stacking"\n'
+
+
+def _exp(tmp_path, text: str):
+    from unocli.report.experiment import load_experiment
+
+    path = tmp_path / "v.toml"
+    path.write_text(VIEW_HEAD + text, encoding="utf-8")
+    return load_experiment(path)
+
+
+def _frame() -> pd.DataFrame:
+    """A design frame written by hand: official (mean 40 turns) and rule (42, +2 [+1.5, +2.5]) at 2 and 4 players."""
+    rows = []
+    for p, d in ((2, 2.0), (4, -0.25)):
+        rows.append({"field": "", "players": p, "arm": "official", "quantity": "turns", "n": 100, "mean": 40.0})
+        rows[-1] |= {"low": 39.0, "high": 41.0, "baseline": "official"}
+        rows.append({"field": "", "players": p, "arm": "rule", "quantity": "turns", "n": 100, "mean": 40.0 + d})
+        rows[-1] |= {"low": 39.0 + d, "high": 41.0 + d, "baseline": "official", "diff_n": 100, "difference": d}
+        rows[-1] |= {"diff_low": d - 0.4, "diff_high": d + 0.4, "p": 0.01, "p_adj": 0.02, "sim_low": d - 0.5}
+        rows[-1] |= {"sim_high": d + 0.5, "sim_level": 0.975, "margin": 1.0, "p_tost": 0.5}
+        rows[-1]["verdict"] = "larger" if d > 1 else "equivalent"
+    frame = pd.DataFrame(rows)
+    frame["diff_n"] = frame["diff_n"].astype("Int64")
+    return frame
+
+
+def test_views_are_read_from_the_file_in_order_with_their_options(tmp_path):
+    exp = _exp(
+        tmp_path,
+        '[[view]]\nkind = "forest"\nquantity = "turns"\noptions = { players = 4, arm = "rules" }\n'
+        '[[view]]\nkind = "differences"\nname = "diffs"\nquantity = "turns"\ntitle = "Change from {base}"\n',
+    )
+    assert [(v.kind, v.name, v.quantity, v.options) for v in exp.views] == [
+        ("forest", "forest-turns", "turns", {"players": 4, "arm": "rules"}),
+        ("differences", "diffs", "turns", {}),
+    ]
+    defaults = (views.View("published", "published"),)
+    assert views.chosen(exp, defaults) == exp.views and views.chosen(_exp(tmp_path, ""), defaults) == defaults
+    assert views.refused(exp, ("published",)) == "view[0].kind: this report draws only published views, not 'forest'"
+    assert views.refused(exp, ("forest", "differences")) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ('[[view]]\nkind = "pie"\nquantity = "turns"\n', r"view\[0\]\.kind.*unknown view 'pie'"),
+        ('[[view]]\nkind = "forest"\nquantity = "length"\n', r"view\[0\]\.quantity.*unknown quantity 'length'"),
+        ('[[view]]\nkind = "forest"\nquantity = "turns"\noptions = { colour = 1 }\n', r"view\[0\]\.options\.colour.*unknown"),
+        ('[[view]]\nkind = "forest"\nquantity = "turns"\noptions = { players = 11 }\n', r"view\[0\]\.options\.players"),
+        ('[[view]]\nkind = "lines"\nquantity = "turns"\noptions = { by = "seat" }\n', r"view\[0\]\.options\.by"),
+        ('[[view]]\nkind = "wide"\nquantity = "turns"\nname = "../x"\n', r"view\[0\]\.name.*plain file name"),
+        ('[[view]]\nkind = "wide"\nquantity = "turns"\n[[view]]\nkind = "wide"\nquantity = "turns"\n', r"view\[1\]\.name.*two"),
+        ('[[view]]\nkind = "wide"\nquantity = 3\n', r"view\[0\]\.quantity.*text"),
+        ('[[view]]\nkind = "wide"\nquantity = "turns"\nsize = 3\n', r"view\[0\]\.size.*unknown key"),
+    ],
+)
+def test_a_bad_view_is_refused_naming_the_key(tmp_path, text, key):
+    from unocli.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=key):
+        _exp(tmp_path, text)
+
+
+def test_declared_views_draw_the_frame(tmp_path):
+    """The differences table keeps the frame's numbers and shows the relative change (+2 / 40 = +5.0%, -0.25 / 40 =
+    -0.6%) and verdicts; the forest keeps its table size only; a view of a quantity the frame lacks draws nothing."""
+    exp = _exp(
+        tmp_path,
+        '[[view]]\nkind = "differences"\nname = "diffs"\nquantity = "turns"\ntitle = "Change from {base}"\n'
+        '[[view]]\nkind = "forest"\nquantity = "turns"\noptions = { players = 4 }\n'
+        '[[view]]\nkind = "wide"\nquantity = "turns"\n'
+        '[[view]]\nkind = "wide"\nname = "none"\nquantity = "cards_drawn"\n',
+    )
+    setup = views.Setup(lambda what, intervals: f"{what}. {intervals}.", "official")
+    table, chart, means = views.declared(exp.views, exp, _frame(), setup)
+    assert table.name == "diffs" and table.title == "Change from official"
+    assert list(table.data["diff"]) == [2.0, -0.25] and list(table.data["relative"]) == [0.05, -0.00625]
+    shown = table.shown
+    assert list(shown["relative"]) == ["+5.0%", "-0.6%"] and list(shown["verdict (margin 1 turns)"]) == ["larger", "equivalent"]
+    assert "field" not in shown and list(shown["change [simultaneous 97.5% CI]"]) == [
+        "+2.00 [+1.50, +2.50]",
+        "-0.25 [-0.75, +0.25]",
+    ]
+    assert chart.name == "forest-turns" and "4 players" in chart.alt and "+/-1 turns" in chart.caption
+    band = [p for p in chart.figure.axes[0].patches if p.get_label() == "equivalence band"]
+    assert band and band[0].get_width() == pytest.approx(2.0)
+    assert list(means.data["mean"]) == [40.0, 42.0, 40.0, 39.75] and list(means.shown["n"]) == ["100"] * 4
+
+
+def test_a_view_reads_the_frame_it_names(tmp_path):
+    exp = _exp(tmp_path, '[[view]]\nkind = "wide"\nquantity = "turns"\nframe = "matches"\n')
+    assert exp.views[0].frame == "matches"
+    assert (
+        views.refused(exp, ("wide",)) == "view[0].frame: this report has no frame 'matches'; its frames are: none but its first"
+    )
+    assert views.refused(exp, ("wide",), ("", "matches")) is None
+    matches = _frame().assign(mean=7.0)
+    setup = views.Setup(lambda what, intervals: what)
+    (block,) = views.declared(exp.views, exp, {"": _frame(), "matches": matches}, setup)
+    assert (block.data["mean"] == 7.0).all()
+
+
+def test_a_report_that_draws_no_views_refuses_them(tmp_path):
+    from unocli.errors import ConfigError
+    from unocli.report.experiment import load_experiment
+
+    path = tmp_path / "c.toml"
+    path.write_text(VIEW_HEAD.replace("game-length", "compare") + '[[view]]\nkind = "wide"\nquantity = "turns"\n')
+    with pytest.raises(ConfigError, match=r"key 'view'.*'compare' analysis draws no \[\[view\]\] tables"):
+        load_experiment(path)

@@ -53,9 +53,33 @@ The format (every key optional unless marked)::
     reconciliation = "..."            #   why the figures differ: the setup reproduced, the definition or rule
                                       #   that explains the gap, or that none is known (required)
 
+    [[view]]                          # a table or chart of the design's tidy frame, in file order (one table each)
+    kind = "forest"                   #   required: differences, wide, lines, forest, heatmap or published
+    name = "turns-forest"             #   its file name (CSV or chart; default: KIND-QUANTITY)
+    quantity = "turns"                #   the quantity it shows (required except for published)
+    title = "Change from {base}"      #   its heading, {base} the baseline's name (default: from the kind and quantity)
+    frame = "matches"                 #   which of the report's frames it reads (default: its first; the report names them)
+    options = { players = 4 }         #   the kind's settings (below)
+
     [quick]                           # overrides for the quick run of `unocli report`
     games = 2000
     options = { match_games = 200 }
+
+A ``[[view]]``'s ``options`` by kind (:mod:`unocli.report.views` draws them
+from the report's tidy frame; the report supplies the caption's setup):
+``differences`` (each arm's paired change from the baseline with its
+simultaneous interval and verdict; ``arm``: the arm column's name, e.g.
+``"rules"``), ``wide`` (each arm's mean with its 95% interval; ``arm``),
+``lines`` (the mean by table size, one line per arm or field; ``by`` =
+``"arm"`` or ``"field"``, ``arm`` or ``field`` to keep one, ``fair = true``
+for a dashed fair share 1/n, ``percent = true`` for a share, ``ylabel``),
+``forest`` (each row's change at one table size, ``players``, default 4 when
+played, else the middle size, with the margin as a band; ``arm``) and
+``heatmap`` (the change over ``rows`` x ``cols``, two of field, players and
+arm; ``players`` to keep one size). ``published`` sets the file's
+``[[published]]`` figures beside the report's own (no quantity). A file
+without ``[[view]]`` tables gets the report's defaults (its module's
+``VIEWS``); a report with no ``VIEWS`` draws no declared views and refuses them.
 
 Metrics are the §9 counters (``turns``, ``cards_drawn``, ``max_stack``, ...),
 ``rounds``, ``rounds_blocked``, ``rounds_capped`` (matches), ``won``,
@@ -70,6 +94,7 @@ naming the file and the key.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -107,10 +132,35 @@ TOP_KEYS = (
     "options",
     "margins",
     "published",
+    "view",
     "quick",
 )
 PUBLISHED_KEYS = ("source", "figure", "value", "interval", "definition", "ours", "reconciliation")
 PUBLISHED_REQUIRED = ("source", "figure", "value", "reconciliation")
+VIEW_KEYS = ("kind", "name", "quantity", "title", "frame", "options")
+# A view's kinds and the options each takes: name -> the check of its value (None: fine, else why not).
+VIEW_OPTIONS: dict[str, dict[str, Callable[[Any], str | None]]] = {
+    "differences": {"arm": lambda v: None if isinstance(v, str) and v else "must be a column name"},
+    "wide": {"arm": lambda v: None if isinstance(v, str) and v else "must be a column name"},
+    "lines": {
+        "by": lambda v: None if v in ("arm", "field") else 'must be "arm" or "field"',
+        "arm": lambda v: None if isinstance(v, str) else "must name an arm",
+        "field": lambda v: None if isinstance(v, str) else "must name a field",
+        "fair": lambda v: None if isinstance(v, bool) else "must be true or false",
+        "percent": lambda v: None if isinstance(v, bool) else "must be true or false",
+        "ylabel": lambda v: None if isinstance(v, str) and v else "must be text",
+    },
+    "forest": {
+        "players": lambda v: players_list([v]) if not isinstance(v, list) else "must be one table size",
+        "arm": lambda v: None if isinstance(v, str) and v else "must be a column name",
+    },
+    "heatmap": {
+        "rows": lambda v: None if v in ("field", "players", "arm") else 'must be "field", "players" or "arm"',
+        "cols": lambda v: None if v in ("field", "players", "arm") else 'must be "field", "players" or "arm"',
+        "players": lambda v: players_list([v]) if not isinstance(v, list) else "must be one table size",
+    },
+    "published": {},
+}
 # Equivalence margins (TOST, ``stats.equivalence``) and their defaults: see ``[margins]`` above.
 MARGINS: dict[str, float] = {"win_share_pp": 0.5, "turns": 1.0, "balance": 0.01}
 QUICK_KEYS = ("games", "target_error", "max_games", "players", "metrics", "grid", "options")
@@ -147,6 +197,18 @@ class Published:
 
 
 @dataclass(frozen=True)
+class View:
+    """A ``[[view]]`` table: a table or chart of the report's frame, its kind, quantity, file name, title and options."""
+
+    kind: str
+    name: str
+    quantity: str = ""
+    title: str = ""
+    options: dict[str, Any] = field(default_factory=dict)
+    frame: str = ""
+
+
+@dataclass(frozen=True)
 class Experiment:
     """A validated experiment file."""
 
@@ -171,6 +233,7 @@ class Experiment:
     quick: bool = False
     margins: dict[str, float] = field(default_factory=lambda: dict(MARGINS))
     published: tuple[Published, ...] = ()
+    views: tuple[View, ...] = ()
 
     def arms_for(self, players: int) -> tuple[Arm, ...]:
         """Every arm at a table of ``players`` (the [base] table alone when the file names no arms).
@@ -302,8 +365,11 @@ def _build(p: Path, raw: dict[str, Any], where: _Where, quick: bool, policies: P
         quick=quick,
         margins=_margins(raw.get("margins", {}), where),
         published=_published(raw.get("published", []), where),
+        views=_views(raw.get("view", []), where, quantity_names(min(players))),
     )
     _check_used(raw, analysis, where)  # after the tables themselves were checked, so their errors come first
+    if exp.views and not hasattr(module, "VIEWS"):
+        raise where.error("view", f"the {analysis!r} analysis draws no [[view]] tables: remove them")
     check = getattr(module, "check", None)
     message = check(exp) if check is not None else None
     if message:
@@ -370,6 +436,43 @@ def _published(raw: Any, where: _Where) -> tuple[Published, ...]:
         if missing:
             raise where.error(f"{key}.{missing[0]}", "is required (source, figure, value and reconciliation)")
         out.append(Published(**table))
+    return tuple(out)
+
+
+def _views(raw: Any, where: _Where, known: tuple[str, ...]) -> tuple[View, ...]:
+    """The ``[[view]]`` tables: a known kind, a known quantity (but for published), text, the kind's own options."""
+    if not isinstance(raw, list) or not all(isinstance(t, dict) for t in raw):
+        raise where.error("view", "must be tables ([[view]] with kind, quantity and options)")
+    out: list[View] = []
+    for i, table in enumerate(raw):
+        key = f"view[{i}]"
+        for k, value in table.items():
+            if k not in VIEW_KEYS:
+                raise where.error(f"{key}.{k}", f"unknown key; a view takes: {', '.join(VIEW_KEYS)}")
+            if k != "options" and not isinstance(value, str):
+                raise where.error(f"{key}.{k}", f"must be text (in quotes), not {value!r}")
+        kind = table.get("kind", "")
+        if kind not in VIEW_OPTIONS:
+            raise where.error(f"{key}.kind", f"unknown view {kind!r}; the views are: {', '.join(VIEW_OPTIONS)}")
+        quantity = table.get("quantity", "")
+        if kind != "published" and quantity not in known:
+            raise where.error(f"{key}.quantity", f"unknown quantity {quantity!r}; the quantities are: {', '.join(known)}")
+        options = table.get("options", {})
+        if not isinstance(options, dict):
+            raise where.error(f"{key}.options", "must be a table, e.g. { players = 4 }")
+        for k, value in options.items():
+            if k not in VIEW_OPTIONS[kind]:
+                allowed = ", ".join(VIEW_OPTIONS[kind]) or "(none)"
+                raise where.error(f"{key}.options.{k}", f"unknown option for a {kind} view; its options are: {allowed}")
+            message = VIEW_OPTIONS[kind][k](value)
+            if message:
+                raise where.error(f"{key}.options.{k}", message)
+        name = table.get("name") or "-".join(x for x in (kind, quantity.replace("_", "-")) if x)
+        if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]{0,99}", name):
+            raise where.error(f"{key}.name", f"{name!r} must be a plain file name: letters, digits, - and _ only")
+        if name in {v.name for v in out}:
+            raise where.error(f"{key}.name", f"two views are both named {name!r}: give one a name of its own")
+        out.append(View(kind, name, quantity, table.get("title", ""), dict(options), table.get("frame", "")))
     return tuple(out)
 
 

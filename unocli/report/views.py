@@ -5,7 +5,8 @@ it) and of the words the report supplies (title, caption): the report keeps
 its sentences, the views keep the drawing. matplotlib loads only when a chart
 is drawn, so a report's ``compute`` never imports it.
 
-- :func:`wide`: one row per (field, players, arm) with chosen quantities as columns;
+- :func:`wide`, :func:`differences`, :func:`quantile_columns` (from :mod:`unocli.analysis.frames`, re-exported):
+  one row per (field, players, arm) with chosen quantities as columns, the paired differences, percentiles;
 - :func:`lines`: a quantity by table size, one line per arm or field, with 95% error bars;
 - :func:`forest`: each row's difference from the baseline, centred on 0, the margin drawn as a band;
 - :func:`heatmap`: a difference over two of the frame's columns, annotated with its verdict;
@@ -15,67 +16,52 @@ is drawn, so a report's ``compute`` never imports it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
+from unocli.analysis.frames import differences, quantile_columns, wide
+from unocli.analysis.measures import dkw_eps, hist_quantile
 from unocli.report import fmt
-from unocli.report.analyses.common import dkw_eps, forest_chart, hist_quantile
-from unocli.report.experiment import Experiment
-from unocli.report.model import Chart, TableBlock
+from unocli.report.experiment import Experiment, View
+from unocli.report.model import Block, Chart, TableBlock
+from unocli.study.compare import is_binary
 
 if TYPE_CHECKING:
     from unocli.report.plots import Series
 
 KEYS = ("field", "players", "arm")
-
-
-def wide(frame: pd.DataFrame, columns: Mapping[str, tuple[str, ...]], arm: str = "arm", n: str = "") -> pd.DataFrame:
-    """One row per (field, players, arm) in the frame's order; ``columns``: quantity -> names of its mean[, low, high].
-
-    ``arm`` renames the arm column (a report of rule sets calls it ``rules``);
-    ``n`` names the quantity whose n becomes the row's ``n`` column.
-    """
-    out: dict[tuple[Any, ...], dict[str, Any]] = {}
-    for r in frame.itertuples(index=False):
-        row = out.setdefault((r.field, r.players, r.arm), {"field": r.field, "players": r.players, arm: r.arm})
-        if r.quantity == n:
-            row["n"] = r.n
-        if r.quantity in columns:
-            row |= dict(zip(columns[r.quantity], (r.mean, r.low, r.high), strict=False))
-    return pd.DataFrame(list(out.values()))
-
-
-def differences(frame: pd.DataFrame, quantity: str, arm: str = "arm") -> pd.DataFrame:
-    """The frame's paired differences of ``quantity`` with the relative change from the baseline's mean.
-
-    Columns: field, players, ``arm``, baseline, n (pairs), diff, diff_low, diff_high, relative, p,
-    p_holm, sim_low, sim_high, sim_level, margin, verdict, p_tost.
-    """
-    rows = frame[frame["quantity"] == quantity]
-    base = rows[rows["arm"] == rows["baseline"]].set_index(["field", "players"])["mean"]
-    d = rows[rows["arm"] != rows["baseline"]]
-    out = pd.DataFrame(
-        {
-            "field": d["field"],
-            "players": d["players"],
-            arm: d["arm"],
-            "baseline": d["baseline"],
-            "n": d["diff_n"].astype(int),
-            "diff": d["difference"],
-            "diff_low": d["diff_low"],
-            "diff_high": d["diff_high"],
-            "relative": d["difference"].to_numpy() / base.loc[list(zip(d["field"], d["players"], strict=True))].to_numpy(),
-            "p": d["p"],
-            "p_holm": d["p_adj"],
-        }
-    )
-    for key in ("sim_low", "sim_high", "sim_level", "margin", "verdict", "p_tost"):
-        out[key] = d[key]
-    return out.reset_index(drop=True)
+# The views, their own and those read from analysis.frames (re-exported: reports know them by this module).
+__all__ = [
+    "Ours",
+    "Setup",
+    "balance_chart",
+    "chosen",
+    "declared",
+    "differences",
+    "dots",
+    "ecdf",
+    "effect_forest",
+    "first_player_chart",
+    "forest",
+    "forest_chart",
+    "heatmap",
+    "histogram",
+    "interval",
+    "interval_series",
+    "lines",
+    "percentiles",
+    "players_chart",
+    "published",
+    "quantile_columns",
+    "refused",
+    "shown",
+    "wide",
+]
 
 
 def lines(
@@ -160,15 +146,6 @@ def percentiles(table: pd.DataFrame, players: Sequence[int], *, caption: str, na
     return Chart(name, figure, caption, "percentiles of " + ylabel)
 
 
-def quantile_columns(hist: np.ndarray, quantiles: Mapping[str, float]) -> dict[str, int]:
-    """Each named quantile of a histogram with its distribution-free 95% interval (``name``, ``name_low``, ``name_high``)."""
-    out: dict[str, int] = {}
-    for key, q in quantiles.items():
-        point, lo, hi = hist_quantile(hist, q)
-        out |= {key: point, f"{key}_low": lo, f"{key}_high": hi}
-    return out
-
-
 def histogram(
     hists: Sequence[tuple[str, np.ndarray]], *, caption: str, name: str, title: str, xlabel: str, alt: str, bin_width: int = 5
 ) -> Chart:
@@ -241,6 +218,317 @@ def published(exp: Experiment, ours: Mapping[str, Ours], *, title: str) -> Table
     data = pd.DataFrame(rows).astype({"n": "Int64"})
     shown = data.drop(columns=["ci_low", "ci_high"]).assign(n=[fmt.count(n) if pd.notna(n) else "-" for n in data["n"]])
     return TableBlock("published", title, shown, data)
+
+
+# ---------------------------------------------------------------- views declared in the experiment file ([[view]])
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What a report tells the views its experiment file declares: the words a view cannot know.
+
+    ``caption(what, intervals)`` writes a chart's caption (the report's setup:
+    n, rules, policies, seed); ``ours`` holds the report's figures for the
+    ``published`` view, ``published_title`` that table's heading; ``baseline``
+    names the arm differences are from (in titles and axes).
+    """
+
+    caption: Callable[[str, str], str]
+    baseline: str = ""
+    ours: Mapping[str, Ours] = field(default_factory=dict)
+    published_title: str = "Published figures side by side, with unocli's closest setup"
+
+
+def chosen(exp: Experiment, defaults: Sequence[View]) -> tuple[View, ...]:
+    """The views a report draws: the experiment file's ``[[view]]`` tables, or the report's defaults without any."""
+    return exp.views or tuple(defaults)
+
+
+def refused(exp: Experiment, kinds: Sequence[str], frames: Sequence[str] = ("",)) -> str | None:
+    """``view[i].key: message`` for the first declared view a report cannot draw (its ``check``), else None.
+
+    ``frames``: the names of the frames the report offers its views (``""``: its first).
+    """
+    for i, v in enumerate(exp.views):
+        if v.kind not in kinds:
+            return f"view[{i}].kind: this report draws only {', '.join(kinds)} views, not {v.kind!r}"
+        if v.frame not in frames:
+            named = ", ".join(repr(f) for f in frames if f) or "none but its first"
+            return f"view[{i}].frame: this report has no frame {v.frame!r}; its frames are: {named}"
+    return None
+
+
+def declared(
+    views: Sequence[View], exp: Experiment, frame: pd.DataFrame | Mapping[str, pd.DataFrame] | None, setup: Setup
+) -> list[Block]:
+    """Each view drawn from the design's tidy frame (:mod:`unocli.report.design`), in order.
+
+    ``frame``: the one frame, or the report's frames by name (a view's
+    ``frame`` key picks one; ``""`` is the first); None: no frame.
+    """
+    frames = frame if isinstance(frame, Mapping) else {"": frame}
+    empty = pd.DataFrame(columns=["quantity"])
+    out: list[Block] = []
+    for v in views:
+        data = frames.get(v.frame)
+        block = _DRAW[v.kind](v, exp, data if data is not None else empty, setup)
+        if block is not None:
+            out.append(block)
+    return out
+
+
+def _what(v: View, setup: Setup, default: str) -> str:
+    """The view's title (or ``default``), ``{base}`` filled in with the baseline's name."""
+    return (v.title or default).replace("{base}", setup.baseline or "the baseline")
+
+
+def _shown_differences(d: pd.DataFrame, arm: str, unit: str, percent: bool) -> pd.DataFrame:
+    """A differences table as a reader sees it: the change on its simultaneous interval, relative, n, verdict."""
+    level = fmt.fixed(100 * d["sim_level"].iloc[0], 2).rstrip("0").rstrip(".") if d["sim_level"].notna().any() else "95"
+    form = fmt.pp_ci if percent else partial(fmt.signed_ci, decimals=2)
+    lows, highs = d["sim_low"].fillna(d["diff_low"]), d["sim_high"].fillna(d["diff_high"])
+    shown = pd.DataFrame({k: d[k] for k in ("field", "players", arm) if d[k].astype(str).ne("").any()})
+    shown[f"change [simultaneous {level}% CI]"] = [form(*x) for x in zip(d["diff"], lows, highs, strict=True)]
+    shown["relative"] = [fmt.fixed(100 * r, 1, sign=True) + "%" for r in d["relative"]]
+    shown["n (pairs)"] = d["n"].map(fmt.count)
+    margin = d["margin"].dropna()
+    if len(margin):
+        shown[f"verdict (margin {fmt.num(100 * margin.iloc[0] if percent else margin.iloc[0])} {unit})"] = d["verdict"]
+    return shown
+
+
+def _differences_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
+    arm = v.options.get("arm", "arm")
+    d = differences(frame, v.quantity, arm=arm)
+    if not len(d):
+        return None
+    percent = is_binary(v.quantity)
+    title = _what(v, setup, f"Change in {v.quantity} from {{base}}, paired on the same deals")
+    return TableBlock(v.name, title, _shown_differences(d, arm, "pp" if percent else v.quantity, percent), d)
+
+
+def _wide_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
+    arm = v.options.get("arm", "arm")
+    rows = frame[frame["quantity"] == v.quantity]
+    if not len(rows):
+        return None
+    data = wide(rows, {v.quantity: ("mean", "low", "high")}, arm=arm, n=v.quantity)
+    form = partial(fmt.share_ci, decimals=1) if is_binary(v.quantity) else fmt.ci
+    shown = data[[k for k in ("field", "players", arm) if data[k].astype(str).ne("").any()]].copy()
+    shown["n"] = data["n"].map(fmt.count)
+    shown[f"{v.quantity} [95% CI]"] = [form(*x) for x in zip(data["mean"], data["low"], data["high"], strict=True)]
+    return TableBlock(v.name, _what(v, setup, f"Mean {v.quantity}"), shown, data)
+
+
+def _lines_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
+    from unocli.report import plots  # matplotlib only when drawing
+
+    rows = frame[frame["quantity"] == v.quantity]
+    for key in ("arm", "field"):
+        if key in v.options:
+            rows = rows[rows[key] == v.options[key]]
+    if not len(rows):
+        return None
+    by = v.options.get("by", "arm")
+    names = list(dict.fromkeys(rows[by]))
+    percent = bool(v.options.get("percent", is_binary(v.quantity)))
+    fair = plots.Series("fair share 1/n", [1 / p for p in exp.players]) if v.options.get("fair") else None
+    title = _what(v, setup, f"Mean {v.quantity} by table size")
+    cap = setup.caption(
+        f"{title} (one line per {by})" + ("; dashed line: the fair share 1/n" if fair else ""),
+        "error bars are 95% intervals (Wilson for a share, t for a mean)",
+    )
+    figure = plots.line_chart(
+        exp.players,
+        lines(rows, by, names, ("mean", "low", "high")),
+        band=False,
+        title=title,
+        xlabel="players at the table",
+        ylabel=v.options.get("ylabel", v.quantity),
+        xticks=exp.players,
+        percent=percent,
+        caption=cap,
+        reference=fair,
+    )
+    return Chart(v.name, figure, cap, title)
+
+
+def _forest_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
+    arm = v.options.get("arm", "arm")
+    d = differences(frame, v.quantity, arm=arm)
+    players = v.options.get("players", 4 if 4 in exp.players else exp.players[len(exp.players) // 2])
+    d = d[d["players"] == players]
+    if not len(d) or d["margin"].isna().all():
+        return None
+    percent = is_binary(v.quantity)
+    level = fmt.fixed(100 * d["sim_level"].iloc[0], 2)
+    margin = float(d["margin"].iloc[0])
+    shown_margin = f"{fmt.num(100 * margin)} pp" if percent else f"{fmt.num(margin)} {v.quantity}"
+    title = _what(v, setup, f"Each {arm}'s effect on {v.quantity}") + f", {players} players"
+    cap = setup.caption(
+        f"{title}: the change from {setup.baseline or 'the baseline'}, paired on the same deals; the grey band is the "
+        f"equivalence margin +/-{shown_margin}",
+        f"bars are simultaneous {level}% intervals (95% for the whole family)",
+    )
+    labels = [", ".join(str(x) for x in (r[arm], r["field"]) if str(x)) for _, r in d.iterrows()]
+    xlabel = f"{v.quantity} minus {setup.baseline or 'the baseline'}" + (" (pp)" if percent else "")
+    return forest(d, labels, xlabel=xlabel, caption=cap, name=v.name, title=title, percent=percent)
+
+
+def _heatmap_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
+    d = differences(frame, v.quantity)
+    if "players" in v.options:
+        d = d[d["players"] == v.options["players"]]
+    if not len(d):
+        return None
+    rows, cols = v.options.get("rows", "arm"), v.options.get("cols", "players")
+    percent = is_binary(v.quantity)
+    title = _what(v, setup, f"Change in {v.quantity} from {{base}}")
+    cap = setup.caption(f"{title}, each cell with its verdict", "verdicts read simultaneous intervals against the margin")
+    unit = "pp" if percent else v.quantity
+    return heatmap(d, rows, cols, caption=cap, name=v.name, title=title, unit=unit, scale=100.0 if percent else 1.0)
+
+
+def _published_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
+    block = published(exp, setup.ours, title=v.title or setup.published_title)
+    if block is not None:
+        block.name = v.name
+    return block
+
+
+_DRAW: dict[str, Callable[[View, Experiment, pd.DataFrame, Setup], Block | None]] = {
+    "differences": _differences_view,
+    "wide": _wide_view,
+    "lines": _lines_view,
+    "forest": _forest_view,
+    "heatmap": _heatmap_view,
+    "published": _published_view,
+}
+
+
+# ---------------------------------------------------------------- charts by table size and forests (the analyses' own)
+
+
+def interval_series(
+    table: pd.DataFrame, key: str, values: Sequence[Any], columns: tuple[str, str, str], labels: Sequence[str] | None = None
+) -> list[Series]:
+    """One line per value of ``table[key]``: its rows' ``columns`` (point, low, high), labelled ``labels`` or the value."""
+    from unocli.report import plots  # matplotlib only when drawing: compute() runs without it
+
+    point, low, high = columns
+    names = labels if labels is not None else [str(v) for v in values]
+    series = []
+    for value, label in zip(values, names, strict=True):
+        rows = table[table[key] == value]
+        series.append(plots.Series(label, rows[point], rows[low], rows[high]))
+    return series
+
+
+def players_chart(
+    exp: Experiment,
+    series: list[Series],
+    cap: str,
+    *,
+    name: str,
+    alt: str,
+    title: str,
+    ylabel: str,
+    percent: bool = False,
+    hline: tuple[float, str | None] | None = None,
+    reference: tuple[str, list[float]] | None = None,
+) -> Chart:
+    """``series`` across the experiment's table sizes with error bars, captioned ``cap`` (see :func:`caption`).
+
+    ``hline`` draws a dotted horizontal line and labels it; ``reference`` a dashed line, its label and values.
+    """
+    from unocli.report import plots  # matplotlib only when drawing
+
+    figure = plots.line_chart(
+        exp.players,
+        series,
+        band=False,
+        title=title,
+        xlabel="players at the table",
+        ylabel=ylabel,
+        xticks=exp.players,
+        percent=percent,
+        hline=hline[0] if hline else None,
+        hline_label=hline[1] if hline else None,
+        caption=cap,
+        reference=plots.Series(*reference) if reference else None,
+    )
+    return Chart(name, figure, cap, alt)
+
+
+def first_player_chart(exp: Experiment, series: list[Series], cap: str, *, name: str, title: str, ylabel: str) -> Chart:
+    """The first player's win share by table size (as a percentage), against the fair share 1/n (dashed)."""
+    fair = ("fair share 1/n", [1 / p for p in exp.players])
+    return players_chart(
+        exp, series, cap, name=name, alt="first player win share", title=title, ylabel=ylabel, percent=True, reference=fair
+    )
+
+
+def balance_chart(exp: Experiment, series: list[Series], fair: dict[int, float], cap: str, *, name: str, title: str) -> Chart:
+    """Balance by table size, against what a perfectly fair game measures at this n (dashed).
+
+    ``fair`` maps each table size to that expected balance (see :func:`fair_balance`).
+    """
+    reference = ("a perfectly fair game at this n", [fair[p] for p in exp.players])
+    return players_chart(
+        exp, series, cap, name=name, alt="balance by players", title=title, ylabel="balance", reference=reference
+    )
+
+
+def forest_chart(
+    rows: pd.DataFrame,
+    label: str,
+    panels: Sequence[tuple[str, str, str, str, float, bool]],
+    cap: str,
+    *,
+    name: str,
+    title: str,
+) -> Chart:
+    """The headline chart of a debate: each row's effect per quantity with its interval and equivalence band.
+
+    ``panels``: (x label, point column, low column, high column, margin,
+    percent) per quantity; ``rows[label]`` names the rows.
+    """
+    from unocli.report import plots  # matplotlib only when drawing
+
+    shown = [
+        plots.Panel(xlabel, plots.Series(xlabel, rows[point], rows[low], rows[high]), margin, percent)
+        for xlabel, point, low, high, margin, percent in panels
+    ]
+    figure = plots.forest_chart(list(rows[label]), shown, title=title, caption=cap)
+    return Chart(name, figure, cap, title)
+
+
+def effect_forest(
+    at: pd.DataFrame,
+    label: str,
+    first: str,
+    margins: dict[str, float],
+    cap: Callable[[str, str], str],
+    *,
+    what: str,
+    name: str,
+    title: str,
+) -> Chart:
+    """The forest chart of rule effects on turns (``d_turns``), the first player's win share (column ``first``)
+    and balance (``d_balance``), each against its margin; ``cap(what, intervals)`` writes the caption."""
+    level = fmt.fixed(100 * at["sim_level"].iloc[0], 2)
+    text = cap(
+        f"{what}; grey bands are the equivalence margins (+/-{fmt.num(margins['turns'])} turns, "
+        f"+/-{fmt.num(margins['win_share_pp'])} pp, +/-{fmt.num(margins['balance'])} balance)",
+        f"turns and first-player bars are simultaneous {level}% intervals (95% for each family), balance bars "
+        "95% block-bootstrap intervals",
+    )
+    panels = [
+        ("turns per finished round", "d_turns", "turns_sim_low", "turns_sim_high", margins["turns"], False),
+        ("first player's win share", first, "first_sim_low", "first_sim_high", margins["win_share_pp"] / 100, True),
+        ("balance", "d_balance", "d_balance_low", "d_balance_high", margins["balance"], False),
+    ]
+    return forest_chart(at, label, panels, text, name=name, title=title)
 
 
 def interval(form: Any, point: str, low: str, high: str, *args: Any) -> Any:

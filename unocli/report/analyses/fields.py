@@ -23,17 +23,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from itertools import combinations
 from typing import Any
 
 import pandas as pd
 
+from unocli.analysis.fields import field_interactions as field_interactions  # re-exported
+from unocli.analysis.fields import interactions_frame as interactions_frame
 from unocli.errors import ConfigError
 from unocli.files import display_path
 from unocli.report.experiment import ArmSpec, Experiment, policy_list
 from unocli.study.arm import has_placeholders, template_name
-from unocli.study.compare import Comparison
-from unocli.study.interaction import FieldInteraction, interaction, judge_family
+from unocli.study.interaction import FieldInteraction
 from unocli.study.stats import LARGER, WITHIN_MARGIN
 
 DEFAULT_FIELDS = ["random", "basic", "strong"]
@@ -250,54 +250,3 @@ def _holds(verdicts: dict[str, str], between: Sequence[FieldInteraction] | None 
     kinds = list(dict.fromkeys(verdicts.values()))
     by = "; ".join(f"{k}: {', '.join(f for f, v in verdicts.items() if v == k)}" for k in kinds)
     return f"{by} ({between_text(between)})"
-
-
-# ---------------------------------------------------------------- tests of the fields' difference
-
-
-def field_interactions(
-    comps: dict[tuple[str, int], Comparison],
-    fields: Sequence[str],
-    arms: Sequence[str],
-    base: str,
-    quantity: str,
-    margin: float,
-) -> dict[tuple, list[FieldInteraction]]:
-    """Every arm's effect on ``quantity`` under each field minus under each other field, per table size.
-
-    ``comps`` holds each (field, players)'s comparison, all on the same deals;
-    the key of the result is (players, arm), its value the interactions of
-    every pair of fields played at that size. All of them are one family
-    (:func:`~unocli.study.interaction.judge_family`: simultaneous intervals
-    against ``+-margin``, in the quantity's own units, and Holm's p), because
-    a report reads them together.
-    """
-    found = []
-    sizes = sorted({p for _, p in comps})
-    for p in sizes:
-        played = [f for f in fields if (f, p) in comps]
-        for a, b in combinations(played, 2):
-            for arm in arms:
-                if arm != base:
-                    found.append(((p, arm), a, b, interaction(comps[(a, p)], comps[(b, p)], arm, base, quantity)))
-    out: dict[tuple, list[FieldInteraction]] = {}
-    for i in judge_family(found, margin):
-        out.setdefault(i.key, []).append(i)
-    return out
-
-
-def interactions_frame(found: dict[str, dict[tuple, list[FieldInteraction]]], scale: dict[str, float]) -> pd.DataFrame:
-    """The interactions of several quantities as one table: quantity, players, arm, the two fields, the
-    interaction with its simultaneous interval (times ``scale[quantity]``, 100 for pp), verdict, raw and Holm p."""
-    rows = []
-    for quantity, by_key in found.items():
-        k = scale.get(quantity, 1.0)
-        for (p, arm), items in by_key.items():
-            for i in items:
-                rows.append(
-                    {"quantity": quantity, "players": p, "arm": arm, "field_a": i.field_a, "field_b": i.field_b}
-                    | {"interaction": k * i.diff, "sim_low": k * i.low, "sim_high": k * i.high, "sim_level": i.level}
-                    | {"margin": k * i.margin, "verdict": i.verdict, "n_blocks": i.n, "p_raw": i.p, "p_holm": i.p_holm}
-                    | {"family": i.family}
-                )
-    return pd.DataFrame(rows)

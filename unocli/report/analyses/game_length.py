@@ -15,43 +15,37 @@ of play, so no length here depends on ``max_turns``. The sentences are in
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
+from unocli.analysis.frames import differences
+from unocli.analysis.game_length import MATCH_Q, ROUND_Q, length_interactions, match_rounds, matches_table, outcomes, turns_table
 from unocli.report import views
 from unocli.report.analyses.common import Context
 from unocli.report.analyses.fields import FIELDS_OPTION, check_fields, field_experiment, field_sizes, field_specs
-from unocli.report.design import Design, Played, play
-from unocli.report.experiment import Experiment, players_list, positive_int
+from unocli.report.design import Design, play
+from unocli.report.experiment import Experiment, View, players_list, positive_int
 from unocli.report.model import Section
+from unocli.study.interaction import FieldInteraction
 
 OPTIONS = {
     "fields": FIELDS_OPTION,
     "match_games": (1000, positive_int),
     "detail_players": ([2, 4, 7, 10], players_list),
 }
-ROUND_Q = ("turns", "skips", "cards_drawn", "reshuffles", "won", "blocked", "capped", "stuck", "win_first")
-MATCH_Q = ("rounds", "rounds_blocked", "rounds_capped", "rounds_stuck", "turns", "capped", "stuck")
-QUANTILES = {"median": 0.5, "p90": 0.9, "p99": 0.99}
-# The design frame's quantities as the columns of the turns and matches tables (mean, low, high).
-TURNS = {
-    "turns": ("mean_turns", "ci_low", "ci_high"),
-    "skips": ("skips",),
-    "win_first": ("first_share", "first_low", "first_high"),
-    "blocked": ("blocked_share", "blocked_low", "blocked_high"),
-    "capped": ("capped_share", "capped_low", "capped_high"),
-    "stuck": ("stuck_share", "stuck_low", "stuck_high"),
-}
-MATCHES = {
-    "rounds": ("rounds", "rounds_low", "rounds_high"),
-    "turns": ("turns", "turns_low", "turns_high"),
-    "rounds_blocked": ("blocked_rounds", "blocked_low", "blocked_high"),
-    "capped": ("capped_share", "capped_low", "capped_high"),
-    "stuck": ("stuck_share", "stuck_low", "stuck_high"),
-    "rounds_stuck": ("stuck_rounds",),
-}
+
+
+# The views drawn when the experiment file declares none ([[view]]; sims/game-length.toml declares these).
+VIEWS = (
+    View("forest", "turns-forest", "turns", "Each rule set's effect on length under each field", {"arm": "rules"}),
+    View("differences", "turns-vs-baseline", "turns", "Change in mean turns from {base}, paired on the deals", {"arm": "rules"}),
+    View("lines", "turns-by-field", "turns", "Mean turns per round by field ({base})", {"by": "field", "arm": "official"}),
+    View("lines", "turns-by-players", "turns", "Mean turns per round by table size", {"field": "basic"}),
+    View("lines", "rounds-per-match", "rounds", "Rounds to finish a match", {"field": "basic"}, "matches"),
+    View("published", "published"),
+)
 
 
 @dataclass(frozen=True)
@@ -71,7 +65,9 @@ class GameLengthResult:
     per round of each (field, players, rules). ``rounds``: rounds per arm at
     each table size; ``blocked``, ``capped``, ``stuck``, ``total_rounds``:
     outcome counts over every round played. ``frame`` and ``match_frame``: the
-    design's tidy frames the tables are read from.
+    design's tidy frames the tables are read from. ``between``: per (players,
+    rules), the rule's effect on turns under one field minus under another
+    (:func:`~unocli.analysis.game_length.length_interactions`).
     """
 
     exp: Experiment
@@ -91,6 +87,7 @@ class GameLengthResult:
     fields: tuple[str, ...] = ("basic",)
     frame: pd.DataFrame | None = None
     match_frame: pd.DataFrame | None = None
+    between: dict[tuple, list[FieldInteraction]] = field(default_factory=dict)
 
     @property
     def ref(self) -> str:
@@ -107,7 +104,8 @@ class GameLengthResult:
 def check(exp: Experiment) -> str | None:
     if not exp.arms:
         return "arms: the game-length analysis needs at least one [arms.NAME] rule set"
-    return check_fields(exp, partial=True)
+    kinds = ("differences", "wide", "lines", "forest", "heatmap", "published")
+    return check_fields(exp, partial=True) or views.refused(exp, kinds, ("", "matches"))
 
 
 def compute(exp: Experiment, ctx: Context) -> GameLengthResult:
@@ -121,50 +119,33 @@ def compute(exp: Experiment, ctx: Context) -> GameLengthResult:
     rounds = play(Design(fexps, sizes, ROUND_Q, base, options={"target_on": "mean"}), ctx, {"turns": exp.margins["turns"]})
     matches = play(Design(fexps, sizes, MATCH_Q, base, match=True, games=exp.options["match_games"]), ctx, label="matches")
     keys = [(f, p, name) for (f, p) in rounds.cells for name in names]
-    every = [c.acc(a.name) for c in rounds.cells.values() for a in c.arms]
-    match_rounds = sum(int(c.sums.s1[:, c.quantities.index("rounds")].sum()) for c in matches.cells.values())
+    counts = outcomes(rounds)
     return GameLengthResult(
         exp=exp,
         names=names,
         base=base,
-        turns=_turns(rounds),
-        diffs=views.differences(rounds.frame, "turns", arm="rules"),
-        matches=_matches(matches),
+        turns=turns_table(rounds),
+        diffs=differences(rounds.frame, "turns", arm="rules"),
+        matches=matches_table(matches),
         hists={(f, p, name): rounds.cells[(f, p)].acc(name).turns_hist for f, p, name in keys},
         rounds={p: rounds.cells[(fields[0], p)].games for p in exp.players},
-        blocked=sum(int(a.outcomes[1]) for a in every),
-        capped=sum(int(a.outcomes[2]) for a in every),
-        stuck=sum(int(a.outcomes[3]) for a in every),
+        blocked=counts["blocked"],
+        capped=counts["capped"],
+        stuck=counts["stuck"],
         total_rounds=rounds.games,
         target=exp.arms_for(exp.players[0])[0].rules.target_score,
-        games=rounds.games + match_rounds,
+        games=rounds.games + match_rounds(matches),
         fields=fields,
         frame=rounds.frame,
         match_frame=matches.frame,
+        between=length_interactions(rounds, fields, base, exp.margins["turns"]),
     )
-
-
-def _turns(rounds: Played) -> pd.DataFrame:
-    """The turns table: the design's means as columns, with the percentiles of each cell's histogram."""
-    t = views.wide(rounds.frame, TURNS, arm="rules", n="turns")
-    t["n_all"] = [rounds.cells[(f, p)].games for f, p in zip(t["field"], t["players"], strict=True)]
-    t["mean_with_skips"] = t["mean_turns"] + t.pop("skips")
-    hists = [rounds.cells[(r.field, r.players)].acc(r.rules).turns_hist for r in t.itertuples()]
-    q = pd.DataFrame([views.quantile_columns(h, QUANTILES) for h in hists])
-    head = ["field", "players", "rules", "n", "n_all", *TURNS["turns"], "mean_with_skips", *TURNS["win_first"]]
-    return pd.concat([t[head], q, t[[c for k in ("blocked", "capped", "stuck") for c in TURNS[k]]]], axis=1)
-
-
-def _matches(matches: Played) -> pd.DataFrame:
-    m = views.wide(matches.frame, MATCHES, arm="rules")
-    m["n_matches"] = [matches.cells[(f, p)].games for f, p in zip(m["field"], m["players"], strict=True)]
-    return m[["field", "players", "rules", "n_matches", *(c for cols in MATCHES.values() for c in cols)]]
 
 
 def render(result: GameLengthResult) -> Section:
     from unocli.report.analyses.game_length_text import section  # the sentences and the charts' words
 
-    return section(result)
+    return section(result, VIEWS)
 
 
 def run(exp: Experiment, ctx: Context) -> Section:

@@ -10,29 +10,43 @@ data in the experiment file (``[[published]]``), matched by their ``ours`` key:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
 from unocli.report import fmt, views
-from unocli.report.analyses.common import caption, change_word, dkw_eps, players_chart, verdict_text
-from unocli.report.analyses.fields import agreement, fields_text, sizes_text, templates_text, verdict_matrix
+from unocli.report.analyses.common import caption, change_word, dkw_eps, verdict_text
+from unocli.report.analyses.fields import (
+    agreement,
+    fields_text,
+    interactions_frame,
+    sizes_text,
+    templates_text,
+    verdict_matrix,
+)
+from unocli.report.experiment import View
 from unocli.report.model import Chart, Section, TableBlock, sentences
-from unocli.study.stats import WITHIN_MARGIN
+from unocli.study.stats import LARGER, WITHIN_MARGIN
 
 if TYPE_CHECKING:
     from unocli.report.analyses.game_length import GameLengthResult
 
 
-def section(result: GameLengthResult) -> Section:
-    """Charts of turns and rounds per match, the tables and findings."""
+def section(result: GameLengthResult, defaults: Sequence[View]) -> Section:
+    """Charts of turns and rounds per match, the tables and findings (``defaults``: the views when the file has none)."""
     exp, base = result.exp, result.base
+    setup = views.Setup(
+        partial(_caption, result),
+        base,
+        _ours(result),
+        f"Published figures side by side, with unocli's closest setup (official rules, every seat {result.ref})",
+    )
     blocks: list = [
-        *([_forest(result)] if len(result.diffs) else []),
+        *views.declared(views.chosen(exp, defaults), exp, {"": result.frame, "matches": result.match_frame}, setup),
         *([_verdicts_table(result)] if len(result.diffs) else []),
-        _field_chart(result),
-        _turns_chart(result),
+        *([_interactions_table(result)] if result.between else []),
         _percentiles_chart(result),
         TableBlock(
             "turns",
@@ -43,26 +57,8 @@ def section(result: GameLengthResult) -> Section:
         ),
         *_distribution_charts(result),
         _ecdf_rules_chart(result),
-    ]
-    if len(result.diffs):
-        blocks.append(
-            TableBlock(
-                "turns-vs-baseline",
-                f"Change in mean turns from {base}, paired on the same deals",
-                _diffs_shown(result),
-                result.diffs,
-            ),
-        )
-    blocks += [
-        _matches_chart(result),
         TableBlock("matches", f"Matches to {result.target} points", _matches_shown(result), result.matches),
     ]
-    published = views.published(
-        exp,
-        _ours(result),
-        title=f"Published figures side by side, with unocli's closest setup (official rules, every seat {result.ref})",
-    )
-    blocks += [published] if published else []
     answer = _answer(result)
     intro = (
         answer
@@ -89,63 +85,41 @@ def section(result: GameLengthResult) -> Section:
 
 
 def _turns_shown(result: GameLengthResult) -> pd.DataFrame:
-    rows = []
-    for r in result.turns.itertuples():
-        top = len(result.hists[(r.field, r.players, r.rules)]) - 1
-        rows.append(
-            {
-                "field": r.field,
-                "players": r.players,
-                "rules": r.rules,
-                "n finished": fmt.count(r.n),
-                "mean turns [95% CI]": fmt.ci(r.mean_turns, r.ci_low, r.ci_high),
-                "mean turns + skips": fmt.num(r.mean_with_skips),
-                "median": fmt.quantile(r.median, r.median_low, r.median_high, top),
-                "p90": fmt.quantile(r.p90, r.p90_low, r.p90_high, top),
-                "p99": fmt.quantile(r.p99, r.p99_low, r.p99_high, top),
-                "blocked": fmt.share_ci(r.blocked_share, r.blocked_low, r.blocked_high, 2),
-                "capped": fmt.share_ci(r.capped_share, r.capped_low, r.capped_high, 2),
-                "stuck": fmt.share_ci(r.stuck_share, r.stuck_low, r.stuck_high, 2),
-            }
-        )
-    return pd.DataFrame(rows)
+    def quantile(q: str) -> Any:
+        return lambda r: fmt.quantile(r[q], r[f"{q}_low"], r[f"{q}_high"], r["top"])
 
-
-def _diffs_shown(result: GameLengthResult) -> pd.DataFrame:
-    diffs = result.diffs
-    level = fmt.fixed(100 * diffs["sim_level"].iloc[0], 2).rstrip("0").rstrip(".")
-    margin = fmt.num(result.exp.margins["turns"])
-    return pd.DataFrame(
+    t = result.turns
+    top = [len(result.hists[(r.field, r.players, r.rules)]) - 1 for r in t.itertuples()]  # the last bin: "or more"
+    shares = {k: views.interval(fmt.share_ci, f"{k}_share", f"{k}_low", f"{k}_high", 2) for k in ("blocked", "capped", "stuck")}
+    return views.shown(
+        t.assign(top=top),
         {
-            "field": diffs["field"],
-            "players": diffs["players"],
-            "rules": diffs["rules"],
-            f"change in mean turns vs {result.base} [simultaneous {level}% CI]": [
-                fmt.signed_ci(d, lo, hi, 2) for d, lo, hi in zip(diffs["diff"], diffs["sim_low"], diffs["sim_high"], strict=True)
-            ],
-            "relative": [fmt.fixed(100 * r, 1, sign=True) + "%" for r in diffs["relative"]],
-            "n (deals both finished)": diffs["n"].map(fmt.count),
-            f"verdict (margin {margin} turns)": diffs["verdict"],
-        }
+            "field": "field",
+            "players": "players",
+            "rules": "rules",
+            "n finished": lambda r: fmt.count(r["n"]),
+            "mean turns [95% CI]": views.interval(fmt.ci, "mean_turns", "ci_low", "ci_high"),
+            "mean turns + skips": lambda r: fmt.num(r["mean_with_skips"]),
+            **{q: quantile(q) for q in ("median", "p90", "p99")},
+            **shares,
+        },
     )
 
 
 def _matches_shown(result: GameLengthResult) -> pd.DataFrame:
-    return pd.DataFrame(
-        [
-            {
-                "field": r.field,
-                "players": r.players,
-                "rules": r.rules,
-                "matches": fmt.count(r.n_matches),
-                "rounds per match [95% CI]": fmt.ci(r.rounds, r.rounds_low, r.rounds_high),
-                "turns per match": fmt.ci(r.turns, r.turns_low, r.turns_high),
-                "blocked rounds per match": fmt.ci(r.blocked_rounds, r.blocked_low, r.blocked_high),
-                "capped matches": fmt.share_ci(r.capped_share, r.capped_low, r.capped_high, 2),
-                "stuck matches": fmt.share_ci(r.stuck_share, r.stuck_low, r.stuck_high, 2),
-            }
-            for r in result.matches.itertuples()
-        ]
+    return views.shown(
+        result.matches,
+        {
+            "field": "field",
+            "players": "players",
+            "rules": "rules",
+            "matches": lambda r: fmt.count(r["n_matches"]),
+            "rounds per match [95% CI]": views.interval(fmt.ci, "rounds", "rounds_low", "rounds_high"),
+            "turns per match": views.interval(fmt.ci, "turns", "turns_low", "turns_high"),
+            "blocked rounds per match": views.interval(fmt.ci, "blocked_rounds", "blocked_low", "blocked_high"),
+            "capped matches": views.interval(fmt.share_ci, "capped_share", "capped_low", "capped_high", 2),
+            "stuck matches": views.interval(fmt.share_ci, "stuck_share", "stuck_low", "stuck_high", 2),
+        },
     )
 
 
@@ -156,28 +130,10 @@ def _n_rounds(result: GameLengthResult) -> str:
     return f"{fmt.count(result.rounds[result.exp.players[0]])} rounds per rule set and table size"
 
 
-def _forest(result: GameLengthResult) -> Chart:
-    """Each rule set's change in mean turns per finished round at the middle table size, one row per rule set and field."""
-    margin = result.exp.margins["turns"]
-    d = result.diffs[result.diffs["players"] == result.mid]
-    level = fmt.fixed(100 * d["sim_level"].iloc[0], 2)
-    cap = caption(
-        result.exp,
-        f"Change in mean turns per finished round from {result.base} at {result.mid} players, per rule set and field of "
-        f"players (every seat plays the field's policy), paired on the deals both finished; the grey band is the "
-        f"equivalence margin +/-{fmt.num(margin)} turns (every table size is in the verdict table)",
-        _n_rounds(result),
-        rules=", ".join(result.names),
-        policies=_fields_caption(result),
-        intervals=f"bars are simultaneous {level}% intervals (95% for the whole family of every field and size)",
-    )
-    return views.forest(
-        d,
-        [f"{r.rules}, {r.field}" for r in d.itertuples()],
-        xlabel=f"turns per finished round minus {result.base}",
-        caption=cap,
-        name="turns-forest",
-        title=f"Each rule set's effect on length under each field, {result.mid} players",
+def _caption(result: GameLengthResult, what: str, intervals: str) -> str:
+    """A declared view's caption: every rule set under every field, the rounds per cell."""
+    return caption(
+        result.exp, what, _n_rounds(result), rules=", ".join(result.names), policies=_fields_caption(result), intervals=intervals
     )
 
 
@@ -187,81 +143,6 @@ def _fields_caption(result: GameLengthResult) -> str:
 
 def _ref_caption(result: GameLengthResult) -> str:
     return f"every seat plays {result.ref} (the other fields are in the tables)"
-
-
-def _by_players(result: GameLengthResult, table: pd.DataFrame, by: str, names: tuple[str, ...], what: str, **kw) -> Chart:
-    """A mean by table size, one line per ``by`` (rule set or field), with 95% error bars; ``kw`` names the chart."""
-    columns = ("rounds", "rounds_low", "rounds_high") if "rounds" in kw["name"] else ("mean_turns", "ci_low", "ci_high")
-    intervals = kw.pop("intervals", "bands and bars are 95% intervals")
-    cap = caption(result.exp, what, kw.pop("n"), rules=kw.pop("rules"), policies=kw.pop("policies"), intervals=intervals)
-    return players_chart(result.exp, views.lines(table, by, names, columns), cap, **kw)
-
-
-def _field_chart(result: GameLengthResult) -> Chart:
-    """Mean turns under the baseline rules by table size, one line per field of players."""
-    return _by_players(
-        result,
-        result.turns[result.turns["rules"] == result.base],
-        "field",
-        result.fields,
-        f"Mean turns per finished round under {result.base} rules, one line per field of players",
-        n=_n_rounds(result),
-        rules=result.base,
-        policies=_fields_caption(result),
-        intervals="error bars are 95% t intervals",
-        name="turns-by-field",
-        alt="mean turns per round by field",
-        title=f"Mean turns per round by field of players ({result.base})",
-        ylabel="turns per round (mean)",
-    )
-
-
-def _turns_chart(result: GameLengthResult) -> Chart:
-    t = result.turns[result.turns["field"] == result.ref]
-    return _by_players(
-        result,
-        t,
-        "rules",
-        result.names,
-        "Mean turns per finished round (won or blocked), one line per rule set" + _unfinished_note(t),
-        n=_n_rounds(result),
-        rules=", ".join(result.names),
-        policies=_ref_caption(result),
-        name="turns-by-players",
-        alt="mean turns per round by players",
-        title="Mean turns per round by table size",
-        ylabel="turns per round (mean)",
-    )
-
-
-def _matches_chart(result: GameLengthResult) -> Chart:
-    return _by_players(
-        result,
-        result.matches[result.matches["field"] == result.ref],
-        "rules",
-        result.names,
-        f"Mean rounds per match to {result.target} points, one line per rule set",
-        n=f"{fmt.count(result.exp.options['match_games'])} matches per rule set and table size",
-        rules=", ".join(result.names),
-        policies=_ref_caption(result),
-        name="rounds-per-match",
-        alt="rounds per match by players",
-        title=f"Rounds to finish a match to {result.target} points",
-        ylabel="rounds per match (mean)",
-    )
-
-
-def _unfinished_note(t: pd.DataFrame) -> str:
-    """Where rounds did not finish (stuck or capped): the rule sets and the largest share, for a caption."""
-    bad = t[(t["capped_share"] + t["stuck_share"]) > 0]
-    if not len(bad):
-        return "; every round finished"
-    worst = bad.loc[(bad["capped_share"] + bad["stuck_share"]).idxmax()]
-    return (
-        f"; rounds that never finished (stuck or capped) are left out: under {', '.join(sorted(set(bad['rules'])))}, "
-        f"at most {fmt.share(worst['stuck_share'] + worst['capped_share'], 2)} of rounds ({worst['rules']}, "
-        f"{worst['players']} players)"
-    )
 
 
 def _percentiles_chart(result: GameLengthResult) -> Chart:
@@ -341,10 +222,30 @@ def _answer(result: GameLengthResult) -> str:
     lengths = ", ".join(f"{fmt.num(t.loc[f, 'mean_turns'])} with `{f}`" for f in result.fields if f in t.index)
     text = f"**Answer.** A {mid}-player round under {base} rules takes {lengths} players at every seat"
     text += " (mean turns per finished round)."
-    rules = _rule_agreements(result)
+    rules = _rule_words(result)
     if rules:
-        text += f" Against {base} at {mid} players, on the same deals: " + "; ".join(rules) + "."
+        text += f" Against {base} at {mid} players, on the same deals: " + "; ".join(rules) + " (figures in the findings)."
     return text
+
+
+def _rule_words(result: GameLengthResult) -> list[str]:
+    """Per rule set at the middle table size, its verdict in a word: the same under every field, or what the
+    interaction of the fields says when the fields' verdicts differ (the answer's short form of :func:`agreement`)."""
+    at = result.diffs[result.diffs["players"] == result.mid] if len(result.diffs) else result.diffs
+    out = []
+    for name in result.names:
+        sub = at[at["rules"] == name].set_index("field")
+        kinds = {_length_verdict(sub.loc[f]) for f in result.fields if f in sub.index}
+        if not kinds:
+            continue
+        if len(kinds) == 1:
+            out.append(f"{name} {next(iter(kinds))} under every field")
+            continue
+        differ = any(i.verdict == LARGER for i in result.between.get((result.mid, name), []))
+        out.append(
+            f"{name} " + ("differs between fields" if differ else "verdicts differ by field, but the fields cannot be told apart")
+        )
+    return out
 
 
 def _rule_agreements(result: GameLengthResult) -> list[str]:
@@ -356,7 +257,8 @@ def _rule_agreements(result: GameLengthResult) -> list[str]:
         if not len(sub):
             continue
         verdicts = {f: _length_verdict(sub.loc[f]) for f in result.fields if f in sub.index}
-        out.append(f"{name} {agreement(verdicts, partial(_field_diff_text, sub))}")
+        between = result.between.get((result.mid, name), [])
+        out.append(f"{name} {agreement(verdicts, partial(_field_diff_text, sub), between)}")
     return out
 
 
@@ -381,13 +283,42 @@ def _verdicts_table(result: GameLengthResult) -> TableBlock:
         ("players", "rules"),
         result.fields,
         lambda r: f"{_diff_text(r)} {_length_verdict(r)}",
+        result.between,
     )
     return TableBlock(
         "turns-verdicts",
         f"Change in mean turns per finished round from {result.base}, by field of players: simultaneous {level}% "
-        f"intervals over every field and table size, and the verdict at +/-{fmt.num(result.exp.margins['turns'])} turns",
+        f"intervals over every field and table size, and the verdict at +/-{fmt.num(result.exp.margins['turns'])} turns; "
+        "whether the effect differs between fields is read from their interaction (table turns-field-interactions)",
         shown,
         result.diffs,
+    )
+
+
+def _interactions_table(result: GameLengthResult) -> TableBlock:
+    """Every rule set's effect on turns under one field minus under another, on common deals, judged as one family."""
+    frame = interactions_frame({"turns": result.between}, {})
+    shown = pd.DataFrame(
+        {
+            "players": frame["players"],
+            "rules": frame["arm"],
+            "fields": [f"{a} minus {b}" for a, b in zip(frame["field_a"], frame["field_b"], strict=True)],
+            "interaction [simultaneous CI]": [
+                fmt.signed_ci(d, lo, hi, 2)
+                for d, lo, hi in zip(frame["interaction"], frame["sim_low"], frame["sim_high"], strict=True)
+            ],
+            "verdict": frame["verdict"],
+            "p (Holm)": frame["p_holm"].map(fmt.pvalue),
+        }
+    )
+    level = fmt.fixed(100 * frame["sim_level"].iloc[0], 2)
+    return TableBlock(
+        "turns-field-interactions",
+        f"Does a rule set's effect on length differ between fields? Its change in mean turns under one field minus "
+        f"under another, on the same deals (clustered by blocks of deals), simultaneous {level}% intervals over every "
+        f"pair of fields, rule set and table size, against +/-{fmt.num(result.exp.margins['turns'])} turns",
+        shown,
+        frame,
     )
 
 

@@ -13,45 +13,53 @@ per-seat match win shares say whether the rotation evens the advantage out.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from itertools import combinations
 
 import pandas as pd
-from scipy import stats as sps
 
+from unocli.analysis.seat_advantage import (
+    differences_frame,
+    field_differences,
+    first_player_rows,
+    match_quantities,
+    match_verdicts,
+    round_quantities,
+    seat_rows,
+)
 from unocli.report import fmt, views
 from unocli.report.analyses.common import (
     Context,
-    add_verdicts,
-    balance,
     balance_chart,
     caption,
     fair_balance,
-    first_player_chart,
     interval_series,
-    percentile_interval,
     players_chart,
-    seat_columns,
 )
-from unocli.report.analyses.fields import FIELDS_OPTION, UNTESTED, fields_text
-from unocli.report.design import Design, Played, play
-from unocli.report.experiment import ArmSpec, Experiment, players_list, positive_int
+from unocli.report.analyses.fields import FIELDS_OPTION, between_text, fields_text
+from unocli.report.design import Design, play
+from unocli.report.experiment import ArmSpec, Experiment, View, players_list, positive_int
 from unocli.report.model import Chart, Section, TableBlock, sentences
-from unocli.study.stats import ALPHA, LARGER, WITHIN_MARGIN, holm, paired_t
+from unocli.study.interaction import FieldInteraction
+from unocli.study.stats import ALPHA, LARGER, WITHIN_MARGIN, holm
 
-# The design frame's quantities as the first-player table's columns (mean, low, high).
-ROLES = {
-    "win_first": ("first_player_share", "ci_low", "ci_high"),
-    "win_0": ("seat0_share",),
-    "win_dealer": ("dealer_share", "dealer_low", "dealer_high"),
-}
 OPTIONS = {
     "fields": FIELDS_OPTION,
     "seat_players": ([4, 7], players_list),
     "replicates": (1000, positive_int),
     "match_games": (2000, positive_int),
 }
+ROLE_QUANTITY = {"first": "win_first", "dealer": "win_dealer"}
+# The views drawn when the experiment file declares none ([[view]]; sims/seat-advantage.toml declares this).
+VIEWS = (
+    View(
+        "lines",
+        "first-player-share",
+        "win_first",
+        "How much does playing first help?",
+        {"by": "arm", "fair": True, "ylabel": "first player's win share"},
+    ),
+)
 
 
 @dataclass(frozen=True)
@@ -66,8 +74,12 @@ class SeatAdvantageResult:
     balance_low/high (block bootstrap). ``seats``: players, arm, seat, place
     (after the dealer), n, wins, share, ci_low, ci_high. ``matches``: the same
     per seat for matches (share of matches won), with chi2_p per (players,
-    arm) and the columns of :func:`match_verdicts`. ``rounds``: rounds per arm at each table size;
-    ``fair``: the balance a perfectly fair game would measure on that many.
+    arm) and the columns of :func:`~unocli.analysis.seat_advantage.match_verdicts`.
+    ``rounds``: rounds per arm at each table size; ``fair``: the balance a
+    perfectly fair game would measure on that many. ``frame``: the rounds'
+    tidy frame (:mod:`unocli.report.design`), which the declared views read. ``between``: per role
+    (``first``, ``dealer``) and table size, the difference of its edge between
+    every pair of fields (:func:`~unocli.analysis.seat_advantage.field_differences`).
     """
 
     exp: Experiment
@@ -78,13 +90,15 @@ class SeatAdvantageResult:
     rounds: dict[int, int]
     fair: dict[int, float]
     games: int
+    between: dict[str, dict[int, list[FieldInteraction]]] = field(default_factory=dict)
+    frame: pd.DataFrame | None = None
 
 
 def check(exp: Experiment) -> str | None:
-    """The fields are the arms: every seat plays one field's policy."""
+    """The fields are the arms: every seat plays one field's policy; no published figures to set beside."""
     if exp.arms:
         return "arms: the seat-advantage analysis plays every seat with each of options.fields; name the policies there"
-    return None
+    return views.refused(exp, ("differences", "wide", "lines", "forest", "heatmap"))
 
 
 def field_arms(exp: Experiment) -> Experiment:
@@ -93,130 +107,45 @@ def field_arms(exp: Experiment) -> Experiment:
     return replace(exp, arms=arms)
 
 
-def round_quantities(players: int) -> tuple[str, ...]:
-    """What a round records at a table of ``players``: the roles (first player, dealer, each place) and every seat."""
-    roles = ("win_first", "win_dealer", *(f"win_place_{k}" for k in range(1, players + 1)))
-    return ("won", "turns", *roles, *(f"win_{s}" for s in range(players)))
-
-
-def match_quantities(players: int) -> tuple[str, ...]:
-    """What a match records: whether it was won, and by which seat."""
-    return ("won", *(f"win_{s}" for s in range(players)))
-
-
 def compute(exp: Experiment, ctx: Context) -> SeatAdvantageResult:
     """Play every field at every table size, rounds and matches, and measure who wins by seat and role."""
     exp = field_arms(exp)
     names = tuple(a.name for a in exp.arms_for(exp.players[0]))
-    rounds = play(Design.of(exp, round_quantities, options={"metric": "win_first"}), ctx)
+    # every pair of fields, for their paired differences (the baseline's pairs first, as compare records them alone)
+    pairs = [(n, names[0]) for n in names[1:]] + [(a, b) for a, b in combinations(names[1:], 2)]
+    rounds = play(Design.of(exp, round_quantities, options={"metric": "win_first", "pairs": pairs}), ctx)
     matches = play(Design.of(exp, match_quantities, match=True, games=exp.options["match_games"]), ctx, label="matches")
     comps = {p: c for (_, p), c in rounds.cells.items()}
-    table = _first_player_rows(rounds, exp.options["replicates"], exp.seed)
+    table = first_player_rows(rounds, exp.options["replicates"], exp.seed)
     table["chi2_p_holm"] = holm(table["chi2_p"].to_numpy())
+    margin = exp.margins["win_share_pp"] / 100
     return SeatAdvantageResult(
         exp=exp,
         names=names,
         table=table,
-        seats=_seat_rows(rounds),
-        matches=match_verdicts(_seat_rows(matches), exp.margins["win_share_pp"]),
+        seats=seat_rows(rounds),
+        matches=match_verdicts(seat_rows(matches), exp.margins["win_share_pp"]),
         rounds={p: c.games for p, c in comps.items()},
         fair={p: fair_balance(c.games, p) for p, c in comps.items()},
         games=rounds.games,
+        between={role: field_differences(comps, names, q, margin) for role, q in ROLE_QUANTITY.items()},
+        frame=rounds.frame,
     )
-
-
-def equal_shares_p(wins: list[int]) -> float:
-    """Chi-square test that every seat wins equally often, over the won games (NaN with fewer than 2 seats or no wins).
-
-    The seats' counts are one multinomial sample, so the test respects that
-    the shares sum to one (unlike comparing seats pairwise).
-    """
-    total = sum(wins)
-    if len(wins) < 2 or total == 0:
-        return math.nan
-    return float(sps.chisquare(wins).pvalue)
-
-
-def match_verdicts(matches: pd.DataFrame, margin_pp: float) -> pd.DataFrame:
-    """``matches`` with each seat's edge (share minus 1/n) judged against ``+-margin_pp`` and Holm's chi-square p.
-
-    A seat's edge is the mean of (won - 1/n) over its ``n`` matches, so its
-    interval is Student's t on those 0/1-minus-1/n values; every seat of every
-    table size and field is one family (:func:`~unocli.study.stats.equivalence`,
-    simultaneous intervals). "The seats even out over a match" may be said only
-    where every seat's verdict lies within the margin. ``chi2_p_holm`` adjusts
-    the chi-square p of each (players, field) over the table's groups.
-    Adds ``edge`` with ``edge_sim_low``/``edge_sim_high`` (shares), ``sim_level``,
-    ``edge_verdict`` and ``edge_p_tost``.
-    """
-    out = matches.copy()
-    if not len(out):
-        return out
-    fair = 1 / out["players"]
-    out["edge"] = out["share"] - fair
-    diffs = []
-    for r in out.itertuples():
-        f = 1 / r.players
-        diffs.append(paired_t(int(r.n), r.wins - r.n * f, r.wins * (1 - f) ** 2 + (r.n - r.wins) * f * f))
-    add_verdicts(out, diffs, "edge", margin_pp, scale=100)
-    groups = out.groupby(["players", "field"], sort=False)["chi2_p"].first()
-    adjusted = dict(zip(groups.index, holm(groups.to_numpy()), strict=True))
-    out["chi2_p_holm"] = [adjusted[(p, f)] for p, f in zip(out["players"], out["field"], strict=True)]
-    return out
-
-
-def _seat_rows(played: Played) -> pd.DataFrame:
-    """Every seat's share of the games (Wilson), its place after the dealer of the first round, and the chi-square p."""
-    f = played.frame[played.frame["quantity"].str.fullmatch(r"win_\d+")]
-    seats = f.assign(seat=f["quantity"].str.removeprefix("win_").astype(int))
-    wins = [int(played.cells[(r.field, r.players)].acc(r.arm).wins[r.seat]) for r in seats.itertuples()]
-    out = pd.DataFrame({"players": seats["players"], "field": seats["arm"], "seat": seats["seat"], "place": seats["seat"] + 1})
-    out = out.assign(n=seats["n"], wins=wins, share=seats["mean"], ci_low=seats["low"], ci_high=seats["high"])
-    out = out.sort_values(["players", "field", "seat"], kind="stable", key=_in_order(played)).reset_index(drop=True)
-    chi2 = {k: equal_shares_p(list(g["wins"])) for k, g in out.groupby(["players", "field"], sort=False)}
-    out["chi2_p"] = [chi2[k] for k in zip(out["players"], out["field"], strict=True)]
-    return out
-
-
-def _in_order(played: Played) -> Callable[[pd.Series], pd.Series]:
-    """A sort key keeping the design's order of fields (the arms) and table sizes rather than the alphabet's."""
-    order = {name: i for i, name in enumerate(played.names)}
-    return lambda col: col.map(order) if col.name == "field" else col
-
-
-def _first_player_rows(played: Played, replicates: int, seed: int) -> pd.DataFrame:
-    """Per table size and field: the first player's, the dealer's and seat 0's shares, the chi-square p, balance."""
-    t = views.wide(played.frame, ROLES, arm="field", n="won")
-    rows = []
-    for r in t.itertuples():
-        comp = played.cells[("", r.players)]
-        boot = comp.boot_means(replicates, seed=seed % (2**32) + r.players)
-        cols = seat_columns(comp, r.players)
-        k = comp.index(r.field)
-        bl, bh = percentile_interval(balance(boot[:, k, cols]))
-        rows.append(
-            {
-                "chi2_p": equal_shares_p([int(w) for w in comp.acc(r.field).wins[: r.players]]),
-                "balance": balance(comp.means()[:, cols])[k],
-                "balance_low": bl,
-                "balance_high": bh,
-            }
-        )
-    p = t["players"]
-    t = t.assign(fair_share=1 / p, ratio_to_fair=t["first_player_share"] * p, ratio_low=t["ci_low"] * p)
-    t = t.assign(ratio_high=t["ci_high"] * p)
-    head = ["players", "field", "n", "first_player_share", "ci_low", "ci_high", "seat0_share", "dealer_share"]
-    rest = ["dealer_low", "dealer_high", "fair_share", "ratio_to_fair", "ratio_low", "ratio_high"]
-    return pd.concat([t[head + rest], pd.DataFrame(rows)], axis=1)
 
 
 def render(result: SeatAdvantageResult) -> Section:
     """Charts of the first player's share, its ratio to a fair share, every seat and balance; tables; findings."""
     exp = result.exp
     seat_charts = [_seat_chart(result, sp) for sp in exp.options["seat_players"] if sp in exp.players]
+    first = (
+        "; the first player is the seat that took the first turn (seat 0, or seat 1 behind a Skip or Draw Two start "
+        "card, or the dealer behind a Reverse)"
+    )
+    setup = views.Setup(lambda what, intervals: _caption(result, what + first, intervals))
     blocks: list = [
-        _share_chart(result),
+        *views.declared(views.chosen(exp, VIEWS), exp, result.frame, setup),
         _verdicts_table(result),
+        _differences_table(result),
         _ratio_chart(result),
         TableBlock(
             "first-player",
@@ -264,25 +193,20 @@ def run(exp: Experiment, ctx: Context) -> Section:
 
 
 def _shown(table: pd.DataFrame) -> pd.DataFrame:
-    return pd.DataFrame(
+    return views.shown(
+        table,
         {
-            "players": table["players"],
-            "field": table["field"],
-            "n": table["n"].map(fmt.count),
-            "first player wins [Wilson 95%]": [
-                fmt.share_ci(*x, 1) for x in zip(table["first_player_share"], table["ci_low"], table["ci_high"], strict=True)
-            ],
-            "dealer wins [Wilson 95%]": [
-                fmt.share_ci(*x, 1) for x in zip(table["dealer_share"], table["dealer_low"], table["dealer_high"], strict=True)
-            ],
-            "seat 0 wins": table["seat0_share"].map(lambda x: fmt.share(x, 1)),
-            "fair": table["fair_share"].map(lambda x: fmt.share(x, 1)),
-            "x fair": [
-                fmt.interval(*x, 3) for x in zip(table["ratio_to_fair"], table["ratio_low"], table["ratio_high"], strict=True)
-            ],
-            "equal seat shares (chi-square p, raw)": table["chi2_p"].map(fmt.pvalue),
-            "equal seat shares (Holm-adjusted p)": table["chi2_p_holm"].map(fmt.pvalue),
-        }
+            "players": "players",
+            "field": "field",
+            "n": lambda r: fmt.count(r["n"]),
+            "first player wins [Wilson 95%]": views.interval(fmt.share_ci, "first_player_share", "ci_low", "ci_high", 1),
+            "dealer wins [Wilson 95%]": views.interval(fmt.share_ci, "dealer_share", "dealer_low", "dealer_high", 1),
+            "seat 0 wins": lambda r: fmt.share(r["seat0_share"], 1),
+            "fair": lambda r: fmt.share(r["fair_share"], 1),
+            "x fair": views.interval(fmt.interval, "ratio_to_fair", "ratio_low", "ratio_high", 3),
+            "equal seat shares (chi-square p, raw)": lambda r: fmt.pvalue(r["chi2_p"]),
+            "equal seat shares (Holm-adjusted p)": lambda r: fmt.pvalue(r["chi2_p_holm"]),
+        },
     )
 
 
@@ -317,24 +241,6 @@ def _lines(result: SeatAdvantageResult, columns: tuple[str, str, str]) -> list:
 
 def _caption(result: SeatAdvantageResult, what: str, intervals: str) -> str:
     return caption(result.exp, what, _n_text(result), policies=", ".join(result.names), intervals=intervals)
-
-
-def _share_chart(result: SeatAdvantageResult) -> Chart:
-    cap = _caption(
-        result,
-        "Share of single rounds won by the player who took the first turn (seat 0, or seat 1 behind a Skip or "
-        "Draw Two start card, or the dealer behind a Reverse)",
-        "error bars are 95% Wilson intervals; dashed line: fair share 1/n",
-    )
-    series = _lines(result, ("first_player_share", "ci_low", "ci_high"))
-    return first_player_chart(
-        result.exp,
-        series,
-        cap,
-        name="first-player-share",
-        title="How much does playing first help?",
-        ylabel="first player's win share",
-    )
 
 
 def _ratio_chart(result: SeatAdvantageResult) -> Chart:
@@ -418,7 +324,7 @@ def _role_verdicts(result: SeatAdvantageResult, role: str) -> dict[int, dict[str
 
 
 def _sizes_text(result: SeatAdvantageResult, sizes: dict[str, list[int]]) -> str:
-    """Table sizes per field: "at every table size (2-10) under all three fields", or field by field."""
+    """Table sizes per field: "at every table size (2-10) under every field", or field by field."""
     players = list(result.exp.players)
 
     def at(ps: list[int]) -> str:
@@ -428,7 +334,7 @@ def _sizes_text(result: SeatAdvantageResult, sizes: dict[str, list[int]]) -> str
 
     values = list(sizes.values())
     if all(v == values[0] for v in values):
-        return f"{at(values[0])} under {'all ' if len(values) > 1 else ''}{fields_text(list(sizes)).removeprefix('the ')}"
+        return f"{at(values[0])} under " + ("every field" if len(values) > 1 else f"`{next(iter(sizes))}`")
     return "; ".join(f"{at(ps)} with `{f}`" for f, ps in sizes.items())
 
 
@@ -440,25 +346,50 @@ def _answer(result: SeatAdvantageResult) -> str:
         verdicts = _role_verdicts(result, role)
         for kind in ("above fair", "below fair"):
             sizes = {f: [p for p, v in verdicts.items() if v[f] == kind] for f in result.names}
-            if any(sizes.values()):
-                parts.append(f"{who} wins {kind.replace('fair', 'the fair share 1/n')} {_sizes_text(result, sizes)}.")
+            every = [p for p in result.exp.players if all(p in v for v in sizes.values())]
+            if every:  # the fields' own verdicts elsewhere are in the findings, with the test of their difference
+                where = _sizes_text(result, dict.fromkeys(result.names, every))
+                some = (
+                    ""
+                    if all(v == every for v in sizes.values())
+                    else f"; at other sizes under some fields ({_differ_sizes(result, role)})"
+                )
+                parts.append(f"{who} wins {kind.replace('fair', 'the fair share 1/n')} {where}{some}.")
     mid = 4 if 4 in result.exp.players else result.exp.players[0]
     at = t[t["players"] == mid].set_index("field")
-    shares = ", ".join(
-        f"{fmt.share_ci(at.loc[f, 'first_player_share'], at.loc[f, 'ci_low'], at.loc[f, 'ci_high'], 1)} `{f}`"
-        for f in result.names
-    )
+    shares = ", ".join(f"{fmt.share(at.loc[f, 'first_player_share'], 1)} `{f}`" for f in result.names)
     return (
         f"**Answer.** At {mid} players the first player wins {shares} of rounds (fair {fmt.share(1 / mid)}; "
-        f"n = {fmt.count(result.rounds[mid])} rounds per field; 95% Wilson intervals). "
+        f"n = {fmt.count(result.rounds[mid])} each). "
         + (" ".join(parts) if parts else "No role's share differs from 1/n under any field.")
+        + _even_text(result)
     )
+
+
+def _differ_sizes(result: SeatAdvantageResult, role: str) -> str:
+    """Where two fields' edges differ beyond the margin (paired on common deals), for the answer."""
+    sizes = [p for p, items in result.between.get(role, {}).items() if any(i.verdict == LARGER for i in items)]
+    if not sizes:
+        return "but the fields cannot be told apart"
+    return f"two fields' edges differ beyond the margin at {', '.join(map(str, sizes))} players"
+
+
+def _even_text(result: SeatAdvantageResult) -> str:
+    """Whether whole matches even the seats out: said only where every seat's match edge is equivalent to 0."""
+    m = result.matches
+    if not len(m):
+        return ""
+    even = [int(p) for p, v in m.groupby("players")["edge_verdict"].agg(lambda v: set(v) <= WITHIN_MARGIN).items() if v]
+    margin, n = fmt.num(result.exp.margins["win_share_pp"]), fmt.count(m["n"].min())
+    if len(even) == len(set(m["players"])):
+        return f" Over whole matches the seats even out: every seat within +/-{margin} pp of 1/n (equivalence) at every size."
+    shown = ", ".join(map(str, even)) if even else "no table size"
+    return f" That whole matches even the seats out (every seat within +/-{margin} pp of 1/n) is shown at {shown} ({n} matches)."
 
 
 def _verdicts_table(result: SeatAdvantageResult) -> TableBlock:
     """One row per table size, one column per field: the first player's share and where it lies against 1/n."""
     verdicts = _role_verdicts(result, "first")
-    dealer = _role_verdicts(result, "dealer")
     rows = []
     for p, sub in result.table.groupby("players", sort=False):
         row: dict = {"players": p, "n per field": fmt.count(sub["n"].iloc[0]), "fair": fmt.share(1 / p, 1)}
@@ -466,16 +397,41 @@ def _verdicts_table(result: SeatAdvantageResult) -> TableBlock:
             row[f"first player, {r.field}"] = (
                 f"{fmt.share_ci(r.first_player_share, r.ci_low, r.ci_high, 1)} {verdicts[p][r.field]}"
             )
-        row["first player: same under all fields"] = "yes" if len(set(verdicts[p].values())) == 1 else "no"
-        row["dealer: same under all fields"] = "yes" if len(set(dealer[p].values())) == 1 else "no"
+        row["do the fields' edges differ? (paired on the deals)"] = _between(result, "first", p)
         rows.append(row)
     return TableBlock(
         "first-player-by-field",
-        "The first player's win share under each field of players against the fair share 1/n (95% Wilson intervals), "
-        "and whether the side of 1/n its interval lies on (above fair, below fair, includes fair) is the same under "
-        "every field",
+        "The first player's win share under each field of players against the fair share 1/n (95% Wilson intervals: "
+        "above, below or including fair), and what the paired difference of the fields' edges says (simultaneous "
+        "intervals over every pair of fields and table size; table field-differences): only it says the fields differ",
         pd.DataFrame(rows),
         result.table,
+    )
+
+
+def _differences_table(result: SeatAdvantageResult) -> TableBlock:
+    """Every pair of fields' difference of the first player's and the dealer's edges, paired on the same deals."""
+    data = differences_frame(result.between)
+    shown = views.shown(
+        data,
+        {
+            "role": "role",
+            "players": "players",
+            "fields": lambda r: f"{r['field_a']} minus {r['field_b']}",
+            "difference of the edges [simultaneous CI]": views.interval(fmt.pp_ci, "difference", "sim_low", "sim_high", 2),
+            "verdict": "verdict",
+            "n (deals)": lambda r: fmt.count(r["n"]),
+            "p (Holm)": lambda r: fmt.pvalue(r["p_holm"]),
+        },
+    )
+    level = fmt.fixed(100 * data["sim_level"].iloc[0], 2) if len(data) else "95"
+    return TableBlock(
+        "field-differences",
+        f"Does a role's edge differ between fields? One field's edge (share minus 1/n) minus another's, paired on "
+        f"the same deals: simultaneous {level}% intervals over every pair of fields and table size (one family per "
+        f"role), against +/-{fmt.num(result.exp.margins['win_share_pp'])} pp",
+        shown,
+        data,
     )
 
 
@@ -490,11 +446,43 @@ def _agreement_findings(result: SeatAdvantageResult) -> list[str]:
             ", ".join(f"{p} ({next(iter(verdicts[p].values()))})" for p in same) or "no table size"
         )
         if split:
-            text += f"; the labels differ between fields ({UNTESTED}) at " + "; ".join(
-                f"{p} players (" + ", ".join(f"{v} with `{f}`" for f, v in vs.items()) + ")" for p, vs in split.items()
+            text += "; the labels differ between fields at " + "; ".join(
+                f"{p} players (" + ", ".join(f"{v} with `{f}`" for f, v in vs.items()) + f"; {_between(result, role, p)})"
+                for p, vs in split.items()
             )
         out.append(text + ".")
+        out.append(_differ_text(result, role, who))
     return out
+
+
+def _between(result: SeatAdvantageResult, role: str, p: int) -> str:
+    """What the paired difference of the fields' edges says at ``p`` players (:func:`~fields.between_text`)."""
+    said = between_text(result.between.get(role, {}).get(p))
+    return said.replace("interactions on common deals", "paired differences").replace("interaction on common deals", "paired")
+
+
+def _differ_text(result: SeatAdvantageResult, role: str, who: str) -> str:
+    """Where the role's edge differs between fields beyond the margin: the only ground for "under X but not Y"."""
+    found = result.between.get(role, {})
+    differ = {p: [i for i in items if i.verdict == LARGER] for p, items in found.items()}
+    differ = {p: items for p, items in differ.items() if items}
+    within = [p for p, items in found.items() if all(i.verdict in WITHIN_MARGIN for i in items)]
+    level = fmt.fixed(100 * next(iter(found.values()))[0].level, 2) if found else "95"
+    head = (
+        f"Between fields, the {who}'s edge (share minus 1/n), paired on the same deals (simultaneous {level}% intervals "
+        f"over every pair of fields and table size, margin +/-{fmt.num(result.exp.margins['win_share_pp'])} pp): "
+    )
+    parts = [
+        f"differs beyond the margin at {p} players ("
+        + "; ".join(f"{i.field_a} minus {i.field_b} {fmt.pp_ci(i.diff, i.low, i.high, 2)}" for i in items)
+        + ")"
+        for p, items in differ.items()
+    ]
+    parts.append(f"every pair lies within the margin at {', '.join(map(str, within)) or 'no table size'}")
+    rest = [p for p in found if p not in differ and p not in within]
+    if rest:
+        parts.append(f"the fields cannot be told apart (undecided) at {', '.join(map(str, rest))}")
+    return head + "; ".join(parts) + "."
 
 
 def _findings(result: SeatAdvantageResult) -> list[str]:

@@ -4,60 +4,47 @@ The arms are the stacking variants (rule sets differing in ``stacking``); at
 each table size they play the same deals, once per *field* (the policy every
 seat plays: option ``fields``, e.g. ``random``, ``basic`` and ``adapted``, the
 player of option ``adapted`` who keeps its draw cards to answer a penalty).
-Per field, variant and table size (stacking_fields.py): round length (turns,
-and turns counting skipped players), cards drawn, the chance of drawing 8+
-or 12+ cards at once, the comeback chance. Under the base policy's field (or
-the first field) also: the paired change in turns and the first player's
-share with equivalence verdicts, the longest penalty chain (``max_stack``),
-and balance in Ludii's sense (1 minus the largest gap between two seats' win
-shares, block-bootstrap interval). At ``versus_players`` seat 0 also plays
-the adapted player and the ``reference`` player among each field, on the
-same deals: the adapted player's gain over the reference player (their seat-0
-win shares' difference; the ``edge`` column), its edge (win share minus 1/n,
-the ``gap`` column) and the interaction of the rule with the strategy (the
-gain under a variant minus the gain under the baseline, paired over deals).
+The computation is :mod:`unocli.analysis.stacking` (lengths, cards drawn, big
+draws and comebacks per field; chains, the first player and balance under the
+main field; the adapted player's gain over the ``reference`` player at seat 0
+and its interaction with the rule); this module builds its arms from the
+experiment, draws the tables and charts, and sets the published figures the
+experiment file names (``[[published]]``, keys of :func:`_ours`) beside
+unocli's. The findings are in :mod:`unocli.report.analyses.stacking_render`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from dataclasses import dataclass, field, fields
+from functools import partial
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from unocli.report import fmt
+from unocli.analysis import stacking as analysis
+from unocli.analysis.stacking import STACK_BINS, StackingTables, field_spec
+from unocli.game.policies import parse_policy_spec
+from unocli.report import fmt, views
 from unocli.report.analyses.common import (
     Context,
-    add_verdicts,
-    arm_diff,
-    arm_mean,
-    arm_rows,
     balance_chart,
     caption,
     change_word,
     effect_forest,
-    fair_balance,
     first_player_chart,
     interval_series,
+    plan,
     players_chart,
-    total_games,
     verdict_counts,
 )
-from unocli.report.analyses.fields import (
-    check_fields,
-    field_interactions,
-    field_sizes,
-    field_specs,
-    sizes_text,
-    templates_text,
-)
-from unocli.report.analyses.stacking_fields import StackingResult, field_rows, judge_column, play_field, strategy_rows
+from unocli.report.analyses.fields import check_fields, field_experiment, field_sizes, field_specs, sizes_text, templates_text
 from unocli.report.analyses.stacking_render import answer, field_blocks, field_findings, field_label
-from unocli.report.experiment import Experiment, players_list, policy_spec, positive_int
+from unocli.report.experiment import Experiment, View, players_list, policy_spec, positive_int
 from unocli.report.model import Chart, Section, TableBlock, sentences
+from unocli.study.arm import Arm, has_placeholders
 from unocli.study.compare import Comparison
-from unocli.study.stats import holm, wilson
+from unocli.study.stats import wilson
 
 
 def _fields(value: Any) -> str | None:
@@ -79,14 +66,22 @@ OPTIONS = {
     "stack_players": ([4], players_list),
     "replicates": (1000, positive_int),
 }
-STACK_BINS = 9  # longest stack 0..7, and 8 or more
-EFFECTS = ("turns", "cards_drawn", "win_first")
+# The views drawn when the experiment file declares none ([[view]]): this report has no design frame, so only
+# the published figures are declared (sims/stacking.toml).
+VIEWS = (View("published", "published"),)
+
+
+@dataclass(frozen=True)
+class StackingResult(StackingTables):
+    """The computation's tables (:class:`~unocli.analysis.stacking.StackingTables`) with the experiment they answer."""
+
+    exp: Experiment = field(kw_only=True)
 
 
 def check(exp: Experiment) -> str | None:
     if len(exp.arms) < 2:
         return "arms: the stacking analysis needs a baseline arm and at least one stacking variant"
-    return check_fields(exp, partial=True)
+    return check_fields(exp, partial=True) or views.refused(exp, ("published",))
 
 
 def main_field(exp: Experiment) -> str:
@@ -94,110 +89,40 @@ def main_field(exp: Experiment) -> str:
 
     Only a field played at every table size qualifies (a template field may miss some).
     """
-    fields = [name for name, spec in field_specs(exp).items() if field_sizes(exp, spec) == exp.players]
-    return exp.base.policy if exp.base.policy in fields else fields[0]
+    names = [name for name, spec in field_specs(exp).items() if field_sizes(exp, spec) == exp.players]
+    return exp.base.policy if exp.base.policy in names else names[0]
+
+
+def field_arms(exp: Experiment, p: int, spec: str) -> list[Arm]:
+    """The variants at ``p`` players with every seat playing field ``spec`` (a template seats each variant's own player)."""
+    if has_placeholders(spec):
+        return [Arm(a.name, a.rules, a.policies) for a in field_experiment(exp, spec).arms_for(p)]
+    policy = parse_policy_spec(field_spec(spec, exp.options))
+    return [Arm(a.name, a.rules, (policy,) * p) for a in exp.arms_for(p)]
+
+
+def play_field(exp: Experiment, ctx: Context, p: int, spec: str, base: str, name: str | None = None) -> Comparison:
+    """One field's comparison at ``p`` players (:func:`unocli.analysis.stacking.play_field`) from the experiment."""
+    return analysis.play_field(plan(exp, ctx), field_arms(exp, p, spec), p, spec, base, exp.options, name)
 
 
 def compute(exp: Experiment, ctx: Context) -> StackingResult:
-    """Play every variant under every field at every table size on the same deals (seat 0 swapped where asked)."""
-    opt = exp.options
+    """Play every variant under every field at every table size on the same deals (:func:`unocli.analysis.stacking.play`)."""
     names = tuple(a.name for a in exp.arms)
-    base, main = exp.baseline or names[0], main_field(exp)
     specs = field_specs(exp)
-    sizes = {field: field_sizes(exp, spec) for field, spec in specs.items()}
-    comps: dict[int, Comparison] = {}
-    played: list[Comparison] = []
-    by_field: dict[tuple[str, int], Comparison] = {}
-    rows, stacks, found, fields, strategy = [], [], [], [], []
-    for p in exp.players:
-        for field, spec in specs.items():
-            if p not in sizes[field]:  # a template field only where its players exist
-                continue
-            comp = play_field(exp, ctx, p, spec, base, field)
-            played.append(comp)
-            by_field[(field, p)] = comp
-            fields += field_rows(comp, p, field, names, base, opt["replicates"], exp.seed)
-            if p in opt["versus_players"]:
-                strategy += strategy_rows(comp, p, spec, names, base, opt)
-            if field == main:
-                comps[p] = comp
-        comp = comps[p]
-        rows += _arm_rows(comp, p, names, base, opt["replicates"], exp.seed)
-        found += [(arm_diff(comp, n, base, "turns"), arm_diff(comp, n, base, "win_first")) for n in names if n != base]
-        stacks += [_stack_row(comp, p, name) for name in names]
-    table = pd.DataFrame(rows)
-    effects = table[table["stacking"] != base].copy().reset_index(drop=True)
-    for metric in EFFECTS:
-        effects[f"p_{metric}_holm"] = holm(effects[f"p_{metric}"].to_numpy())
-    add_verdicts(effects, [t for t, _ in found], "turns", exp.margins["turns"])
-    add_verdicts(effects, [w for _, w in found], "first", exp.margins["win_share_pp"], scale=100)
-    strategy_df = pd.DataFrame(strategy)
-    if len(strategy_df):
-        has = strategy_df["interaction_p"].notna()
-        strategy_df.loc[has, "interaction_p_holm"] = holm(strategy_df.loc[has, "interaction_p"].to_numpy())
-    share, turns = exp.margins["win_share_pp"] / 100, exp.margins["turns"]
-    fields_df = pd.DataFrame(fields)
-    # each column is one family read together; cards drawn has no margin of its own (margin 0, docs/statistics.md)
-    for column, margin in (("d_turns", turns), ("d_cards_drawn", 0.0), ("d_comeback", share)):
-        judge_column(fields_df, column, margin)
-    for column in ("edge", "interaction"):
-        judge_column(strategy_df, column, share)
-    names_of = list(specs)
-    between = {
-        "turns": field_interactions(by_field, names_of, names, base, "turns", turns),
-        "cards_drawn": field_interactions(by_field, names_of, names, base, "cards_drawn", 0.0),
-    }
-    return StackingResult(
-        exp=exp,
-        names=names,
-        base=base,
-        table=table,
-        effects=effects,
-        stacks=pd.DataFrame(stacks),
-        fields=fields_df,
-        strategy=strategy_df,
-        main_field=main,
-        stack_hists={(p, name): c.acc(name).stack_hist for p, c in comps.items() for name in names},
-        rounds={p: c.games for p, c in comps.items()},
-        fair={p: fair_balance(c.games, p) for p, c in comps.items()},
-        games=total_games(played),
-        between=between,
+    tables = analysis.play(
+        plan(exp, ctx),
+        names,
+        base=exp.baseline or names[0],
+        main=main_field(exp),
+        specs=specs,
+        sizes={name: field_sizes(exp, spec) for name, spec in specs.items()},
+        players=exp.players,
+        arms=lambda p, spec: field_arms(exp, p, spec),
+        opt=exp.options,
+        margins=exp.margins,
     )
-
-
-def _arm_rows(comp: Comparison, p: int, names: tuple[str, ...], base: str, replicates: int, seed: int) -> list[dict]:
-    rows = []
-    for name, row, change in arm_rows(comp, p, names, base, replicates, seed, "stacking"):
-        skips = arm_mean(comp, name, "skips")
-        row |= {"turns_with_skips": row["turns"] + skips.mean, "stuck_share": arm_mean(comp, name, "stuck").mean}
-        row |= {"capped_share": arm_mean(comp, name, "capped").mean}
-        if name != base:
-            for metric in EFFECTS:
-                d = arm_diff(comp, name, base, metric)
-                row |= {f"d_{metric}": d.diff, f"d_{metric}_low": d.low, f"d_{metric}_high": d.high, f"p_{metric}": d.p}
-        rows.append(row | change)
-    return rows
-
-
-def _stack_row(comp: Comparison, p: int, name: str) -> dict:
-    hist = comp.acc(name).stack_hist
-    total = hist.sum()
-    dist = np.append(hist[: STACK_BINS - 1], hist[STACK_BINS - 1 :].sum()) / total
-    ms = arm_mean(comp, name, "max_stack")
-    at_least = {f"p_at_least_{k}": wilson(int(hist[k:].sum()), int(total)) for k in (2, 3, 4)}
-    return {
-        "players": p,
-        "stacking": name,
-        "n": int(total),
-        "mean_max_stack": ms.mean,
-        "mean_low": ms.low,
-        "mean_high": ms.high,
-        **{key: w.share for key, w in at_least.items()},
-        **{f"{key}_low": w.low for key, w in at_least.items()},
-        **{f"{key}_high": w.high for key, w in at_least.items()},
-        **{f"share_{k}" if k < STACK_BINS - 1 else f"share_{k}_or_more": dist[k] for k in range(STACK_BINS)},
-        "longest_seen": int(np.flatnonzero(hist).max()),
-    }
+    return StackingResult(exp=exp, **{f.name: getattr(tables, f.name) for f in fields(tables)})
 
 
 def render(result: StackingResult) -> Section:
@@ -221,17 +146,9 @@ def render(result: StackingResult) -> Section:
         _balance_chart(result),
         TableBlock("stacking-arms", "Each variant: turns, first-player share and balance", _arms_shown(result), result.table),
     ]
-    published = _published(result)
-    if len(published):
-        blocks.append(
-            TableBlock(
-                "published",
-                "Published figures side by side: everygamemade's Uno stacking study (4 players unless stated; it counts "
-                "skipped turns as turns, so unocli's column is turns + skips over finished rounds)",
-                published.drop(columns=["progressive_low", "progressive_high"]),
-                published,
-            )
-        )
+    title = "Published figures side by side, with unocli's closest setup (official rules, every seat "
+    setup = views.Setup(partial(_caption, result), base, _ours(result), title + f"{result.main_field}; stuck rounds left out)")
+    blocks += views.declared(views.chosen(exp, VIEWS), exp, None, setup)
     blocks = [*field_blocks(result), *blocks]
     paragraph = answer(result)
     intro = (
@@ -264,52 +181,53 @@ def run(exp: Experiment, ctx: Context) -> Section:
 # ---------------------------------------------------------------- tables
 
 
-def _triples(
-    df: pd.DataFrame, column: str, low: str | None = None, high: str | None = None
-) -> Iterator[tuple[float, float, float]]:
-    """(point, low, high) of each row, the bounds in ``column_low`` and ``column_high`` unless named."""
-    return zip(df[column], df[low or f"{column}_low"], df[high or f"{column}_high"], strict=True)
-
-
 def _effects_shown(result: StackingResult) -> pd.DataFrame:
     """Turns and the first player's share on simultaneous intervals with verdicts; cards drawn and balance at 95%."""
-    e, m = result.effects, result.exp.margins
-    return pd.DataFrame(
+    m = result.exp.margins
+    return views.shown(
+        result.effects,
         {
-            "players": e["players"],
-            "stacking": e["stacking"],
-            "turns (finished rounds)": [fmt.signed_ci(*x, 1) for x in _triples(e, "d_turns", "turns_sim_low", "turns_sim_high")],
-            f"turns verdict (+/-{fmt.num(m['turns'])})": e["turns_verdict"],
-            "first player wins": [fmt.pp_ci(*x, 2) for x in _triples(e, "d_win_first", "first_sim_low", "first_sim_high")],
-            f"first player verdict (+/-{fmt.num(m['win_share_pp'])} pp)": e["first_verdict"],
-            "cards drawn (95%)": [fmt.signed_ci(*x, 1) for x in _triples(e, "d_cards_drawn")],
-            "balance (95% bootstrap)": [fmt.signed_ci(*x, 3) for x in _triples(e, "d_balance")],
-        }
+            "players": "players",
+            "stacking": "stacking",
+            "turns (finished rounds)": views.interval(fmt.signed_ci, "d_turns", "turns_sim_low", "turns_sim_high", 1),
+            f"turns verdict (+/-{fmt.num(m['turns'])})": "turns_verdict",
+            "first player wins": views.interval(fmt.pp_ci, "d_win_first", "first_sim_low", "first_sim_high", 2),
+            f"first player verdict (+/-{fmt.num(m['win_share_pp'])} pp)": "first_verdict",
+            "cards drawn (95%)": views.interval(fmt.signed_ci, "d_cards_drawn", "d_cards_drawn_low", "d_cards_drawn_high", 1),
+            "balance (95% bootstrap)": views.interval(fmt.signed_ci, "d_balance", "d_balance_low", "d_balance_high", 3),
+        },
     )
 
 
 def _stacks_shown(result: StackingResult) -> pd.DataFrame:
-    stacks = result.stacks
-    shown = stacks[["players", "stacking"]].copy()
-    shown["n"] = stacks["n"].map(fmt.count)
-    shown["mean longest stack"] = [fmt.ci(*x) for x in _triples(stacks, "mean_max_stack", "mean_low", "mean_high")]
-    for k in (2, 3, 4):
-        shown[f"P(longest >= {k})"] = [fmt.share_ci(*x, 2) for x in _triples(stacks, f"p_at_least_{k}")]
-    shown["longest seen"] = stacks["longest_seen"]
-    return shown
+    chains = {
+        f"P(longest >= {k})": views.interval(fmt.share_ci, f"p_at_least_{k}", f"p_at_least_{k}_low", f"p_at_least_{k}_high", 2)
+        for k in (2, 3, 4)
+    }
+    return views.shown(
+        result.stacks,
+        {
+            "players": "players",
+            "stacking": "stacking",
+            "n": lambda r: fmt.count(r["n"]),
+            "mean longest stack": views.interval(fmt.ci, "mean_max_stack", "mean_low", "mean_high"),
+            **chains,
+            "longest seen": "longest_seen",
+        },
+    )
 
 
 def _arms_shown(result: StackingResult) -> pd.DataFrame:
-    t = result.table
-    return pd.DataFrame(
+    return views.shown(
+        result.table,
         {
-            "players": t["players"],
-            "stacking": t["stacking"],
-            "n": t["n"].map(fmt.count),
-            "turns": [fmt.ci(*x) for x in _triples(t, "turns")],
-            "first player wins": [fmt.share_ci(*x, 1) for x in _triples(t, "first_player_share", "first_low", "first_high")],
-            "balance": [fmt.interval(*x, 3) for x in _triples(t, "balance")],
-        }
+            "players": "players",
+            "stacking": "stacking",
+            "n": lambda r: fmt.count(r["n"]),
+            "turns": views.interval(fmt.ci, "turns", "turns_low", "turns_high"),
+            "first player wins": views.interval(fmt.share_ci, "first_player_share", "first_low", "first_high", 1),
+            "balance": views.interval(fmt.interval, "balance", "balance_low", "balance_high", 3),
+        },
     )
 
 
@@ -467,68 +385,34 @@ def _findings(result: StackingResult) -> list[str]:
     return out
 
 
-# ---------------------------------------------------------------- published figures
-
-# everygamemade's Uno stacking study: (figure, no stacking, +2 on +2, +2 and +4 stacking).
-EVERYGAMEMADE = (
-    ("turns per round (skipped turns counted)", "55.1", "53.0", "52.3"),
-    ("rounds with a chain of 2 or more", "-", "44.7%", "70.9%"),
-    ("rounds with a chain of 3 or more", "-", "14.5%", "33.9%"),
-    ("longest chain seen", "-", "7", "9"),
-)
-PUBLISHED_ARMS = ("off", "plus2", "progressive")  # unocli's closest variants to the study's three columns
+# ---------------------------------------------------------------- unocli's figures beside the published ones
 
 
-def _published(result: StackingResult) -> pd.DataFrame:
-    """everygamemade's figures beside unocli's at 4 players (off, plus2, progressive), when those were played."""
-    if 4 not in result.exp.players or not all(a in result.names for a in PUBLISHED_ARMS):
-        return pd.DataFrame()
-    t = result.table.set_index(["players", "stacking"])
+def _ours(result: StackingResult) -> dict[str, views.Ours]:
+    """The figures the experiment file's ``[[published]]`` rows name (``ours``), under the main field.
+
+    ``turns-skips-P-V``: turns + skips per finished round (block-bootstrap 95%), ``chain-K-P-V``: the share of
+    rounds whose longest chain has K or more cards (Wilson), ``longest-P-V``: the longest chain seen,
+    ``longer-P-V``: V's paired change in turns + skips relative to ``off``'s mean (the bootstrap interval of the
+    difference over that mean), at P players.
+    """
+    f = result.fields[result.fields["field"] == result.main_field].set_index(["players", "stacking"])
     st = result.stacks.set_index(["players", "stacking"])
-
-    def ours(figure: str, arm: str) -> str:
-        if figure.startswith("turns"):
-            return fmt.num(t.loc[(4, arm), "turns_with_skips"])
-        if arm == "off":
-            return "-"
-        if figure.startswith("longest"):
-            return str(int(st.loc[(4, arm), "longest_seen"]))
-        k = 2 if "2 or more" in figure else 3
-        r = st.loc[(4, arm)]
-        return fmt.share_ci(r[f"p_at_least_{k}"], r[f"p_at_least_{k}_low"], r[f"p_at_least_{k}_high"], 1)
-
-    rows: list[dict[str, Any]] = [
-        {
-            "figure": f,
-            "published: none / +2 on +2 / +2 and +4": " / ".join(pub),
-            "unocli: off / plus2 / progressive": " / ".join(ours(f, a) for a in PUBLISHED_ARMS),
-        }
-        for f, *pub in EVERYGAMEMADE
-    ]
-    if 2 in result.exp.players:
-        rel = t.loc[(2, "progressive"), "turns_with_skips"] / t.loc[(2, "off"), "turns_with_skips"] - 1
-        rows.append(
-            {
-                "figure": "2 players: full stacking lengthens a round by",
-                "published: none / +2 on +2 / +2 and +4": "+10.8%",
-                "unocli: off / plus2 / progressive": f"{fmt.fixed(100 * rel, 1, sign=True)}% (progressive vs off)",
-            }
-        )
-    for row in rows:
-        row["n"] = fmt.count(result.rounds[2 if row["figure"].startswith("2 players") else 4])
-        chain = "2 or more" if "2 or more" in row["figure"] else "3 or more" if "3 or more" in row["figure"] else None
-        k = chain[0] if chain else None
-        row["progressive_low"] = st.loc[(4, "progressive"), f"p_at_least_{k}_low"] if k else float("nan")
-        row["progressive_high"] = st.loc[(4, "progressive"), f"p_at_least_{k}_high"] if k else float("nan")
-    n = fmt.count(result.rounds[4])
-    rows.append(
-        {
-            "figure": "setup",
-            "published: none / +2 on +2 / +2 and +4": "its own players and deck handling; n not stated here",
-            "unocli: off / plus2 / progressive": f"official rules, every seat basic, n = {n} deals; stuck rounds left out",
-            "n": n,
-            "progressive_low": float("nan"),
-            "progressive_high": float("nan"),
-        }
-    )
-    return pd.DataFrame(rows)
+    out: dict[str, views.Ours] = {}
+    for (p, v), r in f.iterrows():
+        n = int(r["n"])
+        text = f"{fmt.ci(r['turns_skips'], r['turns_skips_low'], r['turns_skips_high'])} ({v}, n = {fmt.count(n)} deals)"
+        out[f"turns-skips-{p}-{v}"] = views.Ours(text, n, r["turns_skips_low"], r["turns_skips_high"])
+        if (p, result.base) in f.index and v != result.base:
+            off = f.loc[(p, result.base), "turns_skips"]
+            rel = [r[c] / off for c in ("d_turns_skips", "d_turns_skips_low", "d_turns_skips_high")]
+            text = f"{fmt.fixed(100 * rel[0], 1, sign=True)}% [{fmt.fixed(100 * rel[1], 1, sign=True)}%, "
+            text += f"{fmt.fixed(100 * rel[2], 1, sign=True)}%] ({v} against {result.base}, n = {fmt.count(n)} deals)"
+            out[f"longer-{p}-{v}"] = views.Ours(text, n, rel[1], rel[2])
+        if (p, v) in st.index:
+            c = st.loc[(p, v)]
+            for k in (2, 3):
+                w = (c[f"p_at_least_{k}"], c[f"p_at_least_{k}_low"], c[f"p_at_least_{k}_high"])
+                out[f"chain-{k}-{p}-{v}"] = views.Ours(f"{fmt.share_ci(*w, 1)} ({v})", int(c["n"]), w[1], w[2])
+            out[f"longest-{p}-{v}"] = views.Ours(f"{int(c['longest_seen'])} cards ({v})", int(c["n"]))
+    return out

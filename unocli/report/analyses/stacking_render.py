@@ -1,19 +1,21 @@
-"""The stacking report's answer, field tables, strategy tables, charts and findings (stacking_fields.py's results)."""
+"""The stacking report's answer, field tables, strategy tables, charts and findings (:mod:`unocli.analysis.stacking`'s tables)."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from unocli.report import fmt
+from unocli.analysis.stacking import DRAW_AT_ONCE
+from unocli.report import fmt, views
 from unocli.report.analyses.common import caption, change_word, verdict_counts
-from unocli.report.analyses.fields import UNTESTED, agreement
-from unocli.report.analyses.stacking_fields import DRAW_AT_ONCE, StackingResult
+from unocli.report.analyses.fields import agreement
 from unocli.report.model import Chart, TableBlock
 from unocli.study.stats import LARGER
+
+if TYPE_CHECKING:
+    from unocli.report.analyses.stacking import StackingResult
 
 
 def field_label(result: StackingResult, field: str) -> str:
@@ -43,7 +45,7 @@ def _sim(row: Any, column: str, kind: str) -> str:
 
 
 def _holds(rows: pd.DataFrame, column: str, words: tuple[str, str], kind: str, between: Any = None) -> str:
-    """Each field's verdict on ``column`` (simultaneous intervals, :func:`judge_column` of stacking_fields) as
+    """Each field's verdict on ``column`` (simultaneous intervals, :func:`~unocli.analysis.stacking.judge_column`) as
     the word for its change, and what the interaction between fields says (:func:`~fields.agreement`): "lowers
     under all three fields (...)" or "by field: ... (the fields cannot be told apart ...)"."""
     up, down = words
@@ -93,19 +95,20 @@ def answer(result: StackingResult) -> str:
     text = (
         f"**Answer ({mid} players).** Stacking turns penalties into big draws: a player draws 8 or more cards at once "
         f"in up to {fmt.share(big['p_draw_8'], 1)} of rounds ({big['stacking']}, {big['field']} field), against "
-        f"{fmt.share(off['p_draw_8'].max(), 1)} under {base}. Its effect on round length lies between "
-        f"{fmt.signed(var['d_turns'].min(), 1)} and {fmt.signed(var['d_turns'].max(), 1)} turns across variants and "
-        f"fields; against the +/-{fmt.num(result.exp.margins['turns'])}-turn margin: {_kinds(var['d_turns_verdict'])}. "
-        f"The comeback chance (the first player left with one card does not win) is "
-        f"{fmt.share(off['comeback'].min(), 1)}-{fmt.share(off['comeback'].max(), 1)} under {base} and "
-        f"{fmt.share(var['comeback'].min(), 1)}-{fmt.share(var['comeback'].max(), 1)} under the variants; its changes "
-        f"against +/-{fmt.num(result.exp.margins['win_share_pp'])} pp: {_kinds(var['d_comeback_verdict'])}."
+        f"{fmt.share(off['p_draw_8'].max(), 1)} under {base}. Its effect on round length, per variant and field, "
+        f"against the +/-{fmt.num(result.exp.margins['turns'])}-turn margin: {_kinds(var['d_turns_verdict'])}; "
+        f"on the comeback chance, against +/-{fmt.num(result.exp.margins['win_share_pp'])} pp: "
+        f"{_kinds(var['d_comeback_verdict'])}."
     )
-    return text + _strategy_answer(result, mid)
+    s = result.strategy
+    sm = s[(s["players"] == mid) & (s["stacking"] != base)] if len(s) else s
+    if len(sm):
+        text += f" Whether it changes the best strategy (keeping draw cards to answer): {_kinds(sm['interaction_verdict'])}."
+    return text
 
 
-def _strategy_answer(result: StackingResult, mid: int) -> str:
-    """The answer's last sentences: does stacking change the best strategy, and under which fields.
+def strategy_summary(result: StackingResult, mid: int) -> str:
+    """The findings' first sentences: does stacking change the best strategy, and under which fields.
 
     Counted on the interactions' verdicts (simultaneous intervals over every interaction of the table, against the
     win-share margin), so "does better" or "does worse" is said only of a change larger than the margin.
@@ -122,7 +125,7 @@ def _strategy_answer(result: StackingResult, mid: int) -> str:
     same = bool(((on_base["edge"] == 0) & (on_base["edge_low"] == 0) & (on_base["edge_high"] == 0)).all())
     margin = fmt.num(result.exp.margins["win_share_pp"])
     text = (
-        f" Does stacking change the best strategy? The adapted player ({opt['adapted']}) against "
+        f"Does stacking change the best strategy? The adapted player ({opt['adapted']}) against "
         f"{opt['reference']} at seat 0: "
         + (
             f"under {base} they are the same player (its knobs act only when stacking is on), so the interaction is "
@@ -148,7 +151,7 @@ def _strategy_answer(result: StackingResult, mid: int) -> str:
         f"{f} {int((big & (sm['interaction'] > 0) & (sm['field'] == f)).sum())} of {int((sm['field'] == f).sum())}"
         for f in fields
     )
-    return text + f" (a larger gain beyond the margin, by field: {per_field}; {UNTESTED})."
+    return text + f" (a larger gain beyond the margin, counted by field: {per_field}; counts, not a test of the fields)."
 
 
 # ---------------------------------------------------------------- tables and charts
@@ -190,55 +193,72 @@ def field_blocks(result: StackingResult) -> list:
 def _fields_shown(result: StackingResult) -> pd.DataFrame:
     f = result.fields
 
-    def opt(column: str, form: Any, decimals: int) -> list[str]:
-        """The change column, blank on the baseline's rows (and everywhere when no variant was played)."""
-        if column not in f.columns:
-            return [""] * len(f)
-        return [form(d, lo, hi, decimals) if d == d else "" for d, lo, hi in _triples(f, column)]
+    def level(column: str, form: Any = fmt.ci, *args: Any) -> Any:
+        return views.interval(form, column, f"{column}_low", f"{column}_high", *args)
 
-    shown = pd.DataFrame({"players": f["players"], "field": f["field"], "stacking": f["stacking"]})
-    shown["n (finished)"] = [f"{fmt.count(n)} ({fmt.count(k)})" for n, k in zip(f["n"], f["finished"], strict=True)]
-    shown["turns"] = [fmt.ci(*x) for x in _triples(f, "turns")]
-    shown["change"] = opt("d_turns", fmt.signed_ci, 1)
-    shown["turns + skips"] = [fmt.ci(*x) for x in _triples(f, "turns_skips")]
-    shown["change "] = opt("d_turns_skips", fmt.signed_ci, 1)
-    shown["cards drawn"] = [fmt.ci(*x) for x in _triples(f, "cards_drawn")]
-    shown["change  "] = opt("d_cards_drawn", fmt.signed_ci, 1)
-    for k in DRAW_AT_ONCE:
-        shown[f"P(draw {k}+ at once)"] = [fmt.share_ci(*x, 2) for x in _triples(f, f"p_draw_{k}")]
-    shown["comeback (n)"] = [
-        f"{fmt.share_ci(*x, 1)} ({fmt.count(n)})" for x, n in zip(_triples(f, "comeback"), f["one_reached"], strict=True)
-    ]
-    shown["change   "] = opt("d_comeback", fmt.pp_ci, 2)
-    return shown
+    draws = {f"P(draw {k}+ at once)": level(f"p_draw_{k}", fmt.share_ci, 2) for k in DRAW_AT_ONCE}
+    return views.shown(
+        f,
+        {
+            "players": "players",
+            "field": "field",
+            "stacking": "stacking",
+            "n (finished)": lambda r: f"{fmt.count(r['n'])} ({fmt.count(r['finished'])})",
+            "turns": level("turns"),
+            "change": level("d_turns", fmt.signed_ci, 1),
+            "turns + skips": level("turns_skips"),
+            "change ": level("d_turns_skips", fmt.signed_ci, 1),
+            "cards drawn": level("cards_drawn"),
+            "change  ": level("d_cards_drawn", fmt.signed_ci, 1),
+            **draws,
+            "comeback (n)": lambda r: (
+                f"{fmt.share_ci(r['comeback'], r['comeback_low'], r['comeback_high'], 1)} ({fmt.count(r['one_reached'])})"
+            ),
+            "change   ": level("d_comeback", fmt.pp_ci, 2),
+        },
+    )
 
 
 def _strategy_shown(result: StackingResult) -> pd.DataFrame:
-    s = result.strategy
-    return pd.DataFrame(
+    def pp(column: str) -> Any:
+        return views.interval(fmt.pp_ci, column, f"{column}_low", f"{column}_high", 2)
+
+    return views.shown(
+        result.strategy,
         {
-            "players": s["players"],
-            "field": s["field"],
-            "stacking": s["stacking"],
-            "n (paired deals)": s["n"].map(fmt.count),
-            "gain over the reference at seat 0": [fmt.pp_ci(*x, 2) for x in _triples(s, "edge")],
-            "edge (share - 1/n)": [fmt.pp_ci(*x, 2) for x in _triples(s, "gap")],
-            "interaction (vs baseline), 95%": [fmt.pp_ci(*x, 2) if x[0] == x[0] else "" for x in _triples(s, "interaction")],
-            "simultaneous interval": [
-                fmt.bounds(lo, hi, 2, "pp") if lo == lo else ""
-                for lo, hi in zip(
-                    s.get("interaction_sim_low", pd.Series([math.nan] * len(s))),
-                    s.get("interaction_sim_high", pd.Series([math.nan] * len(s))),
-                    strict=True,
-                )
-            ],
-            "verdict": s.get("interaction_verdict", pd.Series([""] * len(s))).fillna(""),
-            "p (raw)": [fmt.pvalue(p) if p == p else "" for p in s["interaction_p"]],
-            "p (Holm-adjusted)": [
-                fmt.pvalue(p) if p == p else "" for p in s.get("interaction_p_holm", pd.Series([math.nan] * len(s)))
-            ],
-        }
+            "players": "players",
+            "field": "field",
+            "stacking": "stacking",
+            "n (paired deals)": lambda r: fmt.count(r["n"]),
+            "gain over the reference at seat 0": pp("edge"),
+            "edge (share - 1/n)": pp("gap"),
+            "interaction (vs baseline), 95%": pp("interaction"),
+            "simultaneous interval": lambda r: (
+                ""
+                if pd.isna(r["interaction_sim_low"])
+                else fmt.bounds(r["interaction_sim_low"], r["interaction_sim_high"], 2, "pp")
+            ),
+            "verdict": lambda r: "" if pd.isna(r["interaction_verdict"]) else r["interaction_verdict"],
+            "p (raw)": lambda r: fmt.pvalue(r["interaction_p"]),
+            "p (Holm-adjusted)": lambda r: fmt.pvalue(r["interaction_p_holm"]),
+        },
     )
+
+
+def _dots(result: StackingResult, frame: pd.DataFrame, column: str, mid: int, scale: float) -> list:
+    """One dot series per field at ``mid`` players: ``column`` with its 95% bounds per variant, times ``scale``."""
+    from unocli.report import plots  # matplotlib only when drawing
+
+    at = frame[frame["players"] == mid]
+    series = []
+    for field in result.field_names:
+        if not (at["field"] == field).any():  # a template field not played at this size
+            continue
+        rows = at[at["field"] == field].set_index("stacking").loc[list(result.names)]
+        series.append(
+            plots.Series(field_label(result, field), *(scale * rows[c] for c in (column, f"{column}_low", f"{column}_high")))
+        )
+    return series
 
 
 def _field_chart(result: StackingResult, column: str, name: str, what: str) -> Chart:
@@ -246,24 +266,17 @@ def _field_chart(result: StackingResult, column: str, name: str, what: str) -> C
 
     mid = _mid(result)
     at = result.fields[result.fields["players"] == mid]
-    series = []
-    for field in result.field_names:
-        if not (at["field"] == field).any():  # a template field not played at this size
-            continue
-        rows = at[at["field"] == field].set_index("stacking").loc[list(result.names)]
-        series.append(plots.Series(field_label(result, field), rows[column], rows[f"{column}_low"], rows[f"{column}_high"]))
-    n = at["n"].iloc[0]
     cap = caption(
         result.exp,
         f"Share of finished rounds with {what}, {mid} players, per stacking variant and field (every seat plays the field)",
-        f"{fmt.count(n)} deals per variant and field, the same deals everywhere",
+        f"{fmt.count(at['n'].iloc[0])} deals per variant and field, the same deals everywhere",
         rules=f"{result.exp.base.rules} with stacking = {', '.join(result.names)}",
         policies=", ".join(field_label(result, f) for f in result.field_names if (at["field"] == f).any()),
         intervals="error bars are 95% Wilson intervals",
     )
     figure = plots.dot_chart(
         list(result.names),
-        series,
+        _dots(result, result.fields, column, mid, 1.0),
         title=f"Stacking and {what}, {mid} players",
         xlabel="share of finished rounds",
         caption=cap,
@@ -277,28 +290,18 @@ def _strategy_chart(result: StackingResult) -> Chart:
 
     s, opt = result.strategy, result.exp.options
     mid = _mid(result) if (s["players"] == _mid(result)).any() else int(s["players"].iloc[0])
-    at = s[s["players"] == mid]
-    series = []
-    for field in result.field_names:
-        if not (at["field"] == field).any():  # a template field not played at this size
-            continue
-        rows = at[at["field"] == field].set_index("stacking").loc[list(result.names)]
-        # the gain over the reference player, a difference of shares: drawn in pp
-        series.append(
-            plots.Series(field_label(result, field), 100 * rows["edge"], 100 * rows["edge_low"], 100 * rows["edge_high"])
-        )
     cap = caption(
         result.exp,
         f"Win-share gain of one {opt['adapted']} player at seat 0 over {opt['reference']} at seat 0, among each field, "
         f"{mid} players; the interaction is the change of this gain from {result.base} (table stacking-strategy)",
-        f"{fmt.count(at['n'].iloc[0])} paired deals per variant and field",
+        f"{fmt.count(s[s['players'] == mid]['n'].iloc[0])} paired deals per variant and field",
         rules=f"{result.exp.base.rules} with stacking = {', '.join(result.names)}",
         policies=f"seat 0 {opt['adapted']} vs {opt['reference']}; the field at every other seat",
         intervals="error bars are paired 95% t intervals",
     )
     figure = plots.dot_chart(
         list(result.names),
-        series,
+        _dots(result, s, "edge", mid, 100.0),  # the gain over the reference player, a difference of shares: in pp
         title=f"Does stacking change the best strategy? {mid} players",
         xlabel=f"win share at seat 0 minus {opt['reference']}'s there (pp)",
         caption=cap,
@@ -314,7 +317,17 @@ def field_findings(result: StackingResult) -> list[str]:
     the interaction between them (turns and cards drawn; the comeback chance has no per-block figure to test it)."""
     mid, base, f, m = _mid(result), result.base, result.fields, result.exp.margins
     at = f[(f["players"] == mid) & (f["stacking"] != base)]
-    out = []
+    off = f[(f["players"] == mid) & (f["stacking"] == base)]
+    out = [strategy_summary(result, mid)] if len(result.strategy) else []
+    out = [line for line in out if line]
+    if len(at):
+        out.append(
+            f"At {mid} players the effect on round length lies between {fmt.signed(at['d_turns'].min(), 1)} and "
+            f"{fmt.signed(at['d_turns'].max(), 1)} turns across variants and fields; the comeback chance (the first "
+            f"player left with one card does not win) is {fmt.share(off['comeback'].min(), 1)}-"
+            f"{fmt.share(off['comeback'].max(), 1)} under {base} and {fmt.share(at['comeback'].min(), 1)}-"
+            f"{fmt.share(at['comeback'].max(), 1)} under the variants."
+        )
     for column, label, key, words, kind, margin in (
         (
             "d_turns",

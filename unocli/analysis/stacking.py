@@ -1,20 +1,25 @@
-"""The stacking report's fields and strategy: every variant under several fields of players.
+"""What stacking changes: every stacking variant under several fields of players, paired on the same deals.
 
 A *field* is the policy every seat plays (``random``, ``basic``, an adapted
-player). Per field, table size and variant: round length (two turn
-definitions), cards drawn, the chance of drawing 8+ or 12+ cards at once as a
-penalty (``max_draw``, docs/rules.md §9) and the comeback chance (the first
-player left with one card does not win, ``first_to_one``). At the strategy
-table sizes seat 0 also plays the adapted player and the reference player
-(``basic``) among each field, on the same deals, which gives the rule x
+player, a tuned player per rule set). Per field, table size and variant: round
+length (two turn definitions), cards drawn, the chance of drawing 8+ or 12+
+cards at once as a penalty (``max_draw``, docs/rules.md §9) and the comeback
+chance (the first player left with one card does not win, ``first_to_one``).
+Under the main field also: the paired change in turns, cards drawn and the
+first player's share, the longest penalty chain (``max_stack``) and balance.
+At the strategy table sizes seat 0 also plays the adapted player and the
+reference player among each field, on the same deals, which gives the rule x
 strategy interaction: (adapted minus reference at seat 0) under a variant
 minus the same under the baseline, with a paired interval over deals.
+
+:func:`play` runs it all from explicit parameters (a :class:`~unocli.analysis.measures.Plan`,
+the variants' arms per field and table size, the options) and returns :class:`StackingTables`.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
@@ -22,19 +27,23 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from unocli.analysis.fields import field_interactions
+from unocli.analysis.measures import Plan, arm_diff, arm_mean, total_games
+from unocli.analysis.seats import arm_rows, fair_balance, percentile_interval
+from unocli.analysis.verdicts import add_verdicts
 from unocli.game.policies import parse_policy_spec
-from unocli.report.analyses.common import Context, arm_diff, arm_mean, percentile_interval, run_compare
-from unocli.report.analyses.fields import field_experiment, field_name
-from unocli.report.experiment import Experiment
 from unocli.study.arm import Arm, has_placeholders
+from unocli.study.arm import template_name as field_name
 from unocli.study.compare import Comparison
 from unocli.study.interaction import FieldInteraction
-from unocli.study.stats import Difference, equivalence, paired_t, welch, wilson
+from unocli.study.stats import Difference, equivalence, holm, paired_t, welch, wilson
 
 ADAPTED = "adapted"  # a field named so plays the experiment's ``adapted`` option
 DRAW_AT_ONCE = (8, 12)  # P(max_draw >= k)
 SEAT0 = ("adapted", "reference")  # the two players compared at seat 0
 QUANTITIES = ("turns", "skips", "cards_drawn", "max_stack", "max_draw", "won", "stuck", "capped", "win_first", "win_dealer")
+STACK_BINS = 9  # longest stack 0..7, and 8 or more
+EFFECTS = ("turns", "cards_drawn", "win_first")
 
 
 def field_spec(field: str, opt: dict[str, Any]) -> str:
@@ -53,34 +62,29 @@ def seat0_name(variant: str, field: str, who: str, opt: dict[str, Any]) -> str:
     return f"{variant}+{who}"
 
 
-def play_field(exp: Experiment, ctx: Context, p: int, field: str, base: str, name: str | None = None) -> Comparison:
-    """Every variant with the whole table playing ``field``; at strategy sizes also seat 0 swapped, paired.
+def play_field(
+    plan: Plan, arms: Sequence[Arm], p: int, field: str, base: str, opt: dict[str, Any], name: str | None = None
+) -> Comparison:
+    """Every variant with the whole table playing ``field`` (``arms``); at strategy sizes also seat 0 swapped, paired.
 
-    A ``{rules}``/``{players}`` field seats each variant's own player (the
-    variant's rules preset); ``name`` is the field's name in the log.
+    ``opt`` holds ``adapted``, ``reference`` and ``versus_players`` (the
+    stacking experiment's options); ``name`` is the field's name in the log.
     """
-    opt = exp.options
-    if has_placeholders(field):
-        arms = [Arm(a.name, a.rules, a.policies) for a in field_experiment(exp, field).arms_for(p)]
-    else:
-        policy = parse_policy_spec(field_spec(field, opt))
-        arms = [Arm(a.name, a.rules, (policy,) * p) for a in exp.arms_for(p)]
+    arms = list(arms)
     variants = [a.name for a in arms]
     pairs = [(v, base) for v in variants if v != base]
     if p in opt["versus_players"]:
         for a in list(arms):
             for who in SEAT0:
-                name = seat0_name(a.name, field, who, opt)
-                if name != a.name:
+                name_ = seat0_name(a.name, field, who, opt)
+                if name_ != a.name:
                     seat0 = parse_policy_spec(str(opt["adapted"] if who == "adapted" else opt["reference"]))
-                    arms.append(Arm(name, a.rules, (seat0, *a.policies[1:])))
+                    arms.append(Arm(name_, a.rules, (seat0, *a.policies[1:])))
         for v in variants:  # every pair of the four arms an interaction contrast reads
             four = [seat0_name(x, field, who, opt) for x in (v, base) for who in SEAT0]
             pairs += [(a, b) for a, b in combinations(four, 2) if a != b and (a, b) not in pairs and (b, a) not in pairs]
     quantities = (*QUANTITIES, *(f"win_{s}" for s in range(p)))
-    return run_compare(
-        exp, ctx, arms, baseline=base, quantities=quantities, pairs=pairs, label=f"{p} players, field {name or field}"
-    )
+    return plan.compare(arms, baseline=base, quantities=quantities, pairs=pairs, label=f"{p} players, field {name or field}")
 
 
 def contrast(comp: Comparison, coefs: dict[str, int], quantity: str) -> Difference:
@@ -227,28 +231,63 @@ def strategy_rows(comp: Comparison, p: int, field: str, variants: Sequence[str],
     return rows
 
 
+def _arm_rows(comp: Comparison, p: int, names: tuple[str, ...], base: str, replicates: int, seed: int) -> list[dict]:
+    rows = []
+    for name, row, change in arm_rows(comp, p, names, base, replicates, seed, "stacking"):
+        skips = arm_mean(comp, name, "skips")
+        row |= {"turns_with_skips": row["turns"] + skips.mean, "stuck_share": arm_mean(comp, name, "stuck").mean}
+        row |= {"capped_share": arm_mean(comp, name, "capped").mean}
+        if name != base:
+            for metric in EFFECTS:
+                d = arm_diff(comp, name, base, metric)
+                row |= {f"d_{metric}": d.diff, f"d_{metric}_low": d.low, f"d_{metric}_high": d.high, f"p_{metric}": d.p}
+        rows.append(row | change)
+    return rows
+
+
+def _stack_row(comp: Comparison, p: int, name: str) -> dict:
+    hist = comp.acc(name).stack_hist
+    total = hist.sum()
+    dist = np.append(hist[: STACK_BINS - 1], hist[STACK_BINS - 1 :].sum()) / total
+    ms = arm_mean(comp, name, "max_stack")
+    at_least = {f"p_at_least_{k}": wilson(int(hist[k:].sum()), int(total)) for k in (2, 3, 4)}
+    return {
+        "players": p,
+        "stacking": name,
+        "n": int(total),
+        "mean_max_stack": ms.mean,
+        "mean_low": ms.low,
+        "mean_high": ms.high,
+        **{key: w.share for key, w in at_least.items()},
+        **{f"{key}_low": w.low for key, w in at_least.items()},
+        **{f"{key}_high": w.high for key, w in at_least.items()},
+        **{f"share_{k}" if k < STACK_BINS - 1 else f"share_{k}_or_more": dist[k] for k in range(STACK_BINS)},
+        "longest_seen": int(np.flatnonzero(hist).max()),
+    }
+
+
 @dataclass(frozen=True)
-class StackingResult:
+class StackingTables:
     """Every variant's levels, paired effects, penalty chains, and its effects under each field and on strategy.
 
     ``table``: one row per (players, stacking): n, turns, first_player_share
     (first_low/high) and balance with intervals; for variants also the paired
     changes d_turns, d_cards_drawn, d_win_first (intervals, p-values p_*) and
     d_balance. ``effects``: the variants' rows with p_*_holm adjusted over all
-    of them. ``stacks``: the longest chain per round (mean_max_stack,
-    p_at_least_2..4, share_k, longest_seen); these under the main field.
-    ``fields``: per (players, field, stacking) the levels and changes of
-    stacking_fields.field_rows, with simultaneous verdicts (:func:`judge_column`)
-    on d_turns, d_cards_drawn and d_comeback. ``strategy``: per (players, field,
-    stacking) the adapted player's gain over the reference at seat 0 (column
-    ``edge``), its edge over the fair share (``gap``) and the interaction (empty
-    when not played), the gain and interaction
-    judged likewise. ``stack_hists``: each (players, stacking)'s histogram of
-    the longest chain, main field. ``between``: per quantity (``turns``,
-    ``cards_drawn``) the interactions between fields, keyed (players, variant).
+    of them and simultaneous verdicts on turns and the first player's share.
+    ``stacks``: the longest chain per round (mean_max_stack, p_at_least_2..4,
+    share_k, longest_seen); these under the main field. ``fields``: per
+    (players, field, stacking) the levels and changes of :func:`field_rows`,
+    with simultaneous verdicts (:func:`judge_column`) on d_turns, d_cards_drawn
+    and d_comeback. ``strategy``: per (players, field, stacking) the adapted
+    player's gain over the reference at seat 0 (column ``edge``), its edge over
+    the fair share (``gap``) and the interaction (empty when not played), the
+    gain and interaction judged likewise. ``stack_hists``: each (players,
+    stacking)'s histogram of the longest chain, main field. ``between``: per
+    quantity (``turns``, ``cards_drawn``) the interactions between fields, keyed
+    (players, variant). ``field_names``: the fields as reports name them.
     """
 
-    exp: Experiment
     names: tuple[str, ...]
     base: str
     table: pd.DataFrame
@@ -262,12 +301,89 @@ class StackingResult:
     fair: dict[int, float]
     games: int
     between: dict[str, dict[tuple, list[FieldInteraction]]] = field(default_factory=dict)
+    field_names: tuple[str, ...] = ()
 
     @property
     def variants(self) -> list[str]:
         return [n for n in self.names if n != self.base]
 
-    @property
-    def field_names(self) -> list[str]:
-        """The fields as reports name them (a template without its placeholders)."""
-        return [field_name(str(f)) for f in self.exp.options["fields"]]
+
+def play(
+    plan: Plan,
+    names: tuple[str, ...],
+    base: str,
+    main: str,
+    specs: Mapping[str, str],
+    sizes: Mapping[str, tuple[int, ...]],
+    players: Sequence[int],
+    arms: Callable[[int, str], Sequence[Arm]],
+    opt: dict[str, Any],
+    margins: Mapping[str, float],
+) -> StackingTables:
+    """Play every variant under every field at every table size on the same deals (seat 0 swapped where asked).
+
+    ``specs``: each field's name -> its policy spec; ``sizes``: the table sizes
+    each field is played at; ``arms(p, spec)``: the variants at ``p`` players
+    with every seat playing ``spec``; ``main``: the field of the base-policy
+    tables; ``opt``: the stacking options (``adapted``, ``reference``,
+    ``versus_players``, ``replicates``); ``margins``: ``turns`` and
+    ``win_share_pp``.
+    """
+    comps: dict[int, Comparison] = {}
+    played: list[Comparison] = []
+    by_field: dict[tuple[str, int], Comparison] = {}
+    rows, stacks, found, fields, strategy = [], [], [], [], []
+    for p in players:
+        for name, spec in specs.items():
+            if p not in sizes[name]:  # a template field only where its players exist
+                continue
+            comp = play_field(plan, arms(p, spec), p, spec, base, opt, name)
+            played.append(comp)
+            by_field[(name, p)] = comp
+            fields += field_rows(comp, p, name, names, base, opt["replicates"], plan.seed)
+            if p in opt["versus_players"]:
+                strategy += strategy_rows(comp, p, spec, names, base, opt)
+            if name == main:
+                comps[p] = comp
+        comp = comps[p]
+        rows += _arm_rows(comp, p, names, base, opt["replicates"], plan.seed)
+        found += [(arm_diff(comp, n, base, "turns"), arm_diff(comp, n, base, "win_first")) for n in names if n != base]
+        stacks += [_stack_row(comp, p, name) for name in names]
+    table = pd.DataFrame(rows)
+    effects = table[table["stacking"] != base].copy().reset_index(drop=True)
+    for metric in EFFECTS:
+        effects[f"p_{metric}_holm"] = holm(effects[f"p_{metric}"].to_numpy())
+    add_verdicts(effects, [t for t, _ in found], "turns", margins["turns"])
+    add_verdicts(effects, [w for _, w in found], "first", margins["win_share_pp"], scale=100)
+    strategy_df = pd.DataFrame(strategy)
+    if len(strategy_df):
+        has = strategy_df["interaction_p"].notna()
+        strategy_df.loc[has, "interaction_p_holm"] = holm(strategy_df.loc[has, "interaction_p"].to_numpy())
+    share, turns = margins["win_share_pp"] / 100, margins["turns"]
+    fields_df = pd.DataFrame(fields)
+    # each column is one family read together; cards drawn has no margin of its own (margin 0, docs/statistics.md)
+    for column, margin in (("d_turns", turns), ("d_cards_drawn", 0.0), ("d_comeback", share)):
+        judge_column(fields_df, column, margin)
+    for column in ("edge", "interaction"):
+        judge_column(strategy_df, column, share)
+    names_of = list(specs)
+    between = {
+        "turns": field_interactions(by_field, names_of, names, base, "turns", turns),
+        "cards_drawn": field_interactions(by_field, names_of, names, base, "cards_drawn", 0.0),
+    }
+    return StackingTables(
+        names=names,
+        base=base,
+        table=table,
+        effects=effects,
+        stacks=pd.DataFrame(stacks),
+        fields=fields_df,
+        strategy=strategy_df,
+        main_field=main,
+        stack_hists={(p, name): c.acc(name).stack_hist for p, c in comps.items() for name in names},
+        rounds={p: c.games for p, c in comps.items()},
+        fair={p: fair_balance(c.games, p) for p, c in comps.items()},
+        games=total_games(played),
+        between=between,
+        field_names=tuple(field_name(str(f)) for f in opt["fields"]),
+    )
