@@ -420,7 +420,19 @@ def test_skill_changes_paired_with_bonferroni_simultaneous_intervals(skill_run):
                 _, slo, shi = t_ci(d, level)
                 assert close(row["sim_low"], slo, 1e-7) and close(row["sim_high"], shi, 1e-7), (kind, p, f)
                 assert close(row["sim_level"], level, 1e-12) and row["margin_pp"] == margin
-                assert row["verdict"] in ("larger", "unsized", "negligible", "equivalent", "undecided")
+                # TOST against +-margin with scipy's one-sided t tests, Bonferroni over the family of four
+                m = margin / 100
+                p_low = sps.ttest_1samp(d, -m, alternative="greater").pvalue
+                p_high = sps.ttest_1samp(d, m, alternative="less").pvalue
+                assert close(row["p_tost"], min(1.0, family * max(p_low, p_high)), 1e-7), (kind, p, f)
+                # the verdict read off the simultaneous interval, by the definitions of docs/statistics.md
+                if slo > m or shi < -m:
+                    want = "larger"
+                elif -m <= slo and shi <= m:
+                    want = "negligible" if slo > 0 or shi < 0 else "equivalent"
+                else:
+                    want = "unsized" if slo > 0 or shi < 0 else "undecided"
+                assert row["verdict"] == want, (kind, p, f)
 
 
 HOUSE = """
