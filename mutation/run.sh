@@ -109,11 +109,11 @@ path, mutate, tests = sys.argv[1:]
 text = open(path).read()
 text = re.sub(r"^only_mutate = .*$", f"only_mutate = [{mutate}]", text, flags=re.M)
 text = re.sub(r"^timeout_multiplier = .*\n", "", text, flags=re.M)
-text = re.sub(r"^process_isolation = .*\n", "", text, flags=re.M)
+text = re.sub(r"^(process_isolation|log_to_file) = .*\n", "", text, flags=re.M)
 # forkserver: one process imports pytest and collects the tests (numpy, pandas, scipy, numba, unocli) once and forks
 # a worker per mutant; with "fork" every mutant's worker imports them again (about 2.5 s of CPU, 8 s on a busy machine).
 text = text.replace("[tool.mutmut]\n", f"[tool.mutmut]\ntimeout_multiplier = {os.environ.get('MUTMUT_TIMEOUT_MULTIPLIER', '40')}\n"
-                    f"process_isolation = \"{os.environ.get('MUTMUT_ISOLATION', 'forkserver')}\"\n")
+                    f"process_isolation = \"{os.environ.get('MUTMUT_ISOLATION', 'forkserver')}\"\nlog_to_file = true\n")  # mutants/mutmut-debug.log
 text = re.sub(r"^pytest_add_cli_args_test_selection = \[.*?\]", f"pytest_add_cli_args_test_selection = [{tests}]", text, flags=re.M | re.S)
 open(path, "w").write(text)
 PY
