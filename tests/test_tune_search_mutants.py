@@ -213,3 +213,14 @@ def test_iterate_makes_each_shipped_player_the_next_field(monkeypatch):
     assert len(history) == 2 and history[0].shipped.policy == TARGET
     assert fields == [BASIC, TARGET] and history[1].table.field_policy == TARGET
     assert history[1].table.seed == 5 and history[1].table.rules == RULES
+
+
+def test_the_candidates_table_names_each_policy_by_its_spec(monkeypatch):
+    """The ``policy`` column is the spec a user can pass back (``--seat 0=SPEC``), written out here by hand."""
+    _plant(monkeypatch)
+    result = tuning.tune(tuning.Table(RULES, BASIC, 5), CLIMB, first=50, max_deals=350, fresh_deals=100, local_steps=6)
+    rows = tuning.candidates_table(result)
+    spec = {(r["stage"], r["candidate"]): r["policy"] for r in rows}
+    assert spec[(0, "smart")] == "smart" and spec[(0, "c000")] == "basic"
+    (winner,) = [r for r in rows if r["winner"]]
+    assert winner["policy"] == "basic:attack_at=3,colour=random,play_drawn=0.0"

@@ -582,6 +582,34 @@ def test_holds_everywhere_and_the_verdict_matrix_on_a_frame_written_by_hand():
     ]
 
 
+def test_the_verdict_matrix_reads_each_keys_interactions_between_the_fields():
+    """``between`` keyed by the row's key values: a larger interaction is named where every field agrees; an
+    effect whose verdicts differ says what its interactions say; a key with none is untested, as without them."""
+    from unocli.study.interaction import FieldInteraction
+
+    def inter(verdict: str) -> FieldInteraction:
+        return FieldInteraction((), "random", "basic", 0.1, 0.01, 100, 0.08, 0.12, 0.95, 2, 0.05, verdict, 0.0, 0.0)
+
+    effects = pd.DataFrame(
+        [
+            {"players": 6, "rule": "a", "field": "random", "verdict": "larger", "n": 800, "x": "5"},
+            {"players": 6, "rule": "a", "field": "basic", "verdict": "larger", "n": 800, "x": "6"},
+            {"players": 4, "rule": "a", "field": "random", "verdict": "larger", "n": 1000, "x": "1"},
+            {"players": 4, "rule": "a", "field": "basic", "verdict": "larger", "n": 1000, "x": "2"},
+            {"players": 4, "rule": "b", "field": "random", "verdict": "negligible", "n": 1000, "x": "3"},
+            {"players": 4, "rule": "b", "field": "basic", "verdict": "undecided", "n": 1000, "x": "4"},
+        ]
+    )
+    between = {(6, "a"): [inter("larger")], (4, "b"): [inter("negligible")]}
+    m = verdict_matrix(effects, ("players", "rule"), ("random", "basic"), lambda r: r["x"], between)
+    assert list(m["holds under"]) == [
+        "all fields (larger); amounts differ beyond the margin between random and basic",
+        "all fields (larger)",
+        "negligible: random; undecided: basic (the fields cannot be told apart: every difference between fields"
+        " lies within the margin (interaction on common deals))",
+    ]
+
+
 def test_module_paths_exist():
     # the group's files, as mutation/run.sh names them (a rename would silently empty the group)
     root = Path(__file__).resolve().parents[1] / "unocli" / "report" / "analyses"
