@@ -216,9 +216,13 @@ def test_iterate_makes_each_shipped_player_the_next_field(monkeypatch):
 
 
 def test_the_candidates_table_names_each_policy_by_its_spec(monkeypatch):
-    """The ``policy`` column is the spec a user can pass back (``--seat 0=SPEC``), written out here by hand."""
+    """The ``policy`` column is the spec a user can pass back (``--seat 0=SPEC``), written out here by hand (and
+    the progress line that announces the fresh deals)."""
     _plant(monkeypatch)
-    result = tuning.tune(tuning.Table(RULES, BASIC, 5), CLIMB, first=50, max_deals=350, fresh_deals=100, local_steps=6)
+    said: list[str] = []
+    table = tuning.Table(RULES, BASIC, 5)
+    result = tuning.tune(table, CLIMB, first=50, max_deals=350, fresh_deals=100, local_steps=6, progress=said.append)
+    assert said[-1] == "re-measuring basic:attack_at=3,colour=random,play_drawn=0.0 and basic, smart, strong on 100 fresh deals"
     rows = tuning.candidates_table(result)
     spec = {(r["stage"], r["candidate"]): r["policy"] for r in rows}
     assert spec[(0, "smart")] == "smart" and spec[(0, "c000")] == "basic"

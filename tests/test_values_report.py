@@ -146,6 +146,22 @@ def test_field_rows_levels_counted_from_the_rows(stack_run):
     assert 0 < out["any"]["comeback"] < 1 and "d_turns" not in out["off"]
 
 
+def test_field_rows_fold_a_large_seed_into_32_bits_for_the_bootstrap(stack_run):
+    """The replicates' seed is the report's seed modulo 2**32 plus 7 per player: (2**32 + 100) gives 100 + 28."""
+    _, comp, _ = stack_run
+    (got,) = field_rows(comp, P, "random", ["any"], "off", 40, 2**32 + 100)
+    q, k = comp.quantities, comp.index("any")
+
+    def interval(seed: int) -> tuple[float, float]:
+        boot = comp.boot_means(40, seed=seed)
+        reps = boot[:, k, q.index("turns")] + boot[:, k, q.index("skips")]
+        return float(np.quantile(reps, 0.025)), float(np.quantile(reps, 0.975))
+
+    want, other = interval(100 + 7 * P), interval(36 + 7 * P)  # 36 = (2**32 + 100) mod 64: a wrong modulus
+    assert want != other  # the seed shows in the interval, so a wrong one would be seen
+    assert close(got["turns_skips_low"], want[0]) and close(got["turns_skips_high"], want[1])
+
+
 def test_field_rows_changes_paired_on_the_deals_and_welch_for_comebacks(stack_run):
     _, comp, rows = stack_run
     got = {r["stacking"]: r for r in field_rows(comp, P, "random", ["off", "any"], "off", 40, SEED)}["any"]
@@ -465,7 +481,9 @@ def test_house_rules_skill_gaps_against_the_cells_counted_by_hand(tmp_path, ctx,
     exp = load_experiment(path)
     assert house_rules_gap.gap_rules(exp) == ["official", "stacking"]  # the knob-only arm is left out
     seen = _spy(monkeypatch)
-    frame = house_rules_gap.skill_gaps(exp, ctx, "official").set_index("rule")
+    said: list[str] = []
+    frame = house_rules_gap.skill_gaps(exp, Context(backend=LocalBackend(), log=said.append), "official").set_index("rule")
+    assert said == [f"{exp.name}: skill gap, 3 players, smart against random: 2 rule sets"]
     assert len(seen) == 2 and [len(spec.policies) for spec, _ in seen] == [3, 3]
     assert all(spec.match is False and spec.rotate_seats for spec, _ in seen)  # rounds, seats rotated
     cells = {name: _cell_values([sp]) for name, sp in zip(("official", "stacking"), seen, strict=True)}
