@@ -228,3 +228,24 @@ def test_the_candidates_table_names_each_policy_by_its_spec(monkeypatch):
     assert spec[(0, "smart")] == "smart" and spec[(0, "c000")] == "basic"
     (winner,) = [r for r in rows if r["winner"]]
     assert winner["policy"] == "basic:attack_at=3,colour=random,play_drawn=0.0"
+
+
+def test_the_local_search_goes_on_when_another_start_takes_the_lead(monkeypatch):
+    """The stop reads the *first* start: a local race won by the second start (better on the new deals than on
+    the first race's) is no local optimum, so the next step is played; there the leader is the first start."""
+    x1, x2, x3 = (BASIC.replace(**{k: getattr(TARGET, k)}) for k in KNOBS)  # the base's one-knob steps to TARGET
+    first_race = {x1: 0.12, x2: 0.11, x3: 0.10}  # the first race ranks them x1, x2, x3: the starts, in order
+
+    def fake(table, policy, start, count):
+        if policy == table.field_policy:
+            return np.zeros(count)
+        rng = np.random.default_rng([start, count, sum(map(ord, tuning.policy_spec(policy)))])
+        mean = 0.5 if policy == x2 and start >= 50 else first_race.get(policy, _closeness(policy))
+        return mean + rng.normal(0.0, 0.001, count)
+
+    monkeypatch.setattr(tuning, "deal_gains", fake)
+    races = tuning.search(tuning.Table(RULES, BASIC, 5), CLIMB, first=50, max_deals=350, local_steps=4)
+    # the first race ends after its first round of 50 deals (the others fall 0.01 behind x1 at sd 0.001)
+    assert races[0].end == 50 and [c.policy for c in races[1].candidates[:3]] == [x1, x2, x3]
+    assert races[1].leader().policy == x2  # the second start leads the first local race: go on
+    assert len(races) == 3 and races[2].candidates[0].policy == x2 and races[2].leader().policy == x2
