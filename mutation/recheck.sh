@@ -10,6 +10,7 @@
 # recheck-killed.txt there, which the group's score (mutation/score.py, printed last) counts as killed.
 #
 #   mutation/recheck.sh tune tests/test_tune_search_mutants.py   # then the score of the group's mutants
+#   RECHECK_ONLY='*x_search_* *x_tune_*' mutation/recheck.sh tune tests/test_tune_search_mutants.py  # some only
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -22,13 +23,20 @@ cd "$work"
 for t in "$@"; do cp "$root/$t" "mutants/$t"; done
 cp "$root/tests/"{conftest,scenario_helpers,strategies,naive}.py mutants/tests/ 2>/dev/null || true
 names=$("$root/.venv/bin/mutmut" results 2>/dev/null | awk -F': ' '/: (survived|no tests)$/ {gsub(/^ +/, "", $1); print $1}')
-killed=0; alive=0; : > survivors.txt; : > recheck-killed.txt
+killed=0; alive=0; : > survivors.txt
+[ -n "${RECHECK_ONLY:-}" ] || : > recheck-killed.txt  # a partial recheck keeps the kills of the last full one
 cd mutants
 # The tests must pass on the unmutated code first, or every mutant would look killed.
 if ! env -u MUTANT_UNDER_TEST "$root/.venv/bin/python" -m pytest -q -p no:cacheprovider "$@" > ../recheck-baseline.log 2>&1; then
     echo "the tests fail without any mutant (see $work/recheck-baseline.log)" >&2; exit 1
 fi
 for name in $names; do
+    # RECHECK_ONLY="GLOB ...": only the alive mutants whose names match (the others stay as they are)
+    if [ -n "${RECHECK_ONLY:-}" ]; then
+        match=false
+        for g in $RECHECK_ONLY; do [[ $name == $g ]] && match=true; done
+        $match || continue
+    fi
     if MUTANT_UNDER_TEST="$name" timeout 600 "$root/.venv/bin/python" -m pytest -x -q -p no:cacheprovider "$@" > ../recheck-one.log 2>&1; then
         alive=$((alive + 1)); echo "$name" >> ../survivors.txt; echo "survived  $name"
     else
