@@ -2,7 +2,7 @@
 
 Run in a group's scratch folder (mutation/run.sh and mutation/recheck.sh call it there) with the group's
 mutant name globs as arguments (none: every mutant of the mutated files). A mutant counts as killed when
-mutmut's run killed it (a failing test, or a timeout: the mutant made the tests run away) or when the last
+mutmut's run killed it (a failing test, a timeout or a crash: the mutant made the tests run away) or when the last
 ``mutation/recheck.sh`` killed it (``recheck-killed.txt``); a mutant not run counts as not killed, so a run
 stopped early shows a lower score, not a better one over fewer mutants.
 """
@@ -29,7 +29,9 @@ for meta in sorted(glob.glob("mutants/unocli/**/*.py.meta", recursive=True)):
     c: collections.Counter[str] = collections.Counter()
     for name, code in mine.items():
         status = "not run" if code is None else status_by_exit_code[code]
-        if status in ("killed", "timeout", "caught by type check"):
+        # a crash of the test process is a detection too: mutmut calls exit -9 (SIGKILL) a "segfault", and the
+        # one seen so far is a mutant whose endless loop grew a list until the kernel's OOM killer stopped it
+        if status in ("killed", "timeout", "caught by type check", "segfault"):
             c["killed by run"] += 1
         elif name in rechecked:
             c["killed by recheck"] += 1
