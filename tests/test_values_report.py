@@ -515,6 +515,10 @@ def test_fictitious_play_first_steps_by_hand_and_its_equilibrium():
     # step 2: against columns [1, 1] rows pay 3, 1 -> row 0; columns against [3, 0] pay 9, 0 -> column 1
     p, q = fictitious_play(w, 2)
     assert p.tolist() == [1.0, 0.0] and q == pytest.approx([1 / 3, 2 / 3])
+    # steps 3 and 4: rows pay 3, 2 then 3, 3 (a tie: the first) -> row 0; columns -> 1 (rows [4, 0], [5, 0]);
+    # step 5: against columns [1, 4] rows pay 3, 4 -> row 1, so rows [5, 1]; columns against it pay 15, 1 -> 1
+    p, q = fictitious_play(w, 5)
+    assert p == pytest.approx([5 / 6, 1 / 6], abs=1e-15) and q == pytest.approx([1 / 6, 5 / 6], abs=1e-15)
     # the mixed equilibrium by hand: 3q = 1 - q and 3p = 1 - p, so p = q = 1/4. Fictitious play converges in
     # zero-sum games (Robinson 1951); at the report's 3,000 iterations it is within 0.005 here (measured 0.0004).
     p, q = fictitious_play(w)
