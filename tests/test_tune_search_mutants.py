@@ -249,3 +249,51 @@ def test_the_local_search_goes_on_when_another_start_takes_the_lead(monkeypatch)
     assert races[0].end == 50 and [c.policy for c in races[1].candidates[:3]] == [x1, x2, x3]
     assert races[1].leader().policy == x2  # the second start leads the first local race: go on
     assert len(races) == 3 and races[2].candidates[0].policy == x2 and races[2].leader().policy == x2
+
+
+def test_a_race_by_default_and_its_rounds_record(monkeypatch):
+    """By default a race's first round plays 2,000 deals; each round records its number and whom halving cut."""
+    played: list[tuple[int, int]] = []
+
+    def fake(table, policy, start, count):
+        played.append((start, count))
+        return np.full(count, 0.01 * len(tuning.policy_spec(policy)))  # no spread: the order is the spec's length
+
+    monkeypatch.setattr(tuning, "deal_gains", fake)
+    cands = [tuning.Candidate(n, preset(n)) for n in ("smart", "strong", "hoarder", "bluffer")]
+    state = tuning.race(tuning.Table(RULES, BASIC, 1), cands, alpha=1e-9)
+    assert played[0] == (0, 2000)
+    # equal gains within a candidate: no spread, so each difference is decided by its sign (dropped at once);
+    # the first round leaves the leader alone and the race ends there
+    assert [r.round for r in state.rounds] == list(range(1, len(state.rounds) + 1))
+    kept = tuning.race(tuning.Table(RULES, BASIC, 1), cands, first=10, max_deals=70, alpha=1e-300, halve=True)
+    assert all(isinstance(r.cut, tuple) for r in kept.rounds)
+    assert [r.round for r in kept.rounds] == list(range(1, len(kept.rounds) + 1))
+
+
+def test_a_race_halves_and_records_whom_it_cut(monkeypatch):
+    """Gains with a spread and means close together (no drop at alpha 1e-12): halving alone thins the field,
+    the best half by mean stays each round, and the round records whom it cut, in order of mean."""
+    means = {"smart": 0.04, "strong": 0.03, "hoarder": 0.02, "bluffer": 0.01}
+
+    def fake(table, policy, start, count):
+        name = next(n for n in means if preset(n) == policy)
+        # +-1 in an order of its own per candidate: each round's noise sums to exactly 0 (the counts are even),
+        # so the means are the planted ones, while a paired difference's spread (about 1.4) hides a 0.01 gap
+        rng = np.random.default_rng([start, count, len(name)])
+        return means[name] + rng.permutation(np.resize([-1.0, 1.0], count))
+
+    monkeypatch.setattr(tuning, "deal_gains", fake)
+    cands = [tuning.Candidate(n, preset(n)) for n in means]
+    state = tuning.race(tuning.Table(RULES, BASIC, 1), cands, first=10, max_deals=70, alpha=1e-12)
+    assert [(r.round, r.dropped, r.cut) for r in state.rounds] == [(1, (), ("hoarder", "bluffer")), (2, (), ("strong",))]
+
+
+def test_the_search_budget_stops_at_the_last_deal_index(monkeypatch):
+    """A race may end exactly at MAX_SEARCH_DEALS (its deals stay below the fresh ones), not one deal beyond."""
+    monkeypatch.setattr(tuning, "deal_gains", lambda table, policy, start, count: np.zeros(count))
+    cands = [tuning.Candidate("a", preset("smart"))]
+    top = tuning.MAX_SEARCH_DEALS
+    assert tuning.race(tuning.Table(RULES, BASIC, 1), cands, first=10, max_deals=10, start=top - 10).end == top
+    with pytest.raises(tuning.ConfigError, match=r"^the search would play more than 1,099,511,627,776 deals; give a smaller"):
+        tuning.race(tuning.Table(RULES, BASIC, 1), cands, first=10, max_deals=10, start=top - 9)
