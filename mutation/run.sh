@@ -25,9 +25,9 @@
 #           shards, covered by test_ladder.py's command tests); report/ladder.py index, _count, _lead_text.
 #   report: report/analyses/stacking_fields.py contrast, _level, _diff, _comeback, field_rows, _changes,
 #           strategy_rows (comeback chance, big-draw shares, the rule x strategy interaction);
-#           stacking.py _arm_rows, _stack_row (chain lengths); skill.py play_cell, _gap_row, _change_rows
-#           (the clustered-by-deal share and edge, paired changes); bluff_grid.py fictitious_play,
-#           pure_path, crossing, rate_bounds (best responses, break-even rates); house_rules_gap.py
+#           stacking.py _arm_rows, _stack_row (chain lengths); analysis/skill.py play_cell, _gap_row, _change_rows
+#           (the clustered-by-deal share and edge, paired changes); analysis/bluff_grid.py fictitious_play,
+#           pure_path, crossing, rate_bounds (best responses, break-even rates); analysis/house_rules_gap.py
 #           gap_rules, skill_gaps; fields.py holds_everywhere, verdict_matrix.
 #
 # mutmut runs, for each mutant, only those of the group's tests that called the mutated function,
@@ -85,16 +85,16 @@ case "$group" in
                "$L.x__information_*" "$L.x__check_exists_*" "$L.x_win_shares_*" "$L.x_ratings_frame_*"
                "$R.x_index_*" "$R.x__count_*" "$R.x__lead_text_*") ;;
     report)
-        A=unocli.report.analyses
-        mutate='"unocli/report/analyses/stacking_fields.py", "unocli/report/analyses/stacking.py", "unocli/report/analyses/skill.py",
-                "unocli/report/analyses/bluff_grid.py", "unocli/report/analyses/house_rules_gap.py", "unocli/report/analyses/fields.py"'
+        A=unocli.report.analyses N=unocli.analysis
+        mutate='"unocli/report/analyses/stacking_fields.py", "unocli/report/analyses/stacking.py", "unocli/analysis/skill.py",
+                "unocli/analysis/bluff_grid.py", "unocli/analysis/house_rules_gap.py", "unocli/report/analyses/fields.py"'
         tests='"tests/test_values_report.py"'
         globs=("$A.stacking_fields.x_contrast_*" "$A.stacking_fields.x__level_*" "$A.stacking_fields.x__diff_*"
                "$A.stacking_fields.x__comeback_*" "$A.stacking_fields.x_field_rows_*" "$A.stacking_fields.x__changes_*"
                "$A.stacking_fields.x_strategy_rows_*" "$A.stacking.x__arm_rows_*" "$A.stacking.x__stack_row_*"
-               "$A.skill.x_play_cell_*" "$A.skill.x__gap_row_*" "$A.skill.x__change_rows_*"
-               "$A.bluff_grid.x_fictitious_play_*" "$A.bluff_grid.x_pure_path_*" "$A.bluff_grid.x_crossing_*"
-               "$A.bluff_grid.x_rate_bounds_*" "$A.house_rules_gap.x_gap_rules_*" "$A.house_rules_gap.x_skill_gaps_*"
+               "$N.skill.x_play_cell_*" "$N.skill.x__gap_row_*" "$N.skill.x__change_rows_*"
+               "$N.bluff_grid.x_fictitious_play_*" "$N.bluff_grid.x_pure_path_*" "$N.bluff_grid.x_crossing_*"
+               "$N.bluff_grid.x_rate_bounds_*" "$N.house_rules_gap.x_gap_rules_*" "$N.house_rules_gap.x_skill_gaps_*"
                "$A.fields.x_holds_everywhere_*" "$A.fields.x_verdict_matrix_*") ;;
     *) echo "unknown group: $group (stats, check, engine, tune, compare, ladder or report)" >&2; exit 2 ;;
 esac

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from unocli.analysis.bluff_grid import grid_arms
 from unocli.game.policies import resolve_policies
 from unocli.game.rules import resolve_rules
 from unocli.report.analyses import (
@@ -245,11 +246,10 @@ def test_bluff_per_seat_effects_against_a_hand_count_of_the_rows(files, ctx):
     from unocli.kernel import ROW_NAMES, play_rows
 
     exp = experiment(files, "bluff")
-    result = bluff.compute(exp, ctx)
+    result = bluff.compute(exp, ctx).grid
     n, games = result.players, 600
-    arms, _ = bluff._grid_arms(
-        exp,
-        n,
+    arms, _ = grid_arms(
+        exp.base.build(players=n).rules,
         result.bvals,
         result.cvals,
         bluff.resolve(exp, exp.options["bluffer"]),
@@ -437,8 +437,9 @@ def test_stacking_chains_only_with_stacking(files, ctx):
 
 
 def test_bluff_honest_twin_and_caught_bluffs(files, ctx):
-    result = bluff.compute(experiment(files, "bluff"), ctx)
-    assert isinstance(result, bluff.BluffResult)
+    full = bluff.compute(experiment(files, "bluff"), ctx)
+    assert isinstance(full, bluff.BluffResult)
+    result = full.grid
     # per seat: every seat of each effect, and the seats' changes add up to the change in rounds won by anyone
     # (an identity: every won round has exactly one winning seat), to rounding of a few sums (1e-12)
     ps = result.per_seat

@@ -1,4 +1,4 @@
-"""The bluff at the decision (kernel/bluff_decision.py, reference/bluff_decision.py, report/analyses/bluff_decision.py).
+"""The bluff at the decision (kernel/bluff_decision.py, reference/bluff_decision.py, analysis/bluff_decision.py).
 
 Positions whose values are known by hand, measured by both engines; the two engines' rows game by game; the
 decision table's n and means against a hand count over the kept rows; the clustered interval against the
@@ -16,6 +16,7 @@ import pytest
 from scipy import stats as sps
 from test_search import kernel_position, rest_of_deck
 
+from unocli.analysis import bluff_decision as bd
 from unocli.game.cards import parse_card, parse_cards
 from unocli.game.policies import parse_policy_spec
 from unocli.game.rng import Stream
@@ -23,7 +24,6 @@ from unocli.game.rules import preset as rules_preset
 from unocli.reference import bluff_decision as ref
 from unocli.reference.engine import HAND, Round
 from unocli.reference.search import clone
-from unocli.report.analyses import bluff_decision as bd
 from unocli.study.stats import LARGER
 
 RED = 0
@@ -207,24 +207,86 @@ def test_verdicts_read_the_simultaneous_interval(kept: pd.DataFrame) -> None:
     assert (table["p_holm"] >= table["p"]).all()
 
 
-def test_the_rule_is_written_from_the_verdicts(kept: pd.DataFrame) -> None:
-    """The rule says "bluff" only for cells whose +4 beats the other card beyond the margin; planted verdicts show it."""
+def test_the_clustered_difference_of_paired_cells_is_the_paired_t() -> None:
+    """One position of each field per deal: the CR1 difference clustered by deal is exactly the paired t interval
+    (scipy.stats.ttest_rel), since each cluster's contribution is its pair's difference minus the mean, over G."""
+    rng = np.random.default_rng(8)
+    deal = rng.normal(0, 1, 50)  # a shared effect of the deal: pairing removes it
+    x, y = deal + rng.normal(0.3, 0.5, 50), deal + rng.normal(0, 0.5, 50)
+    games = np.arange(50)
+    d = bd.clustered_difference(x, games, y, games)
+    ci = sps.ttest_rel(x, y).confidence_interval(0.95)
+    assert d.diff == pytest.approx(x.mean() - y.mean(), rel=1e-12)
+    assert (d.low, d.high) == (pytest.approx(ci.low, rel=1e-9), pytest.approx(ci.high, rel=1e-9))
+    assert d.p == pytest.approx(sps.ttest_rel(x, y).pvalue, rel=1e-9)
+    # the same values with the deals unshared (every position its own cluster) lose the pairing: a wider interval
+    apart = bd.clustered_difference(x, games, y, games + 50)
+    assert apart.high - apart.low > 2 * (d.high - d.low)
+
+
+def test_the_clustered_difference_is_the_sandwich_written_out() -> None:
+    """Several positions per deal, deals shared in part: per deal, the x deviations over n_x minus the y deviations
+    over n_y, squared and summed over every deal either side has, times G / (G - 1); t with G - 1 df."""
+    rng = np.random.default_rng(5)
+    gx, gy = rng.integers(0, 40, 120), rng.integers(10, 50, 90)
+    x, y = rng.normal(0, 1, 120), rng.normal(0.2, 1, 90)
+    d = bd.clustered_difference(x, gx, y, gy)
+    deals = sorted(set(gx) | set(gy))
+    u = [sum(x[gx == g] - x.mean()) / len(x) - sum(y[gy == g] - y.mean()) / len(y) for g in deals]
+    var = len(deals) / (len(deals) - 1) * sum(v * v for v in u)
+    half = sps.t.ppf(0.975, len(deals) - 1) * math.sqrt(var)
+    assert len(set(gx) & set(gy)) > 20 and len(deals) > len(set(gx))  # deals shared and deals of one side only
+    assert d.n == len(deals) and d.se == pytest.approx(math.sqrt(var), rel=1e-12)
+    assert (d.low, d.high) == pytest.approx((x.mean() - y.mean() - half, x.mean() - y.mean() + half), rel=1e-12)
+
+
+def test_the_interactions_pair_every_cell_of_two_fields(kept: pd.DataFrame) -> None:
+    """Two fields with the same positions: every interaction is exactly 0 and within the margin (equivalent);
+    one family over the cells both fields saw MIN_GAMES games in."""
+    two = pd.concat([kept, kept.assign(field="smart")], ignore_index=True)
+    between = bd.interactions(two, 4, 0.3, 0.5)
     table = bd.table(kept, 4, 0.3, 0.5)
-    result = bd.DecisionResult(4, {"basic": 300}, 4, 0.3, 0.5, kept, table)
-    assert "never bluff" in bd.rule(result)
+    assert len(between) == int((table["n_games"] >= bd.MIN_GAMES).sum())
+    assert (between["interaction_pp"] == 0).all() and (between["family"] == len(between)).all()
+    assert set(between["verdict"]) == {"equivalent"} and set(between["field_a"]) == {"basic"}
+
+
+def test_the_rule_is_written_from_the_verdicts(kept: pd.DataFrame) -> None:
+    """The rule says "bluff" only for cells whose +4 beats the other card beyond the margin; planted verdicts show it.
+    Where two fields' advice differs, the rule says what the fields' interactions say, not that the advice differs."""
+    from unocli.report.analyses.bluff_text import rule
+
+    table = bd.table(kept, 4, 0.3, 0.5)
+    none = pd.DataFrame()
+    result = bd.DecisionResult(4, {"basic": 300}, 4, 0.3, 0.5, kept, table, none)
+    assert "never bluff" in rule(result)
     planted = table.copy()
     cell = (planted["next_hand"] == "1") & (planted["challenger"].isin(["0", "0.25"]))
     planted.loc[cell, ["verdict", "value_pp"]] = [LARGER, 2.0]
-    text = bd.rule(bd.DecisionResult(4, {"basic": 300}, 4, 0.3, 0.5, kept, planted))
+    text = rule(bd.DecisionResult(4, {"basic": 300}, 4, 0.3, 0.5, kept, planted, none))
     assert "(`basic` players, 4 at the table): bluff against a victim who challenges never to one in four, when the next" in text
     assert "when the next player holds 1 card; otherwise play your best other card." in text
     assert len(text.split()) < 80
-    # two fields whose advice differs: one clause each
+    # the best-response rate with the same cells as c = 0 joins that clause
+    best = cell | ((planted["next_hand"] == "1") & (planted["challenger"] == "best response"))
+    planted.loc[best, ["verdict", "value_pp"]] = [LARGER, 2.0]
+    joined = rule(bd.DecisionResult(4, {"basic": 300}, 4, 0.3, 0.5, kept, planted, none))
+    assert "challenges never to one in four and at the best-response rate 0.30, when the next player holds 1 card;" in joined
+    planted.loc[best & ~cell, ["verdict", "value_pp"]] = ["undecided", 0.0]
+    # two fields whose advice differs: one clause each, and the interactions of the cells that differ
     other = planted[planted["field"] == "basic"].assign(field="smart")
     other["verdict"] = other["verdict"].where(~cell[other.index], "undecided")
-    two = bd.DecisionResult(4, {"basic": 300, "smart": 300}, 4, 0.3, 0.5, kept, pd.concat([planted, other]))
-    text = bd.rule(two)
+    both = pd.concat([planted, other])
+    cells = planted[cell & (planted["own_hand"] != "any")][["challenger", "next_hand", "own_hand"]]
+    between = cells.assign(field_a="basic", field_b="smart", interaction_pp=1.0, sim_low=-1.0, sim_high=3.0)
+    between = between.assign(sim_level=0.99, family=len(cells), margin_pp=0.5, verdict="undecided", p=0.2, p_holm=1.0)
+    text = rule(bd.DecisionResult(4, {"basic": 300, "smart": 300}, 4, 0.3, 0.5, kept, both, between))
     assert "under `basic`, bluff against a victim" in text and "under `smart`, never bluff" in text
+    assert "the fields cannot be told apart" in text and "differs" not in text
+    # one of those interactions beyond the margin: now the rule says the fields differ, and between which
+    between.loc[between.index[0], ["sim_low", "verdict"]] = [0.6, LARGER]
+    text = rule(bd.DecisionResult(4, {"basic": 300, "smart": 300}, 4, 0.3, 0.5, kept, both, between))
+    assert "differs by more than the margin between basic and smart" in text and "cannot be told apart" not in text
 
 
 # ---------------------------------------------------------------- the experiment's options

@@ -1,4 +1,4 @@
-"""The bluff report's situation table, one-player deviations and best-response search (bluff_situations.py).
+"""The bluff report's situation table, one-player deviations and best-response search (analysis/bluff_situations.py).
 
 One small run of the bluff analysis under three fields (module fixture); every
 assertion is either exact by construction or a planted effect far larger than
@@ -16,17 +16,17 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from unocli.analysis import bluff_situations
+from unocli.analysis.bluff_play import ANY, CHALLENGERS, NEXT_BANDS, OWN_BANDS
 from unocli.errors import ConfigError
 from unocli.game.policies import load_policies_file, parse_policy_spec
-from unocli.report.analyses import Context, bluff, bluff_situations
-from unocli.report.analyses.bluff_situations import ANY, CHALLENGERS, NEXT_BANDS, OWN_BANDS
+from unocli.report.analyses import Context, bluff
 from unocli.report.experiment import load_experiment
 from unocli.report.model import Chart, TableBlock
 from unocli.run.backends import LocalBackend
 
 ROOT = Path(__file__).resolve().parents[1]
-GAMES = 3000  # deals per situation under the first field, basic (the planted effects below are sized for it)
-EXTRA = 1000  # under the other fields
+GAMES = 3000  # deals per situation under every field (the planted effects below are sized for it)
 FIELDS = ["basic", "random", "tuned-official-4"]  # the last from the shipped policies file
 TOML = f"""
 analysis = "bluff"
@@ -44,7 +44,6 @@ replicates = 60
 also_players = [4]
 fields = {json.dumps(FIELDS)}
 situation_games = {GAMES}
-extra_field_games = {EXTRA}
 deviation_games = {GAMES}
 eq_games = 400
 eq_rounds = 1
@@ -61,8 +60,9 @@ def result(tmp_path_factory) -> bluff.BluffResult:
 
 @pytest.fixture(scope="module")
 def table(result) -> pd.DataFrame:
-    assert result.situations is not None
-    return result.situations.situations
+    """The situation table as the report writes it (bluff-by-situation.csv: the analysis's frame with its words)."""
+    section = bluff.render(result)
+    return next(b.data for b in section.blocks if isinstance(b, TableBlock) and b.name == "bluff-by-situation")
 
 
 def cell(table: pd.DataFrame, challenger: str, next_hand: str, own_hand: str, field: str = "basic") -> pd.Series:
@@ -84,9 +84,8 @@ def test_situation_table_has_every_cell_of_every_field_with_its_columns_and_n(ta
     assert len(table) == len(FIELDS) * cells
     assert list(table["field"].drop_duplicates()) == FIELDS
     assert (table.groupby("field")["challenge_policy"].count() == cells).all()
-    # n per field: situation_games for the first field, extra_field_games for the others
-    assert (table.loc[table["field"] == "basic", "n"] == GAMES).all()
-    assert (table.loc[table["field"] != "basic", "n"] == EXTRA).all()
+    # every field on the same situation_games deals (so the fields' gains can be compared deal by deal)
+    assert (table["n"] == GAMES).all()
     # the answer's words: "pays"/"loses" only for a gain larger than the margin, as the label says (docs/statistics.md)
     words = {"pays", "loses", "a change of undecided size", "negligible", "no change", "undecided"}
     assert set(table["verdict"]) <= words
@@ -100,6 +99,51 @@ def test_situation_table_has_every_cell_of_every_field_with_its_columns_and_n(ta
     table.to_csv(path, index=False)
     back = pd.read_csv(path)
     assert set(back["field"]) == set(FIELDS) and back["n"].notna().all()
+
+
+def test_the_fields_interactions_are_the_differences_of_their_gains(table, result):
+    """For a 0/1 quantity the interaction's point is the difference of the two fields' paired differences
+    (study/interaction.py), here read off the situation table, a per-field comparison each; one family over
+    every pair of fields, challenge policy and pooled situation (own hand any), on simultaneous intervals."""
+    between = result.situations.between
+    pooled = table[table["own_hand"] == ANY].set_index(["field", "challenge_policy", "next_hand"])["gain_pp"]
+    assert len(between) == 3 * len(CHALLENGERS) * (len(NEXT_BANDS) + 1)
+    assert (between["family"] == len(between)).all() and between["sim_level"].nunique() == 1
+    assert set(zip(between["field_a"], between["field_b"], strict=True)) == {
+        ("basic", "random"),
+        ("basic", "tuned-official-4"),
+        ("random", "tuned-official-4"),
+    }
+    for r in between.itertuples():
+        expected = pooled[(r.field_a, r.challenge_policy, r.next_hand)] - pooled[(r.field_b, r.challenge_policy, r.next_hand)]
+        assert r.interaction_pp == pytest.approx(expected, abs=1e-9)
+        assert r.sim_low <= r.interaction_pp <= r.sim_high
+    assert (between["p_holm"] >= between["p"]).all()
+
+
+def test_a_difference_between_fields_is_said_only_from_their_interaction(result):
+    """The answer says the fields differ only where an interaction is larger than the margin: planted on one cell
+    (bluffing at every chance against always-challengers), the answer names the pair; every other cell as played."""
+    from dataclasses import replace
+
+    from unocli.report.analyses import bluff_text
+
+    sit = result.situations
+    cell = (sit.between["challenge_policy"] == "always") & (sit.between["next_hand"] == ANY)
+    assert cell.sum() == 3  # one interaction per pair of fields
+    calm = sit.between.assign(verdict="undecided")
+    assert "margin between" not in bluff_text.answer(replace(sit, between=calm))
+    planted = sit.between.copy()
+    first = planted.index[cell][0]
+    planted.loc[first, ["verdict", "sim_low", "sim_high"]] = ["larger", 1.0, 3.0]
+    assert (planted.loc[first, "field_a"], planted.loc[first, "field_b"]) == ("basic", "random")
+    text = bluff_text.answer(replace(sit, between=planted))
+    assert "margin between basic and random" in text
+    # and where the fields' words differ but no interaction is beyond the margin, they cannot be told apart
+    undecided = planted.assign(verdict="undecided")
+    words = replace(sit, situations=sit.situations.assign(gain_verdict="undecided"))
+    words.situations.loc[words.situations["field"] == "basic", "gain_verdict"] = "larger"
+    assert "the fields cannot be told apart" in bluff_text.answer(replace(words, between=undecided))
 
 
 def test_intervals_contain_their_points(table, result):
@@ -216,6 +260,9 @@ def test_report_opens_with_the_answer_and_the_situation_chart(result):
     assert "bluff-by-situation" in names and "one-player-deviations" in names and "best-response-iterations" in names
     text = " ".join(section.findings)
     assert "not a Nash equilibrium" in text
+    # what holds under which field is read from the fields' interactions, never said to be untested
+    assert "not tested" not in text + section.intro
+    assert "Between fields, situation by situation (interactions on common deals" in text
     # the answer and the findings say the fields they hold under, and random's challenge knobs are explained
     assert all(f"`{f}`" in section.intro for f in FIELDS)
     assert "Under field `random`" in text and "Under field `tuned-official-4`" in text

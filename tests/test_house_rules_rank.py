@@ -1,6 +1,7 @@
-"""The house rules as one ranking table (house_rules_rank.py): its figures against a hand count of the kernel's
-rows, its intervals against scipy, its verdicts against the rule written out in docs/statistics.md, its order
-against its stated key, and the answer paragraph generated from its verdicts.
+"""The house rules as one ranking table (``analysis.house_rules.ranking``, worded by ``house_rules_text``): its
+figures against a hand count of the kernel's rows, its intervals against scipy, its verdicts against the rule
+written out in docs/statistics.md, its order against its stated key, and the answer paragraph generated from its
+verdicts.
 
 The planted rules: ``twin`` is the official rules under another name (every change exactly 0: equivalent on every
 figure), draw-until-playable lengthens a 4-player round by far more than the 1-turn margin (+90% in the full
@@ -21,7 +22,7 @@ from unocli.game.rules import resolve_rules
 from unocli.kernel import play_rows
 from unocli.kernel.encode import FIRST_PLAYER, WINNER
 from unocli.report.analyses import Context, house_rules
-from unocli.report.analyses.house_rules_rank import shown
+from unocli.report.analyses.house_rules_text import shown
 from unocli.report.experiment import load_experiment
 from unocli.run.backends import LocalBackend
 

@@ -199,7 +199,7 @@ def test_bluff_report_answers_its_questions(reports):
 def test_fictitious_play_finds_an_interior_equilibrium():
     import numpy as np
 
-    from unocli.report.analyses.bluff import crossing, fictitious_play, pure_path
+    from unocli.analysis.bluff_grid import crossing, fictitious_play, pure_path
 
     b, c = np.linspace(0, 1, 11), np.linspace(0, 1, 11)
     # W = 0.25 + b (0.04 - 0.1 c) + 0.02 c: bluffing pays below c = 0.4, challenging pays above b = 0.2

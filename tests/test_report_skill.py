@@ -20,8 +20,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from unocli.analysis import skill as skill_cells
 from unocli.errors import ConfigError
 from unocli.report.analyses import ANALYSES, Context, skill
+from unocli.report.analyses.skill import plan
 from unocli.report.experiment import load_experiment
 from unocli.report.model import Chart, TableBlock
 from unocli.run.backends import LocalBackend
@@ -219,17 +221,17 @@ def test_clustered_share_and_edge_intervals_against_a_cluster_robust_formula(mon
     path.write_text(TOML, encoding="utf-8")
     exp = load_experiment(path)
     seen: list[tuple[int, np.ndarray]] = []
-    real = skill.run_shard
+    real = skill_cells.run_shard
 
     def spy(spec, shard):
         part = real(spec, shard)
         seen.append((part.start, np.array(part.wins)))
         return part
 
-    monkeypatch.setattr(skill, "run_shard", spy)
+    monkeypatch.setattr(skill_cells, "run_shard", spy)
     n, deals = 4, 400
     arm = skill.table_arm(exp, "official", n, "basic", "random")
-    cell = skill.play_cell(exp, Context(backend=LocalBackend(), log=lambda _: None), arm, deals, False)
+    cell = skill_cells.play_cell(plan(exp), Context(backend=LocalBackend(), log=lambda _: None), arm, deals, False)
     wins = np.concatenate([w for _, w in sorted(seen, key=lambda s: s[0])])
     assert wins.shape == (deals, n)
     mine = wins[:, 0].astype(float)

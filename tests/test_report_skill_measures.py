@@ -1,5 +1,6 @@
-"""The skill report's ladder section (``analyses.skill_measures``) on a tiny run: three measures per rule set and
-table size with intervals, paired changes with verdicts, and a twin rule set that changes nothing, exactly."""
+"""The skill report's ladder section (``analysis.skill_ladder``, laid out by ``analyses.skill``) on a tiny run:
+three measures per rule set and table size with intervals, paired changes with verdicts, and a twin rule set that
+changes nothing, exactly."""
 
 from __future__ import annotations
 

@@ -23,12 +23,15 @@ import pandas as pd
 import pytest
 from scipy import stats as sps
 
+from unocli.analysis import house_rules_gap
+from unocli.analysis import skill as skill_cells
+from unocli.analysis.bluff_grid import crossing, fictitious_play, pure_path, rate_bounds
 from unocli.game.counters import Outcome
 from unocli.kernel import ROW_NAMES, play_rows
-from unocli.report.analyses import Context, house_rules_gap, skill
+from unocli.report.analyses import Context, skill
 from unocli.report.analyses import stacking as stacking_mod
-from unocli.report.analyses.bluff_grid import crossing, fictitious_play, pure_path, rate_bounds
 from unocli.report.analyses.fields import holds_everywhere, verdict_matrix
+from unocli.report.analyses.skill import plan
 from unocli.report.analyses.stacking_fields import field_rows, play_field, strategy_rows
 from unocli.report.experiment import load_experiment
 from unocli.run.backends import LocalBackend
@@ -341,14 +344,14 @@ match_games = 12
 
 def _spy(monkeypatch) -> list:
     seen: list = []
-    real = skill.run_shard
+    real = skill_cells.run_shard
 
     def spy(spec, shard):
         part = real(spec, shard)
         seen.append((spec, part))
         return part
 
-    monkeypatch.setattr(skill, "run_shard", spy)
+    monkeypatch.setattr(skill_cells, "run_shard", spy)
     return seen
 
 
@@ -479,10 +482,10 @@ def test_house_rules_skill_gaps_against_the_cells_counted_by_hand(tmp_path, ctx,
     path = tmp_path / "house.toml"
     path.write_text(HOUSE, encoding="utf-8")
     exp = load_experiment(path)
-    assert house_rules_gap.gap_rules(exp) == ["official", "stacking"]  # the knob-only arm is left out
+    assert house_rules_gap.gap_rules(plan(exp)) == ["official", "stacking"]  # the knob-only arm is left out
     seen = _spy(monkeypatch)
     said: list[str] = []
-    frame = house_rules_gap.skill_gaps(exp, Context(backend=LocalBackend(), log=said.append), "official").set_index("rule")
+    frame = house_rules_gap.skill_gaps(plan(exp), Context(backend=LocalBackend(), log=said.append), "official").set_index("rule")
     assert said == [f"{exp.name}: skill gap, 3 players, smart against random: 2 rule sets"]
     assert len(seen) == 2 and [len(spec.policies) for spec, _ in seen] == [3, 3]
     assert all(spec.match is False and spec.rotate_seats for spec, _ in seen)  # rounds, seats rotated
@@ -634,6 +637,8 @@ def test_the_verdict_matrix_reads_each_keys_interactions_between_the_fields():
 
 def test_module_paths_exist():
     # the group's files, as mutation/run.sh names them (a rename would silently empty the group)
-    root = Path(__file__).resolve().parents[1] / "unocli" / "report" / "analyses"
-    for name in ("stacking_fields", "stacking", "skill", "bluff_grid", "house_rules_gap", "fields"):
+    root = Path(__file__).resolve().parents[1] / "unocli"
+    for name in ("report/analyses/stacking_fields", "report/analyses/stacking", "analysis/skill", "analysis/bluff_grid"):
+        assert (root / f"{name}.py").is_file(), name
+    for name in ("analysis/house_rules_gap", "report/analyses/fields"):
         assert (root / f"{name}.py").is_file(), name

@@ -241,3 +241,74 @@ def published(exp: Experiment, ours: Mapping[str, Ours], *, title: str) -> Table
     data = pd.DataFrame(rows).astype({"n": "Int64"})
     shown = data.drop(columns=["ci_low", "ci_high"]).assign(n=[fmt.count(n) if pd.notna(n) else "-" for n in data["n"]])
     return TableBlock("published", title, shown, data)
+
+
+def interval(form: Any, point: str, low: str, high: str, *args: Any) -> Any:
+    """A column of :func:`shown`: ``form(row[point], row[low], row[high], *args)`` (``fmt.pp_ci``, ``fmt.signed_ci``,
+    ...), blank where the point is missing."""
+    return lambda r: "" if pd.isna(r[point]) else form(r[point], r[low], r[high], *args)
+
+
+def shown(frame: pd.DataFrame, columns: Mapping[str, Any]) -> pd.DataFrame:
+    """A frame as a reader sees it: each column a column of ``frame`` (by name) or a function of its row."""
+    rows = [r for _, r in frame.iterrows()]
+    return pd.DataFrame(
+        {title: frame[c].to_numpy() if isinstance(c, str) else [c(r) for r in rows] for title, c in columns.items()}
+    )
+
+
+def dots(
+    table: pd.DataFrame,
+    labels: Sequence[str],
+    by: str,
+    groups: Sequence[Any],
+    columns: tuple[str, str, str],
+    *,
+    caption: str,
+    name: str,
+    title: str,
+    xlabel: str,
+    alt: str,
+    names: Sequence[str] | None = None,
+    scale: float = 1.0,
+    zero: float | None = 0.0,
+) -> Chart:
+    """Levels with their 95% error bars, one row per label, one marker per value of ``table[by]`` (in ``groups``
+    order, named ``names``); each group's rows are in ``labels`` order. ``scale``: 100 shows a share in pp."""
+    from unocli.report import plots  # matplotlib only when drawing
+
+    point, low, high = columns
+    series = [
+        plots.Series(str(label), scale * sub[point], scale * sub[low], scale * sub[high])
+        for group, label in zip(groups, names or [str(g) for g in groups], strict=True)
+        for sub in [table[table[by] == group]]
+    ]
+    figure = plots.dot_chart(list(labels), series, title=title, xlabel=xlabel, caption=caption, zero=zero)
+    return Chart(name, figure, caption, alt)
+
+
+def forest_panels(
+    t: pd.DataFrame,
+    keys: Sequence[str],
+    by: str,
+    panels: Sequence[tuple[str, str]],
+    label: Any,
+    *,
+    point: str,
+    margin: float,
+    cap: str,
+    name: str,
+    title: str,
+) -> Chart:
+    """One row per value of ``keys`` (named ``label(row)``), one panel per value of ``t[by]`` (``panels``: value,
+    x label): each row's ``point`` with its simultaneous interval (``sim_low``/``sim_high``), +-``margin`` shaded."""
+    rows = t[list(keys)].drop_duplicates().reset_index(drop=True)
+    wide = rows.assign(label=[label(r) for r in rows.itertuples()])
+    shown = []
+    for k, (value, xlabel) in enumerate(panels):
+        sub = t[t[by] == value].set_index(list(keys))
+        at = [sub.loc[tuple(r)] for r in rows.itertuples(index=False)]
+        for col in (point, "sim_low", "sim_high"):
+            wide[f"{col}_{k}"] = [r[col] for r in at]
+        shown.append((xlabel, f"{point}_{k}", f"sim_low_{k}", f"sim_high_{k}", margin, False))
+    return forest_chart(wide, "label", shown, cap, name=name, title=title)

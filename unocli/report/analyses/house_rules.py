@@ -1,47 +1,29 @@
-"""The house-rules matrix: each house rule alone against the official rules, paired, at a few table sizes.
+"""The house-rules report: each house rule alone against the official rules, paired, per field and table size.
 
-For every field of players (``options.fields``: every seat plays that
-policy), arm (a rule set differing from the baseline in one house rule, or in
-a policy knob kept on top of the field's policy, such as ``swap_target``
-under 7-0) and table size: the change in turns per round (paired t interval,
-and relative), the change in the win share of the first player (the seat that
-took the first turn) and of the dealer (paired), and balance with its change
-(block bootstrap). Every finding says under which fields it holds, and
-whether the fields differ only from the interaction (the rule's effect under
-one field minus under another on the same deals, ``fields.field_interactions``).
-The skill gap under each rule: one ``options.skill_player`` against
-``options.skill_field`` with seats rotated (``house_rules_gap``). The answer is
-one ranking table of the rules (``house_rules_rank``).
+The design (every arm under every field of ``options.fields`` at every table
+size, on the same deals) is played once by :func:`unocli.report.design.play`;
+:func:`unocli.analysis.house_rules.measure` reads its comparisons into the
+levels, the effects with their verdicts and the ranking; the skill gap is
+:func:`unocli.analysis.house_rules_gap.skill_gaps`; whether a rule acts
+differently under two fields is the interaction of fields
+(:func:`~unocli.report.analyses.fields.field_interactions`). The words are in
+:mod:`unocli.report.analyses.house_rules_text`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from dataclasses import field as dataclass_field
+from dataclasses import dataclass, field
 from functools import partial
 
-import numpy as np
 import pandas as pd
 
-from unocli.report import fmt
-from unocli.report.analyses.common import (
-    Context,
-    add_verdicts,
-    arm_diff,
-    arm_mean,
-    arm_rows,
-    caption,
-    change_word,
-    effect_forest,
-    fair_balance,
-    identical_arms,
-    interval_series,
-    run_compare,
-    total_games,
-)
+from unocli.analysis import house_rules as analysis
+from unocli.analysis.house_rules_gap import skill_gaps
+from unocli.analysis.skill import Plan, RuleSet
+from unocli.report import fmt, views
+from unocli.report.analyses.common import Context, caption, effect_forest
 from unocli.report.analyses.fields import (
     FIELDS_OPTION,
-    agreement,
     check_fields,
     field_experiment,
     field_interactions,
@@ -51,20 +33,11 @@ from unocli.report.analyses.fields import (
     templates_text,
     verdict_matrix,
 )
-from unocli.report.analyses.house_rules_gap import skill_gaps
-from unocli.report.analyses.house_rules_rank import (
-    SORT_KEY,
-    add_balance_verdicts,
-    answer,
-    ranking,
-    shown,
-    spread_changes,
-)
+from unocli.report.analyses.house_rules_text import EFFECTS, SORT_KEY, answer, direction, findings, shown, value
+from unocli.report.design import Design, play, select
 from unocli.report.experiment import Experiment, policy_spec, positive_int
 from unocli.report.model import Chart, Section, TableBlock, sentences
-from unocli.study.compare import Comparison
 from unocli.study.interaction import FieldInteraction
-from unocli.study.stats import LARGER, Difference, holm
 
 
 def non_negative_int(value: object) -> str | None:
@@ -83,58 +56,36 @@ OPTIONS = {
 }
 
 
-QUANTITIES = ("turns", "cards_drawn", "won", "blocked", "capped", "stuck", "win_first", "win_dealer")
-
-
 @dataclass(frozen=True)
 class HouseRulesResult:
-    """Every rule set's levels and every house rule's paired effects.
-
-    ``table``: one row per (field, players, rule): n, turns, first_player_share and
-    balance with their intervals (``_low``/``_high``), blocked_share,
-    capped_share, dealer_share; and for the rules other than the baseline the paired
-    changes d_turns, d_turns_rel, d_first, d_dealer, d_balance with intervals and
-    p-values p_turns, p_first. ``effects``: those rows, with p_turns_holm and
-    p_first_holm adjusted over all of them and the equivalence verdicts
-    (``turns_*``, ``first_*``, ``dealer_*``) judged as one family over every
-    field and table size. ``rounds``: rounds per arm at each table size;
-    ``fair``: the balance of a perfectly fair game at that size.
-    ``identical``: (field, arm, arm) that played bit-identical rounds under
-    that field. ``skill``: the skill gap per rule (see ``house_rules_gap``),
-    or None when ``options.skill_games`` is 0. ``between``: per quantity
-    (``turns``, ``first``, ``dealer``) the interactions between every pair of
-    fields, keyed (players, rule), one family per quantity. ``ranking``: the
-    ranking table of ``house_rules_rank``.
-    """
+    """The measured matrix (``data``: levels ``table``, ``effects``, ...), the design's tidy ``frame``, the skill
+    gap (None when ``options.skill_games`` is 0), the fields' interactions per quantity (``turns``, ``first``,
+    ``dealer``; keyed (players, rule)) and the ``ranking``."""
 
     exp: Experiment
-    names: tuple[str, ...]
-    base: str
-    table: pd.DataFrame
-    effects: pd.DataFrame
-    rounds: dict[int, int]
-    fair: dict[int, float]
+    data: analysis.HouseRules
+    frame: pd.DataFrame
     games: int
-    identical: tuple[tuple[str, str, str], ...] = ()
-    fields: tuple[str, ...] = ("basic",)
     skill: pd.DataFrame | None = None
-    between: dict[str, dict[tuple, list[FieldInteraction]]] = dataclass_field(default_factory=dict)
+    between: dict[str, dict[tuple, list[FieldInteraction]]] = field(default_factory=dict)
     ranking: pd.DataFrame | None = None
 
-    @property
-    def rules(self) -> list[str]:
-        """The house rules (every arm but the baseline)."""
-        return [n for n in self.names if n != self.base]
+    names = property(lambda self: self.data.names)
+    base = property(lambda self: self.data.base)
+    fields = property(lambda self: self.data.fields)
+    table = property(lambda self: self.data.table)
+    effects = property(lambda self: self.data.effects)
+    rounds = property(lambda self: self.data.rounds)
+    fair = property(lambda self: self.data.fair)
+    identical = property(lambda self: self.data.identical)
+    rules = property(lambda self: self.data.rules)
+    ref = property(lambda self: self.data.ref)
+    mid = property(lambda self: self.data.mid)
 
-    @property
-    def ref(self) -> str:
-        """The field the single-field heatmap shows: ``basic`` when played, else the first field."""
-        return "basic" if "basic" in self.fields else self.fields[0]
-
-    @property
-    def mid(self) -> int:
-        """The table size the single-size chart and findings use."""
-        return 4 if 4 in self.exp.players else self.exp.players[0]
+    def cell(self, rule: str, p: int, field: str) -> pd.DataFrame:
+        """The effects row of one rule at ``p`` players under ``field``."""
+        eff = self.effects
+        return eff[(eff["rule"] == rule) & (eff["players"] == p) & (eff["field"] == field)]
 
 
 def check(exp: Experiment) -> str | None:
@@ -146,177 +97,89 @@ def check(exp: Experiment) -> str | None:
 def compute(exp: Experiment, ctx: Context) -> HouseRulesResult:
     """Play every rule set at every table size under every field on the same deals and measure the effects."""
     names = tuple(a.name for a in exp.arms)
-    base = exp.baseline or names[0]
+    base, m = exp.baseline or names[0], exp.margins
     specs = field_specs(exp)
-    fields = tuple(specs)
-    rows: list[dict] = []
-    comps: dict[tuple[str, int], Comparison] = {}
-    diffs: dict[str, list[Difference]] = {"turns": [], "win_first": [], "win_dealer": []}
-    identical: list[tuple[str, str, str]] = []
-    spreads: dict[tuple[str, int], pd.DataFrame] = {}
-    for field in fields:
-        fexp = field_experiment(exp, specs[field])
-        for p in exp.players:
-            quantities = (*QUANTITIES, *(f"win_{s}" for s in range(p)))
-            arms = fexp.arms_for(p)
-            comp = run_compare(fexp, ctx, arms, baseline=base, quantities=quantities, label=f"{field}, {p} players")
-            comps[(field, p)] = comp
-            spreads[(field, p)] = spread_changes(comp, p, list(names), base, exp.options["replicates"], exp.seed)
-            rows += [{"field": field} | r for r in _rows(comp, p, names, base, exp.options["replicates"], exp.seed)]
-            for q, found in diffs.items():
-                found += [arm_diff(comp, name, base, q) for name in names if name != base]
-        own = [c for (f, _), c in comps.items() if f == field]
-        identical += [(field, a, b) for a, b in identical_arms(own, names)]
-    table = pd.DataFrame(rows)
-    effects = table[table["rule"] != base].copy().reset_index(drop=True)
-    effects["p_turns_holm"] = holm(effects["p_turns"].to_numpy())
-    effects["p_first_holm"] = holm(effects["p_first"].to_numpy())
-    add_verdicts(effects, diffs["turns"], "turns", exp.margins["turns"])
-    add_verdicts(effects, diffs["win_first"], "first", exp.margins["win_share_pp"], scale=100)
-    add_verdicts(effects, diffs["win_dealer"], "dealer", exp.margins["win_share_pp"], scale=100)
-    add_balance_verdicts(effects, spreads, exp.margins["balance"])
-    skill = skill_gaps(exp, ctx, base) if exp.options["skill_games"] else None
+    design = Design(
+        {f: field_experiment(exp, s) for f, s in specs.items()}, dict.fromkeys(specs, exp.players), analysis.quantities, base
+    )
+    share = m["win_share_pp"] / 100
+    played = play(design, ctx, {"turns": m["turns"], "win_first": share, "win_dealer": share})
+    data = analysis.measure(played.cells, names, base, m, exp.options["replicates"], exp.seed)
+    plan = Plan(
+        exp.name, exp.seed, exp.games, exp.players, exp.base, tuple(RuleSet(a.name, a.table) for a in exp.arms), exp.options, m
+    )
+    skill = skill_gaps(plan, ctx, base) if exp.options["skill_games"] else None
     between = {
-        q: field_interactions(comps, fields, names, base, quantity, margin)
+        q: field_interactions(played.cells, data.fields, names, base, quantity, margin)
         for q, quantity, margin in (
-            ("turns", "turns", exp.margins["turns"]),
-            ("first", "win_first", exp.margins["win_share_pp"] / 100),
-            ("dealer", "win_dealer", exp.margins["win_share_pp"] / 100),
+            ("turns", "turns", m["turns"]),
+            ("first", "win_first", share),
+            ("dealer", "win_dealer", share),
         )
     }
-    result = HouseRulesResult(
-        exp=exp,
-        names=names,
-        base=base,
-        table=table,
-        effects=effects,
-        rounds={p: comps[(fields[0], p)].games for p in exp.players},
-        fair={p: fair_balance(comps[(fields[0], p)].games, p) for p in exp.players},
-        games=total_games(list(comps.values())) + (int(skill["games"].sum()) if skill is not None else 0),
-        identical=tuple(identical),
-        fields=fields,
-        skill=skill,
-        between=between,
-    )
-    return replace(result, ranking=ranking(result, spreads[(result.ref, result.mid)]))
-
-
-def _rows(comp: Comparison, p: int, names: tuple[str, ...], base: str, replicates: int, seed: int) -> list[dict]:
-    base_turns = arm_mean(comp, base, "turns").mean
-    rows = []
-    for name, row, change in arm_rows(comp, p, names, base, replicates, seed, "rule"):
-        row |= {"blocked_share": arm_mean(comp, name, "blocked").mean, "capped_share": arm_mean(comp, name, "capped").mean}
-        row |= {"stuck_share": arm_mean(comp, name, "stuck").mean, "dealer_share": arm_mean(comp, name, "win_dealer").mean}
-        if name != base:
-            dt, dw = arm_diff(comp, name, base, "turns"), arm_diff(comp, name, base, "win_first")
-            dd = arm_diff(comp, name, base, "win_dealer")
-            row |= {"d_dealer": dd.diff, "d_dealer_low": dd.low, "d_dealer_high": dd.high}
-            row |= {
-                "d_turns": dt.diff,
-                "d_turns_low": dt.low,
-                "d_turns_high": dt.high,
-                "d_turns_rel": dt.diff / base_turns,
-                "p_turns": dt.p,
-                "d_first": dw.diff,
-                "d_first_low": dw.low,
-                "d_first_high": dw.high,
-                "p_first": dw.p,
-            }
-        rows.append(row | change)
-    return rows
+    games = played.games + (int(skill["games"].sum()) if skill is not None else 0)
+    return HouseRulesResult(exp, data, played.frame, games, skill, between, analysis.ranking(data, m, skill))
 
 
 def render(result: HouseRulesResult) -> Section:
-    """The answer, the headline forest, the verdict tables per field, the charts, the levels and findings."""
-    exp, base, table = result.exp, result.base, result.table
+    """The answer, the ranking, the headline forest, the verdict tables per field, the charts, the levels and findings."""
+    exp, base = result.exp, result.base
+    skill = result.skill is not None and len(result.skill) > 0
     blocks: list = [
         *([_ranking_table(result)] if result.ranking is not None else []),
         _forest(result),
         *_verdict_tables(result),
         *([_interaction_table(result)] if any(result.between.values()) else []),
-        *([_skill_chart(result), _skill_table(result)] if result.skill is not None and len(result.skill) else []),
-        _turns_heatmap(result),
+        *([_skill_chart(result), _skill_table(result)] if skill else []),
+        _heatmap(result),
         TableBlock(
             "house-rules-matrix",
             f"Each house rule alone against {base}, paired on the same deals, under each field: changes with simultaneous "
-            f"{fmt.fixed(100 * result.effects['sim_level'].iloc[0], 2)}% intervals (Bonferroni over the "
-            f"{len(result.effects)} cells of a column; balance's normal, with its block-bootstrap standard error) and "
-            "equivalence verdicts (margins from the experiment file)",
+            f"{_level(result)}% intervals (Bonferroni over the {len(result.effects)} cells of a column; balance's normal, "
+            "with its block-bootstrap standard error) and equivalence verdicts (margins from the experiment file)",
             _matrix(result),
             result.effects,
         ),
-        _turns_chart(result),
-        _role_chart(result, "first"),
-        _role_chart(result, "dealer"),
+        _dealer_forest(result),
         _balance_chart(result),
-        TableBlock(
-            "house-rules-arms",
-            "Every rule set under every field: levels",
-            _levels(table),
-            table,
-        ),
+        TableBlock("house-rules-arms", "Every rule set under every field: levels", _levels(result.table), result.table),
     ]
-    answer = _answer(result)
+    text = answer(result, result.ranking) if result.ranking is not None else ""
     intro = (
-        answer
-        + "\n\n"
-        + (exp.description or "")
-        + f"\n\nBaseline {base}; fields of players: {fields_text(result.fields)} (every seat plays the field's policy)."
-        + templates_text(exp)
+        f"{text}\n\n{exp.description or ''}\n\nBaseline {base}; fields of players: {fields_text(result.fields)} (every "
+        f"seat plays the field's policy).{templates_text(exp)}"
     )
-    return Section(
-        name=exp.name,
-        title=exp.title,
-        intro=intro,
-        findings=_findings(result),
-        blocks=blocks,
-        meta={"games": result.games},
-        answer=sentences(answer)[0],  # the rules that change a round's length beyond the margin
-    )
+    meta = {"games": result.games}
+    return Section(exp.name, exp.title, intro, findings(result), blocks, meta=meta, answer=sentences(text)[0])
 
 
 def run(exp: Experiment, ctx: Context) -> Section:
     return render(compute(exp, ctx))
 
 
-def _n_text(result: HouseRulesResult) -> str:
-    return f"{fmt.count(result.rounds[result.exp.players[0]])} deals per table size and field, every rule set on the same deals"
+def _level(result: HouseRulesResult) -> str:
+    return fmt.fixed(100 * result.effects["sim_level"].iloc[0], 2)
 
 
 def _caption(result: HouseRulesResult, title: str, intervals: str, policies: str | None = None) -> str:
+    n = f"{fmt.count(result.rounds[result.exp.players[0]])} deals per table size and field, every rule set on the same deals"
+    policies = policies or ("every seat one field's policy: " + ", ".join(result.fields))
     return caption(
-        result.exp,
-        title,
-        _n_text(result),
-        rules=f"each house rule alone on top of {result.base}",
-        policies=policies or ("every seat one field's policy: " + ", ".join(result.fields)),
-        intervals=intervals,
+        result.exp, title, n, rules=f"each house rule alone on top of {result.base}", policies=policies, intervals=intervals
     )
-
-
-def _cell(result: HouseRulesResult, rule: str, p: int, field: str) -> pd.DataFrame:
-    eff = result.effects
-    return eff[(eff["rule"] == rule) & (eff["players"] == p) & (eff["field"] == field)]
-
-
-def _relative_half_width(cell: pd.DataFrame) -> float:
-    """Half-width of a cell's paired interval of turns, relative to the baseline's mean (turns minus the change)."""
-    r = cell.iloc[0]
-    return (r["d_turns_high"] - r["d_turns_low"]) / 2 / (r["turns"] - r["d_turns"])
 
 
 def _forest(result: HouseRulesResult) -> Chart:
     """Each house rule's effect at the middle table size under each field on turns, the first player and balance."""
-    mid, m = result.mid, result.exp.margins
+    mid = result.mid
     at = result.effects[result.effects["players"] == mid]
     order = {name: k for k, name in enumerate(result.rules)}  # the experiment's order, the fields together
     at = at.assign(label=[f"{r.rule}, {r.field}" for r in at.itertuples()], order=at["rule"].map(order))
-    at = at.sort_values("order", kind="stable")
     return effect_forest(
-        at,
+        at.sort_values("order", kind="stable"),
         "label",
         "d_first",
-        m,
+        result.exp.margins,
         lambda what, intervals: _caption(result, what, intervals),
         what=f"Each house rule's effect at {mid} players against {result.base}, one row per rule and field",
         name="house-rules-forest",
@@ -324,94 +187,44 @@ def _forest(result: HouseRulesResult) -> Chart:
     )
 
 
-def _turns_heatmap(result: HouseRulesResult) -> Chart:
-    from unocli.report import plots  # matplotlib only when drawing: compute() runs without it
-
-    players, rules, ref = result.exp.players, result.rules, result.ref
-    rel = np.array([[_cell(result, r, p, ref)["d_turns_rel"].iloc[0] for p in players] for r in rules])
-    rel_half = np.array([[_relative_half_width(_cell(result, r, p, ref)) for p in players] for r in rules])
-    annot = np.array(
-        [
-            [f"{100 * v:+.0f}% ±{100 * h:.0f}" for v, h in zip(row, hrow, strict=True)]
-            for row, hrow in zip(rel, rel_half, strict=True)
-        ]
-    )
+def _dealer_forest(result: HouseRulesResult) -> Chart:
+    """The dealer's change at the middle table size, one row per rule and field (turns and the first player's are
+    the headline forest's panels), from the design's frame."""
+    diffs = views.differences(select(result.frame, "win_dealer", players=result.mid), "win_dealer", arm="rule")
     cap = _caption(
         result,
-        f"Change in mean turns per round from {result.base}, in percent, paired on the same deals, every seat {ref} "
-        "(the other fields are in the verdict tables)",
-        "± is the half-width of each cell's paired 95% interval, in percent of the official mean",
-        policies=ref,
+        f"Change in the dealer's win share from {result.base} at {result.mid} players, paired on the same deals, one "
+        "row per rule and field; the grey band is the equivalence margin",
+        f"bars are simultaneous {fmt.fixed(100 * diffs['sim_level'].iloc[0], 2)}% intervals (95% for the family)",
     )
-    figure = plots.heatmap(
-        100 * rel[::-1],
-        [str(p) for p in players],
-        rules[::-1],
-        title=f"How each house rule changes the length of a round ({ref})",
-        xlabel="players at the table",
-        ylabel="house rule (alone)",
+    return views.forest(
+        diffs,
+        [f"{r.rule}, {r.field}" for r in diffs.itertuples()],
+        xlabel="change in the dealer's win share (pp)",
         caption=cap,
-        colour_label=f"change in mean turns vs {result.base} (%)",
-        annotations=annot[::-1],
-        height=max(3.5, 0.45 * len(rules) + 1.5),
+        name="house-rules-dealer",
+        title=f"Change in the dealer's win share, {result.mid} players",
+        percent=True,
     )
-    return Chart("house-rules-turns-heatmap", figure, cap, "house rules turns heatmap")
 
 
-def _by_field(result: HouseRulesResult, frame: pd.DataFrame, columns: tuple[str, str, str]) -> list:
-    """One series per field at the middle table size, in the order of ``frame``'s rules."""
-    at = frame[frame["players"] == result.mid]
-    return interval_series(at, "field", result.fields, columns)
-
-
-def _turns_chart(result: HouseRulesResult) -> Chart:
-    from unocli.report import plots  # matplotlib only when drawing
-
-    mid = result.mid
+def _heatmap(result: HouseRulesResult) -> Chart:
+    """The change in turns per rule and table size under the reference field, with its verdict."""
+    diffs = views.differences(select(result.frame, "turns", field=result.ref), "turns", arm="rule")
+    diffs["rule"] = pd.Categorical(diffs["rule"], categories=result.rules[::-1])  # the experiment's order, top down
     cap = _caption(
         result,
-        f"Change in mean turns per round from {result.base}, {mid} players, one marker per field",
-        "error bars are paired 95% t intervals",
+        f"Change in mean turns per round from {result.base}, paired on the same deals, every seat {result.ref} "
+        "(the other fields are in the verdict tables), each cell with its verdict",
+        f"verdicts on simultaneous {fmt.fixed(100 * diffs['sim_level'].iloc[0], 2)}% intervals (95% for the family) "
+        "against the margin",
+        policies=result.ref,
     )
-    figure = plots.dot_chart(
-        result.rules,
-        _by_field(result, result.effects, ("d_turns", "d_turns_low", "d_turns_high")),
-        title=f"Change in turns per round, {mid} players",
-        xlabel=f"turns per round minus {result.base}",
-        caption=cap,
-    )
-    return Chart("house-rules-turns", figure, cap, "change in turns")
-
-
-ROLES = {"first": ("first player", "d_first"), "dealer": ("dealer", "d_dealer")}
-
-
-def _role_chart(result: HouseRulesResult, role: str) -> Chart:
-    from unocli.report import plots  # matplotlib only when drawing
-
-    who, col = ROLES[role]
-    cap = _caption(
-        result,
-        f"Change in the {who}'s win share from {result.base} at {result.mid} players, paired, one marker per field "
-        "(the first player is the seat that took the first turn)",
-        "error bars are paired 95% t intervals",
-    )
-    columns = (col, f"{col}_low", f"{col}_high")
-    in_pp = result.effects.assign(**{c: 100 * result.effects[c] for c in columns})  # a change of a share: pp, not %
-    figure = plots.dot_chart(
-        result.rules,
-        _by_field(result, in_pp, columns),
-        title=f"Does a house rule change the {who}'s win share? ({result.mid} players)",
-        xlabel=f"change in the {who}'s win share (pp)",
-        caption=cap,
-    )
-    name = "house-rules-first-player" if role == "first" else "house-rules-dealer"
-    return Chart(name, figure, cap, f"{who} change")
+    title = f"How each house rule changes the length of a round ({result.ref})"
+    return views.heatmap(diffs, "rule", "players", caption=cap, name="house-rules-turns-heatmap", title=title, unit="turns")
 
 
 def _balance_chart(result: HouseRulesResult) -> Chart:
-    from unocli.report import plots  # matplotlib only when drawing
-
     mid = result.mid
     cap = _caption(
         result,
@@ -420,15 +233,21 @@ def _balance_chart(result: HouseRulesResult) -> Chart:
         f"{fmt.fixed(result.fair[mid], 3)}",
         "error bars are 95% block-bootstrap intervals",
     )
-    figure = plots.dot_chart(
-        list(result.names),
-        _by_field(result, result.table, ("balance", "balance_low", "balance_high")),
-        title=f"Balance under each house rule, {mid} players",
-        xlabel="balance",
+    at, columns = result.table[result.table["players"] == mid], ("balance", "balance_low", "balance_high")
+    title = f"Balance under each house rule, {mid} players"
+    return views.dots(
+        at,
+        result.names,
+        "field",
+        result.fields,
+        columns,
         caption=cap,
+        name="house-rules-balance",
+        title=title,
+        xlabel="balance",
+        alt="balance per rule",
         zero=None,
     )
-    return Chart("house-rules-balance", figure, cap, "balance per rule")
 
 
 def _levels(table: pd.DataFrame) -> pd.DataFrame:
@@ -436,265 +255,134 @@ def _levels(table: pd.DataFrame) -> pd.DataFrame:
     shown = table[["field", "players", "rule", "n", "turns", "first_player_share", "dealer_share", "balance"]].round(4)
     return shown.assign(
         n=shown["n"].map(fmt.count),
-        first_player_share=table["first_player_share"].map(lambda x: fmt.share(x, 2)),
-        dealer_share=table["dealer_share"].map(lambda x: fmt.share(x, 2)),
+        first_player_share=[fmt.share(x, 2) for x in table["first_player_share"]],
+        dealer_share=[fmt.share(x, 2) for x in table["dealer_share"]],
     )
 
 
 def _matrix(result: HouseRulesResult) -> pd.DataFrame:
     """The effects on simultaneous intervals with their equivalence verdicts (the bootstrap balance change at 95%)."""
-    eff, m = result.effects, result.exp.margins
-    return pd.DataFrame(
+    m, pp = result.exp.margins, fmt.num(result.exp.margins["win_share_pp"])
+    return views.shown(
+        result.effects,
         {
-            "field": eff["field"],
-            "rule": eff["rule"],
-            "players": eff["players"],
-            "n": eff["n"].map(fmt.count),
-            "turns per finished round": [
-                fmt.signed_ci(*x, 1) for x in zip(eff["d_turns"], eff["turns_sim_low"], eff["turns_sim_high"], strict=True)
-            ],
-            "relative": eff["d_turns_rel"].map(lambda x: fmt.fixed(100 * x, 1, sign=True) + "%"),
-            f"turns verdict (+/-{fmt.num(m['turns'])})": eff["turns_verdict"],
-            "first player's win share": [
-                fmt.pp_ci(*x, 2) for x in zip(eff["d_first"], eff["first_sim_low"], eff["first_sim_high"], strict=True)
-            ],
-            f"first player verdict (+/-{fmt.num(m['win_share_pp'])} pp)": eff["first_verdict"],
-            "dealer's win share": [
-                fmt.pp_ci(*x, 2) for x in zip(eff["d_dealer"], eff["dealer_sim_low"], eff["dealer_sim_high"], strict=True)
-            ],
-            f"dealer verdict (+/-{fmt.num(m['win_share_pp'])} pp)": eff["dealer_verdict"],
-            "balance (simultaneous, bootstrap standard error)": [
-                fmt.signed_ci(*x, 3) for x in zip(eff["d_balance"], eff["balance_sim_low"], eff["balance_sim_high"], strict=True)
-            ],
-            f"balance verdict (+/-{fmt.num(m['balance'])})": eff["balance_verdict"],
-        }
+            **{k: k for k in ("field", "rule", "players")},
+            "n": lambda r: fmt.count(r["n"]),
+            "turns per finished round": views.interval(fmt.signed_ci, "d_turns", "turns_sim_low", "turns_sim_high", 1),
+            "relative": lambda r: fmt.fixed(100 * r["d_turns_rel"], 1, sign=True) + "%",
+            f"turns verdict (+/-{fmt.num(m['turns'])})": "turns_verdict",
+            "first player's win share": views.interval(fmt.pp_ci, "d_first", "first_sim_low", "first_sim_high", 2),
+            f"first player verdict (+/-{pp} pp)": "first_verdict",
+            "dealer's win share": views.interval(fmt.pp_ci, "d_dealer", "dealer_sim_low", "dealer_sim_high", 2),
+            f"dealer verdict (+/-{pp} pp)": "dealer_verdict",
+            "balance (simultaneous, bootstrap standard error)": views.interval(
+                fmt.signed_ci, "d_balance", "balance_sim_low", "balance_sim_high", 3
+            ),
+            f"balance verdict (+/-{fmt.num(m['balance'])})": "balance_verdict",
+        },
     )
-
-
-# ---------------------------------------------------------------- verdicts per field, answer and findings
-
-# quantity -> (what, point column, simultaneous low, high, verdict column, words for up / down)
-EFFECTS = {
-    "turns": ("length", "d_turns", "turns_sim_low", "turns_sim_high", "turns_verdict", ("lengthens", "shortens")),
-    "first": ("first player's share", "d_first", "first_sim_low", "first_sim_high", "first_verdict", ("raises", "lowers")),
-    "dealer": ("dealer's share", "d_dealer", "dealer_sim_low", "dealer_sim_high", "dealer_verdict", ("raises", "lowers")),
-}
-
-
-def _value(row: pd.Series, q: str) -> str:
-    _, point, low, high, _, _ = EFFECTS[q]
-    if q == "turns":
-        return fmt.signed_ci(row[point], row[low], row[high], 1)
-    return fmt.pp_ci(row[point], row[low], row[high], 2)
-
-
-def direction(row: pd.Series, q: str) -> str:
-    """A verdict as a direction: "lengthens"/"raises" or "shortens"/"lowers" only beyond the margin (:func:`change_word`)."""
-    _, point, _, _, verdict, (up, down) = EFFECTS[q]
-    return change_word(str(row[verdict]), float(row[point]), up, down)
-
-
-def rule_verdicts(result: HouseRulesResult, rule: str, p: int, q: str) -> dict[str, str]:
-    """The direction of ``rule``'s effect on quantity ``q`` at ``p`` players under each field."""
-    return {f: direction(_cell(result, rule, p, f).iloc[0], q) for f in result.fields if len(_cell(result, rule, p, f))}
-
-
-def _rule_text(result: HouseRulesResult, rule: str, p: int, q: str) -> str:
-    verdicts = rule_verdicts(result, rule, p, q)
-    between = result.between.get(q, {}).get((p, rule)) if result.between else None
-    return f"{EFFECTS[q][0]}: " + agreement(verdicts, lambda f: _value(_cell(result, rule, p, f).iloc[0], q), between)
-
-
-def _verdict_cell(row: pd.Series, q: str) -> str:
-    return f"{_value(row, q)} {direction(row, q)}"
 
 
 def _verdict_tables(result: HouseRulesResult) -> list[TableBlock]:
     """Per quantity: one row per (players, rule), one column per field with the change and its direction."""
-    level = fmt.fixed(100 * result.effects["sim_level"].iloc[0], 2)
     blocks = []
     for q, (what, *_rest) in EFFECTS.items():
         eff = result.effects.assign(verdict=[direction(r, q) for _, r in result.effects.iterrows()])
-        between = result.between.get(q) if result.between else None
-        table = verdict_matrix(eff, ("players", "rule"), result.fields, partial(_verdict_cell, q=q), between)
+        cell = partial(lambda row, q: f"{value(row, q)} {direction(row, q)}", q=q)
+        table = verdict_matrix(eff, ("players", "rule"), result.fields, cell, result.between.get(q))
         margin = (
             f"{fmt.num(result.exp.margins['turns'])} turns"
             if q == "turns"
-            else (f"{fmt.num(result.exp.margins['win_share_pp'])} pp")
+            else f"{fmt.num(result.exp.margins['win_share_pp'])} pp"
         )
-        blocks.append(
-            TableBlock(
-                f"house-rules-{q}-by-field",
-                f"Each house rule's effect on the {what} under each field of players (simultaneous {level}% intervals, "
-                f"equivalence margin +/-{margin}); the last column says whether the verdict holds under every field and "
-                "what the test of the fields' difference (the interaction, table house-rules-fields-interaction) says",
-                table,
-                eff,
-            )
+        title = (
+            f"Each house rule's effect on the {what} under each field of players (simultaneous {_level(result)}% "
+            f"intervals, equivalence margin +/-{margin}); the last column says whether the verdict holds under every "
+            "field and what the test of the fields' difference (the interaction, table house-rules-fields-interaction) says"
         )
+        blocks.append(TableBlock(f"house-rules-{q}-by-field", title, table, eff))
     return blocks
 
 
-def _skill_text(result: HouseRulesResult, rule: str, p: int) -> str:
-    sk = result.skill
-    if sk is None or not len(sk):
-        return ""
-    rows = sk[(sk["rule"] == rule) & (sk["players"] == p)]
-    if not len(rows) or pd.isna(rows.iloc[0].get("d_gap")):
-        return ""
-    r = rows.iloc[0]
-    what = change_word(str(r["verdict"]), float(r["d_gap"]), "widens", "narrows")
-    return (
-        f"edge of one `{r['player']}` among `{r['field']}`: {what} "
-        f"({fmt.pp_ci(r['d_gap'], r['sim_low'], r['sim_high'], 2)}, n = {fmt.count(r['n'])} deals x {p} rotations)"
-    )
-
-
-def _answer(result: HouseRulesResult) -> str:
-    """The report's answer in one short paragraph, from the ranking's verdicts (``house_rules_rank.answer``)."""
-    if result.ranking is None:
-        return ""
-    return answer(result, result.ranking)
-
-
 def _ranking_table(result: HouseRulesResult) -> TableBlock:
-    table = result.ranking
+    table, opts, m = result.ranking, result.exp.options, result.exp.margins
     assert table is not None
-    r0, m = table.iloc[0], result.exp.margins
-    level = fmt.fixed(100 * result.effects["sim_level"].iloc[0], 2)
+    r0 = table.iloc[0]
     skill = (
-        f"one `{result.exp.options['skill_player']}` player's edge (share minus 1/n) among "
-        f"`{result.exp.options['skill_field']}`, seats rotated, on the skill-gap table's simultaneous intervals (the "
-        "skill report's share of outcome variance due to skill is not measured per house rule, so the skill gap stands "
-        "in for it)"
+        f"one `{opts['skill_player']}` player's edge (share minus 1/n) among `{opts['skill_field']}`, seats rotated, on "
+        "the skill-gap table's simultaneous intervals (the skill report's share of outcome variance due to skill is not "
+        "measured per house rule, so the skill gap stands in for it)"
         if result.skill is not None and len(result.skill)
         else "the skill gap was not played (options.skill_games = 0)"
     )
-    return TableBlock(
-        "house-rules-ranking",
+    title = (
         f"The house rules ranked against {result.base}, {r0['players']} players, every seat `{r0['field']}`, "
         f"{fmt.count(r0['n'])} deals, each rule on the same deals as {result.base}. Length and the first player's "
-        f"edge (share minus 1/n; x: relative to the fair share) on the matrix's simultaneous {level}% intervals; the "
-        f"seat spread (largest gap between two seats' win shares) on a normal interval with its block-bootstrap "
+        f"edge (share minus 1/n; x: relative to the fair share) on the matrix's simultaneous {_level(result)}% intervals; "
+        f"the seat spread (largest gap between two seats' win shares) on a normal interval with its block-bootstrap "
         f"standard error, simultaneous {fmt.fixed(100 * r0['level_spread'], 2)}% over the {len(table)} rows; the "
         f"skill gap: {skill}. Margins +/-{fmt.num(m['turns'])} turns, +/-{fmt.num(m['win_share_pp'])} pp, "
-        f"+/-{fmt.num(100 * m['balance'])} pp of spread. Sorted by {SORT_KEY}",
-        shown(table, m),
-        table,
+        f"+/-{fmt.num(100 * m['balance'])} pp of spread. Sorted by {SORT_KEY}"
     )
+    return TableBlock("house-rules-ranking", title, shown(table, m), table)
 
 
 def _interaction_table(result: HouseRulesResult) -> TableBlock:
     frame = interactions_frame(result.between, {"first": 100.0, "dealer": 100.0})
-    shown_frame = pd.DataFrame(
+    shown_frame = views.shown(
+        frame,
         {
-            "quantity": frame["quantity"],
-            "players": frame["players"],
-            "rule": frame["arm"],
-            "fields": frame["field_a"] + " minus " + frame["field_b"],
-            "n (blocks of deals)": frame["n_blocks"],
-            "interaction [simultaneous CI]": [
-                fmt.signed_ci(d, lo, hi, 2)
-                for d, lo, hi in zip(frame["interaction"], frame["sim_low"], frame["sim_high"], strict=True)
-            ],
-            "verdict": frame["verdict"],
-            "p (raw)": frame["p_raw"].map(fmt.pvalue),
-            "p (Holm)": frame["p_holm"].map(fmt.pvalue),
-        }
+            "quantity": "quantity",
+            "players": "players",
+            "rule": "arm",
+            "fields": lambda r: f"{r['field_a']} minus {r['field_b']}",
+            "n (blocks of deals)": "n_blocks",
+            "interaction [simultaneous CI]": views.interval(fmt.signed_ci, "interaction", "sim_low", "sim_high", 2),
+            "verdict": "verdict",
+            "p (raw)": lambda r: fmt.pvalue(r["p_raw"]),
+            "p (Holm)": lambda r: fmt.pvalue(r["p_holm"]),
+        },
     )
     # every interaction of a quantity belongs to its one family
     families = ", ".join(f"{q} {next(iter(v.values()))[0].family}" for q, v in result.between.items() if v)
-    return TableBlock(
-        "house-rules-fields-interaction",
+    title = (
         "Does a rule act differently under two fields? Its effect under one field minus under the other, paired on "
         "the same deals (t over 256 blocks of deals); simultaneous intervals and Holm-adjusted p over each quantity's "
-        f"family ({families} interactions), verdicts against the margins (turns in turns, shares in pp)",
-        shown_frame,
-        frame,
+        f"family ({families} interactions), verdicts against the margins (turns in turns, shares in pp)"
     )
-
-
-def _identical_reason(result: HouseRulesResult, field: str, a: str, b: str) -> str:
-    """Why two arms played identically under a field: the rules or knobs differ where these players never go."""
-    policies = {arm.name: arm.table.policy for arm in result.exp.arms}
-    knobs = [policies[x].partition(":")[2] for x in (a, b) if ":" in policies.get(x, "")]
-    if {a, b} == {"free-plus4", "no-challenge"}:
-        return (
-            "nobody plays a Wild Draw Four while holding the colour, so making it legal changes nothing, and both rules "
-            "remove the challenge"
-        )
-    if "no-challenge" in (a, b) and result.base in (a, b):
-        return "these players never challenge a Wild Draw Four, so removing the challenge changes nothing"
-    if knobs:
-        return f"`{field}` already plays {', '.join(knobs)}, so the arm's knob changes nothing"
-    return "the rules differ only in situations these players never create"
-
-
-def _findings(result: HouseRulesResult) -> list[str]:
-    mid = result.mid
-    findings = []
-    for rule in result.rules:
-        parts = [_rule_text(result, rule, mid, q) for q in EFFECTS]
-        skill = _skill_text(result, rule, mid)
-        findings.append(f"{rule} at {mid} players: " + "; ".join(parts + ([skill] if skill else [])) + ".")
-    for field, a, b in result.identical:
-        findings.append(
-            f"Under `{field}`, {a} and {b} played bit-identical rounds on every deal at every table size (same result of "
-            f"every round), so they are one effect shown twice: {_identical_reason(result, field, a, b)}."
-        )
-    eff = result.effects
-    worst = eff.loc[eff["d_balance"].idxmin()]
-    margin = fmt.num(result.exp.margins["balance"])
-    lost = eff[(eff["balance_verdict"] == LARGER) & (eff["d_balance"] < 0)]
-    where = ", ".join(f"{r.rule} at {r.players} players, `{r.field}`" for r in lost.itertuples())
-    findings.append(
-        f"Balance (1 minus the largest gap between two seats' win shares), judged on intervals simultaneous over the "
-        f"{len(eff)} rule x table size x field cells (normal, with the block-bootstrap standard error) against "
-        f"+/-{margin}: {len(lost)} cell{'s' if len(lost) != 1 else ''} lose{'' if len(lost) != 1 else 's'} more than "
-        f"the margin{f' ({where})' if where else ''}; "
-        f"the largest loss is {worst['rule']} at {worst['players']} players with `{worst['field']}`, "
-        f"{fmt.signed_ci(worst['d_balance'], worst['balance_sim_low'], worst['balance_sim_high'], 3)} "
-        f"({worst['balance_verdict']})."
-    )
-    return findings
+    return TableBlock("house-rules-fields-interaction", title, shown_frame, frame)
 
 
 def _skill_table(result: HouseRulesResult) -> TableBlock:
     sk = result.skill
     assert sk is not None
-    shown = pd.DataFrame(
+    changed = "d_gap" in sk
+    shown_frame = views.shown(
+        sk,
         {
-            "players": sk["players"],
-            "rule": sk["rule"],
-            "n (deals x rotations)": [f"{fmt.count(n)} x {p}" for n, p in zip(sk["n"], sk["players"], strict=True)],
-            "gap [95% CI]": [fmt.pp_ci(*x, 2) for x in zip(sk["gap"], sk["gap_low"], sk["gap_high"], strict=True)],
-            f"change from {result.base} [simultaneous CI]": [
-                "" if pd.isna(d) else fmt.pp_ci(d, lo, hi, 2)
-                for d, lo, hi in zip(sk.get("d_gap"), sk.get("sim_low"), sk.get("sim_high"), strict=True)
-            ],
-            "verdict": sk.get("verdict", pd.Series([""] * len(sk))).fillna(""),
-        }
+            "players": "players",
+            "rule": "rule",
+            "n (deals x rotations)": lambda r: f"{fmt.count(r['n'])} x {r['players']}",
+            "gap [95% CI]": views.interval(fmt.pp_ci, "gap", "gap_low", "gap_high", 2),
+            f"change from {result.base} [simultaneous CI]": views.interval(fmt.pp_ci, "d_gap", "sim_low", "sim_high", 2)
+            if changed
+            else lambda r: "",
+            "verdict": lambda r: r["verdict"] if changed and isinstance(r["verdict"], str) else "",
+        },
     )
     r0 = sk.iloc[0]
-    return TableBlock(
-        "house-rules-skill-gap",
+    title = (
         f"Edge (share minus 1/n): one `{r0['player']}` player against a field of `{r0['field']}`, every deal played "
         f"once per seat rotation; its win share minus the fair share, and the change from {result.base} on the same deals "
-        f"(equivalence margin +/-{fmt.num(result.exp.margins['win_share_pp'])} pp)",
-        shown,
-        sk,
+        f"(equivalence margin +/-{fmt.num(result.exp.margins['win_share_pp'])} pp)"
     )
+    return TableBlock("house-rules-skill-gap", title, shown_frame, sk)
 
 
 def _skill_chart(result: HouseRulesResult) -> Chart:
-    from unocli.report import plots  # matplotlib only when drawing
-
     sk = result.skill
     assert sk is not None
-    players = sorted(set(sk["players"]))
-    in_pp = sk.assign(**{c: 100 * sk[c] for c in ("gap", "gap_low", "gap_high")})  # an edge is in pp, not %
-    series = interval_series(in_pp, "players", players, ("gap", "gap_low", "gap_high"), [f"{p} players" for p in players])
-    r0 = sk.iloc[0]
+    players, r0 = sorted(set(sk["players"])), sk.iloc[0]
     cap = caption(
         result.exp,
         f"Edge under each rule set: one {r0['player']} player's win share minus the fair share, against a field of "
@@ -704,12 +392,17 @@ def _skill_chart(result: HouseRulesResult) -> Chart:
         policies=f"{r0['player']} at one seat, {r0['field']} at the others",
         intervals="error bars are 95% t intervals over deals",
     )
-    names = list(sk[sk["players"] == players[0]]["rule"])
-    figure = plots.dot_chart(
-        names,
-        series,
+    return views.dots(
+        sk,
+        list(sk[sk["players"] == players[0]]["rule"]),
+        "players",
+        players,
+        ("gap", "gap_low", "gap_high"),
+        caption=cap,
+        name="house-rules-skill-gap",
         title=f"Does a house rule reward skill? ({r0['player']} among {r0['field']})",
         xlabel="edge: win share minus the fair share 1/n (pp)",
-        caption=cap,
+        alt="edge per rule",
+        names=[f"{p} players" for p in players],
+        scale=100,  # an edge is in pp, not %
     )
-    return Chart("house-rules-skill-gap", figure, cap, "edge per rule")

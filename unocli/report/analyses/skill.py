@@ -1,29 +1,12 @@
-"""Skill or luck, by rule set: how much does one better player win against a field, under each rule set?
+"""The skill report: one better player against fields of another, seats rotated, under each rule set; and ladders.
 
-One *player* (a policy, ``options.player``, default ``strong``) sits at a table
-whose other seats all play the *field* policy (each of ``options.fields``),
-under every rule set of the experiment's ``[arms]`` and at every table size.
-Each deal is played once per seat rotation (the player at seat 0, 1, ...,
-n - 1, on the same shuffled deck: ``rotate_seats``), so seat effects (the
-first player's advantage, docs/rules.md §2) cancel, and every rule set and
-field plays the same deals (game ``i`` of the seed), so rule sets can be
-compared deal by deal.
-
-The figure is the *edge* (the tables' ``gap`` columns; docs/statistics.md):
-the player's win share minus the fair share, the share an average seat of
-the same games won (1/n when every game has a
-winner; rounds that lock for ever, §11.15, or are capped have no winner and
-count for nobody). Per deal the gap is ``(w - W / n) / n``, where ``w`` is the
-rotations the player won and ``W`` the rotations anybody won. The rotations of
-one deal are not independent (their shares sum to one), so intervals are
-Student's t over deals (clustered by deal, as ``stats.clustered_share``),
-``n`` counting deals. A rule set's change of the gap against the baseline
-rule set is the paired difference over deals, judged against an equivalence
-margin on simultaneous intervals (``common.judged``): per round
-``[margins] win_share_pp``, per match ``options.match_margin_pp``.
-
-Matches (``match_games`` deals, each played once per rotation) run to the
-rules' target score (500 points); the player's share is of matches won.
+The numbers come from :mod:`unocli.analysis.skill` (the player's edge, its
+share minus the fair share, per table size, field and rule set, and each rule
+set's paired change of it) and :mod:`unocli.analysis.skill_ladder` (the
+ladders' relative skill, skill shares and leads); this module checks the
+options, unpacks the experiment into their :class:`~unocli.analysis.skill.Plan`,
+and lays out the tables and charts; the words are in
+:mod:`unocli.report.analyses.skill_text`.
 """
 
 from __future__ import annotations
@@ -31,37 +14,26 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 from dataclasses import field as dc_field
-from functools import partial
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
-import unocli.report.analyses.skill_measures as skill_measures
+from unocli.analysis import skill, skill_ladder
+from unocli.analysis.skill import Plan, RuleSet
+from unocli.analysis.skill_ladder import LadderMeasures
 from unocli.errors import ConfigError
+from unocli.game.policies import parse_policy_spec
 from unocli.report import fmt
-from unocli.report.analyses.common import Context, caption, forest_chart, judged
-from unocli.report.experiment import Experiment, positive_int
-from unocli.report.experiment import policy_list as _policy_list
+from unocli.report.analyses.common import Context, caption, forest_chart
+from unocli.report.analyses.skill_text import MEASURES, answer, findings, ladder_findings, share
+from unocli.report.experiment import Experiment, policy_list, policy_spec, positive_int
 from unocli.report.model import Chart, Section, TableBlock, sentences
-from unocli.run.accumulate import Accumulator
-from unocli.run.shards import RunSpec, run_shard, split
-from unocli.study.arm import Arm, template_name
-from unocli.study.stats import (
-    ALPHA,
-    LARGER,
-    WITHIN_MARGIN,
-    Difference,
-    Estimate,
-    clustered_share,
-    paired_diff,
-    t_interval,
-    t_quantile,
-)
+from unocli.report.views import interval, shown
+from unocli.study.arm import Arm, check_spec, template_name
+from unocli.study.ladder import ANCHOR
 
-SHARD = 1 << 14  # deals per shard: each is played once per rotation, so a shard is n kernel calls
-KINDS = ("round", "match")
 KIND_TEXT = {"round": "per round", "match": "per match"}
+KIND_PLURAL = {"round": "rounds", "match": "matches"}
 
 
 def _positive_number(value: Any) -> str | None:
@@ -70,53 +42,92 @@ def _positive_number(value: Any) -> str | None:
     return None
 
 
-def _player_spec(value: Any) -> str | None:
-    from unocli.report.experiment import policy_spec
-
-    return policy_spec(value)
-
-
 def _fixed_spec(value: Any) -> str | None:
     """``""`` (none) or a policy spec without placeholders: one player for every rule set and table size."""
     if value == "":
         return None
     if isinstance(value, str) and ("{" in value or "}" in value):
         return f"must be one player for every rule set, without {{rules}} or {{players}}, not {value!r}"
-    return _player_spec(value)
+    return policy_spec(value)
+
+
+def _specs(parse: Any) -> Any:
+    """A check of a list of policy specs, each read by ``parse`` (possibly empty, no name twice)."""
+
+    def check(value: Any) -> str | None:
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            return f"must be a list of policy specs, not {value!r}"
+        for v in value:
+            try:
+                parse(v)
+            except ConfigError as exc:
+                return str(exc)
+        return f"names a policy twice: {value!r}" if len(set(value)) != len(value) else None
+
+    return check
+
+
+def _ratio(value: Any) -> str | None:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not value > 1:
+        return f"must be a ratio above 1 (1.2: a change within 1/1.2 to 1.2 times is no change), not {value!r}"
+    return None
 
 
 OPTIONS = {
-    "player": ("strong", _player_spec),
+    "player": ("strong", policy_spec),
     "fixed_player": ("", _fixed_spec),
-    "fields": (["basic", "random"], _policy_list),
+    "fields": (["basic", "random"], policy_list),
     "match_games": (2000, positive_int),
     "match_margin_pp": (3.0, _positive_number),
-    **skill_measures.OPTIONS,  # the ladders: relative skill, skill shares and leads per rule set
+    # the ladders (docs/ladder.md); no ladder_policies: no ladder section. Lone players may be search players.
+    "ladder_policies": ([], _specs(check_spec)),
+    "ladder_lone": ([], _specs(parse_policy_spec)),
+    "ladder_games": (10000, positive_int),
+    "ladder_lone_games": (1000, positive_int),
+    "ladder_match_games": (2000, positive_int),
+    "ladder_margin_ratio": (1.2, _ratio),
 }
 
 
-def check(exp: Experiment) -> str | None:
-    """The arms are rule sets only: this analysis seats its own player and field.
+def plan(exp: Experiment) -> Plan:
+    """The experiment as the computations read it: seed, sizes, rule sets, options and margins."""
+    arms = tuple(RuleSet(a.name, a.table) for a in exp.arms)
+    return Plan(exp.name, exp.seed, exp.games, exp.players, exp.base, arms, exp.options, exp.margins)
 
-    Every cell's table is built here, so a ``{rules}``/``{players}`` template
-    naming a player that does not exist is refused before any game is played.
+
+def table_arm(exp: Experiment, rules_arm: str, players: int, player: str, field: str) -> Arm:
+    """The table of one cell (:func:`unocli.analysis.skill.table_arm`)."""
+    return skill.table_arm(plan(exp), rules_arm, players, player, field)
+
+
+def check(exp: Experiment) -> str | None:
+    """The arms are rule sets only (this analysis seats its own player and field), and every cell can be built.
+
+    Every cell's table (and ladder) is built here, so a ``{rules}``/``{players}``
+    template naming a player that does not exist is refused before any game is played.
     """
-    tables = [(f"arms.{a.name}", a.table) for a in exp.arms] or [("base", exp.base)]
-    for key, table in tables:
+    for key, table in [(f"arms.{a.name}", a.table) for a in exp.arms] or [("base", exp.base)]:
         if table.policy != "random" or table.seats or table.knobs:
             return (
                 f"{key}: the skill analysis seats options.player against options.fields itself; "
                 "remove policy and seats from [base] and [arms] (the arms are rule sets)"
             )
-    names = [a.name for a in exp.arms] or ["base"]
-    for field in exp.options["fields"]:
+    opts, names = exp.options, [a.name for a in exp.arms] or ["base"]
+    ladder = bool(opts["ladder_policies"])
+    if ladder and ANCHOR not in opts["ladder_policies"]:
+        return f"options.ladder_policies must include {ANCHOR!r}: the relative skill and the leads are gains over it"
+    if ladder and opts["ladder_lone"] and opts["ladder_lone_games"] > opts["ladder_games"]:
+        return "options.ladder_lone_games must not exceed options.ladder_games: the lone tables play a subset of the deals"
+    try:
         for p in exp.players:
             for name in names:
-                try:
-                    table_arm(exp, name, p, exp.options["player"], field)
-                except ConfigError as exc:
-                    return f"options: {exc}"
-    return skill_measures.check(exp)
+                for field in opts["fields"]:
+                    table_arm(exp, name, p, opts["player"], field)
+                if ladder and exp.arms:
+                    skill_ladder.policies(plan(exp), name, p)
+    except ConfigError as exc:
+        return f"options: {exc}"
+    return None
 
 
 def player_name(spec: str) -> str:
@@ -126,24 +137,10 @@ def player_name(spec: str) -> str:
 
 @dataclass(frozen=True)
 class SkillResult:
-    """The player's win share and gap per table size, field and rule set, and each rule set's change of the edge.
-
-    ``gaps``: one row per (players, field, rules) with, for ``kind`` in round
-    and match, ``{kind}_n`` (deals; each played once per rotation, so
-    ``{kind}_games`` = deals x players games), ``{kind}_share`` with
-    ``_low``/``_high`` (the player's share of games won, clustered 95% t
-    interval), ``{kind}_fair`` (an average seat's share: 1/n when every game
-    has a winner) and ``{kind}_gap`` with ``_low``/``_high`` (share minus
-    fair, 95% t over deals); ``match_rounds`` is the mean rounds per match.
-    ``changes``: one row per (kind, players, field, rules other than the
-    baseline): ``n`` (deals), ``d_gap`` with ``d_low``/``d_high`` (paired 95%
-    interval over deals), ``sim_low``/``sim_high``/``sim_level`` (the
-    simultaneous interval over the kind's rows), ``margin_pp``, ``verdict``
-    and ``p_tost``.
-    ``fixed_gaps``/``fixed_changes``: the same for ``options.fixed_player``
-    (one player under every rule set, so a rule set's change of its gap is
-    the rule's effect on one player), empty when it is not set.
-    """
+    """The player's edges (``gaps``) and each rule set's change of them (``changes``;
+    :class:`unocli.analysis.skill.Edges`), the same for ``options.fixed_player`` (empty when not set: one
+    player under every rule set, so a change of its gap is the rule's effect on one player), and the ladders'
+    measures (``ladder``, with ``options.ladder_policies``)."""
 
     exp: Experiment
     player: str
@@ -155,7 +152,7 @@ class SkillResult:
     games: int
     fixed_gaps: pd.DataFrame = dc_field(default_factory=pd.DataFrame)
     fixed_changes: pd.DataFrame = dc_field(default_factory=pd.DataFrame)
-    ladder: skill_measures.LadderMeasures | None = None  # with options.ladder_policies: the ladders' skill measures
+    ladder: LadderMeasures | None = None
 
     @property
     def fixed(self) -> str:
@@ -173,314 +170,43 @@ class SkillResult:
         return self.player != self.player_spec
 
 
-@dataclass(frozen=True)
-class _Cell:
-    """One (kind, players, field, rules) cell: its estimates and the per-deal gaps for paired differences."""
-
-    share: Estimate
-    gap: Estimate
-    fair: float
-    per_deal: np.ndarray
-    acc: Accumulator
-
-
-def table_arm(exp: Experiment, rules_arm: str, players: int, player: str, field: str) -> Arm:
-    """The table of one cell: ``rules_arm``'s rule set, the player at seat 0 and the field everywhere else."""
-    spec = next(a for a in exp.arms if a.name == rules_arm).table if exp.arms else exp.base
-    spec = replace(spec, policy=field, seats=((0, player),), knobs=())
-    return spec.build(name=rules_arm, players=players)
-
-
-def play_cell(exp: Experiment, ctx: Context, arm: Arm, games: int, match: bool) -> _Cell:
-    """Play deals ``0 .. games - 1`` once per seat rotation and measure the seat-0 policy's share and gap."""
-    n = arm.players
-    spec = RunSpec(rules=arm.rules, policies=arm.policies, seed=exp.seed, match=match, rotate_seats=True, threads=ctx.threads)
-    wins = np.zeros((games, n), dtype=np.int64)  # rotations of each deal won by each policy slot
-    acc = Accumulator(players=n)
-    for part in ctx.backend.map_unordered(partial(run_shard, spec), split(0, games, SHARD)):
-        assert part.wins is not None  # rotate_seats always counts them
-        wins[part.start : part.start + part.count] = part.wins
-        acc = acc.merge(part.acc)
-    mine, anyone = wins[:, 0].astype(np.float64), wins.sum(axis=1).astype(np.float64)
-    gap = (mine - anyone / n) / n
-    share = clustered_share(games, float(mine.sum()), float((mine * mine).sum()), n)
-    return _Cell(
-        share=share,
-        gap=t_interval(games, float(gap.sum()), float((gap * gap).sum())),
-        fair=float(anyone.sum()) / (games * n * n),
-        per_deal=gap,
-        acc=acc,
-    )
-
-
 def compute(exp: Experiment, ctx: Context) -> SkillResult:
-    """Play every (table size, field, rule set) cell, rounds and matches, and compare each rule set's edge with the baseline's.
-
-    The same again for ``options.fixed_player`` when it is set.
-    """
-    player, fields = exp.options["player"], tuple(exp.options["fields"])
-    names = tuple(a.name for a in exp.arms) or ("base",)
-    baseline = exp.baseline or names[0]
-    gaps, changes, played = _measure(exp, ctx, player, fields, names, baseline)
-    result = SkillResult(exp, player_name(player), fields, names, baseline, gaps, changes, played)
-    if skill_measures.enabled(exp):
-        result = replace(result, ladder=skill_measures.compute(exp, ctx, baseline))
-    if not exp.options.get("fixed_player"):
+    """Every (table size, field, rule set) cell, rounds and matches, for the player (and the fixed player), and the
+    ladders; each rule set's changes against the baseline's on the same deals."""
+    setup, names = plan(exp), tuple(a.name for a in exp.arms) or ("base",)
+    baseline, opts = exp.baseline or names[0], exp.options
+    edges = skill.measure(setup, ctx, opts["player"], baseline)
+    result = SkillResult(
+        exp, player_name(opts["player"]), tuple(opts["fields"]), names, baseline, edges.gaps, edges.changes, edges.games
+    )
+    if opts.get("ladder_policies"):
+        result = replace(result, ladder=skill_ladder.measure(setup, ctx, baseline))
+    if not opts.get("fixed_player"):
         return result
-    fixed_gaps, fixed_changes, more = _measure(exp, ctx, exp.options["fixed_player"], fields, names, baseline)
-    return replace(result, fixed_gaps=fixed_gaps, fixed_changes=fixed_changes, games=played + more)
-
-
-def _measure(
-    exp: Experiment, ctx: Context, player: str, fields: tuple[str, ...], names: tuple[str, ...], baseline: str
-) -> tuple[pd.DataFrame, pd.DataFrame, int]:
-    """One player's edges per cell, each rule set's change of the edge against ``baseline``, and the games played."""
-    sizes = {"round": exp.games, "match": exp.options["match_games"]}
-    cells: dict[tuple[str, int, str, str], _Cell] = {}
-    for p in exp.players:
-        for field in fields:
-            ctx.log(f"{exp.name}: {p} players, {player} against {field}: {len(names)} rule sets")
-            for name in names:
-                arm = table_arm(exp, name, p, player, field)
-                for kind in KINDS:
-                    cells[(kind, p, field, name)] = play_cell(exp, ctx, arm, sizes[kind], kind == "match")
-    gaps = pd.DataFrame([_gap_row(cells, p, field, name) for p in exp.players for field in fields for name in names])
-    changes = pd.DataFrame([row for kind in KINDS for row in _change_rows(exp, cells, kind, names, baseline)])
-    return gaps, changes, sum(c.acc.games for c in cells.values())
-
-
-def _gap_row(cells: dict[tuple[str, int, str, str], _Cell], p: int, field: str, name: str) -> dict[str, Any]:
-    row: dict[str, Any] = {"players": p, "field": field, "rules": name}
-    for kind in KINDS:
-        c = cells[(kind, p, field, name)]
-        row |= {
-            f"{kind}_n": c.gap.n,
-            f"{kind}_games": c.acc.games,
-            f"{kind}_share": c.share.mean,
-            f"{kind}_share_low": c.share.low,
-            f"{kind}_share_high": c.share.high,
-            f"{kind}_fair": c.fair,
-            f"{kind}_gap": c.gap.mean,
-            f"{kind}_gap_low": c.gap.low,
-            f"{kind}_gap_high": c.gap.high,
-        }
-    match = cells[("match", p, field, name)].acc
-    total, _ = match.metric_sums("rounds")
-    row["match_rounds"] = total / match.finished if match.finished else math.nan
-    return row
-
-
-def _change_rows(
-    exp: Experiment, cells: dict[tuple[str, int, str, str], _Cell], kind: str, names: tuple[str, ...], baseline: str
-) -> list[dict[str, Any]]:
-    """Each rule set's edge minus the baseline's on the same deals, with simultaneous intervals and verdicts."""
-    keys = [(p, field, name) for p in exp.players for field in exp.options["fields"] for name in names if name != baseline]
-    diffs: list[Difference] = [
-        paired_diff(cells[(kind, p, field, name)].per_deal, cells[(kind, p, field, baseline)].per_deal) for p, field, name in keys
-    ]
-    margin = exp.margins["win_share_pp"] if kind == "round" else float(exp.options["match_margin_pp"])
-    rows = []
-    for (p, field, name), d, v in zip(keys, diffs, judged(diffs, margin, scale=100.0), strict=True):
-        rows.append(
-            {
-                "kind": kind,
-                "players": p,
-                "field": field,
-                "rules": name,
-                "n": d.n,
-                "d_gap": d.diff,
-                "d_low": d.low,
-                "d_high": d.high,
-                "sim_low": v["sim_low"] / 100,
-                "sim_high": v["sim_high"] / 100,
-                "sim_level": v["sim_level"],
-                "margin_pp": margin,
-                "verdict": v["verdict"],
-                "p_tost": v["p_tost"],
-            }
-        )
-    return rows
-
-
-# ---------------------------------------------------------------- render
+    fixed = skill.measure(setup, ctx, opts["fixed_player"], baseline)
+    return replace(result, fixed_gaps=fixed.gaps, fixed_changes=fixed.changes, games=edges.games + fixed.games)
 
 
 def render(result: SkillResult) -> Section:
     """The answer in one paragraph, its chart, the findings, the tables of gaps and of changes against the baseline."""
-    exp = result.exp
-    blocks: list[Any] = [_headline_chart(result), _findings_text(result), _gaps_table(result)]
+    exp, ladder = result.exp, result.ladder
+    target = table_arm(exp, result.baseline, exp.players[0], result.player_spec, result.fields[0]).rules.target_score
+    blocks: list[Any] = [_headline_chart(result), findings(result, target), _gaps_table(result)]
     if not result.changes.empty:
         blocks += [_change_chart(result), _changes_table(result)]
-    if result.ladder is not None:
-        blocks += [skill_measures.findings(result.ladder, result.baseline), skill_measures.cells_table(result.ladder)]
-        if not result.ladder.changes.empty:
-            blocks += [skill_measures.changes_table(result.ladder, result.baseline)]
+    if ladder is not None:
+        blocks += [ladder_findings(ladder, result.baseline), _cells_table(ladder)]
+        blocks += [_ladder_changes_table(ladder, result.baseline)] if not ladder.changes.empty else []
     if not result.fixed_gaps.empty:
         blocks += [_gaps_table(result, fixed=True)]
-        if not result.fixed_changes.empty:
-            blocks += [_changes_table(result, fixed=True)]
-    answer = _answer(result)
-    intro = answer + "\n\n" + (exp.description or "").strip()
-    # the answer's first sentence: the tuned player's gap over the fair share against basic and random fields
-    return Section(
-        name=exp.name,
-        title=exp.title,
-        intro=intro.strip(),
-        blocks=blocks,
-        meta={"games": result.games},
-        answer=sentences(answer)[0],
-    )
+        blocks += [_changes_table(result, fixed=True)] if not result.fixed_changes.empty else []
+    text = answer(result)
+    intro = (text + "\n\n" + (exp.description or "").strip()).strip()
+    return Section(exp.name, exp.title, intro, blocks=blocks, meta={"games": result.games}, answer=sentences(text)[0])
 
 
 def run(exp: Experiment, ctx: Context) -> Section:
     return render(compute(exp, ctx))
-
-
-def _reference_size(result: SkillResult) -> int:
-    """The table size the answer speaks of: 4 players if played, else the middle one."""
-    sizes = result.exp.players
-    return 4 if 4 in sizes else sizes[len(sizes) // 2]
-
-
-def _row(result: SkillResult, p: int, field: str, rules: str) -> pd.Series:
-    g = result.gaps
-    return g[(g["players"] == p) & (g["field"] == field) & (g["rules"] == rules)].iloc[0]
-
-
-def _gap_text(row: pd.Series, kind: str) -> str:
-    """The edge in pp with its interval, and relative to the fair share: ``+1.52 pp [+1.21, +1.83], x1.06 fair``."""
-    fair = float(row[f"{kind}_fair"])
-    text = fmt.pp_ci(row[f"{kind}_gap"], row[f"{kind}_gap_low"], row[f"{kind}_gap_high"], 2)
-    if not fair > 0:
-        return text
-    return text + f", x{fmt.fixed(1 + row[f'{kind}_gap'] / fair, 2)} fair"
-
-
-def _answer(result: SkillResult) -> str:
-    """One paragraph: is it luck? The gap at the reference size per field, its range, and what house rules do."""
-    p, g = _reference_size(result), result.gaps
-    base, player = result.baseline, f"`{result.player}`"
-    shown = [
-        f"against {p - 1} `{field}` player{'s' if p > 2 else ''} it wins "
-        f"{fmt.share(_row(result, p, field, base)['round_share'])} of rounds "
-        f"(edge {_gap_text(_row(result, p, field, base), 'round')}) and "
-        f"{fmt.share(_row(result, p, field, base)['match_share'])} of matches "
-        f"(edge {_gap_text(_row(result, p, field, base), 'match')})"
-        for field in result.fields
-    ]
-    # the cells are read together: count them on Bonferroni intervals over all of them (the 95% t interval's
-    # half-width rescaled to level 1 - 0.05 / cells, with each cell's own degrees of freedom)
-    k = len(g)
-    scale = [t_quantile(1 - ALPHA / (2 * k), n - 1) / t_quantile(0.975, n - 1) if n > 1 else math.inf for n in g["round_n"]]
-    half = (g["round_gap_high"] - g["round_gap_low"]) / 2 * scale
-    above = int((g["round_gap"] - half > 0).sum())
-    below = int((g["round_gap"] + half < 0).sum())
-    lead = "Not pure luck" if above or below else "No skill detected at this sample size"
-    text = (
-        f"**{lead}.** Under the {base} rules at {p} players, where the fair share is {fmt.share(1 / p)}, "
-        f"one {player} player {'; '.join(shown)} (edges are the player's share minus the fair share, "
-        f"95% intervals over deals, seats rotated). Over all {len(g)} cells of table size, field and rule set the "
-        f"per-round edge is above 0 in {above} and below 0 in {below} (simultaneous {fmt.fixed(100 * (1 - ALPHA / k), 2)}% "
-        "intervals over the cells), and ranges from "
-        f"{fmt.pp(g['round_gap'].min())} to {fmt.pp(g['round_gap'].max())}; per match it ranges from "
-        f"{fmt.pp(g['match_gap'].min())} to {fmt.pp(g['match_gap'].max())}, {_magnify(g)}. "
-    )
-    return text + _rules_sentence(result) + _per_rules_caveat(result)
-
-
-def _per_rules_caveat(result: SkillResult) -> str:
-    """With a ``{rules}``/``{players}`` player, what a rule set's change of the edge compares (two different players)."""
-    if not result.per_rules:
-        return ""
-    elsewhere = (
-        f" {_rules_sentence(result, fixed=True)}"
-        if not result.fixed_changes.empty
-        else " (for that, the house-rules report measures one fixed player's edge under each rule)."
-    )
-    return (
-        f" The player is a template, `{result.player_spec}`: each rule set and table size seats its own `{result.player}` "
-        f"player, so a rule set's change of the edge compares two players, each made for its own rules: it says whether "
-        f"skill pays more or less under that rule for a player who knows the rule, not what the rule does to one fixed "
-        f"player.{elsewhere}"
-    )
-
-
-def _magnify(g: pd.DataFrame) -> str:
-    """Does a match magnify the per-round edge? Compared on the cells whose per-round edge is clear of 0."""
-    clear = g[(g["round_gap_low"] > 0) | (g["round_gap_high"] < 0)]
-    if clear.empty:
-        return "with no per-round edge to magnify"
-    same_sign = np.sign(clear["match_gap"]) == np.sign(clear["round_gap"])
-    larger = int((same_sign & (clear["match_gap"].abs() > clear["round_gap"].abs())).sum())
-    return f"larger than the per-round edge, same sign, in {larger} of the {len(clear)} cells with a clear per-round edge"
-
-
-def _rules_sentence(result: SkillResult, fixed: bool = False) -> str:
-    """What each rule set does to the per-round edge against the baseline, over table sizes and fields, by verdict.
-
-    "Raises" is toward the player (a larger edge, or a smaller deficit where the player trails the fair share),
-    and is said only of a change larger than the margin (verdict ``larger``).
-    ``fixed``: of the fixed player's gap instead.
-    """
-    ch = result.fixed_changes if fixed else result.changes
-    if ch.empty:
-        return ""
-    r = ch[ch["kind"] == "round"]
-    parts = []
-    for name in dict.fromkeys(r["rules"]):
-        sub = r[r["rules"] == name]
-        larger = sub["verdict"] == LARGER
-        up, down = int((larger & (sub["d_gap"] > 0)).sum()), int((larger & (sub["d_gap"] < 0)).sum())
-        within = int(sub["verdict"].isin(sorted(WITHIN_MARGIN)).sum())
-        parts.append(
-            f"{name} raises it beyond the margin in {up}, lowers it beyond the margin in {down} and changes it by no "
-            f"more than the margin in {within} of {len(sub)} ({fmt.pp(sub['d_gap'].min())} to {fmt.pp(sub['d_gap'].max())})"
-        )
-    lead = f"With one fixed `{result.fixed}` player instead, under every rule set: " if fixed else ""
-    return (
-        f"{lead}{'against' if fixed else 'Against'} the {result.baseline} rules on the same deals "
-        "(the per-round edge, over the cells of table size and field): "
-        + "; ".join(parts)
-        + f" (simultaneous {fmt.fixed(100 * r['sim_level'].iloc[0], 2)}% intervals, equivalence margin "
-        f"+/-{fmt.num(r['margin_pp'].iloc[0])} pp; the rest undecided, with or without a change of undecided size)."
-    )
-
-
-def _findings_text(result: SkillResult) -> str:
-    """The findings, as a block under the headline chart."""
-    g, exp = result.gaps, result.exp
-    lines = ["**Findings**", ""]
-    for field in result.fields:
-        sub = g[(g["field"] == field) & (g["rules"] == result.baseline)]
-        lines.append(
-            f"- {result.player} against {field}, {result.baseline} rules, per round: "
-            + "; ".join(f"{_gap_text(x, 'round')} at {x['players']} players" for _, x in sub.iterrows())
-            + "; per match: "
-            + "; ".join(f"{_gap_text(x, 'match')} at {x['players']}" for _, x in sub.iterrows())
-            + "."
-        )
-    rounds = g.groupby("players")["match_rounds"].mean()
-    lines.append(
-        f"- Sizes: {fmt.count(exp.games)} deals per cell for rounds and {fmt.count(exp.options['match_games'])} for "
-        f"matches to {_target(result)} points, each deal played once per seat rotation; a match took "
-        + ", ".join(f"{fmt.num(v)} rounds at {p} players" for p, v in rounds.items())
-        + " on average (over rule sets and fields)."
-    )
-    if not result.changes.empty:
-        m = result.changes[result.changes["kind"] == "match"]
-        larger = m["verdict"] == LARGER
-        lines.append(
-            f"- Per match against {result.baseline}: {int((larger & (m['d_gap'] > 0)).sum())} rule set cells raise the "
-            f"gap beyond the margin (+/-{fmt.num(m['margin_pp'].iloc[0])} pp), {int((larger & (m['d_gap'] < 0)).sum())} "
-            f"lower it beyond the margin, {int(m['verdict'].isin(sorted(WITHIN_MARGIN)).sum())} change it by no more "
-            f"than the margin (negligible or equivalent), of {len(m)}."
-        )
-    return "\n".join(lines)
-
-
-def _target(result: SkillResult) -> str:
-    arm = table_arm(result.exp, result.baseline, result.exp.players[0], result.player_spec, result.fields[0])
-    return fmt.count(arm.rules.target_score)
 
 
 def _caption(result: SkillResult, what: str, intervals: str) -> str:
@@ -495,74 +221,38 @@ def _caption(result: SkillResult, what: str, intervals: str) -> str:
 
 
 def _headline_chart(result: SkillResult) -> Chart:
-    """Gap per rule set, one marker per field, one row of panels per table size: per round left, per match right."""
-    from unocli.report import plots  # matplotlib only when drawing
-
-    exp = result.exp
+    """The edge per cell (rule set, table size, field), per round and per match, centred on 0 (no edge)."""
+    g, opts = result.gaps, result.exp.options
+    margins = {"round": result.exp.margins["win_share_pp"] / 100, "match": float(opts["match_margin_pp"]) / 100}
     cap = _caption(
         result,
-        f"The {result.player} player's win share minus the fair share (1/n), per rule set, per round (left) and per "
-        "match (right), one row per table size",
+        f"The {result.player} player's win share minus the fair share (1/n), per rule set, table size and field, per "
+        f"round (left) and per match (right); grey bands are the experiment's margins (+/-{fmt.num(100 * margins['round'])} "
+        f"pp per round, +/-{fmt.num(100 * margins['match'])} pp per match), the dotted line no edge",
         "error bars are 95% t intervals over deals (clustered by deal)",
     )
-    # plots has no grid-of-panels chart; its figure and layout helpers keep the caption and look the same
-    fig, bottom = plots._figure(2.3 * len(exp.players) + 0.6, cap)
-    axes = fig.subplots(len(exp.players), 2, squeeze=False, sharex=True)
-    xs = np.arange(len(result.rule_sets), dtype=float)
-    offsets = np.linspace(-0.15, 0.15, len(result.fields)) if len(result.fields) > 1 else np.zeros(1)
-    for i, p in enumerate(exp.players):
-        for j, kind in enumerate(KINDS):
-            ax = axes[i][j]
-            for k, field in enumerate(result.fields):
-                sub = result.gaps[(result.gaps["players"] == p) & (result.gaps["field"] == field)]
-                y = 100 * sub[f"{kind}_gap"].to_numpy()
-                err = 100 * np.vstack([sub[f"{kind}_gap"] - sub[f"{kind}_gap_low"], sub[f"{kind}_gap_high"] - sub[f"{kind}_gap"]])
-                label = f"against {field}"
-                ax.errorbar(xs + offsets[k], y, yerr=err, fmt="o", ms=4, capsize=3, color=plots.COLOURS[k], label=label)
-            ax.axhline(0.0, color="#555555", lw=1, ls=":")
-            ax.set_title(f"{p} players, {KIND_TEXT[kind]}", fontsize=10, loc="left")
-            ax.set_ylabel("edge (pp)")
-            ax.grid(True, axis="y", alpha=0.3, lw=0.6)
-            ax.spines[["top", "right"]].set_visible(False)
-            ax.set_xticks(xs)
-            ax.set_xticklabels(list(result.rule_sets), rotation=30, ha="right", fontsize=8)
-    axes[0][0].legend(fontsize=8, frameon=False)
-    fig.suptitle(f"Skill or luck: one {result.player} player's edge over the fair share", fontsize=12, x=0.01, ha="left")
-    return Chart("skill-gap", plots._finish(fig, bottom), cap, "edge per rule set, per round and per match")
+    rows = g.assign(label=[f"{r.rules}, {r.players}p vs {r.field}" for r in g.itertuples()])
+    panels = [(f"edge {KIND_TEXT[k]}", f"{k}_gap", f"{k}_gap_low", f"{k}_gap_high", margins[k], True) for k in skill.KINDS]
+    title = f"Skill or luck: one {result.player} player's edge over the fair share"
+    return forest_chart(rows, "label", panels, cap, name="skill-gap", title=title)
 
 
 def _gaps_table(result: SkillResult, fixed: bool = False) -> TableBlock:
     """The gaps per cell (``fixed``: the fixed player's)."""
     g = result.fixed_gaps if fixed else result.gaps
     who = f"{result.fixed} player's (the same player under every rule set)" if fixed else f"{result.player} player's"
-
-    def column(kind: str, what: str) -> list[str]:
-        kw = "share_ci" if what == "share" else "pp_ci"
-        return [
-            getattr(fmt, kw)(r[f"{kind}_{what}"], r[f"{kind}_{what}_low"], r[f"{kind}_{what}_high"], 2 if what == "gap" else 1)
-            for _, r in g.iterrows()
-        ]
-
-    shown = pd.DataFrame(
-        {
-            "players": g["players"],
-            "field": g["field"],
-            "rules": g["rules"],
-            "n deals (rounds)": g["round_n"].map(fmt.count),
-            "round share [95%]": column("round", "share"),
-            "round edge [95%]": column("round", "gap"),
-            "n deals (matches)": g["match_n"].map(fmt.count),
-            "match share [95%]": column("match", "share"),
-            "match edge [95%]": column("match", "gap"),
-            "rounds per match": g["match_rounds"].map(fmt.num),
-            "fair": g["players"].map(lambda p: fmt.share(1 / p)),
-        }
-    )
+    columns: dict[str, Any] = {"players": "players", "field": "field", "rules": "rules"}
+    for k in skill.KINDS:
+        columns[f"n deals ({KIND_PLURAL[k]})"] = lambda r, k=k: fmt.count(r[f"{k}_n"])
+        columns[f"{k} share [95%]"] = interval(fmt.share_ci, f"{k}_share", f"{k}_share_low", f"{k}_share_high", 1)
+        columns[f"{k} edge [95%]"] = interval(fmt.pp_ci, f"{k}_gap", f"{k}_gap_low", f"{k}_gap_high", 2)
+    columns["rounds per match"] = lambda r: fmt.num(r["match_rounds"])
+    columns["fair"] = lambda r: fmt.share(1 / r["players"])
     return TableBlock(
         "skill-fixed-gaps" if fixed else "skill-gaps",
         f"One {who} win share and edge (share minus the fair share) per table size, field and rule "
         "set; each deal played once per seat rotation, intervals over deals",
-        shown,
+        shown(g, columns),
         g,
         note="n counts deals; every deal is played once per seat rotation (n x players games). The fair share is 1/n "
         "(an average seat's share of the games won: 1/n when every game has a winner, as here up to rare locked rounds).",
@@ -572,30 +262,21 @@ def _gaps_table(result: SkillResult, fixed: bool = False) -> TableBlock:
 def _changes_table(result: SkillResult, fixed: bool = False) -> TableBlock:
     """Each rule set's change of the edge against the baseline (``fixed``: of the fixed player's edge)."""
     ch = result.fixed_changes if fixed else result.changes
+    columns = {
+        "kind": lambda r: KIND_TEXT[r["kind"]],
+        **{k: k for k in ("players", "field", "rules")},
+        "n deals": lambda r: fmt.count(r["n"]),
+        f"change in gap vs {result.baseline} [95%]": interval(fmt.pp_ci, "d_gap", "d_low", "d_high", 2),
+        "simultaneous interval": lambda r: fmt.bounds(r["sim_low"], r["sim_high"], 2, "pp"),
+        "verdict": lambda r: f"{r['verdict']} (+/-{fmt.num(r['margin_pp'])} pp)",
+    }
     who = f" of one fixed {result.fixed} player" if fixed else ""
-    rows = []
-    for kind in KINDS:
-        sub = ch[ch["kind"] == kind]
-        for r in sub.itertuples():
-            rows.append(
-                {
-                    "kind": KIND_TEXT[kind],
-                    "players": r.players,
-                    "field": r.field,
-                    "rules": r.rules,
-                    "n deals": fmt.count(r.n),
-                    f"change in gap vs {result.baseline} [95%]": fmt.pp_ci(r.d_gap, r.d_low, r.d_high, 2),
-                    "simultaneous interval": fmt.bounds(r.sim_low, r.sim_high, 2, "pp"),
-                    "verdict": f"{r.verdict} (+/-{fmt.num(r.margin_pp)} pp)",
-                }
-            )
-    level = fmt.fixed(100 * ch["sim_level"].iloc[0], 2)
     return TableBlock(
         "skill-fixed-vs-baseline" if fixed else "skill-vs-baseline",
         f"Does a house rule raise or lower the edge{who}? Each rule set's edge minus the {result.baseline} rules' edge "
-        f"on the same deals: paired 95% intervals, simultaneous {level}% intervals (Bonferroni over each kind's rows) and "
-        "equivalence verdicts",
-        pd.DataFrame(rows),
+        f"on the same deals: paired 95% intervals, simultaneous {fmt.fixed(100 * ch['sim_level'].iloc[0], 2)}% intervals "
+        "(Bonferroni over each kind's rows) and equivalence verdicts",
+        shown(ch, columns),
         ch,
         note="larger: the simultaneous interval lies beyond the margin; negligible: it excludes 0 within the margin; "
         "equivalent: it lies within the margin and includes 0; unsized: it excludes 0 and crosses the margin; else "
@@ -616,17 +297,89 @@ def _change_chart(result: SkillResult) -> Chart:
         m_high=match["sim_high"],
     )
     margins = (wide["margin_pp"].iloc[0] / 100, match["margin_pp"].iloc[0] / 100)
-    level = fmt.fixed(100 * ch["sim_level"].iloc[0], 2)
     cap = _caption(
         result,
         f"Change of the edge from the {result.baseline} rules on the same deals; grey bands are the equivalence margins "
         f"(+/-{fmt.num(100 * margins[0])} pp per round, +/-{fmt.num(100 * margins[1])} pp per match)",
-        f"bars are simultaneous {level}% intervals (95% for each panel's family)",
+        f"bars are simultaneous {fmt.fixed(100 * ch['sim_level'].iloc[0], 2)}% intervals (95% for each panel's family)",
     )
     panels = [
         ("change in gap per round", "d_gap", "sim_low", "sim_high", margins[0], True),
         ("change in gap per match", "m_gap", "m_low", "m_high", margins[1], True),
     ]
-    return forest_chart(
-        wide, "label", panels, cap, name="skill-vs-baseline", title=f"Which rules raise or lower the edge? (vs {result.baseline})"
+    title = f"Which rules raise or lower the edge? (vs {result.baseline})"
+    return forest_chart(wide, "label", panels, cap, name="skill-vs-baseline", title=title)
+
+
+def _lead(row: pd.Series, key: str) -> str:
+    def c(x: float) -> str:
+        return "inf" if not math.isfinite(x) else fmt.count(int(x))
+
+    return f"{c(row[key])} [{c(row[key + '_low'])}, {c(row[key + '_high'])}] ({row['best_' + key.split('_')[1]]})"
+
+
+def _cells_table(m: LadderMeasures) -> TableBlock:
+    """The three measures per rule set and table size, with their intervals, in one table."""
+    relative = "relative_skill" in m.cells
+
+    def rel(r: pd.Series) -> str:
+        if not relative or pd.isna(r.get("relative_skill")):
+            return "-"
+        value = f"{r['relative_skill']:.3f} [{r['relative_skill_low']:.3f}, {r['relative_skill_high']:.3f}]"
+        return f"{value} ({r['best']} / {r['bound']})"
+
+    columns = {
+        "players": "players",
+        "rules": "rules",
+        "n deals (rounds / lone / matches)": lambda r: " / ".join(fmt.count(r[k]) for k in ("n_round", "n_lone", "n_match")),
+        "relative skill [95%] (best / bound)": rel,
+        "skill share, round [95%]": lambda r: share(r, "share_round"),
+        "skill share, match [95%]": lambda r: share(r, "share_match"),
+        "rounds until the best leads random [95%]": lambda r: _lead(r, "lead_round"),
+        "matches until the best leads random [95%]": lambda r: _lead(r, "lead_match"),
+    }
+    return TableBlock(
+        "skill-measures",
+        "Skill and luck per rule set and table size, from ladders on common deals: relative skill, the share of outcome "
+        "variance due to skill, and the rounds and matches until the best player leads random with 90% chance",
+        shown(m.cells, columns),
+        m.cells,
+        note="Relative skill: the best player's Luce rating gain over random divided by the clairvoyant bound's (peek, "
+        "the search that sees every hidden card: a bound, not a player); 95% Wald by the delta method, clustered by "
+        "deal. Skill share: Var(true) = Var(observed) - Var(luck) over the round-robin policies' lone-vs-field win "
+        "shares, over one round's (match's) outcome variance (Getty et al. 2018); 95% percentile bootstrap over deals. "
+        "Leads: the fewest rounds (matches) decided between the two after which the best player has won more with 90% "
+        "chance; heads-up every round, at more players the rounds won by one of the two; the rating gap's 95% interval "
+        "mapped through the same count. Every deal is played once per seat rotation; n counts deals (the lone-only "
+        "policies' tables play the first of them). docs/ladder.md.",
+    )
+
+
+def _ladder_changes_table(m: LadderMeasures, baseline: str) -> TableBlock:
+    """Each rule set's change of each measure against the baseline, paired on common deals, with verdicts."""
+    ch = m.changes
+    level = fmt.fixed(100 * ch["sim_level"].iloc[0], 2)
+    columns = {
+        "players": "players",
+        "rules": "rules",
+        "measure": lambda r: MEASURES[r["measure"]],
+        "n deals": lambda r: fmt.count(r["n"]),
+        f"ratio to {baseline} [95%]": lambda r: f"x{r['ratio']:.3f} [{r['ratio_low']:.3f}, {r['ratio_high']:.3f}]",
+        f"simultaneous {level}%": lambda r: f"[{r['sim_low']:.3f}, {r['sim_high']:.3f}]",
+        "verdict": lambda r: f"{r['verdict']} (x1/{fmt.num(r['margin_ratio'])} to x{fmt.num(r['margin_ratio'])})",
+        "p (Holm)": lambda r: fmt.pvalue(r["p_holm"]),
+    }
+    return TableBlock(
+        "skill-measures-vs-baseline",
+        f"Does a house rule change how much skill counts? Each rule set's measure over the {baseline} rules' on the same "
+        "deals (paired deal by deal), with verdicts against the ratio margin",
+        shown(ch, columns),
+        ch,
+        note=f"A ratio's interval is exp of the paired interval of the difference of logs, each measure linearised by "
+        f"its per-deal influence (delta method; the leads through their normal approximation). Verdicts by "
+        f"stats.classify on the simultaneous {level}% intervals (Bonferroni over the {len(ch)} rows, read together) "
+        f"against x1/{fmt.num(m.margin_ratio)} to x{fmt.num(m.margin_ratio)}: larger, beyond the margin; negligible, "
+        "a change within it; equivalent, no change beyond it; unsized, a change of undecided size; else undecided. "
+        "p (Holm): the Holm-adjusted p-value of no change, over the same rows. A measure at or below 0 in either "
+        "rule set (a skill share where luck explains all) has no ratio and no row.",
     )

@@ -1,16 +1,15 @@
 """The skill gap under each house rule: one better player against a field, seats rotated (for the house-rules report).
 
-One ``options.skill_player`` (default ``strong``) sits at a table whose other
-seats play ``options.skill_field`` (default ``basic``); every deal is played
-once per seat rotation, so seat effects cancel (the skill report's
-:func:`~unocli.report.analyses.skill.table_arm` and
-:func:`~unocli.report.analyses.skill.play_cell`). The gap is the player's win
-share minus the fair share, with a t interval over deals; a house rule's
-change of the gap is the paired difference over the same deals against the
-baseline rules, judged on simultaneous intervals against ``[margins]
-win_share_pp``. Arms that only change a policy knob (``policy =
-"basic:swap_target=fewest"``) are left out: the skill table seats its own
-policies, so they would repeat their rule's row.
+One ``options["skill_player"]`` sits at a table whose other seats play
+``options["skill_field"]``; every deal is played once per seat rotation, so
+seat effects cancel (:func:`~unocli.analysis.skill.table_arm` and
+:func:`~unocli.analysis.skill.play_cell`). The gap is the player's win share
+minus the fair share, with a t interval over deals; a house rule's change of
+the gap is the paired difference over the same deals against the baseline
+rules, judged on simultaneous intervals against ``margins["win_share_pp"]``.
+Arms that only change a policy knob (``policy = "basic:swap_target=fewest"``)
+are left out: the skill table seats its own policies, so they would repeat
+their rule's row.
 """
 
 from __future__ import annotations
@@ -19,18 +18,17 @@ from typing import Any
 
 import pandas as pd
 
-from unocli.report.analyses.common import Context, judged
-from unocli.report.analyses.skill import play_cell, table_arm
-from unocli.report.experiment import Experiment
+from unocli.analysis.skill import Plan, Runner, play_cell, table_arm
+from unocli.analysis.verdicts import judged
 from unocli.study.stats import paired_diff
 
 
-def gap_rules(exp: Experiment) -> list[str]:
+def gap_rules(exp: Plan) -> list[str]:
     """The arms the skill gap is measured for: those whose policy carries no knob change of its own."""
     return [a.name for a in exp.arms if ":" not in a.table.policy]
 
 
-def skill_gaps(exp: Experiment, ctx: Context, base: str) -> pd.DataFrame:
+def skill_gaps(exp: Plan, ctx: Runner, base: str) -> pd.DataFrame:
     """Per table size and rule: the player's gap with its 95% interval, and the change from ``base`` with a verdict.
 
     Columns: players, rule, player, field, n (deals), games (deals x

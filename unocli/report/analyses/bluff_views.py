@@ -1,0 +1,351 @@
+"""The bluff report's tables and charts: each a view of a frame the analysis returned (its CSV), formatted to read."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from unocli.analysis.bluff_decision import BEST, DecisionResult, challengers
+from unocli.analysis.bluff_grid import Grid, cell
+from unocli.analysis.bluff_play import ANY, CHALLENGERS
+from unocli.analysis.bluff_situations import MIN_BLUFFS, SituationResult, strategies
+from unocli.game.policies import Policy
+from unocli.report import fmt
+from unocli.report import views as generic
+from unocli.report.analyses import bluff_text as text
+from unocli.report.analyses.common import caption
+from unocli.report.experiment import Experiment
+from unocli.report.model import Block, TableBlock, md_table
+
+
+def level(t: pd.DataFrame) -> str:
+    return fmt.fixed(100 * t["sim_level"].dropna().iloc[0], 2)
+
+
+# ---------------------------------------------------------------- the decision
+
+
+def decision_blocks(dec: DecisionResult, exp: Experiment) -> list[Block]:
+    """The headline chart (own hand pooled, one panel per challenger) and the decision table."""
+    t = dec.table.copy()
+    t.insert(len(t.columns) - 1, "answer", text.decision_answers(t))
+    multi = len(dec.fields) > 1
+    every = t[t["next_hand"] == ANY].drop_duplicates("field")
+    n_text = ", ".join(f"{fmt.count(int(r.n_positions))} positions under {r.field}" for r in every.itertuples())
+    cap = caption(
+        exp,
+        "Round-win value of the +4 now minus the best other card, in pp, at positions holding a +4 and a card of the "
+        f"colour in play, by the next player's hand; grey band: the +/-{fmt.num(dec.margin_pp)} pp margin",
+        n_text,
+        rules=exp.base.rules,
+        policies=", ".join(f"every seat {f}, nobody bluffing" for f in dec.fields),
+        intervals=f"bars are simultaneous {level(t)}% intervals clustered by game (95% for the whole table, every field)",
+    )
+    names = [(c, f"c = {c}" if c != BEST else f"best response c = {dec.best_rate:.2f}") for c in ("0", "0.5", "1", BEST)]
+    chart = generic.forest_panels(
+        t[t["own_hand"] == ANY],
+        ("field", "next_hand"),
+        "challenger",
+        names,
+        lambda r: (f"{r.field}: " if multi else "") + ("every position" if r.next_hand == ANY else f"next holds {r.next_hand}"),
+        point="value_pp",
+        margin=dec.margin_pp,
+        cap=cap,
+        name="bluff-decision",
+        title="Bluff now or play the best other card?",
+    )
+    keys = ["field", "next_hand", "own_hand"]
+    shown = t[keys].drop_duplicates().reset_index(drop=True)
+    first = t[t["challenger"] == "0"].set_index(keys)
+    shown["n (games)"] = [f"{fmt.count(int(r.n_positions))} ({fmt.count(int(r.n_games))})" for r in first.itertuples()]
+    for name, _ in challengers(dec.best_rate):
+        sub = t[t["challenger"] == name].set_index(keys)
+        title = f"c={name}" if name != BEST else f"best response c={dec.best_rate:.2f}"
+        # no figure without its interval
+        shown[title] = [
+            f"{text.pp(r.value_pp, r.sim_low, r.sim_high, 1)} {r.answer}" if isinstance(r.verdict, str) else r.answer
+            for r in sub.loc[list(first.index)].itertuples()
+        ]
+    table = TableBlock(
+        "bluff-decision",
+        "At the decision: the round-win value of the +4 now minus the best other card, by situation and the victim's "
+        f"challenge probability c (pp; simultaneous {level(t)}% intervals clustered by game over the whole table; verdict "
+        f"at +/-{fmt.num(dec.margin_pp)} pp)",
+        shown.rename(columns={"next_hand": "next holds", "own_hand": "own hand"}),
+        t,
+        f"n = positions (games) where the acting seat held a +4 and a card of the colour in play; "
+        f"{fmt.count(sum(dec.games.values()))} fresh deals, {dec.budget} + {dec.budget} rollouts per option "
+        "(selection of the +4's colour and the best other card, then evaluation on rollouts of their own). c applies to "
+        "the victim's answer to this +4 only; every later decision follows the field. The best response c is the "
+        "equilibrium challenge rate of the grid below. Per-cell 95% intervals and Holm-adjusted p-values are in the CSV.",
+    )
+    blocks: list[Block] = [chart, table]
+    if len(dec.between):
+        blocks.append(between_block("bluff-decision-interactions", dec.between, "cell"))
+    return blocks
+
+
+def between_block(name: str, between: pd.DataFrame, what: str) -> TableBlock:
+    """The fields' interactions: per pair of fields, how many cells get each verdict (every row in the CSV)."""
+    counts = between.groupby(["field_a", "field_b"], sort=False)["verdict"].agg(text.verdict_counts).reset_index()
+    return TableBlock(
+        name,
+        f"Does a {what}'s value differ between two fields? The interactions on common deals (one field's value minus "
+        f"the other's), simultaneous {level(between)}% intervals over every {what} and pair of fields",
+        counts.rename(columns={"verdict": f"{what}s by verdict (+/-{fmt.num(between['margin_pp'].iloc[0])} pp)"}),
+        between,
+    )
+
+
+# ---------------------------------------------------------------- the situations
+
+
+def situation_blocks(sit: SituationResult, exp: Experiment, policies: dict[str, Policy]) -> list[Block]:
+    t = sit.situations.copy()
+    t.insert(list(t.columns).index("gain_verdict"), "verdict", text.situation_words(t))
+    n = fmt.count(sit.sizes.situations)
+    cap = caption(
+        exp,
+        "Seat 0's win share when it bluffs only while the next player holds the given number of cards, whatever its own "
+        "hand, minus its honest twin's on the same deals, in pp, per field (every seat the field's policy, the "
+        f"opponents never bluffing) and challenge policy ({text.INFORMED}); grey band: the +/-{fmt.num(sit.margin_pp)} "
+        "pp margin",
+        f"{n} deals per point ({sit.players} players)",
+        rules=exp.base.rules,
+        policies="every seat the field's policy",
+        intervals=f"bars are simultaneous {level(t)}% intervals (95% for the whole situation table, every field)",
+    )
+    chart = generic.forest_panels(
+        t[t["own_hand"] == ANY].rename(columns={"gain_sim_low": "sim_low", "gain_sim_high": "sim_high"}),
+        ("field", "next_hand"),
+        "challenge_policy",
+        [(c, f"{c} challengers") for c in ("never", "0.5", "always", "informed")],
+        lambda r: f"{r.field}: " + ("every chance" if r.next_hand == ANY else f"next holds {r.next_hand}"),
+        point="gain_pp",
+        margin=sit.margin_pp,
+        cap=cap,
+        name="bluff-by-situation",
+        title="Does a +4 bluff pay? By the next player's hand size, per field",
+    )
+    keys = ["field", "next_hand", "own_hand"]
+    shown = t[keys].drop_duplicates().reset_index(drop=True)
+    for ch, _ in CHALLENGERS:
+        sub = t[t["challenge_policy"] == ch].reset_index(drop=True)
+        shown[ch] = [f"{text.pp(r.gain_pp, r.gain_sim_low, r.gain_sim_high)} {r.verdict}" for r in sub.itertuples()]
+    table = TableBlock(
+        "bluff-by-situation",
+        "Seat 0's win-share gain from bluffing only in a situation, by field and the opponents' challenge policy "
+        f"(simultaneous {level(t)}% intervals over the whole table, every field; verdict at +/-{fmt.num(sit.margin_pp)} pp)",
+        shown.rename(columns={"next_hand": "next holds", "own_hand": "own hand"}),
+        t,
+        f"n = {n} paired deals per cell; next `any`, own `any` = bluffing at every chance; {text.INFORMED}. "
+        f"{text.note(policies)} Per-cell 95% intervals, bluffs and caught bluffs per game, the opponents' exact policy "
+        f"and the gain per bluff (block bootstrap, shown where a cell saw at least {MIN_BLUFFS} bluffs) are in the CSV.",
+    )
+    blocks: list[Block] = [chart, table]
+    if len(sit.between):
+        blocks.append(between_block("bluff-field-interactions", sit.between, "situation"))
+    return [*blocks, _deviations(sit, policies), _iterations(sit), _fixed_points(sit)]
+
+
+def _deviations(sit: SituationResult, policies: dict[str, Policy]) -> TableBlock:
+    d = sit.deviations
+    shown = generic.shown(
+        d,
+        {
+            "field": "field",
+            "one-player deviation": "effect",
+            "seat": "role",
+            "n": lambda r: fmt.count(r["n"]),
+            "win-share change [simultaneous CI]": generic.interval(text.pp, "diff_pp", "win_sim_low", "win_sim_high"),
+            f"verdict (+/-{fmt.num(sit.margin_pp)} pp)": "win_verdict",
+        },
+    )
+    own = "; ".join(f"{f} {text.own_challenge(p)}" for f, p in policies.items())
+    return TableBlock(
+        "one-player-deviations",
+        "One player deviates alone, every other seat plays the field's own policy, honest: every seat's win-share "
+        f"change on the same deals (simultaneous {level(d)}% intervals over the whole table, every field)",
+        shown,
+        d,
+        f"Bluffing = bluff at every chance. The fields' own challenge behaviour: {own}; a change that leaves a seat's "
+        "policy as it was (never challenging in a field that never challenges) is not played. Per-row 95% intervals "
+        "in the CSV.",
+    )
+
+
+def _iterations(sit: SituationResult) -> TableBlock:
+    it = sit.iterations
+    gains = zip(it["best"], it["current"], it["gain_pp"], it["gain_low"], it["gain_high"], strict=True)
+    shown = it[["field", "start", "round", "seat", "current"]].rename(columns={"current": "plays"})
+    shown = shown.assign(
+        **{
+            "win share": it["current_win_share"].map(lambda x: fmt.share(x, 1)),
+            "best on these deals": it["best"],
+            "best's gain [simultaneous CI]": ["-" if b == c else text.pp(g, lo, hi) for b, c, g, lo, hi in gains],
+            "switches": it["switches"].map({True: "yes", False: "no"}),
+        }
+    )
+    return TableBlock(
+        "best-response-iterations",
+        "Best-response iteration per field, seat by seat, from two start points: convergence",
+        shown,
+        it,
+        f"Each turn plays the seat's {len(strategies())} strategies (the field's policy with the strategy's knobs) "
+        f"against the others' current ones on {fmt.count(sit.sizes.turn)} fresh deals; the seat switches only when the "
+        f"best beats its current strategy on a simultaneous interval, Bonferroni over the {len(strategies()) - 1} "
+        "alternatives (95% for the turn).",
+    )
+
+
+def _fixed_points(sit: SituationResult) -> str:
+    """Where each start point's search ended, as a Markdown table (a profile of strategies has no interval)."""
+    ends = sit.fixed_points.assign(fixed_point=sit.fixed_points["fixed_point"].map({True: "yes", False: "no"}))
+    ends = ends.rename(columns={f"seat_{s}": f"seat {s}" for s in range(sit.players)} | {"fixed_point": "fixed point"})
+    return "**Where the best-response search ended**\n\n" + md_table(ends)
+
+
+# ---------------------------------------------------------------- the grid
+
+
+def grid_blocks(g: Grid, exp: Experiment) -> list[Block]:
+    """The gain heatmap (verdicts on simultaneous intervals) and the grid's tables."""
+    n_text = f"{fmt.count(g.deals)} deals per cell, {g.gain.size} cells on the same deals ({g.players} players)"
+    cap = caption(
+        exp,
+        "Bluffer's win share minus its honest twin's on the same deals, in pp, with the verdict of each cell's "
+        f"simultaneous {level(g.gains)}% interval (every cell with b > 0) against +/-{fmt.num(exp.margins['win_share_pp'])} pp",
+        n_text,
+        rules=exp.base.rules,
+        policies=text.grid_policies(g, exp),
+        intervals="verdicts read simultaneous intervals, 95% for the grid's b > 0 cells together; per-cell paired 95% "
+        "intervals in bluff-gain.csv",
+    )
+    heat = generic.heatmap(
+        g.gains,
+        "bluff_rate",
+        "challenge_rate",
+        caption=cap,
+        name="bluff-gain-heatmap",
+        title="Does bluffing a +4 pay? Bluffer's win-share gain (pp)",
+        unit="win-share change vs honest twin (pp)",
+    )
+    pivot = pd.DataFrame({"bluff rate": [f"{b:g}" for b in g.bvals[::-1]]})
+    for j, c in enumerate(g.cvals):
+        pivot[f"c={c:g}"] = [text.cell_text(g, i, j) if i else "0" for i in range(len(g.bvals))][::-1]
+    blocks: list[Block] = [
+        heat,
+        TableBlock(
+            "bluff-gain",
+            "Bluffer's win-share change against its honest twin, percentage points (* significant after Holm)",
+            pivot,
+            g.table,
+            f"n = {fmt.count(g.deals)} paired deals per cell; full intervals and p-values in the CSV.",
+        ),
+    ]
+    if len(g.per_seat):
+        blocks.append(_per_seat(g, exp.margins["win_share_pp"]))
+    return blocks + [_break_even(g), _per_bluff(g), _equilibrium(g)] + ([_others(g)] if len(g.others) else [])
+
+
+def _per_seat(g: Grid, margin_pp: float) -> TableBlock:
+    ps = g.per_seat
+    shown = generic.shown(
+        ps,
+        {
+            "effect": "effect",
+            "seat": "role",
+            "n": lambda r: fmt.count(r["n"]),
+            "win-share change [simultaneous CI]": generic.interval(fmt.pp_ci, "diff", "win_sim_low", "win_sim_high", 2),
+            f"verdict (+/-{fmt.num(margin_pp)} pp)": "win_verdict",
+        },
+    )
+    return TableBlock(
+        "per-seat-effects",
+        "Who gains and who pays, seat by seat: win-share changes on the same deals, simultaneous intervals over "
+        "the table's rows, with equivalence verdicts",
+        shown,
+        ps,
+    )
+
+
+def _break_even(g: Grid) -> TableBlock:
+    top, rates = g.cvals[-1], g.break_even_by_rate
+    texts = [text.rate_ci_text(lo, hi, top, g.replicates) for lo, hi in zip(rates["ci_low"], rates["ci_high"], strict=True)]
+    data = rates[["bluff_rate", "break_even_challenge"]].assign(ci=texts, n=rates["n"])
+    shown = data.assign(break_even_challenge=data["break_even_challenge"].map(lambda x: text.rate_text(x, top)))
+    return TableBlock(
+        "break-even",
+        "Break-even challenge rate by bluff rate (bootstrap 95% CI)",
+        shown.assign(n=data["n"].map(fmt.count)),
+        data,
+    )
+
+
+def _per_bluff(g: Grid) -> TableBlock:
+    pb = g.per_bluff
+    shown = pd.DataFrame(
+        {
+            "challenge rate": pb["challenge_rate"].map("{:g}".format),
+            "share of bluffs caught": [
+                fmt.share_ci(*x, 1) for x in zip(pb["caught"], pb["caught_low"], pb["caught_high"], strict=True)
+            ],
+            "cards the bluffer draws per bluff": (4 * pb["caught"]).map(lambda x: fmt.fixed(x, 2)),
+            "cards the victim draws per bluff": (4 * (1 - pb["caught"])).map(lambda x: fmt.fixed(x, 2)),
+        }
+    )
+    return TableBlock(
+        "per-bluff",
+        "Cards per bluff, by challenge rate (pooled over bluff rates > 0)",
+        shown,
+        pb,
+        "A caught bluff makes the bluffer draw 4; an uncaught one makes the victim draw 4.",
+    )
+
+
+def _equilibrium(g: Grid) -> TableBlock:
+    eq = g.equilibrium
+    bi, cj = eq.nearest
+    shown = {
+        "bluff rate [spread]": fmt.interval(eq.bluff_rate, eq.bluff_low, eq.bluff_high, 2),
+        "challenge rate [spread]": fmt.interval(eq.challenge_rate, eq.challenge_low, eq.challenge_high, 2),
+        "bluffer's win share [spread]": fmt.share_ci(eq.value, eq.value_low, eq.value_high, 2),
+        "nearest grid point": cell(g.bvals[bi], g.cvals[cj]),
+        "bluffer's gain from deviating there [spread]": fmt.pp_ci(*eq.bluffer_gain, 2),
+        "an opponent's gain from deviating there [spread]": fmt.pp_ci(*eq.opponent_gain, 2),
+    }
+    keys = ("bluff_rate", "bluff_low", "bluff_high", "challenge_rate", "challenge_low", "challenge_high", "value")
+    data = {k: getattr(eq, k) for k in keys} | {"n": g.deals, "replicates": g.replicates}
+    data["bounds"] = "middle 95% of the equilibrium over block-bootstrap resamples (a spread, not a CI)"
+    path = " -> ".join(f"(b={g.bvals[i]:g}, c={g.cvals[j]:g})" for i, j in eq.path)
+    return TableBlock(
+        "equilibrium",
+        "Equilibrium of the blind bluff rate and the shared challenge rate on the grid (fictitious play)",
+        pd.DataFrame([shown]),
+        pd.DataFrame([data]),
+        f"Brackets are the spread of the equilibrium over {g.replicates} block-bootstrap resamples of the deals "
+        "(the middle 95%), not confidence intervals: an equilibrium is an argmax, and a percentile range around an "
+        "argmax covers nothing at a known rate. This game has the three opponents share one rate; the best-response "
+        f"tables above let each seat deviate alone. Plain alternating best responses from (0, 0): {path}.",
+    )
+
+
+def _others(g: Grid) -> TableBlock:
+    o = g.others
+    shown = generic.shown(
+        o,
+        {
+            "players": "players",
+            "challenge rate": lambda r: f"{r['challenge_rate']:g}",
+            f"gain of bluffing at rate {g.bvals[-1]:g} [paired 95% CI]": generic.interval(
+                fmt.pp_ci, "diff", "diff_low", "diff_high", 2
+            ),
+            "n (paired deals)": lambda r: fmt.count(r["n"]),
+            "p (Holm)": lambda r: fmt.pvalue(r["p_holm"]),
+        },
+    )
+    return TableBlock(
+        "other-table-sizes",
+        "Bluffing at every chance against never and always challenging opponents, other table sizes (paired on the same deals)",
+        shown,
+        o,
+    )
