@@ -526,12 +526,14 @@ def test_fictitious_play_first_steps_by_hand_and_its_equilibrium():
     # zero-sum games (Robinson 1951); at the report's 3,000 iterations it is within 0.005 here (measured 0.0004).
     p, q = fictitious_play(w)
     assert p == pytest.approx([0.25, 0.75], abs=0.005) and q == pytest.approx([0.25, 0.75], abs=0.005)
-    # leading axes are independent games: a stack gives each game's own answer
-    w2 = np.stack([w, w.T[::-1]])
+    # leading axes are independent games: a stack gives each game's own answer (three games of 2 x 2, so that a
+    # normalisation along the wrong axis could not broadcast by chance)
+    w2 = np.stack([w, w.T[::-1], w[::-1]])
     p2, q2 = fictitious_play(w2, 50)
-    for g in range(2):
+    for g in range(3):
         pg, qg = fictitious_play(w2[g], 50)
         assert p2[g].tolist() == pg.tolist() and q2[g].tolist() == qg.tolist()
+    assert p2.shape == q2.shape == (3, 2)
 
 
 def test_pure_path_best_responses_by_hand():
