@@ -16,7 +16,7 @@ bugs() {
     cat <<'EOF'
 race-replay|unocli/study/tune.py|deal_gains(table, cand.policy, begin, deals)|deal_gains(table, cand.policy, start, deals)|tests/test_tune_race.py tests/test_tune_mutants.py tests/test_tune.py tests/test_tune_search.py
 race-alpha|unocli/study/tune.py|holm_drops(pvalues, alpha)|[p < alpha for p in pvalues]|tests/test_tune_race.py tests/test_tune_mutants.py tests/test_tune.py tests/test_tune_search.py
-skill-sum|unocli/report/analyses/skill.py|float((mine * mine).sum()), n)|float(mine.sum()), n)|tests/test_report_skill.py tests/test_values_report.py
+skill-sum|unocli/analysis/skill.py|float((mine * mine).sum()), n)|float(mine.sum()), n)|tests/test_report_skill.py tests/test_values_report.py
 comeback-complement|unocli/analysis/stacking.py|_level(lost, reached, "comeback")|_level(reached - lost, reached, "comeback")|tests/test_report_stacking.py tests/test_values_report.py
 EOF
 }

@@ -6,7 +6,7 @@
 #   mutation/run.sh check    # unocli/balance/check.py against tests/test_check*.py
 #   mutation/run.sh engine   # unocli/reference/{engine,decisions}.py against the scenario, policy,
 #                            # match and trace tests and tests/test_engine_mutants.py
-#   mutation/run.sh tune     # unocli/study/{tune,tune_file}.py against tests/test_tune*.py
+#   mutation/run.sh tune     # unocli/study/{tune,tune_file}.py against tests/test_tune*.py (the race, search and ship)
 #   mutation/run.sh compare  # unocli/study/compare.py against tests/test_compare*.py and test_stats.py
 #   mutation/run.sh ladder   # the ladder's fit, intervals and shares, and the index of ladder folders
 #                            # against tests/test_ladder_mutants.py and test_ladder.py's tests that play no game
@@ -14,8 +14,11 @@
 #   mutation/run.sh report   # the report computations (below) against tests/test_values_report.py
 #   mutation/run.sh engine 'unocli.reference.engine.x_play_match*'   # some mutants only (name globs)
 #
-# The ladder and report groups mutate only the functions that compute numbers (mutmut name globs, used
-# when no globs are given), not prose, rendering or option checks:
+# The tune, ladder and report groups mutate only the functions that compute numbers (mutmut name globs, used
+# when no globs are given), not prose, rendering, search-space parsing or option checks:
+#   tune: study/tune.py deal_gains, gain_of, deal_schedule, holm_drops, Race (leader, ranking, games, estimate,
+#         alive, all_gains), race, _eliminate, _halve, FreshCheck.beats_all, references, fresh_check, choose,
+#         search, tune, iterate, candidates_table; study/tune_file.py pp, _share, read_verdicts.
 #   ladder: study/ladder.py plan_tables, LadderData's design / by_policy / seats, anchor_index,
 #           log_likelihood, _probabilities, Fit's se / interval / diff_se, fit_counts, _information,
 #           _check_exists, fit, win_shares, ratings_frame (not play_ladder: it hands tables to the
@@ -39,6 +42,10 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 group=${1:?usage: mutation/run.sh stats|check|engine|tune|compare|ladder|report [MUTANT_GLOB...]}
 shift
+list_globs=false
+if [ "$group" = --globs ]; then  # mutation/run.sh --globs GROUP: print the group's own globs, one a line
+    list_globs=true; group=${1:?usage: mutation/run.sh --globs GROUP}; shift
+fi
 globs=()
 case "$group" in
     stats)
@@ -55,8 +62,16 @@ case "$group" in
                "tests/test_situational_knobs.py", "tests/test_scenarios_counters.py"' ;;
     tune)
         mutate='"unocli/study/tune.py", "unocli/study/tune_file.py"'
+        # but the two slowest tests (a hypothesis round trip through a written file, the CLI's chart: 24 of the
+        # list's 50 s), which every mutant of the race would otherwise run before the one that kills it
         tests='"tests/test_tune_race.py", "tests/test_tune_search.py", "tests/test_tune_file.py", "tests/test_tune.py",
-               "tests/test_tune_mutants.py"' ;;
+               "tests/test_tune_mutants.py", "tests/test_tune_search_mutants.py", "-k",
+               "not test_any_name_and_policy_round_trip_through_the_written_file and not test_cli_writes_the_policy_table_and_chart"'
+        G=unocli.study.tune F=unocli.study.tune_file
+        globs=("$G.x_deal_gains_*" "$G.x_gain_of_*" "$G.x_deal_schedule_*" "$G.x_holm_drops_*" "$G.xǁRaceǁ*" "$G.x_race_*"
+               "$G.x__eliminate_*" "$G.x__halve_*" "$G.xǁFreshCheckǁbeats_all_*" "$G.x_references_*" "$G.x_fresh_check_*"
+               "$G.x_choose_*" "$G.x_search_*" "$G.x_tune_*" "$G.x_iterate_*" "$G.x_candidates_table_*"
+               "$F.x_pp_*" "$F.x__share_*" "$F.x_read_verdicts_*") ;;
     compare)
         mutate='"unocli/study/compare.py"'
         tests='"tests/test_compare.py", "tests/test_compare_mutants.py", "tests/test_stats.py"' ;;
@@ -83,6 +98,10 @@ case "$group" in
                "$A.fields.x_holds_everywhere_*" "$A.fields.x_verdict_matrix_*") ;;
     *) echo "unknown group: $group (stats, check, engine, tune, compare, ladder or report)" >&2; exit 2 ;;
 esac
+if $list_globs; then
+    [ ${#globs[@]} -eq 0 ] || printf '%s\n' "${globs[@]}"
+    exit 0
+fi
 work=${MUTATION_DIR:-/tmp/unocli-mutation-$group}
 mkdir -p "$work"
 # The tracked files as they are in the work tree (mutants/ in $work survives: incremental reruns).
@@ -93,25 +112,18 @@ path, mutate, tests = sys.argv[1:]
 text = open(path).read()
 text = re.sub(r"^only_mutate = .*$", f"only_mutate = [{mutate}]", text, flags=re.M)
 text = re.sub(r"^timeout_multiplier = .*\n", "", text, flags=re.M)
-text = text.replace("[tool.mutmut]\n", f"[tool.mutmut]\ntimeout_multiplier = {os.environ.get('MUTMUT_TIMEOUT_MULTIPLIER', '40')}\n")
+text = re.sub(r"^(process_isolation|log_to_file) = .*\n", "", text, flags=re.M)
+# forkserver: one process imports pytest and collects the tests (numpy, pandas, scipy, numba, unocli) once and forks
+# a worker per mutant; with "fork" every mutant's worker imports them again (about 2.5 s of CPU, 8 s on a busy machine).
+text = text.replace("[tool.mutmut]\n", f"[tool.mutmut]\ntimeout_multiplier = {os.environ.get('MUTMUT_TIMEOUT_MULTIPLIER', '40')}\n"
+                    f"process_isolation = \"{os.environ.get('MUTMUT_ISOLATION', 'forkserver')}\"\nlog_to_file = true\n")  # mutants/mutmut-debug.log
 text = re.sub(r"^pytest_add_cli_args_test_selection = \[.*?\]", f"pytest_add_cli_args_test_selection = [{tests}]", text, flags=re.M | re.S)
 open(path, "w").write(text)
 PY
 cd "$work"
-# Name globs given on the command line, else the group's own (ladder, report), else every mutant of its files.
+# Name globs given on the command line, else the group's own (tune, ladder, report), else every mutant of its files.
 [ $# -gt 0 ] || set -- ${globs[@]+"${globs[@]}"}
 "$root/.venv/bin/mutmut" run --max-children "${MUTMUT_CHILDREN:-1}" "$@" || true
 "$root/.venv/bin/mutmut" results
-# The score: killed / all mutants of the group (from mutmut's per-file records).
-"$root/.venv/bin/python" - <<'PY'
-import collections, glob, json
-from mutmut.stats import status_by_exit_code
-for meta in sorted(glob.glob("mutants/unocli/**/*.py.meta", recursive=True)):
-    codes = collections.Counter(json.load(open(meta))["exit_code_by_key"].values())
-    # A timeout is a kill (mutmut counts it so too): the mutant made the tests run away.
-    timeouts = sum(k for code, k in codes.items() if status_by_exit_code[code] == "timeout")
-    total, killed = sum(codes.values()), codes[1] + codes[3] + timeouts
-    if total and codes[None] < total:
-        print(f"{meta[8:-5]}: {killed}/{total - codes[None]} killed ({100 * killed / max(1, total - codes[None]):.1f}%; "
-              f"{timeouts} by timeout), {codes[0]} survived, {codes[None]} not run")
-PY
+# The score: killed / all the group's mutants (mutation/score.py; a mutant not run is not killed).
+"$root/.venv/bin/python" "$root/mutation/score.py" "$@"

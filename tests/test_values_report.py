@@ -151,6 +151,22 @@ def test_field_rows_levels_counted_from_the_rows(stack_run):
     assert 0 < out["any"]["comeback"] < 1 and "d_turns" not in out["off"]
 
 
+def test_field_rows_fold_a_large_seed_into_32_bits_for_the_bootstrap(stack_run):
+    """The replicates' seed is the report's seed modulo 2**32 plus 7 per player: (2**32 + 100) gives 100 + 28."""
+    _, comp, _ = stack_run
+    (got,) = field_rows(comp, P, "random", ["any"], "off", 40, 2**32 + 100)
+    q, k = comp.quantities, comp.index("any")
+
+    def interval(seed: int) -> tuple[float, float]:
+        boot = comp.boot_means(40, seed=seed)
+        reps = boot[:, k, q.index("turns")] + boot[:, k, q.index("skips")]
+        return float(np.quantile(reps, 0.025)), float(np.quantile(reps, 0.975))
+
+    want, other = interval(100 + 7 * P), interval(36 + 7 * P)  # 36 = (2**32 + 100) mod 64: a wrong modulus
+    assert want != other  # the seed shows in the interval, so a wrong one would be seen
+    assert close(got["turns_skips_low"], want[0]) and close(got["turns_skips_high"], want[1])
+
+
 def test_field_rows_changes_paired_on_the_deals_and_welch_for_comebacks(stack_run):
     _, comp, rows = stack_run
     got = {r["stacking"]: r for r in field_rows(comp, P, "random", ["off", "any"], "off", 40, SEED)}["any"]
@@ -425,7 +441,19 @@ def test_skill_changes_paired_with_bonferroni_simultaneous_intervals(skill_run):
                 _, slo, shi = t_ci(d, level)
                 assert close(row["sim_low"], slo, 1e-7) and close(row["sim_high"], shi, 1e-7), (kind, p, f)
                 assert close(row["sim_level"], level, 1e-12) and row["margin_pp"] == margin
-                assert row["verdict"] in ("larger", "unsized", "negligible", "equivalent", "undecided")
+                # TOST against +-margin with scipy's one-sided t tests, Bonferroni over the family of four
+                m = margin / 100
+                p_low = sps.ttest_1samp(d, -m, alternative="greater").pvalue
+                p_high = sps.ttest_1samp(d, m, alternative="less").pvalue
+                assert close(row["p_tost"], min(1.0, family * max(p_low, p_high)), 1e-7), (kind, p, f)
+                # the verdict read off the simultaneous interval, by the definitions of docs/statistics.md
+                if slo > m or shi < -m:
+                    want = "larger"
+                elif -m <= slo and shi <= m:
+                    want = "negligible" if slo > 0 or shi < 0 else "equivalent"
+                else:
+                    want = "unsized" if slo > 0 or shi < 0 else "undecided"
+                assert row["verdict"] == want, (kind, p, f)
 
 
 HOUSE = """
@@ -458,7 +486,9 @@ def test_house_rules_skill_gaps_against_the_cells_counted_by_hand(tmp_path, ctx,
     exp = load_experiment(path)
     assert house_rules_gap.gap_rules(plan(exp)) == ["official", "stacking"]  # the knob-only arm is left out
     seen = _spy(monkeypatch)
-    frame = house_rules_gap.skill_gaps(plan(exp), ctx, "official").set_index("rule")
+    said: list[str] = []
+    frame = house_rules_gap.skill_gaps(plan(exp), Context(backend=LocalBackend(), log=said.append), "official").set_index("rule")
+    assert said == [f"{exp.name}: skill gap, 3 players, smart against random: 2 rule sets"]
     assert len(seen) == 2 and [len(spec.policies) for spec, _ in seen] == [3, 3]
     assert all(spec.match is False and spec.rotate_seats for spec, _ in seen)  # rounds, seats rotated
     cells = {name: _cell_values([sp]) for name, sp in zip(("official", "stacking"), seen, strict=True)}
@@ -490,16 +520,22 @@ def test_fictitious_play_first_steps_by_hand_and_its_equilibrium():
     # step 2: against columns [1, 1] rows pay 3, 1 -> row 0; columns against [3, 0] pay 9, 0 -> column 1
     p, q = fictitious_play(w, 2)
     assert p.tolist() == [1.0, 0.0] and q == pytest.approx([1 / 3, 2 / 3])
+    # steps 3 and 4: rows pay 3, 2 then 3, 3 (a tie: the first) -> row 0; columns -> 1 (rows [4, 0], [5, 0]);
+    # step 5: against columns [1, 4] rows pay 3, 4 -> row 1, so rows [5, 1]; columns against it pay 15, 1 -> 1
+    p, q = fictitious_play(w, 5)
+    assert p == pytest.approx([5 / 6, 1 / 6], abs=1e-15) and q == pytest.approx([1 / 6, 5 / 6], abs=1e-15)
     # the mixed equilibrium by hand: 3q = 1 - q and 3p = 1 - p, so p = q = 1/4. Fictitious play converges in
     # zero-sum games (Robinson 1951); at the report's 3,000 iterations it is within 0.005 here (measured 0.0004).
     p, q = fictitious_play(w)
     assert p == pytest.approx([0.25, 0.75], abs=0.005) and q == pytest.approx([0.25, 0.75], abs=0.005)
-    # leading axes are independent games: a stack gives each game's own answer
-    w2 = np.stack([w, w.T[::-1]])
+    # leading axes are independent games: a stack gives each game's own answer (three games of 2 x 2, so that a
+    # normalisation along the wrong axis could not broadcast by chance)
+    w2 = np.stack([w, w.T[::-1], w[::-1]])
     p2, q2 = fictitious_play(w2, 50)
-    for g in range(2):
+    for g in range(3):
         pg, qg = fictitious_play(w2[g], 50)
         assert p2[g].tolist() == pg.tolist() and q2[g].tolist() == qg.tolist()
+    assert p2.shape == q2.shape == (3, 2)
 
 
 def test_pure_path_best_responses_by_hand():
@@ -572,6 +608,34 @@ def test_holds_everywhere_and_the_verdict_matrix_on_a_frame_written_by_hand():
     one = verdict_matrix(effects[effects["players"] == 6], ("rule",), ("random", "basic"), lambda r: r["x"])
     assert one.to_dict("records") == [
         {"rule": "a", "random": "", "basic": "5", "n": "800 each", "holds under": "all fields (larger)"}
+    ]
+
+
+def test_the_verdict_matrix_reads_each_keys_interactions_between_the_fields():
+    """``between`` keyed by the row's key values: a larger interaction is named where every field agrees; an
+    effect whose verdicts differ says what its interactions say; a key with none is untested, as without them."""
+    from unocli.study.interaction import FieldInteraction
+
+    def inter(verdict: str) -> FieldInteraction:
+        return FieldInteraction((), "random", "basic", 0.1, 0.01, 100, 0.08, 0.12, 0.95, 2, 0.05, verdict, 0.0, 0.0)
+
+    effects = pd.DataFrame(
+        [
+            {"players": 6, "rule": "a", "field": "random", "verdict": "larger", "n": 800, "x": "5"},
+            {"players": 6, "rule": "a", "field": "basic", "verdict": "larger", "n": 800, "x": "6"},
+            {"players": 4, "rule": "a", "field": "random", "verdict": "larger", "n": 1000, "x": "1"},
+            {"players": 4, "rule": "a", "field": "basic", "verdict": "larger", "n": 1000, "x": "2"},
+            {"players": 4, "rule": "b", "field": "random", "verdict": "negligible", "n": 1000, "x": "3"},
+            {"players": 4, "rule": "b", "field": "basic", "verdict": "undecided", "n": 1000, "x": "4"},
+        ]
+    )
+    between = {(6, "a"): [inter("larger")], (4, "b"): [inter("negligible")]}
+    m = verdict_matrix(effects, ("players", "rule"), ("random", "basic"), lambda r: r["x"], between)
+    assert list(m["holds under"]) == [
+        "all fields (larger); amounts differ beyond the margin between random and basic",
+        "all fields (larger)",
+        "negligible: random; undecided: basic (the fields cannot be told apart: every difference between fields"
+        " lies within the margin (interaction on common deals))",
     ]
 
 
