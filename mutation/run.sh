@@ -7,19 +7,23 @@
 #   mutation/run.sh engine   # unocli/reference/{engine,decisions}.py against the scenario, policy,
 #                            # match and trace tests and tests/test_engine_mutants.py
 #   mutation/run.sh tune     # unocli/study/{tune,tune_file}.py against tests/test_tune*.py (the race, search and ship)
-#   mutation/run.sh compare  # unocli/study/compare.py against tests/test_compare*.py and test_stats.py
+#   mutation/run.sh compare  # study/compare.py, run/quantities.py, run/shards.py against tests/test_compare*.py, test_stats.py
 #   mutation/run.sh ladder   # the ladder's fit, intervals and shares, and the index of ladder folders
 #                            # against tests/test_ladder_mutants.py and test_ladder.py's tests that play no game
 #                            # (but its 40 s grid search: the hand-solved fits of test_ladder_mutants.py do its job)
 #   mutation/run.sh report   # the report computations (below) against tests/test_values_report.py
 #   mutation/run.sh engine 'unocli.reference.engine.x_play_match*'   # some mutants only (name globs)
 #
-# The tune, ladder and report groups mutate only the functions that compute numbers (mutmut name globs, used
+# The tune, compare, ladder and report groups mutate only the functions that compute numbers (mutmut name globs, used
 # when no globs are given), not prose, rendering, search-space parsing or option checks:
 #   tune: study/tune.py deal_gains, gain_of, deal_schedule, holm_drops, Race (leader, ranking, games, estimate,
 #         alive, all_gains), race, _eliminate, _halve, FreshCheck.beats_all, references, fresh_check, choose,
 #         search, tune, iterate, candidates_table; study/tune_file.py pp, _share, read_verdicts.
-#   ladder: study/ladder.py plan_tables, LadderData's design / by_policy / seats, anchor_index,
+#   compare: run/quantities.py quantity_matrix, is_binary, over_finished; run/shards.py run_pair_shard;
+#            study/compare.py PairedSums.add, Comparison's mean / diff / both_finished / _counts / means /
+#            boot_means / table, _widest.
+#   ladder: study/ladder.py plan_tables, plan_lone_tables, LadderData's deals / table_deals / design /
+#           by_policy / seats, deal_influence, anchor_index,
 #           log_likelihood, _probabilities, Fit's se / interval / diff_se, fit_counts, _information,
 #           _check_exists, fit, win_shares, ratings_frame (not play_ladder: it hands tables to the
 #           shards, covered by test_ladder.py's command tests); report/ladder.py index, _count, _lead_text.
@@ -73,8 +77,13 @@ case "$group" in
                "$G.x_choose_*" "$G.x_search_*" "$G.x_tune_*" "$G.x_iterate_*" "$G.x_candidates_table_*"
                "$F.x_pp_*" "$F.x__share_*" "$F.x_read_verdicts_*") ;;
     compare)
-        mutate='"unocli/study/compare.py"'
-        tests='"tests/test_compare.py", "tests/test_compare_mutants.py", "tests/test_stats.py"' ;;
+        mutate='"unocli/study/compare.py", "unocli/run/quantities.py", "unocli/run/shards.py"'
+        tests='"tests/test_compare.py", "tests/test_compare_mutants.py", "tests/test_stats.py"'
+        C=unocli.study.compare Q=unocli.run.quantities S=unocli.run.shards
+        globs=("$Q.x_quantity_matrix_*" "$Q.x_is_binary_*" "$Q.x_over_finished_*" "$S.x_run_pair_shard_*"
+               "$C.xǁPairedSumsǁadd_*" "$C.xǁComparisonǁmean_*" "$C.xǁComparisonǁdiff_*" "$C.xǁComparisonǁboth_finished_*"
+               "$C.xǁComparisonǁ_counts_*" "$C.xǁComparisonǁmeans_*" "$C.xǁComparisonǁboot_means_*"
+               "$C.xǁComparisonǁtable_*" "$C.x__widest_*") ;;
     ladder)
         mutate='"unocli/study/ladder.py", "unocli/report/ladder.py"'
         tests='"tests/test_ladder_mutants.py", "tests/test_ladder.py", "-k",
@@ -83,6 +92,7 @@ case "$group" in
         globs=("$L.x_plan_tables_*" "$L.xǁLadderDataǁdesign_*" "$L.xǁLadderDataǁby_policy_*" "$L.xǁLadderDataǁseats_*"
                "$L.x_anchor_index_*" "$L.x_log_likelihood_*" "$L.x__probabilities_*" "$L.xǁFitǁ*" "$L.x_fit_*"
                "$L.x__information_*" "$L.x__check_exists_*" "$L.x_win_shares_*" "$L.x_ratings_frame_*"
+               "$L.x_plan_lone_tables_*" "$L.x_deal_influence_*" "$L.xǁLadderDataǁdeals_*" "$L.xǁLadderDataǁtable_deals_*"
                "$R.x_index_*" "$R.x__count_*" "$R.x__lead_text_*") ;;
     report)
         A=unocli.report.analyses N=unocli.analysis
