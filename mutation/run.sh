@@ -86,7 +86,7 @@ case "$group" in
                "$C.xǁComparisonǁtable_*" "$C.x__widest_*") ;;
     ladder)
         mutate='"unocli/study/ladder.py", "unocli/report/ladder.py"'
-        tests='"tests/test_ladder_mutants.py", "tests/test_ladder.py", "-k",
+        tests='"tests/test_ladder_mutants.py", "tests/test_ladder.py", "tests/test_ladder_skill.py", "-k",
                "not command and not ladder_json and not bad_input and not refuses and not brute_force"'
         L=unocli.study.ladder R=unocli.report.ladder
         globs=("$L.x_plan_tables_*" "$L.xǁLadderDataǁdesign_*" "$L.xǁLadderDataǁby_policy_*" "$L.xǁLadderDataǁseats_*"
