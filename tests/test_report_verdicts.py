@@ -77,6 +77,13 @@ CHECKS = [
     ("stacking/stacking-fields.csv", "stacking", "d_comeback_verdict", "d_comeback_sim_low", "d_comeback_sim_high", SHARE),
     ("stacking/stacking-strategy.csv", "stacking", "edge_verdict", "edge_sim_low", "edge_sim_high", SHARE),
     ("stacking/stacking-strategy.csv", "stacking", "interaction_verdict", "interaction_sim_low", "interaction_sim_high", SHARE),
+    # the interactions of fields (a difference of paired differences), in the unit of their own margin column
+    ("game-length/turns-field-interactions.csv", "game-length", "verdict", "sim_low", "sim_high", ("col:margin", 1.0)),
+    ("seat-advantage/field-differences.csv", "seat-advantage", "verdict", "sim_low", "sim_high", ("col:margin", 1.0)),
+    ("bluff/bluff-field-interactions.csv", "bluff", "verdict", "sim_low", "sim_high", ("col:margin_pp", 1.0)),
+    ("bluff/bluff-decision-interactions.csv", "bluff", "verdict", "sim_low", "sim_high", ("col:margin_pp", 1.0)),
+    # the skill measures' changes are ratios, judged on the log scale against [1/margin, margin]
+    ("skill/skill-measures-vs-baseline.csv", "skill", "verdict", "sim_low", "sim_high", ("log:margin_ratio", 1.0)),
 ]
 
 
@@ -89,8 +96,12 @@ def _wrong(csv: str, experiment: str, column: str, low: str, high: str, margin: 
         label = r[column]
         if not isinstance(label, str) and math.isnan(label):
             continue  # the baseline's own rows carry no change
-        m = (r[key.removeprefix("col:")] if key.startswith("col:") else _margins(experiment)[key]) * factor
-        if label not in ("larger", "negligible", "equivalent", "unsized", "undecided") or not _rule(label, r[low], r[high], m):
+        lo, hi = r[low], r[high]
+        if key.startswith("log:"):  # a ratio: its interval and margin on the log scale, where 0 is no change
+            m, lo, hi = math.log(r[key.removeprefix("log:")]), math.log(lo), math.log(hi)
+        else:
+            m = (r[key.removeprefix("col:")] if key.startswith("col:") else _margins(experiment)[key]) * factor
+        if label not in ("larger", "negligible", "equivalent", "unsized", "undecided") or not _rule(label, lo, hi, m):
             wrong.append(f"row {i}: {label} with [{r[low]:.4g}, {r[high]:.4g}] against +-{m:.4g}")
     return wrong
 
