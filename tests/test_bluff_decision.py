@@ -287,6 +287,7 @@ def test_the_rule_is_written_from_the_verdicts(kept: pd.DataFrame) -> None:
     between.loc[between.index[0], ["sim_low", "verdict"]] = [0.6, LARGER]
     text = rule(bd.DecisionResult(4, {"basic": 300, "smart": 300}, 4, 0.3, 0.5, kept, both, between))
     assert "differs by more than the margin between basic and smart" in text and "cannot be told apart" not in text
+    assert len(text.split()) < 80  # two fields' clauses and the interactions' word still make a quotable answer
 
 
 # ---------------------------------------------------------------- the experiment's options

@@ -187,6 +187,16 @@ def test_balance_lies_in_its_interval(reports, name):
             assert ((rows["balance_low"] <= rows["balance"]) & (rows["balance"] <= rows["balance_high"])).all(), table.name
 
 
+@pytest.mark.parametrize("name", DEFAULT_SET)
+def test_every_report_opens_with_a_short_answer(reports, name):
+    """Issue 30: the first paragraph is an answer a reader can quote, under about 80 words (85 with the numbers a
+    tiny run may print longer, e.g. an extra field named); the evidence follows in later paragraphs."""
+    section, _, _ = reports[name]
+    first = section.intro.split("\n\n")[0]
+    assert first.startswith("**"), first[:80]
+    assert len(first.split()) <= 85, f"{name}: {len(first.split())} words: {first[:200]}"
+
+
 def test_bluff_report_answers_its_questions(reports):
     section, folder, _ = reports["bluff"]
     text = " ".join(section.findings)

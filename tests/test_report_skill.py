@@ -126,6 +126,9 @@ def test_identical_rule_sets_differ_by_exactly_zero(result):
 def test_render_has_chart_and_tables(result):
     section = skill.render(result)
     assert section.intro.startswith("**Not pure luck.**")  # the planted edge makes the answer
+    first, second = section.intro.split("\n\n")[:2]
+    assert len(first.split()) < 80  # a short answer a reader can quote (issue 30); the evidence follows
+    assert "of matches (edge" in second and "of matches" not in first
     assert isinstance(section.blocks[0], Chart) and section.blocks[0].name == "skill-gap"
     tables = {b.name: b for b in section.blocks if isinstance(b, TableBlock)}
     assert set(tables) == {"skill-gaps", "skill-vs-baseline"}

@@ -208,7 +208,7 @@ def render(result: BluffResult) -> Section:
     if dec is not None:
         # the decision opens the report: the rule a player can use, then its chart and table
         rule = text.rule(dec)
-        intro = rule + "\n\n" + intro
+        intro = rule + "\n\n" + text.rule_values(dec) + "\n\n" + intro
         blocks = views.decision_blocks(dec, exp) + blocks
         findings = text.decision_findings(dec) + findings
         games, one = games + sum(dec.games.values()), sentences(rule)[0]

@@ -189,7 +189,7 @@ def _apart(dec: DecisionResult) -> str:
         return "the fields cannot be told apart: the cells that differ have too few games"
     pairs = list(dict.fromkeys(f"{i.field_a} and {i.field_b}" for i in found if i.verdict == LARGER))
     if pairs:  # each pair once, however many of its cells differ
-        return f"the value differs by more than the margin between {'; '.join(pairs)} (interactions on common deals)"
+        return f"the value differs by more than the margin between {'; '.join(pairs)}, by interactions on common deals"
     return between_text(found)
 
 
@@ -206,7 +206,7 @@ def _span(dec: DecisionResult, challenger: str) -> str:
 
 def rule(dec: DecisionResult) -> str:
     """The rule a player can use (under ~80 words): one clause for the fields whose advice agrees, and where it does
-    not, what the fields' interactions say; then the value over every position if never and always challenged."""
+    not, what the fields' interactions say. Its values over every position follow in :func:`rule_values`."""
     groups: dict[str, list[str]] = {}
     for f in dec.fields:
         groups.setdefault(advice(dec, f), []).append(f)
@@ -216,11 +216,14 @@ def rule(dec: DecisionResult) -> str:
         body = f"({next(iter(names.values()))} players{alike}, {dec.players} at the table): {next(iter(groups))}."
     else:
         body = f"({dec.players} at the table): " + "; ".join(f"under {names[a]}, {a}" for a in groups) + f" ({_apart(dec)})."
+    return "**Rule.** Holding a +4 and a card of the colour in play " + body
+
+
+def rule_values(dec: DecisionResult) -> str:
+    """The rule's evidence in one sentence: the +4 now minus the best other card over every position."""
     return (
-        "**Rule.** Holding a +4 and a card of the colour in play "
-        + body
-        + f" Over every position the +4 now minus the best other card is {_span(dec, '0')} of round wins if never "
-        f"challenged, {_span(dec, '1')} if always."
+        f"Over every position the +4 now minus the best other card is {_span(dec, '0')} of round wins if never "
+        f"challenged, {_span(dec, '1')} if always (simultaneous intervals over the decision table)."
     )
 
 

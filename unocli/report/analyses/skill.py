@@ -25,7 +25,7 @@ from unocli.errors import ConfigError
 from unocli.game.policies import parse_policy_spec
 from unocli.report import fmt
 from unocli.report.analyses.common import Context, caption, forest_chart
-from unocli.report.analyses.skill_text import MEASURES, answer, findings, ladder_findings, share
+from unocli.report.analyses.skill_text import MEASURES, answer, details, findings, ladder_findings, share
 from unocli.report.experiment import Experiment, policy_list, policy_spec, positive_int
 from unocli.report.model import Chart, Section, TableBlock, sentences
 from unocli.report.views import interval, shown
@@ -201,7 +201,7 @@ def render(result: SkillResult) -> Section:
         blocks += [_gaps_table(result, fixed=True)]
         blocks += [_changes_table(result, fixed=True)] if not result.fixed_changes.empty else []
     text = answer(result)
-    intro = (text + "\n\n" + (exp.description or "").strip()).strip()
+    intro = (text + "\n\n" + details(result) + "\n\n" + (exp.description or "").strip()).strip()
     return Section(exp.name, exp.title, intro, blocks=blocks, meta={"games": result.games}, answer=sentences(text)[0])
 
 

@@ -44,31 +44,49 @@ def gap_text(row: pd.Series, kind: str) -> str:
     return text + f", x{fmt.fixed(1 + row[f'{kind}_gap'] / fair, 2)} fair" if fair > 0 else text
 
 
-def answer(result: SkillResult) -> str:
-    """One paragraph: is it luck? The gap at the reference size per field, its range, and what house rules do."""
-    sizes, g, base = result.exp.players, result.gaps, result.baseline
+def _reference(result: SkillResult) -> tuple[int, dict[str, pd.Series]]:
+    """The table size the answer quotes (4 when played) and, per field, its row under the baseline rules."""
+    sizes, g = result.exp.players, result.gaps
     p = 4 if 4 in sizes else sizes[len(sizes) // 2]
-    rows = {f: g[(g["players"] == p) & (g["field"] == f) & (g["rules"] == base)].iloc[0] for f in result.fields}
+    return p, {f: g[(g["players"] == p) & (g["field"] == f) & (g["rules"] == result.baseline)].iloc[0] for f in result.fields}
+
+
+def answer(result: SkillResult) -> str:
+    """The quotable answer (under about 80 words): is it luck? The round edge at the reference size per field, and
+    how many cells show one; the match edges, the ranges and what house rules do follow in :func:`details`."""
+    g = result.gaps
+    p, rows = _reference(result)
+    above, below, level = beyond_zero(g)
+    edge = {f: fmt.pp_ci(r["round_gap"], r["round_gap_low"], r["round_gap_high"], 2) for f, r in rows.items()}
+    per_round = "; ".join(f"{fmt.share(r['round_share'])} against {p - 1} `{f}` (edge {edge[f]})" for f, r in rows.items())
+    lead = "Not pure luck" if above or below else "No skill detected at this sample size"
+    return (
+        f"**{lead}.** Under the {result.baseline} rules at {p} players (fair share {fmt.share(1 / p)}), one "
+        f"`{result.player}` player wins {per_round} of rounds. Its per-round edge is above 0 in {above} and below 0 in "
+        f"{below} of all {len(g)} cells of table size, field and rule set (simultaneous "
+        f"{fmt.fixed(100 * level, 2)}% intervals)."
+    )
+
+
+def details(result: SkillResult) -> str:
+    """The answer's evidence: match edges at the reference size, the ranges over cells, and the rule sets' changes."""
+    g = result.gaps
+    p, rows = _reference(result)
     shown = [
-        f"against {p - 1} `{f}` player{'s' if p > 2 else ''} it wins {fmt.share(r['round_share'])} of rounds "
-        f"(edge {gap_text(r, 'round')}) and {fmt.share(r['match_share'])} of matches (edge {gap_text(r, 'match')})"
+        f"against `{f}` {fmt.share(r['match_share'])} of matches (edge {gap_text(r, 'match')}; per round {gap_text(r, 'round')})"
         for f, r in rows.items()
     ]
-    above, below, level = beyond_zero(g)
     larger, clear = magnified(g)
     magnify = (
         f"larger than the per-round edge, same sign, in {larger} of the {clear} cells with a clear per-round edge"
         if clear
         else "with no per-round edge to magnify"
     )
-    lead = "Not pure luck" if above or below else "No skill detected at this sample size"
     text = (
-        f"**{lead}.** Under the {base} rules at {p} players, where the fair share is {fmt.share(1 / p)}, "
-        f"one `{result.player}` player {'; '.join(shown)} (edges are the player's share minus the fair share, "
-        f"95% intervals over deals, seats rotated). Over all {len(g)} cells of table size, field and rule set the "
-        f"per-round edge is above 0 in {above} and below 0 in {below} (simultaneous {fmt.fixed(100 * level, 2)}% "
-        f"intervals over the cells), and ranges from {fmt.pp(g['round_gap'].min())} to {fmt.pp(g['round_gap'].max())}; "
-        f"per match it ranges from {fmt.pp(g['match_gap'].min())} to {fmt.pp(g['match_gap'].max())}, {magnify}. "
+        f"At {p} players the `{result.player}` player wins {'; '.join(shown)} (edges are the player's share minus the "
+        f"fair share, 95% intervals over deals, seats rotated). Over the cells the per-round edge ranges from "
+        f"{fmt.pp(g['round_gap'].min())} to {fmt.pp(g['round_gap'].max())}; per match it ranges from "
+        f"{fmt.pp(g['match_gap'].min())} to {fmt.pp(g['match_gap'].max())}, {magnify}. "
     )
     return text + _rules_sentence(result) + _per_rules_caveat(result)
 

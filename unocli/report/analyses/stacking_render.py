@@ -84,7 +84,7 @@ def _kinds(verdicts: pd.Series) -> str:
 
 
 def answer(result: StackingResult) -> str:
-    """The report's one-paragraph answer, from the numbers at the middle table size."""
+    """The report's quotable answer (under about 80 words), from the numbers at the middle table size."""
     mid, base, f = _mid(result), result.base, result.fields
     at = f[f["players"] == mid]
     var = at[at["stacking"] != base]
@@ -100,11 +100,7 @@ def answer(result: StackingResult) -> str:
         f"on the comeback chance, against +/-{fmt.num(result.exp.margins['win_share_pp'])} pp: "
         f"{_kinds(var['d_comeback_verdict'])}."
     )
-    s = result.strategy
-    sm = s[(s["players"] == mid) & (s["stacking"] != base)] if len(s) else s
-    if len(sm):
-        text += f" Whether it changes the best strategy (keeping draw cards to answer): {_kinds(sm['interaction_verdict'])}."
-    return text
+    return text  # under about 80 words; whether it changes the best strategy opens the findings (strategy_summary)
 
 
 def strategy_summary(result: StackingResult, mid: int) -> str:
