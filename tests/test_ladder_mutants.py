@@ -405,3 +405,36 @@ def test_the_ladders_index_on_folders_written_by_hand(tmp_path):
     at = lines.index(row)
     assert lines[at + 1].startswith("| [stacking-4](stacking-4/README.md) | 4 | 12,000 |")
     assert report_ladder.write_index(tmp_path).read_text() == "\n".join(lines) + "\n"
+
+
+def test_the_ladders_index_leaves_out_the_bound_and_prints_relative_skill_and_the_match_share(tmp_path):
+    # A folder of the current layout: ratings with a `bound` column (peek rated highest, never "the best") and
+    # keyed skill measures at round and match level; every figure of the row is written here by hand.
+    lad = tmp_path / "party-2"
+    lad.mkdir()
+    pd.DataFrame(
+        {
+            "policy": ["peek", "search", "basic", "random"],
+            "rating": [2.5, 0.9, 0.4, 0.0],
+            "low": [2.3, 0.8, 0.3, 0.0],
+            "high": [2.7, 1.0, 0.5, 0.0],
+            "players": [2] * 4,
+            "deals": [5000] * 4,
+            "bound": [True, False, False, False],
+        }
+    ).to_csv(lad / "ratings.csv", index=False)
+    pd.DataFrame(
+        {
+            "key": ["skill_share", "relative_skill", "lead", "skill_share"],
+            "level": ["round", "round", "round", "match"],
+            "other": ["", "", "random", ""],
+            "value": [0.0734, 0.36, 12.0, 0.2468],
+            "low": [0.0612, 0.321, 9.0, 0.1357],
+            "high": [0.0845, 0.402, 15.0, 0.3579],
+        }
+    ).to_csv(lad / "skill.csv", index=False)
+    row = next(line for line in report_ladder.index(tmp_path).splitlines() if line.startswith("| [party-2]"))
+    assert row == (
+        "| [party-2](party-2/README.md) | 2 | 5,000 | `search` +0.900 [+0.800, +1.000]; next `basic` +0.400 | "
+        "0.360 [0.321, 0.402] | 7.34% [6.12, 8.45] | 24.68% [13.57, 35.79] | vs `random`: 12 [9, 15] |"
+    )

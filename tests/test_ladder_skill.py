@@ -297,3 +297,11 @@ def test_table_deals_is_every_deal_or_the_ones_each_table_played() -> None:
     assert LadderData(("a", "b"), tables, wins, 3).table_deals().tolist() == [5] * len(tables)
     played = tuple(range(1, len(tables) + 1))
     assert LadderData(("a", "b"), tables, wins, 3, played).table_deals().tolist() == list(played)
+
+
+def test_plan_lone_tables_without_lone_policies_is_the_round_robin_and_a_negative_count_is_named() -> None:
+    from unocli.errors import ConfigError
+
+    assert plan_lone_tables(3, 0, 4) == plan_tables(3, 4)
+    with pytest.raises(ConfigError, match="cannot number -1"):
+        plan_lone_tables(3, -1, 4)
