@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerate the committed full-size reports of reports/ (the six debates and the run's index).
 #
-# The six experiments run as one report into a new folder (11 minutes of wall clock, 6.5 CPU-minutes, on two busy cores), which
+# The six experiments run as one report into a new folder (54 minutes of wall clock on two busy cores, 2026-12-01), which
 # then takes the place of the six folders and the index here. reports/tune/ (unocli tune) and
 # reports/ladder/ (unocli ladder) are made by their own commands and are left as they are.
 # Usage: reports/make.sh [UNOCLI]   (default .venv/bin/unocli)
