@@ -376,39 +376,26 @@ def _legal_held(g, seat):
 def _legal_options(g, seat):
     """Fill the options region with the legal cards held (duplicates included), in type order.
 
-    A real call: inlined, its per-type fill loops became vector stores whose
+    The types come from the held-types mask (``_legal_held``), each written as often as it is
+    held. A real call: inlined, its per-type fill loops became vector stores whose
     54 splat constants LLVM hoisted into ``play``'s entry and reloaded from
     the stack after every call in the round, whichever path a turn took.
     """
     m = 0
     if _last_card_rule(g, seat):
-        for t in range(N_TYPES):  # the rare last-card case: check every type
-            if g.hands[seat, t] > 0 and _is_legal(g, seat, t):
-                g.opts[m] = t
-                m += 1
-        return m
-    colour = g.colour
-    top = g.top
-    rtop = _rank(top) if top < WILD else -1  # -1: a Wild on top has no rank to match
-    # Legal coloured cards are the current colour's, plus the top's rank in
-    # other colours; walking colours in order keeps the type order.
-    for c in range(N_COLOURS):
-        if c == colour:
-            for t in range(c * N_RANKS, (c + 1) * N_RANKS):
-                for _ in range(g.hands[seat, t]):
-                    g.opts[m] = t
-                    m += 1
-        elif rtop >= 0:
-            t = c * N_RANKS + rtop
-            for _ in range(g.hands[seat, t]):
-                g.opts[m] = t
-                m += 1
-    for _ in range(g.hands[seat, WILD]):
-        g.opts[m] = WILD
-        m += 1
-    if g.hands[seat, WILD_DRAW_FOUR] > 0 and _is_legal(g, seat, WILD_DRAW_FOUR):
-        for _ in range(g.hands[seat, WILD_DRAW_FOUR]):
-            g.opts[m] = WILD_DRAW_FOUR
+        # the last-card case: the one card held (its type is the mask's one bit), if legal
+        t = np.int64(_lowest_bit(g.held[seat]))
+        if _is_legal(g, seat, t):
+            g.opts[0] = t
+            return 1
+        return 0
+    # the legal types held, lowest first: type order, each as many times as it is held
+    legal = _legal_held(g, seat)
+    while legal != 0:
+        t = np.int64(_lowest_bit(legal))
+        legal &= legal - np.uint64(1)
+        for _ in range(g.hands[seat, t]):
+            g.opts[m] = t
             m += 1
     return m
 
