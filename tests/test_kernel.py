@@ -307,7 +307,8 @@ def test_workspace_record() -> None:
     ws = layout.WORKSPACE
     assert ws.isalignedstruct
     # int8 card tables and int16 sizes and priorities (issue 14), int64 elsewhere but the kept
-    # play-stream state (xoshiro256** words: uint64), the bit-sliced hands (uint64 words, kernel/plain.py)
+    # play-stream state (xoshiro256** words: uint64), the bit-sliced hands (uint64 words, kernel/plain.py),
+    # the held-types masks (uint64, primitives._best_legal), the uniform flags (int8: room for the masks)
     # and the probability knobs (float64)
     int8 = (
         "hands",
@@ -326,6 +327,7 @@ def test_workspace_record() -> None:
         "cap",
         "known_by",
         "p4_cards",
+        "uniform",
     )
     small = {name: np.int8 for name in (*int8, "kept_hands", "kept_lacks", "kept_shown", "kept_disc", "kept_pile")}
     small.update(
@@ -339,6 +341,7 @@ def test_workspace_record() -> None:
             "mscore": np.int32,
             "kept_rs": np.uint64,
             "bits": np.uint64,
+            "held": np.uint64,
             "probs": np.float64,
         }
     )
@@ -355,6 +358,7 @@ def test_workspace_record() -> None:
         "hands": (n, layout.N_TYPES),
         "hsize": (n,),
         "bits": (n, 4),  # a count per type is at most 4
+        "held": (n,),  # one 64-bit mask of the 54 types per seat
         "ccount": (n, layout.N_COLOURS),
         "lacks": (n,),
         "shown": (n,),

@@ -34,6 +34,8 @@ def kernel_position(rnd: Round) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.
     for s in range(rnd.n):
         for t, k in rnd.hands[s].items():
             ws["hands"][0][s, t] = k
+            if k > 0:
+                ws["held"][0][s] |= np.uint64(1 << t)  # the held types, kept with the counts (encode.WORKSPACE)
         ws["hsize"][0][s] = rnd.hand_size(s)
         ws["ccount"][0][s] = rnd.colour_counts(s)
         ws["lacks"][0][s] = rnd.lacks[s]

@@ -498,6 +498,10 @@ WORKSPACE = np.dtype(
         # the hands: counts per type, size, counts per colour (coloured cards only),
         # and the colour each seat last failed to match (§13 next_lacks) or NO_COLOUR
         ("hands", np.int8, (NMAX, N_TYPES)),
+        # the types each seat holds (bit t set iff ``hands[s, t] > 0``; COLOUR_BITS, RANK_BITS), kept with
+        # ``hands`` wherever a hand changes (primitives._add and _remove, the deal, a seven_o rotation and swap,
+        # a search's copies and re-deal): the priority choice reads its legal types from it (primitives._best_legal)
+        ("held", np.uint64, (NMAX,)),
         ("hsize", np.int16, (NMAX,)),
         # the hands bit-sliced, for kernel/plain.py only: bit t of word i is set when the seat
         # holds more than i cards of type t (a count is at most 4); a plain round keeps its
@@ -514,8 +518,9 @@ WORKSPACE = np.dtype(
         # each seat's integer policy knobs (``I_*``) and priority tables
         ("ints", np.int64, (NMAX, N_INTS)),
         # 1 where a seat's card choice is uniform over all its legal cards (``random_play`` with no
-        # attack and no option filter): its turns count the options instead of listing them (new_workspace)
-        ("uniform", np.int64, (NMAX,)),
+        # attack and no option filter): its turns count the options instead of listing them (new_workspace);
+        # int8, which made room for ``held`` under 8 KiB
+        ("uniform", np.int8, (NMAX,)),
         # each seat's probability knobs (``P_*``): a field, not an argument, so the step functions
         # take one pointer less and LLVM addresses them from the record (about 2% faster)
         ("probs", np.float64, (NMAX, len(PROB_KNOBS))),

@@ -99,7 +99,7 @@ from unocli.kernel.encode import (
     WINNER_POINTS,
 )
 from unocli.kernel.primitives import _below as _below_rs
-from unocli.kernel.primitives import _refill, _shuffle, _start_card, _start_seat, _step_seat
+from unocli.kernel.primitives import _lowest_bit, _popcount, _refill, _shuffle, _start_card, _start_seat, _step_seat
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -182,26 +182,6 @@ def _pile_card(g, rs):
 # (or, when a legal type is held twice, a walk over set bits reading each
 # type's count from the words). ``g.hsize`` is kept too; the general round's
 # count tables (``g.hands``, ``g.ccount``) are not used by a plain round.
-
-
-@intrinsic
-def _popcount(typingctx, x):
-    """Set bits of a uint64 (LLVM's ctpop: one instruction)."""
-
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-
-    return types.uint64(types.uint64), codegen
-
-
-@intrinsic
-def _lowest_bit(typingctx, x):
-    """Index of the lowest set bit of a non-zero uint64 (LLVM's cttz: one instruction)."""
-
-    def codegen(context, builder, signature, args):
-        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
-
-    return types.uint64(types.uint64), codegen
 
 
 def _target_features() -> str:

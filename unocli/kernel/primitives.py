@@ -8,13 +8,17 @@ state layout and why these are compiled without numba's runtime).
 from __future__ import annotations
 
 import numpy as np
+from llvmlite import ir
 from numba import njit
+from numba.core import types
+from numba.extending import intrinsic
 
 from unocli.game.rng import bounded, register_numba, uniform01
 from unocli.kernel.encode import (
     CARDS_DRAWN,
     COL_NEXT_LACKS,
     COL_RANDOM,
+    COLOUR_BITS,
     DECK_SIZE,
     DRAW_TWO,
     DROP_COLOUR,
@@ -59,6 +63,7 @@ from unocli.kernel.encode import (
     R_NAF,
     R_STACKING,
     R_WD4,
+    RANK_BITS,
     RESHUFFLES,
     RESP_UNIFORM,
     RESPOND_ACCEPT,
@@ -73,9 +78,11 @@ from unocli.kernel.encode import (
     SW_FEWEST,
     SW_NEXT,
     SW_RANDOM,
+    WD4_BIT,
     WD4_FREE,
     WD4_RESTRICTED,
     WILD,
+    WILD_BIT,
     WILD_DRAW_FOUR,
 )
 
@@ -211,10 +218,37 @@ def _seat_after(g, seat, k):
     return _step_seat(seat, g.direction, g.players, k)
 
 
+@intrinsic
+def _popcount(typingctx, x):
+    """Set bits of a uint64 (LLVM's ctpop: one instruction)."""
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return types.uint64(types.uint64), codegen
+
+
+@intrinsic
+def _lowest_bit(typingctx, x):
+    """Index of the lowest set bit of a non-zero uint64 (LLVM's cttz: one instruction)."""
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+
+    return types.uint64(types.uint64), codegen
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _bit(c):
+    """The bit of card type ``c`` in a mask of types (``g.held``): unsigned, as every mask operation here."""
+    return np.uint64(1) << np.uint64(c)
+
+
 @njit(cache=True, inline="always", _nrt=False)
 def _add(g, seat, c):
     g.hands[seat, c] += 1
     g.hsize[seat] += 1
+    g.held[seat] |= _bit(c)
     if c < WILD:
         g.ccount[seat, _colour(c)] += 1
 
@@ -223,8 +257,20 @@ def _add(g, seat, c):
 def _remove(g, seat, c):
     g.hands[seat, c] -= 1
     g.hsize[seat] -= 1
+    if g.hands[seat, c] == 0:
+        g.held[seat] &= ~_bit(c)
     if c < WILD:
         g.ccount[seat, _colour(c)] -= 1
+
+
+@njit(cache=True, _nrt=False)
+def _held_of(g, seat):
+    """The mask of the types ``seat`` holds, from its counts (for code that writes ``g.hands`` directly: tests)."""
+    m = np.uint64(0)
+    for t in range(N_TYPES):
+        if g.hands[seat, t] > 0:
+            m |= _bit(t)
+    return m
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -308,43 +354,48 @@ def _can_bluff(g, seat):
     )
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def _legal_held(g, seat):
+    """The mask of the legal types ``seat`` holds (not under the last-card rule): ``_legal_options``'s types.
+
+    The current colour's types, the top's rank in every colour (none on a Wild), the Wild, and
+    the +4 when it is legal.
+    """
+    held = g.held[seat]
+    top = g.top
+    ok = COLOUR_BITS[g.colour] | WILD_BIT
+    if top < WILD:
+        ok |= RANK_BITS[_rank(top)]
+    legal = held & ok
+    if (held & WD4_BIT) != 0 and _is_legal(g, seat, WILD_DRAW_FOUR):
+        legal |= WD4_BIT
+    return legal
+
+
 @njit(cache=True, _nrt=False)
 def _legal_options(g, seat):
     """Fill the options region with the legal cards held (duplicates included), in type order.
 
-    A real call: inlined, its per-type fill loops became vector stores whose
+    The types come from the held-types mask (``_legal_held``), each written as often as it is
+    held. A real call: inlined, its per-type fill loops became vector stores whose
     54 splat constants LLVM hoisted into ``play``'s entry and reloaded from
     the stack after every call in the round, whichever path a turn took.
     """
     m = 0
     if _last_card_rule(g, seat):
-        for t in range(N_TYPES):  # the rare last-card case: check every type
-            if g.hands[seat, t] > 0 and _is_legal(g, seat, t):
-                g.opts[m] = t
-                m += 1
-        return m
-    colour = g.colour
-    top = g.top
-    rtop = _rank(top) if top < WILD else -1  # -1: a Wild on top has no rank to match
-    # Legal coloured cards are the current colour's, plus the top's rank in
-    # other colours; walking colours in order keeps the type order.
-    for c in range(N_COLOURS):
-        if c == colour:
-            for t in range(c * N_RANKS, (c + 1) * N_RANKS):
-                for _ in range(g.hands[seat, t]):
-                    g.opts[m] = t
-                    m += 1
-        elif rtop >= 0:
-            t = c * N_RANKS + rtop
-            for _ in range(g.hands[seat, t]):
-                g.opts[m] = t
-                m += 1
-    for _ in range(g.hands[seat, WILD]):
-        g.opts[m] = WILD
-        m += 1
-    if g.hands[seat, WILD_DRAW_FOUR] > 0 and _is_legal(g, seat, WILD_DRAW_FOUR):
-        for _ in range(g.hands[seat, WILD_DRAW_FOUR]):
-            g.opts[m] = WILD_DRAW_FOUR
+        # the last-card case: the one card held (its type is the mask's one bit), if legal
+        t = np.int64(_lowest_bit(g.held[seat]))
+        if _is_legal(g, seat, t):
+            g.opts[0] = t
+            return 1
+        return 0
+    # the legal types held, lowest first: type order, each as many times as it is held
+    legal = _legal_held(g, seat)
+    while legal != 0:
+        t = np.int64(_lowest_bit(legal))
+        legal &= legal - np.uint64(1)
+        for _ in range(g.hands[seat, t]):
+            g.opts[m] = t
             m += 1
     return m
 
@@ -522,53 +573,31 @@ def _filter_options(g, seat, m):
     return m
 
 
-@njit(cache=True, inline="always", _nrt=False)
-def _key(g, seat, table, t, held):
-    """_preferred's order of card type ``t`` when its colour's count in the hand is ``held`` (0: a Wild)."""
-    return np.int64(g.prio[seat, table, t]) * KEY_PRIO + (32 - held) * KEY_TIE + t
-
-
 @njit(cache=True, _nrt=False)
 def _best_legal(g, seat, table):
     """_preferred over the options _legal_options would list (not under the last-card rule), or NO_CARD.
 
     The same card without listing them: the options' order is a total order
     (priority, colour count, type), so duplicates and the listing order do not
-    matter, and the least key over the legal types held is the card. The
-    current colour's cards share one colour count, so their types are compared
-    by (priority, type) alone.
+    matter, and the least key over the legal types held is the card. The legal
+    types held are a few set bits of one mask (``_legal_held``), walked lowest
+    first: a hand holds about three of them, where reading the counts took the
+    current colour's 13 types, the top's rank in the 4 colours and the Wilds.
     """
-    colour = g.colour
-    top = g.top
-    best = NO_KEY
-    held = np.int64(g.ccount[seat, colour])
-    if held > 0:
-        # every type of the colour, held or not, with selects rather than branches (which of the
-        # 13 is held is a coin toss for the branch predictor); unsigned indices need no wraparound
-        s = np.uint64(seat)
-        pt = np.uint64(table)
-        own = NO_KEY
-        for t in range(colour * N_RANKS, (colour + 1) * N_RANKS):
-            u = np.uint64(t)
-            k = np.int64(g.prio[s, pt, u]) * KEY_PRIO + t
-            own = min(own, k if g.hands[s, u] > 0 else NO_KEY)
-        best = own + (32 - held) * KEY_TIE
-    if top < WILD:
-        rtop = _rank(top)
-        for c in range(N_COLOURS):
-            t = c * N_RANKS + rtop
-            k = _key(g, seat, table, t, np.int64(g.ccount[seat, c]))
-            best = min(best, k if (c != colour and g.hands[seat, t] > 0) else NO_KEY)
-    if g.hands[seat, WILD] > 0:
-        k = _key(g, seat, table, WILD, np.int64(0))
-        if k < best:
-            best = k
-    if g.hands[seat, WILD_DRAW_FOUR] > 0 and _is_legal(g, seat, WILD_DRAW_FOUR):
-        k = _key(g, seat, table, WILD_DRAW_FOUR, np.int64(0))
-        if k < best:
-            best = k
-    if best == NO_KEY:
+    legal = _legal_held(g, seat)
+    if legal == 0:
         return np.int64(NO_CARD)
+    s = np.uint64(seat)
+    pt = np.uint64(table)
+    best = NO_KEY
+    while legal != 0:
+        u = _lowest_bit(legal)
+        legal &= legal - np.uint64(1)
+        t = np.int64(u)
+        # the colour's count for a coloured card, 0 for a Wild (its colour index clamped to stay in the table)
+        held = np.int64(g.ccount[s, np.uint64(min(t // N_RANKS, N_COLOURS - 1))]) if t < WILD else np.int64(0)
+        k = np.int64(g.prio[s, pt, u]) * KEY_PRIO + (32 - held) * KEY_TIE + t
+        best = min(best, k)
     return best & (KEY_TIE - 1)
 
 

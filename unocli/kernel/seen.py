@@ -65,6 +65,7 @@ def _copy_state(src, dst):
         dst.row[i] = src.row[i]
     for s in range(src.players):
         dst.hsize[s] = src.hsize[s]
+        dst.held[s] = src.held[s]
         dst.lacks[s] = src.lacks[s]
         dst.shown[s] = src.shown[s]
         for t in range(N_TYPES):
@@ -126,6 +127,7 @@ def _determinise(g, d, seat, drs):
         for c in range(N_COLOURS):
             d.ccount[s, c] = 0
         d.hsize[s] = 0
+        d.held[s] = 0  # _add sets the bits of the re-dealt hand
         if shown:
             for t in range(N_TYPES):
                 for _ in range(g.old_hands[s, t]):

@@ -267,7 +267,7 @@ def _plus4_answer(g, rs, seat, action):
 
 @njit(cache=True, _nrt=False)
 def _rotate(g):
-    """seven_o 0: the hand of seat s goes to seat s + direction, with its size, colours and lack."""
+    """seven_o 0: the hand of seat s goes to seat s + direction, with its size, colours, held types and lack."""
     n = g.players
     for s in range(n):
         for t in range(N_TYPES):
@@ -286,6 +286,17 @@ def _rotate(g):
         g.hsize[s] = g.old_hsize[src]
         g.lacks[s] = g.old_lacks[src]
         g.shown[s] = g.old_shown[src]
+    # the held-types masks turn in place, one word kept aside (no scratch field: the workspace stays under 8 KiB)
+    if g.direction == 1:
+        last = g.held[n - 1]
+        for s in range(n - 1, 0, -1):
+            g.held[s] = g.held[s - 1]
+        g.held[0] = last
+    else:
+        first = g.held[0]
+        for s in range(n - 1):
+            g.held[s] = g.held[s + 1]
+        g.held[n - 1] = first
     g.row[ROTATIONS] += 1
 
 
@@ -305,12 +316,13 @@ def _swap_answer(g, seat, other):
 
 @njit(cache=True, _nrt=False)
 def _swap_hands(g, seat, other):
-    """``seat`` and ``other`` exchange hands, with their sizes, colours, lack and shown colour."""
+    """``seat`` and ``other`` exchange hands, with their sizes, held types, colours, lack and shown colour."""
     for t in range(N_TYPES):
         g.hands[seat, t], g.hands[other, t] = g.hands[other, t], g.hands[seat, t]
     for c in range(N_COLOURS):
         g.ccount[seat, c], g.ccount[other, c] = g.ccount[other, c], g.ccount[seat, c]
     g.hsize[seat], g.hsize[other] = g.hsize[other], g.hsize[seat]
+    g.held[seat], g.held[other] = g.held[other], g.held[seat]
     g.lacks[seat], g.lacks[other] = g.lacks[other], g.lacks[seat]
     g.shown[seat], g.shown[other] = g.shown[other], g.shown[seat]
     g.row[SWAPS] += 1
@@ -626,6 +638,7 @@ def deal(g, rs, deal_rs, round_index):
     # slices, not indexed loops: numba compiles them to plain fills
     g.hands[:n] = 0
     g.ccount[:n] = 0
+    g.held[:] = 0
     g.hsize[:] = 0
     g.lacks[:] = NO_COLOUR
     g.shown[:] = NO_COLOUR
