@@ -56,7 +56,7 @@ from unocli.kernel.encode import (
 from unocli.kernel.fold import fold_block
 from unocli.kernel.plain import in_shape, plain_deal, plain_play, plain_shape
 from unocli.kernel.search_round import bench_rollouts, play_search
-from unocli.kernel.step import deal, play, set_stream
+from unocli.kernel.step import deal, play, quiet_rules, set_stream
 
 
 @njit(cache=True)
@@ -158,20 +158,24 @@ def play_game(g, h, d, rs, deal_rs, drs, prs, seed, index, match, plain, out):
 def _play_round(g, h, d, rs, deal_rs, drs, prs, seed, index, r, plain):
     """Deal and play round ``r`` of game ``index``; its row is left in ``g.row``."""
     set_stream(deal_rs, seed, np.uint64(index), np.int64(PURPOSE_DEAL), r)
+    s0, s1, s2, s3 = rs[0], rs[1], rs[2], rs[3]
     if plain:
-        s0, s1, s2, s3 = rs[0], rs[1], rs[2], rs[3]
         plain_deal(g, rs, deal_rs, r)
         if not plain_play(g, rs):
             rs[0], rs[1], rs[2], rs[3] = s0, s1, s2, s3
             set_stream(deal_rs, seed, np.uint64(index), np.int64(PURPOSE_DEAL), r)
             deal(g, rs, deal_rs, r)
-            play(g, rs)
+            play(g, rs, True)
     else:
         deal(g, rs, deal_rs, r)
         if g.searching != 0:
             play_search(g, h, d, rs, drs, prs)
-        else:
-            play(g, rs)
+        elif not play(g, rs, g.quiet == 0):
+            # a reshuffle of one card in a round played without the stuck test: again, with it
+            rs[0], rs[1], rs[2], rs[3] = s0, s1, s2, s3
+            set_stream(deal_rs, seed, np.uint64(index), np.int64(PURPOSE_DEAL), r)
+            deal(g, rs, deal_rs, r)
+            play(g, rs, True)
 
 
 @intrinsic
@@ -243,6 +247,7 @@ def play_batch(ru, probs, ints, prio, seed, start, count, match, tag, keep, spec
     drs = _unmanaged(drs_owner)
     prs = _unmanaged(prs_owner)
     plain = specialise and plain_shape(g)
+    g.quiet = 1 if specialise and quiet_rules(g) else 0  # False: the general round as it is written, every test on
     rs = _unmanaged(rs_owner)
     deal_rs = _unmanaged(deal_owner)
     # games are played FOLD_BLOCK at a time into the columns of block, then folded together (fold.fold_block)

@@ -544,6 +544,12 @@ WORKSPACE = np.dtype(
         ("kept_valid", np.int64),  # 0 until a state is kept
         ("brent_power", np.int64),  # decisions between kept states: 1, 2, 4, ...
         ("brent_since", np.int64),  # decisions since the state was kept
+        # 1 once this round reshuffled a discard pile of a single card (primitives._refill): the one
+        # move that can bring a round back to an earlier state without drawing a random number, so
+        # a round played without the stuck test (step.play, ``stuck`` False) is handed back then
+        ("one_card", np.int64),
+        # 1 when the general round skips the stuck test on this workspace (step.quiet_rules, batch.play_batch)
+        ("quiet", np.int64),
         # search players (kernel/search.py): the round being played (its search key), a colour a
         # search chose for the Wild about to be played (NO_COLOUR: the policy's colour knob
         # decides), whether any seat searches, and a decision's options with their rollout wins

@@ -299,6 +299,8 @@ def _refill(g, rs):
             m += 1
         g.disc[t] = 0
     g.disc_n = 0
+    if m == 1:  # a shuffle of one card draws nothing (step.play: the stuck test's one case)
+        g.one_card = 1
     _shuffle(rs, g.pile, np.int64(0), m)
     g.pile_pos = 0
     g.pile_len = m

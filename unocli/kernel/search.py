@@ -162,7 +162,7 @@ def _rollout(h, rs, seat, card, how):
         s = _jumper(h, rs, s)
         c = np.int64(h.top if s != NO_SEAT else NO_CARD)
         how = np.int64(HOW_JUMP)
-    play(h, rs)
+    play(h, rs, True)
     return 1 if h.row[WINNER] == seat else 0
 
 

@@ -65,7 +65,7 @@ from unocli.kernel.seen import (
     _seen_turn,
     reset_seen,
 )
-from unocli.kernel.step import _pending_decision, _play, _repeats, _round_end, _turn, deal, play, set_stream
+from unocli.kernel.step import _pending_decision, _play, _repeats, _round_end, _turn, deal, play, quiet_rules, set_stream
 
 #: search_step's answers other than a winner's seat: the round goes on, or the step's pass blocked it.
 STEP_ON = -1
@@ -266,6 +266,7 @@ def bench_rollouts(g, h, d, rs, drs, prs, seat, count):
     _load_rollout_policy(g, h, seat)
     reset_seen(g)
     key = search_key(rs[0], rs[1], rs[2], rs[3], np.int64(g.round_index), np.int64(g.row[TURNS]))
+    quiet = quiet_rules(g)
     wins = 0
     for r in range(count):
         _copy_state(g, d)
@@ -273,7 +274,11 @@ def bench_rollouts(g, h, d, rs, drs, prs, seat, count):
         _determinise(g, d, seat, drs)
         _copy_state(d, h)
         set_stream(prs, key, np.uint64(r), np.int64(PURPOSE_ROLLOUT), np.int64(0))
-        play(h, prs)
+        if not play(h, prs, not quiet):
+            # a reshuffle of one card without the stuck test (step.play): the rollout again, with it
+            _copy_state(d, h)
+            set_stream(prs, key, np.uint64(r), np.int64(PURPOSE_ROLLOUT), np.int64(0))
+            play(h, prs, True)
         wins += 1 if h.row[WINNER] == seat else 0
     return wins
 

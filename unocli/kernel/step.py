@@ -48,6 +48,8 @@ from unocli.kernel.encode import (
     DRAW_TWO_PENALTY,
     FAULT_REVERSE_2P,
     FAULT_SKIP,
+    FAST_RULE_CODES,
+    FAST_RULE_SLOTS,
     FAULT_UNO_PENALTY,
     FIRST_PLAYER,
     FIRST_TO_ONE,
@@ -132,6 +134,7 @@ from unocli.kernel.encode import (
     WINNER,
     WINNER_POINTS,
 )
+from unocli.kernel.plain import in_shape
 from unocli.kernel.primitives import (
     _add,
     _below,
@@ -687,8 +690,15 @@ def deal(g, rs, deal_rs, round_index):
 
 
 @njit(cache=True, _nrt=False)
-def play(g, rs):
-    """Play a dealt round to its end; fills the row region (counters, outcome, winner, cards left)."""
+def play(g, rs, stuck):
+    """Play a dealt round to its end; fills the row region (counters, outcome, winner, cards left).
+
+    With ``stuck`` the stuck test (§11.15) runs before every decision. Without it, the round must
+    be one of ``quiet_rules`` (the caller checks): there a round cannot come back to an earlier
+    state unless it reshuffled a discard pile of one card (see ``quiet_rules``), and when that
+    happens ``play`` returns False at once, leaving the round unfinished; the caller plays it
+    again from the same state and streams with the test. True when the round was played out.
+    """
     max_turns = g.ru[R_MAX_TURNS]
     jump_in = g.ru[R_JUMP_IN] != 0
     outcome = OUTCOME_WON
@@ -696,13 +706,17 @@ def play(g, rs):
     g.kept_valid = 0
     g.brent_power = 1
     g.brent_since = 0
+    g.one_card = 0
     while True:
         if g.row[TURNS] >= max_turns:  # §11.7
             outcome = OUTCOME_CAPPED
             break
-        if _repeats(g, rs):  # §11.15
-            outcome = OUTCOME_STUCK
-            break
+        if stuck:
+            if _repeats(g, rs):  # §11.15
+                outcome = OUTCOME_STUCK
+                break
+        elif g.one_card != 0:
+            return False
         seat = g.current
         how = HOW_STACKED
         if g.pending > 0:
@@ -727,6 +741,21 @@ def play(g, rs):
             winner = seat
             break
     _round_end(g, outcome, winner)
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def quiet_rules(g):
+    """Can ``play`` skip the stuck test (§11.15) on this workspace's rules: are they the plain round's?
+
+    The rules of ``plain.plain_shape`` (encode.FAST_RULES, derived from the same allow-list), any
+    policies: kernel/plain.py's module docstring has the argument. Each decision there strictly lowers
+    (cards in the draw pile, cards in hands, minus the passes in a row that drew nothing) unless a
+    reshuffle puts cards back, and a reshuffle of two or more cards draws random numbers, which a
+    state kept for the test includes. So no state comes back, but after a reshuffle of one card
+    (``g.one_card``), and the test never stops such a round.
+    """
+    return in_shape(g.ru, FAST_RULE_SLOTS, FAST_RULE_CODES)
 
 
 @njit(cache=True, _nrt=False)
