@@ -20,17 +20,13 @@ import pytest
 from unocli.errors import ConfigError
 from unocli.report.analyses import Context, game_length, house_rules, house_rules_text, stacking
 from unocli.report.analyses.fields import (
-    UNTESTED,
-    agreement,
-    between_text,
     field_experiment,
     field_sizes,
     field_specs,
     on_field,
-    scope,
-    verdict_matrix,
 )
 from unocli.report.experiment import load_experiment
+from unocli.report.words import UNTESTED, agreement, between_text, scope, verdict_matrix
 from unocli.run.backends import LocalBackend
 from unocli.study.interaction import FieldInteraction
 

@@ -17,17 +17,16 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from unocli.report import fmt, views
-from unocli.report.analyses.common import caption, change_word, dkw_eps, verdict_text
+from unocli.report.analyses.common import caption, dkw_eps, verdict_text
 from unocli.report.analyses.fields import (
-    agreement,
     fields_text,
     interactions_frame,
     sizes_text,
     templates_text,
-    verdict_matrix,
 )
 from unocli.report.experiment import View
 from unocli.report.model import Chart, Section, TableBlock, sentences
+from unocli.report.words import agreement, change_word, verdict_matrix
 from unocli.study.stats import LARGER, WITHIN_MARGIN
 
 if TYPE_CHECKING:
