@@ -70,7 +70,6 @@ set = {{ uno_penalty = 10 }}
 [options]
 fields = ["basic", "{FORGETFUL}"]
 match_games = 5
-detail_players = [4]
 """
 
 
@@ -280,7 +279,6 @@ rules = "stacking"
 [options]
 fields = ["basic", "tuned-{{rules}}-{{players}}"]
 match_games = 5
-detail_players = [2]
 """
 
 
@@ -296,9 +294,7 @@ def test_a_template_field_plays_only_the_table_sizes_its_players_exist_for(tmp_p
     assert any(f.startswith("Every seat `tuned`") and "3 players" not in f for f in section.findings)
     # a template with players at no table size is refused, naming it
     with pytest.raises(ConfigError, match=r"options\.fields.*tuned-official-3"):
-        _load(
-            tmp_path, PARTIAL.replace("players = [2, 3]", "players = [3]").replace("detail_players = [2]", "detail_players = [3]")
-        )
+        _load(tmp_path, PARTIAL.replace("players = [2, 3]", "players = [3]"))
 
 
 def test_stacking_template_field_seats_each_variant_its_own_player(tmp_path, ctx):
@@ -306,7 +302,7 @@ def test_stacking_template_field_seats_each_variant_its_own_player(tmp_path, ctx
         'baseline = "official"', 'baseline = "off"'
     )
     text = text.replace("[arms.official]", "[arms.off]").replace("[arms.stacking]", "[arms.any]")
-    text = text.replace('rules = "stacking"', 'rules = "stack-any"').replace("match_games = 5\ndetail_players = [2]", "")
+    text = text.replace('rules = "stacking"', 'rules = "stack-any"').replace("match_games = 5\n", "")
     text += "versus_players = [2, 3]\nstack_players = [2]\nreplicates = 20\n"
     result = stacking.compute(_load(tmp_path, text), ctx)
     f = result.fields
