@@ -187,7 +187,13 @@ def _columns(v: Any) -> str | None:
     return None if ok else f"must be a list of [heading, form, column...] with forms {', '.join(arity)}"
 
 
-_DISTRIBUTION = {"field": _text, "players": lambda v: players_list(v), "xlabel": _text, "alt": _text, "caption": _text}
+_DISTRIBUTION: dict[str, Callable[[Any], str | None]] = {
+    "field": _text,
+    "players": lambda v: players_list(v),
+    "xlabel": _text,
+    "alt": _text,
+    "caption": _text,
+}
 # A view's kinds and the options each takes: name -> the check of its value (None: fine, else why not).
 VIEW_OPTIONS: dict[str, dict[str, Callable[[Any], str | None]]] = {
     "differences": {"arm": lambda v: None if isinstance(v, str) and v else "must be a column name"},

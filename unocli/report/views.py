@@ -258,8 +258,10 @@ def chosen(exp: Experiment, defaults: Sequence[View] | str) -> tuple[View, ...]:
     ``defaults`` may name a shipped experiment (``sims/NAME.toml``) whose views are the defaults, so a report
     declares its views once, in its own file.
     """
-    if exp.views or not isinstance(defaults, str):
-        return exp.views or tuple(defaults)
+    if exp.views:
+        return exp.views
+    if not isinstance(defaults, str):
+        return tuple(defaults)
     return load_experiment(shipped_dir() / f"{defaults}.toml").views
 
 
