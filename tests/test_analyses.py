@@ -89,7 +89,6 @@ rules = "draw-until-playable"
 [options]
 fields = ["basic"]
 match_games = 20
-detail_players = [4]
 """,
     "seat-advantage": """
 analysis = "seat-advantage"
@@ -538,7 +537,6 @@ set = {{ draw_until_playable = true }}
 [options]
 fields = ["basic"]
 match_games = 4
-detail_players = [9]
 """,
             encoding="utf-8",
         )

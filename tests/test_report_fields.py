@@ -20,17 +20,13 @@ import pytest
 from unocli.errors import ConfigError
 from unocli.report.analyses import Context, game_length, house_rules, house_rules_text, stacking
 from unocli.report.analyses.fields import (
-    UNTESTED,
-    agreement,
-    between_text,
     field_experiment,
     field_sizes,
     field_specs,
     on_field,
-    scope,
-    verdict_matrix,
 )
 from unocli.report.experiment import load_experiment
+from unocli.report.words import UNTESTED, agreement, between_text, scope, verdict_matrix
 from unocli.run.backends import LocalBackend
 from unocli.study.interaction import FieldInteraction
 
@@ -74,7 +70,6 @@ set = {{ uno_penalty = 10 }}
 [options]
 fields = ["basic", "{FORGETFUL}"]
 match_games = 5
-detail_players = [4]
 """
 
 
@@ -284,7 +279,6 @@ rules = "stacking"
 [options]
 fields = ["basic", "tuned-{{rules}}-{{players}}"]
 match_games = 5
-detail_players = [2]
 """
 
 
@@ -300,9 +294,7 @@ def test_a_template_field_plays_only_the_table_sizes_its_players_exist_for(tmp_p
     assert any(f.startswith("Every seat `tuned`") and "3 players" not in f for f in section.findings)
     # a template with players at no table size is refused, naming it
     with pytest.raises(ConfigError, match=r"options\.fields.*tuned-official-3"):
-        _load(
-            tmp_path, PARTIAL.replace("players = [2, 3]", "players = [3]").replace("detail_players = [2]", "detail_players = [3]")
-        )
+        _load(tmp_path, PARTIAL.replace("players = [2, 3]", "players = [3]"))
 
 
 def test_stacking_template_field_seats_each_variant_its_own_player(tmp_path, ctx):
@@ -310,7 +302,7 @@ def test_stacking_template_field_seats_each_variant_its_own_player(tmp_path, ctx
         'baseline = "official"', 'baseline = "off"'
     )
     text = text.replace("[arms.official]", "[arms.off]").replace("[arms.stacking]", "[arms.any]")
-    text = text.replace('rules = "stacking"', 'rules = "stack-any"').replace("match_games = 5\ndetail_players = [2]", "")
+    text = text.replace('rules = "stacking"', 'rules = "stack-any"').replace("match_games = 5\n", "")
     text += "versus_players = [2, 3]\nstack_players = [2]\nreplicates = 20\n"
     result = stacking.compute(_load(tmp_path, text), ctx)
     f = result.fields

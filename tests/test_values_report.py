@@ -32,10 +32,10 @@ from unocli.analysis.stacking import field_rows, strategy_rows
 from unocli.game.counters import Outcome
 from unocli.kernel import ROW_NAMES, play_rows
 from unocli.report.analyses import Context, skill
-from unocli.report.analyses.fields import holds_everywhere, verdict_matrix
 from unocli.report.analyses.skill import plan
 from unocli.report.analyses.stacking import play_field
 from unocli.report.experiment import load_experiment
+from unocli.report.words import holds_everywhere, verdict_matrix
 from unocli.run.backends import LocalBackend
 
 COL = {name: i for i, name in enumerate(ROW_NAMES)}

@@ -54,7 +54,8 @@ The format (every key optional unless marked)::
                                       #   that explains the gap, or that none is known (required)
 
     [[view]]                          # a table or chart of the design's tidy frame, in file order (one table each)
-    kind = "forest"                   #   required: differences, wide, lines, forest, heatmap or published
+    kind = "forest"                   #   required: differences, wide, lines, forest, heatmap, verdicts,
+                                      #   interactions, table, percentiles, histogram, ecdf or published
     name = "turns-forest"             #   its file name (CSV or chart; default: KIND-QUANTITY)
     quantity = "turns"                #   the quantity it shows (required except for published)
     title = "Change from {base}"      #   its heading, {base} the baseline's name (default: from the kind and quantity)
@@ -76,7 +77,17 @@ for a dashed fair share 1/n, ``percent = true`` for a share, ``ylabel``),
 ``forest`` (each row's change at one table size, ``players``, default 4 when
 played, else the middle size, with the margin as a band; ``arm``) and
 ``heatmap`` (the change over ``rows`` x ``cols``, two of field, players and
-arm; ``players`` to keep one size). ``published`` sets the file's
+arm; ``players`` to keep one size), ``verdicts`` (one row per table size
+and arm, one column per field: the change and its word, ``words`` = [up,
+down], and where the verdict holds; ``{level}`` and ``{margin}`` fill its
+title), ``interactions`` (each arm's effect under one field minus under
+another), ``table`` (one of the report's frames as it is, no quantity:
+``columns`` = [[heading, form, column...]], forms ``text``, ``count``,
+``num``, ``ci``, ``share_ci``, ``quantile``; ``note``), and the distributions
+of one ``field`` from the report's histograms: ``percentiles`` (mean,
+median, p90, p99 by table size; ``ylabel``), ``histogram`` and ``ecdf`` (the
+baseline at each of ``players``, or every arm at one size ``players = 4``;
+``xlabel``, ``alt``, ``caption``, ``top``). ``published`` sets the file's
 ``[[published]]`` figures beside the report's own (no quantity). A file
 without ``[[view]]`` tables gets the report's defaults (its module's
 ``VIEWS``); a report with no ``VIEWS`` draws no declared views and refuses them.
@@ -105,7 +116,7 @@ from unocli.files import load_toml
 from unocli.game.limits import OutOfRange, check_games, check_seed
 from unocli.game.policies import UnknownPolicy
 from unocli.report import registry
-from unocli.report.registry import REPORTS
+from unocli.report.registry import DEFAULT_SET, REPORTS
 from unocli.run.precision import DEFAULT_MAX_GAMES, check_target
 from unocli.study.arm import Arm, PolicyFile, TableSpec, check_spec, plain
 from unocli.study.compare import quantity_names
@@ -138,6 +149,51 @@ TOP_KEYS = (
 PUBLISHED_KEYS = ("source", "figure", "value", "interval", "definition", "ours", "reconciliation")
 PUBLISHED_REQUIRED = ("source", "figure", "value", "reconciliation")
 VIEW_KEYS = ("kind", "name", "quantity", "title", "frame", "options")
+
+
+# The checks of the views' options (None: fine, else why not).
+def _column(v: Any) -> str | None:
+    return None if isinstance(v, str) and v else "must be a column name"
+
+
+def _text(v: Any) -> str | None:
+    return None if isinstance(v, str) and v else "must be text"
+
+
+def _whole(v: Any) -> str | None:
+    return None if isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 6 else "must be a whole number 0 to 6"
+
+
+def _share(v: Any) -> str | None:
+    return None if isinstance(v, int | float) and not isinstance(v, bool) and 0 < v <= 1 else "must be a share in (0, 1]"
+
+
+def _words(v: Any) -> str | None:
+    ok = isinstance(v, list) and len(v) == 2 and all(isinstance(w, str) and w for w in v)
+    return None if ok else 'must be two words, for a change up and down: ["lengthens", "shortens"]'
+
+
+def _columns(v: Any) -> str | None:
+    """[[heading, form, column...]]: a form of ``views`` (text, count, num, ci, share_ci, quantile) and its columns."""
+    arity = {"text": 1, "count": 1, "num": 1, "ci": 3, "share_ci": 3, "quantile": 3}
+    ok = (
+        isinstance(v, list)
+        and v
+        and all(
+            isinstance(c, list) and len(c) >= 2 and all(isinstance(x, str) for x in c) and arity.get(c[1]) == len(c) - 2
+            for c in v
+        )
+    )
+    return None if ok else f"must be a list of [heading, form, column...] with forms {', '.join(arity)}"
+
+
+_DISTRIBUTION: dict[str, Callable[[Any], str | None]] = {
+    "field": _text,
+    "players": lambda v: players_list(v),
+    "xlabel": _text,
+    "alt": _text,
+    "caption": _text,
+}
 # A view's kinds and the options each takes: name -> the check of its value (None: fine, else why not).
 VIEW_OPTIONS: dict[str, dict[str, Callable[[Any], str | None]]] = {
     "differences": {"arm": lambda v: None if isinstance(v, str) and v else "must be a column name"},
@@ -160,6 +216,19 @@ VIEW_OPTIONS: dict[str, dict[str, Callable[[Any], str | None]]] = {
         "players": lambda v: players_list([v]) if not isinstance(v, list) else "must be one table size",
     },
     "published": {},
+    "verdicts": {"arm": _column, "words": _words, "decimals": _whole},
+    "interactions": {"arm": _column},
+    "table": {"columns": _columns, "note": _text},
+    "percentiles": {"arm": _column, "field": _text, "ylabel": _text, "caption": _text},
+    "histogram": _DISTRIBUTION,
+    "ecdf": {**_DISTRIBUTION, "top": _share},
+}
+# The options a view of each kind cannot go without.
+VIEW_REQUIRED: dict[str, tuple[str, ...]] = {
+    "table": ("columns",),
+    "percentiles": ("field", "ylabel"),
+    "histogram": ("field", "xlabel"),
+    "ecdf": ("field", "xlabel"),
 }
 # Equivalence margins (TOST, ``stats.equivalence``) and their defaults: see ``[margins]`` above.
 MARGINS: dict[str, float] = {"win_share_pp": 0.5, "turns": 1.0, "balance": 0.01}
@@ -455,7 +524,7 @@ def _views(raw: Any, where: _Where, known: tuple[str, ...]) -> tuple[View, ...]:
         if kind not in VIEW_OPTIONS:
             raise where.error(f"{key}.kind", f"unknown view {kind!r}; the views are: {', '.join(VIEW_OPTIONS)}")
         quantity = table.get("quantity", "")
-        if kind != "published" and quantity not in known:
+        if kind not in ("published", "table") and quantity not in known:
             raise where.error(f"{key}.quantity", f"unknown quantity {quantity!r}; the quantities are: {', '.join(known)}")
         options = table.get("options", {})
         if not isinstance(options, dict):
@@ -467,6 +536,9 @@ def _views(raw: Any, where: _Where, known: tuple[str, ...]) -> tuple[View, ...]:
             message = VIEW_OPTIONS[kind][k](value)
             if message:
                 raise where.error(f"{key}.options.{k}", message)
+        for k in VIEW_REQUIRED.get(kind, ()):
+            if k not in options:
+                raise where.error(f"{key}.options.{k}", f"a {kind} view needs it")
         name = table.get("name") or "-".join(x for x in (kind, quantity.replace("_", "-")) if x)
         if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]{0,99}", name):
             raise where.error(f"{key}.name", f"{name!r} must be a plain file name: letters, digits, - and _ only")
@@ -701,3 +773,15 @@ def policy_list(value: Any) -> str | None:
 
 def any_value(value: Any) -> str | None:
     return None
+
+
+def shipped_dir() -> Path:
+    """The folder of the shipped experiments: the package's data (``unocli/data/sims``, a link to ``sims/`` in the
+    source tree, copied into a wheel), ``sims/`` of the source tree, or of the working directory."""
+    from importlib.resources import files
+
+    packaged = Path(str(files("unocli") / "data" / "sims"))
+    for candidate in (packaged, Path(__file__).resolve().parents[2] / "sims", Path.cwd() / "sims"):
+        if all((candidate / f"{name}.toml").is_file() for name in DEFAULT_SET):
+            return candidate
+    raise ConfigError("cannot find the shipped experiments (sims/*.toml); name experiment files explicitly")

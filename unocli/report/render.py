@@ -24,25 +24,13 @@ from unocli.errors import ConfigError
 from unocli.folders import check_out_folder, writing
 from unocli.report import fmt
 from unocli.report.analyses.common import Context
-from unocli.report.experiment import Experiment, load_experiment
+from unocli.report.experiment import Experiment, load_experiment, shipped_dir
 from unocli.report.model import Chart, Section, TableBlock, md_table
 from unocli.report.registry import DEFAULT_SET, analysis
 from unocli.run.backends import Backend, LocalBackend
 from unocli.version import __version__
 
 Log = Callable[[str], None]
-
-
-def shipped_dir() -> Path:
-    """The folder of the shipped experiments: the package's data (``unocli/data/sims``, a link to ``sims/`` in the
-    source tree, copied into a wheel), ``sims/`` of the source tree, or of the working directory."""
-    from importlib.resources import files
-
-    packaged = Path(str(files("unocli") / "data" / "sims"))
-    for candidate in (packaged, Path(__file__).resolve().parents[2] / "sims", Path.cwd() / "sims"):
-        if all((candidate / f"{name}.toml").is_file() for name in DEFAULT_SET):
-            return candidate
-    raise ConfigError("cannot find the shipped experiments (sims/*.toml); name experiment files explicitly")
 
 
 def default_paths() -> list[Path]:

@@ -24,12 +24,16 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from unocli.analysis.fields import interactions_frame
 from unocli.analysis.frames import differences, quantile_columns, wide
 from unocli.analysis.measures import dkw_eps, hist_quantile
 from unocli.report import fmt
-from unocli.report.experiment import Experiment, View
+from unocli.report.experiment import Experiment, View, load_experiment, shipped_dir
 from unocli.report.model import Block, Chart, TableBlock
+from unocli.report.words import change_word, verdict_matrix
+from unocli.run.accumulate import TURNS_BINS
 from unocli.study.compare import is_binary
+from unocli.study.interaction import FieldInteraction
 
 if TYPE_CHECKING:
     from unocli.report.plots import Series
@@ -228,20 +232,37 @@ class Setup:
     """What a report tells the views its experiment file declares: the words a view cannot know.
 
     ``caption(what, intervals)`` writes a chart's caption (the report's setup:
-    n, rules, policies, seed); ``ours`` holds the report's figures for the
-    ``published`` view, ``published_title`` that table's heading; ``baseline``
-    names the arm differences are from (in titles and axes).
+    n, rules, policies, seed); a chart of one field calls it as
+    ``caption(what, intervals, field, arms)`` (``arms``: whether it shows every
+    arm). ``ours`` holds the report's figures for the ``published`` view,
+    ``published_title`` that table's heading; ``baseline`` names the arm
+    differences are from (in titles and axes). The distribution views read
+    ``hists`` (each (field, players, arm)'s histogram of the quantity) and
+    ``counts`` (the games behind each table size's histograms); the
+    ``verdicts`` and ``interactions`` views read ``between`` (per quantity,
+    each (players, arm)'s interactions between fields).
     """
 
-    caption: Callable[[str, str], str]
+    caption: Callable[..., str]
     baseline: str = ""
     ours: Mapping[str, Ours] = field(default_factory=dict)
     published_title: str = "Published figures side by side, with unocli's closest setup"
+    hists: Mapping[tuple[str, int, str], np.ndarray] = field(default_factory=dict)
+    counts: Mapping[int, int] = field(default_factory=dict)
+    between: Mapping[str, Mapping[tuple, list[FieldInteraction]]] = field(default_factory=dict)
 
 
-def chosen(exp: Experiment, defaults: Sequence[View]) -> tuple[View, ...]:
-    """The views a report draws: the experiment file's ``[[view]]`` tables, or the report's defaults without any."""
-    return exp.views or tuple(defaults)
+def chosen(exp: Experiment, defaults: Sequence[View] | str) -> tuple[View, ...]:
+    """The views a report draws: the experiment file's ``[[view]]`` tables, or the report's defaults without any.
+
+    ``defaults`` may name a shipped experiment (``sims/NAME.toml``) whose views are the defaults, so a report
+    declares its views once, in its own file.
+    """
+    if exp.views:
+        return exp.views
+    if not isinstance(defaults, str):
+        return tuple(defaults)
+    return load_experiment(shipped_dir() / f"{defaults}.toml").views
 
 
 def refused(exp: Experiment, kinds: Sequence[str], frames: Sequence[str] = ("",)) -> str | None:
@@ -396,6 +417,119 @@ def _published_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup)
     return block
 
 
+def _filled(text: str, setup: Setup, **values: Any) -> str:
+    """``text`` with ``{base}`` and each ``{key}`` of ``values`` filled in."""
+    text = text.replace("{base}", setup.baseline or "the baseline")
+    for key, value in values.items():
+        text = text.replace("{" + key + "}", str(value))
+    return text
+
+
+def _level(frame: pd.DataFrame) -> str:
+    return fmt.fixed(100 * frame["sim_level"].iloc[0], 2)
+
+
+def _verdicts_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
+    """One row per (players, arm), one column per field: the change on its simultaneous interval and its word."""
+    arm = v.options.get("arm", "arm")
+    d = differences(frame, v.quantity, arm=arm)
+    if not len(d):
+        return None
+    up, down = v.options.get("words", ["higher", "lower"])
+    fields = list(dict.fromkeys(d["field"]))
+
+    def cell(r: pd.Series) -> str:
+        change = fmt.signed_ci(r["diff"], r["sim_low"], r["sim_high"], int(v.options.get("decimals", 1)))
+        return f"{change} {change_word(str(r['verdict']), float(r['diff']), up, down)}"
+
+    between = setup.between.get(v.quantity, {})
+    table = verdict_matrix(d, ("players", arm), fields, cell, dict(between))
+    title = _filled(v.title, setup, level=_level(d), margin=fmt.num(float(d["margin"].iloc[0])))
+    return TableBlock(v.name, title, table, d)
+
+
+def _interactions_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
+    """Each arm's effect under one field minus under another, on common deals, judged as one family."""
+    between = setup.between.get(v.quantity)
+    if not between:
+        return None
+    data = interactions_frame({v.quantity: dict(between)}, {})
+    table = pd.DataFrame(
+        {
+            "players": data["players"],
+            v.options.get("arm", "arm"): data["arm"],
+            "fields": [f"{a} minus {b}" for a, b in zip(data["field_a"], data["field_b"], strict=True)],
+            "interaction [simultaneous CI]": [
+                fmt.signed_ci(*x, 2) for x in zip(data["interaction"], data["sim_low"], data["sim_high"], strict=True)
+            ],
+            "verdict": data["verdict"],
+            "p (Holm)": data["p_holm"].map(fmt.pvalue),
+        }
+    )
+    margin = fmt.num(exp.margins[v.quantity]) if v.quantity in exp.margins else ""
+    return TableBlock(v.name, _filled(v.title, setup, level=_level(data), margin=margin), table, data)
+
+
+# A ``table`` view's column forms: heading -> a column of the frame, or a function of its row.
+_FORMS: dict[str, Callable[..., Any]] = {
+    "text": lambda c: c,
+    "count": lambda c: lambda r: fmt.count(r[c]),
+    "num": lambda c: lambda r: fmt.num(r[c]),
+    "ci": lambda p, lo, hi: interval(fmt.ci, p, lo, hi),
+    "share_ci": lambda p, lo, hi: interval(fmt.share_ci, p, lo, hi, 2),
+    # an order statistic of a histogram of turns: its last bin (TURNS_BINS - 1) means "at least"
+    "quantile": lambda p, lo, hi: lambda r: fmt.quantile(r[p], r[lo], r[hi], TURNS_BINS - 1),
+}
+
+
+def _table_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
+    """A frame of the report's as it is, shown column by column (``columns``: [heading, form, column...])."""
+    if not len(frame):
+        return None
+    columns = {str(heading): _FORMS[form](*names) for heading, form, *names in v.options["columns"]}
+    return TableBlock(v.name, _filled(v.title, setup), shown(frame, columns), frame, v.options.get("note", ""))
+
+
+def _field(v: View, played: Sequence[str]) -> str:
+    """The view's ``field`` where it was played, else the first field played (a file may not play it)."""
+    return v.options["field"] if v.options["field"] in played else played[0]
+
+
+def _one_field(v: View, setup: Setup, intervals: str, field: str, players: Any = "", arms: bool = False) -> tuple[str, str]:
+    """A one-field chart's title and caption (option ``caption``: what it shows)."""
+    what = _filled(v.options.get("caption", v.title), setup, players=players)
+    return _filled(v.title, setup, players=players), setup.caption(what, intervals, field, arms)
+
+
+def _percentiles_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
+    f = _field(v, list(dict.fromkeys(frame["field"])))
+    rows = frame[(frame[v.options.get("arm", "arm")] == setup.baseline) & (frame["field"] == f)]
+    intervals = "error bars are 95% intervals (t for the mean, binomial order statistics for percentiles)"
+    title, cap = _one_field(v, setup, intervals, f)
+    return percentiles(rows, exp.players, caption=cap, name=v.name, title=title, ylabel=v.options["ylabel"])
+
+
+def _distribution_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
+    """The histogram or ECDF of the baseline at each of ``players``, or of every arm at one table size (the
+    middle one when that size is not played)."""
+    f = _field(v, list(dict.fromkeys(k[0] for k in setup.hists)))
+    if isinstance(v.options.get("players"), int):
+        p = v.options["players"] if v.options["players"] in exp.players else exp.players[len(exp.players) // 2]
+        arms = list(dict.fromkeys(a for (g, q, a) in setup.hists if (g, q) == (f, p)))
+        hists, n = [(a, setup.hists[(f, p, a)]) for a in arms], setup.counts[p]
+    else:
+        sizes = [p for p in v.options.get("players", exp.players) if p in exp.players] or [exp.players[0]]
+        hists, n = [(f"{q} players", setup.hists[(f, q, setup.baseline)]) for q in sizes], setup.counts[sizes[0]]
+        arms, p = [], 0
+    xlabel, alt = v.options["xlabel"], v.options.get("alt", v.name)
+    if v.kind == "histogram":
+        title, cap = _one_field(v, setup, "bands are 95% Wilson intervals for each bin's share", f)
+        return histogram(hists, caption=cap, name=v.name, title=title, xlabel=xlabel, alt=alt)
+    title, cap = _one_field(v, setup, f"bands are 95% DKW bands (+/-{dkw_eps(n):.3f})", f, p if arms else "", bool(arms))
+    top = float(v.options.get("top", 0.995))
+    return ecdf(hists, n, caption=cap, name=v.name, title=title, xlabel=xlabel, alt=alt, top=top)
+
+
 _DRAW: dict[str, Callable[[View, Experiment, pd.DataFrame, Setup], Block | None]] = {
     "differences": _differences_view,
     "wide": _wide_view,
@@ -403,7 +537,14 @@ _DRAW: dict[str, Callable[[View, Experiment, pd.DataFrame, Setup], Block | None]
     "forest": _forest_view,
     "heatmap": _heatmap_view,
     "published": _published_view,
+    "verdicts": _verdicts_view,
+    "interactions": _interactions_view,
+    "table": _table_view,
+    "percentiles": _percentiles_view,
+    "histogram": _distribution_view,
+    "ecdf": _distribution_view,
 }
+KINDS = tuple(_DRAW)
 
 
 # ---------------------------------------------------------------- charts by table size and forests (the analyses' own)

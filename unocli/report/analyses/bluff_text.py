@@ -22,9 +22,10 @@ from unocli.analysis.bluff_play import ANY, CHALLENGE_RESET, CHALLENGERS, NEXT_B
 from unocli.analysis.bluff_situations import SituationResult
 from unocli.game.policies import Policy, Respond
 from unocli.report import fmt
-from unocli.report.analyses.common import change_word, verdict_text
-from unocli.report.analyses.fields import between_text, fields_text, scope
+from unocli.report.analyses.common import verdict_text
+from unocli.report.analyses.fields import fields_text
 from unocli.report.experiment import Experiment
+from unocli.report.words import between_text, change_word, scope
 from unocli.study.interaction import FieldInteraction
 from unocli.study.stats import LARGER, VERDICTS
 

@@ -35,7 +35,6 @@ __all__ = [
     "balance",
     "balance_chart",
     "caption",
-    "change_word",
     "dkw_eps",
     "effect_forest",
     "fair_balance",
@@ -99,23 +98,6 @@ def verdict_text(verdict: str, margin: str) -> str:
         NEGLIGIBLE: f"a change smaller than +/-{margin} (negligible)",
         EQUIVALENT: f"equivalent (no change beyond +/-{margin})",
         UNDECIDED: f"undecided at +/-{margin}",
-    }[verdict]
-
-
-def change_word(verdict: str, value: float, up: str, down: str) -> str:
-    """A verdict as the word for a change: ``up`` or ``down`` ("lengthens", "pays" ...) only when larger than the margin.
-
-    A change inside the margin is "negligible", one whose interval excludes 0
-    but crosses a margin "a change of undecided size"; the other two verdicts
-    are "no change" (equivalent) and "undecided".
-    """
-    if verdict == LARGER:
-        return up if value > 0 else down
-    return {
-        UNSIZED: "a change of undecided size",
-        NEGLIGIBLE: "negligible",
-        EQUIVALENT: "no change",
-        UNDECIDED: "undecided",
     }[verdict]
 
 

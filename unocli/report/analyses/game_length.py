@@ -1,78 +1,61 @@
-"""How long is a game? Turns per round by table size and rule set, and rounds per match to 500.
+"""How long is a game? The game-length report's design and its own sentences over the frames.
 
 Every arm (rule set) is played at every table size on the same deals, under
-every field of players (:mod:`unocli.report.design`); each table size also
-plays ``match_games`` whole matches per arm. Reports the mean (t interval),
-median, p90 and p99 (order-statistic intervals) of turns per round over
-*finished* rounds (won or blocked), the share of blocked, capped and stuck
-rounds beside them (Wilson), the paired change of every rule set from the
-baseline over the deals both finished with an equivalence verdict (margin
-``[margins] turns``), histograms and ECDFs (DKW bands), and the rounds a match
-to ``target_score`` takes. A stuck round (docs/rules.md §11.15) has no length
-of play, so no length here depends on ``max_turns``. The sentences are in
-:mod:`unocli.report.analyses.game_length_text`.
+every field of players, as rounds and as ``match_games`` whole matches
+(:mod:`unocli.report.design`); :mod:`unocli.analysis.game_length` lays the
+frames out as tables. Every table and chart is a ``[[view]]`` of
+sims/game-length.toml (whose views are the default of a file that declares
+none); what is left here is what only this report says: its answer, its
+findings and the figures it sets beside the published ones.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import pandas as pd
 
 from unocli.analysis.frames import differences
 from unocli.analysis.game_length import MATCH_Q, ROUND_Q, length_interactions, match_rounds, matches_table, outcomes, turns_table
-from unocli.report import views
-from unocli.report.analyses.common import Context
-from unocli.report.analyses.fields import FIELDS_OPTION, check_fields, field_experiment, field_sizes, field_specs
-from unocli.report.design import Design, play
-from unocli.report.experiment import Experiment, View, players_list, positive_int
-from unocli.report.model import Section
-from unocli.study.interaction import FieldInteraction
-
-OPTIONS = {
-    "fields": FIELDS_OPTION,
-    "match_games": (1000, positive_int),
-    "detail_players": ([2, 4, 7, 10], players_list),
-}
-
-
-# The views drawn when the experiment file declares none ([[view]]; sims/game-length.toml declares these).
-VIEWS = (
-    View("forest", "turns-forest", "turns", "Each rule set's effect on length under each field", {"arm": "rules"}),
-    View("differences", "turns-vs-baseline", "turns", "Change in mean turns from {base}, paired on the deals", {"arm": "rules"}),
-    View("lines", "turns-by-field", "turns", "Mean turns per round by field ({base})", {"by": "field", "arm": "official"}),
-    View("lines", "turns-by-players", "turns", "Mean turns per round by table size", {"field": "basic"}),
-    View("lines", "rounds-per-match", "rounds", "Rounds to finish a match", {"field": "basic"}, "matches"),
-    View("published", "published"),
+from unocli.report import fmt, views
+from unocli.report.analyses.common import Context, caption, verdict_text
+from unocli.report.analyses.fields import (
+    FIELDS_OPTION,
+    check_fields,
+    field_experiment,
+    field_sizes,
+    field_specs,
+    fields_text,
+    sizes_text,
+    templates_text,
 )
+from unocli.report.design import Design, play
+from unocli.report.experiment import Experiment, positive_int
+from unocli.report.model import Section, sentences
+from unocli.report.words import agreement, change_word
+from unocli.study.interaction import FieldInteraction
+from unocli.study.stats import LARGER, WITHIN_MARGIN
+
+OPTIONS = {"fields": FIELDS_OPTION, "match_games": (1000, positive_int)}
+VIEWS = "game-length"  # a file without [[view]] tables draws the shipped file's
+FRAMES = ("", "matches", "turns", "per-match")  # the design's rounds and matches, the turns and matches tables
 
 
 @dataclass(frozen=True)
 class GameLengthResult:
-    """Turns per round and rounds per match, per rule set and table size.
-
-    Every table has a ``field`` column: the policy every seat played (``options.fields``).
-    ``turns``: one row per (field, players, rules): n (finished rounds), n_all,
-    mean_turns with ci_low/high, mean_with_skips (turns plus skipped turns),
-    first_share (the first player's win share) with first_low/high, median,
-    p90 and p99 with ``_low``/``_high`` (order statistics, finished rounds),
-    blocked_share, capped_share and stuck_share with intervals (all rounds).
-    ``diffs``: the paired change in mean turns of each rule set from the
-    baseline over deals both finished (:func:`unocli.report.views.differences`).
-    ``matches``: rounds, turns and blocked rounds per match and the share of
-    capped and stuck matches, with intervals. ``hists``: the histogram of turns
-    per round of each (field, players, rules). ``rounds``: rounds per arm at
-    each table size; ``blocked``, ``capped``, ``stuck``, ``total_rounds``:
-    outcome counts over every round played. ``frame`` and ``match_frame``: the
-    design's tidy frames the tables are read from. ``between``: per (players,
-    rules), the rule's effect on turns under one field minus under another
-    (:func:`~unocli.analysis.game_length.length_interactions`).
-    """
+    """The two designs' frames (``frame``, ``match_frame``) and the tables read from them (``turns``, ``diffs``,
+    ``matches``: :mod:`unocli.analysis.game_length`), each cell's histogram of turns, the rounds per table size,
+    the outcome counts over every round, and ``between``: per (players, rules), the rule's effect on turns under
+    one field minus under another."""
 
     exp: Experiment
     names: tuple[str, ...]
     base: str
+    fields: tuple[str, ...]
+    frame: pd.DataFrame
+    match_frame: pd.DataFrame
     turns: pd.DataFrame
     diffs: pd.DataFrame
     matches: pd.DataFrame
@@ -82,71 +65,166 @@ class GameLengthResult:
     capped: int
     stuck: int
     total_rounds: int
-    target: int
     games: int
-    fields: tuple[str, ...] = ("basic",)
-    frame: pd.DataFrame | None = None
-    match_frame: pd.DataFrame | None = None
-    between: dict[tuple, list[FieldInteraction]] = field(default_factory=dict)
+    between: dict[tuple, list[FieldInteraction]]
 
     @property
     def ref(self) -> str:
-        """The field the single-field charts (percentiles, distributions) show: ``basic`` when played, else the first."""
+        """The field the one-field charts and findings show: ``basic`` when played, else the first."""
         return "basic" if "basic" in self.fields else self.fields[0]
 
     @property
     def mid(self) -> int:
-        """The table size the comparisons of rule sets are shown at."""
-        players = self.exp.players
-        return 4 if 4 in players else players[len(players) // 2]
+        """The table size the rule sets are compared at."""
+        return 4 if 4 in self.exp.players else self.exp.players[len(self.exp.players) // 2]
 
 
 def check(exp: Experiment) -> str | None:
     if not exp.arms:
         return "arms: the game-length analysis needs at least one [arms.NAME] rule set"
-    kinds = ("differences", "wide", "lines", "forest", "heatmap", "published")
-    return check_fields(exp, partial=True) or views.refused(exp, kinds, ("", "matches"))
+    return check_fields(exp, partial=True) or views.refused(exp, tuple(views.KINDS), FRAMES)
 
 
 def compute(exp: Experiment, ctx: Context) -> GameLengthResult:
     """Play rounds and matches of every rule set at every table size, under every field of players."""
     specs = field_specs(exp)
-    fields = tuple(specs)
-    names = tuple(a.name for a in exp.arms_for(exp.players[0]))
+    fields, names = tuple(specs), tuple(a.name for a in exp.arms_for(exp.players[0]))
     base = exp.baseline or names[0]
     fexps = {f: field_experiment(exp, specs[f]) for f in fields}
     sizes = {f: field_sizes(exp, specs[f]) for f in fields}  # a template field only where its players exist
     rounds = play(Design(fexps, sizes, ROUND_Q, base, options={"target_on": "mean"}), ctx, {"turns": exp.margins["turns"]})
     matches = play(Design(fexps, sizes, MATCH_Q, base, match=True, games=exp.options["match_games"]), ctx, label="matches")
-    keys = [(f, p, name) for (f, p) in rounds.cells for name in names]
     counts = outcomes(rounds)
+    hists = {(f, p, n): rounds.cells[(f, p)].acc(n).turns_hist for (f, p) in rounds.cells for n in names}
     return GameLengthResult(
-        exp=exp,
-        names=names,
-        base=base,
-        turns=turns_table(rounds),
-        diffs=differences(rounds.frame, "turns", arm="rules"),
-        matches=matches_table(matches),
-        hists={(f, p, name): rounds.cells[(f, p)].acc(name).turns_hist for f, p, name in keys},
-        rounds={p: rounds.cells[(fields[0], p)].games for p in exp.players},
-        blocked=counts["blocked"],
-        capped=counts["capped"],
-        stuck=counts["stuck"],
-        total_rounds=rounds.games,
-        target=exp.arms_for(exp.players[0])[0].rules.target_score,
-        games=rounds.games + match_rounds(matches),
-        fields=fields,
-        frame=rounds.frame,
-        match_frame=matches.frame,
-        between=length_interactions(rounds, fields, base, exp.margins["turns"]),
-    )
+        exp, names, base, fields, rounds.frame, matches.frame, turns_table(rounds),
+        differences(rounds.frame, "turns", arm="rules"), matches_table(matches), hists,
+        {p: rounds.cells[(fields[0], p)].games for p in exp.players}, counts["blocked"], counts["capped"],
+        counts["stuck"], rounds.games, rounds.games + match_rounds(matches),
+        length_interactions(rounds, fields, base, exp.margins["turns"]),
+    )  # fmt: skip
 
 
-def render(result: GameLengthResult) -> Section:
-    from unocli.report.analyses.game_length_text import section  # the sentences and the charts' words
+def render(r: GameLengthResult) -> Section:
+    exp, base = r.exp, r.base
+    n = f"{fmt.count(r.rounds[exp.players[0]])} rounds per rule set and table size"
 
-    return section(result, VIEWS)
+    def cap(what: str, intervals: str, field: str | None = None, arms: bool = True) -> str:
+        one = f"every seat plays {field} (the other fields are in the tables)"
+        policies = one if field else "every seat plays one field's policy: " + ", ".join(r.fields)
+        return caption(exp, what, n, rules=", ".join(r.names) if arms else None, policies=policies, intervals=intervals)
+
+    title = f"Published figures side by side, with unocli's closest setup (official rules, every seat {r.ref})"
+    setup = views.Setup(cap, base, _ours(r), title, r.hists, r.rounds, {"turns": r.between})
+    frames = {"": r.frame, "matches": r.match_frame, "turns": r.turns, "per-match": r.matches}
+    answer = _answer(r)
+    intro = f"{answer}\n\n{exp.description or ''}\n\nRule sets: {', '.join(r.names)}; baseline {base}. Fields of players: "
+    intro += f"{fields_text(r.fields)} (every seat plays the field's policy). Each table size plays the same deals under "
+    intro += f"every rule set and field; the single-field charts show `{r.ref}`." + templates_text(exp) + sizes_text(exp)
+    blocks = views.declared(views.chosen(exp, VIEWS), exp, frames, setup)
+    return Section(exp.name, exp.title, intro, _findings(r), blocks, {"games": r.games}, answer=sentences(answer)[0])
 
 
 def run(exp: Experiment, ctx: Context) -> Section:
     return render(compute(exp, ctx))
+
+
+def _word(row: pd.Series) -> str:
+    return change_word(str(row["verdict"]), float(row["diff"]), "lengthens", "shortens")
+
+
+def _at_mid(r: GameLengthResult) -> dict[str, pd.DataFrame]:
+    """Each rule set's changes at the middle table size, by field."""
+    at = r.diffs[r.diffs["players"] == r.mid] if len(r.diffs) else r.diffs
+    return {name: sub for name in r.names for sub in [at[at["rules"] == name].set_index("field")] if len(sub)}
+
+
+def _answer(r: GameLengthResult) -> str:
+    """The baseline's length under each field and each rule set's verdict in a word."""
+    t = r.turns[(r.turns["rules"] == r.base) & (r.turns["players"] == r.mid)].set_index("field")
+    lengths = ", ".join(f"{fmt.num(t.loc[f, 'mean_turns'])} with `{f}`" for f in r.fields if f in t.index)
+    text = f"**Answer.** A {r.mid}-player round under {r.base} rules takes {lengths} players at every seat"
+    words = []
+    for name, sub in _at_mid(r).items():
+        kinds = {_word(sub.loc[f]) for f in r.fields if f in sub.index}
+        if len(kinds) == 1:
+            words.append(f"{name} {next(iter(kinds))} under every field")
+        elif any(i.verdict == LARGER for i in r.between.get((r.mid, name), [])):
+            words.append(f"{name} differs between fields")
+        else:
+            words.append(f"{name} verdicts differ by field, but the fields cannot be told apart")
+    text += " (mean turns per finished round)."
+    on = f" Against {r.base} at {r.mid} players, on the same deals: "
+    return text + (on + "; ".join(words) + " (figures in the findings)." if words else "")
+
+
+def _findings(r: GameLengthResult) -> list[str]:
+    base, players, ref = r.base, r.exp.players, r.ref
+    b = r.turns[(r.turns["field"] == ref) & (r.turns["rules"] == base)].set_index("players")
+    parts = [
+        f"{p} players {fmt.num(b.loc[p, 'mean_turns'])} (median {int(b.loc[p, 'median'])}, p90 {int(b.loc[p, 'p90'])})"
+        for p in players
+    ]
+    out = [f"Turns per round under {base} rules, every seat `{ref}`, mean: " + "; ".join(parts) + "."]
+    for f in (f for f in r.fields if f != ref):  # the baseline under the other fields: how much skill matters
+        sub = r.turns[(r.turns["rules"] == base) & (r.turns["field"] == f)].set_index("players")
+        each = "; ".join(f"{p} players {fmt.ci(*sub.loc[p, ['mean_turns', 'ci_low', 'ci_high']])}" for p in sub.index)
+        out.append(
+            f"Every seat `{f}`, {base} rules, mean turns: {each} (n = {fmt.count(sub['n'].min())} finished rounds or more)."
+        )
+    m = r.matches[(r.matches["rules"] == base) & (r.matches["field"] == ref)].set_index("players")
+    each = "; ".join(f"{fmt.num(m.loc[p, 'rounds'])} rounds at {p} players" for p in players)
+    target = r.exp.arms_for(players[0])[0].rules.target_score
+    out.append(f"A match to {target} points (every seat `{ref}`) takes on average {each}.")
+    at = r.diffs[(r.diffs["field"] == ref) & (r.diffs["players"] == r.mid)] if len(r.diffs) else r.diffs
+    if len(at):
+        margin, top = fmt.num(r.exp.margins["turns"]) + " turns", at.loc[at["diff"].abs().idxmax()]
+        out.append(
+            f"At {r.mid} players, every seat `{ref}`, the rule set that changes length most is {top['rules']}: "
+            f"{fmt.signed(top['diff'], 1)} turns per finished round ({fmt.fixed(100 * top['relative'], 0, sign=True)}%, "
+            f"simultaneous {fmt.fixed(100 * top['sim_level'], 2)}% CI "
+            f"{fmt.bounds(top['sim_low'], top['sim_high'], 1, 'signed')}, "
+            f"n = {fmt.count(top['n'])} deals both finished): {verdict_text(top['verdict'], margin)}."
+        )
+        same = at[at["verdict"].isin(sorted(WITHIN_MARGIN))]
+        if len(same):
+            within = "(simultaneous interval within the margin)"
+            out.append(
+                f"At {r.mid} players, no change beyond +/-{margin} from {base} in mean length {within}: "
+                f"{', '.join(same['rules'])}."
+            )
+    for name, sub in _at_mid(r).items():
+        verdicts = {f: _word(sub.loc[f]) for f in r.fields if f in sub.index}
+        text = partial(lambda s, f: fmt.signed_ci(s.loc[f, "diff"], s.loc[f, "sim_low"], s.loc[f, "sim_high"], 1), sub)
+        out.append(f"At {r.mid} players, {name} {agreement(verdicts, text, r.between.get((r.mid, name), []))}.")
+    out.append(
+        f"Blocked rounds: {fmt.count(r.blocked)} of {fmt.count(r.total_rounds)} ({fmt.share(r.blocked / r.total_rounds, 3)}); "
+        f"rounds that locked (stuck, docs/rules.md §11.15): {fmt.count(r.stuck)}; rounds capped unfinished after "
+        f"max_turns: {fmt.count(r.capped)}. Lengths are over finished rounds, so none depends on max_turns."
+    )
+    worst = r.turns[r.turns["stuck_share"] + r.turns["capped_share"] > 0]
+    if len(worst):
+        w = worst.loc[(worst["stuck_share"] + worst["capped_share"]).idxmax()]
+        out.append(
+            f"Rounds that never finish occur under {', '.join(sorted(set(worst['rules'])))}, most at {w['players']} "
+            f"players under {w['rules']} with `{w['field']}`: "
+            f"{fmt.share_ci(w['stuck_share'], w['stuck_low'], w['stuck_high'], 2)} "
+            f"stuck and {fmt.share(w['capped_share'], 2)} capped (n = {fmt.count(w['n_all'])})."
+        )
+    return out
+
+
+def _ours(r: GameLengthResult) -> dict[str, views.Ours]:
+    """The figures the file's ``[[published]]`` rows name (``ours``), where this run measured them."""
+    t, out = r.turns[r.turns["field"] == r.ref].set_index(["players", "rules"]), {}
+    if (4, r.base) in t.index:
+        x = t.loc[(4, r.base)]
+        text = f"{fmt.num(x['mean_with_skips'])} turns + skips; {fmt.ci(x['mean_turns'], x['ci_low'], x['ci_high'])} turns "
+        text += f"alone (n = {fmt.count(x['n'])} finished rounds)"
+        out["turns-with-skips-4"] = views.Ours(text, int(x["n"]), x["ci_low"], x["ci_high"])
+    if (5, r.base) in t.index:
+        x = t.loc[(5, r.base)]
+        low, high = x["first_low"] - 0.2, x["first_high"] - 0.2
+        text = f"{fmt.pp_ci(x['first_share'] - 0.2, low, high, 2)} (n = {fmt.count(x['n_all'])} rounds)"
+        out["first-player-edge-5"] = views.Ours(text, int(x["n_all"]), low, high)
+    return out

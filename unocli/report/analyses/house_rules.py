@@ -31,12 +31,12 @@ from unocli.report.analyses.fields import (
     fields_text,
     interactions_frame,
     templates_text,
-    verdict_matrix,
 )
 from unocli.report.analyses.house_rules_text import EFFECTS, SORT_KEY, answer, direction, findings, shown, value
 from unocli.report.design import Design, play, select
 from unocli.report.experiment import Experiment, policy_spec, positive_int
 from unocli.report.model import Chart, Section, TableBlock, sentences
+from unocli.report.words import verdict_matrix
 from unocli.study.interaction import FieldInteraction
 
 

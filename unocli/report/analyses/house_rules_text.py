@@ -14,8 +14,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from unocli.report import fmt
-from unocli.report.analyses.common import change_word
-from unocli.report.analyses.fields import agreement
+from unocli.report.words import agreement, change_word
 from unocli.study.stats import LARGER, WITHIN_MARGIN
 
 if TYPE_CHECKING:

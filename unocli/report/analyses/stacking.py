@@ -30,7 +30,6 @@ from unocli.report.analyses.common import (
     Context,
     balance_chart,
     caption,
-    change_word,
     effect_forest,
     first_player_chart,
     interval_series,
@@ -42,6 +41,7 @@ from unocli.report.analyses.fields import check_fields, field_experiment, field_
 from unocli.report.analyses.stacking_render import answer, field_blocks, field_findings, field_label
 from unocli.report.experiment import Experiment, View, players_list, policy_spec, positive_int
 from unocli.report.model import Chart, Section, TableBlock, sentences
+from unocli.report.words import change_word
 from unocli.study.arm import Arm, has_placeholders
 from unocli.study.compare import Comparison
 from unocli.study.stats import wilson

@@ -9,9 +9,9 @@ import pandas as pd
 
 from unocli.analysis.stacking import DRAW_AT_ONCE
 from unocli.report import fmt, views
-from unocli.report.analyses.common import caption, change_word, verdict_counts
-from unocli.report.analyses.fields import agreement
+from unocli.report.analyses.common import caption, verdict_counts
 from unocli.report.model import Chart, TableBlock
+from unocli.report.words import agreement, change_word
 from unocli.study.stats import LARGER
 
 if TYPE_CHECKING:
