@@ -16,6 +16,7 @@ from numba.extending import intrinsic
 
 from unocli.kernel.encode import (
     CARDS_LEFT,
+    CHOICE_UNIFORM,
     DEALER,
     FIRST_PLAYER,
     FIRST_TO_ONE,
@@ -55,6 +56,7 @@ from unocli.kernel.encode import (
 )
 from unocli.kernel.fold import fold_block
 from unocli.kernel.plain import in_shape, plain_deal, plain_play, plain_shape
+from unocli.kernel.primitives import _choice_code
 from unocli.kernel.search_round import bench_rollouts, play_search
 from unocli.kernel.step import deal, play, quiet_rules, set_stream
 
@@ -75,7 +77,8 @@ def new_workspace(ru, probs, ints, prio):
         plain = in_shape(ints[s], UNIFORM_INT_SLOTS, UNIFORM_INT_CODES)  # encode.UNIFORM_KNOBS
         if ints[s, I_SEARCH] != SEARCH_OFF:
             g.searching = 1  # plain_shape then fails too: a search seat is never uniform
-        g.uniform[s] = 1 if plain else 0  # primitives._choose_card would pick uniformly among all options
+        # CHOICE_UNIFORM: primitives._choose_card would pick uniformly among all options
+        g.uniform[s] = CHOICE_UNIFORM if plain else _choice_code(g, s)
         for k in range(probs.shape[1]):
             g.probs[s, k] = probs[s, k]
         for table in range(N_PRIO_TABLES):

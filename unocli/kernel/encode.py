@@ -443,6 +443,10 @@ MAX_SEARCH_OPTIONS = 24
 NO_CAP = 127  # no bound on a seat's cards of a colour (WORKSPACE ``cap``; reference search.NO_CAP)
 N_PRIO_TABLES = 2  # a policy's priorities: PRIO_PLAY, and PRIO_ATTACK for when the next seat is close to out
 PRIO_PLAY, PRIO_ATTACK = range(N_PRIO_TABLES)
+# a seat's ``uniform`` byte (batch.new_workspace, step._turn): CHOICE_KNOBS, its card choice read from its
+# knobs at every turn (primitives._choice_table); CHOICE_UNIFORM, uniform over its legal cards; CHOICE_PLAY,
+# always by the PRIO_PLAY table over all of them (its knobs never attack and never filter: primitives._choice_code)
+CHOICE_KNOBS, CHOICE_UNIFORM, CHOICE_PLAY = 0, 1, 2
 N_INTS = len(INT_KNOBS)
 # The scalar state the stuck test compares (besides hands, piles and the play stream).
 (
@@ -517,8 +521,9 @@ WORKSPACE = np.dtype(
         ("opts", np.int8, (DECK_SIZE,)),
         # each seat's integer policy knobs (``I_*``) and priority tables
         ("ints", np.int64, (NMAX, N_INTS)),
-        # 1 where a seat's card choice is uniform over all its legal cards (``random_play`` with no
-        # attack and no option filter): its turns count the options instead of listing them (new_workspace);
+        # CHOICE_UNIFORM where a seat's card choice is uniform over all its legal cards (``random_play`` with
+        # no attack and no option filter): its turns count the options instead of listing them; CHOICE_PLAY
+        # where it is always the PRIO_PLAY table's, CHOICE_KNOBS otherwise (new_workspace, primitives._choice_code);
         # int8, which made room for ``held`` under 8 KiB
         ("uniform", np.int8, (NMAX,)),
         # each seat's probability knobs (``P_*``): a field, not an argument, so the step functions

@@ -46,6 +46,7 @@ from unocli.kernel.encode import (
     CARDS_PLAYED,
     CHALLENGE_EXTRA,
     CHALLENGES,
+    CHOICE_UNIFORM,
     COLOUR_BITS,
     DEALER,
     DECK,
@@ -126,7 +127,7 @@ def plain_shape(g):
         return False
     for s in range(g.players):
         if (
-            g.uniform[s] == 0
+            g.uniform[s] != CHOICE_UNIFORM
             or not in_shape(g.ints[s], FAST_INT_SLOTS, FAST_INT_CODES)
             or not in_shape(g.probs[s], FAST_PROB_SLOTS, FAST_PROB_CODES)
         ):

@@ -16,6 +16,8 @@ from numba.extending import intrinsic
 from unocli.game.rng import bounded, register_numba, uniform01
 from unocli.kernel.encode import (
     CARDS_DRAWN,
+    CHOICE_KNOBS,
+    CHOICE_PLAY,
     COL_NEXT_LACKS,
     COL_RANDOM,
     COLOUR_BITS,
@@ -604,6 +606,17 @@ def _best_legal(g, seat, table):
 
 
 @njit(cache=True, inline="always", _nrt=False)
+def _filters(g, seat):
+    """Does ``seat``'s card choice filter its options or draw (keep_draws with stacking, match, aim_lacked, random play)?"""
+    return (
+        (_int(g, seat, I_KEEP_DRAWS) != 0 and g.ru[R_STACKING] != ST_OFF)
+        or _int(g, seat, I_MATCH) != MATCH_ANY
+        or _int(g, seat, I_AIM_LACKED) != 0
+        or _int(g, seat, I_RANDOM_PLAY) != 0
+    )
+
+
+@njit(cache=True, inline="always", _nrt=False)
 def _choice_table(g, seat):
     """The priority table _choose_card would take on all the legal cards, or -1 if it filters or draws.
 
@@ -613,14 +626,21 @@ def _choice_table(g, seat):
     attack_at = _int(g, seat, I_ATTACK_AT)
     if attack_at > 0 and g.hsize[_seat_after(g, seat, 1)] <= attack_at:
         return PRIO_ATTACK
-    if (
-        (_int(g, seat, I_KEEP_DRAWS) != 0 and g.ru[R_STACKING] != ST_OFF)
-        or _int(g, seat, I_MATCH) != MATCH_ANY
-        or _int(g, seat, I_AIM_LACKED) != 0
-        or _int(g, seat, I_RANDOM_PLAY) != 0
-    ):
+    if _filters(g, seat):
         return -1
     return PRIO_PLAY
+
+
+@njit(cache=True, _nrt=False)
+def _choice_code(g, seat):
+    """CHOICE_PLAY when ``_choice_table`` is PRIO_PLAY at every turn for ``seat``'s knobs and rules, else CHOICE_KNOBS.
+
+    Read from the same knobs ``_choice_table`` reads, once, when a workspace is loaded: the attack
+    never applies (attack_at 0) and ``_filters`` is off.
+    """
+    if _int(g, seat, I_ATTACK_AT) > 0 or _filters(g, seat):
+        return np.int64(CHOICE_KNOBS)
+    return np.int64(CHOICE_PLAY)
 
 
 @njit(cache=True, inline="always", _nrt=False)

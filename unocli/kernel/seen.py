@@ -33,7 +33,7 @@ from unocli.kernel.encode import (
     WD4_RESTRICTED,
     WILD,
 )
-from unocli.kernel.primitives import _add, _colour, _shuffle
+from unocli.kernel.primitives import _add, _choice_code, _colour, _shuffle
 
 # ---------------------------------------------------------------- copies
 
@@ -90,7 +90,8 @@ def _load_rollout_policy(g, h, seat):
         for table in range(N_PRIO_TABLES):
             for t in range(N_TYPES):
                 h.prio[s, table, t] = g.prio[seat, table, t]
-        h.uniform[s] = 0  # the listing path: the same card and draws as counting (step._turn)
+        # not CHOICE_UNIFORM: the listing path, the same card and draws as counting (step._turn)
+        h.uniform[s] = _choice_code(h, s)
     h.searching = 0
 
 

@@ -41,15 +41,17 @@ from unocli.kernel.encode import (
     CHALLENGE_EXTRA,
     CHALLENGES,
     CHALLENGES_WON,
+    CHOICE_PLAY,
+    CHOICE_UNIFORM,
     DEALER,
     DECK,
     DECK_SIZE,
     DRAW_TWO,
     DRAW_TWO_PENALTY,
-    FAULT_REVERSE_2P,
-    FAULT_SKIP,
     FAST_RULE_CODES,
     FAST_RULE_SLOTS,
+    FAULT_REVERSE_2P,
+    FAULT_SKIP,
     FAULT_UNO_PENALTY,
     FIRST_PLAYER,
     FIRST_TO_ONE,
@@ -97,6 +99,7 @@ from unocli.kernel.encode import (
     PASSES,
     PLUS4_PLAYED,
     POINTS,
+    PRIO_PLAY,
     R_CHALLENGE,
     R_DUP,
     R_FAULT,
@@ -481,13 +484,15 @@ def _turn(g, rs, seat):
     # a seat that never bluffs skips the test (and _wants_bluff, a real call, would say no without a draw)
     if g.probs[seat, P_BLUFF] > 0.0 and _can_bluff(g, seat) and _wants_bluff(g, rs, seat):
         return WILD_DRAW_FOUR, HOW_HAND
-    if g.uniform[seat] != 0 and not _last_card_rule(g, seat):
+    choice = g.uniform[seat]
+    if choice == CHOICE_UNIFORM and not _last_card_rule(g, seat):
         # the common case: a uniform choice, the same draw and card as listing the options
         m = _count_legal(g, seat)
         if m > 0:
             return _nth_legal(g, seat, _below(rs, m)), HOW_HAND
     else:
-        table = -1 if _last_card_rule(g, seat) else _choice_table(g, seat)
+        # CHOICE_PLAY: the table _choice_table would give, read from the knobs once (primitives._choice_code)
+        table = -1 if _last_card_rule(g, seat) else (PRIO_PLAY if choice == CHOICE_PLAY else _choice_table(g, seat))
         if table >= 0:
             # a choice by priority among all the legal cards: found without listing them (it draws nothing)
             c = _best_legal(g, seat, table)
