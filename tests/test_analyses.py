@@ -23,6 +23,7 @@ import pandas as pd
 import pytest
 
 from unocli.analysis.bluff_grid import grid_arms
+from unocli.analysis.game_length import Lengths
 from unocli.analysis.seat_advantage import equal_shares_p
 from unocli.game.policies import resolve_policies
 from unocli.game.rules import resolve_rules
@@ -374,7 +375,7 @@ def test_sweep_planted_axis_and_idle_axis(files, ctx):
 def test_game_length_agrees_with_simulate_and_planted_rules(files, ctx):
     exp = experiment(files, "game-length")
     result = game_length.compute(exp, ctx)
-    assert isinstance(result, game_length.GameLengthResult)
+    assert isinstance(result, game_length.GameLengthResult) and isinstance(result, Lengths)
     turns = result.turns.set_index(["players", "rules"])
     # the same games through simulate(): the same mean and the same order statistics
     sim = simulate(resolve_rules("official", (), 4), resolve_policies(4, "basic", ()), games=300, seed=5, keep_games=True)

@@ -175,3 +175,74 @@ def test_a_report_that_draws_no_views_refuses_them(tmp_path):
     path.write_text(VIEW_HEAD.replace("game-length", "compare") + '[[view]]\nkind = "wide"\nquantity = "turns"\n')
     with pytest.raises(ConfigError, match=r"key 'view'.*'compare' analysis draws no \[\[view\]\] tables"):
         load_experiment(path)
+
+
+def test_a_verdicts_and_a_table_view_show_the_frame_cell_by_cell(tmp_path):
+    """The verdicts view words each change (+2 beyond the margin: "lengthens"; -0.25 within it: "no change"), fills
+    {level} and {margin}; a table view shows its frame column by column with the forms of report.fmt, data as is."""
+    from unocli.report import fmt
+
+    exp = _exp(
+        tmp_path,
+        '[[view]]\nkind = "verdicts"\nquantity = "turns"\ntitle = "at {level}% and +/-{margin}"\n'
+        'options = { words = ["lengthens", "shortens"] }\n'
+        '[[view]]\nkind = "table"\nname = "t"\nframe = "turns"\ntitle = "T {base}"\n'
+        'options = { note = "n.", columns = [["arm", "text", "arm"], ["mean [CI]", "ci", "mean", "low", "high"], '
+        '["n", "count", "n"], ["q", "quantile", "q", "q", "q"]] }\n',
+    )
+    setup = views.Setup(lambda what, intervals: what, "official")
+    frame = _frame()
+    table = frame.assign(q=[1000, 7, 3, 1000])
+    verdicts, shown = views.declared(exp.views, exp, {"": frame, "turns": table}, setup)
+    assert verdicts.title == "at 97.50% and +/-1" and list(verdicts.shown[""]) == [
+        "+2.0 [+1.5, +2.5] lengthens",
+        "-0.2 [-0.8, +0.2] no change",
+    ]
+    assert list(verdicts.shown["holds under"]) == ["all fields (larger)", "all fields (equivalent)"]
+    assert shown.title == "T official" and shown.note == "n." and shown.data is table
+    assert list(shown.shown["mean [CI]"]) == [
+        fmt.ci(m, lo, hi) for m, lo, hi in zip(frame["mean"], frame["low"], frame["high"], strict=False)
+    ]
+    assert list(shown.shown["q"]) == [">=1000 [>=1000, >=1000]", "7 [7, 7]", "3 [3, 3]", ">=1000 [>=1000, >=1000]"]
+
+
+def test_distribution_views_read_the_histograms_of_one_field(tmp_path):
+    """An ECDF of every arm at one size (4 played), of the baseline at the sizes asked for (7 not played: dropped),
+    a missing field falls back to the first played; the caption is the report's, for that one field."""
+    exp = _exp(
+        tmp_path,
+        '[[view]]\nkind = "ecdf"\nname = "e"\nquantity = "turns"\ntitle = "at {players}"\n'
+        'options = { field = "basic", players = 4, xlabel = "x" }\n'
+        '[[view]]\nkind = "histogram"\nname = "h"\nquantity = "turns"\ntitle = "h {base}"\n'
+        'options = { field = "basic", players = [4, 7], xlabel = "x" }\n',
+    )
+    hist = np.zeros(50, np.int64)
+    hist[10:20] = 10
+    hists = {("random", p, a): hist for p in (2, 4) for a in ("official", "rule")}
+    said = []
+    setup = views.Setup(lambda *a: said.append(a) or "cap", "official", hists=hists, counts={2: 100, 4: 100})
+    ecdf, histogram = views.declared(exp.views, exp, None, setup)
+    assert (ecdf.name, ecdf.caption, histogram.name) == ("e", "cap", "h")
+    assert said[0][0] == "at 4" and said[0][2:] == ("random", True)
+    assert said[1][0] == "h official" and said[1][2:] == ("random", False)
+    legend = [t.get_text() for t in histogram.figure.axes[0].get_legend().get_texts()]
+    assert legend == ["4 players"] and [t.get_text() for t in ecdf.figure.axes[0].get_legend().get_texts()] == [
+        "official",
+        "rule",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ('[[view]]\nkind = "table"\noptions = { columns = [["a", "ci", "x"]] }\n', r"view\[0\]\.options\.columns"),
+        ('[[view]]\nkind = "table"\n', r"view\[0\]\.options\.columns.*needs it"),
+        ('[[view]]\nkind = "ecdf"\nquantity = "turns"\noptions = { field = "basic" }\n', r"options\.xlabel.*needs it"),
+        ('[[view]]\nkind = "verdicts"\nquantity = "turns"\noptions = { words = ["up"] }\n', r"options\.words"),
+    ],
+)
+def test_a_new_view_without_what_it_needs_is_refused(tmp_path, text, key):
+    from unocli.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=key):
+        _exp(tmp_path, text)

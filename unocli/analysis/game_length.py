@@ -7,17 +7,20 @@ frames out as one row per (field, players, rules), with the percentiles of
 each cell's histogram of turns (order-statistic intervals); :func:`outcomes`
 counts blocked, capped and stuck rounds; :func:`length_interactions` is each
 rule's effect on length under one field minus under another (the only ground
-for saying it differs between fields).
+for saying it differs between fields). :func:`lengths` reads all of them into
+one typed :class:`Lengths`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 
 from unocli.analysis.fields import field_interactions
-from unocli.analysis.frames import Played, quantile_columns, wide
+from unocli.analysis.frames import Played, differences, quantile_columns, wide
 from unocli.study.interaction import FieldInteraction
 
 ROUND_Q = ("turns", "skips", "cards_drawn", "reshuffles", "won", "blocked", "capped", "stuck", "win_first")
@@ -74,3 +77,70 @@ def match_rounds(matches: Played) -> int:
 def length_interactions(rounds: Played, fields: Sequence[str], base: str, margin: float) -> dict[tuple, list[FieldInteraction]]:
     """Each rule set's effect on turns under one field minus under another, per table size, judged as one family."""
     return field_interactions(dict(rounds.cells), fields, rounds.names, base, "turns", margin)
+
+
+@dataclass(frozen=True)
+class Lengths:
+    """Turns per round and rounds per match of every (field, players, rules), read from the two played designs.
+
+    ``frame``/``match_frame``: the designs' tidy frames; ``turns``, ``matches``: their tables
+    (:func:`turns_table`, :func:`matches_table`); ``diffs``: each rule set's paired change in turns from the
+    baseline; ``hists``: each cell's histogram of turns; ``rounds``: rounds per rule set at each table size;
+    outcome counts over every round; ``between``: per (players, rules), the rule's effect on turns under one
+    field minus under another (:func:`length_interactions`).
+    """
+
+    names: tuple[str, ...]
+    base: str
+    fields: tuple[str, ...]
+    players: tuple[int, ...]
+    frame: pd.DataFrame
+    match_frame: pd.DataFrame
+    turns: pd.DataFrame
+    diffs: pd.DataFrame
+    matches: pd.DataFrame
+    hists: dict[tuple[str, int, str], np.ndarray]
+    rounds: dict[int, int]
+    blocked: int
+    capped: int
+    stuck: int
+    total_rounds: int
+    games: int
+    between: dict[tuple, list[FieldInteraction]]
+
+    @property
+    def ref(self) -> str:
+        """The field the one-field charts and findings show: ``basic`` when played, else the first."""
+        return "basic" if "basic" in self.fields else self.fields[0]
+
+    @property
+    def mid(self) -> int:
+        """The table size the rule sets are compared at: 4 when played, else the middle one."""
+        return 4 if 4 in self.players else self.players[len(self.players) // 2]
+
+
+def lengths(
+    rounds: Played, matches: Played, fields: Sequence[str], players: tuple[int, ...], base: str, margin: float
+) -> Lengths:
+    """The tables, histograms and counts of the played rounds and matches (``margin``: turns, for the interactions)."""
+    played = sum(c.games * len(c.arms) for c in rounds.cells.values())
+    counts = outcomes(rounds)
+    return Lengths(
+        names=rounds.names,
+        base=base,
+        fields=tuple(fields),
+        players=players,
+        frame=rounds.frame,
+        match_frame=matches.frame,
+        turns=turns_table(rounds),
+        diffs=differences(rounds.frame, "turns", arm="rules"),
+        matches=matches_table(matches),
+        hists={(f, p, n): rounds.cells[(f, p)].acc(n).turns_hist for (f, p) in rounds.cells for n in rounds.names},
+        rounds={p: rounds.cells[(fields[0], p)].games for p in players},
+        blocked=counts["blocked"],
+        capped=counts["capped"],
+        stuck=counts["stuck"],
+        total_rounds=played,
+        games=played + match_rounds(matches),
+        between=length_interactions(rounds, fields, base, margin),
+    )

@@ -771,10 +771,6 @@ def policy_list(value: Any) -> str | None:
     return None
 
 
-def any_value(value: Any) -> str | None:
-    return None
-
-
 def shipped_dir() -> Path:
     """The folder of the shipped experiments: the package's data (``unocli/data/sims``, a link to ``sims/`` in the
     source tree, copied into a wheel), ``sims/`` of the source tree, or of the working directory."""

@@ -12,13 +12,12 @@ findings and the figures it sets beside the published ones.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from dataclasses import fields as fields_of
 from functools import partial
 
-import numpy as np
 import pandas as pd
 
-from unocli.analysis.frames import differences
-from unocli.analysis.game_length import MATCH_Q, ROUND_Q, length_interactions, match_rounds, matches_table, outcomes, turns_table
+from unocli.analysis.game_length import MATCH_Q, ROUND_Q, Lengths, lengths
 from unocli.report import fmt, views
 from unocli.report.analyses.common import Context, caption, verdict_text
 from unocli.report.analyses.fields import (
@@ -35,7 +34,6 @@ from unocli.report.design import Design, play
 from unocli.report.experiment import Experiment, positive_int
 from unocli.report.model import Section, sentences
 from unocli.report.words import agreement, change_word
-from unocli.study.interaction import FieldInteraction
 from unocli.study.stats import LARGER, WITHIN_MARGIN
 
 OPTIONS = {"fields": FIELDS_OPTION, "match_games": (1000, positive_int)}
@@ -44,39 +42,10 @@ FRAMES = ("", "matches", "turns", "per-match")  # the design's rounds and matche
 
 
 @dataclass(frozen=True)
-class GameLengthResult:
-    """The two designs' frames (``frame``, ``match_frame``) and the tables read from them (``turns``, ``diffs``,
-    ``matches``: :mod:`unocli.analysis.game_length`), each cell's histogram of turns, the rounds per table size,
-    the outcome counts over every round, and ``between``: per (players, rules), the rule's effect on turns under
-    one field minus under another."""
+class GameLengthResult(Lengths):
+    """The played designs read as :class:`~unocli.analysis.game_length.Lengths`, with the experiment."""
 
     exp: Experiment
-    names: tuple[str, ...]
-    base: str
-    fields: tuple[str, ...]
-    frame: pd.DataFrame
-    match_frame: pd.DataFrame
-    turns: pd.DataFrame
-    diffs: pd.DataFrame
-    matches: pd.DataFrame
-    hists: dict[tuple[str, int, str], np.ndarray]
-    rounds: dict[int, int]
-    blocked: int
-    capped: int
-    stuck: int
-    total_rounds: int
-    games: int
-    between: dict[tuple, list[FieldInteraction]]
-
-    @property
-    def ref(self) -> str:
-        """The field the one-field charts and findings show: ``basic`` when played, else the first."""
-        return "basic" if "basic" in self.fields else self.fields[0]
-
-    @property
-    def mid(self) -> int:
-        """The table size the rule sets are compared at."""
-        return 4 if 4 in self.exp.players else self.exp.players[len(self.exp.players) // 2]
 
 
 def check(exp: Experiment) -> str | None:
@@ -94,15 +63,8 @@ def compute(exp: Experiment, ctx: Context) -> GameLengthResult:
     sizes = {f: field_sizes(exp, specs[f]) for f in fields}  # a template field only where its players exist
     rounds = play(Design(fexps, sizes, ROUND_Q, base, options={"target_on": "mean"}), ctx, {"turns": exp.margins["turns"]})
     matches = play(Design(fexps, sizes, MATCH_Q, base, match=True, games=exp.options["match_games"]), ctx, label="matches")
-    counts = outcomes(rounds)
-    hists = {(f, p, n): rounds.cells[(f, p)].acc(n).turns_hist for (f, p) in rounds.cells for n in names}
-    return GameLengthResult(
-        exp, names, base, fields, rounds.frame, matches.frame, turns_table(rounds),
-        differences(rounds.frame, "turns", arm="rules"), matches_table(matches), hists,
-        {p: rounds.cells[(fields[0], p)].games for p in exp.players}, counts["blocked"], counts["capped"],
-        counts["stuck"], rounds.games, rounds.games + match_rounds(matches),
-        length_interactions(rounds, fields, base, exp.margins["turns"]),
-    )  # fmt: skip
+    played = lengths(rounds, matches, fields, exp.players, base, exp.margins["turns"])
+    return GameLengthResult(**{f.name: getattr(played, f.name) for f in fields_of(Lengths)}, exp=exp)
 
 
 def render(r: GameLengthResult) -> Section:

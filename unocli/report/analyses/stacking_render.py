@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
@@ -26,10 +25,6 @@ def field_label(result: StackingResult, field: str) -> str:
 def _mid(result: StackingResult) -> int:
     players = result.exp.players
     return 4 if 4 in players else players[0]
-
-
-def _triples(df: pd.DataFrame, column: str) -> Iterator[tuple[float, float, float]]:
-    return zip(df[column], df[f"{column}_low"], df[f"{column}_high"], strict=True)
 
 
 def _list(names: list[str]) -> str:
