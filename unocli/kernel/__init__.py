@@ -36,7 +36,7 @@ import numpy as np
 from unocli.game.policies import Policy
 from unocli.game.rules import Rules
 from unocli.kernel import _cache  # noqa: F401  (must come before the kernel modules: cache stamps)
-from unocli.kernel.batch import play_batch
+from unocli.kernel.batch import play_batch, play_batch_search
 from unocli.kernel.encode import (
     ACC_WIDTH,
     FAULT_NONE,
@@ -45,8 +45,10 @@ from unocli.kernel.encode import (
     FAULT_SKIP,
     FAULT_STACK_COLOUR,
     FAULT_UNO_PENALTY,
+    I_SEARCH,
     ROW_NAMES,
     ROW_WIDTH,
+    SEARCH_OFF,
     encode_policies,
     encode_rules,
 )
@@ -212,10 +214,13 @@ def _play(
     keep = rows.shape[0] > 0
     per = (count + nchunks - 1) // nchunks
 
+    # the kernel with the search players only when a seat searches: the other is compiled without them
+    batch = play_batch_search if bool((ints[:, I_SEARCH] != SEARCH_OFF).any()) else play_batch
+
     def chunk(c: int) -> None:
         lo = min(count, c * per)
         hi = min(count, lo + per)
-        play_batch(
+        batch(
             ru,
             probs,
             ints,

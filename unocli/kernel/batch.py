@@ -87,100 +87,6 @@ def new_workspace(ru, probs, ints, prio):
     return ws
 
 
-@njit(cache=True, inline="always")
-def play_game(g, h, d, rs, deal_rs, drs, prs, seed, index, match, plain, out):
-    """Play game ``index`` (one round, or a match when ``match``) and write its row to ``out``.
-
-    Inlined into ``play_batch``'s loop: a real call per game cost x1.013-1.024
-    (alternated pairs both ways, four-player ``random`` rounds).
-
-    With ``plain`` (the workspace passes ``plain.plain_shape``) a round is
-    played by ``plain.plain_play``; the rare round it hands back is dealt
-    again from the same streams and played by ``step.play``. ``h``, ``d``, ``drs`` and
-    ``prs`` are the search players' scratch (``search.play_search``), used only when a seat searches.
-    """
-    set_stream(rs, seed, np.uint64(index), np.int64(PURPOSE_PLAY), np.int64(0))
-    if g.searching != 0:  # the match's scores so far, for a search's match objective (search._value)
-        for s in range(NMAX):
-            g.mscore[s] = 0
-    if not match:
-        # one round: its row is the game's (both deals clear g.row, and a
-        # round writes none of the columns from ROUNDS on); each column written once
-        _play_round(g, h, d, rs, deal_rs, drs, prs, seed, index, np.int64(0), plain)
-        for i in range(ROUNDS):
-            out[i] = g.row[i]
-        outcome = g.row[OUTCOME]
-        out[ROUNDS] = 1
-        out[ROUNDS_BLOCKED] = 1 if outcome == OUTCOME_BLOCKED else 0
-        out[ROUNDS_CAPPED] = 1 if outcome == OUTCOME_CAPPED else 0
-        out[ROUNDS_STUCK] = 1 if outcome == OUTCOME_STUCK else 0
-        for s in range(NMAX):
-            out[SCORES + s] = 0
-        w = g.row[WINNER]
-        if w != NO_SEAT:
-            out[SCORES + w] = g.row[WINNER_POINTS]
-        return
-    for i in range(ROW_WIDTH):
-        out[i] = 0
-    for r in range(g.ru[R_MAX_ROUNDS]):
-        _play_round(g, h, d, rs, deal_rs, drs, prs, seed, index, r, plain)
-        for i in range(N_COUNTERS):
-            v = g.row[i]
-            if i == MAX_STACK or i == MAX_DRAW:  # a match's largest of any round
-                if v > out[i]:
-                    out[i] = v
-            else:
-                out[i] += v
-        for s in range(NMAX):
-            out[CARDS_LEFT + s] = g.row[CARDS_LEFT + s]
-        out[ROUNDS] += 1
-        outcome = g.row[OUTCOME]
-        if outcome == OUTCOME_BLOCKED:
-            out[ROUNDS_BLOCKED] += 1
-        elif outcome == OUTCOME_CAPPED:
-            out[ROUNDS_CAPPED] += 1
-        elif outcome == OUTCOME_STUCK:
-            out[ROUNDS_STUCK] += 1
-        if r == 0:
-            out[FIRST_PLAYER] = g.row[FIRST_PLAYER]
-            out[DEALER] = g.row[DEALER]
-            out[FIRST_TO_ONE] = g.row[FIRST_TO_ONE]
-        w = g.row[WINNER]
-        if w != NO_SEAT:
-            out[SCORES + w] += g.row[WINNER_POINTS]
-            g.mscore[w] = out[SCORES + w]
-            if out[SCORES + w] >= g.ru[R_TARGET]:
-                out[OUTCOME] = OUTCOME_WON
-                out[WINNER] = w
-                return
-    out[OUTCOME] = OUTCOME_CAPPED  # the match reached max_rounds
-    out[WINNER] = NO_SEAT
-
-
-@njit(cache=True, inline="always")
-def _play_round(g, h, d, rs, deal_rs, drs, prs, seed, index, r, plain):
-    """Deal and play round ``r`` of game ``index``; its row is left in ``g.row``."""
-    set_stream(deal_rs, seed, np.uint64(index), np.int64(PURPOSE_DEAL), r)
-    s0, s1, s2, s3 = rs[0], rs[1], rs[2], rs[3]
-    if plain:
-        plain_deal(g, rs, deal_rs, r)
-        if not plain_play(g, rs):
-            rs[0], rs[1], rs[2], rs[3] = s0, s1, s2, s3
-            set_stream(deal_rs, seed, np.uint64(index), np.int64(PURPOSE_DEAL), r)
-            deal(g, rs, deal_rs, r)
-            play(g, rs, True)
-    else:
-        deal(g, rs, deal_rs, r)
-        if g.searching != 0:
-            play_search(g, h, d, rs, drs, prs)
-        elif not play(g, rs, g.quiet == 0):
-            # a reshuffle of one card in a round played without the stuck test: again, with it
-            rs[0], rs[1], rs[2], rs[3] = s0, s1, s2, s3
-            set_stream(deal_rs, seed, np.uint64(index), np.int64(PURPOSE_DEAL), r)
-            deal(g, rs, deal_rs, r)
-            play(g, rs, True)
-
-
 @intrinsic
 def _as_pointer(typingctx, address):
     """An integer address as a void pointer (to build an unmanaged array view)."""
@@ -203,83 +109,192 @@ def _unmanaged(arr):
     return carray(_as_pointer(arr.ctypes.data), arr.shape, arr.dtype)
 
 
-@njit(cache=True, nogil=True)
-def play_batch(ru, probs, ints, prio, seed, start, count, match, tag, keep, specialise, rows, acc):
-    """Play games ``start .. start + count - 1`` in one workspace and fold them into ``acc``.
+def _batch_kernel(search: bool):
+    """The batch kernel, compiled with the search players (``search``) or without them.
 
-    Compiled with ``nogil``: the wrapper (``unocli.kernel._play``) runs one
-    call per chunk of games on each of its threads, in parallel. A numba
-    ``prange`` loop over the chunks would do the same, but its parallel
-    lowering costs about 5 s of the first compile and saves nothing at run time.
-
-    Parameters
-    ----------
-    ru, probs, ints, prio
-        The encoded rules and policies (``encode.encode_rules``, ``encode.encode_policies``).
-    seed, start, count, match
-        Run seed, first game index, number of games, and whether a game is a match.
-    tag : int64
-        The seat rotation, hashed into the fingerprint (``Accumulator.add_rows``).
-    keep : bool
-        Copy each game's row to ``rows[i]``; otherwise ``rows`` is not touched
-        (it may have no rows). Games are played into a block of
-        ``FOLD_BLOCK`` columns either way (``fold.fold_block``).
-    specialise : bool
-        Play the rounds the plain round can play with ``plain.plain_play``
-        (the same rows, faster); False always plays ``step.play``.
-    rows : int64[count or 0, ROW_WIDTH], C-contiguous
-        The per-game rows, when ``keep`` (written through a view that assumes C order).
-    acc : uint64[ACC_WIDTH]
-        A zeroed accumulator (``encode.A_*``), filled here.
+    Two closures of one source: numba prunes the ``if search:`` branches while it builds the
+    IR (a closure's captured value is a constant there) and caches each closure under its own
+    key, so a run with no searching seat never compiles ``search_round.play_search`` and what
+    it calls (most of the first compile's time), and the rounds of both are the same code.
     """
-    players = ru[R_PLAYERS]
-    g_owner = new_workspace(ru, probs, ints, prio)
-    # a search's rollout copy and determinisation (kernel/search.py): small records, allocated always
-    h_owner = new_workspace(ru, probs, ints, prio)
-    d_owner = new_workspace(ru, probs, ints, prio)
-    drs_owner = np.zeros(4, np.uint64)
-    prs_owner = np.zeros(4, np.uint64)
-    rs_owner = np.zeros(4, np.uint64)
-    deal_owner = np.zeros(4, np.uint64)
-    block_owner = np.zeros((ROW_WIDTH, FOLD_BLOCK), np.int64)
-    hash_owner = np.zeros(FOLD_BLOCK, np.uint64)
-    finished_owner = np.zeros(FOLD_BLOCK, np.int64)
-    g = g_owner[0]  # a record: passed by pointer, never reference-counted
-    h = h_owner[0]
-    d = d_owner[0]
-    drs = _unmanaged(drs_owner)
-    prs = _unmanaged(prs_owner)
-    plain = specialise and plain_shape(g)
-    g.quiet = 1 if specialise and quiet_rules(g) else 0  # False: the general round as it is written, every test on
-    rs = _unmanaged(rs_owner)
-    deal_rs = _unmanaged(deal_owner)
-    # games are played FOLD_BLOCK at a time into the columns of block, then folded together (fold.fold_block)
-    block = _unmanaged(block_owner)
-    hashes = _unmanaged(hash_owner)
-    finished = _unmanaged(finished_owner)
-    out = _unmanaged(rows)
-    i = 0
-    while i < count:
-        b = min(FOLD_BLOCK, count - i)
-        for j in range(b):
-            play_game(g, h, d, rs, deal_rs, drs, prs, seed, start + i + j, match, plain, block[:, j])
-        fold_block(block, b, start + i, tag, players, acc, hashes, finished)
-        if keep:
+
+    @njit(cache=True, inline="always")
+    def _play_round(g, h, d, rs, deal_rs, drs, prs, seed, index, r, plain):
+        """Deal and play round ``r`` of game ``index``; its row is left in ``g.row``."""
+        set_stream(deal_rs, seed, np.uint64(index), np.int64(PURPOSE_DEAL), r)
+        s0, s1, s2, s3 = rs[0], rs[1], rs[2], rs[3]
+        if plain:
+            plain_deal(g, rs, deal_rs, r)
+            if not plain_play(g, rs):
+                rs[0], rs[1], rs[2], rs[3] = s0, s1, s2, s3
+                set_stream(deal_rs, seed, np.uint64(index), np.int64(PURPOSE_DEAL), r)
+                deal(g, rs, deal_rs, r)
+                play(g, rs, np.bool_(True))
+        else:
+            deal(g, rs, deal_rs, r)
+            if search:  # a constant in the closure: without search, numba drops the branch unread
+                if g.searching != 0:
+                    play_search(g, h, d, rs, drs, prs)
+                    return
+            if not play(g, rs, g.quiet == 0):
+                # a reshuffle of one card in a round played without the stuck test: again, with it
+                rs[0], rs[1], rs[2], rs[3] = s0, s1, s2, s3
+                set_stream(deal_rs, seed, np.uint64(index), np.int64(PURPOSE_DEAL), r)
+                deal(g, rs, deal_rs, r)
+                play(g, rs, np.bool_(True))
+
+    @njit(cache=True, inline="always")
+    def play_game(g, h, d, rs, deal_rs, drs, prs, seed, index, match, plain, out):
+        """Play game ``index`` (one round, or a match when ``match``) and write its row to ``out``.
+
+        Inlined into ``play_batch``'s loop: a real call per game cost x1.013-1.024
+        (alternated pairs both ways, four-player ``random`` rounds).
+
+        With ``plain`` (the workspace passes ``plain.plain_shape``) a round is
+        played by ``plain.plain_play``; the rare round it hands back is dealt
+        again from the same streams and played by ``step.play``. ``h``, ``d``, ``drs`` and
+        ``prs`` are the search players' scratch (``search.play_search``), used only when a seat searches.
+        """
+        set_stream(rs, seed, np.uint64(index), np.int64(PURPOSE_PLAY), np.int64(0))
+        if g.searching != 0:  # the match's scores so far, for a search's match objective (search._value)
+            for s in range(NMAX):
+                g.mscore[s] = 0
+        if not match:
+            # one round: its row is the game's (both deals clear g.row, and a
+            # round writes none of the columns from ROUNDS on); each column written once
+            _play_round(g, h, d, rs, deal_rs, drs, prs, seed, index, np.int64(0), plain)
+            for i in range(ROUNDS):
+                out[i] = g.row[i]
+            outcome = g.row[OUTCOME]
+            out[ROUNDS] = 1
+            out[ROUNDS_BLOCKED] = 1 if outcome == OUTCOME_BLOCKED else 0
+            out[ROUNDS_CAPPED] = 1 if outcome == OUTCOME_CAPPED else 0
+            out[ROUNDS_STUCK] = 1 if outcome == OUTCOME_STUCK else 0
+            for s in range(NMAX):
+                out[SCORES + s] = 0
+            w = g.row[WINNER]
+            if w != NO_SEAT:
+                out[SCORES + w] = g.row[WINNER_POINTS]
+            return
+        for i in range(ROW_WIDTH):
+            out[i] = 0
+        for r in range(g.ru[R_MAX_ROUNDS]):
+            _play_round(g, h, d, rs, deal_rs, drs, prs, seed, index, r, plain)
+            for i in range(N_COUNTERS):
+                v = g.row[i]
+                if i == MAX_STACK or i == MAX_DRAW:  # a match's largest of any round
+                    if v > out[i]:
+                        out[i] = v
+                else:
+                    out[i] += v
+            for s in range(NMAX):
+                out[CARDS_LEFT + s] = g.row[CARDS_LEFT + s]
+            out[ROUNDS] += 1
+            outcome = g.row[OUTCOME]
+            if outcome == OUTCOME_BLOCKED:
+                out[ROUNDS_BLOCKED] += 1
+            elif outcome == OUTCOME_CAPPED:
+                out[ROUNDS_CAPPED] += 1
+            elif outcome == OUTCOME_STUCK:
+                out[ROUNDS_STUCK] += 1
+            if r == 0:
+                out[FIRST_PLAYER] = g.row[FIRST_PLAYER]
+                out[DEALER] = g.row[DEALER]
+                out[FIRST_TO_ONE] = g.row[FIRST_TO_ONE]
+            w = g.row[WINNER]
+            if w != NO_SEAT:
+                out[SCORES + w] += g.row[WINNER_POINTS]
+                g.mscore[w] = out[SCORES + w]
+                if out[SCORES + w] >= g.ru[R_TARGET]:
+                    out[OUTCOME] = OUTCOME_WON
+                    out[WINNER] = w
+                    return
+        out[OUTCOME] = OUTCOME_CAPPED  # the match reached max_rounds
+        out[WINNER] = NO_SEAT
+
+    @njit(cache=True, nogil=True)
+    def play_batch(ru, probs, ints, prio, seed, start, count, match, tag, keep, specialise, rows, acc):
+        """Play games ``start .. start + count - 1`` in one workspace and fold them into ``acc``.
+
+        Compiled with ``nogil``: the wrapper (``unocli.kernel._play``) runs one
+        call per chunk of games on each of its threads, in parallel. A numba
+        ``prange`` loop over the chunks would do the same, but its parallel
+        lowering costs about 5 s of the first compile and saves nothing at run time.
+
+        Parameters
+        ----------
+        ru, probs, ints, prio
+            The encoded rules and policies (``encode.encode_rules``, ``encode.encode_policies``).
+        seed, start, count, match
+            Run seed, first game index, number of games, and whether a game is a match.
+        tag : int64
+            The seat rotation, hashed into the fingerprint (``Accumulator.add_rows``).
+        keep : bool
+            Copy each game's row to ``rows[i]``; otherwise ``rows`` is not touched
+            (it may have no rows). Games are played into a block of
+            ``FOLD_BLOCK`` columns either way (``fold.fold_block``).
+        specialise : bool
+            Play the rounds the plain round can play with ``plain.plain_play``
+            (the same rows, faster); False always plays ``step.play``.
+        rows : int64[count or 0, ROW_WIDTH], C-contiguous
+            The per-game rows, when ``keep`` (written through a view that assumes C order).
+        acc : uint64[ACC_WIDTH]
+            A zeroed accumulator (``encode.A_*``), filled here.
+        """
+        players = ru[R_PLAYERS]
+        g_owner = new_workspace(ru, probs, ints, prio)
+        # a search's rollout copy and determinisation (kernel/search.py): small records, allocated always
+        h_owner = new_workspace(ru, probs, ints, prio)
+        d_owner = new_workspace(ru, probs, ints, prio)
+        drs_owner = np.zeros(4, np.uint64)
+        prs_owner = np.zeros(4, np.uint64)
+        rs_owner = np.zeros(4, np.uint64)
+        deal_owner = np.zeros(4, np.uint64)
+        block_owner = np.zeros((ROW_WIDTH, FOLD_BLOCK), np.int64)
+        hash_owner = np.zeros(FOLD_BLOCK, np.uint64)
+        finished_owner = np.zeros(FOLD_BLOCK, np.int64)
+        g = g_owner[0]  # a record: passed by pointer, never reference-counted
+        h = h_owner[0]
+        d = d_owner[0]
+        drs = _unmanaged(drs_owner)
+        prs = _unmanaged(prs_owner)
+        plain = specialise and plain_shape(g)
+        g.quiet = 1 if specialise and quiet_rules(g) else 0  # False: the general round as it is written, every test on
+        rs = _unmanaged(rs_owner)
+        deal_rs = _unmanaged(deal_owner)
+        # games are played FOLD_BLOCK at a time into the columns of block, then folded together (fold.fold_block)
+        block = _unmanaged(block_owner)
+        hashes = _unmanaged(hash_owner)
+        finished = _unmanaged(finished_owner)
+        out = _unmanaged(rows)
+        i = 0
+        while i < count:
+            b = min(FOLD_BLOCK, count - i)
             for j in range(b):
-                for k in range(ROW_WIDTH):
-                    out[i + j, k] = block[k, j]
-        i += b
-    # keep the owners alive past the loop
-    g_owner[0].players += 0
-    h_owner[0].players += 0
-    d_owner[0].players += 0
-    drs_owner[0] += 0
-    prs_owner[0] += 0
-    rs_owner[0] += 0
-    deal_owner[0] += 0
-    block_owner[0, 0] += 0
-    hash_owner[0] += 0
-    finished_owner[0] += 0
+                play_game(g, h, d, rs, deal_rs, drs, prs, seed, start + i + j, match, plain, block[:, j])
+            fold_block(block, b, start + i, tag, players, acc, hashes, finished)
+            if keep:
+                for j in range(b):
+                    for k in range(ROW_WIDTH):
+                        out[i + j, k] = block[k, j]
+            i += b
+        # keep the owners alive past the loop
+        g_owner[0].players += 0
+        h_owner[0].players += 0
+        d_owner[0].players += 0
+        drs_owner[0] += 0
+        prs_owner[0] += 0
+        rs_owner[0] += 0
+        deal_owner[0] += 0
+        block_owner[0, 0] += 0
+        hash_owner[0] += 0
+        finished_owner[0] += 0
+
+    return play_batch
+
+
+play_batch = _batch_kernel(False)  # every run without a searching seat (kernel._play chooses)
+play_batch_search = _batch_kernel(True)
 
 
 @njit(cache=True, nogil=True)

@@ -118,7 +118,7 @@ def _plus4_rollout(g, h, prs, seat, colour, fprobs, fints, fprio, response):
     _set_knobs(h, victim, g.probs, g.ints, g.prio, seat)
     if res == RES_WON:
         return 1
-    play(h, prs, True)
+    play(h, prs, np.bool_(True))
     return 1 if h.row[WINNER] == seat else 0
 
 

@@ -162,7 +162,7 @@ def _rollout(h, rs, seat, card, how):
         s = _jumper(h, rs, s)
         c = np.int64(h.top if s != NO_SEAT else NO_CARD)
         how = np.int64(HOW_JUMP)
-    play(h, rs, True)
+    play(h, rs, np.bool_(True))
     return 1 if h.row[WINNER] == seat else 0
 
 
@@ -427,7 +427,7 @@ def p4_choice(g, h, d, rs, drs, prs, seat):
     g.sopt_colour[1] = NO_COLOUR
     for i in range(4):
         prs[i] = rs[i]
-    pref = np.int64(0 if _respond(g, prs, victim, np.int64(0), True) == RESPOND_CHALLENGE else 1)
+    pref = np.int64(0 if _respond(g, prs, victim, np.int64(0), np.bool_(True)) == RESPOND_CHALLENGE else 1)
     return search_scores(g, h, d, rs, drs, prs, victim, np.int64(2), pref, np.int64(HOW_P4), np.int64(DECIDE_P4))
 
 

@@ -122,7 +122,7 @@ def _seen_step(g, h, d, rs, drs, prs, seat, card, how):
     _seen_before(g)
     res = _play(g, rs, seat, card, how)
     _seen_play(g, seat, card)
-    _seen_draws(g, seat, 1)
+    _seen_draws(g, seat, np.int64(1))
     if res == RES_ASK_P4 or res == RES_ASK_SWAP:
         # the searcher decides with the card played and its draws recorded, as the reference engine's records are
         _seen_before(g)
@@ -130,7 +130,7 @@ def _seen_step(g, h, d, rs, drs, prs, seat, card, how):
             res = p4_decision(g, h, d, rs, drs, prs, seat)
         else:
             res = swap_decision(g, h, d, rs, drs, prs, seat)
-        _seen_draws(g, seat, 0)
+        _seen_draws(g, seat, np.int64(0))
     if g.row[CHALLENGES] != challenges:
         _seen_shown(g, seat, victim)
     if g.row[ROTATIONS] + g.row[SWAPS] != moved:
@@ -201,7 +201,7 @@ def search_step(g, h, d, rs, drs, prs):
             card = pending_decision(g, h, d, rs, drs, prs, seat)
         else:
             card = _pending_decision(g, rs, seat)
-        _seen_draws(g, seat, 0)
+        _seen_draws(g, seat, np.int64(0))
         if g.row[CHALLENGES] != challenges:
             _seen_shown(g, offender, seat)
     else:
@@ -278,7 +278,7 @@ def bench_rollouts(g, h, d, rs, drs, prs, seat, count):
             # a reshuffle of one card without the stuck test (step.play): the rollout again, with it
             _copy_state(d, h)
             set_stream(prs, key, np.uint64(r), np.int64(PURPOSE_ROLLOUT), np.int64(0))
-            play(h, prs, True)
+            play(h, prs, np.bool_(True))
         wins += 1 if h.row[WINNER] == seat else 0
     return wins
 

@@ -203,7 +203,7 @@ def _seen_play(g, seat, card):
 @njit(cache=True, _nrt=False)
 def _seen_turn(g, seat, colour, before, card, how):
     """After ``seat``'s turn began on ``colour`` with ``before`` cards (Seen.drew, then Seen.failed on a draw)."""
-    _seen_draws(g, seat, 0)
+    _seen_draws(g, seat, np.int64(0))
     if card != TURN_PASSED and how != HOW_DRAWN:
         return  # a card from the hand (or the round blocked): nothing learnt
     if g.ru[R_NAF] != 0 and before == 1:
