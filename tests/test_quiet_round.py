@@ -95,3 +95,21 @@ def test_crowded_tables_hand_rounds_back() -> None:
 )
 def test_house_rules_keep_the_stuck_test(rules) -> None:
     assert not _quiet(rules, (policy_preset("basic"),) * rules.players)
+
+
+def test_search_rollouts_without_the_stuck_test_are_the_rollouts_with_it(kernel) -> None:
+    """A searching seat's rollouts skip the stuck test under the same rules, and hand a rollout back the same way.
+
+    On the crowded table about 3% of rounds reshuffle a discard pile of one card (the test above),
+    and each search decision plays budget x options rollouts to the round's end, so these 60 games
+    (about 40,000 rollouts) replay some; a rollout left unfinished would change the search's totals
+    and with them its choices and the rows.
+    """
+    from unocli.game.policies import parse_policy_spec
+
+    policies = (parse_policy_spec("search:budget=4"),) + (policy_preset("basic"),) * 7
+    assert _quiet(CROWDED, policies)
+    quiet = kernel.play_rows(CROWDED, policies, seed=5, count=60, threads=1)
+    tested = kernel.play_rows(CROWDED, policies, seed=5, count=60, threads=1, specialise=False)
+    differ = np.nonzero((quiet != tested).any(axis=1))[0]
+    assert differ.size == 0, f"games {differ[:5].tolist()} differ"

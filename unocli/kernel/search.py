@@ -118,7 +118,17 @@ def _respond_with(g, rs, victim, action):
 
 @njit(cache=True, _nrt=False)
 def _rollout(h, rs, seat, card, how):
-    """``seat`` takes option ``card`` in ``h`` (``how``), then the round is played out: 1 if it wins.
+    """``_rollout_play`` with the stuck test on: 1 if ``seat`` wins (``bluff_decision``'s rollouts)."""
+    return _rollout_play(h, rs, seat, card, how, np.bool_(True))
+
+
+@njit(cache=True, _nrt=False)
+def _rollout_play(h, rs, seat, card, how, stuck):
+    """``seat`` takes option ``card`` in ``h`` (``how``), then the round is played out: 1 if it wins, else 0.
+
+    Without ``stuck`` the round is played out without the stuck test (``step.play``: the rules must be
+    ``quiet_rules``) and -1 says it was handed back after a reshuffle of one card, unfinished: the caller
+    plays the rollout again from the same state and stream with the test.
 
     The row is the finished round's either way (its winner and points, for ``_value``).
     HOW_HAND: ``card`` from the hand (NO_CARD keeps a drawn card: the pass that ends the turn);
@@ -162,7 +172,8 @@ def _rollout(h, rs, seat, card, how):
         s = _jumper(h, rs, s)
         c = np.int64(h.top if s != NO_SEAT else NO_CARD)
         how = np.int64(HOW_JUMP)
-    play(h, rs, np.bool_(True))
+    if not play(h, rs, stuck):
+        return -1
     return 1 if h.row[WINNER] == seat else 0
 
 
@@ -223,6 +234,7 @@ def search_scores(g, h, d, rs, drs, prs, seat, k, pref, how, kind):
     peek = g.ints[seat, I_SEARCH] == SEARCH_PEEK
     budget = g.ints[seat, I_BUDGET]
     _load_rollout_policy(g, h, seat)
+    quiet = g.quiet  # the rollouts skip the stuck test where the game's own rounds do (batch.play_batch)
     for o in range(k):
         g.sopt_score[o] = 0
     for r in range(budget):
@@ -234,7 +246,12 @@ def search_scores(g, h, d, rs, drs, prs, seat, k, pref, how, kind):
             _copy_state(d, h)
             set_stream(prs, key, np.uint64(r), np.int64(PURPOSE_ROLLOUT), sub)
             h.force_colour = g.sopt_colour[o]
-            _rollout(h, prs, seat, np.int64(g.sopt_card[o]), np.int64(how))
+            if _rollout_play(h, prs, seat, np.int64(g.sopt_card[o]), np.int64(how), quiet == 0) < 0:
+                # a reshuffle of one card in a rollout played without the stuck test: again, with it
+                _copy_state(d, h)
+                set_stream(prs, key, np.uint64(r), np.int64(PURPOSE_ROLLOUT), sub)
+                h.force_colour = g.sopt_colour[o]
+                _rollout_play(h, prs, seat, np.int64(g.sopt_card[o]), np.int64(how), np.bool_(True))
             g.sopt_score[o] += _value(g, h, seat)
     top = g.sopt_score[0]
     for o in range(1, k):
