@@ -577,7 +577,7 @@ def _filter_options(g, seat, m):
     return m
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def _best_legal(g, seat, table):
     """_preferred over the options _legal_options would list (not under the last-card rule), or NO_CARD.
 
@@ -587,6 +587,7 @@ def _best_legal(g, seat, table):
     types held are a few set bits of one mask (``_legal_held``), walked lowest
     first: a hand holds about three of them, where reading the counts took the
     current colour's 13 types, the top's rank in the 4 colours and the Wilds.
+    Inlined into the turn: as a real call it took a third of an official/``basic`` round.
     """
     legal = _legal_held(g, seat)
     if legal == 0:
