@@ -182,14 +182,18 @@ def _start_seat(g, first, n, rank):
 
 @njit(cache=True, inline="always", _nrt=False)
 def _colour(c):
-    """Colour of a coloured card type (c < WILD)."""
-    return c // N_RANKS
+    """Colour of a coloured card type (c < WILD).
+
+    Divided as unsigned: a card type is never negative, and a signed floor division
+    costs a sign correction on every card played.
+    """
+    return np.int64(np.uint64(c) // np.uint64(N_RANKS))
 
 
 @njit(cache=True, inline="always", _nrt=False)
 def _rank(c):
-    """Rank of a coloured card type (c < WILD)."""
-    return c % N_RANKS
+    """Rank of a coloured card type (c < WILD), as unsigned (see ``_colour``)."""
+    return np.int64(np.uint64(c) % np.uint64(N_RANKS))
 
 
 @njit(cache=True, inline="always", _nrt=False)
