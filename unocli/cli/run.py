@@ -29,7 +29,7 @@ from unocli.cli.options import (
 )
 from unocli.errors import ConfigError
 from unocli.files import check_table_path, write_table
-from unocli.game.policies import Policy
+from unocli.game.policies import Policy, SearchMode
 from unocli.kernel import is_compiled
 from unocli.report import fmt
 from unocli.run import bench as bench_mod
@@ -138,14 +138,15 @@ class CompileNotice:
 _notice: CompileNotice | None = None
 
 
-def announce_compile(quiet: bool, spinner: bool = True) -> None:
+def announce_compile(quiet: bool, spinner: bool = True, search: bool = False) -> None:
     """Say that the kernel compiles (with a spinner on a terminal), unless quiet or already compiled.
 
-    ``spinner=False`` for commands that print their own progress while the kernel compiles (bench).
+    ``spinner=False`` for commands that print their own progress while the kernel compiles (bench);
+    ``search`` when a seat searches (the kernel with the search players is compiled apart).
     """
     global _notice
-    if not quiet and not is_compiled():
-        _notice = CompileNotice().start() if spinner else None
+    if not quiet and not is_compiled(search):
+        _notice = CompileNotice(done=lambda: is_compiled(search)).start() if spinner else None
         if not spinner:
             click.echo(COMPILE_NOTICE, err=True)
 
@@ -315,7 +316,7 @@ def simulate_cmd(
     if out_path:
         check_table_path(out_path)
     runner = make_backend(backend, scheduler)
-    announce_compile(quiet)
+    announce_compile(quiet, search=any(p.search is not SearchMode.OFF for p in arm.policies))
     bar = Progress(enabled=not quiet and not as_json)
     try:
         result = simulate(

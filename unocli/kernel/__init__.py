@@ -79,16 +79,20 @@ __all__ = ["ROW_NAMES", "ROW_WIDTH", "is_compiled", "max_threads", "play_folded"
 _default_threads: int | None = None  # threads when a caller names none; None means all
 
 
-def is_compiled() -> bool:
+def is_compiled(search: bool = False) -> bool:
     """Is the batch kernel in numba's on-disk cache (so the next call will not compile)?
 
-    Reads numba's cache index through a private attribute; if that ever
-    changes, this answers False and the CLI merely says it is compiling.
+    ``search``: the kernel with the search players, which a run with a searching seat uses.
+    Reads numba's cache index through private attributes; if they ever
+    change, this answers False and the CLI merely says it is compiling.
     """
-    if play_batch.signatures:
+    batch = play_batch_search if search else play_batch
+    if batch.signatures:
         return True
     try:
-        return bool(play_batch._cache._cache_file._load_index())
+        # the two kernels are closures of one source and share an index file: is this one's key in it?
+        codegen = batch.targetctx.codegen()
+        return any(batch._cache._index_key(key[0], codegen) == key for key in batch._cache._cache_file._load_index())
     except Exception:  # pragma: no cover - depends on numba internals
         return False
 

@@ -109,108 +109,112 @@ def _unmanaged(arr):
     return carray(_as_pointer(arr.ctypes.data), arr.shape, arr.dtype)
 
 
+@njit(cache=True, inline="always")
+def _play_round(g, h, d, rs, deal_rs, drs, prs, seed, index, r, plain, search):
+    """Deal and play round ``r`` of game ``index``; its row is left in ``g.row``."""
+    set_stream(deal_rs, seed, np.uint64(index), np.int64(PURPOSE_DEAL), r)
+    s0, s1, s2, s3 = rs[0], rs[1], rs[2], rs[3]
+    if plain:
+        plain_deal(g, rs, deal_rs, r)
+        if not plain_play(g, rs):
+            rs[0], rs[1], rs[2], rs[3] = s0, s1, s2, s3
+            set_stream(deal_rs, seed, np.uint64(index), np.int64(PURPOSE_DEAL), r)
+            deal(g, rs, deal_rs, r)
+            play(g, rs, np.bool_(True))
+    else:
+        deal(g, rs, deal_rs, r)
+        if search:  # a constant of play_batch's closure: without search, numba drops the branch unread
+            if g.searching != 0:
+                play_search(g, h, d, rs, drs, prs)
+                return
+        if not play(g, rs, g.quiet == 0):
+            # a reshuffle of one card in a round played without the stuck test: again, with it
+            rs[0], rs[1], rs[2], rs[3] = s0, s1, s2, s3
+            set_stream(deal_rs, seed, np.uint64(index), np.int64(PURPOSE_DEAL), r)
+            deal(g, rs, deal_rs, r)
+            play(g, rs, np.bool_(True))
+
+
+@njit(cache=True, inline="always")
+def play_game(g, h, d, rs, deal_rs, drs, prs, seed, index, match, plain, search, out):
+    """Play game ``index`` (one round, or a match when ``match``) and write its row to ``out``.
+
+    Inlined into ``play_batch``'s loop: a real call per game cost x1.013-1.024
+    (alternated pairs both ways, four-player ``random`` rounds).
+
+    With ``plain`` (the workspace passes ``plain.plain_shape``) a round is
+    played by ``plain.plain_play``; the rare round it hands back is dealt
+    again from the same streams and played by ``step.play``. ``h``, ``d``, ``drs`` and
+    ``prs`` are the search players' scratch (``search.play_search``), used only when a seat searches.
+    """
+    set_stream(rs, seed, np.uint64(index), np.int64(PURPOSE_PLAY), np.int64(0))
+    if g.searching != 0:  # the match's scores so far, for a search's match objective (search._value)
+        for s in range(NMAX):
+            g.mscore[s] = 0
+    if not match:
+        # one round: its row is the game's (both deals clear g.row, and a
+        # round writes none of the columns from ROUNDS on); each column written once
+        _play_round(g, h, d, rs, deal_rs, drs, prs, seed, index, np.int64(0), plain, search)
+        for i in range(ROUNDS):
+            out[i] = g.row[i]
+        outcome = g.row[OUTCOME]
+        out[ROUNDS] = 1
+        out[ROUNDS_BLOCKED] = 1 if outcome == OUTCOME_BLOCKED else 0
+        out[ROUNDS_CAPPED] = 1 if outcome == OUTCOME_CAPPED else 0
+        out[ROUNDS_STUCK] = 1 if outcome == OUTCOME_STUCK else 0
+        for s in range(NMAX):
+            out[SCORES + s] = 0
+        w = g.row[WINNER]
+        if w != NO_SEAT:
+            out[SCORES + w] = g.row[WINNER_POINTS]
+        return
+    for i in range(ROW_WIDTH):
+        out[i] = 0
+    for r in range(g.ru[R_MAX_ROUNDS]):
+        _play_round(g, h, d, rs, deal_rs, drs, prs, seed, index, r, plain, search)
+        for i in range(N_COUNTERS):
+            v = g.row[i]
+            if i == MAX_STACK or i == MAX_DRAW:  # a match's largest of any round
+                if v > out[i]:
+                    out[i] = v
+            else:
+                out[i] += v
+        for s in range(NMAX):
+            out[CARDS_LEFT + s] = g.row[CARDS_LEFT + s]
+        out[ROUNDS] += 1
+        outcome = g.row[OUTCOME]
+        if outcome == OUTCOME_BLOCKED:
+            out[ROUNDS_BLOCKED] += 1
+        elif outcome == OUTCOME_CAPPED:
+            out[ROUNDS_CAPPED] += 1
+        elif outcome == OUTCOME_STUCK:
+            out[ROUNDS_STUCK] += 1
+        if r == 0:
+            out[FIRST_PLAYER] = g.row[FIRST_PLAYER]
+            out[DEALER] = g.row[DEALER]
+            out[FIRST_TO_ONE] = g.row[FIRST_TO_ONE]
+        w = g.row[WINNER]
+        if w != NO_SEAT:
+            out[SCORES + w] += g.row[WINNER_POINTS]
+            g.mscore[w] = out[SCORES + w]
+            if out[SCORES + w] >= g.ru[R_TARGET]:
+                out[OUTCOME] = OUTCOME_WON
+                out[WINNER] = w
+                return
+    out[OUTCOME] = OUTCOME_CAPPED  # the match reached max_rounds
+    out[WINNER] = NO_SEAT
+
+
 def _batch_kernel(search: bool):
     """The batch kernel, compiled with the search players (``search``) or without them.
 
-    Two closures of one source: numba prunes the ``if search:`` branches while it builds the
-    IR (a closure's captured value is a constant there) and caches each closure under its own
-    key, so a run with no searching seat never compiles ``search_round.play_search`` and what
-    it calls (most of the first compile's time), and the rounds of both are the same code.
+    Two closures of one source, capturing ``search`` alone: numba prunes the ``if search:`` branch
+    of ``_play_round`` (inlined, ``search`` a constant there) while it builds the IR, so a run with
+    no searching seat never compiles ``search_round.play_search`` and what it calls (most of the
+    first compile's time). The cache keys a closure by its captured values, pickled: a captured
+    function (a dispatcher pickles with a per-process id) would make a new key in every process,
+    so ``play_game`` and ``_play_round`` are module functions that take ``search`` as an argument.
     """
-
-    @njit(cache=True, inline="always")
-    def _play_round(g, h, d, rs, deal_rs, drs, prs, seed, index, r, plain):
-        """Deal and play round ``r`` of game ``index``; its row is left in ``g.row``."""
-        set_stream(deal_rs, seed, np.uint64(index), np.int64(PURPOSE_DEAL), r)
-        s0, s1, s2, s3 = rs[0], rs[1], rs[2], rs[3]
-        if plain:
-            plain_deal(g, rs, deal_rs, r)
-            if not plain_play(g, rs):
-                rs[0], rs[1], rs[2], rs[3] = s0, s1, s2, s3
-                set_stream(deal_rs, seed, np.uint64(index), np.int64(PURPOSE_DEAL), r)
-                deal(g, rs, deal_rs, r)
-                play(g, rs, np.bool_(True))
-        else:
-            deal(g, rs, deal_rs, r)
-            if search:  # a constant in the closure: without search, numba drops the branch unread
-                if g.searching != 0:
-                    play_search(g, h, d, rs, drs, prs)
-                    return
-            if not play(g, rs, g.quiet == 0):
-                # a reshuffle of one card in a round played without the stuck test: again, with it
-                rs[0], rs[1], rs[2], rs[3] = s0, s1, s2, s3
-                set_stream(deal_rs, seed, np.uint64(index), np.int64(PURPOSE_DEAL), r)
-                deal(g, rs, deal_rs, r)
-                play(g, rs, np.bool_(True))
-
-    @njit(cache=True, inline="always")
-    def play_game(g, h, d, rs, deal_rs, drs, prs, seed, index, match, plain, out):
-        """Play game ``index`` (one round, or a match when ``match``) and write its row to ``out``.
-
-        Inlined into ``play_batch``'s loop: a real call per game cost x1.013-1.024
-        (alternated pairs both ways, four-player ``random`` rounds).
-
-        With ``plain`` (the workspace passes ``plain.plain_shape``) a round is
-        played by ``plain.plain_play``; the rare round it hands back is dealt
-        again from the same streams and played by ``step.play``. ``h``, ``d``, ``drs`` and
-        ``prs`` are the search players' scratch (``search.play_search``), used only when a seat searches.
-        """
-        set_stream(rs, seed, np.uint64(index), np.int64(PURPOSE_PLAY), np.int64(0))
-        if g.searching != 0:  # the match's scores so far, for a search's match objective (search._value)
-            for s in range(NMAX):
-                g.mscore[s] = 0
-        if not match:
-            # one round: its row is the game's (both deals clear g.row, and a
-            # round writes none of the columns from ROUNDS on); each column written once
-            _play_round(g, h, d, rs, deal_rs, drs, prs, seed, index, np.int64(0), plain)
-            for i in range(ROUNDS):
-                out[i] = g.row[i]
-            outcome = g.row[OUTCOME]
-            out[ROUNDS] = 1
-            out[ROUNDS_BLOCKED] = 1 if outcome == OUTCOME_BLOCKED else 0
-            out[ROUNDS_CAPPED] = 1 if outcome == OUTCOME_CAPPED else 0
-            out[ROUNDS_STUCK] = 1 if outcome == OUTCOME_STUCK else 0
-            for s in range(NMAX):
-                out[SCORES + s] = 0
-            w = g.row[WINNER]
-            if w != NO_SEAT:
-                out[SCORES + w] = g.row[WINNER_POINTS]
-            return
-        for i in range(ROW_WIDTH):
-            out[i] = 0
-        for r in range(g.ru[R_MAX_ROUNDS]):
-            _play_round(g, h, d, rs, deal_rs, drs, prs, seed, index, r, plain)
-            for i in range(N_COUNTERS):
-                v = g.row[i]
-                if i == MAX_STACK or i == MAX_DRAW:  # a match's largest of any round
-                    if v > out[i]:
-                        out[i] = v
-                else:
-                    out[i] += v
-            for s in range(NMAX):
-                out[CARDS_LEFT + s] = g.row[CARDS_LEFT + s]
-            out[ROUNDS] += 1
-            outcome = g.row[OUTCOME]
-            if outcome == OUTCOME_BLOCKED:
-                out[ROUNDS_BLOCKED] += 1
-            elif outcome == OUTCOME_CAPPED:
-                out[ROUNDS_CAPPED] += 1
-            elif outcome == OUTCOME_STUCK:
-                out[ROUNDS_STUCK] += 1
-            if r == 0:
-                out[FIRST_PLAYER] = g.row[FIRST_PLAYER]
-                out[DEALER] = g.row[DEALER]
-                out[FIRST_TO_ONE] = g.row[FIRST_TO_ONE]
-            w = g.row[WINNER]
-            if w != NO_SEAT:
-                out[SCORES + w] += g.row[WINNER_POINTS]
-                g.mscore[w] = out[SCORES + w]
-                if out[SCORES + w] >= g.ru[R_TARGET]:
-                    out[OUTCOME] = OUTCOME_WON
-                    out[WINNER] = w
-                    return
-        out[OUTCOME] = OUTCOME_CAPPED  # the match reached max_rounds
-        out[WINNER] = NO_SEAT
 
     @njit(cache=True, nogil=True)
     def play_batch(ru, probs, ints, prio, seed, start, count, match, tag, keep, specialise, rows, acc):
@@ -271,7 +275,7 @@ def _batch_kernel(search: bool):
         while i < count:
             b = min(FOLD_BLOCK, count - i)
             for j in range(b):
-                play_game(g, h, d, rs, deal_rs, drs, prs, seed, start + i + j, match, plain, block[:, j])
+                play_game(g, h, d, rs, deal_rs, drs, prs, seed, start + i + j, match, plain, search, block[:, j])
             fold_block(block, b, start + i, tag, players, acc, hashes, finished)
             if keep:
                 for j in range(b):
