@@ -116,6 +116,7 @@ from unocli.files import load_toml
 from unocli.game.limits import OutOfRange, check_games, check_seed
 from unocli.game.policies import UnknownPolicy
 from unocli.report import registry
+from unocli.report.options import VIEW_OPTIONS, view_problem
 from unocli.report.registry import DEFAULT_SET, REPORTS
 from unocli.run.precision import DEFAULT_MAX_GAMES, check_target
 from unocli.study.arm import Arm, PolicyFile, TableSpec, check_spec, plain
@@ -151,85 +152,6 @@ PUBLISHED_REQUIRED = ("source", "figure", "value", "reconciliation")
 VIEW_KEYS = ("kind", "name", "quantity", "title", "frame", "options")
 
 
-# The checks of the views' options (None: fine, else why not).
-def _column(v: Any) -> str | None:
-    return None if isinstance(v, str) and v else "must be a column name"
-
-
-def _text(v: Any) -> str | None:
-    return None if isinstance(v, str) and v else "must be text"
-
-
-def _whole(v: Any) -> str | None:
-    return None if isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 6 else "must be a whole number 0 to 6"
-
-
-def _share(v: Any) -> str | None:
-    return None if isinstance(v, int | float) and not isinstance(v, bool) and 0 < v <= 1 else "must be a share in (0, 1]"
-
-
-def _words(v: Any) -> str | None:
-    ok = isinstance(v, list) and len(v) == 2 and all(isinstance(w, str) and w for w in v)
-    return None if ok else 'must be two words, for a change up and down: ["lengthens", "shortens"]'
-
-
-def _columns(v: Any) -> str | None:
-    """[[heading, form, column...]]: a form of ``views`` (text, count, num, ci, share_ci, quantile) and its columns."""
-    arity = {"text": 1, "count": 1, "num": 1, "ci": 3, "share_ci": 3, "quantile": 3}
-    ok = (
-        isinstance(v, list)
-        and v
-        and all(
-            isinstance(c, list) and len(c) >= 2 and all(isinstance(x, str) for x in c) and arity.get(c[1]) == len(c) - 2
-            for c in v
-        )
-    )
-    return None if ok else f"must be a list of [heading, form, column...] with forms {', '.join(arity)}"
-
-
-_DISTRIBUTION: dict[str, Callable[[Any], str | None]] = {
-    "field": _text,
-    "players": lambda v: players_list(v),
-    "xlabel": _text,
-    "alt": _text,
-    "caption": _text,
-}
-# A view's kinds and the options each takes: name -> the check of its value (None: fine, else why not).
-VIEW_OPTIONS: dict[str, dict[str, Callable[[Any], str | None]]] = {
-    "differences": {"arm": lambda v: None if isinstance(v, str) and v else "must be a column name"},
-    "wide": {"arm": lambda v: None if isinstance(v, str) and v else "must be a column name"},
-    "lines": {
-        "by": lambda v: None if v in ("arm", "field") else 'must be "arm" or "field"',
-        "arm": lambda v: None if isinstance(v, str) else "must name an arm",
-        "field": lambda v: None if isinstance(v, str) else "must name a field",
-        "fair": lambda v: None if isinstance(v, bool) else "must be true or false",
-        "percent": lambda v: None if isinstance(v, bool) else "must be true or false",
-        "ylabel": lambda v: None if isinstance(v, str) and v else "must be text",
-    },
-    "forest": {
-        "players": lambda v: players_list([v]) if not isinstance(v, list) else "must be one table size",
-        "arm": lambda v: None if isinstance(v, str) and v else "must be a column name",
-    },
-    "heatmap": {
-        "rows": lambda v: None if v in ("field", "players", "arm") else 'must be "field", "players" or "arm"',
-        "cols": lambda v: None if v in ("field", "players", "arm") else 'must be "field", "players" or "arm"',
-        "players": lambda v: players_list([v]) if not isinstance(v, list) else "must be one table size",
-    },
-    "published": {},
-    "verdicts": {"arm": _column, "words": _words, "decimals": _whole},
-    "interactions": {"arm": _column},
-    "table": {"columns": _columns, "note": _text},
-    "percentiles": {"arm": _column, "field": _text, "ylabel": _text, "caption": _text},
-    "histogram": _DISTRIBUTION,
-    "ecdf": {**_DISTRIBUTION, "top": _share},
-}
-# The options a view of each kind cannot go without.
-VIEW_REQUIRED: dict[str, tuple[str, ...]] = {
-    "table": ("columns",),
-    "percentiles": ("field", "ylabel"),
-    "histogram": ("field", "xlabel"),
-    "ecdf": ("field", "xlabel"),
-}
 # Equivalence margins (TOST, ``stats.equivalence``) and their defaults: see ``[margins]`` above.
 MARGINS: dict[str, float] = {"win_share_pp": 0.5, "turns": 1.0, "balance": 0.01}
 QUICK_KEYS = ("games", "target_error", "max_games", "players", "metrics", "grid", "options")
@@ -529,16 +451,9 @@ def _views(raw: Any, where: _Where, known: tuple[str, ...]) -> tuple[View, ...]:
         options = table.get("options", {})
         if not isinstance(options, dict):
             raise where.error(f"{key}.options", "must be a table, e.g. { players = 4 }")
-        for k, value in options.items():
-            if k not in VIEW_OPTIONS[kind]:
-                allowed = ", ".join(VIEW_OPTIONS[kind]) or "(none)"
-                raise where.error(f"{key}.options.{k}", f"unknown option for a {kind} view; its options are: {allowed}")
-            message = VIEW_OPTIONS[kind][k](value)
-            if message:
-                raise where.error(f"{key}.options.{k}", message)
-        for k in VIEW_REQUIRED.get(kind, ()):
-            if k not in options:
-                raise where.error(f"{key}.options.{k}", f"a {kind} view needs it")
+        problem = view_problem(kind, options)
+        if problem:
+            raise where.error(f"{key}.options.{problem[0]}", problem[1])
         name = table.get("name") or "-".join(x for x in (kind, quantity.replace("_", "-")) if x)
         if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]{0,99}", name):
             raise where.error(f"{key}.name", f"{name!r} must be a plain file name: letters, digits, - and _ only")
@@ -713,62 +628,6 @@ def _options(raw: Any, module: Any, where: _Where) -> dict[str, Any]:
             raise where.error(f"options.{key}", message)
         out[key] = value
     return out
-
-
-# ---------------------------------------------------------------- option checks used by the analyses
-
-
-def positive_int(value: Any) -> str | None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        return f"must be a positive whole number, not {value!r}"
-    return None
-
-
-def probability_list(value: Any) -> str | None:
-    if not isinstance(value, list | str):
-        return f"must be a list of probabilities or START:STOP:STEP, not {value!r}"
-    try:
-        from unocli.study.sweep import parse_values
-
-        values = [float(v) for v in parse_values(value)]
-    except (ConfigError, ValueError, TypeError):  # TypeError: a list or a table among the values
-        return f"must be a list of probabilities or START:STOP:STEP, not {value!r}"
-    if not values:
-        return "the grid is empty: give at least one value"
-    if not all(0.0 <= v <= 1.0 for v in values):
-        return f"probabilities must lie between 0 and 1, not {value!r}"
-    return None
-
-
-def players_list(value: Any) -> str | None:
-    values = value if isinstance(value, list) else [value]
-    if not values or not all(isinstance(n, int) and not isinstance(n, bool) and 2 <= n <= 10 for n in values):
-        return f"must be table sizes from 2 to 10, not {value!r}"
-    return None
-
-
-def policy_spec(value: Any) -> str | None:
-    """A preset spec, or a ``{rules}``/``{players}`` template (its name is checked by the analysis, per table)."""
-    if not isinstance(value, str):
-        return f"must be a policy spec, not {value!r}"
-    try:
-        check_spec(value)
-    except ConfigError as exc:
-        return str(exc)
-    return None
-
-
-def policy_list(value: Any) -> str | None:
-    """A non-empty list of distinct policy specs (a report's fields of players)."""
-    if not isinstance(value, list) or not value:
-        return f"must be a non-empty list of policy specs, not {value!r}"
-    for v in value:
-        message = policy_spec(v)
-        if message:
-            return message
-    if len(set(value)) != len(value):
-        return f"names a field twice: {value!r}"
-    return None
 
 
 def shipped_dir() -> Path:

@@ -31,8 +31,9 @@ from unocli.report.analyses.fields import (
     templates_text,
 )
 from unocli.report.design import Design, play
-from unocli.report.experiment import Experiment, positive_int
+from unocli.report.experiment import Experiment
 from unocli.report.model import Section, sentences
+from unocli.report.options import positive_int
 from unocli.report.words import agreement, change_word
 from unocli.study.stats import LARGER, WITHIN_MARGIN
 

@@ -34,8 +34,9 @@ from unocli.report.analyses.fields import (
 )
 from unocli.report.analyses.house_rules_text import EFFECTS, SORT_KEY, answer, direction, findings, shown, value
 from unocli.report.design import Design, play, select
-from unocli.report.experiment import Experiment, policy_spec, positive_int
+from unocli.report.experiment import Experiment
 from unocli.report.model import Chart, Section, TableBlock, sentences
+from unocli.report.options import policy_spec, positive_int
 from unocli.report.words import verdict_matrix
 from unocli.study.interaction import FieldInteraction
 

@@ -38,8 +38,9 @@ from unocli.report.analyses.common import (
 )
 from unocli.report.analyses.fields import FIELDS_OPTION, fields_text
 from unocli.report.design import Design, play
-from unocli.report.experiment import ArmSpec, Experiment, View, players_list, positive_int
+from unocli.report.experiment import ArmSpec, Experiment, View
 from unocli.report.model import Chart, Section, TableBlock, sentences
+from unocli.report.options import players_list, positive_int
 from unocli.report.words import between_text
 from unocli.study.interaction import FieldInteraction
 from unocli.study.stats import ALPHA, LARGER, WITHIN_MARGIN, holm

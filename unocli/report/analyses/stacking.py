@@ -39,8 +39,9 @@ from unocli.report.analyses.common import (
 )
 from unocli.report.analyses.fields import check_fields, field_experiment, field_sizes, field_specs, sizes_text, templates_text
 from unocli.report.analyses.stacking_render import answer, field_blocks, field_findings, field_label
-from unocli.report.experiment import Experiment, View, players_list, policy_spec, positive_int
+from unocli.report.experiment import Experiment, View
 from unocli.report.model import Chart, Section, TableBlock, sentences
+from unocli.report.options import players_list, policy_spec, positive_int
 from unocli.report.words import change_word
 from unocli.study.arm import Arm, has_placeholders
 from unocli.study.compare import Comparison

@@ -1,0 +1,171 @@
+"""What the options of an experiment file accept: each check says why a value will not do (None: it will).
+
+The analyses name these checks in their ``OPTIONS`` (the keys of ``[options]``:
+name -> (default, check)); :data:`VIEW_OPTIONS` names the options each kind of
+``[[view]]`` takes and their checks, and :func:`view_problem` checks one view's
+options. :mod:`unocli.report.experiment` turns a problem into the one sentence
+that names the file and the key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from unocli.errors import ConfigError
+from unocli.study.arm import check_spec
+
+Check = Callable[[Any], str | None]
+
+
+def positive_int(value: Any) -> str | None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        return f"must be a positive whole number, not {value!r}"
+    return None
+
+
+def probability_list(value: Any) -> str | None:
+    if not isinstance(value, list | str):
+        return f"must be a list of probabilities or START:STOP:STEP, not {value!r}"
+    try:
+        from unocli.study.sweep import parse_values
+
+        values = [float(v) for v in parse_values(value)]
+    except (ConfigError, ValueError, TypeError):  # TypeError: a list or a table among the values
+        return f"must be a list of probabilities or START:STOP:STEP, not {value!r}"
+    if not values:
+        return "the grid is empty: give at least one value"
+    if not all(0.0 <= v <= 1.0 for v in values):
+        return f"probabilities must lie between 0 and 1, not {value!r}"
+    return None
+
+
+def players_list(value: Any) -> str | None:
+    values = value if isinstance(value, list) else [value]
+    if not values or not all(isinstance(n, int) and not isinstance(n, bool) and 2 <= n <= 10 for n in values):
+        return f"must be table sizes from 2 to 10, not {value!r}"
+    return None
+
+
+def policy_spec(value: Any) -> str | None:
+    """A preset spec, or a ``{rules}``/``{players}`` template (its name is checked by the analysis, per table)."""
+    if not isinstance(value, str):
+        return f"must be a policy spec, not {value!r}"
+    try:
+        check_spec(value)
+    except ConfigError as exc:
+        return str(exc)
+    return None
+
+
+def policy_list(value: Any) -> str | None:
+    """A non-empty list of distinct policy specs (a report's fields of players)."""
+    if not isinstance(value, list) or not value:
+        return f"must be a non-empty list of policy specs, not {value!r}"
+    for v in value:
+        message = policy_spec(v)
+        if message:
+            return message
+    if len(set(value)) != len(value):
+        return f"names a field twice: {value!r}"
+    return None
+
+
+def _column(v: Any) -> str | None:
+    return None if isinstance(v, str) and v else "must be a column name"
+
+
+def _text(v: Any) -> str | None:
+    return None if isinstance(v, str) and v else "must be text"
+
+
+def _whole(v: Any) -> str | None:
+    return None if isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 6 else "must be a whole number 0 to 6"
+
+
+def _share(v: Any) -> str | None:
+    return None if isinstance(v, int | float) and not isinstance(v, bool) and 0 < v <= 1 else "must be a share in (0, 1]"
+
+
+def _words(v: Any) -> str | None:
+    ok = isinstance(v, list) and len(v) == 2 and all(isinstance(w, str) and w for w in v)
+    return None if ok else 'must be two words, for a change up and down: ["lengthens", "shortens"]'
+
+
+def _bool(v: Any) -> str | None:
+    return None if isinstance(v, bool) else "must be true or false"
+
+
+def _one_size(v: Any) -> str | None:
+    return players_list([v]) if not isinstance(v, list) else "must be one table size"
+
+
+def _columns(v: Any) -> str | None:
+    """[[heading, form, column...]]: a form of ``views`` (text, count, num, ci, share_ci, quantile) and its columns."""
+    arity = {"text": 1, "count": 1, "num": 1, "ci": 3, "share_ci": 3, "quantile": 3}
+    ok = (
+        isinstance(v, list)
+        and v
+        and all(
+            isinstance(c, list) and len(c) >= 2 and all(isinstance(x, str) for x in c) and arity.get(c[1]) == len(c) - 2
+            for c in v
+        )
+    )
+    return None if ok else f"must be a list of [heading, form, column...] with forms {', '.join(arity)}"
+
+
+_DISTRIBUTION: dict[str, Check] = {
+    "field": _text,
+    "players": players_list,
+    "xlabel": _text,
+    "alt": _text,
+    "caption": _text,
+}
+# A view's kinds and the options each takes: name -> the check of its value (None: fine, else why not).
+VIEW_OPTIONS: dict[str, dict[str, Check]] = {
+    "differences": {"arm": _column},
+    "wide": {"arm": _column},
+    "lines": {
+        "by": lambda v: None if v in ("arm", "field") else 'must be "arm" or "field"',
+        "arm": lambda v: None if isinstance(v, str) else "must name an arm",
+        "field": lambda v: None if isinstance(v, str) else "must name a field",
+        "fair": _bool,
+        "percent": _bool,
+        "ylabel": _text,
+    },
+    "forest": {"players": _one_size, "arm": _column},
+    "heatmap": {
+        "rows": lambda v: None if v in ("field", "players", "arm") else 'must be "field", "players" or "arm"',
+        "cols": lambda v: None if v in ("field", "players", "arm") else 'must be "field", "players" or "arm"',
+        "players": _one_size,
+    },
+    "published": {},
+    "verdicts": {"arm": _column, "words": _words, "decimals": _whole},
+    "interactions": {"arm": _column},
+    "table": {"columns": _columns, "note": _text},
+    "percentiles": {"arm": _column, "field": _text, "ylabel": _text, "caption": _text},
+    "histogram": _DISTRIBUTION,
+    "ecdf": {**_DISTRIBUTION, "top": _share},
+}
+# The options a view of each kind cannot go without.
+VIEW_REQUIRED: dict[str, tuple[str, ...]] = {
+    "table": ("columns",),
+    "percentiles": ("field", "ylabel"),
+    "histogram": ("field", "xlabel"),
+    "ecdf": ("field", "xlabel"),
+}
+
+
+def view_problem(kind: str, options: Mapping[str, Any]) -> tuple[str, str] | None:
+    """(option, why) for the first option of a ``kind`` view that will not do, or that it lacks; None if all will."""
+    for k, value in options.items():
+        if k not in VIEW_OPTIONS[kind]:
+            allowed = ", ".join(VIEW_OPTIONS[kind]) or "(none)"
+            return k, f"unknown option for a {kind} view; its options are: {allowed}"
+        message = VIEW_OPTIONS[kind][k](value)
+        if message:
+            return k, message
+    for k in VIEW_REQUIRED.get(kind, ()):
+        if k not in options:
+            return k, f"a {kind} view needs it"
+    return None
