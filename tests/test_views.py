@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -235,3 +237,14 @@ def test_distribution_views_read_the_histograms_of_one_field(tmp_path):
         "official",
         "rule",
     ]
+
+
+def test_a_title_names_the_target_score_of_the_rules_played(tmp_path):
+    """``{target}`` in a view's title is the first arm's target score (here set to 200), never a number written in."""
+    exp = _exp(tmp_path, '[[view]]\nkind = "wide"\nquantity = "turns"\ntitle = "Matches to {target} points"\n')
+    played = replace(exp, arms=tuple(replace(a, table=a.table.with_set("target_score", 200)) for a in exp.arms))
+    setup = views.Setup(lambda what, intervals: what, "official")
+    (block,) = views.declared(played.views, played, _frame(), setup)
+    assert block.title == "Matches to 200 points"
+    (block,) = views.declared(exp.views, exp, _frame(), setup)
+    assert block.title == "Matches to 500 points"

@@ -58,7 +58,8 @@ The format (every key optional unless marked)::
                                       #   interactions, table, percentiles, histogram, ecdf or published
     name = "turns-forest"             #   its file name (CSV or chart; default: KIND-QUANTITY)
     quantity = "turns"                #   the quantity it shows (required except for published)
-    title = "Change from {base}"      #   its heading, {base} the baseline's name (default: from the kind and quantity)
+    title = "Change from {base}"      #   its heading, {base} the baseline's name, {target} the target score of a
+                                      #   match under the first arm's rules (default: from the kind and quantity)
     frame = "matches"                 #   which of the report's frames it reads (default: its first; the report names them)
     options = { players = 4 }         #   the kind's settings (below)
 

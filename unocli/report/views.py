@@ -17,7 +17,7 @@ is drawn, so a report's ``compute`` never imports it.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -290,12 +290,20 @@ def declared(
     frames = frame if isinstance(frame, Mapping) else {"": frame}
     empty = pd.DataFrame(columns=["quantity"])
     out: list[Block] = []
-    for v in views:
+    for v in map(partial(_target_filled, exp), views):
         data = frames.get(v.frame)
         block = _DRAW[v.kind](v, exp, data if data is not None else empty, setup)
         if block is not None:
             out.append(block)
     return out
+
+
+def _target_filled(exp: Experiment, v: View) -> View:
+    """``v`` with ``{target}`` in its title filled in: the target score of a match under the first arm's rules."""
+    if "{target}" not in v.title:
+        return v
+    target = exp.arms_for(exp.players[0])[0].rules.target_score
+    return replace(v, title=v.title.replace("{target}", str(target)))
 
 
 def _what(v: View, setup: Setup, default: str) -> str:
