@@ -126,6 +126,9 @@ def test_views_are_read_from_the_file_in_order_with_their_options(tmp_path):
         ('[[view]]\nkind = "table"\n', r"view\[0\]\.options\.columns.*needs it"),
         ('[[view]]\nkind = "ecdf"\nquantity = "turns"\noptions = { field = "basic" }\n', r"options\.xlabel.*needs it"),
         ('[[view]]\nkind = "verdicts"\nquantity = "turns"\noptions = { words = ["up"] }\n', r"options\.words"),
+        ('[[view]]\nkind = "table"\noptions = { columns = [["a", "share:x", "x"]] }\n', r"options\.columns.*FORM:D"),
+        ('[[view]]\nkind = "table"\noptions = { columns = [["a", "pair", "x"]] }\n', r"options\.columns"),
+        ('[[view]]\nkind = "table"\noptions = { margin = "length", columns = [["a", "text", "x"]] }\n', r"options\.margin"),
     ],
 )
 def test_a_bad_view_is_refused_naming_the_key(tmp_path, text, key):
@@ -248,3 +251,32 @@ def test_a_title_names_the_target_score_of_the_rules_played(tmp_path):
     assert block.title == "Matches to 200 points"
     (block,) = views.declared(exp.views, exp, _frame(), setup)
     assert block.title == "Matches to 500 points"
+
+
+def test_a_table_view_writes_each_form_with_its_decimals_and_fills_level_and_margin(tmp_path):
+    """Shares, p-values, a pair of fields, pp and plain intervals at the decimals a form names (``FORM:D``); the
+    title's {level} is the frame's simultaneous level, {margin} the experiment's margin the view names; a report
+    view places the report's own block of its name, and nothing when the report drew none."""
+    exp = _exp(
+        tmp_path,
+        '[[view]]\nkind = "table"\nname = "t"\ntitle = "{level}% against +/-{margin} pp"\n'
+        'options = { margin = "win_share_pp", columns = [["s", "share:1", "s"], ["s2", "share", "s"], '
+        '["p", "pvalue", "p"], ["fields", "pair", "a", "b"], ["d", "pp_ci:2", "d", "lo", "hi"], '
+        '["x", "interval:3", "x", "lo", "hi"], ["c", "share_ci:1", "s", "lo", "hi"]] }\n'
+        '[[view]]\nkind = "report"\nname = "mine"\n[[view]]\nkind = "report"\nname = "absent"\n',
+    )
+    frame = pd.DataFrame(
+        {"s": [0.25, 0.5], "p": [0.5, 1e-9], "a": ["random", "basic"], "b": ["basic", "strong"]}
+        | {"d": [0.0123, -0.004], "lo": [0.01, -0.0061], "hi": [0.0145, -0.002], "x": [1.23456, 0.9], "sim_level": 0.99}
+    )
+    mine = views.TableBlock("mine", "mine", frame, frame)
+    setup = views.Setup(lambda what, intervals: what, "official", blocks={"mine": mine})
+    table, placed = views.declared(exp.views, exp, frame, setup)
+    assert table.title == "99.00% against +/-0.50 pp" and placed is mine
+    shown = table.shown
+    assert list(shown["s"]) == ["25.0%", "50.0%"] and list(shown["s2"]) == ["25.0%", "50.0%"]
+    assert list(shown["fields"]) == ["random minus basic", "basic minus strong"]
+    assert list(shown["p"]) == [views.fmt.pvalue(0.5), views.fmt.pvalue(1e-9)]
+    assert list(shown["d"]) == ["+1.23 pp [+1.00, +1.45]", "-0.40 pp [-0.61, -0.20]"]
+    assert list(shown["x"]) == ["1.235 [0.010, 0.015]", "0.900 [-0.006, -0.002]"]
+    assert list(shown["c"]) == ["25.0% [1.0%, 1.5%]", "50.0% [-0.6%, -0.2%]"]

@@ -55,7 +55,7 @@ The format (every key optional unless marked)::
 
     [[view]]                          # a table or chart of the design's tidy frame, in file order (one table each)
     kind = "forest"                   #   required: differences, wide, lines, forest, heatmap, verdicts,
-                                      #   interactions, table, percentiles, histogram, ecdf or published
+                                      #   interactions, table, percentiles, histogram, ecdf, published or report
     name = "turns-forest"             #   its file name (CSV or chart; default: KIND-QUANTITY)
     quantity = "turns"                #   the quantity it shows (required except for published)
     title = "Change from {base}"      #   its heading, {base} the baseline's name, {target} the target score of a
@@ -84,12 +84,16 @@ down], and where the verdict holds; ``{level}`` and ``{margin}`` fill its
 title), ``interactions`` (each arm's effect under one field minus under
 another), ``table`` (one of the report's frames as it is, no quantity:
 ``columns`` = [[heading, form, column...]], forms ``text``, ``count``,
-``num``, ``ci``, ``share_ci``, ``quantile``; ``note``), and the distributions
+``num``, ``share``, ``pvalue``, ``pair`` (two columns: "a minus b"), ``ci``,
+``share_ci``, ``pp_ci``, ``interval``, ``quantile``, ``FORM:D`` for D
+decimals; ``note``; ``margin``, a ``[margins]`` key, fills ``{margin}`` and
+the frame's ``sim_level`` ``{level}`` in its title), and the distributions
 of one ``field`` from the report's histograms: ``percentiles`` (mean,
 median, p90, p99 by table size; ``ylabel``), ``histogram`` and ``ecdf`` (the
 baseline at each of ``players``, or every arm at one size ``players = 4``;
 ``xlabel``, ``alt``, ``caption``, ``top``). ``published`` sets the file's
-``[[published]]`` figures beside the report's own (no quantity). A file
+``[[published]]`` figures beside the report's own (no quantity); ``report``
+places a table or chart the report draws itself, by its name (no quantity). A file
 without ``[[view]]`` tables gets the report's defaults (its module's
 ``VIEWS``); a report with no ``VIEWS`` draws no declared views and refuses them.
 
@@ -117,7 +121,7 @@ from unocli.files import load_toml
 from unocli.game.limits import OutOfRange, check_games, check_seed
 from unocli.game.policies import UnknownPolicy
 from unocli.report import registry
-from unocli.report.options import VIEW_OPTIONS, view_problem
+from unocli.report.options import MARGINS, VIEW_OPTIONS, view_problem
 from unocli.report.registry import DEFAULT_SET, REPORTS
 from unocli.run.precision import DEFAULT_MAX_GAMES, check_target
 from unocli.study.arm import Arm, PolicyFile, TableSpec, check_spec, plain
@@ -153,8 +157,6 @@ PUBLISHED_REQUIRED = ("source", "figure", "value", "reconciliation")
 VIEW_KEYS = ("kind", "name", "quantity", "title", "frame", "options")
 
 
-# Equivalence margins (TOST, ``stats.equivalence``) and their defaults: see ``[margins]`` above.
-MARGINS: dict[str, float] = {"win_share_pp": 0.5, "turns": 1.0, "balance": 0.01}
 QUICK_KEYS = ("games", "target_error", "max_games", "players", "metrics", "grid", "options")
 TABLE_KEYS = ("rules", "set", "policy", "seats", "description")
 
@@ -447,7 +449,7 @@ def _views(raw: Any, where: _Where, known: tuple[str, ...]) -> tuple[View, ...]:
         if kind not in VIEW_OPTIONS:
             raise where.error(f"{key}.kind", f"unknown view {kind!r}; the views are: {', '.join(VIEW_OPTIONS)}")
         quantity = table.get("quantity", "")
-        if kind not in ("published", "table") and quantity not in known:
+        if kind not in ("published", "table", "report") and quantity not in known:
             raise where.error(f"{key}.quantity", f"unknown quantity {quantity!r}; the quantities are: {', '.join(known)}")
         options = table.get("options", {})
         if not isinstance(options, dict):

@@ -16,6 +16,11 @@ from unocli.errors import ConfigError
 from unocli.study.arm import check_spec
 
 Check = Callable[[Any], str | None]
+# Equivalence margins (TOST, ``stats.equivalence``) and their defaults: the keys of an experiment's ``[margins]``.
+MARGINS: dict[str, float] = {"win_share_pp": 0.5, "turns": 1.0, "balance": 0.01}
+# The forms of a ``table`` view's columns (``unocli.report.views`` writes them) and how many columns each reads.
+FORMS = {"text": 1, "count": 1, "num": 1, "share": 1, "pvalue": 1, "pair": 2, "ci": 3, "share_ci": 3, "pp_ci": 3}
+FORMS |= {"interval": 3, "quantile": 3}
 
 
 def positive_int(value: Any) -> str | None:
@@ -100,18 +105,22 @@ def _one_size(v: Any) -> str | None:
     return players_list([v]) if not isinstance(v, list) else "must be one table size"
 
 
+def _margin(v: Any) -> str | None:
+    return None if v in MARGINS else f"must name a margin: {', '.join(MARGINS)}"
+
+
 def _columns(v: Any) -> str | None:
-    """[[heading, form, column...]]: a form of ``views`` (text, count, num, ci, share_ci, quantile) and its columns."""
-    arity = {"text": 1, "count": 1, "num": 1, "ci": 3, "share_ci": 3, "quantile": 3}
-    ok = (
-        isinstance(v, list)
-        and v
-        and all(
-            isinstance(c, list) and len(c) >= 2 and all(isinstance(x, str) for x in c) and arity.get(c[1]) == len(c) - 2
-            for c in v
-        )
-    )
-    return None if ok else f"must be a list of [heading, form, column...] with forms {', '.join(arity)}"
+    """[[heading, form, column...]]: a form of ``views.FORMS`` (``FORM`` or ``FORM:D``, D decimals) and its columns."""
+
+    def ok(c: Any) -> bool:
+        if not (isinstance(c, list) and len(c) >= 2 and all(isinstance(x, str) for x in c)):
+            return False
+        name, colon, decimals = c[1].partition(":")
+        return FORMS.get(name) == len(c) - 2 and (not colon or (decimals.isdigit() and int(decimals) <= 6))
+
+    if isinstance(v, list) and v and all(ok(c) for c in v):
+        return None
+    return f"must be a list of [heading, form, column...] with forms {', '.join(FORMS)} (FORM:D for D decimals)"
 
 
 _DISTRIBUTION: dict[str, Check] = {
@@ -142,7 +151,8 @@ VIEW_OPTIONS: dict[str, dict[str, Check]] = {
     "published": {},
     "verdicts": {"arm": _column, "words": _words, "decimals": _whole},
     "interactions": {"arm": _column},
-    "table": {"columns": _columns, "note": _text},
+    "table": {"columns": _columns, "note": _text, "margin": _margin},
+    "report": {},
     "percentiles": {"arm": _column, "field": _text, "ylabel": _text, "caption": _text},
     "histogram": _DISTRIBUTION,
     "ecdf": {**_DISTRIBUTION, "top": _share},

@@ -240,7 +240,8 @@ class Setup:
     ``hists`` (each (field, players, arm)'s histogram of the quantity) and
     ``counts`` (the games behind each table size's histograms); the
     ``verdicts`` and ``interactions`` views read ``between`` (per quantity,
-    each (players, arm)'s interactions between fields).
+    each (players, arm)'s interactions between fields). ``blocks``: the tables and charts the report draws itself,
+    by name, which ``report`` views place among the others.
     """
 
     caption: Callable[..., str]
@@ -250,6 +251,7 @@ class Setup:
     hists: Mapping[tuple[str, int, str], np.ndarray] = field(default_factory=dict)
     counts: Mapping[int, int] = field(default_factory=dict)
     between: Mapping[str, Mapping[tuple, list[FieldInteraction]]] = field(default_factory=dict)
+    blocks: Mapping[str, Block] = field(default_factory=dict)
 
 
 def chosen(exp: Experiment, defaults: Sequence[View] | str) -> tuple[View, ...]:
@@ -478,24 +480,50 @@ def _interactions_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Set
     return TableBlock(v.name, _filled(v.title, setup, level=_level(data), margin=margin), table, data)
 
 
-# A ``table`` view's column forms: heading -> a column of the frame, or a function of its row.
+# A ``table`` view's column forms (``options.FORMS``): a function of the columns and the decimals (``FORM:D``; without
+# them the form's own) giving a column of the frame or a function of its row.
 _FORMS: dict[str, Callable[..., Any]] = {
-    "text": lambda c: c,
-    "count": lambda c: lambda r: fmt.count(r[c]),
-    "num": lambda c: lambda r: fmt.num(r[c]),
-    "ci": lambda p, lo, hi: interval(fmt.ci, p, lo, hi),
-    "share_ci": lambda p, lo, hi: interval(fmt.share_ci, p, lo, hi, 2),
+    "text": lambda c, d=None: c,
+    "count": lambda c, d=None: lambda r: fmt.count(r[c]),
+    "num": lambda c, d=None: lambda r: fmt.num(r[c]),
+    "share": lambda c, d=1: lambda r: fmt.share(r[c], d),
+    "pvalue": lambda c, d=None: lambda r: fmt.pvalue(r[c]),
+    "pair": lambda a, b, d=None: lambda r: f"{r[a]} minus {r[b]}",
+    "ci": lambda p, lo, hi, d=None: interval(fmt.ci, p, lo, hi),
+    "share_ci": lambda p, lo, hi, d=2: interval(fmt.share_ci, p, lo, hi, d),
+    "pp_ci": lambda p, lo, hi, d=2: interval(fmt.pp_ci, p, lo, hi, d),
+    "interval": lambda p, lo, hi, d=None: interval(fmt.interval, p, lo, hi, d),
     # an order statistic of a histogram of turns: its last bin (TURNS_BINS - 1) means "at least"
-    "quantile": lambda p, lo, hi: lambda r: fmt.quantile(r[p], r[lo], r[hi], TURNS_BINS - 1),
+    "quantile": lambda p, lo, hi, d=None: lambda r: fmt.quantile(r[p], r[lo], r[hi], TURNS_BINS - 1),
 }
 
 
+def _column_of(form: str, names: Sequence[str]) -> Any:
+    """The column a ``table`` view's ``[heading, FORM[:D], column...]`` shows."""
+    name, _, decimals = form.partition(":")
+    make = _FORMS[name]
+    return make(*names, int(decimals)) if decimals else make(*names)
+
+
 def _table_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
-    """A frame of the report's as it is, shown column by column (``columns``: [heading, form, column...])."""
+    """A frame of the report's as it is, shown column by column (``columns``: [heading, form, column...]).
+
+    Its title may name ``{level}``, the simultaneous level of the frame's ``sim_level``, and ``{margin}``, the
+    experiment's margin named by the ``margin`` option.
+    """
     if not len(frame):
         return None
-    columns = {str(heading): _FORMS[form](*names) for heading, form, *names in v.options["columns"]}
-    return TableBlock(v.name, _filled(v.title, setup), shown(frame, columns), frame, v.options.get("note", ""))
+    columns = {str(heading): _column_of(form, names) for heading, form, *names in v.options["columns"]}
+    values = {"level": _level(frame)} if "sim_level" in frame else {}
+    if "margin" in v.options:
+        values["margin"] = fmt.num(exp.margins[v.options["margin"]])
+    title = _filled(v.title, setup, **values)
+    return TableBlock(v.name, title, shown(frame, columns), frame, v.options.get("note", ""))
+
+
+def _report_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
+    """A table or chart the report draws itself (``Setup.blocks``, by the view's name), placed here."""
+    return setup.blocks.get(v.name)
 
 
 def _field(v: View, played: Sequence[str]) -> str:
@@ -548,6 +576,7 @@ _DRAW: dict[str, Callable[[View, Experiment, pd.DataFrame, Setup], Block | None]
     "verdicts": _verdicts_view,
     "interactions": _interactions_view,
     "table": _table_view,
+    "report": _report_view,
     "percentiles": _percentiles_view,
     "histogram": _distribution_view,
     "ecdf": _distribution_view,

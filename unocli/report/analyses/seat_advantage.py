@@ -38,7 +38,7 @@ from unocli.report.analyses.common import (
 )
 from unocli.report.analyses.fields import FIELDS_OPTION, fields_text
 from unocli.report.design import Design, play
-from unocli.report.experiment import ArmSpec, Experiment, View
+from unocli.report.experiment import ArmSpec, Experiment
 from unocli.report.model import Chart, Section, TableBlock, sentences
 from unocli.report.options import players_list, positive_int
 from unocli.report.words import between_text
@@ -52,16 +52,8 @@ OPTIONS = {
     "match_games": (2000, positive_int),
 }
 ROLE_QUANTITY = {"first": "win_first", "dealer": "win_dealer"}
-# The views drawn when the experiment file declares none ([[view]]; sims/seat-advantage.toml declares this).
-VIEWS = (
-    View(
-        "lines",
-        "first-player-share",
-        "win_first",
-        "How much does playing first help?",
-        {"by": "arm", "fair": True, "ylabel": "first player's win share"},
-    ),
-)
+VIEWS = "seat-advantage"  # a file without [[view]] tables draws the shipped file's
+FRAMES = ("", "first-player", "field-differences")  # the rounds' design and its tables
 
 
 @dataclass(frozen=True)
@@ -100,7 +92,7 @@ def check(exp: Experiment) -> str | None:
     """The fields are the arms: every seat plays one field's policy; no published figures to set beside."""
     if exp.arms:
         return "arms: the seat-advantage analysis plays every seat with each of options.fields; name the policies there"
-    return views.refused(exp, ("differences", "wide", "lines", "forest", "heatmap"))
+    return views.refused(exp, ("differences", "wide", "lines", "forest", "heatmap", "table", "report"), FRAMES)
 
 
 def field_arms(exp: Experiment) -> Experiment:
@@ -136,27 +128,16 @@ def compute(exp: Experiment, ctx: Context) -> SeatAdvantageResult:
 
 
 def render(result: SeatAdvantageResult) -> Section:
-    """Charts of the first player's share, its ratio to a fair share, every seat and balance; tables; findings."""
+    """The declared views of the frames (sims/seat-advantage.toml), the report's own tables and charts, the findings."""
     exp = result.exp
-    seat_charts = [_seat_chart(result, sp) for sp in exp.options["seat_players"] if sp in exp.players]
     first = (
         "; the first player is the seat that took the first turn (seat 0, or seat 1 behind a Skip or Draw Two start "
         "card, or the dealer behind a Reverse)"
     )
-    setup = views.Setup(lambda what, intervals: _caption(result, what + first, intervals))
-    blocks: list = [
-        *views.declared(views.chosen(exp, VIEWS), exp, result.frame, setup),
+    own: list = [
         _verdicts_table(result),
-        _differences_table(result),
         _ratio_chart(result),
-        TableBlock(
-            "first-player",
-            "Win share of the player who took the first turn, of the dealer and of seat 0 (Wilson 95% intervals), "
-            "and a chi-square test that every seat wins equally often",
-            _shown(result.table),
-            result.table,
-        ),
-        *seat_charts,
+        *(_seat_chart(result, sp) for sp in exp.options["seat_players"] if sp in exp.players),
         TableBlock(
             "match-seats",
             f"Matches to {exp.arms_for(exp.players[0])[0].rules.target_score} points (the deal rotates every round): "
@@ -172,6 +153,9 @@ def render(result: SeatAdvantageResult) -> Section:
             result.seats,
         ),
     ]
+    blocks = {b.name: b for b in own}
+    setup = views.Setup(lambda what, intervals: _caption(result, what + first, intervals), blocks=blocks)
+    frames = {"": result.frame, "first-player": result.table, "field-differences": differences_frame(result.between)}
     answer = _answer(result)
     intro = (
         answer
@@ -184,7 +168,7 @@ def render(result: SeatAdvantageResult) -> Section:
         title=exp.title,
         intro=intro,
         findings=_findings(result),
-        blocks=blocks,
+        blocks=views.declared(views.chosen(exp, VIEWS), exp, frames, setup),
         meta={"games": result.games},
         answer=sentences(answer)[0],  # the first player's win share at the middle table size under each field
     )
@@ -192,24 +176,6 @@ def render(result: SeatAdvantageResult) -> Section:
 
 def run(exp: Experiment, ctx: Context) -> Section:
     return render(compute(exp, ctx))
-
-
-def _shown(table: pd.DataFrame) -> pd.DataFrame:
-    return views.shown(
-        table,
-        {
-            "players": "players",
-            "field": "field",
-            "n": lambda r: fmt.count(r["n"]),
-            "first player wins [Wilson 95%]": views.interval(fmt.share_ci, "first_player_share", "ci_low", "ci_high", 1),
-            "dealer wins [Wilson 95%]": views.interval(fmt.share_ci, "dealer_share", "dealer_low", "dealer_high", 1),
-            "seat 0 wins": lambda r: fmt.share(r["seat0_share"], 1),
-            "fair": lambda r: fmt.share(r["fair_share"], 1),
-            "x fair": views.interval(fmt.interval, "ratio_to_fair", "ratio_low", "ratio_high", 3),
-            "equal seat shares (chi-square p, raw)": lambda r: fmt.pvalue(r["chi2_p"]),
-            "equal seat shares (Holm-adjusted p)": lambda r: fmt.pvalue(r["chi2_p_holm"]),
-        },
-    )
 
 
 def _matches_shown(matches: pd.DataFrame) -> pd.DataFrame:
@@ -408,32 +374,6 @@ def _verdicts_table(result: SeatAdvantageResult) -> TableBlock:
         "intervals over every pair of fields and table size; table field-differences): only it says the fields differ",
         pd.DataFrame(rows),
         result.table,
-    )
-
-
-def _differences_table(result: SeatAdvantageResult) -> TableBlock:
-    """Every pair of fields' difference of the first player's and the dealer's edges, paired on the same deals."""
-    data = differences_frame(result.between)
-    shown = views.shown(
-        data,
-        {
-            "role": "role",
-            "players": "players",
-            "fields": lambda r: f"{r['field_a']} minus {r['field_b']}",
-            "difference of the edges [simultaneous CI]": views.interval(fmt.pp_ci, "difference", "sim_low", "sim_high", 2),
-            "verdict": "verdict",
-            "n (deals)": lambda r: fmt.count(r["n"]),
-            "p (Holm)": lambda r: fmt.pvalue(r["p_holm"]),
-        },
-    )
-    level = fmt.fixed(100 * data["sim_level"].iloc[0], 2) if len(data) else "95"
-    return TableBlock(
-        "field-differences",
-        f"Does a role's edge differ between fields? One field's edge (share minus 1/n) minus another's, paired on "
-        f"the same deals: simultaneous {level}% intervals over every pair of fields and table size (one family per "
-        f"role), against +/-{fmt.num(result.exp.margins['win_share_pp'])} pp",
-        shown,
-        data,
     )
 
 
