@@ -280,3 +280,27 @@ def test_a_table_view_writes_each_form_with_its_decimals_and_fills_level_and_mar
     assert list(shown["d"]) == ["+1.23 pp [+1.00, +1.45]", "-0.40 pp [-0.61, -0.20]"]
     assert list(shown["x"]) == ["1.235 [0.010, 0.015]", "0.900 [-0.006, -0.002]"]
     assert list(shown["c"]) == ["25.0% [1.0%, 1.5%]", "50.0% [-0.6%, -0.2%]"]
+
+
+def test_a_sizes_view_draws_a_tables_columns_by_table_size(tmp_path):
+    """One line per field through its points (2 and 4 players), the dotted hline and the dashed reference column
+    (its value at each size) with their labels; the caption is the report's, from the view's own words."""
+    exp = _exp(
+        tmp_path,
+        '[[view]]\nkind = "sizes"\nname = "s"\ntitle = "T {base}"\n'
+        'options = { columns = ["x", "lo", "hi"], ylabel = "y", caption = "what", intervals = "bars", hline = 1.0, '
+        'hline_label = "one", reference = "ref", reference_label = "fair", alt = "a" }\n',
+    )
+    frame = pd.DataFrame(
+        {"players": [2, 2, 4, 4], "field": ["a", "b", "a", "b"], "x": [1.1, 1.2, 0.9, 0.8], "ref": [0.5, 0.5, 0.7, 0.7]}
+    ).assign(lo=lambda f: f["x"] - 0.1, hi=lambda f: f["x"] + 0.1)
+    said = []
+    setup = views.Setup(lambda what, intervals: said.append((what, intervals)) or "cap", "official")
+    (chart,) = views.declared(exp.views, exp, frame, setup)
+    assert (chart.name, chart.alt, chart.caption, said) == ("s", "a", "cap", [("what", "bars")])
+    ax = chart.figure.axes[0]
+    drawn = {line.get_label(): list(line.get_ydata()) for line in ax.lines}
+    points = {c.get_label(): list(c.lines[0].get_ydata()) for c in ax.containers}
+    assert drawn["fair"] == [0.5, 0.7] and drawn["one"] == [1.0, 1.0]
+    assert points == {"a": [1.1, 0.9], "b": [1.2, 0.8]}
+    assert ax.get_title(loc="left") == "T official" and "one" in [t.get_text() for t in ax.get_legend().get_texts()]

@@ -55,9 +55,11 @@ The format (every key optional unless marked)::
 
     [[view]]                          # a table or chart of the design's tidy frame, in file order (one table each)
     kind = "forest"                   #   required: differences, wide, lines, forest, heatmap, verdicts,
-                                      #   interactions, table, percentiles, histogram, ecdf, published or report
+                                      #   interactions, table, sizes, percentiles, histogram, ecdf, published
+                                      #   or report
     name = "turns-forest"             #   its file name (CSV or chart; default: KIND-QUANTITY)
-    quantity = "turns"                #   the quantity it shows (required except for published)
+    quantity = "turns"                #   the quantity it shows (required but for published, table, sizes and
+                                      #   report)
     title = "Change from {base}"      #   its heading, {base} the baseline's name, {target} the target score of a
                                       #   match under the first arm's rules (default: from the kind and quantity)
     frame = "matches"                 #   which of the report's frames it reads (default: its first; the report names them)
@@ -74,7 +76,12 @@ simultaneous interval and verdict; ``arm``: the arm column's name, e.g.
 ``"rules"``), ``wide`` (each arm's mean with its 95% interval; ``arm``),
 ``lines`` (the mean by table size, one line per arm or field; ``by`` =
 ``"arm"`` or ``"field"``, ``arm`` or ``field`` to keep one, ``fair = true``
-for a dashed fair share 1/n, ``percent = true`` for a share, ``ylabel``),
+for a dashed fair share 1/n, ``percent = true`` for a share, ``ylabel``,
+``caption``: its words, ``{title}`` the title), ``sizes`` (a frame's
+``columns`` = [point, low, high] by table size, one line per value of ``by``,
+default ``field``; ``ylabel``, ``caption``, ``intervals``, ``alt``,
+``percent``, ``hline`` with ``hline_label``, ``reference``: a column drawn
+dashed, with ``reference_label``; no quantity),
 ``forest`` (each row's change at one table size, ``players``, default 4 when
 played, else the middle size, with the margin as a band; ``arm``) and
 ``heatmap`` (the change over ``rows`` x ``cols``, two of field, players and
@@ -121,7 +128,7 @@ from unocli.files import load_toml
 from unocli.game.limits import OutOfRange, check_games, check_seed
 from unocli.game.policies import UnknownPolicy
 from unocli.report import registry
-from unocli.report.options import MARGINS, VIEW_OPTIONS, view_problem
+from unocli.report.options import MARGINS, NO_QUANTITY, VIEW_OPTIONS, view_problem
 from unocli.report.registry import DEFAULT_SET, REPORTS
 from unocli.run.precision import DEFAULT_MAX_GAMES, check_target
 from unocli.study.arm import Arm, PolicyFile, TableSpec, check_spec, plain
@@ -449,7 +456,7 @@ def _views(raw: Any, where: _Where, known: tuple[str, ...]) -> tuple[View, ...]:
         if kind not in VIEW_OPTIONS:
             raise where.error(f"{key}.kind", f"unknown view {kind!r}; the views are: {', '.join(VIEW_OPTIONS)}")
         quantity = table.get("quantity", "")
-        if kind not in ("published", "table", "report") and quantity not in known:
+        if kind not in NO_QUANTITY and quantity not in known:
             raise where.error(f"{key}.quantity", f"unknown quantity {quantity!r}; the quantities are: {', '.join(known)}")
         options = table.get("options", {})
         if not isinstance(options, dict):

@@ -109,6 +109,15 @@ def _margin(v: Any) -> str | None:
     return None if v in MARGINS else f"must name a margin: {', '.join(MARGINS)}"
 
 
+def _number(v: Any) -> str | None:
+    return None if isinstance(v, int | float) and not isinstance(v, bool) else "must be a number"
+
+
+def _three_columns(v: Any) -> str | None:
+    ok = isinstance(v, list) and len(v) == 3 and all(isinstance(c, str) and c for c in v)
+    return None if ok else 'must name three columns: the point, its low and its high, e.g. ["share", "low", "high"]'
+
+
 def _columns(v: Any) -> str | None:
     """[[heading, form, column...]]: a form of ``views.FORMS`` (``FORM`` or ``FORM:D``, D decimals) and its columns."""
 
@@ -130,6 +139,8 @@ _DISTRIBUTION: dict[str, Check] = {
     "alt": _text,
     "caption": _text,
 }
+# The kinds of view that draw no one quantity of the design frame (a [[view]] of another kind names one).
+NO_QUANTITY = ("published", "table", "report", "sizes")
 # A view's kinds and the options each takes: name -> the check of its value (None: fine, else why not).
 VIEW_OPTIONS: dict[str, dict[str, Check]] = {
     "differences": {"arm": _column},
@@ -141,6 +152,20 @@ VIEW_OPTIONS: dict[str, dict[str, Check]] = {
         "fair": _bool,
         "percent": _bool,
         "ylabel": _text,
+        "caption": _text,
+    },
+    "sizes": {
+        "columns": _three_columns,
+        "by": _column,
+        "ylabel": _text,
+        "caption": _text,
+        "intervals": _text,
+        "alt": _text,
+        "percent": _bool,
+        "hline": _number,
+        "hline_label": _text,
+        "reference": _column,
+        "reference_label": _text,
     },
     "forest": {"players": _one_size, "arm": _column},
     "heatmap": {
@@ -160,6 +185,7 @@ VIEW_OPTIONS: dict[str, dict[str, Check]] = {
 # The options a view of each kind cannot go without.
 VIEW_REQUIRED: dict[str, tuple[str, ...]] = {
     "table": ("columns",),
+    "sizes": ("columns", "ylabel", "caption", "intervals"),
     "percentiles": ("field", "ylabel"),
     "histogram": ("field", "xlabel"),
     "ecdf": ("field", "xlabel"),

@@ -365,10 +365,8 @@ def _lines_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> 
     percent = bool(v.options.get("percent", is_binary(v.quantity)))
     fair = plots.Series("fair share 1/n", [1 / p for p in exp.players]) if v.options.get("fair") else None
     title = _what(v, setup, f"Mean {v.quantity} by table size")
-    cap = setup.caption(
-        f"{title} (one line per {by})" + ("; dashed line: the fair share 1/n" if fair else ""),
-        "error bars are 95% intervals (Wilson for a share, t for a mean)",
-    )
+    what = f"{title} (one line per {by})" + ("; dashed line: the fair share 1/n" if fair else "")
+    cap = setup.caption(_filled(v.options.get("caption", what), setup, title=title), _MEAN_INTERVALS)
     figure = plots.line_chart(
         exp.players,
         lines(rows, by, names, ("mean", "low", "high")),
@@ -382,6 +380,9 @@ def _lines_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> 
         reference=fair,
     )
     return Chart(v.name, figure, cap, title)
+
+
+_MEAN_INTERVALS = "error bars are 95% intervals (Wilson for a share, t for a mean)"
 
 
 def _forest_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
@@ -521,6 +522,35 @@ def _table_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> 
     return TableBlock(v.name, title, shown(frame, columns), frame, v.options.get("note", ""))
 
 
+def _sizes_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
+    """A table's ``columns`` (point, low, high) by table size, one line per value of ``by`` (default ``field``),
+    with a dotted ``hline`` and a dashed ``reference`` line (a column's value at each size) when asked for."""
+    if not len(frame):
+        return None
+    o = v.options
+    by = o.get("by", "field")
+    series = interval_series(frame, by, list(dict.fromkeys(frame[by])), tuple(o["columns"]))
+    hline = (float(o["hline"]), o.get("hline_label")) if "hline" in o else None
+    reference = None
+    if "reference" in o:
+        values = [float(frame.loc[frame["players"] == p, o["reference"]].iloc[0]) for p in exp.players]
+        reference = (o.get("reference_label", o["reference"]), values)
+    title = _filled(v.title, setup)
+    cap = setup.caption(_filled(o["caption"], setup), o["intervals"])
+    return players_chart(
+        exp,
+        series,
+        cap,
+        name=v.name,
+        alt=o.get("alt", title),
+        title=title,
+        ylabel=o["ylabel"],
+        percent=bool(o.get("percent", False)),
+        hline=hline,
+        reference=reference,
+    )
+
+
 def _report_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
     """A table or chart the report draws itself (``Setup.blocks``, by the view's name), placed here."""
     return setup.blocks.get(v.name)
@@ -577,6 +607,7 @@ _DRAW: dict[str, Callable[[View, Experiment, pd.DataFrame, Setup], Block | None]
     "interactions": _interactions_view,
     "table": _table_view,
     "report": _report_view,
+    "sizes": _sizes_view,
     "percentiles": _percentiles_view,
     "histogram": _distribution_view,
     "ecdf": _distribution_view,

@@ -30,11 +30,9 @@ from unocli.analysis.seat_advantage import (
 from unocli.report import fmt, views
 from unocli.report.analyses.common import (
     Context,
-    balance_chart,
     caption,
     fair_balance,
     interval_series,
-    players_chart,
 )
 from unocli.report.analyses.fields import FIELDS_OPTION, fields_text
 from unocli.report.design import Design, play
@@ -53,7 +51,7 @@ OPTIONS = {
 }
 ROLE_QUANTITY = {"first": "win_first", "dealer": "win_dealer"}
 VIEWS = "seat-advantage"  # a file without [[view]] tables draws the shipped file's
-FRAMES = ("", "first-player", "field-differences")  # the rounds' design and its tables
+FRAMES = ("", "first-player", "balance", "field-differences")  # the rounds' design and its tables
 
 
 @dataclass(frozen=True)
@@ -92,7 +90,7 @@ def check(exp: Experiment) -> str | None:
     """The fields are the arms: every seat plays one field's policy; no published figures to set beside."""
     if exp.arms:
         return "arms: the seat-advantage analysis plays every seat with each of options.fields; name the policies there"
-    return views.refused(exp, ("differences", "wide", "lines", "forest", "heatmap", "table", "report"), FRAMES)
+    return views.refused(exp, ("differences", "wide", "lines", "forest", "heatmap", "table", "report", "sizes"), FRAMES)
 
 
 def field_arms(exp: Experiment) -> Experiment:
@@ -130,13 +128,8 @@ def compute(exp: Experiment, ctx: Context) -> SeatAdvantageResult:
 def render(result: SeatAdvantageResult) -> Section:
     """The declared views of the frames (sims/seat-advantage.toml), the report's own tables and charts, the findings."""
     exp = result.exp
-    first = (
-        "; the first player is the seat that took the first turn (seat 0, or seat 1 behind a Skip or Draw Two start "
-        "card, or the dealer behind a Reverse)"
-    )
     own: list = [
         _verdicts_table(result),
-        _ratio_chart(result),
         *(_seat_chart(result, sp) for sp in exp.options["seat_players"] if sp in exp.players),
         TableBlock(
             "match-seats",
@@ -145,7 +138,6 @@ def render(result: SeatAdvantageResult) -> Section:
             _matches_shown(result.matches),
             result.matches,
         ),
-        _balance_chart(result),
         TableBlock(
             "seat-shares",
             "Every seat's win share (in the CSV)",
@@ -154,8 +146,10 @@ def render(result: SeatAdvantageResult) -> Section:
         ),
     ]
     blocks = {b.name: b for b in own}
-    setup = views.Setup(lambda what, intervals: _caption(result, what + first, intervals), blocks=blocks)
-    frames = {"": result.frame, "first-player": result.table, "field-differences": differences_frame(result.between)}
+    setup = views.Setup(lambda what, intervals: _caption(result, what, intervals), blocks=blocks)
+    fair = result.table.assign(fair_balance=result.table["players"].map(result.fair))
+    frames = {"": result.frame, "first-player": result.table, "balance": fair}
+    frames["field-differences"] = differences_frame(result.between)
     answer = _answer(result)
     intro = (
         answer
@@ -202,31 +196,8 @@ def _n_text(result: SeatAdvantageResult) -> str:
     return f"{fmt.count(result.rounds[result.exp.players[0]])} rounds per policy and table size"
 
 
-def _lines(result: SeatAdvantageResult, columns: tuple[str, str, str]) -> list:
-    """One line per policy across table sizes: the table's ``columns`` (point, low, high)."""
-    return interval_series(result.table, "field", result.names, columns)
-
-
 def _caption(result: SeatAdvantageResult, what: str, intervals: str) -> str:
     return caption(result.exp, what, _n_text(result), policies=", ".join(result.names), intervals=intervals)
-
-
-def _ratio_chart(result: SeatAdvantageResult) -> Chart:
-    cap = _caption(
-        result,
-        "First player's win share divided by the fair share 1/n (1 = no advantage)",
-        "error bars are 95% Wilson intervals scaled by n",
-    )
-    return players_chart(
-        result.exp,
-        _lines(result, ("ratio_to_fair", "ratio_low", "ratio_high")),
-        cap,
-        name="first-player-ratio",
-        alt="first player ratio",
-        title="First-player advantage relative to a fair share",
-        ylabel="win share x players",
-        hline=(1.0, "no advantage"),
-    )
 
 
 def _seat_chart(result: SeatAdvantageResult, sp: int) -> Chart:
@@ -254,18 +225,6 @@ def _seat_chart(result: SeatAdvantageResult, sp: int) -> Chart:
         hline_label="fair share 1/n",
     )
     return Chart(f"seat-shares-{sp}p", figure, cap, f"win share by seat at {sp} players")
-
-
-def _balance_chart(result: SeatAdvantageResult) -> Chart:
-    cap = _caption(
-        result,
-        "Balance: 1 minus the largest gap between two seats' win shares (1 = perfectly balanced). "
-        "Sampling noise alone keeps measured balance below 1: the dashed line is what a perfectly fair "
-        "game would show at this sample size",
-        "error bars are 95% block-bootstrap intervals",
-    )
-    series = _lines(result, ("balance", "balance_low", "balance_high"))
-    return balance_chart(result.exp, series, result.fair, cap, name="balance", title="Balance between seats by table size")
 
 
 def side(share: float, low: float, high: float, fair: float) -> str:
