@@ -100,7 +100,6 @@ players = [2, 4]
 rules = "official"
 [options]
 fields = ["random", "basic", "basic:bluff=0"]   # the last is basic itself under another name
-seat_players = [4]
 replicates = 40
 match_games = 30
 """,

@@ -304,3 +304,30 @@ def test_a_sizes_view_draws_a_tables_columns_by_table_size(tmp_path):
     assert drawn["fair"] == [0.5, 0.7] and drawn["one"] == [1.0, 1.0]
     assert points == {"a": [1.1, 0.9], "b": [1.2, 0.8]}
     assert ax.get_title(loc="left") == "T official" and "one" in [t.get_text() for t in ax.get_legend().get_texts()]
+
+
+def test_a_bars_view_draws_one_table_size_and_a_csv_view_only_names_its_file(tmp_path):
+    """Bars of the asked size only (4 players: four seats, two fields), their heights the frame's shares, the fair
+    share 1/4 dotted, {players} and {last} filled; a size not played draws nothing; a csv view shows rows and file."""
+    bars = (
+        'kind = "bars"\ntitle = "at {players}"\noptions = { x = "seat", columns = ["share", "lo", "hi"], '
+        'xlabel = "seat (dealer {last})", ylabel = "y", caption = "c {players}", intervals = "i", fair = true, '
+    )
+    exp = _exp(
+        tmp_path,
+        f'[[view]]\nname = "b4"\n{bars}players = 4 }}\n[[view]]\nname = "b7"\n{bars}players = 7 }}\n'
+        '[[view]]\nkind = "csv"\nname = "every-seat"\ntitle = "All (in the CSV)"\n',
+    )
+    rows = [(p, f, s, (s + 1) / 10 + (f == "b") / 100) for p in (2, 4) for f in ("a", "b") for s in range(p)]
+    frame = pd.DataFrame(rows, columns=["players", "field", "seat", "share"]).assign(lo=lambda f: f["share"] - 0.01)
+    frame = frame.assign(hi=frame["share"] + 0.01)
+    said = []
+    setup = views.Setup(lambda what, intervals: said.append((what, intervals)) or "cap", "official")
+    chart, table = views.declared(exp.views, exp, frame, setup)
+    ax = chart.figure.axes[0]
+    heights = {c.get_label(): [round(b.get_height(), 6) for b in c] for c in ax.containers if c.get_label() in "ab"}
+    assert heights == {"a": [0.1, 0.2, 0.3, 0.4], "b": [0.11, 0.21, 0.31, 0.41]}
+    assert [line.get_ydata()[0] for line in ax.lines if line.get_label() == "fair share 1/n"] == [0.25]
+    assert ax.get_title(loc="left") == "at 4" and ax.get_xlabel() == "seat (dealer 3)" and said == [("c 4", "i")]
+    assert table.name == "every-seat" and table.data is frame
+    assert table.shown.to_dict("records") == [{"rows": 12, "file": "every-seat.csv"}]

@@ -55,11 +55,11 @@ The format (every key optional unless marked)::
 
     [[view]]                          # a table or chart of the design's tidy frame, in file order (one table each)
     kind = "forest"                   #   required: differences, wide, lines, forest, heatmap, verdicts,
-                                      #   interactions, table, sizes, percentiles, histogram, ecdf, published
-                                      #   or report
+                                      #   interactions, table, sizes, bars, csv, percentiles, histogram, ecdf,
+                                      #   published or report
     name = "turns-forest"             #   its file name (CSV or chart; default: KIND-QUANTITY)
-    quantity = "turns"                #   the quantity it shows (required but for published, table, sizes and
-                                      #   report)
+    quantity = "turns"                #   the quantity it shows (required but for published, table, sizes, bars,
+                                      #   csv and report)
     title = "Change from {base}"      #   its heading, {base} the baseline's name, {target} the target score of a
                                       #   match under the first arm's rules (default: from the kind and quantity)
     frame = "matches"                 #   which of the report's frames it reads (default: its first; the report names them)
@@ -81,7 +81,13 @@ for a dashed fair share 1/n, ``percent = true`` for a share, ``ylabel``,
 ``columns`` = [point, low, high] by table size, one line per value of ``by``,
 default ``field``; ``ylabel``, ``caption``, ``intervals``, ``alt``,
 ``percent``, ``hline`` with ``hline_label``, ``reference``: a column drawn
-dashed, with ``reference_label``; no quantity),
+dashed, with ``reference_label``; no quantity), ``bars`` (a frame's
+``columns`` at one table size, ``players``, as bars per value of ``x``, one
+colour per value of ``by``, default ``field``; ``xlabel``, ``ylabel``,
+``caption``, ``intervals``, ``alt``, ``percent``, ``fair = true`` for a
+dotted 1/n; its words may name ``{players}`` and ``{last}``, the last seat;
+no quantity), ``csv`` (a frame written as a CSV only, its rows and file
+named in the report; no quantity),
 ``forest`` (each row's change at one table size, ``players``, default 4 when
 played, else the middle size, with the margin as a band; ``arm``) and
 ``heatmap`` (the change over ``rows`` x ``cols``, two of field, players and

@@ -140,7 +140,7 @@ _DISTRIBUTION: dict[str, Check] = {
     "caption": _text,
 }
 # The kinds of view that draw no one quantity of the design frame (a [[view]] of another kind names one).
-NO_QUANTITY = ("published", "table", "report", "sizes")
+NO_QUANTITY = ("published", "table", "report", "sizes", "bars", "csv")
 # A view's kinds and the options each takes: name -> the check of its value (None: fine, else why not).
 VIEW_OPTIONS: dict[str, dict[str, Check]] = {
     "differences": {"arm": _column},
@@ -167,6 +167,20 @@ VIEW_OPTIONS: dict[str, dict[str, Check]] = {
         "reference": _column,
         "reference_label": _text,
     },
+    "bars": {
+        "players": _one_size,
+        "x": _column,
+        "columns": _three_columns,
+        "by": _column,
+        "xlabel": _text,
+        "ylabel": _text,
+        "caption": _text,
+        "intervals": _text,
+        "alt": _text,
+        "percent": _bool,
+        "fair": _bool,
+    },
+    "csv": {},
     "forest": {"players": _one_size, "arm": _column},
     "heatmap": {
         "rows": lambda v: None if v in ("field", "players", "arm") else 'must be "field", "players" or "arm"',
@@ -186,6 +200,7 @@ VIEW_OPTIONS: dict[str, dict[str, Check]] = {
 VIEW_REQUIRED: dict[str, tuple[str, ...]] = {
     "table": ("columns",),
     "sizes": ("columns", "ylabel", "caption", "intervals"),
+    "bars": ("players", "x", "columns", "xlabel", "ylabel", "caption", "intervals"),
     "percentiles": ("field", "ylabel"),
     "histogram": ("field", "xlabel"),
     "ecdf": ("field", "xlabel"),

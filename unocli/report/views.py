@@ -551,6 +551,39 @@ def _sizes_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> 
     )
 
 
+def _bars_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
+    """A table's ``columns`` (point, low, high) at one table size (``players``) as bars per value of ``x``, one
+    colour per value of ``by`` (default ``field``); ``fair = true`` draws the fair share 1/n dotted. Its words may
+    name ``{players}`` and ``{last}``, the last seat (the dealer of a single round)."""
+    from unocli.report import plots  # matplotlib only when drawing
+
+    o, p = v.options, v.options["players"]
+    rows = frame[frame["players"] == p] if len(frame) else frame
+    if p not in exp.players or not len(rows):
+        return None
+    by, x = o.get("by", "field"), o["x"]
+    series = interval_series(rows, by, list(dict.fromkeys(rows[by])), tuple(o["columns"]))
+    words = partial(_filled, setup=setup, players=p, last=p - 1)
+    cap = setup.caption(words(o["caption"]), o["intervals"])
+    figure = plots.grouped_bars(
+        [str(c) for c in dict.fromkeys(rows[x])],
+        series,
+        title=words(v.title),
+        xlabel=words(o["xlabel"]),
+        ylabel=o["ylabel"],
+        percent=bool(o.get("percent", False)),
+        caption=cap,
+        hline=1 / p if o.get("fair") else None,
+        hline_label="fair share 1/n" if o.get("fair") else None,
+    )
+    return Chart(v.name, figure, cap, words(o.get("alt", v.title)))
+
+
+def _csv_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
+    """A frame written as a CSV only: the report shows its number of rows and the file's name."""
+    return TableBlock(v.name, _filled(v.title, setup), pd.DataFrame([{"rows": len(frame), "file": f"{v.name}.csv"}]), frame)
+
+
 def _report_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
     """A table or chart the report draws itself (``Setup.blocks``, by the view's name), placed here."""
     return setup.blocks.get(v.name)
@@ -608,6 +641,8 @@ _DRAW: dict[str, Callable[[View, Experiment, pd.DataFrame, Setup], Block | None]
     "table": _table_view,
     "report": _report_view,
     "sizes": _sizes_view,
+    "bars": _bars_view,
+    "csv": _csv_view,
     "percentiles": _percentiles_view,
     "histogram": _distribution_view,
     "ecdf": _distribution_view,

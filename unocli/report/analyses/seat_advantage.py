@@ -32,26 +32,25 @@ from unocli.report.analyses.common import (
     Context,
     caption,
     fair_balance,
-    interval_series,
 )
 from unocli.report.analyses.fields import FIELDS_OPTION, fields_text
 from unocli.report.design import Design, play
 from unocli.report.experiment import ArmSpec, Experiment
-from unocli.report.model import Chart, Section, TableBlock, sentences
-from unocli.report.options import players_list, positive_int
+from unocli.report.model import Section, TableBlock, sentences
+from unocli.report.options import positive_int
 from unocli.report.words import between_text
 from unocli.study.interaction import FieldInteraction
 from unocli.study.stats import ALPHA, LARGER, WITHIN_MARGIN, holm
 
 OPTIONS = {
     "fields": FIELDS_OPTION,
-    "seat_players": ([4, 7], players_list),
     "replicates": (1000, positive_int),
     "match_games": (2000, positive_int),
 }
 ROLE_QUANTITY = {"first": "win_first", "dealer": "win_dealer"}
 VIEWS = "seat-advantage"  # a file without [[view]] tables draws the shipped file's
-FRAMES = ("", "first-player", "balance", "field-differences")  # the rounds' design and its tables
+FRAMES = ("", "first-player", "balance", "seats", "field-differences")  # the rounds' design and its tables
+KINDS = ("differences", "wide", "lines", "forest", "heatmap", "table", "report", "sizes", "bars", "csv")  # it can draw
 
 
 @dataclass(frozen=True)
@@ -90,7 +89,7 @@ def check(exp: Experiment) -> str | None:
     """The fields are the arms: every seat plays one field's policy; no published figures to set beside."""
     if exp.arms:
         return "arms: the seat-advantage analysis plays every seat with each of options.fields; name the policies there"
-    return views.refused(exp, ("differences", "wide", "lines", "forest", "heatmap", "table", "report", "sizes"), FRAMES)
+    return views.refused(exp, KINDS, FRAMES)
 
 
 def field_arms(exp: Experiment) -> Experiment:
@@ -130,7 +129,6 @@ def render(result: SeatAdvantageResult) -> Section:
     exp = result.exp
     own: list = [
         _verdicts_table(result),
-        *(_seat_chart(result, sp) for sp in exp.options["seat_players"] if sp in exp.players),
         TableBlock(
             "match-seats",
             f"Matches to {exp.arms_for(exp.players[0])[0].rules.target_score} points (the deal rotates every round): "
@@ -138,18 +136,12 @@ def render(result: SeatAdvantageResult) -> Section:
             _matches_shown(result.matches),
             result.matches,
         ),
-        TableBlock(
-            "seat-shares",
-            "Every seat's win share (in the CSV)",
-            pd.DataFrame([{"rows": len(result.seats), "file": "seat-shares.csv"}]),
-            result.seats,
-        ),
     ]
     blocks = {b.name: b for b in own}
     setup = views.Setup(lambda what, intervals: _caption(result, what, intervals), blocks=blocks)
     fair = result.table.assign(fair_balance=result.table["players"].map(result.fair))
     frames = {"": result.frame, "first-player": result.table, "balance": fair}
-    frames["field-differences"] = differences_frame(result.between)
+    frames |= {"seats": result.seats, "field-differences": differences_frame(result.between)}
     answer = _answer(result)
     intro = (
         answer
@@ -198,33 +190,6 @@ def _n_text(result: SeatAdvantageResult) -> str:
 
 def _caption(result: SeatAdvantageResult, what: str, intervals: str) -> str:
     return caption(result.exp, what, _n_text(result), policies=", ".join(result.names), intervals=intervals)
-
-
-def _seat_chart(result: SeatAdvantageResult, sp: int) -> Chart:
-    from unocli.report import plots  # matplotlib only when drawing
-
-    sub = result.seats[result.seats["players"] == sp]
-    series = interval_series(sub, "field", result.names, ("share", "ci_low", "ci_high"))
-    cap = caption(
-        result.exp,
-        f"Share of rounds won by each seat, {sp} players: seat s is place s + 1 after the dealer (seat {sp - 1}), "
-        f"and seat 0 takes the first turn unless the start card is a Skip, Draw Two or Reverse",
-        f"{fmt.count(result.rounds[sp])} rounds per policy",
-        policies=", ".join(result.names),
-        intervals="error bars are 95% Wilson intervals; dotted line: fair share 1/n",
-    )
-    figure = plots.grouped_bars(
-        [str(s) for s in range(sp)],
-        series,
-        title=f"Win share by seat, {sp} players",
-        xlabel=f"seat (the dealer is seat {sp - 1})",
-        ylabel="win share",
-        percent=True,
-        caption=cap,
-        hline=1 / sp,
-        hline_label="fair share 1/n",
-    )
-    return Chart(f"seat-shares-{sp}p", figure, cap, f"win share by seat at {sp} players")
 
 
 def side(share: float, low: float, high: float, fair: float) -> str:
