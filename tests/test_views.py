@@ -128,7 +128,6 @@ def test_views_are_read_from_the_file_in_order_with_their_options(tmp_path):
         ('[[view]]\nkind = "verdicts"\nquantity = "turns"\noptions = { words = ["up"] }\n', r"options\.words"),
         ('[[view]]\nkind = "table"\noptions = { columns = [["a", "share:x", "x"]] }\n', r"options\.columns.*FORM:D"),
         ('[[view]]\nkind = "table"\noptions = { columns = [["a", "pair", "x"]] }\n', r"options\.columns"),
-        ('[[view]]\nkind = "table"\noptions = { margin = "length", columns = [["a", "text", "x"]] }\n', r"options\.margin"),
     ],
 )
 def test_a_bad_view_is_refused_naming_the_key(tmp_path, text, key):
@@ -259,10 +258,11 @@ def test_a_table_view_writes_each_form_with_its_decimals_and_fills_level_and_mar
     view places the report's own block of its name, and nothing when the report drew none."""
     exp = _exp(
         tmp_path,
-        '[[view]]\nkind = "table"\nname = "t"\ntitle = "{level}% against +/-{margin} pp"\n'
-        'options = { margin = "win_share_pp", columns = [["s", "share:1", "s"], ["s2", "share", "s"], '
+        '[[view]]\nkind = "table"\nname = "t"\ntitle = "{level}% over {rows} against +/-{margin:win_share_pp} pp, {mine}"\n'
+        'options = { columns = [["s", "share:1", "s"], ["s (+/-{margin:turns})", "share", "s"], '
         '["p", "pvalue", "p"], ["fields", "pair", "a", "b"], ["d", "pp_ci:2", "d", "lo", "hi"], '
-        '["x", "interval:3", "x", "lo", "hi"], ["c", "share_ci:1", "s", "lo", "hi"]] }\n'
+        '["x", "interval:3", "x", "lo", "hi"], ["c", "share_ci:1", "s", "lo", "hi"], ["sc", "signed_ci:1", "x", "x", "x"], '
+        '["sp", "signed_percent:1", "s"], ["r", "round:2", "x"]] }\n'
         '[[view]]\nkind = "report"\nname = "mine"\n[[view]]\nkind = "report"\nname = "absent"\n',
     )
     frame = pd.DataFrame(
@@ -270,16 +270,18 @@ def test_a_table_view_writes_each_form_with_its_decimals_and_fills_level_and_mar
         | {"d": [0.0123, -0.004], "lo": [0.01, -0.0061], "hi": [0.0145, -0.002], "x": [1.23456, 0.9], "sim_level": 0.99}
     )
     mine = views.TableBlock("mine", "mine", frame, frame)
-    setup = views.Setup(lambda what, intervals: what, "official", blocks={"mine": mine})
+    setup = views.Setup(lambda what, intervals: what, "official", blocks={"mine": mine}, words={"mine": "my words"})
     table, placed = views.declared(exp.views, exp, frame, setup)
-    assert table.title == "99.00% against +/-0.50 pp" and placed is mine
+    assert table.title == "99.00% over 2 against +/-0.50 pp, my words" and placed is mine
     shown = table.shown
-    assert list(shown["s"]) == ["25.0%", "50.0%"] and list(shown["s2"]) == ["25.0%", "50.0%"]
+    assert list(shown["s"]) == ["25.0%", "50.0%"] and list(shown["s (+/-1)"]) == ["25.0%", "50.0%"]
     assert list(shown["fields"]) == ["random minus basic", "basic minus strong"]
     assert list(shown["p"]) == [views.fmt.pvalue(0.5), views.fmt.pvalue(1e-9)]
     assert list(shown["d"]) == ["+1.23 pp [+1.00, +1.45]", "-0.40 pp [-0.61, -0.20]"]
     assert list(shown["x"]) == ["1.235 [0.010, 0.015]", "0.900 [-0.006, -0.002]"]
     assert list(shown["c"]) == ["25.0% [1.0%, 1.5%]", "50.0% [-0.6%, -0.2%]"]
+    assert list(shown["sc"]) == ["+1.2 [+1.2, +1.2]", "+0.9 [+0.9, +0.9]"] and list(shown["sp"]) == ["+25.0%", "+50.0%"]
+    assert list(shown["r"]) == [1.23, 0.9]
 
 
 def test_a_sizes_view_draws_a_tables_columns_by_table_size(tmp_path):
@@ -331,3 +333,17 @@ def test_a_bars_view_draws_one_table_size_and_a_csv_view_only_names_its_file(tmp
     assert ax.get_title(loc="left") == "at 4" and ax.get_xlabel() == "seat (dealer 3)" and said == [("c 4", "i")]
     assert table.name == "every-seat" and table.data is frame
     assert table.shown.to_dict("records") == [{"rows": 12, "file": "every-seat.csv"}]
+
+
+def test_a_forest_takes_its_words_from_the_file_and_a_size_not_played_falls_back(tmp_path):
+    """The caption, intervals and x label of the file ({players}, {level} filled); 7 players is not played, so the
+    middle size (4) is drawn."""
+    exp = _exp(
+        tmp_path,
+        '[[view]]\nkind = "forest"\nquantity = "turns"\ntitle = "T"\noptions = { players = 7, xlabel = "x", '
+        'caption = "from {base} at {players}", intervals = "at {level}%" }\n',
+    )
+    setup = views.Setup(lambda what, intervals: f"{what}. {intervals}.", "official")
+    (chart,) = views.declared(exp.views, exp, _frame(), setup)
+    assert chart.caption == "from official at 4. at 97.50%." and chart.alt == "T, 4 players"
+    assert chart.figure.axes[0].get_xlabel() == "x"

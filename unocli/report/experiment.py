@@ -61,7 +61,8 @@ The format (every key optional unless marked)::
     quantity = "turns"                #   the quantity it shows (required but for published, table, sizes, bars,
                                       #   csv and report)
     title = "Change from {base}"      #   its heading, {base} the baseline's name, {target} the target score of a
-                                      #   match under the first arm's rules (default: from the kind and quantity)
+                                      #   match under the first arm's rules, {margin:KEY} a [margins] value (also
+                                      #   in the options' words) (default: from the kind and quantity)
     frame = "matches"                 #   which of the report's frames it reads (default: its first; the report names them)
     options = { players = 4 }         #   the kind's settings (below)
 
@@ -88,8 +89,9 @@ colour per value of ``by``, default ``field``; ``xlabel``, ``ylabel``,
 dotted 1/n; its words may name ``{players}`` and ``{last}``, the last seat;
 no quantity), ``csv`` (a frame written as a CSV only, its rows and file
 named in the report; no quantity),
-``forest`` (each row's change at one table size, ``players``, default 4 when
-played, else the middle size, with the margin as a band; ``arm``) and
+``forest`` (each row's change at one table size, ``players``, default 4,
+the middle size when that is not played, with the margin as a band; ``arm``;
+``xlabel``, ``caption`` and ``intervals`` with ``{players}`` and ``{level}``) and
 ``heatmap`` (the change over ``rows`` x ``cols``, two of field, players and
 arm; ``players`` to keep one size), ``verdicts`` (one row per table size
 and arm, one column per field: the change and its word, ``words`` = [up,
@@ -97,10 +99,10 @@ down], and where the verdict holds; ``{level}`` and ``{margin}`` fill its
 title), ``interactions`` (each arm's effect under one field minus under
 another), ``table`` (one of the report's frames as it is, no quantity:
 ``columns`` = [[heading, form, column...]], forms ``text``, ``count``,
-``num``, ``share``, ``pvalue``, ``pair`` (two columns: "a minus b"), ``ci``,
-``share_ci``, ``pp_ci``, ``interval``, ``quantile``, ``FORM:D`` for D
-decimals; ``note``; ``margin``, a ``[margins]`` key, fills ``{margin}`` and
-the frame's ``sim_level`` ``{level}`` in its title), and the distributions
+``num``, ``share``, ``pvalue``, ``signed_percent``, ``round``, ``pair``
+(two columns: "a minus b"), ``ci``, ``share_ci``, ``pp_ci``, ``signed_ci``,
+``interval``, ``quantile``, ``FORM:D`` for D decimals; ``note``; its title
+may name ``{level}``, the frame's ``sim_level``, and ``{rows}``), and the distributions
 of one ``field`` from the report's histograms: ``percentiles`` (mean,
 median, p90, p99 by table size; ``ylabel``), ``histogram`` and ``ecdf`` (the
 baseline at each of ``players``, or every arm at one size ``players = 4``;

@@ -19,8 +19,8 @@ Check = Callable[[Any], str | None]
 # Equivalence margins (TOST, ``stats.equivalence``) and their defaults: the keys of an experiment's ``[margins]``.
 MARGINS: dict[str, float] = {"win_share_pp": 0.5, "turns": 1.0, "balance": 0.01}
 # The forms of a ``table`` view's columns (``unocli.report.views`` writes them) and how many columns each reads.
-FORMS = {"text": 1, "count": 1, "num": 1, "share": 1, "pvalue": 1, "pair": 2, "ci": 3, "share_ci": 3, "pp_ci": 3}
-FORMS |= {"interval": 3, "quantile": 3}
+FORMS = {"text": 1, "count": 1, "num": 1, "share": 1, "pvalue": 1, "signed_percent": 1, "round": 1, "pair": 2}
+FORMS |= {"ci": 3, "share_ci": 3, "pp_ci": 3, "signed_ci": 3, "interval": 3, "quantile": 3}
 
 
 def positive_int(value: Any) -> str | None:
@@ -105,10 +105,6 @@ def _one_size(v: Any) -> str | None:
     return players_list([v]) if not isinstance(v, list) else "must be one table size"
 
 
-def _margin(v: Any) -> str | None:
-    return None if v in MARGINS else f"must name a margin: {', '.join(MARGINS)}"
-
-
 def _number(v: Any) -> str | None:
     return None if isinstance(v, int | float) and not isinstance(v, bool) else "must be a number"
 
@@ -181,7 +177,7 @@ VIEW_OPTIONS: dict[str, dict[str, Check]] = {
         "fair": _bool,
     },
     "csv": {},
-    "forest": {"players": _one_size, "arm": _column},
+    "forest": {"players": _one_size, "arm": _column, "caption": _text, "intervals": _text, "xlabel": _text},
     "heatmap": {
         "rows": lambda v: None if v in ("field", "players", "arm") else 'must be "field", "players" or "arm"',
         "cols": lambda v: None if v in ("field", "players", "arm") else 'must be "field", "players" or "arm"',
@@ -190,7 +186,7 @@ VIEW_OPTIONS: dict[str, dict[str, Check]] = {
     "published": {},
     "verdicts": {"arm": _column, "words": _words, "decimals": _whole},
     "interactions": {"arm": _column},
-    "table": {"columns": _columns, "note": _text, "margin": _margin},
+    "table": {"columns": _columns, "note": _text},
     "report": {},
     "percentiles": {"arm": _column, "field": _text, "ylabel": _text, "caption": _text},
     "histogram": _DISTRIBUTION,

@@ -241,7 +241,8 @@ class Setup:
     ``counts`` (the games behind each table size's histograms); the
     ``verdicts`` and ``interactions`` views read ``between`` (per quantity,
     each (players, arm)'s interactions between fields). ``blocks``: the tables and charts the report draws itself,
-    by name, which ``report`` views place among the others.
+    by name, which ``report`` views place among the others; ``words``: values of the
+    report's own that the views' titles may name (``{key}``).
     """
 
     caption: Callable[..., str]
@@ -252,6 +253,7 @@ class Setup:
     counts: Mapping[int, int] = field(default_factory=dict)
     between: Mapping[str, Mapping[tuple, list[FieldInteraction]]] = field(default_factory=dict)
     blocks: Mapping[str, Block] = field(default_factory=dict)
+    words: Mapping[str, str] = field(default_factory=dict)
 
 
 def chosen(exp: Experiment, defaults: Sequence[View] | str) -> tuple[View, ...]:
@@ -292,7 +294,7 @@ def declared(
     frames = frame if isinstance(frame, Mapping) else {"": frame}
     empty = pd.DataFrame(columns=["quantity"])
     out: list[Block] = []
-    for v in map(partial(_target_filled, exp), views):
+    for v in map(partial(_file_filled, exp), views):
         data = frames.get(v.frame)
         block = _DRAW[v.kind](v, exp, data if data is not None else empty, setup)
         if block is not None:
@@ -300,12 +302,23 @@ def declared(
     return out
 
 
-def _target_filled(exp: Experiment, v: View) -> View:
-    """``v`` with ``{target}`` in its title filled in: the target score of a match under the first arm's rules."""
-    if "{target}" not in v.title:
-        return v
-    target = exp.arms_for(exp.players[0])[0].rules.target_score
-    return replace(v, title=v.title.replace("{target}", str(target)))
+def _file_filled(exp: Experiment, v: View) -> View:
+    """``v`` with what its title and options name of the experiment filled in: ``{target}``, the target score of a
+    match under the first arm's rules, and ``{margin:KEY}``, the ``[margins]`` value KEY."""
+    values = {f"{{margin:{k}}}": fmt.num(m) for k, m in exp.margins.items()}
+
+    def fill(x: Any) -> Any:
+        if isinstance(x, list):
+            return [fill(y) for y in x]
+        if not isinstance(x, str):
+            return x
+        if "{target}" in x:  # the arms are built only when a title asks for their target
+            x = x.replace("{target}", str(exp.arms_for(exp.players[0])[0].rules.target_score))
+        for key, value in values.items():
+            x = x.replace(key, value)
+        return x
+
+    return replace(v, title=fill(v.title), options={k: fill(x) for k, x in v.options.items()})
 
 
 def _what(v: View, setup: Setup, default: str) -> str:
@@ -388,7 +401,8 @@ _MEAN_INTERVALS = "error bars are 95% intervals (Wilson for a share, t for a mea
 def _forest_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
     arm = v.options.get("arm", "arm")
     d = differences(frame, v.quantity, arm=arm)
-    players = v.options.get("players", 4 if 4 in exp.players else exp.players[len(exp.players) // 2])
+    players = v.options.get("players", 4)  # a size not played: the middle one
+    players = players if players in exp.players else exp.players[len(exp.players) // 2]
     d = d[d["players"] == players]
     if not len(d) or d["margin"].isna().all():
         return None
@@ -397,13 +411,14 @@ def _forest_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) ->
     margin = float(d["margin"].iloc[0])
     shown_margin = f"{fmt.num(100 * margin)} pp" if percent else f"{fmt.num(margin)} {v.quantity}"
     title = _what(v, setup, f"Each {arm}'s effect on {v.quantity}") + f", {players} players"
+    what = f"{title}: the change from {{base}}, paired on the same deals; the grey band is the equivalence margin "
+    intervals = "bars are simultaneous {level}% intervals (95% for the whole family)"
     cap = setup.caption(
-        f"{title}: the change from {setup.baseline or 'the baseline'}, paired on the same deals; the grey band is the "
-        f"equivalence margin +/-{shown_margin}",
-        f"bars are simultaneous {level}% intervals (95% for the whole family)",
+        _filled(v.options.get("caption", what + f"+/-{shown_margin}"), setup, players=players),
+        _filled(v.options.get("intervals", intervals), setup, level=level),
     )
     labels = [", ".join(str(x) for x in (r[arm], r["field"]) if str(x)) for _, r in d.iterrows()]
-    xlabel = f"{v.quantity} minus {setup.baseline or 'the baseline'}" + (" (pp)" if percent else "")
+    xlabel = v.options.get("xlabel", f"{v.quantity} minus {setup.baseline or 'the baseline'}" + (" (pp)" if percent else ""))
     return forest(d, labels, xlabel=xlabel, caption=cap, name=v.name, title=title, percent=percent)
 
 
@@ -429,9 +444,9 @@ def _published_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup)
 
 
 def _filled(text: str, setup: Setup, **values: Any) -> str:
-    """``text`` with ``{base}`` and each ``{key}`` of ``values`` filled in."""
+    """``text`` with ``{base}``, each ``{key}`` of ``values`` and of the report's ``setup.words`` filled in."""
     text = text.replace("{base}", setup.baseline or "the baseline")
-    for key, value in values.items():
+    for key, value in {**setup.words, **values}.items():
         text = text.replace("{" + key + "}", str(value))
     return text
 
@@ -493,6 +508,9 @@ _FORMS: dict[str, Callable[..., Any]] = {
     "ci": lambda p, lo, hi, d=None: interval(fmt.ci, p, lo, hi),
     "share_ci": lambda p, lo, hi, d=2: interval(fmt.share_ci, p, lo, hi, d),
     "pp_ci": lambda p, lo, hi, d=2: interval(fmt.pp_ci, p, lo, hi, d),
+    "signed_ci": lambda p, lo, hi, d=2: interval(fmt.signed_ci, p, lo, hi, d),
+    "signed_percent": lambda c, d=1: lambda r: fmt.fixed(100 * r[c], d, sign=True) + "%",
+    "round": lambda c, d=4: lambda r: round(r[c], d),
     "interval": lambda p, lo, hi, d=None: interval(fmt.interval, p, lo, hi, d),
     # an order statistic of a histogram of turns: its last bin (TURNS_BINS - 1) means "at least"
     "quantile": lambda p, lo, hi, d=None: lambda r: fmt.quantile(r[p], r[lo], r[hi], TURNS_BINS - 1),
@@ -509,15 +527,12 @@ def _column_of(form: str, names: Sequence[str]) -> Any:
 def _table_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
     """A frame of the report's as it is, shown column by column (``columns``: [heading, form, column...]).
 
-    Its title may name ``{level}``, the simultaneous level of the frame's ``sim_level``, and ``{margin}``, the
-    experiment's margin named by the ``margin`` option.
+    Its title may name ``{level}``, the simultaneous level of the frame's ``sim_level``, and ``{rows}``, its rows.
     """
     if not len(frame):
         return None
     columns = {str(heading): _column_of(form, names) for heading, form, *names in v.options["columns"]}
-    values = {"level": _level(frame)} if "sim_level" in frame else {}
-    if "margin" in v.options:
-        values["margin"] = fmt.num(exp.margins[v.options["margin"]])
+    values = {"rows": len(frame), **({"level": _level(frame)} if "sim_level" in frame else {})}
     title = _filled(v.title, setup, **values)
     return TableBlock(v.name, title, shown(frame, columns), frame, v.options.get("note", ""))
 
