@@ -663,6 +663,8 @@ _DRAW: dict[str, Callable[[View, Experiment, pd.DataFrame, Setup], Block | None]
     "ecdf": _distribution_view,
 }
 KINDS = tuple(_DRAW)
+# The kinds a report draws from its frames alone (no histograms, interactions between fields or published figures).
+FRAME_KINDS = ("differences", "wide", "lines", "forest", "heatmap", "table", "report", "sizes", "bars", "csv")
 
 
 # ---------------------------------------------------------------- charts by table size and forests (the analyses' own)

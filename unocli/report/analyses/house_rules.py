@@ -13,6 +13,7 @@ differently under two fields is the interaction of fields
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from dataclasses import fields as fields_of
 from functools import partial
 
 import pandas as pd
@@ -59,34 +60,21 @@ OPTIONS = {
 
 VIEWS = "house-rules"  # a file without [[view]] tables draws the shipped file's
 FRAMES = ("", "effects", "levels", "interactions")  # the design's frame, the matrix's effects and levels, interactions
-KINDS = ("differences", "wide", "lines", "forest", "heatmap", "table", "report", "sizes", "bars", "csv")  # it can draw
 
 
 @dataclass(frozen=True)
-class HouseRulesResult:
-    """The measured matrix (``data``: levels ``table``, ``effects``, ...), the design's tidy ``frame``, the skill
-    gap (None when ``options.skill_games`` is 0), the fields' interactions per quantity (``turns``, ``first``,
-    ``dealer``; keyed (players, rule)) and the ``ranking``."""
+class HouseRulesResult(analysis.HouseRules):
+    """The measured matrix (:class:`~unocli.analysis.house_rules.HouseRules`: levels ``table``, ``effects``, ...)
+    with the experiment, the design's tidy ``frame``, the games played, the skill gap (None when
+    ``options.skill_games`` is 0), the fields' interactions per quantity (``turns``, ``first``, ``dealer``; keyed
+    (players, rule)) and the ``ranking``."""
 
     exp: Experiment
-    data: analysis.HouseRules
     frame: pd.DataFrame
     games: int
     skill: pd.DataFrame | None = None
     between: dict[str, dict[tuple, list[FieldInteraction]]] = field(default_factory=dict)
     ranking: pd.DataFrame | None = None
-
-    names = property(lambda self: self.data.names)
-    base = property(lambda self: self.data.base)
-    fields = property(lambda self: self.data.fields)
-    table = property(lambda self: self.data.table)
-    effects = property(lambda self: self.data.effects)
-    rounds = property(lambda self: self.data.rounds)
-    fair = property(lambda self: self.data.fair)
-    identical = property(lambda self: self.data.identical)
-    rules = property(lambda self: self.data.rules)
-    ref = property(lambda self: self.data.ref)
-    mid = property(lambda self: self.data.mid)
 
     def cell(self, rule: str, p: int, field: str) -> pd.DataFrame:
         """The effects row of one rule at ``p`` players under ``field``."""
@@ -97,7 +85,7 @@ class HouseRulesResult:
 def check(exp: Experiment) -> str | None:
     if len(exp.arms) < 2:
         return "arms: the house-rules analysis needs the baseline arm and at least one house rule"
-    return check_fields(exp) or views.refused(exp, KINDS, FRAMES)
+    return check_fields(exp) or views.refused(exp, views.FRAME_KINDS, FRAMES)
 
 
 def compute(exp: Experiment, ctx: Context) -> HouseRulesResult:
@@ -124,7 +112,9 @@ def compute(exp: Experiment, ctx: Context) -> HouseRulesResult:
         )
     }
     games = played.games + (int(skill["games"].sum()) if skill is not None else 0)
-    return HouseRulesResult(exp, data, played.frame, games, skill, between, analysis.ranking(data, m, skill))
+    measured = {f.name: getattr(data, f.name) for f in fields_of(analysis.HouseRules)}
+    ranked = analysis.ranking(data, m, skill)
+    return HouseRulesResult(**measured, exp=exp, frame=played.frame, games=games, skill=skill, between=between, ranking=ranked)
 
 
 def render(result: HouseRulesResult) -> Section:

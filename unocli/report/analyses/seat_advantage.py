@@ -44,7 +44,6 @@ from unocli.study.stats import ALPHA
 OPTIONS = {"fields": FIELDS_OPTION, "replicates": (1000, positive_int), "match_games": (2000, positive_int)}
 VIEWS = "seat-advantage"  # a file without [[view]] tables draws the shipped file's
 FRAMES = ("", "first-player", "balance", "seats", "field-differences")  # the rounds' design and its tables
-KINDS = ("differences", "wide", "lines", "forest", "heatmap", "table", "report", "sizes", "bars", "csv")  # it can draw
 ROLES = (("first", "first player"), ("dealer", "dealer"))
 
 
@@ -60,7 +59,7 @@ def check(exp: Experiment) -> str | None:
     """The fields are the arms: every seat plays one field's policy; no published figures to set beside."""
     if exp.arms:
         return "arms: the seat-advantage analysis plays every seat with each of options.fields; name the policies there"
-    return views.refused(exp, KINDS, FRAMES)
+    return views.refused(exp, views.FRAME_KINDS, FRAMES)
 
 
 def field_arms(exp: Experiment) -> Experiment:
