@@ -347,3 +347,26 @@ def test_a_forest_takes_its_words_from_the_file_and_a_size_not_played_falls_back
     (chart,) = views.declared(exp.views, exp, _frame(), setup)
     assert chart.caption == "from official at 4. at 97.50%." and chart.alt == "T, 4 players"
     assert chart.figure.axes[0].get_xlabel() == "x"
+
+
+def test_a_heatmap_view_keeps_one_field_names_the_arm_and_lists_the_arms_in_the_frames_order(tmp_path):
+    """Of two fields only `b` is drawn (its changes, not `a`'s); the rows are the arms top down as the frame has
+    them (zeta before alpha, not the alphabet's order), the axis named by the arm option; {field} fills the title."""
+    exp = _exp(
+        tmp_path,
+        '[[view]]\nkind = "heatmap"\nquantity = "turns"\ntitle = "T ({field})"\n'
+        'options = { field = "b", arm = "rule", caption = "c {field}", intervals = "at {level}%" }\n',
+    )
+    base = _frame()
+    rule = base[base["arm"] == "rule"]
+    alpha = rule.assign(arm="alpha", difference=rule["difference"] * 3)
+    one = pd.concat([base[base["arm"] == "official"], rule.assign(arm="zeta"), alpha], ignore_index=True)
+    frame = pd.concat([one.assign(field="a", difference=9.0), one.assign(field="b")], ignore_index=True)
+    said = []
+    setup = views.Setup(lambda *a: said.append(a) or "cap", "official")
+    (chart,) = views.declared(exp.views, exp, frame, setup)
+    ax = chart.figure.axes[0]
+    labels = [t.get_text() for t in ax.get_yticklabels()]  # bottom up: zeta is the top row
+    assert labels == ["alpha", "zeta"] and ax.get_ylabel() == "rule"
+    assert sorted(t.get_text().split("\n")[0] for t in ax.texts) == ["+2.0", "+6.0", "-0.2", "-0.8"]
+    assert ax.get_title(loc="left") == "T (b)" and said == [("c b", "at 97.50%", "b")]

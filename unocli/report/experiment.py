@@ -93,7 +93,9 @@ named in the report; no quantity),
 the middle size when that is not played, with the margin as a band; ``arm``;
 ``xlabel``, ``caption`` and ``intervals`` with ``{players}`` and ``{level}``) and
 ``heatmap`` (the change over ``rows`` x ``cols``, two of field, players and
-arm; ``players`` to keep one size), ``verdicts`` (one row per table size
+arm, the arms top down in the frame's order; ``players`` or ``field`` to keep
+one, ``arm`` to name it; ``caption`` and ``intervals`` with ``{field}`` and
+``{level}``), ``verdicts`` (one row per table size
 and arm, one column per field: the change and its word, ``words`` = [up,
 down], and where the verdict holds; ``{level}`` and ``{margin}`` fill its
 title), ``interactions`` (each arm's effect under one field minus under

@@ -423,15 +423,25 @@ def _forest_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) ->
 
 
 def _heatmap_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
-    d = differences(frame, v.quantity)
+    """The change over two of field, players and arm (``rows`` x ``cols``), of one ``field`` or table size
+    (``players``) when asked; the arms top down in the frame's order. Its words may name ``{field}``, ``{level}``."""
+    arm, field = v.options.get("arm", "arm"), None
+    d = differences(frame, v.quantity, arm=arm)
     if "players" in v.options:
         d = d[d["players"] == v.options["players"]]
+    if "field" in v.options and len(d):
+        field = _field(v, list(dict.fromkeys(d["field"])))
+        d = d[d["field"] == field]
     if not len(d):
         return None
-    rows, cols = v.options.get("rows", "arm"), v.options.get("cols", "players")
+    d[arm] = pd.Categorical(d[arm], categories=list(dict.fromkeys(d[arm]))[::-1])  # the frame's order, top down
+    rows, cols = (arm if r == "arm" else r for r in (v.options.get("rows", "arm"), v.options.get("cols", "players")))
     percent = is_binary(v.quantity)
-    title = _what(v, setup, f"Change in {v.quantity} from {{base}}")
-    cap = setup.caption(f"{title}, each cell with its verdict", "verdicts read simultaneous intervals against the margin")
+    words = partial(_filled, setup=setup, field=field or "", level=_level(d))
+    title = words(_what(v, setup, f"Change in {v.quantity} from {{base}}"))
+    what = words(v.options.get("caption", f"{title}, each cell with its verdict"))
+    intervals = words(v.options.get("intervals", "verdicts read simultaneous intervals against the margin"))
+    cap = setup.caption(what, intervals, field) if field else setup.caption(what, intervals)
     unit = "pp" if percent else v.quantity
     return heatmap(d, rows, cols, caption=cap, name=v.name, title=title, unit=unit, scale=100.0 if percent else 1.0)
 

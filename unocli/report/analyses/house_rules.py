@@ -34,7 +34,7 @@ from unocli.report.analyses.fields import (
     templates_text,
 )
 from unocli.report.analyses.house_rules_text import EFFECTS, SORT_KEY, answer, direction, findings, shown, value
-from unocli.report.design import Design, play, select
+from unocli.report.design import Design, play
 from unocli.report.experiment import Experiment
 from unocli.report.model import Block, Chart, Section, TableBlock, sentences
 from unocli.report.options import policy_spec, positive_int
@@ -126,12 +126,11 @@ def render(result: HouseRulesResult) -> Section:
         "house-rules-forest": _forest(result),
         **{b.name: b for b in _verdict_tables(result)},
         **({"skill-gap-chart": _skill_chart(result), "skill-gap-table": _skill_table(result)} if skill else {}),
-        "house-rules-turns-heatmap": _heatmap(result),
         "house-rules-balance": _balance_chart(result),
     }
     # every interaction of a quantity belongs to its one family
     families = ", ".join(f"{q} {next(iter(v.values()))[0].family}" for q, v in result.between.items() if v)
-    setup = views.Setup(lambda what, intervals: _caption(result, what, intervals), base, blocks=own, words={"families": families})
+    setup = views.Setup(partial(_caption, result), base, blocks=own, words={"families": families})
     frames = {"": result.frame, "effects": result.effects, "levels": result.table}
     frames["interactions"] = interactions_frame(result.between, {"first": 100.0, "dealer": 100.0})
     text = answer(result, result.ranking) if result.ranking is not None else ""
@@ -175,22 +174,6 @@ def _forest(result: HouseRulesResult) -> Chart:
         name="house-rules-forest",
         title=f"Each house rule's effect under each field, {mid} players",
     )
-
-
-def _heatmap(result: HouseRulesResult) -> Chart:
-    """The change in turns per rule and table size under the reference field, with its verdict."""
-    diffs = views.differences(select(result.frame, "turns", field=result.ref), "turns", arm="rule")
-    diffs["rule"] = pd.Categorical(diffs["rule"], categories=result.rules[::-1])  # the experiment's order, top down
-    cap = _caption(
-        result,
-        f"Change in mean turns per round from {result.base}, paired on the same deals, every seat {result.ref} "
-        "(the other fields are in the verdict tables), each cell with its verdict",
-        f"verdicts on simultaneous {fmt.fixed(100 * diffs['sim_level'].iloc[0], 2)}% intervals (95% for the family) "
-        "against the margin",
-        policies=result.ref,
-    )
-    title = f"How each house rule changes the length of a round ({result.ref})"
-    return views.heatmap(diffs, "rule", "players", caption=cap, name="house-rules-turns-heatmap", title=title, unit="turns")
 
 
 def _balance_chart(result: HouseRulesResult) -> Chart:
