@@ -370,3 +370,29 @@ def test_a_heatmap_view_keeps_one_field_names_the_arm_and_lists_the_arms_in_the_
     assert labels == ["alpha", "zeta"] and ax.get_ylabel() == "rule"
     assert sorted(t.get_text().split("\n")[0] for t in ax.texts) == ["+2.0", "+6.0", "-0.2", "-0.8"]
     assert ax.get_title(loc="left") == "T (b)" and said == [("c b", "at 97.50%", "b")]
+
+
+def test_a_panels_view_draws_each_panel_of_one_table_size_with_its_margin(tmp_path):
+    """One row per (rule, field), rules kept together in the frame's order; a turns panel with the +/-1 turn band
+    and a share panel whose band is the 0.5 pp margin as a share; 4 players only; the words filled."""
+    exp = _exp(
+        tmp_path,
+        '[[view]]\nkind = "panels"\nname = "p"\ntitle = "T {players}"\noptions = { label = ["rule", "field"], '
+        'panels = [["turns", "dt", "dt_lo", "dt_hi", "turns"], ["first", "df", "df_lo", "df_hi", "win_share_pp", "pp"]], '
+        'caption = "c {base} +/-{margin:turns}", intervals = "at {level}%" }\n',
+    )
+    rows = [(p, r, f, d) for p in (2, 4) for f in ("x", "y") for r, d in (("zeta", 1.0), ("alpha", -2.0))]
+    frame = pd.DataFrame(rows, columns=["players", "rule", "field", "dt"]).assign(sim_level=0.99)
+    frame = frame.assign(dt=frame["dt"] * frame["players"], dt_lo=lambda f: f["dt"] - 0.5, dt_hi=lambda f: f["dt"] + 0.5)
+    frame = frame.assign(df=0.001, df_lo=-0.001, df_hi=0.003)
+    said = []
+    setup = views.Setup(lambda what, intervals: said.append((what, intervals)) or "cap", "official")
+    (chart,) = views.declared(exp.views, exp, frame, setup)
+    turns, first = chart.figure.axes[:2]
+    labels = [t.get_text() for t in turns.get_yticklabels()]
+    assert labels == ["zeta, x", "zeta, y", "alpha, x", "alpha, y"]  # zeta first, as in the frame, not as the alphabet
+    points = sorted(x for c in turns.containers for x in c.lines[0].get_xdata())
+    assert points == [-8.0, -8.0, 4.0, 4.0]  # 4 players: 1 x 4 and -2 x 4
+    bands = {round(p.get_width(), 6) for ax in (turns, first) for p in ax.patches if p.get_label() == "equivalence band"}
+    assert bands == {2.0, 0.01}  # +/-1 turn; +/-0.5 pp, drawn as a share
+    assert said == [("c official +/-1", "at 99.00%")]

@@ -55,11 +55,11 @@ The format (every key optional unless marked)::
 
     [[view]]                          # a table or chart of the design's tidy frame, in file order (one table each)
     kind = "forest"                   #   required: differences, wide, lines, forest, heatmap, verdicts,
-                                      #   interactions, table, sizes, bars, csv, percentiles, histogram, ecdf,
-                                      #   published or report
+                                      #   interactions, table, sizes, bars, panels, csv, percentiles, histogram,
+                                      #   ecdf, published or report
     name = "turns-forest"             #   its file name (CSV or chart; default: KIND-QUANTITY)
     quantity = "turns"                #   the quantity it shows (required but for published, table, sizes, bars,
-                                      #   csv and report)
+                                      #   panels, csv and report)
     title = "Change from {base}"      #   its heading, {base} the baseline's name, {target} the target score of a
                                       #   match under the first arm's rules, {margin:KEY} a [margins] value (also
                                       #   in the options' words) (default: from the kind and quantity)
@@ -87,7 +87,11 @@ dashed, with ``reference_label``; no quantity), ``bars`` (a frame's
 colour per value of ``by``, default ``field``; ``xlabel``, ``ylabel``,
 ``caption``, ``intervals``, ``alt``, ``percent``, ``fair = true`` for a
 dotted 1/n; its words may name ``{players}`` and ``{last}``, the last seat;
-no quantity), ``csv`` (a frame written as a CSV only, its rows and file
+no quantity), ``panels`` (a frame's effects at one table size, ``players``,
+as a forest of panels: one row per value of the ``label`` columns, one panel
+per [x label, point, low, high, margin key] of ``panels``, "pp" last for a
+share; ``caption`` and ``intervals`` with ``{players}`` and ``{level}``; no
+quantity), ``csv`` (a frame written as a CSV only, its rows and file
 named in the report; no quantity),
 ``forest`` (each row's change at one table size, ``players``, default 4,
 the middle size when that is not played, with the margin as a band; ``arm``;

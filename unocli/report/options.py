@@ -114,6 +114,23 @@ def _three_columns(v: Any) -> str | None:
     return None if ok else 'must name three columns: the point, its low and its high, e.g. ["share", "low", "high"]'
 
 
+def _names(v: Any) -> str | None:
+    ok = isinstance(v, list) and v and all(isinstance(c, str) and c for c in v)
+    return None if ok else 'must be a list of column names, e.g. ["rule", "field"]'
+
+
+def _panels(v: Any) -> str | None:
+    """[[x label, point, low, high, margin key, ("pp")]]: the columns of each panel and the [margins] key of its band."""
+
+    def ok(c: Any) -> bool:
+        shape = isinstance(c, list) and len(c) in (5, 6) and all(isinstance(x, str) and x for x in c)
+        return shape and c[4] in MARGINS and c[5:] in ([], ["pp"])
+
+    if isinstance(v, list) and v and all(ok(c) for c in v):
+        return None
+    return f'must be a list of [x label, point, low, high, margin ({", ".join(MARGINS)})] with "pp" last for a share'
+
+
 def _columns(v: Any) -> str | None:
     """[[heading, form, column...]]: a form of ``views.FORMS`` (``FORM`` or ``FORM:D``, D decimals) and its columns."""
 
@@ -136,7 +153,7 @@ _DISTRIBUTION: dict[str, Check] = {
     "caption": _text,
 }
 # The kinds of view that draw no one quantity of the design frame (a [[view]] of another kind names one).
-NO_QUANTITY = ("published", "table", "report", "sizes", "bars", "csv")
+NO_QUANTITY = ("published", "table", "report", "sizes", "bars", "csv", "panels")
 # A view's kinds and the options each takes: name -> the check of its value (None: fine, else why not).
 VIEW_OPTIONS: dict[str, dict[str, Check]] = {
     "differences": {"arm": _column},
@@ -177,6 +194,13 @@ VIEW_OPTIONS: dict[str, dict[str, Check]] = {
         "fair": _bool,
     },
     "csv": {},
+    "panels": {
+        "players": _one_size,
+        "label": _names,
+        "panels": _panels,
+        "caption": _text,
+        "intervals": _text,
+    },
     "forest": {"players": _one_size, "arm": _column, "caption": _text, "intervals": _text, "xlabel": _text},
     "heatmap": {
         "rows": lambda v: None if v in ("field", "players", "arm") else 'must be "field", "players" or "arm"',
@@ -201,6 +225,7 @@ VIEW_REQUIRED: dict[str, tuple[str, ...]] = {
     "table": ("columns",),
     "sizes": ("columns", "ylabel", "caption", "intervals"),
     "bars": ("players", "x", "columns", "xlabel", "ylabel", "caption", "intervals"),
+    "panels": ("label", "panels", "caption", "intervals"),
     "percentiles": ("field", "ylabel"),
     "histogram": ("field", "xlabel"),
     "ecdf": ("field", "xlabel"),

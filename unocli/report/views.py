@@ -609,6 +609,30 @@ def _csv_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Bl
     return TableBlock(v.name, _filled(v.title, setup), pd.DataFrame([{"rows": len(frame), "file": f"{v.name}.csv"}]), frame)
 
 
+def _panels_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
+    """A frame's effects at one table size (``players``, default 4, else the middle size) as a forest of panels,
+    one row per value of the ``label`` columns (joined by ", "; rows kept together by the first, in the frame's
+    order), one panel per ``[x label, point, low, high, margin key]`` of ``panels`` (a sixth item "pp": the
+    margin is in percentage points of a share); its words may name ``{players}`` and ``{level}``."""
+    o = v.options
+    players = o.get("players", 4)
+    players = players if players in exp.players else exp.players[len(exp.players) // 2]
+    at = frame[frame["players"] == players] if len(frame) else frame
+    if not len(at):
+        return None
+    first = {x: k for k, x in enumerate(dict.fromkeys(at[o["label"][0]]))}
+    at = at.assign(label=[", ".join(str(r[c]) for c in o["label"]) for _, r in at.iterrows()])
+    at = at.assign(order=at[o["label"][0]].map(first)).sort_values("order", kind="stable")
+    panels = []
+    for xlabel, point, low, high, key, *unit in o["panels"]:
+        percent = unit == ["pp"]
+        panels.append((xlabel, point, low, high, exp.margins[key] / (100 if percent else 1), percent))
+    level = _level(at) if "sim_level" in at else "95"
+    words = partial(_filled, setup=setup, players=players, level=level)
+    cap = setup.caption(words(o["caption"]), words(o["intervals"]))
+    return forest_chart(at, "label", panels, cap, name=v.name, title=words(v.title))
+
+
 def _report_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
     """A table or chart the report draws itself (``Setup.blocks``, by the view's name), placed here."""
     return setup.blocks.get(v.name)
@@ -667,6 +691,7 @@ _DRAW: dict[str, Callable[[View, Experiment, pd.DataFrame, Setup], Block | None]
     "report": _report_view,
     "sizes": _sizes_view,
     "bars": _bars_view,
+    "panels": _panels_view,
     "csv": _csv_view,
     "percentiles": _percentiles_view,
     "histogram": _distribution_view,
@@ -674,7 +699,7 @@ _DRAW: dict[str, Callable[[View, Experiment, pd.DataFrame, Setup], Block | None]
 }
 KINDS = tuple(_DRAW)
 # The kinds a report draws from its frames alone (no histograms, interactions between fields or published figures).
-FRAME_KINDS = ("differences", "wide", "lines", "forest", "heatmap", "table", "report", "sizes", "bars", "csv")
+FRAME_KINDS = ("differences", "wide", "lines", "forest", "heatmap", "table", "report", "sizes", "bars", "csv", "panels")
 
 
 # ---------------------------------------------------------------- charts by table size and forests (the analyses' own)

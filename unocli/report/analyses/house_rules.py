@@ -22,7 +22,7 @@ from unocli.analysis import house_rules as analysis
 from unocli.analysis.house_rules_gap import skill_gaps
 from unocli.analysis.skill import Plan, RuleSet
 from unocli.report import fmt, views
-from unocli.report.analyses.common import Context, caption, effect_forest
+from unocli.report.analyses.common import Context, caption
 from unocli.report.analyses.fields import (
     FIELDS_OPTION,
     check_fields,
@@ -123,7 +123,6 @@ def render(result: HouseRulesResult) -> Section:
     skill = result.skill is not None and len(result.skill) > 0
     own: dict[str, Block] = {
         **({"house-rules-ranking": _ranking_table(result)} if result.ranking is not None else {}),
-        "house-rules-forest": _forest(result),
         **{b.name: b for b in _verdict_tables(result)},
         **({"skill-gap-chart": _skill_chart(result), "skill-gap-table": _skill_table(result)} if skill else {}),
         "house-rules-balance": _balance_chart(result),
@@ -155,24 +154,6 @@ def _caption(result: HouseRulesResult, title: str, intervals: str, policies: str
     policies = policies or ("every seat one field's policy: " + ", ".join(result.fields))
     return caption(
         result.exp, title, n, rules=f"each house rule alone on top of {result.base}", policies=policies, intervals=intervals
-    )
-
-
-def _forest(result: HouseRulesResult) -> Chart:
-    """Each house rule's effect at the middle table size under each field on turns, the first player and balance."""
-    mid = result.mid
-    at = result.effects[result.effects["players"] == mid]
-    order = {name: k for k, name in enumerate(result.rules)}  # the experiment's order, the fields together
-    at = at.assign(label=[f"{r.rule}, {r.field}" for r in at.itertuples()], order=at["rule"].map(order))
-    return effect_forest(
-        at.sort_values("order", kind="stable"),
-        "label",
-        "d_first",
-        result.exp.margins,
-        lambda what, intervals: _caption(result, what, intervals),
-        what=f"Each house rule's effect at {mid} players against {result.base}, one row per rule and field",
-        name="house-rules-forest",
-        title=f"Each house rule's effect under each field, {mid} players",
     )
 
 
