@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from unocli.report import views
+from unocli.report import kinds, views
 
 pytest.importorskip("matplotlib")
 
@@ -103,10 +103,10 @@ def test_views_are_read_from_the_file_in_order_with_their_options(tmp_path):
         ("forest", "forest-turns", "turns", {"players": 4, "arm": "rules"}),
         ("differences", "diffs", "turns", {}),
     ]
-    defaults = (views.View("published", "published"),)
-    assert views.chosen(exp, defaults) == exp.views and views.chosen(_exp(tmp_path, ""), defaults) == defaults
-    assert views.refused(exp, ("published",)) == "view[0].kind: this report draws only published views, not 'forest'"
-    assert views.refused(exp, ("forest", "differences")) is None
+    defaults = (kinds.View("published", "published"),)
+    assert kinds.chosen(exp, defaults) == exp.views and kinds.chosen(_exp(tmp_path, ""), defaults) == defaults
+    assert kinds.refused(exp, ("published",)) == "view[0].kind: this report draws only published views, not 'forest'"
+    assert kinds.refused(exp, ("forest", "differences")) is None
 
 
 @pytest.mark.parametrize(
@@ -147,8 +147,8 @@ def test_declared_views_draw_the_frame(tmp_path):
         '[[view]]\nkind = "wide"\nquantity = "turns"\n'
         '[[view]]\nkind = "wide"\nname = "none"\nquantity = "cards_drawn"\n',
     )
-    setup = views.Setup(lambda what, intervals: f"{what}. {intervals}.", "official")
-    table, chart, means = views.declared(exp.views, exp, _frame(), setup)
+    setup = kinds.Setup(lambda what, intervals: f"{what}. {intervals}.", "official")
+    table, chart, means = kinds.declared(exp.views, exp, _frame(), setup)
     assert table.name == "diffs" and table.title == "Change from official"
     assert list(table.data["diff"]) == [2.0, -0.25] and list(table.data["relative"]) == [0.05, -0.00625]
     shown = table.shown
@@ -167,12 +167,12 @@ def test_a_view_reads_the_frame_it_names(tmp_path):
     exp = _exp(tmp_path, '[[view]]\nkind = "wide"\nquantity = "turns"\nframe = "matches"\n')
     assert exp.views[0].frame == "matches"
     assert (
-        views.refused(exp, ("wide",)) == "view[0].frame: this report has no frame 'matches'; its frames are: none but its first"
+        kinds.refused(exp, ("wide",)) == "view[0].frame: this report has no frame 'matches'; its frames are: none but its first"
     )
-    assert views.refused(exp, ("wide",), ("", "matches")) is None
+    assert kinds.refused(exp, ("wide",), ("", "matches")) is None
     matches = _frame().assign(mean=7.0)
-    setup = views.Setup(lambda what, intervals: what)
-    (block,) = views.declared(exp.views, exp, {"": _frame(), "matches": matches}, setup)
+    setup = kinds.Setup(lambda what, intervals: what)
+    (block,) = kinds.declared(exp.views, exp, {"": _frame(), "matches": matches}, setup)
     assert (block.data["mean"] == 7.0).all()
 
 
@@ -199,10 +199,10 @@ def test_a_verdicts_and_a_table_view_show_the_frame_cell_by_cell(tmp_path):
         'options = { note = "n.", columns = [["arm", "text", "arm"], ["mean [CI]", "ci", "mean", "low", "high"], '
         '["n", "count", "n"], ["q", "quantile", "q", "q", "q"]] }\n',
     )
-    setup = views.Setup(lambda what, intervals: what, "official")
+    setup = kinds.Setup(lambda what, intervals: what, "official")
     frame = _frame()
     table = frame.assign(q=[1000, 7, 3, 1000])
-    verdicts, shown = views.declared(exp.views, exp, {"": frame, "turns": table}, setup)
+    verdicts, shown = kinds.declared(exp.views, exp, {"": frame, "turns": table}, setup)
     assert verdicts.title == "at 97.50% and +/-1" and list(verdicts.shown[""]) == [
         "+2.0 [+1.5, +2.5] lengthens",
         "-0.2 [-0.8, +0.2] no change",
@@ -229,8 +229,8 @@ def test_distribution_views_read_the_histograms_of_one_field(tmp_path):
     hist[10:20] = 10
     hists = {("random", p, a): hist for p in (2, 4) for a in ("official", "rule")}
     said = []
-    setup = views.Setup(lambda *a: said.append(a) or "cap", "official", hists=hists, counts={2: 100, 4: 100})
-    ecdf, histogram = views.declared(exp.views, exp, None, setup)
+    setup = kinds.Setup(lambda *a: said.append(a) or "cap", "official", hists=hists, counts={2: 100, 4: 100})
+    ecdf, histogram = kinds.declared(exp.views, exp, None, setup)
     assert (ecdf.name, ecdf.caption, histogram.name) == ("e", "cap", "h")
     assert said[0][0] == "at 4" and said[0][2:] == ("random", True)
     assert said[1][0] == "h official" and said[1][2:] == ("random", False)
@@ -245,10 +245,10 @@ def test_a_title_names_the_target_score_of_the_rules_played(tmp_path):
     """``{target}`` in a view's title is the first arm's target score (here set to 200), never a number written in."""
     exp = _exp(tmp_path, '[[view]]\nkind = "wide"\nquantity = "turns"\ntitle = "Matches to {target} points"\n')
     played = replace(exp, arms=tuple(replace(a, table=a.table.with_set("target_score", 200)) for a in exp.arms))
-    setup = views.Setup(lambda what, intervals: what, "official")
-    (block,) = views.declared(played.views, played, _frame(), setup)
+    setup = kinds.Setup(lambda what, intervals: what, "official")
+    (block,) = kinds.declared(played.views, played, _frame(), setup)
     assert block.title == "Matches to 200 points"
-    (block,) = views.declared(exp.views, exp, _frame(), setup)
+    (block,) = kinds.declared(exp.views, exp, _frame(), setup)
     assert block.title == "Matches to 500 points"
 
 
@@ -270,8 +270,8 @@ def test_a_table_view_writes_each_form_with_its_decimals_and_fills_level_and_mar
         | {"d": [0.0123, -0.004], "lo": [0.01, -0.0061], "hi": [0.0145, -0.002], "x": [1.23456, 0.9], "sim_level": 0.99}
     )
     mine = views.TableBlock("mine", "mine", frame, frame)
-    setup = views.Setup(lambda what, intervals: what, "official", blocks={"mine": mine}, words={"mine": "my words"})
-    table, placed = views.declared(exp.views, exp, frame, setup)
+    setup = kinds.Setup(lambda what, intervals: what, "official", blocks={"mine": mine}, words={"mine": "my words"})
+    table, placed = kinds.declared(exp.views, exp, frame, setup)
     assert table.title == "99.00% over 2 against +/-0.50 pp, my words" and placed is mine
     shown = table.shown
     assert list(shown["s"]) == ["25.0%", "50.0%"] and list(shown["s (+/-1)"]) == ["25.0%", "50.0%"]
@@ -297,8 +297,8 @@ def test_a_sizes_view_draws_a_tables_columns_by_table_size(tmp_path):
         {"players": [2, 2, 4, 4], "field": ["a", "b", "a", "b"], "x": [1.1, 1.2, 0.9, 0.8], "ref": [0.5, 0.5, 0.7, 0.7]}
     ).assign(lo=lambda f: f["x"] - 0.1, hi=lambda f: f["x"] + 0.1)
     said = []
-    setup = views.Setup(lambda what, intervals: said.append((what, intervals)) or "cap", "official")
-    (chart,) = views.declared(exp.views, exp, frame, setup)
+    setup = kinds.Setup(lambda what, intervals: said.append((what, intervals)) or "cap", "official")
+    (chart,) = kinds.declared(exp.views, exp, frame, setup)
     assert (chart.name, chart.alt, chart.caption, said) == ("s", "a", "cap", [("what", "bars")])
     ax = chart.figure.axes[0]
     drawn = {line.get_label(): list(line.get_ydata()) for line in ax.lines}
@@ -324,8 +324,8 @@ def test_a_bars_view_draws_one_table_size_and_a_csv_view_only_names_its_file(tmp
     frame = pd.DataFrame(rows, columns=["players", "field", "seat", "share"]).assign(lo=lambda f: f["share"] - 0.01)
     frame = frame.assign(hi=frame["share"] + 0.01)
     said = []
-    setup = views.Setup(lambda what, intervals: said.append((what, intervals)) or "cap", "official")
-    chart, table = views.declared(exp.views, exp, frame, setup)
+    setup = kinds.Setup(lambda what, intervals: said.append((what, intervals)) or "cap", "official")
+    chart, table = kinds.declared(exp.views, exp, frame, setup)
     ax = chart.figure.axes[0]
     heights = {c.get_label(): [round(b.get_height(), 6) for b in c] for c in ax.containers if c.get_label() in "ab"}
     assert heights == {"a": [0.1, 0.2, 0.3, 0.4], "b": [0.11, 0.21, 0.31, 0.41]}
@@ -343,8 +343,8 @@ def test_a_forest_takes_its_words_from_the_file_and_a_size_not_played_falls_back
         '[[view]]\nkind = "forest"\nquantity = "turns"\ntitle = "T"\noptions = { players = 7, xlabel = "x", '
         'caption = "from {base} at {players}", intervals = "at {level}%" }\n',
     )
-    setup = views.Setup(lambda what, intervals: f"{what}. {intervals}.", "official")
-    (chart,) = views.declared(exp.views, exp, _frame(), setup)
+    setup = kinds.Setup(lambda what, intervals: f"{what}. {intervals}.", "official")
+    (chart,) = kinds.declared(exp.views, exp, _frame(), setup)
     assert chart.caption == "from official at 4. at 97.50%." and chart.alt == "T, 4 players"
     assert chart.figure.axes[0].get_xlabel() == "x"
 
@@ -363,8 +363,8 @@ def test_a_heatmap_view_keeps_one_field_names_the_arm_and_lists_the_arms_in_the_
     one = pd.concat([base[base["arm"] == "official"], rule.assign(arm="zeta"), alpha], ignore_index=True)
     frame = pd.concat([one.assign(field="a", difference=9.0), one.assign(field="b")], ignore_index=True)
     said = []
-    setup = views.Setup(lambda *a: said.append(a) or "cap", "official")
-    (chart,) = views.declared(exp.views, exp, frame, setup)
+    setup = kinds.Setup(lambda *a: said.append(a) or "cap", "official")
+    (chart,) = kinds.declared(exp.views, exp, frame, setup)
     ax = chart.figure.axes[0]
     labels = [t.get_text() for t in ax.get_yticklabels()]  # bottom up: zeta is the top row
     assert labels == ["alpha", "zeta"] and ax.get_ylabel() == "rule"
@@ -386,8 +386,8 @@ def test_a_panels_view_draws_each_panel_of_one_table_size_with_its_margin(tmp_pa
     frame = frame.assign(dt=frame["dt"] * frame["players"], dt_lo=lambda f: f["dt"] - 0.5, dt_hi=lambda f: f["dt"] + 0.5)
     frame = frame.assign(df=0.001, df_lo=-0.001, df_hi=0.003)
     said = []
-    setup = views.Setup(lambda what, intervals: said.append((what, intervals)) or "cap", "official")
-    (chart,) = views.declared(exp.views, exp, frame, setup)
+    setup = kinds.Setup(lambda what, intervals: said.append((what, intervals)) or "cap", "official")
+    (chart,) = kinds.declared(exp.views, exp, frame, setup)
     turns, first = chart.figure.axes[:2]
     labels = [t.get_text() for t in turns.get_yticklabels()]
     assert labels == ["zeta, x", "zeta, y", "alpha, x", "alpha, y"]  # zeta first, as in the frame, not as the alphabet

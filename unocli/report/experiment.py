@@ -70,7 +70,7 @@ The format (every key optional unless marked)::
     games = 2000
     options = { match_games = 200 }
 
-A ``[[view]]``'s ``options`` by kind (:mod:`unocli.report.views` draws them
+A ``[[view]]``'s ``options`` by kind (:mod:`unocli.report.kinds` draws them
 from the report's tidy frame; the report supplies the caption's setup):
 ``differences`` (each arm's paired change from the baseline with its
 simultaneous interval and verdict; ``arm``: the arm column's name, e.g.

@@ -21,7 +21,7 @@ import pandas as pd
 from unocli.analysis import house_rules as analysis
 from unocli.analysis.house_rules_gap import skill_gaps
 from unocli.analysis.skill import Plan, RuleSet
-from unocli.report import fmt, views
+from unocli.report import fmt, kinds, views
 from unocli.report.analyses.common import Context, caption
 from unocli.report.analyses.fields import (
     FIELDS_OPTION,
@@ -85,7 +85,7 @@ class HouseRulesResult(analysis.HouseRules):
 def check(exp: Experiment) -> str | None:
     if len(exp.arms) < 2:
         return "arms: the house-rules analysis needs the baseline arm and at least one house rule"
-    return check_fields(exp) or views.refused(exp, views.FRAME_KINDS, FRAMES)
+    return check_fields(exp) or kinds.refused(exp, kinds.FRAME_KINDS, FRAMES)
 
 
 def compute(exp: Experiment, ctx: Context) -> HouseRulesResult:
@@ -129,7 +129,7 @@ def render(result: HouseRulesResult) -> Section:
     }
     # every interaction of a quantity belongs to its one family
     families = ", ".join(f"{q} {next(iter(v.values()))[0].family}" for q, v in result.between.items() if v)
-    setup = views.Setup(partial(_caption, result), base, blocks=own, words={"families": families})
+    setup = kinds.Setup(partial(_caption, result), base, blocks=own, words={"families": families})
     frames = {"": result.frame, "effects": result.effects, "levels": result.table}
     frames["interactions"] = interactions_frame(result.between, {"first": 100.0, "dealer": 100.0})
     text = answer(result, result.ranking) if result.ranking is not None else ""
@@ -137,7 +137,7 @@ def render(result: HouseRulesResult) -> Section:
         f"{text}\n\n{exp.description or ''}\n\nBaseline {base}; fields of players: {fields_text(result.fields)} (every "
         f"seat plays the field's policy).{templates_text(exp)}"
     )
-    blocks = views.declared(views.chosen(exp, VIEWS), exp, frames, setup)
+    blocks = kinds.declared(kinds.chosen(exp, VIEWS), exp, frames, setup)
     return Section(exp.name, exp.title, intro, findings(result), blocks, meta={"games": result.games}, answer=sentences(text)[0])
 
 

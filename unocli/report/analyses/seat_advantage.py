@@ -31,7 +31,7 @@ from unocli.analysis.seat_advantage import (
     sides,
     split,
 )
-from unocli.report import fmt, views
+from unocli.report import fmt, kinds
 from unocli.report.analyses.common import Context, caption
 from unocli.report.analyses.fields import FIELDS_OPTION, fields_text
 from unocli.report.design import Design, play
@@ -59,7 +59,7 @@ def check(exp: Experiment) -> str | None:
     """The fields are the arms: every seat plays one field's policy; no published figures to set beside."""
     if exp.arms:
         return "arms: the seat-advantage analysis plays every seat with each of options.fields; name the policies there"
-    return views.refused(exp, views.FRAME_KINDS, FRAMES)
+    return kinds.refused(exp, kinds.FRAME_KINDS, FRAMES)
 
 
 def field_arms(exp: Experiment) -> Experiment:
@@ -90,9 +90,9 @@ def render(r: SeatAdvantageResult) -> Section:
     def cap(what: str, intervals: str) -> str:
         return caption(exp, what, n, policies=", ".join(r.names), intervals=intervals)
 
-    setup = views.Setup(cap, blocks={b.name: b for b in own})
+    setup = kinds.Setup(cap, blocks={b.name: b for b in own})
     frames = {"": r.frame, "first-player": r.table, "balance": r.balance_table, "seats": r.seats}
-    blocks = views.declared(views.chosen(exp, VIEWS), exp, frames | {"field-differences": r.differences}, setup)
+    blocks = kinds.declared(kinds.chosen(exp, VIEWS), exp, frames | {"field-differences": r.differences}, setup)
     answer = _answer(r)
     intro = f"{answer}\n\n{exp.description or ''}\n\nFields of players: {fields_text(r.names)} (every seat plays the "
     intro += f"field's policy); rules {exp.base.rules}."

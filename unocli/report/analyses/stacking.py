@@ -25,7 +25,7 @@ import pandas as pd
 from unocli.analysis import stacking as analysis
 from unocli.analysis.stacking import STACK_BINS, StackingTables, field_spec
 from unocli.game.policies import parse_policy_spec
-from unocli.report import fmt, views
+from unocli.report import fmt, kinds, views
 from unocli.report.analyses.common import (
     Context,
     balance_chart,
@@ -82,7 +82,7 @@ class StackingResult(StackingTables):
 def check(exp: Experiment) -> str | None:
     if len(exp.arms) < 2:
         return "arms: the stacking analysis needs a baseline arm and at least one stacking variant"
-    return check_fields(exp, partial=True) or views.refused(exp, ("published",))
+    return check_fields(exp, partial=True) or kinds.refused(exp, ("published",))
 
 
 def main_field(exp: Experiment) -> str:
@@ -148,8 +148,8 @@ def render(result: StackingResult) -> Section:
         TableBlock("stacking-arms", "Each variant: turns, first-player share and balance", _arms_shown(result), result.table),
     ]
     title = "Published figures side by side, with unocli's closest setup (official rules, every seat "
-    setup = views.Setup(partial(_caption, result), base, _ours(result), title + f"{result.main_field}; stuck rounds left out)")
-    blocks += views.declared(views.chosen(exp, VIEWS), exp, None, setup)
+    setup = kinds.Setup(partial(_caption, result), base, _ours(result), title + f"{result.main_field}; stuck rounds left out)")
+    blocks += kinds.declared(kinds.chosen(exp, VIEWS), exp, None, setup)
     blocks = [*field_blocks(result), *blocks]
     paragraph = answer(result)
     intro = (
