@@ -58,9 +58,10 @@ class Setup:
     ``hists`` (each (field, players, arm)'s histogram of the quantity) and
     ``counts`` (the games behind each table size's histograms); the
     ``verdicts`` and ``interactions`` views read ``between`` (per quantity,
-    each (players, arm)'s interactions between fields). ``blocks``: the tables and charts the report draws itself,
-    by name, which ``report`` views place among the others; ``words``: values of the
-    report's own that the views' titles may name (``{key}``).
+    each (players, arm)'s interactions between fields). ``blocks``: the
+    tables and charts the report draws itself, by name, which ``report``
+    views place among the others; ``words``: values of the report's own that
+    the views' titles and captions may name (``{key}``).
     """
 
     caption: Callable[..., str]
@@ -140,8 +141,8 @@ def _file_filled(exp: Experiment, v: View) -> View:
 
 
 def _what(v: View, setup: Setup, default: str) -> str:
-    """The view's title (or ``default``), ``{base}`` filled in with the baseline's name."""
-    return (v.title or default).replace("{base}", setup.baseline or "the baseline")
+    """The view's title (or ``default``), ``{base}`` and the report's words filled in (:func:`_filled`)."""
+    return _filled(v.title or default, setup)
 
 
 def _shown_differences(d: pd.DataFrame, arm: str, unit: str, percent: bool) -> pd.DataFrame:
