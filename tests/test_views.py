@@ -242,7 +242,8 @@ def test_distribution_views_read_the_histograms_of_one_field(tmp_path):
 
 
 def test_a_title_names_the_target_score_of_the_rules_played(tmp_path):
-    """``{target}`` in a view's title is the first arm's target score (here set to 200), never a number written in."""
+    """``{target}`` in a view's title or the file's description is the first arm's target score (here set to 200 or
+    300), never a number written in."""
     exp = _exp(tmp_path, '[[view]]\nkind = "wide"\nquantity = "turns"\ntitle = "Matches to {target} points"\n')
     played = replace(exp, arms=tuple(replace(a, table=a.table.with_set("target_score", 200)) for a in exp.arms))
     setup = kinds.Setup(lambda what, intervals: what, "official")
@@ -250,6 +251,11 @@ def test_a_title_names_the_target_score_of_the_rules_played(tmp_path):
     assert block.title == "Matches to 200 points"
     (block,) = kinds.declared(exp.views, exp, _frame(), setup)
     assert block.title == "Matches to 500 points"
+    from unocli.report.experiment import load_experiment
+
+    path = tmp_path / "d.toml"
+    path.write_text('analysis = "game-length"\ndescription = "To {target}."\n[arms.a]\nset = { target_score = 300 }\n')
+    assert load_experiment(path).description == "To 300."  # the file's description too
 
 
 def test_a_table_view_writes_each_form_with_its_decimals_and_fills_level_and_margin(tmp_path):

@@ -4,7 +4,7 @@ The format (every key optional unless marked)::
 
     name = "stacking"                 # default: the file name without .toml
     title = "What does stacking change?"
-    description = "Markdown shown at the top of the report."
+    description = "Markdown shown at the top of the report."   # {target}: a match's target score (first arm)
     analysis = "stacking"             # the report to write: compare, sweep, game-length,
                                       # bluff, stacking, seat-advantage, house-rules, skill
                                       # (default: compare with [arms], sweep with [grid])
@@ -382,6 +382,9 @@ def _build(p: Path, raw: dict[str, Any], where: _Where, quick: bool, policies: P
         published=_published(raw.get("published", []), where),
         views=_views(raw.get("view", []), where, quantity_names(min(players))),
     )
+    if "{target}" in exp.description:  # the rules' own score, so the words cannot go stale
+        target = str(exp.arms_for(players[0])[0].rules.target_score)
+        exp = replace(exp, description=exp.description.replace("{target}", target))
     _check_used(raw, analysis, where)  # after the tables themselves were checked, so their errors come first
     if exp.views and not hasattr(module, "VIEWS"):
         raise where.error("view", f"the {analysis!r} analysis draws no [[view]] tables: remove them")
