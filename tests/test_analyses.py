@@ -100,7 +100,6 @@ players = [2, 4]
 rules = "official"
 [options]
 fields = ["random", "basic", "basic:bluff=0"]   # the last is basic itself under another name
-seat_players = [4]
 replicates = 40
 match_games = 30
 """,
@@ -579,3 +578,29 @@ def test_matches_even_the_seats_out_only_from_every_seats_equivalence_verdict():
     frame.loc[(frame["players"] == 4) & (frame["seat"] == 3), "edge_verdict"] = "undecided"
     text = seat_advantage._even_text(result)
     assert "even out:" not in text and "is shown at 2 (200,000 matches)" in text
+
+
+def test_the_seat_verdicts_are_read_from_intervals_and_judged_families():
+    """Where a role's interval lies against 1/n; which sizes' paired field differences are beyond the margin,
+    all within it, or undecided; where every seat's match edge is within the margin, some beyond, or equal shares
+    are rejected (Holm p < 0.05), with the median simultaneous half-width."""
+    from types import SimpleNamespace
+
+    from unocli.analysis.seat_advantage import evenness, sides, split
+
+    table = pd.DataFrame(
+        {"players": [2, 2], "field": ["a", "b"], "first_player_share": [0.6, 0.5], "ci_low": [0.55, 0.45]}
+        | {"ci_high": [0.65, 0.55], "dealer_share": [0.4, 0.3], "dealer_low": [0.35, 0.25], "dealer_high": [0.45, 0.35]}
+        | {"fair_share": [0.5, 0.5]}
+    )
+    assert sides(table, "first") == {2: {"a": "above fair", "b": "includes fair"}}
+    assert sides(table, "dealer") == {2: {"a": "below fair", "b": "below fair"}}
+    pair = lambda verdict: SimpleNamespace(verdict=verdict, level=0.99)  # noqa: E731
+    found = split({2: [pair("larger"), pair("equivalent")], 4: [pair("negligible")], 6: [pair("undecided")]})
+    assert (list(found.differ), found.within, found.undecided, found.level) == ([2], [4], [6], 0.99)
+    assert split({}).level is None
+    rows = [(2, "a", "equivalent", 0.5), (2, "a", "negligible", 0.5), (4, "a", "larger", 0.01), (4, "a", "undecided", 0.01)]
+    m = pd.DataFrame(rows, columns=["players", "field", "edge_verdict", "chi2_p_holm"]).assign(edge_sim_low=-0.01)
+    m = m.assign(edge_sim_high=[0.01, 0.01, 0.03, 0.03])
+    e = evenness(pd.concat([m, m.assign(field="b", edge_verdict="undecided")]), "a")
+    assert (e.even, e.apart, e.uneven, e.half_width) == ([2], [4], [4], pytest.approx(0.015))

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pandas as pd
 import pytest
 
-from unocli.report import views
+from unocli.report import kinds, views
 
 pytest.importorskip("matplotlib")
 
@@ -101,10 +103,10 @@ def test_views_are_read_from_the_file_in_order_with_their_options(tmp_path):
         ("forest", "forest-turns", "turns", {"players": 4, "arm": "rules"}),
         ("differences", "diffs", "turns", {}),
     ]
-    defaults = (views.View("published", "published"),)
-    assert views.chosen(exp, defaults) == exp.views and views.chosen(_exp(tmp_path, ""), defaults) == defaults
-    assert views.refused(exp, ("published",)) == "view[0].kind: this report draws only published views, not 'forest'"
-    assert views.refused(exp, ("forest", "differences")) is None
+    defaults = (kinds.View("published", "published"),)
+    assert kinds.chosen(exp, defaults) == exp.views and kinds.chosen(_exp(tmp_path, ""), defaults) == defaults
+    assert kinds.refused(exp, ("published",)) == "view[0].kind: this report draws only published views, not 'forest'"
+    assert kinds.refused(exp, ("forest", "differences")) is None
 
 
 @pytest.mark.parametrize(
@@ -124,6 +126,8 @@ def test_views_are_read_from_the_file_in_order_with_their_options(tmp_path):
         ('[[view]]\nkind = "table"\n', r"view\[0\]\.options\.columns.*needs it"),
         ('[[view]]\nkind = "ecdf"\nquantity = "turns"\noptions = { field = "basic" }\n', r"options\.xlabel.*needs it"),
         ('[[view]]\nkind = "verdicts"\nquantity = "turns"\noptions = { words = ["up"] }\n', r"options\.words"),
+        ('[[view]]\nkind = "table"\noptions = { columns = [["a", "share:x", "x"]] }\n', r"options\.columns.*FORM:D"),
+        ('[[view]]\nkind = "table"\noptions = { columns = [["a", "pair", "x"]] }\n', r"options\.columns"),
     ],
 )
 def test_a_bad_view_is_refused_naming_the_key(tmp_path, text, key):
@@ -143,8 +147,8 @@ def test_declared_views_draw_the_frame(tmp_path):
         '[[view]]\nkind = "wide"\nquantity = "turns"\n'
         '[[view]]\nkind = "wide"\nname = "none"\nquantity = "cards_drawn"\n',
     )
-    setup = views.Setup(lambda what, intervals: f"{what}. {intervals}.", "official")
-    table, chart, means = views.declared(exp.views, exp, _frame(), setup)
+    setup = kinds.Setup(lambda what, intervals: f"{what}. {intervals}.", "official")
+    table, chart, means = kinds.declared(exp.views, exp, _frame(), setup)
     assert table.name == "diffs" and table.title == "Change from official"
     assert list(table.data["diff"]) == [2.0, -0.25] and list(table.data["relative"]) == [0.05, -0.00625]
     shown = table.shown
@@ -163,12 +167,12 @@ def test_a_view_reads_the_frame_it_names(tmp_path):
     exp = _exp(tmp_path, '[[view]]\nkind = "wide"\nquantity = "turns"\nframe = "matches"\n')
     assert exp.views[0].frame == "matches"
     assert (
-        views.refused(exp, ("wide",)) == "view[0].frame: this report has no frame 'matches'; its frames are: none but its first"
+        kinds.refused(exp, ("wide",)) == "view[0].frame: this report has no frame 'matches'; its frames are: none but its first"
     )
-    assert views.refused(exp, ("wide",), ("", "matches")) is None
+    assert kinds.refused(exp, ("wide",), ("", "matches")) is None
     matches = _frame().assign(mean=7.0)
-    setup = views.Setup(lambda what, intervals: what)
-    (block,) = views.declared(exp.views, exp, {"": _frame(), "matches": matches}, setup)
+    setup = kinds.Setup(lambda what, intervals: what)
+    (block,) = kinds.declared(exp.views, exp, {"": _frame(), "matches": matches}, setup)
     assert (block.data["mean"] == 7.0).all()
 
 
@@ -195,10 +199,10 @@ def test_a_verdicts_and_a_table_view_show_the_frame_cell_by_cell(tmp_path):
         'options = { note = "n.", columns = [["arm", "text", "arm"], ["mean [CI]", "ci", "mean", "low", "high"], '
         '["n", "count", "n"], ["q", "quantile", "q", "q", "q"]] }\n',
     )
-    setup = views.Setup(lambda what, intervals: what, "official")
+    setup = kinds.Setup(lambda what, intervals: what, "official")
     frame = _frame()
     table = frame.assign(q=[1000, 7, 3, 1000])
-    verdicts, shown = views.declared(exp.views, exp, {"": frame, "turns": table}, setup)
+    verdicts, shown = kinds.declared(exp.views, exp, {"": frame, "turns": table}, setup)
     assert verdicts.title == "at 97.50% and +/-1" and list(verdicts.shown[""]) == [
         "+2.0 [+1.5, +2.5] lengthens",
         "-0.2 [-0.8, +0.2] no change",
@@ -225,8 +229,8 @@ def test_distribution_views_read_the_histograms_of_one_field(tmp_path):
     hist[10:20] = 10
     hists = {("random", p, a): hist for p in (2, 4) for a in ("official", "rule")}
     said = []
-    setup = views.Setup(lambda *a: said.append(a) or "cap", "official", hists=hists, counts={2: 100, 4: 100})
-    ecdf, histogram = views.declared(exp.views, exp, None, setup)
+    setup = kinds.Setup(lambda *a: said.append(a) or "cap", "official", hists=hists, counts={2: 100, 4: 100})
+    ecdf, histogram = kinds.declared(exp.views, exp, None, setup)
     assert (ecdf.name, ecdf.caption, histogram.name) == ("e", "cap", "h")
     assert said[0][0] == "at 4" and said[0][2:] == ("random", True)
     assert said[1][0] == "h official" and said[1][2:] == ("random", False)
@@ -235,3 +239,166 @@ def test_distribution_views_read_the_histograms_of_one_field(tmp_path):
         "official",
         "rule",
     ]
+
+
+def test_a_title_names_the_target_score_of_the_rules_played(tmp_path):
+    """``{target}`` in a view's title or the file's description is the first arm's target score (here set to 200 or
+    300), never a number written in."""
+    exp = _exp(tmp_path, '[[view]]\nkind = "wide"\nquantity = "turns"\ntitle = "Matches to {target} points"\n')
+    played = replace(exp, arms=tuple(replace(a, table=a.table.with_set("target_score", 200)) for a in exp.arms))
+    setup = kinds.Setup(lambda what, intervals: what, "official")
+    (block,) = kinds.declared(played.views, played, _frame(), setup)
+    assert block.title == "Matches to 200 points"
+    (block,) = kinds.declared(exp.views, exp, _frame(), setup)
+    assert block.title == "Matches to 500 points"
+    from unocli.report.experiment import load_experiment
+
+    path = tmp_path / "d.toml"
+    path.write_text('analysis = "game-length"\ndescription = "To {target}."\n[arms.a]\nset = { target_score = 300 }\n')
+    assert load_experiment(path).description == "To 300."  # the file's description too
+
+
+def test_a_table_view_writes_each_form_with_its_decimals_and_fills_level_and_margin(tmp_path):
+    """Shares, p-values, a pair of fields, pp and plain intervals at the decimals a form names (``FORM:D``); the
+    title's {level} is the frame's simultaneous level, {margin} the experiment's margin the view names; a report
+    view places the report's own block of its name, and nothing when the report drew none."""
+    exp = _exp(
+        tmp_path,
+        '[[view]]\nkind = "table"\nname = "t"\ntitle = "{level}% over {rows} against +/-{margin:win_share_pp} pp, {mine}"\n'
+        'options = { columns = [["s", "share:1", "s"], ["s (+/-{margin:turns})", "share", "s"], '
+        '["p", "pvalue", "p"], ["fields", "pair", "a", "b"], ["d", "pp_ci:2", "d", "lo", "hi"], '
+        '["x", "interval:3", "x", "lo", "hi"], ["c", "share_ci:1", "s", "lo", "hi"], ["sc", "signed_ci:1", "x", "x", "x"], '
+        '["sp", "signed_percent:1", "s"], ["r", "round:2", "x"]] }\n'
+        '[[view]]\nkind = "report"\nname = "mine"\n[[view]]\nkind = "report"\nname = "absent"\n',
+    )
+    frame = pd.DataFrame(
+        {"s": [0.25, 0.5], "p": [0.5, 1e-9], "a": ["random", "basic"], "b": ["basic", "strong"]}
+        | {"d": [0.0123, -0.004], "lo": [0.01, -0.0061], "hi": [0.0145, -0.002], "x": [1.23456, 0.9], "sim_level": 0.99}
+    )
+    mine = views.TableBlock("mine", "mine", frame, frame)
+    setup = kinds.Setup(lambda what, intervals: what, "official", blocks={"mine": mine}, words={"mine": "my words"})
+    table, placed = kinds.declared(exp.views, exp, frame, setup)
+    assert table.title == "99.00% over 2 against +/-0.50 pp, my words" and placed is mine
+    shown = table.shown
+    assert list(shown["s"]) == ["25.0%", "50.0%"] and list(shown["s (+/-1)"]) == ["25.0%", "50.0%"]
+    assert list(shown["fields"]) == ["random minus basic", "basic minus strong"]
+    assert list(shown["p"]) == [views.fmt.pvalue(0.5), views.fmt.pvalue(1e-9)]
+    assert list(shown["d"]) == ["+1.23 pp [+1.00, +1.45]", "-0.40 pp [-0.61, -0.20]"]
+    assert list(shown["x"]) == ["1.235 [0.010, 0.015]", "0.900 [-0.006, -0.002]"]
+    assert list(shown["c"]) == ["25.0% [1.0%, 1.5%]", "50.0% [-0.6%, -0.2%]"]
+    assert list(shown["sc"]) == ["+1.2 [+1.2, +1.2]", "+0.9 [+0.9, +0.9]"] and list(shown["sp"]) == ["+25.0%", "+50.0%"]
+    assert list(shown["r"]) == [1.23, 0.9]
+
+
+def test_a_sizes_view_draws_a_tables_columns_by_table_size(tmp_path):
+    """One line per field through its points (2 and 4 players), the dotted hline and the dashed reference column
+    (its value at each size) with their labels; the caption is the report's, from the view's own words."""
+    exp = _exp(
+        tmp_path,
+        '[[view]]\nkind = "sizes"\nname = "s"\ntitle = "T {base}"\n'
+        'options = { columns = ["x", "lo", "hi"], ylabel = "y", caption = "what", intervals = "bars", hline = 1.0, '
+        'hline_label = "one", reference = "ref", reference_label = "fair", alt = "a" }\n',
+    )
+    frame = pd.DataFrame(
+        {"players": [2, 2, 4, 4], "field": ["a", "b", "a", "b"], "x": [1.1, 1.2, 0.9, 0.8], "ref": [0.5, 0.5, 0.7, 0.7]}
+    ).assign(lo=lambda f: f["x"] - 0.1, hi=lambda f: f["x"] + 0.1)
+    said = []
+    setup = kinds.Setup(lambda what, intervals: said.append((what, intervals)) or "cap", "official")
+    (chart,) = kinds.declared(exp.views, exp, frame, setup)
+    assert (chart.name, chart.alt, chart.caption, said) == ("s", "a", "cap", [("what", "bars")])
+    ax = chart.figure.axes[0]
+    drawn = {line.get_label(): list(line.get_ydata()) for line in ax.lines}
+    points = {c.get_label(): list(c.lines[0].get_ydata()) for c in ax.containers}
+    assert drawn["fair"] == [0.5, 0.7] and drawn["one"] == [1.0, 1.0]
+    assert points == {"a": [1.1, 0.9], "b": [1.2, 0.8]}
+    assert ax.get_title(loc="left") == "T official" and "one" in [t.get_text() for t in ax.get_legend().get_texts()]
+
+
+def test_a_bars_view_draws_one_table_size_and_a_csv_view_only_names_its_file(tmp_path):
+    """Bars of the asked size only (4 players: four seats, two fields), their heights the frame's shares, the fair
+    share 1/4 dotted, {players} and {last} filled; a size not played draws nothing; a csv view shows rows and file."""
+    bars = (
+        'kind = "bars"\ntitle = "at {players}"\noptions = { x = "seat", columns = ["share", "lo", "hi"], '
+        'xlabel = "seat (dealer {last})", ylabel = "y", caption = "c {players}", intervals = "i", fair = true, '
+    )
+    exp = _exp(
+        tmp_path,
+        f'[[view]]\nname = "b4"\n{bars}players = 4 }}\n[[view]]\nname = "b7"\n{bars}players = 7 }}\n'
+        '[[view]]\nkind = "csv"\nname = "every-seat"\ntitle = "All (in the CSV)"\n',
+    )
+    rows = [(p, f, s, (s + 1) / 10 + (f == "b") / 100) for p in (2, 4) for f in ("a", "b") for s in range(p)]
+    frame = pd.DataFrame(rows, columns=["players", "field", "seat", "share"]).assign(lo=lambda f: f["share"] - 0.01)
+    frame = frame.assign(hi=frame["share"] + 0.01)
+    said = []
+    setup = kinds.Setup(lambda what, intervals: said.append((what, intervals)) or "cap", "official")
+    chart, table = kinds.declared(exp.views, exp, frame, setup)
+    ax = chart.figure.axes[0]
+    heights = {c.get_label(): [round(b.get_height(), 6) for b in c] for c in ax.containers if c.get_label() in "ab"}
+    assert heights == {"a": [0.1, 0.2, 0.3, 0.4], "b": [0.11, 0.21, 0.31, 0.41]}
+    assert [line.get_ydata()[0] for line in ax.lines if line.get_label() == "fair share 1/n"] == [0.25]
+    assert ax.get_title(loc="left") == "at 4" and ax.get_xlabel() == "seat (dealer 3)" and said == [("c 4", "i")]
+    assert table.name == "every-seat" and table.data is frame
+    assert table.shown.to_dict("records") == [{"rows": 12, "file": "every-seat.csv"}]
+
+
+def test_a_forest_takes_its_words_from_the_file_and_a_size_not_played_falls_back(tmp_path):
+    """The caption, intervals and x label of the file ({players}, {level} filled); 7 players is not played, so the
+    middle size (4) is drawn."""
+    exp = _exp(
+        tmp_path,
+        '[[view]]\nkind = "forest"\nquantity = "turns"\ntitle = "T"\noptions = { players = 7, xlabel = "x", '
+        'caption = "from {base} at {players}", intervals = "at {level}%" }\n',
+    )
+    setup = kinds.Setup(lambda what, intervals: f"{what}. {intervals}.", "official")
+    (chart,) = kinds.declared(exp.views, exp, _frame(), setup)
+    assert chart.caption == "from official at 4. at 97.50%." and chart.alt == "T, 4 players"
+    assert chart.figure.axes[0].get_xlabel() == "x"
+
+
+def test_a_heatmap_view_keeps_one_field_names_the_arm_and_lists_the_arms_in_the_frames_order(tmp_path):
+    """Of two fields only `b` is drawn (its changes, not `a`'s); the rows are the arms top down as the frame has
+    them (zeta before alpha, not the alphabet's order), the axis named by the arm option; {field} fills the title."""
+    exp = _exp(
+        tmp_path,
+        '[[view]]\nkind = "heatmap"\nquantity = "turns"\ntitle = "T ({field})"\n'
+        'options = { field = "b", arm = "rule", caption = "c {field}", intervals = "at {level}%" }\n',
+    )
+    base = _frame()
+    rule = base[base["arm"] == "rule"]
+    alpha = rule.assign(arm="alpha", difference=rule["difference"] * 3)
+    one = pd.concat([base[base["arm"] == "official"], rule.assign(arm="zeta"), alpha], ignore_index=True)
+    frame = pd.concat([one.assign(field="a", difference=9.0), one.assign(field="b")], ignore_index=True)
+    said = []
+    setup = kinds.Setup(lambda *a: said.append(a) or "cap", "official")
+    (chart,) = kinds.declared(exp.views, exp, frame, setup)
+    ax = chart.figure.axes[0]
+    labels = [t.get_text() for t in ax.get_yticklabels()]  # bottom up: zeta is the top row
+    assert labels == ["alpha", "zeta"] and ax.get_ylabel() == "rule"
+    assert sorted(t.get_text().split("\n")[0] for t in ax.texts) == ["+2.0", "+6.0", "-0.2", "-0.8"]
+    assert ax.get_title(loc="left") == "T (b)" and said == [("c b", "at 97.50%", "b")]
+
+
+def test_a_panels_view_draws_each_panel_of_one_table_size_with_its_margin(tmp_path):
+    """One row per (rule, field), rules kept together in the frame's order; a turns panel with the +/-1 turn band
+    and a share panel whose band is the 0.5 pp margin as a share; 4 players only; the words filled."""
+    exp = _exp(
+        tmp_path,
+        '[[view]]\nkind = "panels"\nname = "p"\ntitle = "T {players}"\noptions = { label = ["rule", "field"], '
+        'panels = [["turns", "dt", "dt_lo", "dt_hi", "turns"], ["first", "df", "df_lo", "df_hi", "win_share_pp", "pp"]], '
+        'caption = "c {base} +/-{margin:turns}", intervals = "at {level}%" }\n',
+    )
+    rows = [(p, r, f, d) for p in (2, 4) for f in ("x", "y") for r, d in (("zeta", 1.0), ("alpha", -2.0))]
+    frame = pd.DataFrame(rows, columns=["players", "rule", "field", "dt"]).assign(sim_level=0.99)
+    frame = frame.assign(dt=frame["dt"] * frame["players"], dt_lo=lambda f: f["dt"] - 0.5, dt_hi=lambda f: f["dt"] + 0.5)
+    frame = frame.assign(df=0.001, df_lo=-0.001, df_hi=0.003)
+    said = []
+    setup = kinds.Setup(lambda what, intervals: said.append((what, intervals)) or "cap", "official")
+    (chart,) = kinds.declared(exp.views, exp, frame, setup)
+    turns, first = chart.figure.axes[:2]
+    labels = [t.get_text() for t in turns.get_yticklabels()]
+    assert labels == ["zeta, x", "zeta, y", "alpha, x", "alpha, y"]  # zeta first, as in the frame, not as the alphabet
+    points = sorted(x for c in turns.containers for x in c.lines[0].get_xdata())
+    assert points == [-8.0, -8.0, 4.0, 4.0]  # 4 players: 1 x 4 and -2 x 4
+    bands = {round(p.get_width(), 6) for ax in (turns, first) for p in ax.patches if p.get_label() == "equivalence band"}
+    assert bands == {2.0, 0.01}  # +/-1 turn; +/-0.5 pp, drawn as a share
+    assert said == [("c official +/-1", "at 99.00%")]

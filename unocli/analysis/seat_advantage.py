@@ -8,23 +8,28 @@ the first player's, the dealer's and seat 0's shares with balance
 (:func:`match_verdicts`), and the difference of the first player's (or the
 dealer's) edge between two fields, paired on the common deals and judged as one
 family (:func:`field_differences`), the only ground for saying a field differs.
+:func:`seat_advantage` reads them all into one typed :class:`SeatAdvantage`;
+:func:`sides`, :func:`split` and :func:`evenness` read its verdicts: where a
+role's share lies against 1/n, where the fields' edges differ, and where whole
+matches even the seats out.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from itertools import combinations
 
 import pandas as pd
 from scipy import stats as sps
 
 from unocli.analysis.frames import Played, wide
-from unocli.analysis.seats import balance, percentile_interval, seat_columns
+from unocli.analysis.seats import balance, fair_balance, percentile_interval, seat_columns
 from unocli.analysis.verdicts import add_verdicts
 from unocli.study.compare import Comparison
 from unocli.study.interaction import FieldInteraction, judge_family
-from unocli.study.stats import holm, paired_t
+from unocli.study.stats import ALPHA, LARGER, WITHIN_MARGIN, holm, paired_t
 
 # The design frame's quantities as the first-player table's columns (mean, low, high).
 ROLES = {
@@ -32,6 +37,9 @@ ROLES = {
     "win_0": ("seat0_share",),
     "win_dealer": ("dealer_share", "dealer_low", "dealer_high"),
 }
+# The roles whose edges the fields are compared on: their quantity, and their columns in the first-player table.
+ROLE_QUANTITY = {"first": "win_first", "dealer": "win_dealer"}
+ROLE_COLUMNS = {"first": ROLES["win_first"], "dealer": ROLES["win_dealer"]}
 
 
 def field_differences(
@@ -160,3 +168,132 @@ def differences_frame(between: Mapping[str, Mapping[int, Sequence[FieldInteracti
         for i in items
     ]
     return pd.DataFrame(rows)
+
+
+@dataclass(frozen=True)
+class SeatAdvantage:
+    """Who wins by seat and role, over the rounds and matches of every field at every table size.
+
+    ``table``: players, field, n, first_player_share, ci_low, ci_high (Wilson;
+    the seat that took the first turn), seat0_share, dealer_share with
+    dealer_low/high, fair_share, ratio_to_fair (share x players) with
+    ratio_low/high, chi2_p (chi-square test of equal seat shares among won
+    rounds) and chi2_p_holm (Holm over the table's rows), balance with
+    balance_low/high (block bootstrap) (:func:`first_player_rows`). ``seats``:
+    every seat's share (:func:`seat_rows`); ``matches``: the same for matches,
+    judged (:func:`match_verdicts`). ``rounds``: rounds per field at each
+    table size; ``fair``: the balance a perfectly fair game would measure on
+    that many. ``between``: per role (``first``, ``dealer``) and table size,
+    the difference of its edge between every pair of fields
+    (:func:`field_differences`), and ``differences`` the same as one table
+    (:func:`differences_frame`). ``frame``: the rounds' tidy frame.
+    """
+
+    names: tuple[str, ...]
+    table: pd.DataFrame
+    seats: pd.DataFrame
+    matches: pd.DataFrame
+    rounds: dict[int, int]
+    fair: dict[int, float]
+    games: int
+    between: dict[str, dict[int, list[FieldInteraction]]]
+    differences: pd.DataFrame
+    frame: pd.DataFrame
+
+    @property
+    def balance_table(self) -> pd.DataFrame:
+        """The first-player table with ``fair_balance``: the balance a perfectly fair game shows at its size."""
+        return self.table.assign(fair_balance=self.table["players"].map(self.fair))
+
+
+def seat_advantage(rounds: Played, matches: Played, replicates: int, seed: int, margin_pp: float) -> SeatAdvantage:
+    """The played rounds and matches read as shares by role and seat, judged against ``+-margin_pp`` (pp).
+
+    ``replicates`` block-bootstrap replicates (seeded by ``seed``) give balance its interval.
+    """
+    comps = {p: c for (_, p), c in rounds.cells.items()}
+    table = first_player_rows(rounds, replicates, seed)
+    table["chi2_p_holm"] = holm(table["chi2_p"].to_numpy())
+    between = {role: field_differences(comps, rounds.names, q, margin_pp / 100) for role, q in ROLE_QUANTITY.items()}
+    return SeatAdvantage(
+        names=rounds.names,
+        table=table,
+        seats=seat_rows(rounds),
+        matches=match_verdicts(seat_rows(matches), margin_pp),
+        rounds={p: c.games for p, c in comps.items()},
+        fair={p: fair_balance(c.games, p) for p, c in comps.items()},
+        games=sum(c.games * len(c.arms) for c in rounds.cells.values()),
+        between=between,
+        differences=differences_frame(between),
+        frame=rounds.frame,
+    )
+
+
+def side(share: float, low: float, high: float, fair: float) -> str:
+    """Where a share's 95% interval lies against the fair share: "above fair", "below fair" or "includes fair".
+
+    "includes fair" is not a finding of no advantage (that needs an equivalence verdict); it says only that this
+    interval holds 1/n.
+    """
+    if low > fair:
+        return "above fair"
+    if high < fair:
+        return "below fair"
+    return "includes fair"
+
+
+def sides(table: pd.DataFrame, role: str) -> dict[int, dict[str, str]]:
+    """Per table size and field: where the ``role``'s (first or dealer) share lies against 1/n (:func:`side`)."""
+    out: dict[int, dict[str, str]] = {}
+    for r in table.itertuples():
+        point, low, high = (getattr(r, c) for c in ROLE_COLUMNS[role])
+        out.setdefault(int(r.players), {})[str(r.field)] = side(point, low, high, r.fair_share)
+    return out
+
+
+@dataclass(frozen=True)
+class Split:
+    """Where the fields' edges of one role differ: per table size the pairs beyond the margin (``differ``), the
+    sizes where every pair lies within it (``within``), the rest (``undecided``), and the family's level."""
+
+    differ: dict[int, list[FieldInteraction]]
+    within: list[int]
+    undecided: list[int]
+    level: float | None
+
+
+def split(found: Mapping[int, Sequence[FieldInteraction]]) -> Split:
+    """The paired differences of one role's edge between fields (:func:`field_differences`) by their verdicts."""
+    differ = {p: [i for i in items if i.verdict == LARGER] for p, items in found.items()}
+    differ = {p: items for p, items in differ.items() if items}
+    within = [p for p, items in found.items() if all(i.verdict in WITHIN_MARGIN for i in items)]
+    rest = [p for p in found if p not in differ and p not in within]
+    return Split(differ, within, rest, next(iter(found.values()))[0].level if found else None)
+
+
+@dataclass(frozen=True)
+class Evenness:
+    """Whether whole matches even the seats out, per table size: every seat's match edge within the margin
+    (``even``), some seat's beyond it (``apart``), equal shares rejected by the Holm-adjusted chi-square
+    (``uneven``), and the median simultaneous half-width of the edges (a share)."""
+
+    even: list[int]
+    apart: list[int]
+    uneven: list[int]
+    half_width: float
+
+
+def even_sizes(matches: pd.DataFrame) -> list[int]:
+    """The table sizes where every seat's match edge (``edge_verdict``) lies within the margin."""
+    return [int(p) for p, ok in matches.groupby("players")["edge_verdict"].agg(lambda v: set(v) <= WITHIN_MARGIN).items() if ok]
+
+
+def evenness(matches: pd.DataFrame, field: str) -> Evenness:
+    """The judged matches (:func:`match_verdicts`) of one field."""
+    sub = matches[matches["field"] == field]
+    return Evenness(
+        even=even_sizes(sub),
+        apart=[int(p) for p, bad in sub.groupby("players")["edge_verdict"].agg(lambda v: LARGER in set(v)).items() if bad],
+        uneven=sorted({int(p) for p in sub.loc[sub["chi2_p_holm"] < ALPHA, "players"]}),
+        half_width=float(((sub["edge_sim_high"] - sub["edge_sim_low"]) / 2).median()),
+    )

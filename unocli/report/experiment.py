@@ -4,7 +4,7 @@ The format (every key optional unless marked)::
 
     name = "stacking"                 # default: the file name without .toml
     title = "What does stacking change?"
-    description = "Markdown shown at the top of the report."
+    description = "Markdown shown at the top of the report."   # {target}: a match's target score (first arm)
     analysis = "stacking"             # the report to write: compare, sweep, game-length,
                                       # bluff, stacking, seat-advantage, house-rules, skill
                                       # (default: compare with [arms], sweep with [grid])
@@ -55,10 +55,14 @@ The format (every key optional unless marked)::
 
     [[view]]                          # a table or chart of the design's tidy frame, in file order (one table each)
     kind = "forest"                   #   required: differences, wide, lines, forest, heatmap, verdicts,
-                                      #   interactions, table, percentiles, histogram, ecdf or published
+                                      #   interactions, table, sizes, bars, panels, csv, percentiles, histogram,
+                                      #   ecdf, published or report
     name = "turns-forest"             #   its file name (CSV or chart; default: KIND-QUANTITY)
-    quantity = "turns"                #   the quantity it shows (required except for published)
-    title = "Change from {base}"      #   its heading, {base} the baseline's name (default: from the kind and quantity)
+    quantity = "turns"                #   the quantity it shows (required but for published, table, sizes, bars,
+                                      #   panels, csv and report)
+    title = "Change from {base}"      #   its heading, {base} the baseline's name, {target} the target score of a
+                                      #   match under the first arm's rules, {margin:KEY} a [margins] value (also
+                                      #   in the options' words) (default: from the kind and quantity)
     frame = "matches"                 #   which of the report's frames it reads (default: its first; the report names them)
     options = { players = 4 }         #   the kind's settings (below)
 
@@ -66,29 +70,51 @@ The format (every key optional unless marked)::
     games = 2000
     options = { match_games = 200 }
 
-A ``[[view]]``'s ``options`` by kind (:mod:`unocli.report.views` draws them
+A ``[[view]]``'s ``options`` by kind (:mod:`unocli.report.kinds` draws them
 from the report's tidy frame; the report supplies the caption's setup):
 ``differences`` (each arm's paired change from the baseline with its
 simultaneous interval and verdict; ``arm``: the arm column's name, e.g.
 ``"rules"``), ``wide`` (each arm's mean with its 95% interval; ``arm``),
 ``lines`` (the mean by table size, one line per arm or field; ``by`` =
 ``"arm"`` or ``"field"``, ``arm`` or ``field`` to keep one, ``fair = true``
-for a dashed fair share 1/n, ``percent = true`` for a share, ``ylabel``),
-``forest`` (each row's change at one table size, ``players``, default 4 when
-played, else the middle size, with the margin as a band; ``arm``) and
+for a dashed fair share 1/n, ``percent = true`` for a share, ``ylabel``,
+``caption``: its words, ``{title}`` the title), ``sizes`` (a frame's
+``columns`` = [point, low, high] by table size, one line per value of ``by``,
+default ``field``; ``ylabel``, ``caption``, ``intervals``, ``alt``,
+``percent``, ``hline`` with ``hline_label``, ``reference``: a column drawn
+dashed, with ``reference_label``; no quantity), ``bars`` (a frame's
+``columns`` at one table size, ``players``, as bars per value of ``x``, one
+colour per value of ``by``, default ``field``; ``xlabel``, ``ylabel``,
+``caption``, ``intervals``, ``alt``, ``percent``, ``fair = true`` for a
+dotted 1/n; its words may name ``{players}`` and ``{last}``, the last seat;
+no quantity), ``panels`` (a frame's effects at one table size, ``players``,
+as a forest of panels: one row per value of the ``label`` columns, one panel
+per [x label, point, low, high, margin key] of ``panels``, "pp" last for a
+share; ``caption`` and ``intervals`` with ``{players}`` and ``{level}``; no
+quantity), ``csv`` (a frame written as a CSV only, its rows and file
+named in the report; no quantity),
+``forest`` (each row's change at one table size, ``players``, default 4,
+the middle size when that is not played, with the margin as a band; ``arm``;
+``xlabel``, ``caption`` and ``intervals`` with ``{players}`` and ``{level}``) and
 ``heatmap`` (the change over ``rows`` x ``cols``, two of field, players and
-arm; ``players`` to keep one size), ``verdicts`` (one row per table size
+arm, the arms top down in the frame's order; ``players`` or ``field`` to keep
+one, ``arm`` to name it; ``caption`` and ``intervals`` with ``{field}`` and
+``{level}``), ``verdicts`` (one row per table size
 and arm, one column per field: the change and its word, ``words`` = [up,
 down], and where the verdict holds; ``{level}`` and ``{margin}`` fill its
 title), ``interactions`` (each arm's effect under one field minus under
 another), ``table`` (one of the report's frames as it is, no quantity:
 ``columns`` = [[heading, form, column...]], forms ``text``, ``count``,
-``num``, ``ci``, ``share_ci``, ``quantile``; ``note``), and the distributions
+``num``, ``share``, ``pvalue``, ``signed_percent``, ``round``, ``pair``
+(two columns: "a minus b"), ``ci``, ``share_ci``, ``pp_ci``, ``signed_ci``,
+``interval``, ``quantile``, ``FORM:D`` for D decimals; ``note``; its title
+may name ``{level}``, the frame's ``sim_level``, and ``{rows}``), and the distributions
 of one ``field`` from the report's histograms: ``percentiles`` (mean,
 median, p90, p99 by table size; ``ylabel``), ``histogram`` and ``ecdf`` (the
 baseline at each of ``players``, or every arm at one size ``players = 4``;
 ``xlabel``, ``alt``, ``caption``, ``top``). ``published`` sets the file's
-``[[published]]`` figures beside the report's own (no quantity). A file
+``[[published]]`` figures beside the report's own (no quantity); ``report``
+places a table or chart the report draws itself, by its name (no quantity). A file
 without ``[[view]]`` tables gets the report's defaults (its module's
 ``VIEWS``); a report with no ``VIEWS`` draws no declared views and refuses them.
 
@@ -116,6 +142,7 @@ from unocli.files import load_toml
 from unocli.game.limits import OutOfRange, check_games, check_seed
 from unocli.game.policies import UnknownPolicy
 from unocli.report import registry
+from unocli.report.options import MARGINS, NO_QUANTITY, VIEW_OPTIONS, view_problem
 from unocli.report.registry import DEFAULT_SET, REPORTS
 from unocli.run.precision import DEFAULT_MAX_GAMES, check_target
 from unocli.study.arm import Arm, PolicyFile, TableSpec, check_spec, plain
@@ -151,87 +178,6 @@ PUBLISHED_REQUIRED = ("source", "figure", "value", "reconciliation")
 VIEW_KEYS = ("kind", "name", "quantity", "title", "frame", "options")
 
 
-# The checks of the views' options (None: fine, else why not).
-def _column(v: Any) -> str | None:
-    return None if isinstance(v, str) and v else "must be a column name"
-
-
-def _text(v: Any) -> str | None:
-    return None if isinstance(v, str) and v else "must be text"
-
-
-def _whole(v: Any) -> str | None:
-    return None if isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 6 else "must be a whole number 0 to 6"
-
-
-def _share(v: Any) -> str | None:
-    return None if isinstance(v, int | float) and not isinstance(v, bool) and 0 < v <= 1 else "must be a share in (0, 1]"
-
-
-def _words(v: Any) -> str | None:
-    ok = isinstance(v, list) and len(v) == 2 and all(isinstance(w, str) and w for w in v)
-    return None if ok else 'must be two words, for a change up and down: ["lengthens", "shortens"]'
-
-
-def _columns(v: Any) -> str | None:
-    """[[heading, form, column...]]: a form of ``views`` (text, count, num, ci, share_ci, quantile) and its columns."""
-    arity = {"text": 1, "count": 1, "num": 1, "ci": 3, "share_ci": 3, "quantile": 3}
-    ok = (
-        isinstance(v, list)
-        and v
-        and all(
-            isinstance(c, list) and len(c) >= 2 and all(isinstance(x, str) for x in c) and arity.get(c[1]) == len(c) - 2
-            for c in v
-        )
-    )
-    return None if ok else f"must be a list of [heading, form, column...] with forms {', '.join(arity)}"
-
-
-_DISTRIBUTION: dict[str, Callable[[Any], str | None]] = {
-    "field": _text,
-    "players": lambda v: players_list(v),
-    "xlabel": _text,
-    "alt": _text,
-    "caption": _text,
-}
-# A view's kinds and the options each takes: name -> the check of its value (None: fine, else why not).
-VIEW_OPTIONS: dict[str, dict[str, Callable[[Any], str | None]]] = {
-    "differences": {"arm": lambda v: None if isinstance(v, str) and v else "must be a column name"},
-    "wide": {"arm": lambda v: None if isinstance(v, str) and v else "must be a column name"},
-    "lines": {
-        "by": lambda v: None if v in ("arm", "field") else 'must be "arm" or "field"',
-        "arm": lambda v: None if isinstance(v, str) else "must name an arm",
-        "field": lambda v: None if isinstance(v, str) else "must name a field",
-        "fair": lambda v: None if isinstance(v, bool) else "must be true or false",
-        "percent": lambda v: None if isinstance(v, bool) else "must be true or false",
-        "ylabel": lambda v: None if isinstance(v, str) and v else "must be text",
-    },
-    "forest": {
-        "players": lambda v: players_list([v]) if not isinstance(v, list) else "must be one table size",
-        "arm": lambda v: None if isinstance(v, str) and v else "must be a column name",
-    },
-    "heatmap": {
-        "rows": lambda v: None if v in ("field", "players", "arm") else 'must be "field", "players" or "arm"',
-        "cols": lambda v: None if v in ("field", "players", "arm") else 'must be "field", "players" or "arm"',
-        "players": lambda v: players_list([v]) if not isinstance(v, list) else "must be one table size",
-    },
-    "published": {},
-    "verdicts": {"arm": _column, "words": _words, "decimals": _whole},
-    "interactions": {"arm": _column},
-    "table": {"columns": _columns, "note": _text},
-    "percentiles": {"arm": _column, "field": _text, "ylabel": _text, "caption": _text},
-    "histogram": _DISTRIBUTION,
-    "ecdf": {**_DISTRIBUTION, "top": _share},
-}
-# The options a view of each kind cannot go without.
-VIEW_REQUIRED: dict[str, tuple[str, ...]] = {
-    "table": ("columns",),
-    "percentiles": ("field", "ylabel"),
-    "histogram": ("field", "xlabel"),
-    "ecdf": ("field", "xlabel"),
-}
-# Equivalence margins (TOST, ``stats.equivalence``) and their defaults: see ``[margins]`` above.
-MARGINS: dict[str, float] = {"win_share_pp": 0.5, "turns": 1.0, "balance": 0.01}
 QUICK_KEYS = ("games", "target_error", "max_games", "players", "metrics", "grid", "options")
 TABLE_KEYS = ("rules", "set", "policy", "seats", "description")
 
@@ -436,6 +382,9 @@ def _build(p: Path, raw: dict[str, Any], where: _Where, quick: bool, policies: P
         published=_published(raw.get("published", []), where),
         views=_views(raw.get("view", []), where, quantity_names(min(players))),
     )
+    if "{target}" in exp.description:  # the rules' own score, so the words cannot go stale
+        target = str(exp.arms_for(players[0])[0].rules.target_score)
+        exp = replace(exp, description=exp.description.replace("{target}", target))
     _check_used(raw, analysis, where)  # after the tables themselves were checked, so their errors come first
     if exp.views and not hasattr(module, "VIEWS"):
         raise where.error("view", f"the {analysis!r} analysis draws no [[view]] tables: remove them")
@@ -524,21 +473,14 @@ def _views(raw: Any, where: _Where, known: tuple[str, ...]) -> tuple[View, ...]:
         if kind not in VIEW_OPTIONS:
             raise where.error(f"{key}.kind", f"unknown view {kind!r}; the views are: {', '.join(VIEW_OPTIONS)}")
         quantity = table.get("quantity", "")
-        if kind not in ("published", "table") and quantity not in known:
+        if kind not in NO_QUANTITY and quantity not in known:
             raise where.error(f"{key}.quantity", f"unknown quantity {quantity!r}; the quantities are: {', '.join(known)}")
         options = table.get("options", {})
         if not isinstance(options, dict):
             raise where.error(f"{key}.options", "must be a table, e.g. { players = 4 }")
-        for k, value in options.items():
-            if k not in VIEW_OPTIONS[kind]:
-                allowed = ", ".join(VIEW_OPTIONS[kind]) or "(none)"
-                raise where.error(f"{key}.options.{k}", f"unknown option for a {kind} view; its options are: {allowed}")
-            message = VIEW_OPTIONS[kind][k](value)
-            if message:
-                raise where.error(f"{key}.options.{k}", message)
-        for k in VIEW_REQUIRED.get(kind, ()):
-            if k not in options:
-                raise where.error(f"{key}.options.{k}", f"a {kind} view needs it")
+        problem = view_problem(kind, options)
+        if problem:
+            raise where.error(f"{key}.options.{problem[0]}", problem[1])
         name = table.get("name") or "-".join(x for x in (kind, quantity.replace("_", "-")) if x)
         if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]{0,99}", name):
             raise where.error(f"{key}.name", f"{name!r} must be a plain file name: letters, digits, - and _ only")
@@ -713,62 +655,6 @@ def _options(raw: Any, module: Any, where: _Where) -> dict[str, Any]:
             raise where.error(f"options.{key}", message)
         out[key] = value
     return out
-
-
-# ---------------------------------------------------------------- option checks used by the analyses
-
-
-def positive_int(value: Any) -> str | None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        return f"must be a positive whole number, not {value!r}"
-    return None
-
-
-def probability_list(value: Any) -> str | None:
-    if not isinstance(value, list | str):
-        return f"must be a list of probabilities or START:STOP:STEP, not {value!r}"
-    try:
-        from unocli.study.sweep import parse_values
-
-        values = [float(v) for v in parse_values(value)]
-    except (ConfigError, ValueError, TypeError):  # TypeError: a list or a table among the values
-        return f"must be a list of probabilities or START:STOP:STEP, not {value!r}"
-    if not values:
-        return "the grid is empty: give at least one value"
-    if not all(0.0 <= v <= 1.0 for v in values):
-        return f"probabilities must lie between 0 and 1, not {value!r}"
-    return None
-
-
-def players_list(value: Any) -> str | None:
-    values = value if isinstance(value, list) else [value]
-    if not values or not all(isinstance(n, int) and not isinstance(n, bool) and 2 <= n <= 10 for n in values):
-        return f"must be table sizes from 2 to 10, not {value!r}"
-    return None
-
-
-def policy_spec(value: Any) -> str | None:
-    """A preset spec, or a ``{rules}``/``{players}`` template (its name is checked by the analysis, per table)."""
-    if not isinstance(value, str):
-        return f"must be a policy spec, not {value!r}"
-    try:
-        check_spec(value)
-    except ConfigError as exc:
-        return str(exc)
-    return None
-
-
-def policy_list(value: Any) -> str | None:
-    """A non-empty list of distinct policy specs (a report's fields of players)."""
-    if not isinstance(value, list) or not value:
-        return f"must be a non-empty list of policy specs, not {value!r}"
-    for v in value:
-        message = policy_spec(v)
-        if message:
-            return message
-    if len(set(value)) != len(value):
-        return f"names a field twice: {value!r}"
-    return None
 
 
 def shipped_dir() -> Path:

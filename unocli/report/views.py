@@ -11,29 +11,26 @@ is drawn, so a report's ``compute`` never imports it.
 - :func:`forest`: each row's difference from the baseline, centred on 0, the margin drawn as a band;
 - :func:`heatmap`: a difference over two of the frame's columns, annotated with its verdict;
 - :func:`percentiles`, :func:`histogram`, :func:`ecdf`: the distribution of a counted quantity;
-- :func:`published`: published figures (data in the experiment file) beside unocli's, reconciled.
+- :func:`published`: published figures (data in the experiment file) beside unocli's, reconciled;
+- the charts by table size, forests, dot charts and :func:`shown` tables the analyses draw in code.
+
+:mod:`unocli.report.kinds` draws the views an experiment file declares (``[[view]]``) with these.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from functools import partial
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
-from unocli.analysis.fields import interactions_frame
 from unocli.analysis.frames import differences, quantile_columns, wide
 from unocli.analysis.measures import dkw_eps, hist_quantile
 from unocli.report import fmt
-from unocli.report.experiment import Experiment, View, load_experiment, shipped_dir
-from unocli.report.model import Block, Chart, TableBlock
-from unocli.report.words import change_word, verdict_matrix
-from unocli.run.accumulate import TURNS_BINS
-from unocli.study.compare import is_binary
-from unocli.study.interaction import FieldInteraction
+from unocli.report.experiment import Experiment
+from unocli.report.model import Chart, TableBlock
 
 if TYPE_CHECKING:
     from unocli.report.plots import Series
@@ -42,10 +39,7 @@ KEYS = ("field", "players", "arm")
 # The views, their own and those read from analysis.frames (re-exported: reports know them by this module).
 __all__ = [
     "Ours",
-    "Setup",
     "balance_chart",
-    "chosen",
-    "declared",
     "differences",
     "dots",
     "ecdf",
@@ -62,7 +56,6 @@ __all__ = [
     "players_chart",
     "published",
     "quantile_columns",
-    "refused",
     "shown",
     "wide",
 ]
@@ -222,329 +215,6 @@ def published(exp: Experiment, ours: Mapping[str, Ours], *, title: str) -> Table
     data = pd.DataFrame(rows).astype({"n": "Int64"})
     shown = data.drop(columns=["ci_low", "ci_high"]).assign(n=[fmt.count(n) if pd.notna(n) else "-" for n in data["n"]])
     return TableBlock("published", title, shown, data)
-
-
-# ---------------------------------------------------------------- views declared in the experiment file ([[view]])
-
-
-@dataclass(frozen=True)
-class Setup:
-    """What a report tells the views its experiment file declares: the words a view cannot know.
-
-    ``caption(what, intervals)`` writes a chart's caption (the report's setup:
-    n, rules, policies, seed); a chart of one field calls it as
-    ``caption(what, intervals, field, arms)`` (``arms``: whether it shows every
-    arm). ``ours`` holds the report's figures for the ``published`` view,
-    ``published_title`` that table's heading; ``baseline`` names the arm
-    differences are from (in titles and axes). The distribution views read
-    ``hists`` (each (field, players, arm)'s histogram of the quantity) and
-    ``counts`` (the games behind each table size's histograms); the
-    ``verdicts`` and ``interactions`` views read ``between`` (per quantity,
-    each (players, arm)'s interactions between fields).
-    """
-
-    caption: Callable[..., str]
-    baseline: str = ""
-    ours: Mapping[str, Ours] = field(default_factory=dict)
-    published_title: str = "Published figures side by side, with unocli's closest setup"
-    hists: Mapping[tuple[str, int, str], np.ndarray] = field(default_factory=dict)
-    counts: Mapping[int, int] = field(default_factory=dict)
-    between: Mapping[str, Mapping[tuple, list[FieldInteraction]]] = field(default_factory=dict)
-
-
-def chosen(exp: Experiment, defaults: Sequence[View] | str) -> tuple[View, ...]:
-    """The views a report draws: the experiment file's ``[[view]]`` tables, or the report's defaults without any.
-
-    ``defaults`` may name a shipped experiment (``sims/NAME.toml``) whose views are the defaults, so a report
-    declares its views once, in its own file.
-    """
-    if exp.views:
-        return exp.views
-    if not isinstance(defaults, str):
-        return tuple(defaults)
-    return load_experiment(shipped_dir() / f"{defaults}.toml").views
-
-
-def refused(exp: Experiment, kinds: Sequence[str], frames: Sequence[str] = ("",)) -> str | None:
-    """``view[i].key: message`` for the first declared view a report cannot draw (its ``check``), else None.
-
-    ``frames``: the names of the frames the report offers its views (``""``: its first).
-    """
-    for i, v in enumerate(exp.views):
-        if v.kind not in kinds:
-            return f"view[{i}].kind: this report draws only {', '.join(kinds)} views, not {v.kind!r}"
-        if v.frame not in frames:
-            named = ", ".join(repr(f) for f in frames if f) or "none but its first"
-            return f"view[{i}].frame: this report has no frame {v.frame!r}; its frames are: {named}"
-    return None
-
-
-def declared(
-    views: Sequence[View], exp: Experiment, frame: pd.DataFrame | Mapping[str, pd.DataFrame] | None, setup: Setup
-) -> list[Block]:
-    """Each view drawn from the design's tidy frame (:mod:`unocli.report.design`), in order.
-
-    ``frame``: the one frame, or the report's frames by name (a view's
-    ``frame`` key picks one; ``""`` is the first); None: no frame.
-    """
-    frames = frame if isinstance(frame, Mapping) else {"": frame}
-    empty = pd.DataFrame(columns=["quantity"])
-    out: list[Block] = []
-    for v in views:
-        data = frames.get(v.frame)
-        block = _DRAW[v.kind](v, exp, data if data is not None else empty, setup)
-        if block is not None:
-            out.append(block)
-    return out
-
-
-def _what(v: View, setup: Setup, default: str) -> str:
-    """The view's title (or ``default``), ``{base}`` filled in with the baseline's name."""
-    return (v.title or default).replace("{base}", setup.baseline or "the baseline")
-
-
-def _shown_differences(d: pd.DataFrame, arm: str, unit: str, percent: bool) -> pd.DataFrame:
-    """A differences table as a reader sees it: the change on its simultaneous interval, relative, n, verdict."""
-    level = fmt.fixed(100 * d["sim_level"].iloc[0], 2).rstrip("0").rstrip(".") if d["sim_level"].notna().any() else "95"
-    form = fmt.pp_ci if percent else partial(fmt.signed_ci, decimals=2)
-    lows, highs = d["sim_low"].fillna(d["diff_low"]), d["sim_high"].fillna(d["diff_high"])
-    shown = pd.DataFrame({k: d[k] for k in ("field", "players", arm) if d[k].astype(str).ne("").any()})
-    shown[f"change [simultaneous {level}% CI]"] = [form(*x) for x in zip(d["diff"], lows, highs, strict=True)]
-    shown["relative"] = [fmt.fixed(100 * r, 1, sign=True) + "%" for r in d["relative"]]
-    shown["n (pairs)"] = d["n"].map(fmt.count)
-    margin = d["margin"].dropna()
-    if len(margin):
-        shown[f"verdict (margin {fmt.num(100 * margin.iloc[0] if percent else margin.iloc[0])} {unit})"] = d["verdict"]
-    return shown
-
-
-def _differences_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
-    arm = v.options.get("arm", "arm")
-    d = differences(frame, v.quantity, arm=arm)
-    if not len(d):
-        return None
-    percent = is_binary(v.quantity)
-    title = _what(v, setup, f"Change in {v.quantity} from {{base}}, paired on the same deals")
-    return TableBlock(v.name, title, _shown_differences(d, arm, "pp" if percent else v.quantity, percent), d)
-
-
-def _wide_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
-    arm = v.options.get("arm", "arm")
-    rows = frame[frame["quantity"] == v.quantity]
-    if not len(rows):
-        return None
-    data = wide(rows, {v.quantity: ("mean", "low", "high")}, arm=arm, n=v.quantity)
-    form = partial(fmt.share_ci, decimals=1) if is_binary(v.quantity) else fmt.ci
-    shown = data[[k for k in ("field", "players", arm) if data[k].astype(str).ne("").any()]].copy()
-    shown["n"] = data["n"].map(fmt.count)
-    shown[f"{v.quantity} [95% CI]"] = [form(*x) for x in zip(data["mean"], data["low"], data["high"], strict=True)]
-    return TableBlock(v.name, _what(v, setup, f"Mean {v.quantity}"), shown, data)
-
-
-def _lines_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
-    from unocli.report import plots  # matplotlib only when drawing
-
-    rows = frame[frame["quantity"] == v.quantity]
-    for key in ("arm", "field"):
-        if key in v.options:
-            rows = rows[rows[key] == v.options[key]]
-    if not len(rows):
-        return None
-    by = v.options.get("by", "arm")
-    names = list(dict.fromkeys(rows[by]))
-    percent = bool(v.options.get("percent", is_binary(v.quantity)))
-    fair = plots.Series("fair share 1/n", [1 / p for p in exp.players]) if v.options.get("fair") else None
-    title = _what(v, setup, f"Mean {v.quantity} by table size")
-    cap = setup.caption(
-        f"{title} (one line per {by})" + ("; dashed line: the fair share 1/n" if fair else ""),
-        "error bars are 95% intervals (Wilson for a share, t for a mean)",
-    )
-    figure = plots.line_chart(
-        exp.players,
-        lines(rows, by, names, ("mean", "low", "high")),
-        band=False,
-        title=title,
-        xlabel="players at the table",
-        ylabel=v.options.get("ylabel", v.quantity),
-        xticks=exp.players,
-        percent=percent,
-        caption=cap,
-        reference=fair,
-    )
-    return Chart(v.name, figure, cap, title)
-
-
-def _forest_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
-    arm = v.options.get("arm", "arm")
-    d = differences(frame, v.quantity, arm=arm)
-    players = v.options.get("players", 4 if 4 in exp.players else exp.players[len(exp.players) // 2])
-    d = d[d["players"] == players]
-    if not len(d) or d["margin"].isna().all():
-        return None
-    percent = is_binary(v.quantity)
-    level = fmt.fixed(100 * d["sim_level"].iloc[0], 2)
-    margin = float(d["margin"].iloc[0])
-    shown_margin = f"{fmt.num(100 * margin)} pp" if percent else f"{fmt.num(margin)} {v.quantity}"
-    title = _what(v, setup, f"Each {arm}'s effect on {v.quantity}") + f", {players} players"
-    cap = setup.caption(
-        f"{title}: the change from {setup.baseline or 'the baseline'}, paired on the same deals; the grey band is the "
-        f"equivalence margin +/-{shown_margin}",
-        f"bars are simultaneous {level}% intervals (95% for the whole family)",
-    )
-    labels = [", ".join(str(x) for x in (r[arm], r["field"]) if str(x)) for _, r in d.iterrows()]
-    xlabel = f"{v.quantity} minus {setup.baseline or 'the baseline'}" + (" (pp)" if percent else "")
-    return forest(d, labels, xlabel=xlabel, caption=cap, name=v.name, title=title, percent=percent)
-
-
-def _heatmap_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
-    d = differences(frame, v.quantity)
-    if "players" in v.options:
-        d = d[d["players"] == v.options["players"]]
-    if not len(d):
-        return None
-    rows, cols = v.options.get("rows", "arm"), v.options.get("cols", "players")
-    percent = is_binary(v.quantity)
-    title = _what(v, setup, f"Change in {v.quantity} from {{base}}")
-    cap = setup.caption(f"{title}, each cell with its verdict", "verdicts read simultaneous intervals against the margin")
-    unit = "pp" if percent else v.quantity
-    return heatmap(d, rows, cols, caption=cap, name=v.name, title=title, unit=unit, scale=100.0 if percent else 1.0)
-
-
-def _published_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
-    block = published(exp, setup.ours, title=v.title or setup.published_title)
-    if block is not None:
-        block.name = v.name
-    return block
-
-
-def _filled(text: str, setup: Setup, **values: Any) -> str:
-    """``text`` with ``{base}`` and each ``{key}`` of ``values`` filled in."""
-    text = text.replace("{base}", setup.baseline or "the baseline")
-    for key, value in values.items():
-        text = text.replace("{" + key + "}", str(value))
-    return text
-
-
-def _level(frame: pd.DataFrame) -> str:
-    return fmt.fixed(100 * frame["sim_level"].iloc[0], 2)
-
-
-def _verdicts_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
-    """One row per (players, arm), one column per field: the change on its simultaneous interval and its word."""
-    arm = v.options.get("arm", "arm")
-    d = differences(frame, v.quantity, arm=arm)
-    if not len(d):
-        return None
-    up, down = v.options.get("words", ["higher", "lower"])
-    fields = list(dict.fromkeys(d["field"]))
-
-    def cell(r: pd.Series) -> str:
-        change = fmt.signed_ci(r["diff"], r["sim_low"], r["sim_high"], int(v.options.get("decimals", 1)))
-        return f"{change} {change_word(str(r['verdict']), float(r['diff']), up, down)}"
-
-    between = setup.between.get(v.quantity, {})
-    table = verdict_matrix(d, ("players", arm), fields, cell, dict(between))
-    title = _filled(v.title, setup, level=_level(d), margin=fmt.num(float(d["margin"].iloc[0])))
-    return TableBlock(v.name, title, table, d)
-
-
-def _interactions_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
-    """Each arm's effect under one field minus under another, on common deals, judged as one family."""
-    between = setup.between.get(v.quantity)
-    if not between:
-        return None
-    data = interactions_frame({v.quantity: dict(between)}, {})
-    table = pd.DataFrame(
-        {
-            "players": data["players"],
-            v.options.get("arm", "arm"): data["arm"],
-            "fields": [f"{a} minus {b}" for a, b in zip(data["field_a"], data["field_b"], strict=True)],
-            "interaction [simultaneous CI]": [
-                fmt.signed_ci(*x, 2) for x in zip(data["interaction"], data["sim_low"], data["sim_high"], strict=True)
-            ],
-            "verdict": data["verdict"],
-            "p (Holm)": data["p_holm"].map(fmt.pvalue),
-        }
-    )
-    margin = fmt.num(exp.margins[v.quantity]) if v.quantity in exp.margins else ""
-    return TableBlock(v.name, _filled(v.title, setup, level=_level(data), margin=margin), table, data)
-
-
-# A ``table`` view's column forms: heading -> a column of the frame, or a function of its row.
-_FORMS: dict[str, Callable[..., Any]] = {
-    "text": lambda c: c,
-    "count": lambda c: lambda r: fmt.count(r[c]),
-    "num": lambda c: lambda r: fmt.num(r[c]),
-    "ci": lambda p, lo, hi: interval(fmt.ci, p, lo, hi),
-    "share_ci": lambda p, lo, hi: interval(fmt.share_ci, p, lo, hi, 2),
-    # an order statistic of a histogram of turns: its last bin (TURNS_BINS - 1) means "at least"
-    "quantile": lambda p, lo, hi: lambda r: fmt.quantile(r[p], r[lo], r[hi], TURNS_BINS - 1),
-}
-
-
-def _table_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
-    """A frame of the report's as it is, shown column by column (``columns``: [heading, form, column...])."""
-    if not len(frame):
-        return None
-    columns = {str(heading): _FORMS[form](*names) for heading, form, *names in v.options["columns"]}
-    return TableBlock(v.name, _filled(v.title, setup), shown(frame, columns), frame, v.options.get("note", ""))
-
-
-def _field(v: View, played: Sequence[str]) -> str:
-    """The view's ``field`` where it was played, else the first field played (a file may not play it)."""
-    return v.options["field"] if v.options["field"] in played else played[0]
-
-
-def _one_field(v: View, setup: Setup, intervals: str, field: str, players: Any = "", arms: bool = False) -> tuple[str, str]:
-    """A one-field chart's title and caption (option ``caption``: what it shows)."""
-    what = _filled(v.options.get("caption", v.title), setup, players=players)
-    return _filled(v.title, setup, players=players), setup.caption(what, intervals, field, arms)
-
-
-def _percentiles_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
-    f = _field(v, list(dict.fromkeys(frame["field"])))
-    rows = frame[(frame[v.options.get("arm", "arm")] == setup.baseline) & (frame["field"] == f)]
-    intervals = "error bars are 95% intervals (t for the mean, binomial order statistics for percentiles)"
-    title, cap = _one_field(v, setup, intervals, f)
-    return percentiles(rows, exp.players, caption=cap, name=v.name, title=title, ylabel=v.options["ylabel"])
-
-
-def _distribution_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
-    """The histogram or ECDF of the baseline at each of ``players``, or of every arm at one table size (the
-    middle one when that size is not played)."""
-    f = _field(v, list(dict.fromkeys(k[0] for k in setup.hists)))
-    if isinstance(v.options.get("players"), int):
-        p = v.options["players"] if v.options["players"] in exp.players else exp.players[len(exp.players) // 2]
-        arms = list(dict.fromkeys(a for (g, q, a) in setup.hists if (g, q) == (f, p)))
-        hists, n = [(a, setup.hists[(f, p, a)]) for a in arms], setup.counts[p]
-    else:
-        sizes = [p for p in v.options.get("players", exp.players) if p in exp.players] or [exp.players[0]]
-        hists, n = [(f"{q} players", setup.hists[(f, q, setup.baseline)]) for q in sizes], setup.counts[sizes[0]]
-        arms, p = [], 0
-    xlabel, alt = v.options["xlabel"], v.options.get("alt", v.name)
-    if v.kind == "histogram":
-        title, cap = _one_field(v, setup, "bands are 95% Wilson intervals for each bin's share", f)
-        return histogram(hists, caption=cap, name=v.name, title=title, xlabel=xlabel, alt=alt)
-    title, cap = _one_field(v, setup, f"bands are 95% DKW bands (+/-{dkw_eps(n):.3f})", f, p if arms else "", bool(arms))
-    top = float(v.options.get("top", 0.995))
-    return ecdf(hists, n, caption=cap, name=v.name, title=title, xlabel=xlabel, alt=alt, top=top)
-
-
-_DRAW: dict[str, Callable[[View, Experiment, pd.DataFrame, Setup], Block | None]] = {
-    "differences": _differences_view,
-    "wide": _wide_view,
-    "lines": _lines_view,
-    "forest": _forest_view,
-    "heatmap": _heatmap_view,
-    "published": _published_view,
-    "verdicts": _verdicts_view,
-    "interactions": _interactions_view,
-    "table": _table_view,
-    "percentiles": _percentiles_view,
-    "histogram": _distribution_view,
-    "ecdf": _distribution_view,
-}
-KINDS = tuple(_DRAW)
 
 
 # ---------------------------------------------------------------- charts by table size and forests (the analyses' own)

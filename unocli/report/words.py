@@ -4,7 +4,7 @@ A verdict (:func:`~unocli.study.stats.classify`) is read from one interval;
 labels that differ between fields do not show that an effect differs between
 them. Only the fields' interaction on common deals (:mod:`unocli.study.interaction`)
 can say that, so every phrase here that compares fields reads it.
-Below :mod:`unocli.report.views` (which draws the verdict matrix as a declared
+Below :mod:`unocli.report.kinds` (which draws the verdict matrix as a declared
 view) and above nothing of report's; it imports no matplotlib.
 """
 

@@ -26,8 +26,9 @@ from unocli.game.rules import WildDrawFour
 from unocli.report.analyses import bluff_text as text
 from unocli.report.analyses import bluff_views as views
 from unocli.report.analyses.common import Context
-from unocli.report.experiment import Experiment, players_list, positive_int, probability_list
+from unocli.report.experiment import Experiment
 from unocli.report.model import Section, sentences
+from unocli.report.options import players_list, positive_int, probability_list
 from unocli.study.arm import PolicyFile, parse_policy
 from unocli.study.sweep import parse_values
 

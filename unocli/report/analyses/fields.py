@@ -28,7 +28,8 @@ from unocli.analysis.fields import field_interactions as field_interactions  # r
 from unocli.analysis.fields import interactions_frame as interactions_frame
 from unocli.errors import ConfigError
 from unocli.files import display_path
-from unocli.report.experiment import ArmSpec, Experiment, policy_list
+from unocli.report.experiment import ArmSpec, Experiment
+from unocli.report.options import policy_list
 from unocli.study.arm import has_placeholders, template_name
 
 DEFAULT_FIELDS = ["random", "basic", "strong"]

@@ -18,7 +18,7 @@ from functools import partial
 import pandas as pd
 
 from unocli.analysis.game_length import MATCH_Q, ROUND_Q, Lengths, lengths
-from unocli.report import fmt, views
+from unocli.report import fmt, kinds, views
 from unocli.report.analyses.common import Context, caption, verdict_text
 from unocli.report.analyses.fields import (
     FIELDS_OPTION,
@@ -31,8 +31,9 @@ from unocli.report.analyses.fields import (
     templates_text,
 )
 from unocli.report.design import Design, play
-from unocli.report.experiment import Experiment, positive_int
+from unocli.report.experiment import Experiment
 from unocli.report.model import Section, sentences
+from unocli.report.options import positive_int
 from unocli.report.words import agreement, change_word
 from unocli.study.stats import LARGER, WITHIN_MARGIN
 
@@ -51,7 +52,7 @@ class GameLengthResult(Lengths):
 def check(exp: Experiment) -> str | None:
     if not exp.arms:
         return "arms: the game-length analysis needs at least one [arms.NAME] rule set"
-    return check_fields(exp, partial=True) or views.refused(exp, tuple(views.KINDS), FRAMES)
+    return check_fields(exp, partial=True) or kinds.refused(exp, tuple(kinds.KINDS), FRAMES)
 
 
 def compute(exp: Experiment, ctx: Context) -> GameLengthResult:
@@ -77,13 +78,13 @@ def render(r: GameLengthResult) -> Section:
         return caption(exp, what, n, rules=", ".join(r.names) if arms else None, policies=policies, intervals=intervals)
 
     title = f"Published figures side by side, with unocli's closest setup (official rules, every seat {r.ref})"
-    setup = views.Setup(cap, base, _ours(r), title, r.hists, r.rounds, {"turns": r.between})
+    setup = kinds.Setup(cap, base, _ours(r), title, r.hists, r.rounds, {"turns": r.between})
     frames = {"": r.frame, "matches": r.match_frame, "turns": r.turns, "per-match": r.matches}
     answer = _answer(r)
     intro = f"{answer}\n\n{exp.description or ''}\n\nRule sets: {', '.join(r.names)}; baseline {base}. Fields of players: "
     intro += f"{fields_text(r.fields)} (every seat plays the field's policy). Each table size plays the same deals under "
     intro += f"every rule set and field; the single-field charts show `{r.ref}`." + templates_text(exp) + sizes_text(exp)
-    blocks = views.declared(views.chosen(exp, VIEWS), exp, frames, setup)
+    blocks = kinds.declared(kinds.chosen(exp, VIEWS), exp, frames, setup)
     return Section(exp.name, exp.title, intro, _findings(r), blocks, {"games": r.games}, answer=sentences(answer)[0])
 
 

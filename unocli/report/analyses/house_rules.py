@@ -13,6 +13,7 @@ differently under two fields is the interaction of fields
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from dataclasses import fields as fields_of
 from functools import partial
 
 import pandas as pd
@@ -20,8 +21,8 @@ import pandas as pd
 from unocli.analysis import house_rules as analysis
 from unocli.analysis.house_rules_gap import skill_gaps
 from unocli.analysis.skill import Plan, RuleSet
-from unocli.report import fmt, views
-from unocli.report.analyses.common import Context, caption, effect_forest
+from unocli.report import fmt, kinds, views
+from unocli.report.analyses.common import Context, caption
 from unocli.report.analyses.fields import (
     FIELDS_OPTION,
     check_fields,
@@ -33,9 +34,10 @@ from unocli.report.analyses.fields import (
     templates_text,
 )
 from unocli.report.analyses.house_rules_text import EFFECTS, SORT_KEY, answer, direction, findings, shown, value
-from unocli.report.design import Design, play, select
-from unocli.report.experiment import Experiment, policy_spec, positive_int
-from unocli.report.model import Chart, Section, TableBlock, sentences
+from unocli.report.design import Design, play
+from unocli.report.experiment import Experiment
+from unocli.report.model import Block, Chart, Section, TableBlock, sentences
+from unocli.report.options import policy_spec, positive_int
 from unocli.report.words import verdict_matrix
 from unocli.study.interaction import FieldInteraction
 
@@ -56,31 +58,23 @@ OPTIONS = {
 }
 
 
+VIEWS = "house-rules"  # a file without [[view]] tables draws the shipped file's
+FRAMES = ("", "effects", "levels", "interactions")  # the design's frame, the matrix's effects and levels, interactions
+
+
 @dataclass(frozen=True)
-class HouseRulesResult:
-    """The measured matrix (``data``: levels ``table``, ``effects``, ...), the design's tidy ``frame``, the skill
-    gap (None when ``options.skill_games`` is 0), the fields' interactions per quantity (``turns``, ``first``,
-    ``dealer``; keyed (players, rule)) and the ``ranking``."""
+class HouseRulesResult(analysis.HouseRules):
+    """The measured matrix (:class:`~unocli.analysis.house_rules.HouseRules`: levels ``table``, ``effects``, ...)
+    with the experiment, the design's tidy ``frame``, the games played, the skill gap (None when
+    ``options.skill_games`` is 0), the fields' interactions per quantity (``turns``, ``first``, ``dealer``; keyed
+    (players, rule)) and the ``ranking``."""
 
     exp: Experiment
-    data: analysis.HouseRules
     frame: pd.DataFrame
     games: int
     skill: pd.DataFrame | None = None
     between: dict[str, dict[tuple, list[FieldInteraction]]] = field(default_factory=dict)
     ranking: pd.DataFrame | None = None
-
-    names = property(lambda self: self.data.names)
-    base = property(lambda self: self.data.base)
-    fields = property(lambda self: self.data.fields)
-    table = property(lambda self: self.data.table)
-    effects = property(lambda self: self.data.effects)
-    rounds = property(lambda self: self.data.rounds)
-    fair = property(lambda self: self.data.fair)
-    identical = property(lambda self: self.data.identical)
-    rules = property(lambda self: self.data.rules)
-    ref = property(lambda self: self.data.ref)
-    mid = property(lambda self: self.data.mid)
 
     def cell(self, rule: str, p: int, field: str) -> pd.DataFrame:
         """The effects row of one rule at ``p`` players under ``field``."""
@@ -91,7 +85,7 @@ class HouseRulesResult:
 def check(exp: Experiment) -> str | None:
     if len(exp.arms) < 2:
         return "arms: the house-rules analysis needs the baseline arm and at least one house rule"
-    return check_fields(exp)
+    return check_fields(exp) or kinds.refused(exp, kinds.FRAME_KINDS, FRAMES)
 
 
 def compute(exp: Experiment, ctx: Context) -> HouseRulesResult:
@@ -118,39 +112,33 @@ def compute(exp: Experiment, ctx: Context) -> HouseRulesResult:
         )
     }
     games = played.games + (int(skill["games"].sum()) if skill is not None else 0)
-    return HouseRulesResult(exp, data, played.frame, games, skill, between, analysis.ranking(data, m, skill))
+    measured = {f.name: getattr(data, f.name) for f in fields_of(analysis.HouseRules)}
+    ranked = analysis.ranking(data, m, skill)
+    return HouseRulesResult(**measured, exp=exp, frame=played.frame, games=games, skill=skill, between=between, ranking=ranked)
 
 
 def render(result: HouseRulesResult) -> Section:
-    """The answer, the ranking, the headline forest, the verdict tables per field, the charts, the levels and findings."""
+    """The answer, the declared views (sims/house-rules.toml), the report's own tables and charts, the findings."""
     exp, base = result.exp, result.base
     skill = result.skill is not None and len(result.skill) > 0
-    blocks: list = [
-        *([_ranking_table(result)] if result.ranking is not None else []),
-        _forest(result),
-        *_verdict_tables(result),
-        *([_interaction_table(result)] if any(result.between.values()) else []),
-        *([_skill_chart(result), _skill_table(result)] if skill else []),
-        _heatmap(result),
-        TableBlock(
-            "house-rules-matrix",
-            f"Each house rule alone against {base}, paired on the same deals, under each field: changes with simultaneous "
-            f"{_level(result)}% intervals (Bonferroni over the {len(result.effects)} cells of a column; balance's normal, "
-            "with its block-bootstrap standard error) and equivalence verdicts (margins from the experiment file)",
-            _matrix(result),
-            result.effects,
-        ),
-        _dealer_forest(result),
-        _balance_chart(result),
-        TableBlock("house-rules-arms", "Every rule set under every field: levels", _levels(result.table), result.table),
-    ]
+    own: dict[str, Block] = {
+        **({"house-rules-ranking": _ranking_table(result)} if result.ranking is not None else {}),
+        **{b.name: b for b in _verdict_tables(result)},
+        **({"skill-gap-chart": _skill_chart(result), "skill-gap-table": _skill_table(result)} if skill else {}),
+        "house-rules-balance": _balance_chart(result),
+    }
+    # every interaction of a quantity belongs to its one family
+    families = ", ".join(f"{q} {next(iter(v.values()))[0].family}" for q, v in result.between.items() if v)
+    setup = kinds.Setup(partial(_caption, result), base, blocks=own, words={"families": families})
+    frames = {"": result.frame, "effects": result.effects, "levels": result.table}
+    frames["interactions"] = interactions_frame(result.between, {"first": 100.0, "dealer": 100.0})
     text = answer(result, result.ranking) if result.ranking is not None else ""
     intro = (
         f"{text}\n\n{exp.description or ''}\n\nBaseline {base}; fields of players: {fields_text(result.fields)} (every "
         f"seat plays the field's policy).{templates_text(exp)}"
     )
-    meta = {"games": result.games}
-    return Section(exp.name, exp.title, intro, findings(result), blocks, meta=meta, answer=sentences(text)[0])
+    blocks = kinds.declared(kinds.chosen(exp, VIEWS), exp, frames, setup)
+    return Section(exp.name, exp.title, intro, findings(result), blocks, meta={"games": result.games}, answer=sentences(text)[0])
 
 
 def run(exp: Experiment, ctx: Context) -> Section:
@@ -167,61 +155,6 @@ def _caption(result: HouseRulesResult, title: str, intervals: str, policies: str
     return caption(
         result.exp, title, n, rules=f"each house rule alone on top of {result.base}", policies=policies, intervals=intervals
     )
-
-
-def _forest(result: HouseRulesResult) -> Chart:
-    """Each house rule's effect at the middle table size under each field on turns, the first player and balance."""
-    mid = result.mid
-    at = result.effects[result.effects["players"] == mid]
-    order = {name: k for k, name in enumerate(result.rules)}  # the experiment's order, the fields together
-    at = at.assign(label=[f"{r.rule}, {r.field}" for r in at.itertuples()], order=at["rule"].map(order))
-    return effect_forest(
-        at.sort_values("order", kind="stable"),
-        "label",
-        "d_first",
-        result.exp.margins,
-        lambda what, intervals: _caption(result, what, intervals),
-        what=f"Each house rule's effect at {mid} players against {result.base}, one row per rule and field",
-        name="house-rules-forest",
-        title=f"Each house rule's effect under each field, {mid} players",
-    )
-
-
-def _dealer_forest(result: HouseRulesResult) -> Chart:
-    """The dealer's change at the middle table size, one row per rule and field (turns and the first player's are
-    the headline forest's panels), from the design's frame."""
-    diffs = views.differences(select(result.frame, "win_dealer", players=result.mid), "win_dealer", arm="rule")
-    cap = _caption(
-        result,
-        f"Change in the dealer's win share from {result.base} at {result.mid} players, paired on the same deals, one "
-        "row per rule and field; the grey band is the equivalence margin",
-        f"bars are simultaneous {fmt.fixed(100 * diffs['sim_level'].iloc[0], 2)}% intervals (95% for the family)",
-    )
-    return views.forest(
-        diffs,
-        [f"{r.rule}, {r.field}" for r in diffs.itertuples()],
-        xlabel="change in the dealer's win share (pp)",
-        caption=cap,
-        name="house-rules-dealer",
-        title=f"Change in the dealer's win share, {result.mid} players",
-        percent=True,
-    )
-
-
-def _heatmap(result: HouseRulesResult) -> Chart:
-    """The change in turns per rule and table size under the reference field, with its verdict."""
-    diffs = views.differences(select(result.frame, "turns", field=result.ref), "turns", arm="rule")
-    diffs["rule"] = pd.Categorical(diffs["rule"], categories=result.rules[::-1])  # the experiment's order, top down
-    cap = _caption(
-        result,
-        f"Change in mean turns per round from {result.base}, paired on the same deals, every seat {result.ref} "
-        "(the other fields are in the verdict tables), each cell with its verdict",
-        f"verdicts on simultaneous {fmt.fixed(100 * diffs['sim_level'].iloc[0], 2)}% intervals (95% for the family) "
-        "against the margin",
-        policies=result.ref,
-    )
-    title = f"How each house rule changes the length of a round ({result.ref})"
-    return views.heatmap(diffs, "rule", "players", caption=cap, name="house-rules-turns-heatmap", title=title, unit="turns")
 
 
 def _balance_chart(result: HouseRulesResult) -> Chart:
@@ -247,39 +180,6 @@ def _balance_chart(result: HouseRulesResult) -> Chart:
         xlabel="balance",
         alt="balance per rule",
         zero=None,
-    )
-
-
-def _levels(table: pd.DataFrame) -> pd.DataFrame:
-    """Every rule set's point estimates (intervals in the CSV): counts with separators, the shares as percentages."""
-    shown = table[["field", "players", "rule", "n", "turns", "first_player_share", "dealer_share", "balance"]].round(4)
-    return shown.assign(
-        n=shown["n"].map(fmt.count),
-        first_player_share=[fmt.share(x, 2) for x in table["first_player_share"]],
-        dealer_share=[fmt.share(x, 2) for x in table["dealer_share"]],
-    )
-
-
-def _matrix(result: HouseRulesResult) -> pd.DataFrame:
-    """The effects on simultaneous intervals with their equivalence verdicts (the bootstrap balance change at 95%)."""
-    m, pp = result.exp.margins, fmt.num(result.exp.margins["win_share_pp"])
-    return views.shown(
-        result.effects,
-        {
-            **{k: k for k in ("field", "rule", "players")},
-            "n": lambda r: fmt.count(r["n"]),
-            "turns per finished round": views.interval(fmt.signed_ci, "d_turns", "turns_sim_low", "turns_sim_high", 1),
-            "relative": lambda r: fmt.fixed(100 * r["d_turns_rel"], 1, sign=True) + "%",
-            f"turns verdict (+/-{fmt.num(m['turns'])})": "turns_verdict",
-            "first player's win share": views.interval(fmt.pp_ci, "d_first", "first_sim_low", "first_sim_high", 2),
-            f"first player verdict (+/-{pp} pp)": "first_verdict",
-            "dealer's win share": views.interval(fmt.pp_ci, "d_dealer", "dealer_sim_low", "dealer_sim_high", 2),
-            f"dealer verdict (+/-{pp} pp)": "dealer_verdict",
-            "balance (simultaneous, bootstrap standard error)": views.interval(
-                fmt.signed_ci, "d_balance", "balance_sim_low", "balance_sim_high", 3
-            ),
-            f"balance verdict (+/-{fmt.num(m['balance'])})": "balance_verdict",
-        },
     )
 
 
@@ -325,32 +225,6 @@ def _ranking_table(result: HouseRulesResult) -> TableBlock:
         f"+/-{fmt.num(100 * m['balance'])} pp of spread. Sorted by {SORT_KEY}"
     )
     return TableBlock("house-rules-ranking", title, shown(table, m), table)
-
-
-def _interaction_table(result: HouseRulesResult) -> TableBlock:
-    frame = interactions_frame(result.between, {"first": 100.0, "dealer": 100.0})
-    shown_frame = views.shown(
-        frame,
-        {
-            "quantity": "quantity",
-            "players": "players",
-            "rule": "arm",
-            "fields": lambda r: f"{r['field_a']} minus {r['field_b']}",
-            "n (blocks of deals)": "n_blocks",
-            "interaction [simultaneous CI]": views.interval(fmt.signed_ci, "interaction", "sim_low", "sim_high", 2),
-            "verdict": "verdict",
-            "p (raw)": lambda r: fmt.pvalue(r["p_raw"]),
-            "p (Holm)": lambda r: fmt.pvalue(r["p_holm"]),
-        },
-    )
-    # every interaction of a quantity belongs to its one family
-    families = ", ".join(f"{q} {next(iter(v.values()))[0].family}" for q, v in result.between.items() if v)
-    title = (
-        "Does a rule act differently under two fields? Its effect under one field minus under the other, paired on "
-        "the same deals (t over 256 blocks of deals); simultaneous intervals and Holm-adjusted p over each quantity's "
-        f"family ({families} interactions), verdicts against the margins (turns in turns, shares in pp)"
-    )
-    return TableBlock("house-rules-fields-interaction", title, shown_frame, frame)
 
 
 def _skill_table(result: HouseRulesResult) -> TableBlock:

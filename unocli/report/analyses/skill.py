@@ -26,8 +26,9 @@ from unocli.game.policies import parse_policy_spec
 from unocli.report import fmt
 from unocli.report.analyses.common import Context, caption, forest_chart
 from unocli.report.analyses.skill_text import MEASURES, answer, details, findings, ladder_findings, share
-from unocli.report.experiment import Experiment, policy_list, policy_spec, positive_int
+from unocli.report.experiment import Experiment
 from unocli.report.model import Chart, Section, TableBlock, sentences
+from unocli.report.options import policy_list, policy_spec, positive_int
 from unocli.report.views import interval, shown
 from unocli.study.arm import Arm, check_spec, template_name
 from unocli.study.ladder import ANCHOR

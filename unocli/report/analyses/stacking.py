@@ -25,7 +25,7 @@ import pandas as pd
 from unocli.analysis import stacking as analysis
 from unocli.analysis.stacking import STACK_BINS, StackingTables, field_spec
 from unocli.game.policies import parse_policy_spec
-from unocli.report import fmt, views
+from unocli.report import fmt, kinds, views
 from unocli.report.analyses.common import (
     Context,
     balance_chart,
@@ -39,8 +39,9 @@ from unocli.report.analyses.common import (
 )
 from unocli.report.analyses.fields import check_fields, field_experiment, field_sizes, field_specs, sizes_text, templates_text
 from unocli.report.analyses.stacking_render import answer, field_blocks, field_findings, field_label
-from unocli.report.experiment import Experiment, View, players_list, policy_spec, positive_int
+from unocli.report.experiment import Experiment, View
 from unocli.report.model import Chart, Section, TableBlock, sentences
+from unocli.report.options import players_list, policy_spec, positive_int
 from unocli.report.words import change_word
 from unocli.study.arm import Arm, has_placeholders
 from unocli.study.compare import Comparison
@@ -81,7 +82,7 @@ class StackingResult(StackingTables):
 def check(exp: Experiment) -> str | None:
     if len(exp.arms) < 2:
         return "arms: the stacking analysis needs a baseline arm and at least one stacking variant"
-    return check_fields(exp, partial=True) or views.refused(exp, ("published",))
+    return check_fields(exp, partial=True) or kinds.refused(exp, ("published",))
 
 
 def main_field(exp: Experiment) -> str:
@@ -147,8 +148,8 @@ def render(result: StackingResult) -> Section:
         TableBlock("stacking-arms", "Each variant: turns, first-player share and balance", _arms_shown(result), result.table),
     ]
     title = "Published figures side by side, with unocli's closest setup (official rules, every seat "
-    setup = views.Setup(partial(_caption, result), base, _ours(result), title + f"{result.main_field}; stuck rounds left out)")
-    blocks += views.declared(views.chosen(exp, VIEWS), exp, None, setup)
+    setup = kinds.Setup(partial(_caption, result), base, _ours(result), title + f"{result.main_field}; stuck rounds left out)")
+    blocks += kinds.declared(kinds.chosen(exp, VIEWS), exp, None, setup)
     blocks = [*field_blocks(result), *blocks]
     paragraph = answer(result)
     intro = (

@@ -1,0 +1,247 @@
+"""What the options of an experiment file accept: each check says why a value will not do (None: it will).
+
+The analyses name these checks in their ``OPTIONS`` (the keys of ``[options]``:
+name -> (default, check)); :data:`VIEW_OPTIONS` names the options each kind of
+``[[view]]`` takes and their checks, and :func:`view_problem` checks one view's
+options. :mod:`unocli.report.experiment` turns a problem into the one sentence
+that names the file and the key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from unocli.errors import ConfigError
+from unocli.study.arm import check_spec
+
+Check = Callable[[Any], str | None]
+# Equivalence margins (TOST, ``stats.equivalence``) and their defaults: the keys of an experiment's ``[margins]``.
+MARGINS: dict[str, float] = {"win_share_pp": 0.5, "turns": 1.0, "balance": 0.01}
+# The forms of a ``table`` view's columns (``unocli.report.kinds`` writes them) and how many columns each reads.
+FORMS = {"text": 1, "count": 1, "num": 1, "share": 1, "pvalue": 1, "signed_percent": 1, "round": 1, "pair": 2}
+FORMS |= {"ci": 3, "share_ci": 3, "pp_ci": 3, "signed_ci": 3, "interval": 3, "quantile": 3}
+
+
+def positive_int(value: Any) -> str | None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        return f"must be a positive whole number, not {value!r}"
+    return None
+
+
+def probability_list(value: Any) -> str | None:
+    if not isinstance(value, list | str):
+        return f"must be a list of probabilities or START:STOP:STEP, not {value!r}"
+    try:
+        from unocli.study.sweep import parse_values
+
+        values = [float(v) for v in parse_values(value)]
+    except (ConfigError, ValueError, TypeError):  # TypeError: a list or a table among the values
+        return f"must be a list of probabilities or START:STOP:STEP, not {value!r}"
+    if not values:
+        return "the grid is empty: give at least one value"
+    if not all(0.0 <= v <= 1.0 for v in values):
+        return f"probabilities must lie between 0 and 1, not {value!r}"
+    return None
+
+
+def players_list(value: Any) -> str | None:
+    values = value if isinstance(value, list) else [value]
+    if not values or not all(isinstance(n, int) and not isinstance(n, bool) and 2 <= n <= 10 for n in values):
+        return f"must be table sizes from 2 to 10, not {value!r}"
+    return None
+
+
+def policy_spec(value: Any) -> str | None:
+    """A preset spec, or a ``{rules}``/``{players}`` template (its name is checked by the analysis, per table)."""
+    if not isinstance(value, str):
+        return f"must be a policy spec, not {value!r}"
+    try:
+        check_spec(value)
+    except ConfigError as exc:
+        return str(exc)
+    return None
+
+
+def policy_list(value: Any) -> str | None:
+    """A non-empty list of distinct policy specs (a report's fields of players)."""
+    if not isinstance(value, list) or not value:
+        return f"must be a non-empty list of policy specs, not {value!r}"
+    for v in value:
+        message = policy_spec(v)
+        if message:
+            return message
+    if len(set(value)) != len(value):
+        return f"names a field twice: {value!r}"
+    return None
+
+
+def _column(v: Any) -> str | None:
+    return None if isinstance(v, str) and v else "must be a column name"
+
+
+def _text(v: Any) -> str | None:
+    return None if isinstance(v, str) and v else "must be text"
+
+
+def _whole(v: Any) -> str | None:
+    return None if isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 6 else "must be a whole number 0 to 6"
+
+
+def _share(v: Any) -> str | None:
+    return None if isinstance(v, int | float) and not isinstance(v, bool) and 0 < v <= 1 else "must be a share in (0, 1]"
+
+
+def _words(v: Any) -> str | None:
+    ok = isinstance(v, list) and len(v) == 2 and all(isinstance(w, str) and w for w in v)
+    return None if ok else 'must be two words, for a change up and down: ["lengthens", "shortens"]'
+
+
+def _bool(v: Any) -> str | None:
+    return None if isinstance(v, bool) else "must be true or false"
+
+
+def _one_size(v: Any) -> str | None:
+    return players_list([v]) if not isinstance(v, list) else "must be one table size"
+
+
+def _number(v: Any) -> str | None:
+    return None if isinstance(v, int | float) and not isinstance(v, bool) else "must be a number"
+
+
+def _three_columns(v: Any) -> str | None:
+    ok = isinstance(v, list) and len(v) == 3 and all(isinstance(c, str) and c for c in v)
+    return None if ok else 'must name three columns: the point, its low and its high, e.g. ["share", "low", "high"]'
+
+
+def _names(v: Any) -> str | None:
+    ok = isinstance(v, list) and v and all(isinstance(c, str) and c for c in v)
+    return None if ok else 'must be a list of column names, e.g. ["rule", "field"]'
+
+
+def _panels(v: Any) -> str | None:
+    """[[x label, point, low, high, margin key, ("pp")]]: the columns of each panel and the [margins] key of its band."""
+
+    def ok(c: Any) -> bool:
+        shape = isinstance(c, list) and len(c) in (5, 6) and all(isinstance(x, str) and x for x in c)
+        return shape and c[4] in MARGINS and c[5:] in ([], ["pp"])
+
+    if isinstance(v, list) and v and all(ok(c) for c in v):
+        return None
+    return f'must be a list of [x label, point, low, high, margin ({", ".join(MARGINS)})] with "pp" last for a share'
+
+
+def _columns(v: Any) -> str | None:
+    """[[heading, form, column...]]: a form of ``views.FORMS`` (``FORM`` or ``FORM:D``, D decimals) and its columns."""
+
+    def ok(c: Any) -> bool:
+        if not (isinstance(c, list) and len(c) >= 2 and all(isinstance(x, str) for x in c)):
+            return False
+        name, colon, decimals = c[1].partition(":")
+        return FORMS.get(name) == len(c) - 2 and (not colon or (decimals.isdigit() and int(decimals) <= 6))
+
+    if isinstance(v, list) and v and all(ok(c) for c in v):
+        return None
+    return f"must be a list of [heading, form, column...] with forms {', '.join(FORMS)} (FORM:D for D decimals)"
+
+
+_DISTRIBUTION: dict[str, Check] = {
+    "field": _text,
+    "players": players_list,
+    "xlabel": _text,
+    "alt": _text,
+    "caption": _text,
+}
+# The kinds of view that draw no one quantity of the design frame (a [[view]] of another kind names one).
+NO_QUANTITY = ("published", "table", "report", "sizes", "bars", "csv", "panels")
+# A view's kinds and the options each takes: name -> the check of its value (None: fine, else why not).
+VIEW_OPTIONS: dict[str, dict[str, Check]] = {
+    "differences": {"arm": _column},
+    "wide": {"arm": _column},
+    "lines": {
+        "by": lambda v: None if v in ("arm", "field") else 'must be "arm" or "field"',
+        "arm": lambda v: None if isinstance(v, str) else "must name an arm",
+        "field": lambda v: None if isinstance(v, str) else "must name a field",
+        "fair": _bool,
+        "percent": _bool,
+        "ylabel": _text,
+        "caption": _text,
+    },
+    "sizes": {
+        "columns": _three_columns,
+        "by": _column,
+        "ylabel": _text,
+        "caption": _text,
+        "intervals": _text,
+        "alt": _text,
+        "percent": _bool,
+        "hline": _number,
+        "hline_label": _text,
+        "reference": _column,
+        "reference_label": _text,
+    },
+    "bars": {
+        "players": _one_size,
+        "x": _column,
+        "columns": _three_columns,
+        "by": _column,
+        "xlabel": _text,
+        "ylabel": _text,
+        "caption": _text,
+        "intervals": _text,
+        "alt": _text,
+        "percent": _bool,
+        "fair": _bool,
+    },
+    "csv": {},
+    "panels": {
+        "players": _one_size,
+        "label": _names,
+        "panels": _panels,
+        "caption": _text,
+        "intervals": _text,
+    },
+    "forest": {"players": _one_size, "arm": _column, "caption": _text, "intervals": _text, "xlabel": _text},
+    "heatmap": {
+        "rows": lambda v: None if v in ("field", "players", "arm") else 'must be "field", "players" or "arm"',
+        "cols": lambda v: None if v in ("field", "players", "arm") else 'must be "field", "players" or "arm"',
+        "players": _one_size,
+        "field": _text,
+        "arm": _column,
+        "caption": _text,
+        "intervals": _text,
+    },
+    "published": {},
+    "verdicts": {"arm": _column, "words": _words, "decimals": _whole},
+    "interactions": {"arm": _column},
+    "table": {"columns": _columns, "note": _text},
+    "report": {},
+    "percentiles": {"arm": _column, "field": _text, "ylabel": _text, "caption": _text},
+    "histogram": _DISTRIBUTION,
+    "ecdf": {**_DISTRIBUTION, "top": _share},
+}
+# The options a view of each kind cannot go without.
+VIEW_REQUIRED: dict[str, tuple[str, ...]] = {
+    "table": ("columns",),
+    "sizes": ("columns", "ylabel", "caption", "intervals"),
+    "bars": ("players", "x", "columns", "xlabel", "ylabel", "caption", "intervals"),
+    "panels": ("label", "panels", "caption", "intervals"),
+    "percentiles": ("field", "ylabel"),
+    "histogram": ("field", "xlabel"),
+    "ecdf": ("field", "xlabel"),
+}
+
+
+def view_problem(kind: str, options: Mapping[str, Any]) -> tuple[str, str] | None:
+    """(option, why) for the first option of a ``kind`` view that will not do, or that it lacks; None if all will."""
+    for k, value in options.items():
+        if k not in VIEW_OPTIONS[kind]:
+            allowed = ", ".join(VIEW_OPTIONS[kind]) or "(none)"
+            return k, f"unknown option for a {kind} view; its options are: {allowed}"
+        message = VIEW_OPTIONS[kind][k](value)
+        if message:
+            return k, message
+    for k in VIEW_REQUIRED.get(kind, ()):
+        if k not in options:
+            return k, f"a {kind} view needs it"
+    return None
