@@ -126,3 +126,37 @@ def test_reordered_rule_fields_recompile_and_still_agree_with_the_reference(tmp_
     second = _probe(tmp_path, play=True)
     assert second["stamp"] != first["stamp"]
     assert second["differ"] == 0, f"{second['differ']} of 100 games differ: a stale kernel was loaded"
+
+
+ONCE = """
+import json
+from numba.core.registry import CPUDispatcher
+from unocli.game.policies import parse_policy_spec, preset
+from unocli.game.rules import preset as rules_preset
+from unocli.kernel import play_rows
+from unocli.kernel import batch, bluff_decision, fold, plain, primitives, search, search_round, seen, step
+for name in ("official", "party", "stacking", "seven-o"):
+    rules = rules_preset(name)
+    play_rows(rules, (preset("basic"),) * 4, count=20, threads=1)
+    play_rows(rules, (parse_policy_spec("search:budget=2"),) + (preset("basic"),) * 3, count=5, threads=1)
+print(json.dumps(sorted({
+    f"{f.py_func.__module__}.{f.py_func.__name__}"
+    for m in (batch, bluff_decision, fold, plain, primitives, search, search_round, seen, step)
+    for f in vars(m).values()
+    if isinstance(f, CPUDispatcher) and len(f.signatures) > 1
+})))
+"""
+
+
+# Slow: a first compile of both batch kernels into an empty cache (about a minute and a half on a loaded machine).
+@pytest.mark.slow
+def test_every_kernel_function_compiles_once(tmp_path: Path) -> None:
+    """Under four rule sets, with and without a searching seat, no kernel function is compiled for two signatures.
+
+    A value numba types as a literal (a bare 0 or True, or a global constant left in a variable) compiles its
+    callee again: ``play(g, rs, True)`` cost 12 s of the first compile, a drawn card typed ``Literal[int](-1)``
+    compiled ``search.drawn_decision`` twice.
+    """
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    out = subprocess.run([sys.executable, "-c", ONCE], env=env, capture_output=True, text=True, check=True, timeout=900)
+    assert json.loads(out.stdout.splitlines()[-1]) == []

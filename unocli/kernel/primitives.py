@@ -317,7 +317,7 @@ def _refill(g, rs):
 @njit(cache=True, inline="always", _nrt=False)
 def _draw(g, rs, seat, k):
     """``seat`` draws up to k cards one at a time. Returns the last card drawn, or NO_CARD."""
-    last = NO_CARD
+    last = np.int64(NO_CARD)  # not the constant: a drawn card typed Literal[int](-1) compiled its callers twice
     for _ in range(k):
         if g.pile_pos == g.pile_len and not _refill(g, rs):
             break
