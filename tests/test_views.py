@@ -215,6 +215,38 @@ def test_a_verdicts_and_a_table_view_show_the_frame_cell_by_cell(tmp_path):
     assert list(shown.shown["q"]) == [">=1000 [>=1000, >=1000]", "7 [7, 7]", "3 [3, 3]", ">=1000 [>=1000, >=1000]"]
 
 
+def test_a_table_view_writes_counts_a_share_with_its_n_bounds_and_a_column_some_rows_leave_blank(tmp_path):
+    """The forms counts ("4,000 (3,990)"), share_ci_count (a share, its interval and its n), pp_bounds (a
+    simultaneous interval in pp, blank on the baseline's row) and optional (blank where missing, never "nan")."""
+    exp = _exp(
+        tmp_path,
+        '[[view]]\nkind = "table"\nname = "t"\nframe = "turns"\ntitle = "for {who}"\n'
+        'options = { columns = [["n (finished)", "counts", "n", "done"], '
+        '["share (n)", "share_ci_count:1", "s", "s_low", "s_high", "k"], '
+        '["simultaneous", "pp_bounds:2", "lo", "hi"], ["verdict", "optional", "verdict"]] }\n',
+    )
+    frame = pd.DataFrame(
+        {
+            "n": [4000, 300],
+            "done": [3990, 299],
+            "s": [0.25, 0.5],
+            "s_low": [0.2, 0.45],
+            "s_high": [0.3, 0.55],
+            "k": [1234, 12],
+            "lo": [np.nan, -0.0123],
+            "hi": [np.nan, 0.0456],
+            "verdict": [np.nan, "undecided"],
+        }
+    )
+    setup = kinds.Setup(lambda what, intervals: what, "official", words={"who": "basic"})
+    (table,) = kinds.declared(exp.views, exp, {"turns": frame}, setup)
+    assert table.title == "for basic" and table.data is frame
+    assert list(table.shown["n (finished)"]) == ["4,000 (3,990)", "300 (299)"]
+    assert list(table.shown["share (n)"]) == ["25.0% [20.0%, 30.0%] (1,234)", "50.0% [45.0%, 55.0%] (12)"]
+    assert list(table.shown["simultaneous"]) == ["", "[-1.23, +4.56]"]
+    assert list(table.shown["verdict"]) == ["", "undecided"]
+
+
 def test_distribution_views_read_the_histograms_of_one_field(tmp_path):
     """An ECDF of every arm at one size (4 played), of the baseline at the sizes asked for (7 not played: dropped),
     a missing field falls back to the first played; the caption is the report's, for that one field."""

@@ -334,6 +334,8 @@ _FORMS: dict[str, Callable[..., Any]] = {
     "share": lambda c, d=1: lambda r: fmt.share(r[c], d),
     "pvalue": lambda c, d=None: lambda r: fmt.pvalue(r[c]),
     "pair": lambda a, b, d=None: lambda r: f"{r[a]} minus {r[b]}",
+    "optional": lambda c, d=None: lambda r: "" if pd.isna(r[c]) else r[c],  # a column some rows leave blank
+    "counts": lambda a, b, d=None: lambda r: f"{fmt.count(r[a])} ({fmt.count(r[b])})",
     "ci": lambda p, lo, hi, d=None: interval(fmt.ci, p, lo, hi),
     "share_ci": lambda p, lo, hi, d=2: interval(fmt.share_ci, p, lo, hi, d),
     "pp_ci": lambda p, lo, hi, d=2: interval(fmt.pp_ci, p, lo, hi, d),
@@ -341,6 +343,8 @@ _FORMS: dict[str, Callable[..., Any]] = {
     "signed_percent": lambda c, d=1: lambda r: fmt.fixed(100 * r[c], d, sign=True) + "%",
     "round": lambda c, d=4: lambda r: round(r[c], d),
     "interval": lambda p, lo, hi, d=None: interval(fmt.interval, p, lo, hi, d),
+    "pp_bounds": lambda lo, hi, d=2: lambda r: "" if pd.isna(r[lo]) else fmt.bounds(r[lo], r[hi], d, "pp"),
+    "share_ci_count": lambda p, lo, hi, n, d=1: lambda r: f"{fmt.share_ci(r[p], r[lo], r[hi], d)} ({fmt.count(r[n])})",
     # an order statistic of a histogram of turns: its last bin (TURNS_BINS - 1) means "at least"
     "quantile": lambda p, lo, hi, d=None: lambda r: fmt.quantile(r[p], r[lo], r[hi], TURNS_BINS - 1),
 }

@@ -20,7 +20,6 @@ from functools import partial
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from unocli.analysis import stacking as analysis
 from unocli.analysis.stacking import STACK_BINS, StackingTables, field_spec
@@ -38,9 +37,9 @@ from unocli.report.analyses.common import (
     verdict_counts,
 )
 from unocli.report.analyses.fields import check_fields, field_experiment, field_sizes, field_specs, sizes_text, templates_text
-from unocli.report.analyses.stacking_render import answer, field_blocks, field_findings, field_label
-from unocli.report.experiment import Experiment, View
-from unocli.report.model import Chart, Section, TableBlock, sentences
+from unocli.report.analyses.stacking_render import answer, field_charts, field_findings, field_label
+from unocli.report.experiment import Experiment
+from unocli.report.model import Chart, Section, sentences
 from unocli.report.options import players_list, policy_spec, positive_int
 from unocli.report.words import change_word
 from unocli.study.arm import Arm, has_placeholders
@@ -67,9 +66,8 @@ OPTIONS = {
     "stack_players": ([4], players_list),
     "replicates": (1000, positive_int),
 }
-# The views drawn when the experiment file declares none ([[view]]): this report has no design frame, so only
-# the published figures are declared (sims/stacking.toml).
-VIEWS = (View("published", "published"),)
+VIEWS = "stacking"  # a file without [[view]] tables draws the shipped file's
+FRAMES = ("", "fields", "strategy", "effects", "stacks", "arms")  # the tables of analysis.stacking ("": fields)
 
 
 @dataclass(frozen=True)
@@ -82,7 +80,7 @@ class StackingResult(StackingTables):
 def check(exp: Experiment) -> str | None:
     if len(exp.arms) < 2:
         return "arms: the stacking analysis needs a baseline arm and at least one stacking variant"
-    return check_fields(exp, partial=True) or kinds.refused(exp, ("published",))
+    return check_fields(exp, partial=True) or kinds.refused(exp, (*kinds.FRAME_KINDS, "published"), FRAMES)
 
 
 def main_field(exp: Experiment) -> str:
@@ -127,30 +125,30 @@ def compute(exp: Experiment, ctx: Context) -> StackingResult:
 
 
 def render(result: StackingResult) -> Section:
-    """Charts of the effects, chains, first player and balance; the tables; findings."""
+    """The declared views of the tables (sims/stacking.toml), the charts this report draws itself, the findings."""
     exp, base = result.exp, result.base
-    blocks: list = [
+    own = [
+        *field_charts(result),
         _forest(result),
         _effect_chart(result, "turns", "turns", "stacking-turns", "Stacking changes how long a round lasts"),
         _effect_chart(result, "cards_drawn", "cards drawn", "stacking-cards-drawn", "Stacking changes how many cards are drawn"),
-        TableBlock(
-            "stacking-effects",
-            f"Change from stacking {base}, paired on the same deals: turns and the first player's win share on "
-            f"simultaneous {fmt.fixed(100 * result.effects['sim_level'].iloc[0], 2)}% intervals (Bonferroni over the "
-            f"{len(result.effects)} cells of a column) with equivalence verdicts; cards drawn and balance on 95% intervals",
-            _effects_shown(result),
-            result.effects,
-        ),
         *[_stack_chart(result, sp) for sp in [p for p in exp.options["stack_players"] if p in exp.players] or [exp.players[0]]],
-        TableBlock("longest-stack", "Longest penalty chain per round", _stacks_shown(result), result.stacks),
         _first_player_chart(result),
         _balance_chart(result),
-        TableBlock("stacking-arms", "Each variant: turns, first-player share and balance", _arms_shown(result), result.table),
     ]
     title = "Published figures side by side, with unocli's closest setup (official rules, every seat "
-    setup = kinds.Setup(partial(_caption, result), base, _ours(result), title + f"{result.main_field}; stuck rounds left out)")
-    blocks += kinds.declared(kinds.chosen(exp, VIEWS), exp, None, setup)
-    blocks = [*field_blocks(result), *blocks]
+    words = {"adapted": str(exp.options["adapted"]), "reference": str(exp.options["reference"])}
+    setup = kinds.Setup(
+        partial(_caption, result),
+        base,
+        _ours(result),
+        title + f"{result.main_field}; stuck rounds left out)",
+        # the strategy chart shares its file name with its table (a .png beside the .csv): its view is named apart
+        blocks={b.name + ("-chart" if b.name == "stacking-strategy" else ""): b for b in own},
+        words=words,
+    )
+    frames = {"": result.fields, "fields": result.fields, "strategy": result.strategy, "effects": result.effects}
+    blocks = kinds.declared(kinds.chosen(exp, VIEWS), exp, frames | {"stacks": result.stacks, "arms": result.table}, setup)
     paragraph = answer(result)
     intro = (
         paragraph
@@ -177,59 +175,6 @@ def render(result: StackingResult) -> Section:
 
 def run(exp: Experiment, ctx: Context) -> Section:
     return render(compute(exp, ctx))
-
-
-# ---------------------------------------------------------------- tables
-
-
-def _effects_shown(result: StackingResult) -> pd.DataFrame:
-    """Turns and the first player's share on simultaneous intervals with verdicts; cards drawn and balance at 95%."""
-    m = result.exp.margins
-    return views.shown(
-        result.effects,
-        {
-            "players": "players",
-            "stacking": "stacking",
-            "turns (finished rounds)": views.interval(fmt.signed_ci, "d_turns", "turns_sim_low", "turns_sim_high", 1),
-            f"turns verdict (+/-{fmt.num(m['turns'])})": "turns_verdict",
-            "first player wins": views.interval(fmt.pp_ci, "d_win_first", "first_sim_low", "first_sim_high", 2),
-            f"first player verdict (+/-{fmt.num(m['win_share_pp'])} pp)": "first_verdict",
-            "cards drawn (95%)": views.interval(fmt.signed_ci, "d_cards_drawn", "d_cards_drawn_low", "d_cards_drawn_high", 1),
-            "balance (95% bootstrap)": views.interval(fmt.signed_ci, "d_balance", "d_balance_low", "d_balance_high", 3),
-        },
-    )
-
-
-def _stacks_shown(result: StackingResult) -> pd.DataFrame:
-    chains = {
-        f"P(longest >= {k})": views.interval(fmt.share_ci, f"p_at_least_{k}", f"p_at_least_{k}_low", f"p_at_least_{k}_high", 2)
-        for k in (2, 3, 4)
-    }
-    return views.shown(
-        result.stacks,
-        {
-            "players": "players",
-            "stacking": "stacking",
-            "n": lambda r: fmt.count(r["n"]),
-            "mean longest stack": views.interval(fmt.ci, "mean_max_stack", "mean_low", "mean_high"),
-            **chains,
-            "longest seen": "longest_seen",
-        },
-    )
-
-
-def _arms_shown(result: StackingResult) -> pd.DataFrame:
-    return views.shown(
-        result.table,
-        {
-            "players": "players",
-            "stacking": "stacking",
-            "n": lambda r: fmt.count(r["n"]),
-            "turns": views.interval(fmt.ci, "turns", "turns_low", "turns_high"),
-            "first player wins": views.interval(fmt.share_ci, "first_player_share", "first_low", "first_high", 1),
-            "balance": views.interval(fmt.interval, "balance", "balance_low", "balance_high", 3),
-        },
-    )
 
 
 # ---------------------------------------------------------------- charts

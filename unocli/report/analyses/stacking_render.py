@@ -6,10 +6,9 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from unocli.analysis.stacking import DRAW_AT_ONCE
-from unocli.report import fmt, views
+from unocli.report import fmt
 from unocli.report.analyses.common import caption, verdict_counts
-from unocli.report.model import Chart, TableBlock
+from unocli.report.model import Chart
 from unocli.report.words import agreement, change_word
 from unocli.study.stats import LARGER
 
@@ -148,92 +147,11 @@ def strategy_summary(result: StackingResult, mid: int) -> str:
 # ---------------------------------------------------------------- tables and charts
 
 
-def field_blocks(result: StackingResult) -> list:
-    """The headline chart, the per-field table, and the strategy chart and table."""
-    blocks: list = [_field_chart(result, "p_draw_8", "stacking-draw-8", "drawing 8 or more cards at once")]
-    blocks += [_field_chart(result, "comeback", "stacking-comeback", "a comeback (the first to one card does not win)")]
-    blocks.append(
-        TableBlock(
-            "stacking-fields",
-            f"Each variant under each field: finished-round length, cards drawn, big draws and comebacks, with changes "
-            f"from {result.base} (turns and cards drawn paired on the same deals; turns + skips a block-bootstrap "
-            "interval; comebacks Welch, unpaired). 95% intervals, each read alone",
-            _fields_shown(result),
-            result.fields,
-        )
-    )
-    if len(result.strategy):
-        blocks += [
-            _strategy_chart(result),
-            TableBlock(
-                "stacking-strategy",
-                f"The {field_label(result, 'adapted')} player at seat 0 against {result.exp.options['reference']} at "
-                f"seat 0, among each field, on the same deals: its gain over the reference, its edge (win share minus "
-                f"1/n, seat 0's own advantage included) and the "
-                f"interaction with the rule (gain under the variant minus gain under {result.base}, paired over "
-                "deals): its 95% interval, its simultaneous interval over the table's interactions and its verdict "
-                f"against +/-{fmt.num(result.exp.margins['win_share_pp'])} pp, the raw p and the p Holm-adjusted "
-                "over the table",
-                _strategy_shown(result),
-                result.strategy,
-            ),
-        ]
-    return blocks
-
-
-def _fields_shown(result: StackingResult) -> pd.DataFrame:
-    f = result.fields
-
-    def level(column: str, form: Any = fmt.ci, *args: Any) -> Any:
-        return views.interval(form, column, f"{column}_low", f"{column}_high", *args)
-
-    draws = {f"P(draw {k}+ at once)": level(f"p_draw_{k}", fmt.share_ci, 2) for k in DRAW_AT_ONCE}
-    return views.shown(
-        f,
-        {
-            "players": "players",
-            "field": "field",
-            "stacking": "stacking",
-            "n (finished)": lambda r: f"{fmt.count(r['n'])} ({fmt.count(r['finished'])})",
-            "turns": level("turns"),
-            "change": level("d_turns", fmt.signed_ci, 1),
-            "turns + skips": level("turns_skips"),
-            "change ": level("d_turns_skips", fmt.signed_ci, 1),
-            "cards drawn": level("cards_drawn"),
-            "change  ": level("d_cards_drawn", fmt.signed_ci, 1),
-            **draws,
-            "comeback (n)": lambda r: (
-                f"{fmt.share_ci(r['comeback'], r['comeback_low'], r['comeback_high'], 1)} ({fmt.count(r['one_reached'])})"
-            ),
-            "change   ": level("d_comeback", fmt.pp_ci, 2),
-        },
-    )
-
-
-def _strategy_shown(result: StackingResult) -> pd.DataFrame:
-    def pp(column: str) -> Any:
-        return views.interval(fmt.pp_ci, column, f"{column}_low", f"{column}_high", 2)
-
-    return views.shown(
-        result.strategy,
-        {
-            "players": "players",
-            "field": "field",
-            "stacking": "stacking",
-            "n (paired deals)": lambda r: fmt.count(r["n"]),
-            "gain over the reference at seat 0": pp("edge"),
-            "edge (share - 1/n)": pp("gap"),
-            "interaction (vs baseline), 95%": pp("interaction"),
-            "simultaneous interval": lambda r: (
-                ""
-                if pd.isna(r["interaction_sim_low"])
-                else fmt.bounds(r["interaction_sim_low"], r["interaction_sim_high"], 2, "pp")
-            ),
-            "verdict": lambda r: "" if pd.isna(r["interaction_verdict"]) else r["interaction_verdict"],
-            "p (raw)": lambda r: fmt.pvalue(r["interaction_p"]),
-            "p (Holm-adjusted)": lambda r: fmt.pvalue(r["interaction_p_holm"]),
-        },
-    )
+def field_charts(result: StackingResult) -> list[Chart]:
+    """The headline charts (big draws and comebacks by field) and the strategy chart (when it was played)."""
+    charts = [_field_chart(result, "p_draw_8", "stacking-draw-8", "drawing 8 or more cards at once")]
+    charts += [_field_chart(result, "comeback", "stacking-comeback", "a comeback (the first to one card does not win)")]
+    return charts + ([_strategy_chart(result)] if len(result.strategy) else [])
 
 
 def _dots(result: StackingResult, frame: pd.DataFrame, column: str, mid: int, scale: float) -> list:
