@@ -346,6 +346,24 @@ def test_a_sizes_view_draws_a_tables_columns_by_table_size(tmp_path):
     assert ax.get_title(loc="left") == "T official" and "one" in [t.get_text() for t in ax.get_legend().get_texts()]
 
 
+def test_a_sizes_view_draws_the_fair_share_and_fills_its_ylabel(tmp_path):
+    """``fair = true`` draws the fair share 1/n at each size played (1/2, 1/4) dashed; ``{base}`` in the ylabel is the
+    report's baseline; ``by`` picks the column whose values are the lines."""
+    exp = _exp(
+        tmp_path,
+        '[[view]]\nkind = "sizes"\nname = "s"\ntitle = "T"\n'
+        'options = { by = "arm", columns = ["x", "lo", "hi"], ylabel = "vs {base}", caption = "what", '
+        'intervals = "bars", fair = true, percent = true }\n',
+    )
+    frame = pd.DataFrame({"players": [2, 4], "arm": ["r", "r"], "x": [0.6, 0.3]})
+    frame = frame.assign(lo=frame["x"] - 0.1, hi=frame["x"] + 0.1)
+    (chart,) = kinds.declared(exp.views, exp, frame, kinds.Setup(lambda what, intervals: what, "official"))
+    ax = chart.figure.axes[0]
+    drawn = {line.get_label(): list(line.get_ydata()) for line in ax.lines}
+    assert drawn["fair share 1/n"] == pytest.approx([0.5, 0.25]) and ax.get_ylabel() == "vs official"
+    assert {c.get_label(): list(c.lines[0].get_ydata()) for c in ax.containers} == {"r": [0.6, 0.3]}
+
+
 def test_a_bars_view_draws_one_table_size_and_a_csv_view_only_names_its_file(tmp_path):
     """Bars of the asked size only (4 players: four seats, two fields), their heights the frame's shares, the fair
     share 1/4 dotted, {players} and {last} filled; a size not played draws nothing; a csv view shows rows and file."""

@@ -307,6 +307,11 @@ class StackingTables:
     def variants(self) -> list[str]:
         return [n for n in self.names if n != self.base]
 
+    @property
+    def balance_table(self) -> pd.DataFrame:
+        """``table`` with ``fair_balance``: the balance a perfectly fair game shows at its size and n."""
+        return self.table.assign(fair_balance=self.table["players"].map(self.fair))
+
 
 def play(
     plan: Plan,

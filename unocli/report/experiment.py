@@ -82,7 +82,8 @@ for a dashed fair share 1/n, ``percent = true`` for a share, ``ylabel``,
 ``columns`` = [point, low, high] by table size, one line per value of ``by``,
 default ``field``; ``ylabel``, ``caption``, ``intervals``, ``alt``,
 ``percent``, ``hline`` with ``hline_label``, ``reference``: a column drawn
-dashed, with ``reference_label``; no quantity), ``bars`` (a frame's
+dashed, with ``reference_label``, or ``fair = true`` for a dashed 1/n; no
+quantity), ``bars`` (a frame's
 ``columns`` at one table size, ``players``, as bars per value of ``x``, one
 colour per value of ``by``, default ``field``; ``xlabel``, ``ylabel``,
 ``caption``, ``intervals``, ``alt``, ``percent``, ``fair = true`` for a

@@ -372,14 +372,15 @@ def _table_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> 
 
 def _sizes_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
     """A table's ``columns`` (point, low, high) by table size, one line per value of ``by`` (default ``field``),
-    with a dotted ``hline`` and a dashed ``reference`` line (a column's value at each size) when asked for."""
+    with a dotted ``hline`` and a dashed ``reference`` line (a column's value at each size, or with ``fair = true``
+    the fair share 1/n) when asked for."""
     if not len(frame):
         return None
     o = v.options
     by = o.get("by", "field")
     series = interval_series(frame, by, list(dict.fromkeys(frame[by])), tuple(o["columns"]))
     hline = (float(o["hline"]), o.get("hline_label")) if "hline" in o else None
-    reference = None
+    reference = ("fair share 1/n", [1 / p for p in exp.players]) if o.get("fair") else None
     if "reference" in o:
         values = [float(frame.loc[frame["players"] == p, o["reference"]].iloc[0]) for p in exp.players]
         reference = (o.get("reference_label", o["reference"]), values)
@@ -392,7 +393,7 @@ def _sizes_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> 
         name=v.name,
         alt=o.get("alt", title),
         title=title,
-        ylabel=o["ylabel"],
+        ylabel=_filled(o["ylabel"], setup),
         percent=bool(o.get("percent", False)),
         hline=hline,
         reference=reference,

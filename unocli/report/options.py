@@ -180,6 +180,7 @@ VIEW_OPTIONS: dict[str, dict[str, Check]] = {
         "hline_label": _text,
         "reference": _column,
         "reference_label": _text,
+        "fair": _bool,
     },
     "bars": {
         "players": _one_size,

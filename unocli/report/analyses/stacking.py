@@ -27,13 +27,8 @@ from unocli.game.policies import parse_policy_spec
 from unocli.report import fmt, kinds, views
 from unocli.report.analyses.common import (
     Context,
-    balance_chart,
     caption,
-    effect_forest,
-    first_player_chart,
-    interval_series,
     plan,
-    players_chart,
     verdict_counts,
 )
 from unocli.report.analyses.fields import check_fields, field_experiment, field_sizes, field_specs, sizes_text, templates_text
@@ -67,7 +62,7 @@ OPTIONS = {
     "replicates": (1000, positive_int),
 }
 VIEWS = "stacking"  # a file without [[view]] tables draws the shipped file's
-FRAMES = ("", "fields", "strategy", "effects", "stacks", "arms")  # the tables of analysis.stacking ("": fields)
+FRAMES = ("", "fields", "strategy", "effects", "stacks", "arms", "balance")  # the tables of analysis.stacking ("": fields)
 
 
 @dataclass(frozen=True)
@@ -129,12 +124,7 @@ def render(result: StackingResult) -> Section:
     exp, base = result.exp, result.base
     own = [
         *field_charts(result),
-        _forest(result),
-        _effect_chart(result, "turns", "turns", "stacking-turns", "Stacking changes how long a round lasts"),
-        _effect_chart(result, "cards_drawn", "cards drawn", "stacking-cards-drawn", "Stacking changes how many cards are drawn"),
         *[_stack_chart(result, sp) for sp in [p for p in exp.options["stack_players"] if p in exp.players] or [exp.players[0]]],
-        _first_player_chart(result),
-        _balance_chart(result),
     ]
     title = "Published figures side by side, with unocli's closest setup (official rules, every seat "
     words = {"adapted": str(exp.options["adapted"]), "reference": str(exp.options["reference"])}
@@ -148,7 +138,12 @@ def render(result: StackingResult) -> Section:
         words=words,
     )
     frames = {"": result.fields, "fields": result.fields, "strategy": result.strategy, "effects": result.effects}
-    blocks = kinds.declared(kinds.chosen(exp, VIEWS), exp, frames | {"stacks": result.stacks, "arms": result.table}, setup)
+    blocks = kinds.declared(
+        kinds.chosen(exp, VIEWS),
+        exp,
+        frames | {"stacks": result.stacks, "arms": result.table, "balance": result.balance_table},
+        setup,
+    )
     paragraph = answer(result)
     intro = (
         paragraph
@@ -193,34 +188,6 @@ def _caption(result: StackingResult, what: str, intervals: str) -> str:
     return caption(result.exp, what, _n_text(result), rules=_rules_text(result), intervals=intervals)
 
 
-def _effect_chart(result: StackingResult, metric: str, label: str, name: str, title: str) -> Chart:
-    cap = _caption(
-        result,
-        f"Change in {label} per round against stacking {result.base}, paired on the same deals",
-        "error bars are paired 95% t intervals",
-    )
-    series = interval_series(result.effects, "stacking", result.variants, (f"d_{metric}", f"d_{metric}_low", f"d_{metric}_high"))
-    ylabel = f"change in {label} vs {result.base}"
-    return players_chart(result.exp, series, cap, name=name, alt=title, title=title, ylabel=ylabel, hline=(0.0, None))
-
-
-def _forest(result: StackingResult) -> Chart:
-    """Each variant's effect at 4 players (or the first size) on turns, the first player's share and balance."""
-    players, m = result.exp.players, result.exp.margins
-    mid = 4 if 4 in players else players[0]
-    at = result.effects[result.effects["players"] == mid]
-    return effect_forest(
-        at,
-        "stacking",
-        "d_win_first",
-        m,
-        lambda what, intervals: _caption(result, what, intervals),
-        what=f"Each stacking variant's effect at {mid} players against {result.base}",
-        name="stacking-forest",
-        title=f"Each stacking variant's effect, {mid} players",
-    )
-
-
 def _stack_chart(result: StackingResult, sp: int) -> Chart:
     from unocli.report import plots  # matplotlib only when drawing
 
@@ -258,32 +225,6 @@ def _stack_chart(result: StackingResult, sp: int) -> Chart:
         caption=cap,
     )
     return Chart(f"longest-stack-{sp}p", figure, cap, "longest stack distribution")
-
-
-def _first_player_chart(result: StackingResult) -> Chart:
-    cap = _caption(
-        result,
-        "Share of rounds won by the player who took the first turn (seat 0, or seat 1 behind a Skip or Draw Two "
-        "start card, or the dealer behind a Reverse)",
-        "error bars are 95% Wilson intervals; dashed line: a fair share 1/n",
-    )
-    series = interval_series(result.table, "stacking", result.names, ("first_player_share", "first_low", "first_high"))
-    title = "First-player advantage under each stacking variant"
-    return first_player_chart(
-        result.exp, series, cap, name="stacking-first-player", title=title, ylabel="first player's win share"
-    )
-
-
-def _balance_chart(result: StackingResult) -> Chart:
-    cap = _caption(
-        result,
-        "Balance (1 minus the largest gap between two seats' win shares; 1 = perfectly balanced). "
-        "Sampling noise alone keeps measured balance below 1: the dashed line is what a perfectly fair "
-        "game would show at this sample size",
-        "error bars are 95% block-bootstrap intervals",
-    )
-    series = interval_series(result.table, "stacking", result.names, ("balance", "balance_low", "balance_high"))
-    return balance_chart(result.exp, series, result.fair, cap, name="stacking-balance", title="Balance between seats")
 
 
 # ---------------------------------------------------------------- findings
