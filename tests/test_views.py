@@ -364,6 +364,37 @@ def test_a_sizes_view_draws_the_fair_share_and_fills_its_ylabel(tmp_path):
     assert {c.get_label(): list(c.lines[0].get_ydata()) for c in ax.containers} == {"r": [0.6, 0.3]}
 
 
+def test_a_dots_view_draws_one_table_size_one_marker_per_field(tmp_path):
+    """At 4 players (2 is in the frame too, and a size the frame lacks falls back to its first): one row per arm,
+    one marker per field, the points times ``scale``; the caption gets the view's n and policies with {n},
+    {series} and {players} filled."""
+    dots = (
+        'kind = "dots"\ntitle = "at {players}"\noptions = { y = "arm", columns = ["x", "lo", "hi"], scale = 100.0, '
+        'xlabel = "pp", caption = "c {players}", intervals = "i", n = "{n} deals", policies = "{series}", '
+    )
+    exp = _exp(tmp_path, f'[[view]]\nname = "d4"\n{dots}players = 4 }}\n[[view]]\nname = "d7"\n{dots}players = 7 }}\n')
+    frame = pd.DataFrame(
+        {
+            "players": [2, 2, 4, 4, 4, 4],
+            "field": ["a", "a", "a", "a", "b", "b"],
+            "arm": ["off", "on", "off", "on", "off", "on"],
+            "n": [50, 50, 300, 300, 300, 300],
+            "x": [0.9, 0.8, 0.01, 0.02, 0.03, 0.04],
+        }
+    )
+    frame = frame.assign(lo=frame["x"] - 0.005, hi=frame["x"] + 0.005)
+    said = []
+    setup = kinds.Setup(lambda what, intervals, **kw: said.append((what, intervals, kw)) or "cap", "official")
+    at4, at2 = kinds.declared(exp.views, exp, frame, setup)
+    ax = at4.figure.axes[0]
+    points = {c.get_label(): [round(x, 9) for x in c.lines[0].get_xdata()] for c in ax.containers}
+    assert points == {"a": [1.0, 2.0], "b": [3.0, 4.0]}
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["off", "on"]
+    assert said[0] == ("c 4", "i", {"n": "300 deals", "policies": "a, b"}) and at4.figure.axes[0].get_title(loc="left") == "at 4"
+    assert said[1][0] == "c 2" and said[1][2]["n"] == "50 deals"  # 7 not in the frame: its first size, 2
+    assert [[round(x, 9) for x in c.lines[0].get_xdata()] for c in at2.figure.axes[0].containers] == [[90.0, 80.0]]
+
+
 def test_a_bars_view_draws_one_table_size_and_a_csv_view_only_names_its_file(tmp_path):
     """Bars of the asked size only (4 players: four seats, two fields), their heights the frame's shares, the fair
     share 1/4 dotted, {players} and {last} filled; a size not played draws nothing; a csv view shows rows and file."""

@@ -88,7 +88,13 @@ quantity), ``bars`` (a frame's
 colour per value of ``by``, default ``field``; ``xlabel``, ``ylabel``,
 ``caption``, ``intervals``, ``alt``, ``percent``, ``fair = true`` for a
 dotted 1/n; its words may name ``{players}`` and ``{last}``, the last seat;
-no quantity), ``panels`` (a frame's effects at one table size, ``players``,
+no quantity), ``dots`` (a frame's ``columns`` at one table size,
+``players``, default 4, else the frame's first: one row per value of ``y``,
+one marker per value of ``by``, default ``field``, times ``scale``;
+``percent``, ``xlabel``, ``caption``, ``intervals``, ``alt``, and ``n`` and
+``policies`` for the caption's own; its words may name ``{players}``,
+``{n}`` and ``{series}``, the values of ``by``; no quantity), ``panels`` (a
+frame's effects at one table size, ``players``,
 as a forest of panels: one row per value of the ``label`` columns, one panel
 per [x label, point, low, high, margin key] of ``panels``, "pp" last for a
 share; ``caption`` and ``intervals`` with ``{players}`` and ``{level}``; no

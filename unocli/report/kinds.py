@@ -26,6 +26,7 @@ from unocli.report.experiment import Experiment, View, load_experiment, shipped_
 from unocli.report.model import Block, Chart, TableBlock
 from unocli.report.views import (
     Ours,
+    dots,
     ecdf,
     forest,
     forest_chart,
@@ -52,7 +53,8 @@ class Setup:
     ``caption(what, intervals)`` writes a chart's caption (the report's setup:
     n, rules, policies, seed); a chart of one field calls it as
     ``caption(what, intervals, field, arms)`` (``arms``: whether it shows every
-    arm). ``ours`` holds the report's figures for the ``published`` view,
+    arm), a ``dots`` view with its own ``n`` or ``policies`` as
+    ``caption(what, intervals, n=..., policies=...)``. ``ours`` holds the report's figures for the ``published`` view,
     ``published_title`` that table's heading; ``baseline`` names the arm
     differences are from (in titles and axes). The distribution views read
     ``hists`` (each (field, players, arm)'s histogram of the quantity) and
@@ -428,6 +430,38 @@ def _bars_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> B
     return Chart(v.name, figure, cap, words(o.get("alt", v.title)))
 
 
+def _dots_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
+    """A table's ``columns`` (point, low, high) at one table size (``players``, default 4; the frame's first size
+    when it has not that one) as dots with error bars, one row per value of ``y``, one marker per value of ``by``
+    (default ``field``), both in the frame's order, times ``scale``. The caption's ``n`` and ``policies``, when
+    given, replace the report's; its words may name ``{players}``, ``{n}`` (the size's n) and ``{series}`` (the
+    values of ``by`` drawn)."""
+    o = v.options
+    if not len(frame):
+        return None
+    p = o.get("players", 4) if o.get("players", 4) in set(frame["players"]) else frame["players"].iloc[0]
+    at = frame[frame["players"] == p]
+    by, rows = o.get("by", "field"), [str(y) for y in dict.fromkeys(at[o["y"]])]
+    markers = list(dict.fromkeys(at[by]))
+    words = partial(_filled, setup=setup, players=p, n=fmt.count(at["n"].iloc[0]), series=", ".join(map(str, markers)))
+    said = {k: words(o[k]) for k in ("n", "policies") if k in o}
+    cap = setup.caption(words(o["caption"]), words(o["intervals"]), **said)
+    return dots(
+        at,
+        rows,
+        by,
+        markers,
+        tuple(o["columns"]),
+        caption=cap,
+        name=v.name,
+        title=words(v.title),
+        xlabel=words(o["xlabel"]),
+        alt=words(o.get("alt", v.title)),
+        scale=float(o.get("scale", 1.0)),
+        percent=bool(o.get("percent", False)),
+    )
+
+
 def _csv_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
     """A frame written as a CSV only: the report shows its number of rows and the file's name."""
     return TableBlock(v.name, _filled(v.title, setup), pd.DataFrame([{"rows": len(frame), "file": f"{v.name}.csv"}]), frame)
@@ -515,6 +549,7 @@ _DRAW: dict[str, Callable[[View, Experiment, pd.DataFrame, Setup], Block | None]
     "report": _report_view,
     "sizes": _sizes_view,
     "bars": _bars_view,
+    "dots": _dots_view,
     "panels": _panels_view,
     "csv": _csv_view,
     "percentiles": _percentiles_view,
@@ -523,4 +558,4 @@ _DRAW: dict[str, Callable[[View, Experiment, pd.DataFrame, Setup], Block | None]
 }
 KINDS = tuple(_DRAW)
 # The kinds a report draws from its frames alone (no histograms, interactions between fields or published figures).
-FRAME_KINDS = ("differences", "wide", "lines", "forest", "heatmap", "table", "report", "sizes", "bars", "csv", "panels")
+FRAME_KINDS = ("differences", "wide", "lines", "forest", "heatmap", "table", "report", "sizes", "bars", "dots", "csv", "panels")

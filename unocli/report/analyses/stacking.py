@@ -32,7 +32,7 @@ from unocli.report.analyses.common import (
     verdict_counts,
 )
 from unocli.report.analyses.fields import check_fields, field_experiment, field_sizes, field_specs, sizes_text, templates_text
-from unocli.report.analyses.stacking_render import answer, field_charts, field_findings, field_label
+from unocli.report.analyses.stacking_render import answer, field_findings, field_label
 from unocli.report.experiment import Experiment
 from unocli.report.model import Chart, Section, sentences
 from unocli.report.options import players_list, policy_spec, positive_int
@@ -122,10 +122,7 @@ def compute(exp: Experiment, ctx: Context) -> StackingResult:
 def render(result: StackingResult) -> Section:
     """The declared views of the tables (sims/stacking.toml), the charts this report draws itself, the findings."""
     exp, base = result.exp, result.base
-    own = [
-        *field_charts(result),
-        *[_stack_chart(result, sp) for sp in [p for p in exp.options["stack_players"] if p in exp.players] or [exp.players[0]]],
-    ]
+    own = [_stack_chart(result, sp) for sp in [p for p in exp.options["stack_players"] if p in exp.players] or [exp.players[0]]]
     title = "Published figures side by side, with unocli's closest setup (official rules, every seat "
     words = {"adapted": str(exp.options["adapted"]), "reference": str(exp.options["reference"])}
     setup = kinds.Setup(
@@ -133,8 +130,7 @@ def render(result: StackingResult) -> Section:
         base,
         _ours(result),
         title + f"{result.main_field}; stuck rounds left out)",
-        # the strategy chart shares its file name with its table (a .png beside the .csv): its view is named apart
-        blocks={b.name + ("-chart" if b.name == "stacking-strategy" else ""): b for b in own},
+        blocks={b.name: b for b in own},
         words=words,
     )
     frames = {"": result.fields, "fields": result.fields, "strategy": result.strategy, "effects": result.effects}
@@ -184,8 +180,9 @@ def _rules_text(result: StackingResult) -> str:
     return f"{result.exp.base.rules} with stacking = {', '.join(result.names)}"
 
 
-def _caption(result: StackingResult, what: str, intervals: str) -> str:
-    return caption(result.exp, what, _n_text(result), rules=_rules_text(result), intervals=intervals)
+def _caption(result: StackingResult, what: str, intervals: str, n: str | None = None, policies: str | None = None) -> str:
+    """A chart's caption: by default its n is the main field's deals and its policies the main field's."""
+    return caption(result.exp, what, n or _n_text(result), rules=_rules_text(result), policies=policies, intervals=intervals)
 
 
 def _stack_chart(result: StackingResult, sp: int) -> Chart:

@@ -7,8 +7,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from unocli.report import fmt
-from unocli.report.analyses.common import caption, verdict_counts
-from unocli.report.model import Chart
+from unocli.report.analyses.common import verdict_counts
 from unocli.report.words import agreement, change_word
 from unocli.study.stats import LARGER
 
@@ -145,77 +144,6 @@ def strategy_summary(result: StackingResult, mid: int) -> str:
 
 
 # ---------------------------------------------------------------- tables and charts
-
-
-def field_charts(result: StackingResult) -> list[Chart]:
-    """The headline charts (big draws and comebacks by field) and the strategy chart (when it was played)."""
-    charts = [_field_chart(result, "p_draw_8", "stacking-draw-8", "drawing 8 or more cards at once")]
-    charts += [_field_chart(result, "comeback", "stacking-comeback", "a comeback (the first to one card does not win)")]
-    return charts + ([_strategy_chart(result)] if len(result.strategy) else [])
-
-
-def _dots(result: StackingResult, frame: pd.DataFrame, column: str, mid: int, scale: float) -> list:
-    """One dot series per field at ``mid`` players: ``column`` with its 95% bounds per variant, times ``scale``."""
-    from unocli.report import plots  # matplotlib only when drawing
-
-    at = frame[frame["players"] == mid]
-    series = []
-    for field in result.field_names:
-        if not (at["field"] == field).any():  # a template field not played at this size
-            continue
-        rows = at[at["field"] == field].set_index("stacking").loc[list(result.names)]
-        series.append(
-            plots.Series(field_label(result, field), *(scale * rows[c] for c in (column, f"{column}_low", f"{column}_high")))
-        )
-    return series
-
-
-def _field_chart(result: StackingResult, column: str, name: str, what: str) -> Chart:
-    from unocli.report import plots  # matplotlib only when drawing
-
-    mid = _mid(result)
-    at = result.fields[result.fields["players"] == mid]
-    cap = caption(
-        result.exp,
-        f"Share of finished rounds with {what}, {mid} players, per stacking variant and field (every seat plays the field)",
-        f"{fmt.count(at['n'].iloc[0])} deals per variant and field, the same deals everywhere",
-        rules=f"{result.exp.base.rules} with stacking = {', '.join(result.names)}",
-        policies=", ".join(field_label(result, f) for f in result.field_names if (at["field"] == f).any()),
-        intervals="error bars are 95% Wilson intervals",
-    )
-    figure = plots.dot_chart(
-        list(result.names),
-        _dots(result, result.fields, column, mid, 1.0),
-        title=f"Stacking and {what}, {mid} players",
-        xlabel="share of finished rounds",
-        caption=cap,
-        percent=True,
-    )
-    return Chart(name, figure, cap, what)
-
-
-def _strategy_chart(result: StackingResult) -> Chart:
-    from unocli.report import plots  # matplotlib only when drawing
-
-    s, opt = result.strategy, result.exp.options
-    mid = _mid(result) if (s["players"] == _mid(result)).any() else int(s["players"].iloc[0])
-    cap = caption(
-        result.exp,
-        f"Win-share gain of one {opt['adapted']} player at seat 0 over {opt['reference']} at seat 0, among each field, "
-        f"{mid} players; the interaction is the change of this gain from {result.base} (table stacking-strategy)",
-        f"{fmt.count(s[s['players'] == mid]['n'].iloc[0])} paired deals per variant and field",
-        rules=f"{result.exp.base.rules} with stacking = {', '.join(result.names)}",
-        policies=f"seat 0 {opt['adapted']} vs {opt['reference']}; the field at every other seat",
-        intervals="error bars are paired 95% t intervals",
-    )
-    figure = plots.dot_chart(
-        list(result.names),
-        _dots(result, s, "edge", mid, 100.0),  # the gain over the reference player, a difference of shares: in pp
-        title=f"Does stacking change the best strategy? {mid} players",
-        xlabel=f"win share at seat 0 minus {opt['reference']}'s there (pp)",
-        caption=cap,
-    )
-    return Chart("stacking-strategy", figure, cap, "adapted player's gain by variant")
 
 
 # ---------------------------------------------------------------- findings
