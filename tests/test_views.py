@@ -395,6 +395,35 @@ def test_a_dots_view_draws_one_table_size_one_marker_per_field(tmp_path):
     assert [[round(x, 9) for x in c.lines[0].get_xdata()] for c in at2.figure.axes[0].containers] == [[90.0, 80.0]]
 
 
+def test_a_curves_view_draws_a_column_over_x_at_one_table_size(tmp_path):
+    """At 4 players (the 2-player rows ignored): one line per arm through its shares over k, a share of 0 left out
+    on the log scale (with its bounds), the x ticks the values of k; the caption gets the view's n with {n} filled."""
+    exp = _exp(
+        tmp_path,
+        '[[view]]\nkind = "curves"\nname = "c"\ntitle = "at {players}"\n'
+        'options = { players = 4, x = "k", by = "arm", columns = ["s", "lo", "hi"], log = true, xlabel = "k", '
+        'ylabel = "share", caption = "c", intervals = "i", n = "{n} rounds" }\n',
+    )
+    frame = pd.DataFrame(
+        {
+            "players": [2, 2, 4, 4, 4, 4],
+            "arm": ["off", "off", "off", "off", "on", "on"],
+            "k": [1, 2, 1, 2, 1, 2],
+            "n": [10, 10, 400, 400, 400, 400],
+            "s": [0.5, 0.4, 0.9, 0.0, 0.95, 0.3],
+        }
+    )
+    frame = frame.assign(lo=frame["s"] / 2, hi=frame["s"] + 0.01)
+    said = []
+    setup = kinds.Setup(lambda what, intervals, **kw: said.append((what, intervals, kw)) or "cap", "official")
+    (chart,) = kinds.declared(exp.views, exp, frame, setup)
+    ax = chart.figure.axes[0]
+    assert said == [("c", "i", {"n": "400 rounds"})] and ax.get_yscale() == "log" and chart.caption == "cap"
+    drawn = {line.get_label(): list(line.get_ydata()) for line in ax.lines if line.get_label() in ("off", "on")}
+    assert drawn["on"] == pytest.approx([0.95, 0.3]) and drawn["off"][0] == pytest.approx(0.9) and np.isnan(drawn["off"][1])
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["1", "2"] and ax.get_title(loc="left") == "at 4"
+
+
 def test_a_bars_view_draws_one_table_size_and_a_csv_view_only_names_its_file(tmp_path):
     """Bars of the asked size only (4 players: four seats, two fields), their heights the frame's shares, the fair
     share 1/4 dotted, {players} and {last} filled; a size not played draws nothing; a csv view shows rows and file."""

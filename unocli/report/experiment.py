@@ -93,7 +93,12 @@ no quantity), ``dots`` (a frame's ``columns`` at one table size,
 one marker per value of ``by``, default ``field``, times ``scale``;
 ``percent``, ``xlabel``, ``caption``, ``intervals``, ``alt``, and ``n`` and
 ``policies`` for the caption's own; its words may name ``{players}``,
-``{n}`` and ``{series}``, the values of ``by``; no quantity), ``panels`` (a
+``{n}`` and ``{series}``, the values of ``by``; no quantity), ``curves``
+(a frame's ``columns`` over its column ``x`` at one table size, ``players``
+as for ``dots``, one line per value of ``by``; ``log = true`` for a
+logarithmic axis, without its zeros; ``percent``, ``xlabel``, ``ylabel``,
+``caption``, ``intervals``, ``alt``, ``n`` and ``policies``; its words may
+name ``{players}`` and ``{n}``; no quantity), ``panels`` (a
 frame's effects at one table size, ``players``,
 as a forest of panels: one row per value of the ``label`` columns, one panel
 per [x label, point, low, high, margin key] of ``panels``, "pp" last for a

@@ -439,20 +439,18 @@ def _dots_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> B
     o = v.options
     if not len(frame):
         return None
-    p = o.get("players", 4) if o.get("players", 4) in set(frame["players"]) else frame["players"].iloc[0]
-    at = frame[frame["players"] == p]
+    at = _at_size(v, frame)
+    p = at["players"].iloc[0]
     by, rows = o.get("by", "field"), [str(y) for y in dict.fromkeys(at[o["y"]])]
     markers = list(dict.fromkeys(at[by]))
     words = partial(_filled, setup=setup, players=p, n=fmt.count(at["n"].iloc[0]), series=", ".join(map(str, markers)))
-    said = {k: words(o[k]) for k in ("n", "policies") if k in o}
-    cap = setup.caption(words(o["caption"]), words(o["intervals"]), **said)
     return dots(
         at,
         rows,
         by,
         markers,
         tuple(o["columns"]),
-        caption=cap,
+        caption=_own_caption(o, setup, words),
         name=v.name,
         title=words(v.title),
         xlabel=words(o["xlabel"]),
@@ -460,6 +458,50 @@ def _dots_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> B
         scale=float(o.get("scale", 1.0)),
         percent=bool(o.get("percent", False)),
     )
+
+
+def _own_caption(o: Mapping[str, Any], setup: Setup, words: Callable[[str], str]) -> str:
+    """The report's caption of a view's ``caption`` and ``intervals``, with the view's own ``n`` and ``policies``."""
+    said = {k: words(o[k]) for k in ("n", "policies") if k in o}
+    return setup.caption(words(o["caption"]), words(o["intervals"]), **said)
+
+
+def _at_size(v: View, frame: pd.DataFrame) -> pd.DataFrame:
+    """The frame's rows at the view's table size (``players``, default 4), or at its first size without that one."""
+    p = v.options.get("players", 4)
+    return frame[frame["players"] == (p if p in set(frame["players"]) else frame["players"].iloc[0])]
+
+
+def _curves_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
+    """A table's ``columns`` (point, low, high) over its column ``x`` at one table size (``players``, default 4; the
+    frame's first size when it has not that one), one line per value of ``by`` (default ``field``); ``log = true``
+    draws a logarithmic axis, on which a value of 0 is left out. Its words may name ``{players}`` and ``{n}``."""
+    from unocli.report import plots  # matplotlib only when drawing
+
+    if not len(frame):
+        return None
+    o, at = v.options, _at_size(v, frame)
+    by, (point, low, high), log = o.get("by", "field"), o["columns"], bool(o.get("log", False))
+    xs = list(dict.fromkeys(at[o["x"]]))
+    series = []
+    for name in dict.fromkeys(at[by]):
+        rows = at[at[by] == name].set_index(o["x"]).loc[xs]
+        drawn = rows[point] > 0 if log else rows[point].notna()  # a 0 has no place on a log scale
+        series.append(plots.Series(str(name), *(rows[c].where(drawn).to_numpy(float) for c in (point, low, high))))
+    words = partial(_filled, setup=setup, players=at["players"].iloc[0], n=fmt.count(at["n"].iloc[0]))
+    cap = _own_caption(o, setup, words)
+    figure = plots.line_chart(
+        xs,
+        series,
+        title=words(v.title),
+        xlabel=words(o["xlabel"]),
+        ylabel=words(o["ylabel"]),
+        log=log,
+        percent=bool(o.get("percent", False)),
+        xticks=xs,
+        caption=cap,
+    )
+    return Chart(v.name, figure, cap, words(o.get("alt", v.title)))
 
 
 def _csv_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
@@ -550,6 +592,7 @@ _DRAW: dict[str, Callable[[View, Experiment, pd.DataFrame, Setup], Block | None]
     "sizes": _sizes_view,
     "bars": _bars_view,
     "dots": _dots_view,
+    "curves": _curves_view,
     "panels": _panels_view,
     "csv": _csv_view,
     "percentiles": _percentiles_view,
@@ -558,4 +601,18 @@ _DRAW: dict[str, Callable[[View, Experiment, pd.DataFrame, Setup], Block | None]
 }
 KINDS = tuple(_DRAW)
 # The kinds a report draws from its frames alone (no histograms, interactions between fields or published figures).
-FRAME_KINDS = ("differences", "wide", "lines", "forest", "heatmap", "table", "report", "sizes", "bars", "dots", "csv", "panels")
+FRAME_KINDS = (
+    "differences",
+    "wide",
+    "lines",
+    "forest",
+    "heatmap",
+    "table",
+    "report",
+    "sizes",
+    "bars",
+    "dots",
+    "curves",
+    "csv",
+    "panels",
+)

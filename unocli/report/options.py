@@ -154,7 +154,7 @@ _DISTRIBUTION: dict[str, Check] = {
     "caption": _text,
 }
 # The kinds of view that draw no one quantity of the design frame (a [[view]] of another kind names one).
-NO_QUANTITY = ("published", "table", "report", "sizes", "bars", "dots", "csv", "panels")
+NO_QUANTITY = ("published", "table", "report", "sizes", "bars", "dots", "curves", "csv", "panels")
 # A view's kinds and the options each takes: name -> the check of its value (None: fine, else why not).
 VIEW_OPTIONS: dict[str, dict[str, Check]] = {
     "differences": {"arm": _column},
@@ -209,6 +209,21 @@ VIEW_OPTIONS: dict[str, dict[str, Check]] = {
         "policies": _text,
         "alt": _text,
     },
+    "curves": {
+        "players": _one_size,
+        "x": _column,
+        "by": _column,
+        "columns": _three_columns,
+        "log": _bool,
+        "percent": _bool,
+        "xlabel": _text,
+        "ylabel": _text,
+        "caption": _text,
+        "intervals": _text,
+        "n": _text,
+        "policies": _text,
+        "alt": _text,
+    },
     "csv": {},
     "panels": {
         "players": _one_size,
@@ -242,6 +257,7 @@ VIEW_REQUIRED: dict[str, tuple[str, ...]] = {
     "sizes": ("columns", "ylabel", "caption", "intervals"),
     "bars": ("players", "x", "columns", "xlabel", "ylabel", "caption", "intervals"),
     "dots": ("y", "columns", "xlabel", "caption", "intervals"),
+    "curves": ("x", "columns", "xlabel", "ylabel", "caption", "intervals"),
     "panels": ("label", "panels", "caption", "intervals"),
     "percentiles": ("field", "ylabel"),
     "histogram": ("field", "xlabel"),

@@ -20,11 +20,10 @@ from dataclasses import dataclass, field, fields
 from functools import partial
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from unocli.analysis import stacking as analysis
-from unocli.analysis.stacking import STACK_BINS, StackingTables, field_spec
+from unocli.analysis.stacking import StackingTables, field_spec
 from unocli.game.policies import parse_policy_spec
 from unocli.report import fmt, kinds, views
 from unocli.report.analyses.common import (
@@ -35,12 +34,12 @@ from unocli.report.analyses.common import (
 )
 from unocli.report.analyses.fields import check_fields, field_experiment, field_sizes, field_specs, sizes_text, templates_text
 from unocli.report.experiment import Experiment
-from unocli.report.model import Chart, Section, sentences
+from unocli.report.model import Section, sentences
 from unocli.report.options import players_list, policy_spec, positive_int
 from unocli.report.words import agreement, change_word
 from unocli.study.arm import Arm, has_placeholders
 from unocli.study.compare import Comparison
-from unocli.study.stats import LARGER, wilson
+from unocli.study.stats import LARGER
 
 
 def _fields(value: Any) -> str | None:
@@ -59,11 +58,19 @@ OPTIONS = {
     "adapted": ("basic:keep_draws=true", policy_spec),
     "reference": ("basic", policy_spec),
     "versus_players": ([4], players_list),
-    "stack_players": ([4], players_list),
     "replicates": (1000, positive_int),
 }
 VIEWS = "stacking"  # a file without [[view]] tables draws the shipped file's
-FRAMES = ("", "fields", "strategy", "effects", "stacks", "arms", "balance")  # the tables of analysis.stacking ("": fields)
+FRAMES = (
+    "",
+    "fields",
+    "strategy",
+    "effects",
+    "stacks",
+    "chains",
+    "arms",
+    "balance",
+)  # the tables of analysis.stacking ("": fields)
 
 
 @dataclass(frozen=True)
@@ -123,7 +130,6 @@ def compute(exp: Experiment, ctx: Context) -> StackingResult:
 def render(result: StackingResult) -> Section:
     """The declared views of the tables (sims/stacking.toml), the charts this report draws itself, the findings."""
     exp, base = result.exp, result.base
-    own = [_stack_chart(result, sp) for sp in [p for p in exp.options["stack_players"] if p in exp.players] or [exp.players[0]]]
     title = "Published figures side by side, with unocli's closest setup (official rules, every seat "
     words = {"adapted": str(exp.options["adapted"]), "reference": str(exp.options["reference"])}
     setup = kinds.Setup(
@@ -131,14 +137,13 @@ def render(result: StackingResult) -> Section:
         base,
         _ours(result),
         title + f"{result.main_field}; stuck rounds left out)",
-        blocks={b.name: b for b in own},
         words=words,
     )
     frames = {"": result.fields, "fields": result.fields, "strategy": result.strategy, "effects": result.effects}
     blocks = kinds.declared(
         kinds.chosen(exp, VIEWS),
         exp,
-        frames | {"stacks": result.stacks, "arms": result.table, "balance": result.balance_table},
+        frames | {"stacks": result.stacks, "chains": result.chains, "arms": result.table, "balance": result.balance_table},
         setup,
     )
     paragraph = answer(result)
@@ -184,48 +189,6 @@ def _rules_text(result: StackingResult) -> str:
 def _caption(result: StackingResult, what: str, intervals: str, n: str | None = None, policies: str | None = None) -> str:
     """A chart's caption: by default its n is the main field's deals and its policies the main field's."""
     return caption(result.exp, what, n or _n_text(result), rules=_rules_text(result), policies=policies, intervals=intervals)
-
-
-def _stack_chart(result: StackingResult, sp: int) -> Chart:
-    from unocli.report import plots  # matplotlib only when drawing
-
-    ks = list(range(1, STACK_BINS))
-    series = []
-    for v in result.names:
-        hist = result.stack_hists[(sp, v)]
-        total = int(hist.sum())
-        ws = [wilson(int(hist[k:].sum()), total) for k in ks]
-        drawn = [w if w.share > 0 else None for w in ws]  # a share of 0 has no place on a log scale
-        series.append(
-            plots.Series(
-                v,
-                [w.share if w is not None else np.nan for w in drawn],
-                [w.low if w is not None else np.nan for w in drawn],
-                [w.high if w is not None else np.nan for w in drawn],
-            )
-        )
-    cap = caption(
-        result.exp,
-        f"Share of rounds whose longest penalty chain (+2/+4 cards answered in one chain) has at least k cards, {sp} players",
-        f"{fmt.count(result.rounds[sp])} rounds per variant",
-        rules=_rules_text(result),
-        intervals="bands are 95% Wilson intervals; log scale; shares of 0 are not drawn",
-    )
-    figure = plots.line_chart(
-        ks,
-        series,
-        title=f"How long do penalty chains get? {sp} players",
-        xlabel="k: cards in the chain",
-        ylabel="share of rounds with a chain of k or more",
-        log=True,
-        percent=True,
-        xticks=ks,
-        caption=cap,
-    )
-    return Chart(f"longest-stack-{sp}p", figure, cap, "longest stack distribution")
-
-
-# ---------------------------------------------------------------- words
 
 
 def field_label(result: StackingResult, field: str) -> str:
