@@ -26,12 +26,7 @@ from unocli.analysis import stacking as analysis
 from unocli.analysis.stacking import StackingTables, field_spec
 from unocli.game.policies import parse_policy_spec
 from unocli.report import fmt, kinds, views
-from unocli.report.analyses.common import (
-    Context,
-    caption,
-    plan,
-    verdict_counts,
-)
+from unocli.report.analyses.common import Context, caption, plan, verdict_counts
 from unocli.report.analyses.fields import check_fields, field_experiment, field_sizes, field_specs, sizes_text, templates_text
 from unocli.report.experiment import Experiment
 from unocli.report.model import Section, sentences
@@ -61,16 +56,8 @@ OPTIONS = {
     "replicates": (1000, positive_int),
 }
 VIEWS = "stacking"  # a file without [[view]] tables draws the shipped file's
-FRAMES = (
-    "",
-    "fields",
-    "strategy",
-    "effects",
-    "stacks",
-    "chains",
-    "arms",
-    "balance",
-)  # the tables of analysis.stacking ("": fields)
+# the tables of analysis.stacking the views may draw ("": fields)
+FRAMES = ("", "fields", "strategy", "effects", "stacks", "chains", "arms", "balance")
 
 
 @dataclass(frozen=True)
@@ -78,6 +65,11 @@ class StackingResult(StackingTables):
     """The computation's tables (:class:`~unocli.analysis.stacking.StackingTables`) with the experiment they answer."""
 
     exp: Experiment = field(kw_only=True)
+
+    @property
+    def mid(self) -> int:
+        """The table size the answer and most findings read: 4 players, else the first played."""
+        return 4 if 4 in self.exp.players else self.exp.players[0]
 
 
 def check(exp: Experiment) -> str | None:
@@ -127,78 +119,42 @@ def compute(exp: Experiment, ctx: Context) -> StackingResult:
     return StackingResult(exp=exp, **{f.name: getattr(tables, f.name) for f in fields(tables)})
 
 
-def render(result: StackingResult) -> Section:
-    """The declared views of the tables (sims/stacking.toml), the charts this report draws itself, the findings."""
-    exp, base = result.exp, result.base
+def render(r: StackingResult) -> Section:
+    """The declared views of the tables (sims/stacking.toml) and the report's own sentences."""
+    exp, base = r.exp, r.base
     title = "Published figures side by side, with unocli's closest setup (official rules, every seat "
     words = {"adapted": str(exp.options["adapted"]), "reference": str(exp.options["reference"])}
-    setup = kinds.Setup(
-        partial(_caption, result),
-        base,
-        _ours(result),
-        title + f"{result.main_field}; stuck rounds left out)",
-        words=words,
-    )
-    frames = {"": result.fields, "fields": result.fields, "strategy": result.strategy, "effects": result.effects}
-    blocks = kinds.declared(
-        kinds.chosen(exp, VIEWS),
-        exp,
-        frames | {"stacks": result.stacks, "chains": result.chains, "arms": result.table, "balance": result.balance_table},
-        setup,
-    )
-    paragraph = answer(result)
-    intro = (
-        paragraph
-        + "\n\n"
-        + (exp.description or "")
-        + f"\n\nVariants: {', '.join(result.names)} (baseline {base}); fields: "
-        + ", ".join(f"`{field_label(result, f)}`" for f in result.field_names)
-        + f"; the tables of chains, first player and balance are under the `{result.main_field}` field."
-        + templates_text(exp)
-        + sizes_text(exp)
-    )
-    findings = [*field_findings(result), *_findings(result)]
+    setup = kinds.Setup(partial(_caption, r), base, _ours(r), title + f"{r.main_field}; stuck rounds left out)", words=words)
+    frames = {"": r.fields, "fields": r.fields, "strategy": r.strategy, "effects": r.effects, "stacks": r.stacks}
+    frames |= {"chains": r.chains, "arms": r.table, "balance": r.balance_table}
+    blocks = kinds.declared(kinds.chosen(exp, VIEWS), exp, frames, setup)
+    said = answer(r)
+    intro = f"{said}\n\n{exp.description or ''}\n\nVariants: {', '.join(r.names)} (baseline {base}); fields: "
+    intro += ", ".join(f"`{field_label(r, f)}`" for f in r.field_names)
+    intro += f"; the tables of chains, first player and balance are under the `{r.main_field}` field."
+    intro += templates_text(exp) + sizes_text(exp)
     # the answer's first sentence: how often a player draws 8 or more at once
-    return Section(
-        name=exp.name,
-        title=exp.title,
-        intro=intro,
-        findings=findings,
-        blocks=blocks,
-        meta={"games": result.games},
-        answer=sentences(paragraph)[0],
-    )
+    meta, first = {"games": r.games}, sentences(said)[0]
+    return Section(exp.name, exp.title, intro, [*field_findings(r), *_findings(r)], blocks, meta, first)
 
 
 def run(exp: Experiment, ctx: Context) -> Section:
     return render(compute(exp, ctx))
 
 
-# ---------------------------------------------------------------- charts
+# ---------------------------------------------------------------- words
 
 
-def _n_text(result: StackingResult) -> str:
-    return f"{fmt.count(result.rounds[result.exp.players[0]])} deals per table size, every variant on the same deals"
-
-
-def _rules_text(result: StackingResult) -> str:
-    """The rule sets a chart draws: the base rules with each stacking variant."""
-    return f"{result.exp.base.rules} with stacking = {', '.join(result.names)}"
-
-
-def _caption(result: StackingResult, what: str, intervals: str, n: str | None = None, policies: str | None = None) -> str:
-    """A chart's caption: by default its n is the main field's deals and its policies the main field's."""
-    return caption(result.exp, what, n or _n_text(result), rules=_rules_text(result), policies=policies, intervals=intervals)
+def _caption(r: StackingResult, what: str, intervals: str, n: str | None = None, policies: str | None = None) -> str:
+    """A chart's caption: the base rules with each variant; by default the main field's deals and policies."""
+    n = n or f"{fmt.count(r.rounds[r.exp.players[0]])} deals per table size, every variant on the same deals"
+    rules = f"{r.exp.base.rules} with stacking = {', '.join(r.names)}"
+    return caption(r.exp, what, n, rules=rules, policies=policies, intervals=intervals)
 
 
 def field_label(result: StackingResult, field: str) -> str:
     """A field's name in prose: ``adapted`` with the policy it stands for."""
     return f"adapted ({result.exp.options['adapted']})" if field == "adapted" else field
-
-
-def _mid(result: StackingResult) -> int:
-    players = result.exp.players
-    return 4 if 4 in players else players[0]
 
 
 def _list(names: list[str]) -> str:
@@ -207,10 +163,8 @@ def _list(names: list[str]) -> str:
 
 def _sim(row: Any, column: str, kind: str) -> str:
     """A change on its simultaneous interval: turns and cards signed, shares in pp."""
-    form = fmt.pp_ci if kind == "pp" else fmt.signed_ci
-    return form(
-        getattr(row, column), getattr(row, f"{column}_sim_low"), getattr(row, f"{column}_sim_high"), 2 if kind == "pp" else 1
-    )
+    pp, low, high = kind == "pp", getattr(row, f"{column}_sim_low"), getattr(row, f"{column}_sim_high")
+    return (fmt.pp_ci if pp else fmt.signed_ci)(getattr(row, column), low, high, 2 if pp else 1)
 
 
 def _holds(rows: pd.DataFrame, column: str, words: tuple[str, str], kind: str, between: Any = None) -> str:
@@ -234,13 +188,8 @@ def _level(frame: pd.DataFrame, column: str) -> str:
     )
 
 
-_KINDS = {
-    "larger": "larger than the margin",
-    "unsized": "changes of undecided size",
-    "negligible": "negligible",
-    "equivalent": "equivalent",
-    "undecided": "undecided",
-}
+_KINDS = {"larger": "larger than the margin", "unsized": "changes of undecided size", "negligible": "negligible"}
+_KINDS |= {"equivalent": "equivalent", "undecided": "undecided"}
 
 
 def _kinds(verdicts: pd.Series) -> str:
@@ -249,12 +198,9 @@ def _kinds(verdicts: pd.Series) -> str:
     return ", ".join(found) + f" of {len(verdicts)}"
 
 
-# ---------------------------------------------------------------- the answer
-
-
 def answer(result: StackingResult) -> str:
     """The report's quotable answer (under about 80 words), from the numbers at the middle table size."""
-    mid, base, f = _mid(result), result.base, result.fields
+    mid, base, f = result.mid, result.base, result.fields
     at = f[f["players"] == mid]
     var = at[at["stacking"] != base]
     if not len(var):
@@ -317,7 +263,7 @@ def strategy_summary(result: StackingResult, mid: int) -> str:
 def field_findings(result: StackingResult) -> list[str]:
     """Findings over the fields, each naming the fields it holds under, and whether the fields differ only from
     the interaction between them (turns and cards drawn; the comeback chance has no per-block figure to test it)."""
-    mid, base, f, m = _mid(result), result.base, result.fields, result.exp.margins
+    mid, base, f, m = result.mid, result.base, result.fields, result.exp.margins
     at = f[(f["players"] == mid) & (f["stacking"] != base)]
     off = f[(f["players"] == mid) & (f["stacking"] == base)]
     out = [line for line in [strategy_summary(result, mid)] if line]
@@ -329,25 +275,12 @@ def field_findings(result: StackingResult) -> list[str]:
             f"{fmt.share(off['comeback'].max(), 1)} under {base} and {fmt.share(at['comeback'].min(), 1)}-"
             f"{fmt.share(at['comeback'].max(), 1)} under the variants."
         )
-    for column, label, key, words, kind, margin in (
-        (
-            "d_turns",
-            "turns per finished round",
-            "turns",
-            ("lengthens", "shortens"),
-            "signed",
-            f"margin +/-{fmt.num(m['turns'])} turn",
-        ),
-        (
-            "d_cards_drawn",
-            "cards drawn per round",
-            "cards_drawn",
-            ("raises", "lowers"),
-            "signed",
-            "no margin, so any change that excludes 0 counts",
-        ),
-        ("d_comeback", "the comeback chance", "", ("raises", "lowers"), "pp", f"margin +/-{fmt.num(m['win_share_pp'])} pp"),
-    ):
+    families = [("d_turns", "turns per finished round", "turns", ("lengthens", "shortens"), "signed")]
+    families += [("d_cards_drawn", "cards drawn per round", "cards_drawn", ("raises", "lowers"), "signed")]
+    families += [("d_comeback", "the comeback chance", "", ("raises", "lowers"), "pp")]
+    margins = [f"margin +/-{fmt.num(m['turns'])} turn", "no margin, so any change that excludes 0 counts"]
+    margins += [f"margin +/-{fmt.num(m['win_share_pp'])} pp"]
+    for (column, label, key, words, kind), margin in zip(families, margins, strict=True):
         parts = []
         for v in result.variants:
             between = result.between.get(key, {}).get((mid, v)) if key else None
@@ -392,8 +325,7 @@ def _strategy_findings(result: StackingResult) -> list[str]:
 
 
 def _findings(result: StackingResult) -> list[str]:
-    effects, base, stacks, players = result.effects, result.base, result.stacks, result.exp.players
-    mid = 4 if 4 in players else players[0]
+    effects, base, stacks, mid = result.effects, result.base, result.stacks, result.mid
     at_mid = stacks[stacks["players"] == mid]
     parts = [f"{r.stacking} {fmt.share(r.p_at_least_3, 1)}" for r in at_mid.itertuples() if r.stacking != base]
     out = [
