@@ -371,6 +371,7 @@ def test_a_dots_view_draws_one_table_size_one_marker_per_field(tmp_path):
     dots = (
         'kind = "dots"\ntitle = "at {players}"\noptions = { y = "arm", columns = ["x", "lo", "hi"], scale = 100.0, '
         'xlabel = "pp", caption = "c {players}", intervals = "i", n = "{n} deals", policies = "{series}", '
+        'labels = { b = "b ({who})" }, '
     )
     exp = _exp(tmp_path, f'[[view]]\nname = "d4"\n{dots}players = 4 }}\n[[view]]\nname = "d7"\n{dots}players = 7 }}\n')
     frame = pd.DataFrame(
@@ -385,12 +386,15 @@ def test_a_dots_view_draws_one_table_size_one_marker_per_field(tmp_path):
     frame = frame.assign(lo=frame["x"] - 0.005, hi=frame["x"] + 0.005)
     said = []
     setup = kinds.Setup(lambda what, intervals, **kw: said.append((what, intervals, kw)) or "cap", "official")
+    setup = replace(setup, words={"who": "w"})
     at4, at2 = kinds.declared(exp.views, exp, frame, setup)
     ax = at4.figure.axes[0]
     points = {c.get_label(): [round(x, 9) for x in c.lines[0].get_xdata()] for c in ax.containers}
-    assert points == {"a": [1.0, 2.0], "b": [3.0, 4.0]}
+    assert points == {"a": [1.0, 2.0], "b (w)": [3.0, 4.0]}
     assert [t.get_text() for t in ax.get_yticklabels()] == ["off", "on"]
-    assert said[0] == ("c 4", "i", {"n": "300 deals", "policies": "a, b"}) and at4.figure.axes[0].get_title(loc="left") == "at 4"
+    assert (
+        said[0] == ("c 4", "i", {"n": "300 deals", "policies": "a, b (w)"}) and at4.figure.axes[0].get_title(loc="left") == "at 4"
+    )
     assert said[1][0] == "c 2" and said[1][2]["n"] == "50 deals"  # 7 not in the frame: its first size, 2
     assert [[round(x, 9) for x in c.lines[0].get_xdata()] for c in at2.figure.axes[0].containers] == [[90.0, 80.0]]
 

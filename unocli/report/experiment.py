@@ -91,9 +91,10 @@ dotted 1/n; its words may name ``{players}`` and ``{last}``, the last seat;
 no quantity), ``dots`` (a frame's ``columns`` at one table size,
 ``players``, default 4, else the frame's first: one row per value of ``y``,
 one marker per value of ``by``, default ``field``, times ``scale``;
-``percent``, ``xlabel``, ``caption``, ``intervals``, ``alt``, and ``n`` and
-``policies`` for the caption's own; its words may name ``{players}``,
-``{n}`` and ``{series}``, the values of ``by``; no quantity), ``curves``
+``percent``, ``xlabel``, ``caption``, ``intervals``, ``alt``, ``labels``
+(a value of ``by`` -> its name in the legend), and ``n`` and ``policies``
+for the caption's own; its words may name ``{players}``, ``{n}`` and
+``{series}``, the markers' labels; no quantity), ``curves``
 (a frame's ``columns`` over its column ``x`` at one table size, ``players``
 as for ``dots``, one line per value of ``by``; ``log = true`` for a
 logarithmic axis, without its zeros; ``percent``, ``xlabel``, ``ylabel``,

@@ -433,9 +433,9 @@ def _bars_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> B
 def _dots_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
     """A table's ``columns`` (point, low, high) at one table size (``players``, default 4; the frame's first size
     when it has not that one) as dots with error bars, one row per value of ``y``, one marker per value of ``by``
-    (default ``field``), both in the frame's order, times ``scale``. The caption's ``n`` and ``policies``, when
-    given, replace the report's; its words may name ``{players}``, ``{n}`` (the size's n) and ``{series}`` (the
-    values of ``by`` drawn)."""
+    (default ``field``), both in the frame's order, times ``scale``; ``labels`` names a marker in the legend (a
+    value of ``by`` -> its label). The caption's ``n`` and ``policies``, when given, replace the report's; its words
+    may name ``{players}``, ``{n}`` (the size's n) and ``{series}`` (the markers drawn, by their labels)."""
     o = v.options
     if not len(frame):
         return None
@@ -443,13 +443,15 @@ def _dots_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> B
     p = at["players"].iloc[0]
     by, rows = o.get("by", "field"), [str(y) for y in dict.fromkeys(at[o["y"]])]
     markers = list(dict.fromkeys(at[by]))
-    words = partial(_filled, setup=setup, players=p, n=fmt.count(at["n"].iloc[0]), series=", ".join(map(str, markers)))
+    names = [_filled(o.get("labels", {}).get(str(m), str(m)), setup) for m in markers]
+    words = partial(_filled, setup=setup, players=p, n=fmt.count(at["n"].iloc[0]), series=", ".join(names))
     return dots(
         at,
         rows,
         by,
         markers,
         tuple(o["columns"]),
+        names=names,
         caption=_own_caption(o, setup, words),
         name=v.name,
         title=words(v.title),

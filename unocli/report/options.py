@@ -120,6 +120,11 @@ def _names(v: Any) -> str | None:
     return None if ok else 'must be a list of column names, e.g. ["rule", "field"]'
 
 
+def _labels(v: Any) -> str | None:
+    ok = isinstance(v, dict) and all(isinstance(x, str) and x for x in v.values())
+    return None if ok else 'must be a table of labels, e.g. { adapted = "adapted ({adapted})" }'
+
+
 def _panels(v: Any) -> str | None:
     """[[x label, point, low, high, margin key, ("pp")]]: the columns of each panel and the [margins] key of its band."""
 
@@ -208,6 +213,7 @@ VIEW_OPTIONS: dict[str, dict[str, Check]] = {
         "n": _text,
         "policies": _text,
         "alt": _text,
+        "labels": _labels,
     },
     "curves": {
         "players": _one_size,
