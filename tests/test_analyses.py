@@ -138,7 +138,6 @@ rules = "official"
 set = { stacking = "any" }
 [options]
 versus_players = [4]
-stack_players = [4]
 replicates = 40
 """,
     "bluff": """

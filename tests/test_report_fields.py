@@ -303,7 +303,7 @@ def test_stacking_template_field_seats_each_variant_its_own_player(tmp_path, ctx
     )
     text = text.replace("[arms.official]", "[arms.off]").replace("[arms.stacking]", "[arms.any]")
     text = text.replace('rules = "stacking"', 'rules = "stack-any"').replace("match_games = 5\n", "")
-    text += "versus_players = [2, 3]\nstack_players = [2]\nreplicates = 20\n"
+    text += "versus_players = [2, 3]\nreplicates = 20\n"
     result = stacking.compute(_load(tmp_path, text), ctx)
     f = result.fields
     assert sorted(set(zip(f["field"], f["players"], strict=True))) == [("basic", 2), ("basic", 3), ("tuned", 2)]

@@ -44,7 +44,6 @@ fields = {fields}
 adapted = "{adapted}"
 reference = "{reference}"
 versus_players = [4]
-stack_players = [4]
 replicates = 40
 """
 

@@ -17,7 +17,6 @@ from test_report_stacking import ctx, experiment, tiny  # noqa: F401  (the fixtu
 
 from unocli.analysis.stacking import judge_column
 from unocli.report.analyses import stacking
-from unocli.report.analyses.stacking_render import answer, field_findings
 
 
 def _rule(label: str, low: float, high: float, m: float) -> bool:
@@ -73,10 +72,10 @@ def test_every_family_of_the_report_is_judged_on_its_simultaneous_intervals(tiny
 
 
 def test_words_of_change_only_beyond_the_margin(tiny):  # noqa: F811
-    text = answer(tiny)
+    text = stacking.answer(tiny)
     assert "It changes round length" not in text and "against the +/-1-turn margin:" in text
     assert len(text.split()) < 80  # an answer a reader can quote; the figures are in the findings
-    findings = " ".join(field_findings(tiny))
+    findings = " ".join(stacking.field_findings(tiny))
     s = tiny.strategy[tiny.strategy["stacking"] == "any"]
     if not (s["interaction_verdict"] == "larger").all():
         assert "does better" not in text + findings and "does worse" not in text + findings

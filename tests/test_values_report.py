@@ -59,7 +59,6 @@ fields = ["random"]
 adapted = "basic"
 reference = "basic:stack=0"
 versus_players = [{P}]
-stack_players = [{P}]
 replicates = 40
 """
 

@@ -215,6 +215,38 @@ def test_a_verdicts_and_a_table_view_show_the_frame_cell_by_cell(tmp_path):
     assert list(shown.shown["q"]) == [">=1000 [>=1000, >=1000]", "7 [7, 7]", "3 [3, 3]", ">=1000 [>=1000, >=1000]"]
 
 
+def test_a_table_view_writes_counts_a_share_with_its_n_bounds_and_a_column_some_rows_leave_blank(tmp_path):
+    """The forms counts ("4,000 (3,990)"), share_ci_count (a share, its interval and its n), pp_bounds (a
+    simultaneous interval in pp, blank on the baseline's row) and optional (blank where missing, never "nan")."""
+    exp = _exp(
+        tmp_path,
+        '[[view]]\nkind = "table"\nname = "t"\nframe = "turns"\ntitle = "for {who}"\n'
+        'options = { columns = [["n (finished)", "counts", "n", "done"], '
+        '["share (n)", "share_ci_count:1", "s", "s_low", "s_high", "k"], '
+        '["simultaneous", "pp_bounds:2", "lo", "hi"], ["verdict", "optional", "verdict"]] }\n',
+    )
+    frame = pd.DataFrame(
+        {
+            "n": [4000, 300],
+            "done": [3990, 299],
+            "s": [0.25, 0.5],
+            "s_low": [0.2, 0.45],
+            "s_high": [0.3, 0.55],
+            "k": [1234, 12],
+            "lo": [np.nan, -0.0123],
+            "hi": [np.nan, 0.0456],
+            "verdict": [np.nan, "undecided"],
+        }
+    )
+    setup = kinds.Setup(lambda what, intervals: what, "official", words={"who": "basic"})
+    (table,) = kinds.declared(exp.views, exp, {"turns": frame}, setup)
+    assert table.title == "for basic" and table.data is frame
+    assert list(table.shown["n (finished)"]) == ["4,000 (3,990)", "300 (299)"]
+    assert list(table.shown["share (n)"]) == ["25.0% [20.0%, 30.0%] (1,234)", "50.0% [45.0%, 55.0%] (12)"]
+    assert list(table.shown["simultaneous"]) == ["", "[-1.23, +4.56]"]
+    assert list(table.shown["verdict"]) == ["", "undecided"]
+
+
 def test_distribution_views_read_the_histograms_of_one_field(tmp_path):
     """An ECDF of every arm at one size (4 played), of the baseline at the sizes asked for (7 not played: dropped),
     a missing field falls back to the first played; the caption is the report's, for that one field."""
@@ -312,6 +344,88 @@ def test_a_sizes_view_draws_a_tables_columns_by_table_size(tmp_path):
     assert drawn["fair"] == [0.5, 0.7] and drawn["one"] == [1.0, 1.0]
     assert points == {"a": [1.1, 0.9], "b": [1.2, 0.8]}
     assert ax.get_title(loc="left") == "T official" and "one" in [t.get_text() for t in ax.get_legend().get_texts()]
+
+
+def test_a_sizes_view_draws_the_fair_share_and_fills_its_ylabel(tmp_path):
+    """``fair = true`` draws the fair share 1/n at each size played (1/2, 1/4) dashed; ``{base}`` in the ylabel is the
+    report's baseline; ``by`` picks the column whose values are the lines."""
+    exp = _exp(
+        tmp_path,
+        '[[view]]\nkind = "sizes"\nname = "s"\ntitle = "T"\n'
+        'options = { by = "arm", columns = ["x", "lo", "hi"], ylabel = "vs {base}", caption = "what", '
+        'intervals = "bars", fair = true, percent = true }\n',
+    )
+    frame = pd.DataFrame({"players": [2, 4], "arm": ["r", "r"], "x": [0.6, 0.3]})
+    frame = frame.assign(lo=frame["x"] - 0.1, hi=frame["x"] + 0.1)
+    (chart,) = kinds.declared(exp.views, exp, frame, kinds.Setup(lambda what, intervals: what, "official"))
+    ax = chart.figure.axes[0]
+    drawn = {line.get_label(): list(line.get_ydata()) for line in ax.lines}
+    assert drawn["fair share 1/n"] == pytest.approx([0.5, 0.25]) and ax.get_ylabel() == "vs official"
+    assert {c.get_label(): list(c.lines[0].get_ydata()) for c in ax.containers} == {"r": [0.6, 0.3]}
+
+
+def test_a_dots_view_draws_one_table_size_one_marker_per_field(tmp_path):
+    """At 4 players (2 is in the frame too, and a size the frame lacks falls back to its first): one row per arm,
+    one marker per field, the points times ``scale``; the caption gets the view's n and policies with {n},
+    {series} and {players} filled."""
+    dots = (
+        'kind = "dots"\ntitle = "at {players}"\noptions = { y = "arm", columns = ["x", "lo", "hi"], scale = 100.0, '
+        'xlabel = "pp", caption = "c {players}", intervals = "i", n = "{n} deals", policies = "{series}", '
+        'labels = { b = "b ({who})" }, '
+    )
+    exp = _exp(tmp_path, f'[[view]]\nname = "d4"\n{dots}players = 4 }}\n[[view]]\nname = "d7"\n{dots}players = 7 }}\n')
+    frame = pd.DataFrame(
+        {
+            "players": [2, 2, 4, 4, 4, 4],
+            "field": ["a", "a", "a", "a", "b", "b"],
+            "arm": ["off", "on", "off", "on", "off", "on"],
+            "n": [50, 50, 300, 300, 300, 300],
+            "x": [0.9, 0.8, 0.01, 0.02, 0.03, 0.04],
+        }
+    )
+    frame = frame.assign(lo=frame["x"] - 0.005, hi=frame["x"] + 0.005)
+    said = []
+    setup = kinds.Setup(lambda what, intervals, **kw: said.append((what, intervals, kw)) or "cap", "official")
+    setup = replace(setup, words={"who": "w"})
+    at4, at2 = kinds.declared(exp.views, exp, frame, setup)
+    ax = at4.figure.axes[0]
+    points = {c.get_label(): [round(x, 9) for x in c.lines[0].get_xdata()] for c in ax.containers}
+    assert points == {"a": [1.0, 2.0], "b (w)": [3.0, 4.0]}
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["off", "on"]
+    assert (
+        said[0] == ("c 4", "i", {"n": "300 deals", "policies": "a, b (w)"}) and at4.figure.axes[0].get_title(loc="left") == "at 4"
+    )
+    assert said[1][0] == "c 2" and said[1][2]["n"] == "50 deals"  # 7 not in the frame: its first size, 2
+    assert [[round(x, 9) for x in c.lines[0].get_xdata()] for c in at2.figure.axes[0].containers] == [[90.0, 80.0]]
+
+
+def test_a_curves_view_draws_a_column_over_x_at_one_table_size(tmp_path):
+    """At 4 players (the 2-player rows ignored): one line per arm through its shares over k, a share of 0 left out
+    on the log scale (with its bounds), the x ticks the values of k; the caption gets the view's n with {n} filled."""
+    exp = _exp(
+        tmp_path,
+        '[[view]]\nkind = "curves"\nname = "c"\ntitle = "at {players}"\n'
+        'options = { players = 4, x = "k", by = "arm", columns = ["s", "lo", "hi"], log = true, xlabel = "k", '
+        'ylabel = "share", caption = "c", intervals = "i", n = "{n} rounds" }\n',
+    )
+    frame = pd.DataFrame(
+        {
+            "players": [2, 2, 4, 4, 4, 4],
+            "arm": ["off", "off", "off", "off", "on", "on"],
+            "k": [1, 2, 1, 2, 1, 2],
+            "n": [10, 10, 400, 400, 400, 400],
+            "s": [0.5, 0.4, 0.9, 0.0, 0.95, 0.3],
+        }
+    )
+    frame = frame.assign(lo=frame["s"] / 2, hi=frame["s"] + 0.01)
+    said = []
+    setup = kinds.Setup(lambda what, intervals, **kw: said.append((what, intervals, kw)) or "cap", "official")
+    (chart,) = kinds.declared(exp.views, exp, frame, setup)
+    ax = chart.figure.axes[0]
+    assert said == [("c", "i", {"n": "400 rounds"})] and ax.get_yscale() == "log" and chart.caption == "cap"
+    drawn = {line.get_label(): list(line.get_ydata()) for line in ax.lines if line.get_label() in ("off", "on")}
+    assert drawn["on"] == pytest.approx([0.95, 0.3]) and drawn["off"][0] == pytest.approx(0.9) and np.isnan(drawn["off"][1])
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["1", "2"] and ax.get_title(loc="left") == "at 4"
 
 
 def test_a_bars_view_draws_one_table_size_and_a_csv_view_only_names_its_file(tmp_path):

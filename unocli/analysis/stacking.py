@@ -307,6 +307,23 @@ class StackingTables:
     def variants(self) -> list[str]:
         return [n for n in self.names if n != self.base]
 
+    @property
+    def chains(self) -> pd.DataFrame:
+        """Per (players, stacking) and chain length k (1 to 8): the share of rounds whose longest penalty chain has k
+        or more cards (``share``, Wilson ``low`` and ``high``) of ``n`` rounds, main field."""
+        rows = []
+        for (p, name), hist in self.stack_hists.items():
+            total = int(hist.sum())
+            for k in range(1, STACK_BINS):
+                w = wilson(int(hist[k:].sum()), total)
+                rows.append({"players": p, "stacking": name, "k": k, "n": total, "share": w.share, "low": w.low, "high": w.high})
+        return pd.DataFrame(rows)
+
+    @property
+    def balance_table(self) -> pd.DataFrame:
+        """``table`` with ``fair_balance``: the balance a perfectly fair game shows at its size and n."""
+        return self.table.assign(fair_balance=self.table["players"].map(self.fair))
+
 
 def play(
     plan: Plan,

@@ -82,12 +82,25 @@ for a dashed fair share 1/n, ``percent = true`` for a share, ``ylabel``,
 ``columns`` = [point, low, high] by table size, one line per value of ``by``,
 default ``field``; ``ylabel``, ``caption``, ``intervals``, ``alt``,
 ``percent``, ``hline`` with ``hline_label``, ``reference``: a column drawn
-dashed, with ``reference_label``; no quantity), ``bars`` (a frame's
+dashed, with ``reference_label``, or ``fair = true`` for a dashed 1/n; no
+quantity), ``bars`` (a frame's
 ``columns`` at one table size, ``players``, as bars per value of ``x``, one
 colour per value of ``by``, default ``field``; ``xlabel``, ``ylabel``,
 ``caption``, ``intervals``, ``alt``, ``percent``, ``fair = true`` for a
 dotted 1/n; its words may name ``{players}`` and ``{last}``, the last seat;
-no quantity), ``panels`` (a frame's effects at one table size, ``players``,
+no quantity), ``dots`` (a frame's ``columns`` at one table size,
+``players``, default 4, else the frame's first: one row per value of ``y``,
+one marker per value of ``by``, default ``field``, times ``scale``;
+``percent``, ``xlabel``, ``caption``, ``intervals``, ``alt``, ``labels``
+(a value of ``by`` -> its name in the legend), and ``n`` and ``policies``
+for the caption's own; its words may name ``{players}``, ``{n}`` and
+``{series}``, the markers' labels; no quantity), ``curves``
+(a frame's ``columns`` over its column ``x`` at one table size, ``players``
+as for ``dots``, one line per value of ``by``; ``log = true`` for a
+logarithmic axis, without its zeros; ``percent``, ``xlabel``, ``ylabel``,
+``caption``, ``intervals``, ``alt``, ``n`` and ``policies``; its words may
+name ``{players}`` and ``{n}``; no quantity), ``panels`` (a
+frame's effects at one table size, ``players``,
 as a forest of panels: one row per value of the ``label`` columns, one panel
 per [x label, point, low, high, margin key] of ``panels``, "pp" last for a
 share; ``caption`` and ``intervals`` with ``{players}`` and ``{level}``; no
@@ -104,10 +117,13 @@ and arm, one column per field: the change and its word, ``words`` = [up,
 down], and where the verdict holds; ``{level}`` and ``{margin}`` fill its
 title), ``interactions`` (each arm's effect under one field minus under
 another), ``table`` (one of the report's frames as it is, no quantity:
-``columns`` = [[heading, form, column...]], forms ``text``, ``count``,
-``num``, ``share``, ``pvalue``, ``signed_percent``, ``round``, ``pair``
-(two columns: "a minus b"), ``ci``, ``share_ci``, ``pp_ci``, ``signed_ci``,
-``interval``, ``quantile``, ``FORM:D`` for D decimals; ``note``; its title
+``columns`` = [[heading, form, column...]], forms ``text``, ``optional``
+(text, blank where missing), ``count``, ``num``, ``share``, ``pvalue``,
+``signed_percent``, ``round``, ``pair`` (two columns: "a minus b"),
+``counts`` (two: "a (b)"), ``pp_bounds`` (low and high in pp), ``ci``,
+``share_ci``, ``pp_ci``, ``signed_ci``, ``interval``, ``quantile``,
+``share_ci_count`` (a share's three and its n), ``FORM:D`` for D decimals;
+``note``; its title
 may name ``{level}``, the frame's ``sim_level``, and ``{rows}``), and the distributions
 of one ``field`` from the report's histograms: ``percentiles`` (mean,
 median, p90, p99 by table size; ``ylabel``), ``histogram`` and ``ecdf`` (the

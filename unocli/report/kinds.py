@@ -26,6 +26,7 @@ from unocli.report.experiment import Experiment, View, load_experiment, shipped_
 from unocli.report.model import Block, Chart, TableBlock
 from unocli.report.views import (
     Ours,
+    dots,
     ecdf,
     forest,
     forest_chart,
@@ -52,7 +53,8 @@ class Setup:
     ``caption(what, intervals)`` writes a chart's caption (the report's setup:
     n, rules, policies, seed); a chart of one field calls it as
     ``caption(what, intervals, field, arms)`` (``arms``: whether it shows every
-    arm). ``ours`` holds the report's figures for the ``published`` view,
+    arm), a ``dots`` view with its own ``n`` or ``policies`` as
+    ``caption(what, intervals, n=..., policies=...)``. ``ours`` holds the report's figures for the ``published`` view,
     ``published_title`` that table's heading; ``baseline`` names the arm
     differences are from (in titles and axes). The distribution views read
     ``hists`` (each (field, players, arm)'s histogram of the quantity) and
@@ -334,6 +336,8 @@ _FORMS: dict[str, Callable[..., Any]] = {
     "share": lambda c, d=1: lambda r: fmt.share(r[c], d),
     "pvalue": lambda c, d=None: lambda r: fmt.pvalue(r[c]),
     "pair": lambda a, b, d=None: lambda r: f"{r[a]} minus {r[b]}",
+    "optional": lambda c, d=None: lambda r: "" if pd.isna(r[c]) else r[c],  # a column some rows leave blank
+    "counts": lambda a, b, d=None: lambda r: f"{fmt.count(r[a])} ({fmt.count(r[b])})",
     "ci": lambda p, lo, hi, d=None: interval(fmt.ci, p, lo, hi),
     "share_ci": lambda p, lo, hi, d=2: interval(fmt.share_ci, p, lo, hi, d),
     "pp_ci": lambda p, lo, hi, d=2: interval(fmt.pp_ci, p, lo, hi, d),
@@ -341,6 +345,8 @@ _FORMS: dict[str, Callable[..., Any]] = {
     "signed_percent": lambda c, d=1: lambda r: fmt.fixed(100 * r[c], d, sign=True) + "%",
     "round": lambda c, d=4: lambda r: round(r[c], d),
     "interval": lambda p, lo, hi, d=None: interval(fmt.interval, p, lo, hi, d),
+    "pp_bounds": lambda lo, hi, d=2: lambda r: "" if pd.isna(r[lo]) else fmt.bounds(r[lo], r[hi], d, "pp"),
+    "share_ci_count": lambda p, lo, hi, n, d=1: lambda r: f"{fmt.share_ci(r[p], r[lo], r[hi], d)} ({fmt.count(r[n])})",
     # an order statistic of a histogram of turns: its last bin (TURNS_BINS - 1) means "at least"
     "quantile": lambda p, lo, hi, d=None: lambda r: fmt.quantile(r[p], r[lo], r[hi], TURNS_BINS - 1),
 }
@@ -368,14 +374,15 @@ def _table_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> 
 
 def _sizes_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
     """A table's ``columns`` (point, low, high) by table size, one line per value of ``by`` (default ``field``),
-    with a dotted ``hline`` and a dashed ``reference`` line (a column's value at each size) when asked for."""
+    with a dotted ``hline`` and a dashed ``reference`` line (a column's value at each size, or with ``fair = true``
+    the fair share 1/n) when asked for."""
     if not len(frame):
         return None
     o = v.options
     by = o.get("by", "field")
     series = interval_series(frame, by, list(dict.fromkeys(frame[by])), tuple(o["columns"]))
     hline = (float(o["hline"]), o.get("hline_label")) if "hline" in o else None
-    reference = None
+    reference = ("fair share 1/n", [1 / p for p in exp.players]) if o.get("fair") else None
     if "reference" in o:
         values = [float(frame.loc[frame["players"] == p, o["reference"]].iloc[0]) for p in exp.players]
         reference = (o.get("reference_label", o["reference"]), values)
@@ -388,7 +395,7 @@ def _sizes_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> 
         name=v.name,
         alt=o.get("alt", title),
         title=title,
-        ylabel=o["ylabel"],
+        ylabel=_filled(o["ylabel"], setup),
         percent=bool(o.get("percent", False)),
         hline=hline,
         reference=reference,
@@ -419,6 +426,82 @@ def _bars_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> B
         caption=cap,
         hline=1 / p if o.get("fair") else None,
         hline_label="fair share 1/n" if o.get("fair") else None,
+    )
+    return Chart(v.name, figure, cap, words(o.get("alt", v.title)))
+
+
+def _dots_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
+    """A table's ``columns`` (point, low, high) at one table size (``players``, default 4; the frame's first size
+    when it has not that one) as dots with error bars, one row per value of ``y``, one marker per value of ``by``
+    (default ``field``), both in the frame's order, times ``scale``; ``labels`` names a marker in the legend (a
+    value of ``by`` -> its label). The caption's ``n`` and ``policies``, when given, replace the report's; its words
+    may name ``{players}``, ``{n}`` (the size's n) and ``{series}`` (the markers drawn, by their labels)."""
+    o = v.options
+    if not len(frame):
+        return None
+    at = _at_size(v, frame)
+    p = at["players"].iloc[0]
+    by, rows = o.get("by", "field"), [str(y) for y in dict.fromkeys(at[o["y"]])]
+    markers = list(dict.fromkeys(at[by]))
+    names = [_filled(o.get("labels", {}).get(str(m), str(m)), setup) for m in markers]
+    words = partial(_filled, setup=setup, players=p, n=fmt.count(at["n"].iloc[0]), series=", ".join(names))
+    return dots(
+        at,
+        rows,
+        by,
+        markers,
+        tuple(o["columns"]),
+        names=names,
+        caption=_own_caption(o, setup, words),
+        name=v.name,
+        title=words(v.title),
+        xlabel=words(o["xlabel"]),
+        alt=words(o.get("alt", v.title)),
+        scale=float(o.get("scale", 1.0)),
+        percent=bool(o.get("percent", False)),
+    )
+
+
+def _own_caption(o: Mapping[str, Any], setup: Setup, words: Callable[[str], str]) -> str:
+    """The report's caption of a view's ``caption`` and ``intervals``, with the view's own ``n`` and ``policies``."""
+    said = {k: words(o[k]) for k in ("n", "policies") if k in o}
+    return setup.caption(words(o["caption"]), words(o["intervals"]), **said)
+
+
+def _at_size(v: View, frame: pd.DataFrame) -> pd.DataFrame:
+    """The frame's rows at the view's table size (``players``, default 4), or at its first size without that one."""
+    p = v.options.get("players", 4)
+    return frame[frame["players"] == (p if p in set(frame["players"]) else frame["players"].iloc[0])]
+
+
+def _curves_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
+    """A table's ``columns`` (point, low, high) over its column ``x`` at one table size (``players``, default 4; the
+    frame's first size when it has not that one), one line per value of ``by`` (default ``field``); ``log = true``
+    draws a logarithmic axis, on which a value of 0 is left out. Its words may name ``{players}`` and ``{n}``."""
+    from unocli.report import plots  # matplotlib only when drawing
+
+    if not len(frame):
+        return None
+    o, at = v.options, _at_size(v, frame)
+    by, (point, low, high), log = o.get("by", "field"), o["columns"], bool(o.get("log", False))
+    xs = list(dict.fromkeys(at[o["x"]]))
+    series = []
+    for name in dict.fromkeys(at[by]):
+        rows = at[at[by] == name].set_index(o["x"]).loc[xs]
+        drawn = rows[point] > 0 if log else rows[point].notna()  # a 0 has no place on a log scale
+        series.append(plots.Series(str(name), *(rows[c].where(drawn).to_numpy(float) for c in (point, low, high))))
+    words = partial(_filled, setup=setup, players=at["players"].iloc[0], n=fmt.count(at["n"].iloc[0]))
+    cap = _own_caption(o, setup, words)
+    figure = plots.line_chart(
+        xs,
+        series,
+        title=words(v.title),
+        xlabel=words(o["xlabel"]),
+        ylabel=words(o["ylabel"]),
+        log=log,
+        percent=bool(o.get("percent", False)),
+        xticks=xs,
+        caption=cap,
     )
     return Chart(v.name, figure, cap, words(o.get("alt", v.title)))
 
@@ -510,6 +593,8 @@ _DRAW: dict[str, Callable[[View, Experiment, pd.DataFrame, Setup], Block | None]
     "report": _report_view,
     "sizes": _sizes_view,
     "bars": _bars_view,
+    "dots": _dots_view,
+    "curves": _curves_view,
     "panels": _panels_view,
     "csv": _csv_view,
     "percentiles": _percentiles_view,
@@ -518,4 +603,18 @@ _DRAW: dict[str, Callable[[View, Experiment, pd.DataFrame, Setup], Block | None]
 }
 KINDS = tuple(_DRAW)
 # The kinds a report draws from its frames alone (no histograms, interactions between fields or published figures).
-FRAME_KINDS = ("differences", "wide", "lines", "forest", "heatmap", "table", "report", "sizes", "bars", "csv", "panels")
+FRAME_KINDS = (
+    "differences",
+    "wide",
+    "lines",
+    "forest",
+    "heatmap",
+    "table",
+    "report",
+    "sizes",
+    "bars",
+    "dots",
+    "curves",
+    "csv",
+    "panels",
+)

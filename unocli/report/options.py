@@ -19,7 +19,8 @@ Check = Callable[[Any], str | None]
 # Equivalence margins (TOST, ``stats.equivalence``) and their defaults: the keys of an experiment's ``[margins]``.
 MARGINS: dict[str, float] = {"win_share_pp": 0.5, "turns": 1.0, "balance": 0.01}
 # The forms of a ``table`` view's columns (``unocli.report.kinds`` writes them) and how many columns each reads.
-FORMS = {"text": 1, "count": 1, "num": 1, "share": 1, "pvalue": 1, "signed_percent": 1, "round": 1, "pair": 2}
+FORMS = {"text": 1, "optional": 1, "count": 1, "num": 1, "share": 1, "pvalue": 1, "signed_percent": 1, "round": 1}
+FORMS |= {"pair": 2, "counts": 2, "pp_bounds": 2, "share_ci_count": 4}
 FORMS |= {"ci": 3, "share_ci": 3, "pp_ci": 3, "signed_ci": 3, "interval": 3, "quantile": 3}
 
 
@@ -119,6 +120,11 @@ def _names(v: Any) -> str | None:
     return None if ok else 'must be a list of column names, e.g. ["rule", "field"]'
 
 
+def _labels(v: Any) -> str | None:
+    ok = isinstance(v, dict) and all(isinstance(x, str) and x for x in v.values())
+    return None if ok else 'must be a table of labels, e.g. { adapted = "adapted ({adapted})" }'
+
+
 def _panels(v: Any) -> str | None:
     """[[x label, point, low, high, margin key, ("pp")]]: the columns of each panel and the [margins] key of its band."""
 
@@ -153,7 +159,7 @@ _DISTRIBUTION: dict[str, Check] = {
     "caption": _text,
 }
 # The kinds of view that draw no one quantity of the design frame (a [[view]] of another kind names one).
-NO_QUANTITY = ("published", "table", "report", "sizes", "bars", "csv", "panels")
+NO_QUANTITY = ("published", "table", "report", "sizes", "bars", "dots", "curves", "csv", "panels")
 # A view's kinds and the options each takes: name -> the check of its value (None: fine, else why not).
 VIEW_OPTIONS: dict[str, dict[str, Check]] = {
     "differences": {"arm": _column},
@@ -179,6 +185,7 @@ VIEW_OPTIONS: dict[str, dict[str, Check]] = {
         "hline_label": _text,
         "reference": _column,
         "reference_label": _text,
+        "fair": _bool,
     },
     "bars": {
         "players": _one_size,
@@ -192,6 +199,36 @@ VIEW_OPTIONS: dict[str, dict[str, Check]] = {
         "alt": _text,
         "percent": _bool,
         "fair": _bool,
+    },
+    "dots": {
+        "players": _one_size,
+        "y": _column,
+        "by": _column,
+        "columns": _three_columns,
+        "scale": _number,
+        "percent": _bool,
+        "xlabel": _text,
+        "caption": _text,
+        "intervals": _text,
+        "n": _text,
+        "policies": _text,
+        "alt": _text,
+        "labels": _labels,
+    },
+    "curves": {
+        "players": _one_size,
+        "x": _column,
+        "by": _column,
+        "columns": _three_columns,
+        "log": _bool,
+        "percent": _bool,
+        "xlabel": _text,
+        "ylabel": _text,
+        "caption": _text,
+        "intervals": _text,
+        "n": _text,
+        "policies": _text,
+        "alt": _text,
     },
     "csv": {},
     "panels": {
@@ -225,6 +262,8 @@ VIEW_REQUIRED: dict[str, tuple[str, ...]] = {
     "table": ("columns",),
     "sizes": ("columns", "ylabel", "caption", "intervals"),
     "bars": ("players", "x", "columns", "xlabel", "ylabel", "caption", "intervals"),
+    "dots": ("y", "columns", "xlabel", "caption", "intervals"),
+    "curves": ("x", "columns", "xlabel", "ylabel", "caption", "intervals"),
     "panels": ("label", "panels", "caption", "intervals"),
     "percentiles": ("field", "ylabel"),
     "histogram": ("field", "xlabel"),

@@ -19,7 +19,7 @@ is drawn, so a report's ``compute`` never imports it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -39,12 +39,9 @@ KEYS = ("field", "players", "arm")
 # The views, their own and those read from analysis.frames (re-exported: reports know them by this module).
 __all__ = [
     "Ours",
-    "balance_chart",
     "differences",
     "dots",
     "ecdf",
-    "effect_forest",
-    "first_player_chart",
     "forest",
     "forest_chart",
     "heatmap",
@@ -271,25 +268,6 @@ def players_chart(
     return Chart(name, figure, cap, alt)
 
 
-def first_player_chart(exp: Experiment, series: list[Series], cap: str, *, name: str, title: str, ylabel: str) -> Chart:
-    """The first player's win share by table size (as a percentage), against the fair share 1/n (dashed)."""
-    fair = ("fair share 1/n", [1 / p for p in exp.players])
-    return players_chart(
-        exp, series, cap, name=name, alt="first player win share", title=title, ylabel=ylabel, percent=True, reference=fair
-    )
-
-
-def balance_chart(exp: Experiment, series: list[Series], fair: dict[int, float], cap: str, *, name: str, title: str) -> Chart:
-    """Balance by table size, against what a perfectly fair game measures at this n (dashed).
-
-    ``fair`` maps each table size to that expected balance (see :func:`fair_balance`).
-    """
-    reference = ("a perfectly fair game at this n", [fair[p] for p in exp.players])
-    return players_chart(
-        exp, series, cap, name=name, alt="balance by players", title=title, ylabel="balance", reference=reference
-    )
-
-
 def forest_chart(
     rows: pd.DataFrame,
     label: str,
@@ -312,34 +290,6 @@ def forest_chart(
     ]
     figure = plots.forest_chart(list(rows[label]), shown, title=title, caption=cap)
     return Chart(name, figure, cap, title)
-
-
-def effect_forest(
-    at: pd.DataFrame,
-    label: str,
-    first: str,
-    margins: dict[str, float],
-    cap: Callable[[str, str], str],
-    *,
-    what: str,
-    name: str,
-    title: str,
-) -> Chart:
-    """The forest chart of rule effects on turns (``d_turns``), the first player's win share (column ``first``)
-    and balance (``d_balance``), each against its margin; ``cap(what, intervals)`` writes the caption."""
-    level = fmt.fixed(100 * at["sim_level"].iloc[0], 2)
-    text = cap(
-        f"{what}; grey bands are the equivalence margins (+/-{fmt.num(margins['turns'])} turns, "
-        f"+/-{fmt.num(margins['win_share_pp'])} pp, +/-{fmt.num(margins['balance'])} balance)",
-        f"turns and first-player bars are simultaneous {level}% intervals (95% for each family), balance bars "
-        "95% block-bootstrap intervals",
-    )
-    panels = [
-        ("turns per finished round", "d_turns", "turns_sim_low", "turns_sim_high", margins["turns"], False),
-        ("first player's win share", first, "first_sim_low", "first_sim_high", margins["win_share_pp"] / 100, True),
-        ("balance", "d_balance", "d_balance_low", "d_balance_high", margins["balance"], False),
-    ]
-    return forest_chart(at, label, panels, text, name=name, title=title)
 
 
 def interval(form: Any, point: str, low: str, high: str, *args: Any) -> Any:
@@ -371,9 +321,11 @@ def dots(
     names: Sequence[str] | None = None,
     scale: float = 1.0,
     zero: float | None = 0.0,
+    percent: bool = False,
 ) -> Chart:
     """Levels with their 95% error bars, one row per label, one marker per value of ``table[by]`` (in ``groups``
-    order, named ``names``); each group's rows are in ``labels`` order. ``scale``: 100 shows a share in pp."""
+    order, named ``names``); each group's rows are in ``labels`` order. ``scale``: 100 shows a share in pp;
+    ``percent``: the axis reads shares as percentages."""
     from unocli.report import plots  # matplotlib only when drawing
 
     point, low, high = columns
@@ -382,7 +334,7 @@ def dots(
         for group, label in zip(groups, names or [str(g) for g in groups], strict=True)
         for sub in [table[table[by] == group]]
     ]
-    figure = plots.dot_chart(list(labels), series, title=title, xlabel=xlabel, caption=caption, zero=zero)
+    figure = plots.dot_chart(list(labels), series, title=title, xlabel=xlabel, caption=caption, zero=zero, percent=percent)
     return Chart(name, figure, caption, alt)
 
 

@@ -17,7 +17,7 @@ from unocli.analysis.measures import Plan, arm_diff, arm_mean, dkw_eps, hist_qua
 from unocli.analysis.seats import arm_rows, balance, fair_balance, identical_arms, percentile_interval, seat_columns
 from unocli.analysis.verdicts import add_verdicts, judged
 from unocli.report.experiment import Experiment
-from unocli.report.views import balance_chart, effect_forest, first_player_chart, forest_chart, interval_series, players_chart
+from unocli.report.views import forest_chart
 from unocli.run.backends import Backend
 from unocli.study.arm import Arm
 from unocli.study.compare import Comparison
@@ -33,21 +33,16 @@ __all__ = [
     "arm_mean",
     "arm_rows",
     "balance",
-    "balance_chart",
     "caption",
     "dkw_eps",
-    "effect_forest",
     "fair_balance",
-    "first_player_chart",
     "forest_chart",
     "hist_quantile",
     "hist_value",
     "identical_arms",
-    "interval_series",
     "judged",
     "percentile_interval",
     "plan",
-    "players_chart",
     "run_compare",
     "seat_columns",
     "total_games",

@@ -7,10 +7,11 @@ player of option ``adapted`` who keeps its draw cards to answer a penalty).
 The computation is :mod:`unocli.analysis.stacking` (lengths, cards drawn, big
 draws and comebacks per field; chains, the first player and balance under the
 main field; the adapted player's gain over the ``reference`` player at seat 0
-and its interaction with the rule); this module builds its arms from the
-experiment, draws the tables and charts, and sets the published figures the
-experiment file names (``[[published]]``, keys of :func:`_ours`) beside
-unocli's. The findings are in :mod:`unocli.report.analyses.stacking_render`.
+and its interaction with the rule). Every table and chart but the chain chart
+is a ``[[view]]`` of sims/stacking.toml; this module builds the arms from the
+experiment and holds what only this report says: its answer, its findings and
+the figures it sets beside the published ones (``[[published]]``, keys of
+:func:`_ours`).
 """
 
 from __future__ import annotations
@@ -19,33 +20,21 @@ from dataclasses import dataclass, field, fields
 from functools import partial
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from unocli.analysis import stacking as analysis
-from unocli.analysis.stacking import STACK_BINS, StackingTables, field_spec
+from unocli.analysis.stacking import StackingTables, field_spec
 from unocli.game.policies import parse_policy_spec
 from unocli.report import fmt, kinds, views
-from unocli.report.analyses.common import (
-    Context,
-    balance_chart,
-    caption,
-    effect_forest,
-    first_player_chart,
-    interval_series,
-    plan,
-    players_chart,
-    verdict_counts,
-)
+from unocli.report.analyses.common import Context, caption, plan, verdict_counts
 from unocli.report.analyses.fields import check_fields, field_experiment, field_sizes, field_specs, sizes_text, templates_text
-from unocli.report.analyses.stacking_render import answer, field_blocks, field_findings, field_label
-from unocli.report.experiment import Experiment, View
-from unocli.report.model import Chart, Section, TableBlock, sentences
+from unocli.report.experiment import Experiment
+from unocli.report.model import Section, sentences
 from unocli.report.options import players_list, policy_spec, positive_int
-from unocli.report.words import change_word
+from unocli.report.words import agreement, change_word
 from unocli.study.arm import Arm, has_placeholders
 from unocli.study.compare import Comparison
-from unocli.study.stats import wilson
+from unocli.study.stats import LARGER
 
 
 def _fields(value: Any) -> str | None:
@@ -64,12 +53,11 @@ OPTIONS = {
     "adapted": ("basic:keep_draws=true", policy_spec),
     "reference": ("basic", policy_spec),
     "versus_players": ([4], players_list),
-    "stack_players": ([4], players_list),
     "replicates": (1000, positive_int),
 }
-# The views drawn when the experiment file declares none ([[view]]): this report has no design frame, so only
-# the published figures are declared (sims/stacking.toml).
-VIEWS = (View("published", "published"),)
+VIEWS = "stacking"  # a file without [[view]] tables draws the shipped file's
+# the tables of analysis.stacking the views may draw ("": fields)
+FRAMES = ("", "fields", "strategy", "effects", "stacks", "chains", "arms", "balance")
 
 
 @dataclass(frozen=True)
@@ -78,11 +66,16 @@ class StackingResult(StackingTables):
 
     exp: Experiment = field(kw_only=True)
 
+    @property
+    def mid(self) -> int:
+        """The table size the answer and most findings read: 4 players, else the first played."""
+        return 4 if 4 in self.exp.players else self.exp.players[0]
+
 
 def check(exp: Experiment) -> str | None:
     if len(exp.arms) < 2:
         return "arms: the stacking analysis needs a baseline arm and at least one stacking variant"
-    return check_fields(exp, partial=True) or kinds.refused(exp, ("published",))
+    return check_fields(exp, partial=True) or kinds.refused(exp, (*kinds.FRAME_KINDS, "published"), FRAMES)
 
 
 def main_field(exp: Experiment) -> str:
@@ -126,227 +119,213 @@ def compute(exp: Experiment, ctx: Context) -> StackingResult:
     return StackingResult(exp=exp, **{f.name: getattr(tables, f.name) for f in fields(tables)})
 
 
-def render(result: StackingResult) -> Section:
-    """Charts of the effects, chains, first player and balance; the tables; findings."""
-    exp, base = result.exp, result.base
-    blocks: list = [
-        _forest(result),
-        _effect_chart(result, "turns", "turns", "stacking-turns", "Stacking changes how long a round lasts"),
-        _effect_chart(result, "cards_drawn", "cards drawn", "stacking-cards-drawn", "Stacking changes how many cards are drawn"),
-        TableBlock(
-            "stacking-effects",
-            f"Change from stacking {base}, paired on the same deals: turns and the first player's win share on "
-            f"simultaneous {fmt.fixed(100 * result.effects['sim_level'].iloc[0], 2)}% intervals (Bonferroni over the "
-            f"{len(result.effects)} cells of a column) with equivalence verdicts; cards drawn and balance on 95% intervals",
-            _effects_shown(result),
-            result.effects,
-        ),
-        *[_stack_chart(result, sp) for sp in [p for p in exp.options["stack_players"] if p in exp.players] or [exp.players[0]]],
-        TableBlock("longest-stack", "Longest penalty chain per round", _stacks_shown(result), result.stacks),
-        _first_player_chart(result),
-        _balance_chart(result),
-        TableBlock("stacking-arms", "Each variant: turns, first-player share and balance", _arms_shown(result), result.table),
-    ]
+def render(r: StackingResult) -> Section:
+    """The declared views of the tables (sims/stacking.toml) and the report's own sentences."""
+    exp, base = r.exp, r.base
     title = "Published figures side by side, with unocli's closest setup (official rules, every seat "
-    setup = kinds.Setup(partial(_caption, result), base, _ours(result), title + f"{result.main_field}; stuck rounds left out)")
-    blocks += kinds.declared(kinds.chosen(exp, VIEWS), exp, None, setup)
-    blocks = [*field_blocks(result), *blocks]
-    paragraph = answer(result)
-    intro = (
-        paragraph
-        + "\n\n"
-        + (exp.description or "")
-        + f"\n\nVariants: {', '.join(result.names)} (baseline {base}); fields: "
-        + ", ".join(f"`{field_label(result, f)}`" for f in result.field_names)
-        + f"; the tables of chains, first player and balance are under the `{result.main_field}` field."
-        + templates_text(exp)
-        + sizes_text(exp)
-    )
-    findings = [*field_findings(result), *_findings(result)]
+    words = {"adapted": str(exp.options["adapted"]), "reference": str(exp.options["reference"])}
+    setup = kinds.Setup(partial(_caption, r), base, _ours(r), title + f"{r.main_field}; stuck rounds left out)", words=words)
+    frames = {"": r.fields, "fields": r.fields, "strategy": r.strategy, "effects": r.effects, "stacks": r.stacks}
+    frames |= {"chains": r.chains, "arms": r.table, "balance": r.balance_table}
+    blocks = kinds.declared(kinds.chosen(exp, VIEWS), exp, frames, setup)
+    said = answer(r)
+    intro = f"{said}\n\n{exp.description or ''}\n\nVariants: {', '.join(r.names)} (baseline {base}); fields: "
+    intro += ", ".join(f"`{field_label(r, f)}`" for f in r.field_names)
+    intro += f"; the tables of chains, first player and balance are under the `{r.main_field}` field."
+    intro += templates_text(exp) + sizes_text(exp)
     # the answer's first sentence: how often a player draws 8 or more at once
-    return Section(
-        name=exp.name,
-        title=exp.title,
-        intro=intro,
-        findings=findings,
-        blocks=blocks,
-        meta={"games": result.games},
-        answer=sentences(paragraph)[0],
-    )
+    meta, first = {"games": r.games}, sentences(said)[0]
+    return Section(exp.name, exp.title, intro, [*field_findings(r), *_findings(r)], blocks, meta, first)
 
 
 def run(exp: Experiment, ctx: Context) -> Section:
     return render(compute(exp, ctx))
 
 
-# ---------------------------------------------------------------- tables
+# ---------------------------------------------------------------- words
 
 
-def _effects_shown(result: StackingResult) -> pd.DataFrame:
-    """Turns and the first player's share on simultaneous intervals with verdicts; cards drawn and balance at 95%."""
-    m = result.exp.margins
-    return views.shown(
-        result.effects,
-        {
-            "players": "players",
-            "stacking": "stacking",
-            "turns (finished rounds)": views.interval(fmt.signed_ci, "d_turns", "turns_sim_low", "turns_sim_high", 1),
-            f"turns verdict (+/-{fmt.num(m['turns'])})": "turns_verdict",
-            "first player wins": views.interval(fmt.pp_ci, "d_win_first", "first_sim_low", "first_sim_high", 2),
-            f"first player verdict (+/-{fmt.num(m['win_share_pp'])} pp)": "first_verdict",
-            "cards drawn (95%)": views.interval(fmt.signed_ci, "d_cards_drawn", "d_cards_drawn_low", "d_cards_drawn_high", 1),
-            "balance (95% bootstrap)": views.interval(fmt.signed_ci, "d_balance", "d_balance_low", "d_balance_high", 3),
-        },
-    )
+def _caption(r: StackingResult, what: str, intervals: str, n: str | None = None, policies: str | None = None) -> str:
+    """A chart's caption: the base rules with each variant; by default the main field's deals and policies."""
+    n = n or f"{fmt.count(r.rounds[r.exp.players[0]])} deals per table size, every variant on the same deals"
+    rules = f"{r.exp.base.rules} with stacking = {', '.join(r.names)}"
+    return caption(r.exp, what, n, rules=rules, policies=policies, intervals=intervals)
 
 
-def _stacks_shown(result: StackingResult) -> pd.DataFrame:
-    chains = {
-        f"P(longest >= {k})": views.interval(fmt.share_ci, f"p_at_least_{k}", f"p_at_least_{k}_low", f"p_at_least_{k}_high", 2)
-        for k in (2, 3, 4)
+def field_label(result: StackingResult, field: str) -> str:
+    """A field's name in prose: ``adapted`` with the policy it stands for."""
+    return f"adapted ({result.exp.options['adapted']})" if field == "adapted" else field
+
+
+def _list(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _sim(row: Any, column: str, kind: str) -> str:
+    """A change on its simultaneous interval: turns and cards signed, shares in pp."""
+    pp, low, high = kind == "pp", getattr(row, f"{column}_sim_low"), getattr(row, f"{column}_sim_high")
+    return (fmt.pp_ci if pp else fmt.signed_ci)(getattr(row, column), low, high, 2 if pp else 1)
+
+
+def _holds(rows: pd.DataFrame, column: str, words: tuple[str, str], kind: str, between: Any = None) -> str:
+    """Each field's verdict on ``column`` (simultaneous intervals, :func:`~unocli.analysis.stacking.judge_column`) as
+    the word for its change, and what the interaction between fields says (:func:`~fields.agreement`): "lowers
+    under all three fields (...)" or "by field: ... (the fields cannot be told apart ...)"."""
+    up, down = words
+    verdicts = {
+        str(r.field): change_word(str(getattr(r, f"{column}_verdict")), getattr(r, column), up, down) for r in rows.itertuples()
     }
-    return views.shown(
-        result.stacks,
-        {
-            "players": "players",
-            "stacking": "stacking",
-            "n": lambda r: fmt.count(r["n"]),
-            "mean longest stack": views.interval(fmt.ci, "mean_max_stack", "mean_low", "mean_high"),
-            **chains,
-            "longest seen": "longest_seen",
-        },
+    figures = {str(r.field): _sim(r, column, kind) for r in rows.itertuples()}
+    return agreement(verdicts, lambda f: figures[f], between)
+
+
+def _level(frame: pd.DataFrame, column: str) -> str:
+    """ "simultaneous 99.86% intervals over the 36 cells of the column"."""
+    has = frame[column].notna()
+    return (
+        f"simultaneous {fmt.fixed(100 * frame.loc[has, f'{column}_sim_level'].iloc[0], 2)}% intervals over the "
+        f"{int(has.sum())} cells of the table"
     )
 
 
-def _arms_shown(result: StackingResult) -> pd.DataFrame:
-    return views.shown(
-        result.table,
-        {
-            "players": "players",
-            "stacking": "stacking",
-            "n": lambda r: fmt.count(r["n"]),
-            "turns": views.interval(fmt.ci, "turns", "turns_low", "turns_high"),
-            "first player wins": views.interval(fmt.share_ci, "first_player_share", "first_low", "first_high", 1),
-            "balance": views.interval(fmt.interval, "balance", "balance_low", "balance_high", 3),
-        },
-    )
+_KINDS = {"larger": "larger than the margin", "unsized": "changes of undecided size", "negligible": "negligible"}
+_KINDS |= {"equivalent": "equivalent", "undecided": "undecided"}
 
 
-# ---------------------------------------------------------------- charts
+def _kinds(verdicts: pd.Series) -> str:
+    """The verdicts of a family that occur, counted: "6 a change of undecided size, 6 undecided of 12"."""
+    found = [f"{int((verdicts == v).sum())} {w}" for v, w in _KINDS.items() if (verdicts == v).any()]
+    return ", ".join(found) + f" of {len(verdicts)}"
 
 
-def _n_text(result: StackingResult) -> str:
-    return f"{fmt.count(result.rounds[result.exp.players[0]])} deals per table size, every variant on the same deals"
+def answer(result: StackingResult) -> str:
+    """The report's quotable answer (under about 80 words), from the numbers at the middle table size."""
+    mid, base, f = result.mid, result.base, result.fields
+    at = f[f["players"] == mid]
+    var = at[at["stacking"] != base]
+    if not len(var):
+        return ""
+    big = var.loc[var["p_draw_8"].idxmax()]
+    off = at[at["stacking"] == base]
+    return (
+        f"**Answer ({mid} players).** Stacking turns penalties into big draws: a player draws 8 or more cards at once "
+        f"in up to {fmt.share(big['p_draw_8'], 1)} of rounds ({big['stacking']}, {big['field']} field), against "
+        f"{fmt.share(off['p_draw_8'].max(), 1)} under {base}. Its effect on round length, per variant and field, "
+        f"against the +/-{fmt.num(result.exp.margins['turns'])}-turn margin: {_kinds(var['d_turns_verdict'])}; "
+        f"on the comeback chance, against +/-{fmt.num(result.exp.margins['win_share_pp'])} pp: "
+        f"{_kinds(var['d_comeback_verdict'])}."
+    )  # whether stacking changes the best strategy opens the findings (strategy_summary)
 
 
-def _rules_text(result: StackingResult) -> str:
-    """The rule sets a chart draws: the base rules with each stacking variant."""
-    return f"{result.exp.base.rules} with stacking = {', '.join(result.names)}"
+def strategy_summary(result: StackingResult, mid: int) -> str:
+    """The findings' first sentences: does stacking change the best strategy, and under which fields.
 
-
-def _caption(result: StackingResult, what: str, intervals: str) -> str:
-    return caption(result.exp, what, _n_text(result), rules=_rules_text(result), intervals=intervals)
-
-
-def _effect_chart(result: StackingResult, metric: str, label: str, name: str, title: str) -> Chart:
-    cap = _caption(
-        result,
-        f"Change in {label} per round against stacking {result.base}, paired on the same deals",
-        "error bars are paired 95% t intervals",
-    )
-    series = interval_series(result.effects, "stacking", result.variants, (f"d_{metric}", f"d_{metric}_low", f"d_{metric}_high"))
-    ylabel = f"change in {label} vs {result.base}"
-    return players_chart(result.exp, series, cap, name=name, alt=title, title=title, ylabel=ylabel, hline=(0.0, None))
-
-
-def _forest(result: StackingResult) -> Chart:
-    """Each variant's effect at 4 players (or the first size) on turns, the first player's share and balance."""
-    players, m = result.exp.players, result.exp.margins
-    mid = 4 if 4 in players else players[0]
-    at = result.effects[result.effects["players"] == mid]
-    return effect_forest(
-        at,
-        "stacking",
-        "d_win_first",
-        m,
-        lambda what, intervals: _caption(result, what, intervals),
-        what=f"Each stacking variant's effect at {mid} players against {result.base}",
-        name="stacking-forest",
-        title=f"Each stacking variant's effect, {mid} players",
-    )
-
-
-def _stack_chart(result: StackingResult, sp: int) -> Chart:
-    from unocli.report import plots  # matplotlib only when drawing
-
-    ks = list(range(1, STACK_BINS))
-    series = []
-    for v in result.names:
-        hist = result.stack_hists[(sp, v)]
-        total = int(hist.sum())
-        ws = [wilson(int(hist[k:].sum()), total) for k in ks]
-        drawn = [w if w.share > 0 else None for w in ws]  # a share of 0 has no place on a log scale
-        series.append(
-            plots.Series(
-                v,
-                [w.share if w is not None else np.nan for w in drawn],
-                [w.low if w is not None else np.nan for w in drawn],
-                [w.high if w is not None else np.nan for w in drawn],
-            )
+    Counted on the interactions' verdicts (simultaneous intervals over every interaction of the table, against the
+    win-share margin), so "does better" or "does worse" is said only of a change larger than the margin.
+    """
+    s, base, opt = result.strategy, result.base, result.exp.options
+    if not len(s) or not (s["players"] == mid).any():
+        return ""
+    at = s[s["players"] == mid]
+    sm = at[at["stacking"] != base]
+    worst, best = sm.loc[sm["interaction"].idxmin()], sm.loc[sm["interaction"].idxmax()]
+    big = sm["interaction_verdict"] == LARGER
+    up, down = int((big & (sm["interaction"] > 0)).sum()), int((big & (sm["interaction"] < 0)).sum())
+    on_base = at[at["stacking"] == base]
+    same = bool(((on_base["edge"] == 0) & (on_base["edge_low"] == 0) & (on_base["edge_high"] == 0)).all())
+    margin = fmt.num(result.exp.margins["win_share_pp"])
+    text = (
+        f"Does stacking change the best strategy? The adapted player ({opt['adapted']}) against "
+        f"{opt['reference']} at seat 0: "
+        + (
+            f"under {base} they are the same player (its knobs act only when stacking is on), so the interaction is "
+            if same
+            else ""
         )
-    cap = caption(
-        result.exp,
-        f"Share of rounds whose longest penalty chain (+2/+4 cards answered in one chain) has at least k cards, {sp} players",
-        f"{fmt.count(result.rounds[sp])} rounds per variant",
-        rules=_rules_text(result),
-        intervals="bands are 95% Wilson intervals; log scale; shares of 0 are not drawn",
+        + f"from {_sim(worst, 'interaction', 'pp')} ({worst['stacking']}, {worst['field']} field) to "
+        f"{_sim(best, 'interaction', 'pp')} ({best['stacking']}, {best['field']} field) ({_level(s, 'interaction')}); "
+        f"of {len(sm)} variant x field cells against +/-{margin} pp: {verdict_counts(sm['interaction_verdict'])}"
     )
-    figure = plots.line_chart(
-        ks,
-        series,
-        title=f"How long do penalty chains get? {sp} players",
-        xlabel="k: cards in the chain",
-        ylabel="share of rounds with a chain of k or more",
-        log=True,
-        percent=True,
-        xticks=ks,
-        caption=cap,
+    fields = sorted(set(sm["field"]), key=result.field_names.index)
+    if len(sm) in (up, down):
+        every = f": under every variant and every field ({_list(fields)}) the adapted player does "
+        return text + every + ("worse" if down == len(sm) else "better") + ", by more than the margin."
+    per_field = ", ".join(
+        f"{f} {int((big & (sm['interaction'] > 0) & (sm['field'] == f)).sum())} of {int((sm['field'] == f).sum())}"
+        for f in fields
     )
-    return Chart(f"longest-stack-{sp}p", figure, cap, "longest stack distribution")
-
-
-def _first_player_chart(result: StackingResult) -> Chart:
-    cap = _caption(
-        result,
-        "Share of rounds won by the player who took the first turn (seat 0, or seat 1 behind a Skip or Draw Two "
-        "start card, or the dealer behind a Reverse)",
-        "error bars are 95% Wilson intervals; dashed line: a fair share 1/n",
-    )
-    series = interval_series(result.table, "stacking", result.names, ("first_player_share", "first_low", "first_high"))
-    title = "First-player advantage under each stacking variant"
-    return first_player_chart(
-        result.exp, series, cap, name="stacking-first-player", title=title, ylabel="first player's win share"
-    )
-
-
-def _balance_chart(result: StackingResult) -> Chart:
-    cap = _caption(
-        result,
-        "Balance (1 minus the largest gap between two seats' win shares; 1 = perfectly balanced). "
-        "Sampling noise alone keeps measured balance below 1: the dashed line is what a perfectly fair "
-        "game would show at this sample size",
-        "error bars are 95% block-bootstrap intervals",
-    )
-    series = interval_series(result.table, "stacking", result.names, ("balance", "balance_low", "balance_high"))
-    return balance_chart(result.exp, series, result.fair, cap, name="stacking-balance", title="Balance between seats")
+    return text + f" (a larger gain beyond the margin, counted by field: {per_field}; counts, not a test of the fields)."
 
 
 # ---------------------------------------------------------------- findings
 
 
+def field_findings(result: StackingResult) -> list[str]:
+    """Findings over the fields, each naming the fields it holds under, and whether the fields differ only from
+    the interaction between them (turns and cards drawn; the comeback chance has no per-block figure to test it)."""
+    mid, base, f, m = result.mid, result.base, result.fields, result.exp.margins
+    at = f[(f["players"] == mid) & (f["stacking"] != base)]
+    off = f[(f["players"] == mid) & (f["stacking"] == base)]
+    out = [line for line in [strategy_summary(result, mid)] if line]
+    if len(at):
+        out.append(
+            f"At {mid} players the effect on round length lies between {fmt.signed(at['d_turns'].min(), 1)} and "
+            f"{fmt.signed(at['d_turns'].max(), 1)} turns across variants and fields; the comeback chance (the first "
+            f"player left with one card does not win) is {fmt.share(off['comeback'].min(), 1)}-"
+            f"{fmt.share(off['comeback'].max(), 1)} under {base} and {fmt.share(at['comeback'].min(), 1)}-"
+            f"{fmt.share(at['comeback'].max(), 1)} under the variants."
+        )
+    families = [("d_turns", "turns per finished round", "turns", ("lengthens", "shortens"), "signed")]
+    families += [("d_cards_drawn", "cards drawn per round", "cards_drawn", ("raises", "lowers"), "signed")]
+    families += [("d_comeback", "the comeback chance", "", ("raises", "lowers"), "pp")]
+    margins = [f"margin +/-{fmt.num(m['turns'])} turn", "no margin, so any change that excludes 0 counts"]
+    margins += [f"margin +/-{fmt.num(m['win_share_pp'])} pp"]
+    for (column, label, key, words, kind), margin in zip(families, margins, strict=True):
+        parts = []
+        for v in result.variants:
+            between = result.between.get(key, {}).get((mid, v)) if key else None
+            parts.append(f"{v}: {_holds(at[at['stacking'] == v], column, words, kind, between)}")
+        out.append(
+            f"Change in {label} against {base} at {mid} players, by variant ({_level(f, column)}, {margin}): "
+            + "; ".join(parts)
+            + "."
+        )
+    big = at.groupby("stacking")["p_draw_12"].max()
+    out.append(
+        f"Drawing 12 or more cards at once (at {mid} players, the most of any field): "
+        + ", ".join(f"{v} {fmt.share(big[v], 2)}" for v in result.variants)
+        + f"; under {base} the most one penalty can be is 6 cards (a failed challenge of a +4)."
+    )
+    out += _strategy_findings(result)
+    return out
+
+
+def _strategy_findings(result: StackingResult) -> list[str]:
+    s = result.strategy
+    if not len(s):
+        return []
+    opt, base, out = result.exp.options, result.base, []
+    for p in sorted(set(s["players"])):
+        at = s[s["players"] == p]
+        on_base = at[at["stacking"] == base]
+        edge = "; ".join(f"{r.field} {fmt.pp_ci(r.edge, r.edge_low, r.edge_high, 2)}" for r in on_base.itertuples())
+        parts = []
+        for v in result.variants:
+            rows = at[at["stacking"] == v]
+            parts.append(f"{v}: {_holds(rows, 'interaction', ('a larger gain', 'a smaller gain'), 'pp')}")
+        gaps = at.groupby("stacking")["gap"].agg(["min", "max"])
+        out.append(
+            f"{p} players: {opt['adapted']} at seat 0 against {opt['reference']} under {base}: {edge}. Interaction "
+            f"(its gain under the variant minus under {base}; {_level(s, 'interaction')}, margin "
+            f"+/-{fmt.num(result.exp.margins['win_share_pp'])} pp): " + "; ".join(parts) + ". Edge (its share minus "
+            f"1/{p}, docs/statistics.md) from {fmt.pp(gaps['min'].min(), 2)} to {fmt.pp(gaps['max'].max(), 2)} across "
+            "variants and fields."
+        )
+    return out
+
+
 def _findings(result: StackingResult) -> list[str]:
-    effects, base, stacks, players = result.effects, result.base, result.stacks, result.exp.players
-    mid = 4 if 4 in players else players[0]
+    effects, base, stacks, mid = result.effects, result.base, result.stacks, result.mid
     at_mid = stacks[stacks["players"] == mid]
     parts = [f"{r.stacking} {fmt.share(r.p_at_least_3, 1)}" for r in at_mid.itertuples() if r.stacking != base]
     out = [
