@@ -215,6 +215,20 @@ def test_a_verdicts_and_a_table_view_show_the_frame_cell_by_cell(tmp_path):
     assert list(shown.shown["q"]) == [">=1000 [>=1000, >=1000]", "7 [7, 7]", "3 [3, 3]", ">=1000 [>=1000, >=1000]"]
 
 
+def test_a_view_naming_a_column_its_frame_lacks_is_refused_naming_the_key(tmp_path):
+    """A column the file names that the frame has not: one sentence naming the view and the frame's columns."""
+    from unocli.errors import ConfigError
+
+    exp = _exp(
+        tmp_path,
+        '[[view]]\nkind = "table"\nname = "t"\nframe = "turns"\n'
+        'options = { columns = [["n", "count", "n"], ["typo", "count", "nn"]] }\n',
+    )
+    setup = kinds.Setup(lambda what, intervals: what, "official")
+    with pytest.raises(ConfigError, match=r"key 'view\[0\]' \(t\): no column 'nn' in its frame 'turns' \(its columns: .*\bn\b"):
+        kinds.declared(exp.views, exp, {"": _frame(), "turns": _frame()}, setup)
+
+
 def test_a_table_view_writes_counts_a_share_with_its_n_bounds_and_a_column_some_rows_leave_blank(tmp_path):
     """The forms counts ("4,000 (3,990)"), share_ci_count (a share, its interval and its n), pp_bounds (a
     simultaneous interval in pp, blank on the baseline's row) and optional (blank where missing, never "nan")."""

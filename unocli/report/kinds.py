@@ -21,6 +21,7 @@ import pandas as pd
 from unocli.analysis.fields import interactions_frame
 from unocli.analysis.frames import differences, wide
 from unocli.analysis.measures import dkw_eps
+from unocli.errors import ConfigError
 from unocli.report import fmt
 from unocli.report.experiment import Experiment, View, load_experiment, shipped_dir
 from unocli.report.model import Block, Chart, TableBlock
@@ -115,9 +116,19 @@ def declared(
     frames = frame if isinstance(frame, Mapping) else {"": frame}
     empty = pd.DataFrame(columns=["quantity"])
     out: list[Block] = []
-    for v in map(partial(_file_filled, exp), views):
+    for i, v in enumerate(map(partial(_file_filled, exp), views)):
         data = frames.get(v.frame)
-        block = _DRAW[v.kind](v, exp, data if data is not None else empty, setup)
+        data = data if data is not None else empty
+        try:
+            block = _DRAW[v.kind](v, exp, data, setup)
+        except KeyError as missing:  # a column the file names that the frame lacks: the file's mistake, said so
+            name = missing.args[0] if missing.args else None
+            if not isinstance(name, str) or name in data.columns:
+                raise
+            raise ConfigError(
+                f"experiment file {str(exp.path)!r}, key 'view[{i}]' ({v.name}): no column {name!r} in its frame "
+                f"{v.frame or 'of the design'!r} (its columns: {', '.join(map(str, data.columns))})"
+            ) from None
         if block is not None:
             out.append(block)
     return out
