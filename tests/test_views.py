@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 from unocli.report import kinds, views
+from unocli.report.model import Chart
 
 pytest.importorskip("matplotlib")
 
@@ -411,6 +412,32 @@ def test_a_dots_view_draws_one_table_size_one_marker_per_field(tmp_path):
     )
     assert said[1][0] == "c 2" and said[1][2]["n"] == "50 deals"  # 7 not in the frame: its first size, 2
     assert [[round(x, 9) for x in c.lines[0].get_xdata()] for c in at2.figure.axes[0].containers] == [[90.0, 80.0]]
+
+
+def test_a_dots_view_of_every_table_size_one_marker_per_size(tmp_path):
+    """``players = "all"``: one marker per table size, named by the ``{value}`` label; ``zero = false`` draws no
+    dotted line at 0 (the view with it on does); a ``times`` column of a table view reads "n x players"."""
+    dots = (
+        'kind = "dots"\ntitle = "t"\noptions = { y = "arm", by = "players", columns = ["x", "lo", "hi"], '
+        'players = "all", labels = "{value} players", xlabel = "x", caption = "c", intervals = "i"'
+    )
+    table = 'kind = "table"\ntitle = "t"\noptions = { columns = [["n", "times", "n", "players"]] }\n'
+    exp = _exp(
+        tmp_path,
+        f'[[view]]\nname = "off"\n{dots}, zero = false }}\n[[view]]\nname = "on"\n{dots} }}\n[[view]]\nname = "n"\n{table}',
+    )
+    frame = pd.DataFrame({"players": [2, 2, 4, 4], "arm": ["a", "b", "a", "b"], "n": [1500, 1500, 30, 30]})
+    frame = frame.assign(x=[0.1, 0.2, 0.3, 0.4], lo=0.0, hi=0.5)
+    off, on, n = kinds.declared(exp.views, exp, frame, kinds.Setup(lambda what, intervals: what, "official"))
+    ax = off.figure.axes[0]
+    points = {c.get_label(): [round(x, 9) for x in c.lines[0].get_xdata()] for c in ax.containers}
+    assert points == {"2 players": [0.1, 0.2], "4 players": [0.3, 0.4]}
+
+    def dotted(chart: Chart) -> list[list[float]]:  # the line at 0 is the one dotted line
+        return [list(line.get_xdata()) for line in chart.figure.axes[0].lines if line.get_linestyle() == ":"]
+
+    assert dotted(off) == [] and dotted(on) == [[0, 0]]
+    assert list(n.shown["n"]) == ["1,500 x 2", "1,500 x 2", "30 x 4", "30 x 4"]
 
 
 def test_a_curves_view_draws_a_column_over_x_at_one_table_size(tmp_path):

@@ -89,10 +89,11 @@ colour per value of ``by``, default ``field``; ``xlabel``, ``ylabel``,
 ``caption``, ``intervals``, ``alt``, ``percent``, ``fair = true`` for a
 dotted 1/n; its words may name ``{players}`` and ``{last}``, the last seat;
 no quantity), ``dots`` (a frame's ``columns`` at one table size,
-``players``, default 4, else the frame's first: one row per value of ``y``,
-one marker per value of ``by``, default ``field``, times ``scale``;
-``percent``, ``xlabel``, ``caption``, ``intervals``, ``alt``, ``labels``
-(a value of ``by`` -> its name in the legend), and ``n`` and ``policies``
+``players``, default 4, else the frame's first, or ``"all"``: one row per
+value of ``y``, one marker per value of ``by``, default ``field``, times
+``scale``; ``percent``, ``xlabel``, ``caption``, ``intervals``, ``alt``,
+``zero = false`` for no line at 0, ``labels`` (a value of ``by`` -> its
+name in the legend, or one name with ``{value}``), and ``n`` and ``policies``
 for the caption's own; its words may name ``{players}``, ``{n}`` and
 ``{series}``, the markers' labels; no quantity), ``curves``
 (a frame's ``columns`` over its column ``x`` at one table size, ``players``
@@ -120,8 +121,9 @@ another), ``table`` (one of the report's frames as it is, no quantity:
 ``columns`` = [[heading, form, column...]], forms ``text``, ``optional``
 (text, blank where missing), ``count``, ``num``, ``share``, ``pvalue``,
 ``signed_percent``, ``round``, ``pair`` (two columns: "a minus b"),
-``counts`` (two: "a (b)"), ``pp_bounds`` (low and high in pp), ``ci``,
-``share_ci``, ``pp_ci``, ``signed_ci``, ``interval``, ``quantile``,
+``counts`` (two: "a (b)"), ``times`` (two: "a x b", deals x
+rotations), ``pp_bounds`` (low and high in pp), ``ci``, ``share_ci``,
+``pp_ci``, ``signed_ci``, ``interval``, ``quantile``,
 ``share_ci_count`` (a share's three and its n), ``FORM:D`` for D decimals;
 ``note``; its title
 may name ``{level}``, the frame's ``sim_level``, and ``{rows}``), and the distributions

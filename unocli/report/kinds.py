@@ -349,6 +349,7 @@ _FORMS: dict[str, Callable[..., Any]] = {
     "pair": lambda a, b, d=None: lambda r: f"{r[a]} minus {r[b]}",
     "optional": lambda c, d=None: lambda r: "" if pd.isna(r[c]) else r[c],  # a column some rows leave blank
     "counts": lambda a, b, d=None: lambda r: f"{fmt.count(r[a])} ({fmt.count(r[b])})",
+    "times": lambda a, b, d=None: lambda r: f"{fmt.count(r[a])} x {r[b]}",  # deals x rotations
     "ci": lambda p, lo, hi, d=None: interval(fmt.ci, p, lo, hi),
     "share_ci": lambda p, lo, hi, d=2: interval(fmt.share_ci, p, lo, hi, d),
     "pp_ci": lambda p, lo, hi, d=2: interval(fmt.pp_ci, p, lo, hi, d),
@@ -377,7 +378,7 @@ def _table_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> 
     """
     if not len(frame):
         return None
-    columns = {str(heading): _column_of(form, names) for heading, form, *names in v.options["columns"]}
+    columns = {_filled(str(heading), setup): _column_of(form, names) for heading, form, *names in v.options["columns"]}
     values = {"rows": len(frame), **({"level": _level(frame)} if "sim_level" in frame else {})}
     title = _filled(v.title, setup, **values)
     return TableBlock(v.name, title, shown(frame, columns), frame, v.options.get("note", ""))
@@ -444,17 +445,21 @@ def _bars_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> B
 def _dots_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
     """A table's ``columns`` (point, low, high) at one table size (``players``, default 4; the frame's first size
     when it has not that one) as dots with error bars, one row per value of ``y``, one marker per value of ``by``
-    (default ``field``), both in the frame's order, times ``scale``; ``labels`` names a marker in the legend (a
-    value of ``by`` -> its label). The caption's ``n`` and ``policies``, when given, replace the report's; its words
-    may name ``{players}``, ``{n}`` (the size's n) and ``{series}`` (the markers drawn, by their labels)."""
+    (default ``field``), both in the frame's order, times ``scale``; ``players = "all"`` draws every size (a marker
+    per size with ``by = "players"``). ``labels`` names a marker in the legend (a value of ``by`` -> its label, or
+    one label with ``{value}``); ``zero = false`` draws no line at 0. The caption's ``n`` and ``policies``, when
+    given, replace the report's; its words may name ``{players}``, ``{n}`` (the first size's n) and ``{series}``
+    (the markers drawn, by their labels)."""
     o = v.options
     if not len(frame):
         return None
-    at = _at_size(v, frame)
+    at = frame if o.get("players") == "all" else _at_size(v, frame)
     p = at["players"].iloc[0]
     by, rows = o.get("by", "field"), [str(y) for y in dict.fromkeys(at[o["y"]])]
     markers = list(dict.fromkeys(at[by]))
-    names = [_filled(o.get("labels", {}).get(str(m), str(m)), setup) for m in markers]
+    labels = o.get("labels", {})
+    label = (lambda m: labels.replace("{value}", str(m))) if isinstance(labels, str) else (lambda m: labels.get(str(m), str(m)))
+    names = [_filled(label(m), setup) for m in markers]
     words = partial(_filled, setup=setup, players=p, n=fmt.count(at["n"].iloc[0]), series=", ".join(names))
     return dots(
         at,
@@ -469,6 +474,7 @@ def _dots_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> B
         xlabel=words(o["xlabel"]),
         alt=words(o.get("alt", v.title)),
         scale=float(o.get("scale", 1.0)),
+        zero=0.0 if o.get("zero", True) else None,
         percent=bool(o.get("percent", False)),
     )
 

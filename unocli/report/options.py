@@ -20,7 +20,7 @@ Check = Callable[[Any], str | None]
 MARGINS: dict[str, float] = {"win_share_pp": 0.5, "turns": 1.0, "balance": 0.01}
 # The forms of a ``table`` view's columns (``unocli.report.kinds`` writes them) and how many columns each reads.
 FORMS = {"text": 1, "optional": 1, "count": 1, "num": 1, "share": 1, "pvalue": 1, "signed_percent": 1, "round": 1}
-FORMS |= {"pair": 2, "counts": 2, "pp_bounds": 2, "share_ci_count": 4}
+FORMS |= {"pair": 2, "counts": 2, "times": 2, "pp_bounds": 2, "share_ci_count": 4}
 FORMS |= {"ci": 3, "share_ci": 3, "pp_ci": 3, "signed_ci": 3, "interval": 3, "quantile": 3}
 
 
@@ -122,7 +122,12 @@ def _names(v: Any) -> str | None:
 
 def _labels(v: Any) -> str | None:
     ok = isinstance(v, dict) and all(isinstance(x, str) and x for x in v.values())
-    return None if ok else 'must be a table of labels, e.g. { adapted = "adapted ({adapted})" }'
+    ok = ok or (isinstance(v, str) and "{value}" in v)
+    return None if ok else 'must be a table of labels, e.g. { adapted = "adapted ({adapted})" }, or one "{value} ..."'
+
+
+def _size_or_all(v: Any) -> str | None:
+    return None if v == "all" else _one_size(v)
 
 
 def _panels(v: Any) -> str | None:
@@ -201,7 +206,8 @@ VIEW_OPTIONS: dict[str, dict[str, Check]] = {
         "fair": _bool,
     },
     "dots": {
-        "players": _one_size,
+        "players": _size_or_all,
+        "zero": _bool,
         "y": _column,
         "by": _column,
         "columns": _three_columns,

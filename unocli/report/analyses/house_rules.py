@@ -21,7 +21,7 @@ import pandas as pd
 from unocli.analysis import house_rules as analysis
 from unocli.analysis.house_rules_gap import skill_gaps
 from unocli.analysis.skill import Plan, RuleSet
-from unocli.report import fmt, kinds, views
+from unocli.report import fmt, kinds
 from unocli.report.analyses.common import Context, caption
 from unocli.report.analyses.fields import (
     FIELDS_OPTION,
@@ -36,7 +36,7 @@ from unocli.report.analyses.fields import (
 from unocli.report.analyses.house_rules_text import EFFECTS, SORT_KEY, answer, direction, findings, shown, value
 from unocli.report.design import Design, play
 from unocli.report.experiment import Experiment
-from unocli.report.model import Block, Chart, Section, TableBlock, sentences
+from unocli.report.model import Block, Section, TableBlock, sentences
 from unocli.report.options import policy_spec, positive_int
 from unocli.report.words import verdict_matrix
 from unocli.study.interaction import FieldInteraction
@@ -59,7 +59,7 @@ OPTIONS = {
 
 
 VIEWS = "house-rules"  # a file without [[view]] tables draws the shipped file's
-FRAMES = ("", "effects", "levels", "interactions")  # the design's frame, the matrix's effects and levels, interactions
+FRAMES = ("", "effects", "levels", "interactions", "skill")  # the design's, the matrix's effects and levels, ..., the skill gap
 
 
 @dataclass(frozen=True)
@@ -120,17 +120,17 @@ def compute(exp: Experiment, ctx: Context) -> HouseRulesResult:
 def render(result: HouseRulesResult) -> Section:
     """The answer, the declared views (sims/house-rules.toml), the report's own tables and charts, the findings."""
     exp, base = result.exp, result.base
-    skill = result.skill is not None and len(result.skill) > 0
     own: dict[str, Block] = {
         **({"house-rules-ranking": _ranking_table(result)} if result.ranking is not None else {}),
         **{b.name: b for b in _verdict_tables(result)},
-        **({"skill-gap-chart": _skill_chart(result), "skill-gap-table": _skill_table(result)} if skill else {}),
-        "house-rules-balance": _balance_chart(result),
     }
     # every interaction of a quantity belongs to its one family
     families = ", ".join(f"{q} {next(iter(v.values()))[0].family}" for q, v in result.between.items() if v)
-    setup = kinds.Setup(partial(_caption, result), base, blocks=own, words={"families": families})
-    frames = {"": result.frame, "effects": result.effects, "levels": result.table}
+    skill = result.skill if result.skill is not None else pd.DataFrame(columns=["players"])
+    words = {"families": families, "fair": fmt.fixed(result.fair[result.mid], 3)}
+    words |= {"skill_player": skill["player"].iloc[0], "skill_field": skill["field"].iloc[0]} if len(skill) else {}
+    setup = kinds.Setup(partial(_caption, result), base, blocks=own, words=words)
+    frames = {"": result.frame, "effects": result.effects, "levels": result.table, "skill": skill}
     frames["interactions"] = interactions_frame(result.between, {"first": 100.0, "dealer": 100.0})
     text = answer(result, result.ranking) if result.ranking is not None else ""
     intro = (
@@ -149,37 +149,11 @@ def _level(result: HouseRulesResult) -> str:
     return fmt.fixed(100 * result.effects["sim_level"].iloc[0], 2)
 
 
-def _caption(result: HouseRulesResult, title: str, intervals: str, policies: str | None = None) -> str:
-    n = f"{fmt.count(result.rounds[result.exp.players[0]])} deals per table size and field, every rule set on the same deals"
+def _caption(result: HouseRulesResult, title: str, intervals: str, policies: str | None = None, n: str | None = None) -> str:
+    n = n or f"{fmt.count(result.rounds[result.exp.players[0]])} deals per table size and field, every rule set on the same deals"
     policies = policies or ("every seat one field's policy: " + ", ".join(result.fields))
     return caption(
         result.exp, title, n, rules=f"each house rule alone on top of {result.base}", policies=policies, intervals=intervals
-    )
-
-
-def _balance_chart(result: HouseRulesResult) -> Chart:
-    mid = result.mid
-    cap = _caption(
-        result,
-        f"Balance at {mid} players, one marker per field: 1 minus the largest gap between two seats' win shares "
-        f"(1 = perfectly balanced); sampling noise alone would make a perfectly fair game measure about "
-        f"{fmt.fixed(result.fair[mid], 3)}",
-        "error bars are 95% block-bootstrap intervals",
-    )
-    at, columns = result.table[result.table["players"] == mid], ("balance", "balance_low", "balance_high")
-    title = f"Balance under each house rule, {mid} players"
-    return views.dots(
-        at,
-        result.names,
-        "field",
-        result.fields,
-        columns,
-        caption=cap,
-        name="house-rules-balance",
-        title=title,
-        xlabel="balance",
-        alt="balance per rule",
-        zero=None,
     )
 
 
@@ -225,58 +199,3 @@ def _ranking_table(result: HouseRulesResult) -> TableBlock:
         f"+/-{fmt.num(100 * m['balance'])} pp of spread. Sorted by {SORT_KEY}"
     )
     return TableBlock("house-rules-ranking", title, shown(table, m), table)
-
-
-def _skill_table(result: HouseRulesResult) -> TableBlock:
-    sk = result.skill
-    assert sk is not None
-    changed = "d_gap" in sk
-    shown_frame = views.shown(
-        sk,
-        {
-            "players": "players",
-            "rule": "rule",
-            "n (deals x rotations)": lambda r: f"{fmt.count(r['n'])} x {r['players']}",
-            "gap [95% CI]": views.interval(fmt.pp_ci, "gap", "gap_low", "gap_high", 2),
-            f"change from {result.base} [simultaneous CI]": views.interval(fmt.pp_ci, "d_gap", "sim_low", "sim_high", 2)
-            if changed
-            else lambda r: "",
-            "verdict": lambda r: r["verdict"] if changed and isinstance(r["verdict"], str) else "",
-        },
-    )
-    r0 = sk.iloc[0]
-    title = (
-        f"Edge (share minus 1/n): one `{r0['player']}` player against a field of `{r0['field']}`, every deal played "
-        f"once per seat rotation; its win share minus the fair share, and the change from {result.base} on the same deals "
-        f"(equivalence margin +/-{fmt.num(result.exp.margins['win_share_pp'])} pp)"
-    )
-    return TableBlock("house-rules-skill-gap", title, shown_frame, sk)
-
-
-def _skill_chart(result: HouseRulesResult) -> Chart:
-    sk = result.skill
-    assert sk is not None
-    players, r0 = sorted(set(sk["players"])), sk.iloc[0]
-    cap = caption(
-        result.exp,
-        f"Edge under each rule set: one {r0['player']} player's win share minus the fair share, against a field of "
-        f"{r0['field']}, seats rotated",
-        f"{fmt.count(r0['n'])} deals per rule set and table size, each played once per rotation",
-        rules=f"each house rule alone on top of {result.base}",
-        policies=f"{r0['player']} at one seat, {r0['field']} at the others",
-        intervals="error bars are 95% t intervals over deals",
-    )
-    return views.dots(
-        sk,
-        list(sk[sk["players"] == players[0]]["rule"]),
-        "players",
-        players,
-        ("gap", "gap_low", "gap_high"),
-        caption=cap,
-        name="house-rules-skill-gap",
-        title=f"Does a house rule reward skill? ({r0['player']} among {r0['field']})",
-        xlabel="edge: win share minus the fair share 1/n (pp)",
-        alt="edge per rule",
-        names=[f"{p} players" for p in players],
-        scale=100,  # an edge is in pp, not %
-    )
