@@ -215,6 +215,7 @@ def render(result: BluffResult) -> Section:
         named = views.decision_blocks(dec, exp) | named
         findings = text.decision_findings(dec) + findings
         games, one = games + sum(dec.games.values()), sentences(rule)[0]
-    setup = kinds.Setup(caption=lambda *a, **k: "", blocks=named)  # the declared table draws no chart
-    blocks = kinds.declared(kinds.chosen(exp, VIEWS), exp, {"per-seat-effects": result.grid.per_seat}, setup)
+    setup = kinds.Setup(caption=lambda *a, **k: "", blocks=named, words={"own": views.own_challenges(policies)})
+    frames = {"per-seat-effects": result.grid.per_seat, "one-player-deviations": sit.deviations}
+    blocks = kinds.declared(kinds.chosen(exp, VIEWS), exp, frames, setup)
     return Section(exp.name, exp.title, intro, findings, blocks, {"games": games}, one)

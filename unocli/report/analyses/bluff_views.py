@@ -144,34 +144,12 @@ def situation_blocks(sit: SituationResult, exp: Experiment, policies: dict[str, 
     blocks: dict[str, Block] = {"bluff-by-situation-chart": chart, "bluff-by-situation": table}
     if len(sit.between):
         blocks["bluff-field-interactions"] = between_block("bluff-field-interactions", sit.between, "situation")
-    ends = {"one-player-deviations": _deviations(sit, policies), "best-response-iterations": _iterations(sit)}
-    return blocks | ends | {"best-response-ends": _fixed_points(sit)}
+    return blocks | {"best-response-iterations": _iterations(sit), "best-response-ends": _fixed_points(sit)}
 
 
-def _deviations(sit: SituationResult, policies: dict[str, Policy]) -> TableBlock:
-    d = sit.deviations
-    shown = generic.shown(
-        d,
-        {
-            "field": "field",
-            "one-player deviation": "effect",
-            "seat": "role",
-            "n": lambda r: fmt.count(r["n"]),
-            "win-share change [simultaneous CI]": generic.interval(text.pp, "diff_pp", "win_sim_low", "win_sim_high"),
-            f"verdict (+/-{fmt.num(sit.margin_pp)} pp)": "win_verdict",
-        },
-    )
-    own = "; ".join(f"{f} {text.own_challenge(p)}" for f, p in policies.items())
-    return TableBlock(
-        "one-player-deviations",
-        "One player deviates alone, every other seat plays the field's own policy, honest: every seat's win-share "
-        f"change on the same deals (simultaneous {level(d)}% intervals over the whole table, every field)",
-        shown,
-        d,
-        f"Bluffing = bluff at every chance. The fields' own challenge behaviour: {own}; a change that leaves a seat's "
-        "policy as it was (never challenging in a field that never challenges) is not played. Per-row 95% intervals "
-        "in the CSV.",
-    )
+def own_challenges(policies: dict[str, Policy]) -> str:
+    """The fields' own challenge behaviour, for the deviations table's note (declared in sims/bluff.toml)."""
+    return "; ".join(f"{f} {text.own_challenge(p)}" for f, p in policies.items())
 
 
 def _iterations(sit: SituationResult) -> TableBlock:
