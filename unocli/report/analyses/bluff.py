@@ -215,7 +215,9 @@ def render(result: BluffResult) -> Section:
         named = views.decision_blocks(dec, exp) | named
         findings = text.decision_findings(dec) + findings
         games, one = games + sum(dec.games.values()), sentences(rule)[0]
-    setup = kinds.Setup(caption=lambda *a, **k: "", blocks=named, words={"own": views.own_challenges(policies)})
-    frames = {"per-seat-effects": result.grid.per_seat, "one-player-deviations": sit.deviations}
+    words = {"own": views.own_challenges(policies), "top_bluff": f"{result.grid.bvals[-1]:g}"}
+    setup = kinds.Setup(caption=lambda *a, **k: "", blocks=named, words=words)
+    g = result.grid
+    frames = {"per-seat-effects": g.per_seat, "one-player-deviations": sit.deviations, "other-table-sizes": g.others}
     blocks = kinds.declared(kinds.chosen(exp, VIEWS), exp, frames, setup)
     return Section(exp.name, exp.title, intro, findings, blocks, {"games": games}, one)

@@ -220,8 +220,7 @@ def grid_blocks(g: Grid, exp: Experiment) -> dict[str, Block]:
         f"n = {fmt.count(g.deals)} paired deals per cell; full intervals and p-values in the CSV.",
     )
     blocks: dict[str, Block] = {"bluff-gain-heatmap": heat, "bluff-gain": bluff_gain, "break-even": _break_even(g)}
-    blocks |= {"per-bluff": _per_bluff(g), "equilibrium": _equilibrium(g)}
-    return blocks | ({"other-table-sizes": _others(g)} if len(g.others) else {})
+    return blocks | {"per-bluff": _per_bluff(g), "equilibrium": _equilibrium(g)}
 
 
 def _break_even(g: Grid) -> TableBlock:
@@ -282,26 +281,4 @@ def _equilibrium(g: Grid) -> TableBlock:
         "(the middle 95%), not confidence intervals: an equilibrium is an argmax, and a percentile range around an "
         "argmax covers nothing at a known rate. This game has the three opponents share one rate; the best-response "
         f"tables above let each seat deviate alone. Plain alternating best responses from (0, 0): {path}.",
-    )
-
-
-def _others(g: Grid) -> TableBlock:
-    o = g.others
-    shown = generic.shown(
-        o,
-        {
-            "players": "players",
-            "challenge rate": lambda r: f"{r['challenge_rate']:g}",
-            f"gain of bluffing at rate {g.bvals[-1]:g} [paired 95% CI]": generic.interval(
-                fmt.pp_ci, "diff", "diff_low", "diff_high", 2
-            ),
-            "n (paired deals)": lambda r: fmt.count(r["n"]),
-            "p (Holm)": lambda r: fmt.pvalue(r["p_holm"]),
-        },
-    )
-    return TableBlock(
-        "other-table-sizes",
-        "Bluffing at every chance against never and always challenging opponents, other table sizes (paired on the same deals)",
-        shown,
-        o,
     )
