@@ -119,13 +119,15 @@ down], and where the verdict holds; ``{level}`` and ``{margin}`` fill its
 title), ``interactions`` (each arm's effect under one field minus under
 another), ``table`` (one of the report's frames as it is, no quantity:
 ``columns`` = [[heading, form, column...]], forms ``text``, ``optional``
-(text, blank where missing), ``count``, ``num``, ``share``, ``pvalue``,
+(text, blank where missing), ``count``, ``num``, ``g`` (a rate as written:
+0.5), ``share``, ``pvalue``,
 ``signed_percent``, ``round``, ``pair`` (two columns: "a minus b"),
 ``counts`` (two: "a (b)"), ``times`` (two: "a x b", deals x
 rotations), ``pp_bounds`` (low and high in pp), ``ci``, ``share_ci``,
-``pp_ci``, ``signed_ci``, ``interval``, ``quantile``,
+``pp_ci``, ``points_ci`` (a change already in pp), ``signed_ci``,
+``interval``, ``quantile``,
 ``share_ci_count`` (a share's three and its n), ``FORM:D`` for D decimals;
-``note``; its title
+``note``; its title, headings and note
 may name ``{level}``, the frame's ``sim_level``, and ``{rows}``), and the distributions
 of one ``field`` from the report's histograms: ``percentiles`` (mean,
 median, p90, p99 by table size; ``ylabel``), ``histogram`` and ``ecdf`` (the

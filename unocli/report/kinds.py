@@ -344,6 +344,7 @@ _FORMS: dict[str, Callable[..., Any]] = {
     "text": lambda c, d=None: c,
     "count": lambda c, d=None: lambda r: fmt.count(r[c]),
     "num": lambda c, d=None: lambda r: fmt.num(r[c]),
+    "g": lambda c, d=None: lambda r: f"{r[c]:g}",  # a rate as written in the experiment file: 0, 0.5, 1
     "share": lambda c, d=1: lambda r: fmt.share(r[c], d),
     "pvalue": lambda c, d=None: lambda r: fmt.pvalue(r[c]),
     "pair": lambda a, b, d=None: lambda r: f"{r[a]} minus {r[b]}",
@@ -353,6 +354,8 @@ _FORMS: dict[str, Callable[..., Any]] = {
     "ci": lambda p, lo, hi, d=None: interval(fmt.ci, p, lo, hi),
     "share_ci": lambda p, lo, hi, d=2: interval(fmt.share_ci, p, lo, hi, d),
     "pp_ci": lambda p, lo, hi, d=2: interval(fmt.pp_ci, p, lo, hi, d),
+    # a change already in pp (a column of pp, not a share)
+    "points_ci": lambda p, lo, hi, d=2: interval(lambda x, a, b, e: fmt.pp_ci(x / 100, a / 100, b / 100, e), p, lo, hi, d),
     "signed_ci": lambda p, lo, hi, d=2: interval(fmt.signed_ci, p, lo, hi, d),
     "signed_percent": lambda c, d=1: lambda r: fmt.fixed(100 * r[c], d, sign=True) + "%",
     "round": lambda c, d=4: lambda r: round(r[c], d),
@@ -374,14 +377,15 @@ def _column_of(form: str, names: Sequence[str]) -> Any:
 def _table_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
     """A frame of the report's as it is, shown column by column (``columns``: [heading, form, column...]).
 
-    Its title may name ``{level}``, the simultaneous level of the frame's ``sim_level``, and ``{rows}``, its rows.
+    Its title, headings and ``note`` may name ``{level}``, the simultaneous level of the frame's ``sim_level``, and ``{rows}``,
+    its rows (and the report's ``Setup.words``).
     """
     if not len(frame):
         return None
-    columns = {_filled(str(heading), setup): _column_of(form, names) for heading, form, *names in v.options["columns"]}
     values = {"rows": len(frame), **({"level": _level(frame)} if "sim_level" in frame else {})}
+    columns = {_filled(str(h), setup, **values): _column_of(form, names) for h, form, *names in v.options["columns"]}
     title = _filled(v.title, setup, **values)
-    return TableBlock(v.name, title, shown(frame, columns), frame, v.options.get("note", ""))
+    return TableBlock(v.name, title, shown(frame, columns), frame, _filled(v.options.get("note", ""), setup, **values))
 
 
 def _sizes_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:

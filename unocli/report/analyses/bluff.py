@@ -23,6 +23,7 @@ from unocli.analysis.bluff_situations import SituationResult, Sizes, play_situat
 from unocli.errors import ConfigError
 from unocli.game.policies import Policy, Respond, SearchMode
 from unocli.game.rules import WildDrawFour
+from unocli.report import kinds
 from unocli.report.analyses import bluff_text as text
 from unocli.report.analyses import bluff_views as views
 from unocli.report.analyses.common import Context
@@ -33,6 +34,7 @@ from unocli.study.arm import PolicyFile, parse_policy
 from unocli.study.sweep import parse_values
 
 DEFAULT_FIELDS = ["random", "basic", "tuned-official-4"]
+VIEWS = "bluff"  # a file without [[view]] tables draws the shipped file's (sims/bluff.toml)
 
 
 def games_or_zero(value: Any) -> str | None:
@@ -203,14 +205,19 @@ def render(result: BluffResult) -> Section:
     defined = field_definitions(exp)
     answer = text.answer(sit)
     intro = "\n\n".join(x for x in (answer, exp.description or "", defined, text.grid_intro(result), text.note(policies)) if x)
-    blocks = [*views.situation_blocks(sit, exp, policies), *views.grid_blocks(result.grid, exp)]
+    named = views.situation_blocks(sit, exp, policies) | views.grid_blocks(result.grid, exp)
     findings = text.situation_findings(sit, policies) + text.grid_findings(result.grid, exp)
     games, one = result.grid.games + sit.games, sentences(answer)[1]
     if dec is not None:
         # the decision opens the report: the rule a player can use, then its chart and table
         rule = text.rule(dec)
         intro = rule + "\n\n" + text.rule_values(dec) + "\n\n" + intro
-        blocks = views.decision_blocks(dec, exp) + blocks
+        named = views.decision_blocks(dec, exp) | named
         findings = text.decision_findings(dec) + findings
         games, one = games + sum(dec.games.values()), sentences(rule)[0]
+    words = {"own": views.own_challenges(policies), "top_bluff": f"{result.grid.bvals[-1]:g}"}
+    setup = kinds.Setup(caption=lambda *a, **k: "", blocks=named, words=words)
+    g = result.grid
+    frames = {"per-seat-effects": g.per_seat, "one-player-deviations": sit.deviations, "other-table-sizes": g.others}
+    blocks = kinds.declared(kinds.chosen(exp, VIEWS), exp, frames, setup)
     return Section(exp.name, exp.title, intro, findings, blocks, {"games": games}, one)

@@ -39,7 +39,7 @@ WORDS = ("pays", "loses", "a change of undecided size", "negligible", "no change
 
 
 def pp(x: float, lo: float, hi: float, decimals: int | None = 2) -> str:
-    """A gain already in points with its interval: ``+0.12 pp [-0.05, +0.29]``."""
+    """A gain already in pp with its interval: ``+0.12 pp [-0.05, +0.29]``."""
     return fmt.pp_ci(x / 100, lo / 100, hi / 100, decimals)
 
 

@@ -24,8 +24,8 @@ def level(t: pd.DataFrame) -> str:
 # ---------------------------------------------------------------- the decision
 
 
-def decision_blocks(dec: DecisionResult, exp: Experiment) -> list[Block]:
-    """The headline chart (own hand pooled, one panel per challenger) and the decision table."""
+def decision_blocks(dec: DecisionResult, exp: Experiment) -> dict[str, Block]:
+    """The headline chart (own hand pooled, one panel per challenger) and the decision table, by view name."""
     t = dec.table.copy()
     t.insert(len(t.columns) - 1, "answer", text.decision_answers(t))
     multi = len(dec.fields) > 1
@@ -78,9 +78,9 @@ def decision_blocks(dec: DecisionResult, exp: Experiment) -> list[Block]:
         "the victim's answer to this +4 only; every later decision follows the field. The best response c is the "
         "equilibrium challenge rate of the grid below. Per-cell 95% intervals and Holm-adjusted p-values are in the CSV.",
     )
-    blocks: list[Block] = [chart, table]
+    blocks: dict[str, Block] = {"bluff-decision-chart": chart, "bluff-decision": table}
     if len(dec.between):
-        blocks.append(between_block("bluff-decision-interactions", dec.between, "cell"))
+        blocks["bluff-decision-interactions"] = between_block("bluff-decision-interactions", dec.between, "cell")
     return blocks
 
 
@@ -99,7 +99,7 @@ def between_block(name: str, between: pd.DataFrame, what: str) -> TableBlock:
 # ---------------------------------------------------------------- the situations
 
 
-def situation_blocks(sit: SituationResult, exp: Experiment, policies: dict[str, Policy]) -> list[Block]:
+def situation_blocks(sit: SituationResult, exp: Experiment, policies: dict[str, Policy]) -> dict[str, Block]:
     t = sit.situations.copy()
     t.insert(list(t.columns).index("gain_verdict"), "verdict", text.situation_words(t))
     n = fmt.count(sit.sizes.situations)
@@ -141,36 +141,15 @@ def situation_blocks(sit: SituationResult, exp: Experiment, policies: dict[str, 
         f"{text.note(policies)} Per-cell 95% intervals, bluffs and caught bluffs per game, the opponents' exact policy "
         f"and the gain per bluff (block bootstrap, shown where a cell saw at least {MIN_BLUFFS} bluffs) are in the CSV.",
     )
-    blocks: list[Block] = [chart, table]
+    blocks: dict[str, Block] = {"bluff-by-situation-chart": chart, "bluff-by-situation": table}
     if len(sit.between):
-        blocks.append(between_block("bluff-field-interactions", sit.between, "situation"))
-    return [*blocks, _deviations(sit, policies), _iterations(sit), _fixed_points(sit)]
+        blocks["bluff-field-interactions"] = between_block("bluff-field-interactions", sit.between, "situation")
+    return blocks | {"best-response-iterations": _iterations(sit), "best-response-ends": _fixed_points(sit)}
 
 
-def _deviations(sit: SituationResult, policies: dict[str, Policy]) -> TableBlock:
-    d = sit.deviations
-    shown = generic.shown(
-        d,
-        {
-            "field": "field",
-            "one-player deviation": "effect",
-            "seat": "role",
-            "n": lambda r: fmt.count(r["n"]),
-            "win-share change [simultaneous CI]": generic.interval(text.pp, "diff_pp", "win_sim_low", "win_sim_high"),
-            f"verdict (+/-{fmt.num(sit.margin_pp)} pp)": "win_verdict",
-        },
-    )
-    own = "; ".join(f"{f} {text.own_challenge(p)}" for f, p in policies.items())
-    return TableBlock(
-        "one-player-deviations",
-        "One player deviates alone, every other seat plays the field's own policy, honest: every seat's win-share "
-        f"change on the same deals (simultaneous {level(d)}% intervals over the whole table, every field)",
-        shown,
-        d,
-        f"Bluffing = bluff at every chance. The fields' own challenge behaviour: {own}; a change that leaves a seat's "
-        "policy as it was (never challenging in a field that never challenges) is not played. Per-row 95% intervals "
-        "in the CSV.",
-    )
+def own_challenges(policies: dict[str, Policy]) -> str:
+    """The fields' own challenge behaviour, for the deviations table's note (declared in sims/bluff.toml)."""
+    return "; ".join(f"{f} {text.own_challenge(p)}" for f, p in policies.items())
 
 
 def _iterations(sit: SituationResult) -> TableBlock:
@@ -207,8 +186,9 @@ def _fixed_points(sit: SituationResult) -> str:
 # ---------------------------------------------------------------- the grid
 
 
-def grid_blocks(g: Grid, exp: Experiment) -> list[Block]:
-    """The gain heatmap (verdicts on simultaneous intervals) and the grid's tables."""
+def grid_blocks(g: Grid, exp: Experiment) -> dict[str, Block]:
+    """The gain heatmap (verdicts on simultaneous intervals) and the grid's tables, by view name (the per-seat table
+    is declared in sims/bluff.toml)."""
     n_text = f"{fmt.count(g.deals)} deals per cell, {g.gain.size} cells on the same deals ({g.players} players)"
     cap = caption(
         exp,
@@ -232,40 +212,15 @@ def grid_blocks(g: Grid, exp: Experiment) -> list[Block]:
     pivot = pd.DataFrame({"bluff rate": [f"{b:g}" for b in g.bvals[::-1]]})
     for j, c in enumerate(g.cvals):
         pivot[f"c={c:g}"] = [text.cell_text(g, i, j) if i else "0" for i in range(len(g.bvals))][::-1]
-    blocks: list[Block] = [
-        heat,
-        TableBlock(
-            "bluff-gain",
-            "Bluffer's win-share change against its honest twin, percentage points (* significant after Holm)",
-            pivot,
-            g.table,
-            f"n = {fmt.count(g.deals)} paired deals per cell; full intervals and p-values in the CSV.",
-        ),
-    ]
-    if len(g.per_seat):
-        blocks.append(_per_seat(g, exp.margins["win_share_pp"]))
-    return blocks + [_break_even(g), _per_bluff(g), _equilibrium(g)] + ([_others(g)] if len(g.others) else [])
-
-
-def _per_seat(g: Grid, margin_pp: float) -> TableBlock:
-    ps = g.per_seat
-    shown = generic.shown(
-        ps,
-        {
-            "effect": "effect",
-            "seat": "role",
-            "n": lambda r: fmt.count(r["n"]),
-            "win-share change [simultaneous CI]": generic.interval(fmt.pp_ci, "diff", "win_sim_low", "win_sim_high", 2),
-            f"verdict (+/-{fmt.num(margin_pp)} pp)": "win_verdict",
-        },
+    bluff_gain = TableBlock(
+        "bluff-gain",
+        "Bluffer's win-share change against its honest twin, percentage points (* significant after Holm)",
+        pivot,
+        g.table,
+        f"n = {fmt.count(g.deals)} paired deals per cell; full intervals and p-values in the CSV.",
     )
-    return TableBlock(
-        "per-seat-effects",
-        "Who gains and who pays, seat by seat: win-share changes on the same deals, simultaneous intervals over "
-        "the table's rows, with equivalence verdicts",
-        shown,
-        ps,
-    )
+    blocks: dict[str, Block] = {"bluff-gain-heatmap": heat, "bluff-gain": bluff_gain, "break-even": _break_even(g)}
+    return blocks | {"per-bluff": _per_bluff(g), "equilibrium": _equilibrium(g)}
 
 
 def _break_even(g: Grid) -> TableBlock:
@@ -326,26 +281,4 @@ def _equilibrium(g: Grid) -> TableBlock:
         "(the middle 95%), not confidence intervals: an equilibrium is an argmax, and a percentile range around an "
         "argmax covers nothing at a known rate. This game has the three opponents share one rate; the best-response "
         f"tables above let each seat deviate alone. Plain alternating best responses from (0, 0): {path}.",
-    )
-
-
-def _others(g: Grid) -> TableBlock:
-    o = g.others
-    shown = generic.shown(
-        o,
-        {
-            "players": "players",
-            "challenge rate": lambda r: f"{r['challenge_rate']:g}",
-            f"gain of bluffing at rate {g.bvals[-1]:g} [paired 95% CI]": generic.interval(
-                fmt.pp_ci, "diff", "diff_low", "diff_high", 2
-            ),
-            "n (paired deals)": lambda r: fmt.count(r["n"]),
-            "p (Holm)": lambda r: fmt.pvalue(r["p_holm"]),
-        },
-    )
-    return TableBlock(
-        "other-table-sizes",
-        "Bluffing at every chance against never and always challenging opponents, other table sizes (paired on the same deals)",
-        shown,
-        o,
     )
