@@ -124,7 +124,7 @@ another), ``table`` (one of the report's frames as it is, no quantity:
 ``signed_percent``, ``round``, ``pair`` (two columns: "a minus b"),
 ``counts`` (two: "a (b)"), ``times`` (two: "a x b", deals x
 rotations), ``pp_bounds`` (low and high in pp), ``ci``, ``share_ci``,
-``pp_ci``, ``points_ci`` (a change already in pp), ``signed_ci``,
+``pp_ci``, ``pp_column_ci`` (a change already in pp), ``signed_ci``,
 ``interval``, ``quantile``,
 ``share_ci_count`` (a share's three and its n), ``FORM:D`` for D decimals;
 ``note``; its title, headings and note

@@ -355,7 +355,7 @@ _FORMS: dict[str, Callable[..., Any]] = {
     "share_ci": lambda p, lo, hi, d=2: interval(fmt.share_ci, p, lo, hi, d),
     "pp_ci": lambda p, lo, hi, d=2: interval(fmt.pp_ci, p, lo, hi, d),
     # a change already in pp (a column of pp, not a share)
-    "points_ci": lambda p, lo, hi, d=2: interval(lambda x, a, b, e: fmt.pp_ci(x / 100, a / 100, b / 100, e), p, lo, hi, d),
+    "pp_column_ci": lambda p, lo, hi, d=2: interval(lambda x, a, b, e: fmt.pp_ci(x / 100, a / 100, b / 100, e), p, lo, hi, d),
     "signed_ci": lambda p, lo, hi, d=2: interval(fmt.signed_ci, p, lo, hi, d),
     "signed_percent": lambda c, d=1: lambda r: fmt.fixed(100 * r[c], d, sign=True) + "%",
     "round": lambda c, d=4: lambda r: round(r[c], d),
