@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.core import cgutils, types
+from numba.extending import intrinsic
 
 from unocli.kernel.encode import (
     COPIES,
-    DECK_SIZE,
     HOW_DRAWN,
     I_SEARCH,
     N_COLOURS,
@@ -27,55 +28,50 @@ from unocli.kernel.encode import (
     NO_SEAT,
     R_NAF,
     R_WD4,
-    ROW_WIDTH,
     SEARCH_OFF,
     TURN_PASSED,
     WD4_RESTRICTED,
     WILD,
+    WORKSPACE,
 )
 from unocli.kernel.primitives import _add, _choice_code, _colour, _shuffle
 
 # ---------------------------------------------------------------- copies
 
 
+def _span(first: str, last: str) -> tuple[int, int]:
+    """The bytes of the workspace record from field ``first`` to the end of field ``last``."""
+    end = WORKSPACE.fields[last]
+    return WORKSPACE.fields[first][1], end[1] + end[0].itemsize
+
+
+# What _copy_state copies, as two spans of the record: the state's scalars and the row, then the hands, colour
+# memories and piles. Each is one copy of constant size (a few vector moves, where the field-by-field copy took
+# about 85 ns). The second span also holds the plain round's bit-sliced hands (``bits``, which no search
+# workspace reads): tests/test_seen_copy.py checks which fields the spans hold.
+STATE_SPANS = (_span("direction", "row"), _span("hands", "pile"))
+
+
+@intrinsic
+def _copy_bytes(typingctx, dst, src, start, stop):
+    """Copy bytes ``start .. stop`` of record ``src`` into record ``dst`` (records of one dtype; constants)."""
+
+    def codegen(context, builder, signature, args):
+        to = builder.gep(builder.bitcast(args[0], cgutils.voidptr_t), [args[2]])
+        frm = builder.gep(builder.bitcast(args[1], cgutils.voidptr_t), [args[2]])
+        cgutils.raw_memcpy(builder, to, frm, builder.sub(args[3], args[2]), 1)
+        return context.get_dummy_value()
+
+    return types.void(dst, src, start, stop), codegen
+
+
 @njit(cache=True, _nrt=False)
 def _copy_state(src, dst):
     """Copy the state of the round (not the policies, nor the stuck test's memory) from ``src`` to ``dst``."""
-    dst.direction = src.direction
-    dst.current = src.current
-    dst.colour = src.colour
-    dst.top = src.top
-    dst.top_player = src.top_player
-    dst.dead = src.dead
-    dst.pending = src.pending
-    dst.chain = src.chain
-    dst.pile_pos = src.pile_pos
-    dst.pile_len = src.pile_len
-    dst.disc_n = src.disc_n
-    dst.p4_offender = src.p4_offender
-    dst.p4_bluff = src.p4_bluff
-    dst.p4_hand = src.p4_hand
-    dst.p4_colour = src.p4_colour
-    dst.p4_shown = src.p4_shown
-    dst.p4_lacked = src.p4_lacked
-    dst.p4_challengeable = src.p4_challengeable
+    _copy_bytes(dst, src, np.int64(STATE_SPANS[0][0]), np.int64(STATE_SPANS[0][1]))
+    _copy_bytes(dst, src, np.int64(STATE_SPANS[1][0]), np.int64(STATE_SPANS[1][1]))
     dst.round_index = src.round_index
     dst.force_colour = NO_COLOUR
-    for i in range(ROW_WIDTH):
-        dst.row[i] = src.row[i]
-    for s in range(src.players):
-        dst.hsize[s] = src.hsize[s]
-        dst.held[s] = src.held[s]
-        dst.lacks[s] = src.lacks[s]
-        dst.shown[s] = src.shown[s]
-        for t in range(N_TYPES):
-            dst.hands[s, t] = src.hands[s, t]
-        for c in range(N_COLOURS):
-            dst.ccount[s, c] = src.ccount[s, c]
-    for t in range(N_TYPES):
-        dst.disc[t] = src.disc[t]
-    for i in range(DECK_SIZE):
-        dst.pile[i] = src.pile[i]
 
 
 @njit(cache=True, _nrt=False)
@@ -108,25 +104,31 @@ def _determinise(g, d, seat, drs):
     opponent's last +4 was a bluff in ``d`` when its re-dealt hand holds the colour it
     was played on.
     """
+    # the seats whose cards ``seat`` was shown: usually none, and then no type reads the shown hands
+    shown_any = False
+    for s in range(d.players):
+        if s != seat and g.known_by[s] == seat:
+            shown_any = True
     m = np.int64(0)
+    top = d.top
     for t in range(N_TYPES):
-        k = COPIES[t] - d.hands[seat, t] - d.disc[t] - (1 if d.top == t else 0)
-        for s in range(d.players):
-            if s != seat and g.known_by[s] == seat:
-                k -= g.old_hands[s, t]
+        k = COPIES[t] - d.hands[seat, t] - d.disc[t] - (1 if top == t else 0)
+        if shown_any:
+            for s in range(d.players):
+                if s != seat and g.known_by[s] == seat:
+                    k -= g.old_hands[s, t]
         for _ in range(k):
             d.opts[m] = t
             m += 1
     _shuffle(drs, d.opts, np.int64(0), m)
+    first = np.int64(0)  # every slot of the list before it is dealt: the scans start there
     for s in range(d.players):
         if s == seat:
             continue
         shown = g.known_by[s] == seat
         need = np.int64(d.hsize[s])
-        for t in range(N_TYPES):
-            d.hands[s, t] = 0
-        for c in range(N_COLOURS):
-            d.ccount[s, c] = 0
+        d.hands[s, :] = 0
+        d.ccount[s, :] = 0
         d.hsize[s] = 0
         d.held[s] = 0  # _add sets the bits of the re-dealt hand
         if shown:
@@ -135,7 +137,7 @@ def _determinise(g, d, seat, drs):
                     _add(d, s, t)
                     need -= 1
         for bounded in range(2):
-            for i in range(m):
+            for i in range(first, m):
                 if need <= 0:
                     break
                 t = np.int64(d.opts[i])
@@ -146,8 +148,10 @@ def _determinise(g, d, seat, drs):
                 _add(d, s, t)
                 d.opts[i] = NO_CARD
                 need -= 1
+        while first < m and d.opts[first] < 0:
+            first += 1
     n = np.int64(0)
-    for i in range(m):
+    for i in range(first, m):
         if d.opts[i] >= 0:
             d.pile[n] = d.opts[i]
             n += 1
