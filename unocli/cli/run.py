@@ -408,8 +408,9 @@ def bench_cmd(games: int, repeats: int, no_cli: bool, cold: bool, as_json: bool,
     click.echo(table.to_string(index=False))
     for r in result["rollouts"]:
         lo, hi = r["spread"]
+        where = "from a round's start" if r["start"] == "round" else f"at a search's positions (budget {bench_mod.SEARCH_BUDGET})"
         click.echo(
-            f"Search rollouts, {r['rules']}, {r['players']} players, {r['policy']}: "
+            f"Search rollouts, {r['rules']}, {r['players']} players, {r['policy']}, {where}: "
             f"{fmt.fixed(r['rollouts_per_cpu_second'], 0)} per CPU-second per thread "
             f"(median of {r['repeats']} x {fmt.count(r['rollouts'])}, range {fmt.fixed(lo, 0)}-{fmt.fixed(hi, 0)})"
         )

@@ -163,6 +163,19 @@ def rollouts(rules: Rules, policy: Policy, count: int, *, seed: int = 0, index: 
     return int(rollout_batch(ru, probs, ints, prio, np.uint64(seed), np.int64(index), np.int64(count)))
 
 
+def searched_rollouts(rules: Rules, policy: Policy, budget: int, games: int, *, seed: int = 0, start: int = 0) -> int:
+    """Play the first rounds of ``games`` games with ``policy`` at every seat, searching seat 0's cards; the rollouts played.
+
+    What ``unocli bench`` times as rollouts per second from the positions a search meets: at each of seat
+    0's turns with two options or more, ``budget`` rollouts of each option (one thread).
+    """
+    from unocli.kernel.batch import searched_rollout_batch
+
+    ru = np.append(encode_rules(rules), np.int64(_fault()))
+    probs, ints, prio = encode_policies((policy,) * rules.players)
+    return int(searched_rollout_batch(ru, probs, ints, prio, np.uint64(seed), np.int64(start), np.int64(games), np.int64(budget)))
+
+
 def play_folded(
     rules: Rules,
     policies: tuple[Policy, ...] | list[Policy],

@@ -21,6 +21,7 @@ from unocli.kernel.encode import (
     FIRST_PLAYER,
     FIRST_TO_ONE,
     FOLD_BLOCK,
+    I_BUDGET,
     I_SEARCH,
     MAX_DRAW,
     MAX_STACK,
@@ -57,7 +58,7 @@ from unocli.kernel.encode import (
 from unocli.kernel.fold import fold_block
 from unocli.kernel.plain import in_shape, plain_deal, plain_play, plain_shape
 from unocli.kernel.primitives import _choice_code
-from unocli.kernel.search_round import bench_rollouts, play_search
+from unocli.kernel.search_round import bench_rollouts, bench_searched_round, play_search
 from unocli.kernel.step import deal, play, quiet_rules, set_stream
 
 
@@ -321,3 +322,29 @@ def rollout_batch(ru, probs, ints, prio, seed, index, count):
     set_stream(deal_rs, seed, np.uint64(index), np.int64(PURPOSE_DEAL), np.int64(0))
     deal(g, rs, deal_rs, np.int64(0))
     return bench_rollouts(g, h_owner[0], d_owner[0], rs, drs, prs, np.int64(0), count)
+
+
+@njit(cache=True, nogil=True)
+def searched_rollout_batch(ru, probs, ints, prio, seed, start, count, budget):
+    """The rollouts of searches at seat 0 in the first rounds of games ``start .. start + count - 1`` (``unocli bench``).
+
+    Every seat plays its own knobs; at each of seat 0's turns with two options or more a search of
+    ``budget`` rollouts per option is played (search_round.bench_searched_round). Returns the rollouts played.
+    """
+    g_owner = new_workspace(ru, probs, ints, prio)
+    h_owner = new_workspace(ru, probs, ints, prio)
+    d_owner = new_workspace(ru, probs, ints, prio)
+    rs = np.zeros(4, np.uint64)
+    deal_rs = np.zeros(4, np.uint64)
+    drs = np.zeros(4, np.uint64)
+    prs = np.zeros(4, np.uint64)
+    g = g_owner[0]
+    g.ints[0, I_BUDGET] = budget
+    g.quiet = 1 if quiet_rules(g) else 0  # as play_batch: the searches' rollouts skip the stuck test where it may
+    played = np.int64(0)
+    for index in range(start, start + count):
+        set_stream(rs, seed, np.uint64(index), np.int64(PURPOSE_PLAY), np.int64(0))
+        set_stream(deal_rs, seed, np.uint64(index), np.int64(PURPOSE_DEAL), np.int64(0))
+        deal(g, rs, deal_rs, np.int64(0))
+        played += bench_searched_round(g, h_owner[0], d_owner[0], rs, drs, prs, np.int64(0))
+    return played

@@ -20,6 +20,7 @@ from unocli.kernel.encode import (
     HOW_HAND,
     HOW_JUMP,
     HOW_STACKED,
+    I_BUDGET,
     I_SEARCH,
     N_TYPES,
     NO_CARD,
@@ -52,8 +53,28 @@ from unocli.kernel.encode import (
     WILD_DRAW_FOUR,
     WINNER,
 )
-from unocli.kernel.primitives import _can_bluff, _chance, _draw, _is_action, _is_legal, _last_card_rule, _seat_after, _wants_bluff
-from unocli.kernel.search import drawn_decision, jump_choice, p4_decision, pending_decision, search_decision, swap_decision
+from unocli.kernel.primitives import (
+    _can_bluff,
+    _chance,
+    _draw,
+    _is_action,
+    _is_legal,
+    _last_card_rule,
+    _legal_options,
+    _seat_after,
+    _wants_bluff,
+)
+from unocli.kernel.search import (
+    DECIDE_CARD,
+    _options,
+    drawn_decision,
+    jump_choice,
+    p4_decision,
+    pending_decision,
+    search_decision,
+    search_scores,
+    swap_decision,
+)
 from unocli.kernel.seen import (
     _copy_state,
     _determinise,
@@ -281,6 +302,33 @@ def bench_rollouts(g, h, d, rs, drs, prs, seat, count):
             play(h, prs, np.bool_(True))
         wins += 1 if h.row[WINNER] == seat else 0
     return wins
+
+
+@njit(cache=True, _nrt=False)
+def bench_searched_round(g, h, d, rs, drs, prs, seat):
+    """Play ``g``'s dealt round with its own knobs, searching ``seat``'s card at each of its turns; the rollouts played.
+
+    For ``unocli bench``: rollouts from the positions a search meets. At each turn of ``seat`` with two
+    options or more and no pending penalty, ``search.search_scores`` plays ``g.ints[seat, I_BUDGET]``
+    rollouts of every option (copy, re-deal, copy, play out, as a search does), then the seat plays its
+    own knobs' card: a search never draws from the play stream, so the round is the one ``seat``'s knobs
+    play. The searches' own work (key, options, scores) is in the time; the steps between them are too.
+    """
+    max_turns = g.ru[R_MAX_TURNS]
+    start_seen_round(g)
+    played = np.int64(0)
+    while g.row[TURNS] < max_turns and not _repeats(g, rs):
+        if g.current == seat and g.pending == 0:
+            m = _legal_options(g, seat)
+            if m > 0:
+                k = _options(g, seat, m)
+                if k > 1:
+                    search_scores(g, h, d, rs, drs, prs, seat, k, np.int64(0), np.int64(HOW_HAND), np.int64(DECIDE_CARD))
+                    played += k * g.ints[seat, I_BUDGET]
+        got = search_step(g, h, d, rs, drs, prs)
+        if got != STEP_ON:
+            break
+    return played
 
 
 @njit(cache=True)

@@ -21,10 +21,13 @@ from typing import Any
 
 from unocli.game.policies import preset as policy_preset
 from unocli.game.rules import preset as rules_preset
-from unocli.kernel import max_threads, play_rows, rollouts
+from unocli.kernel import max_threads, play_rows, rollouts, searched_rollouts
 
 # Search rollouts (issue 27 item 3: at least 1,000,000 per second per thread, official, 4 players, basic)
 ROLLOUT_CONFIGS: tuple[tuple[str, int, str], ...] = (("official", 4, "basic"), ("party", 4, "basic"))
+# The searches whose positions the second measure plays from: rollouts per option, rounds per repeat.
+SEARCH_BUDGET = 64
+SEARCH_ROUNDS = 200
 
 CONFIGS: tuple[tuple[str, int], ...] = (("official", 2), ("official", 4), ("official", 10), ("party", 4))
 
@@ -94,33 +97,43 @@ class RolloutRow:
     rules: str
     players: int
     policy: str
-    rollouts: int
+    start: str  # where the rollouts start: "round" (a dealt round's first turn) or "search" (a search's positions)
+    rollouts: int  # per repeat (the median, for "search": the rounds decide how many)
     repeats: int
     rollouts_per_cpu_second: float  # median over repeats, one thread
     spread: tuple[float, float]  # slowest and fastest repeat
 
 
 def measure_rollouts(count: int = 100_000, repeats: int = 5, progress: Say | None = None) -> list[RolloutRow]:
-    """Search rollouts per CPU-second on one thread (median of ``repeats``), from a dealt round's start.
+    """Search rollouts per CPU-second on one thread (median of ``repeats``), from two kinds of position.
 
     A rollout is what a search pays per option and rollout: copy the state, re-deal the hidden
-    cards, copy, play to the round's end (kernel.rollouts). From the start of a round it is the
-    longest a rollout gets; a search mid-round plays shorter ones. CPU time, not wall time: the
-    machines are shared.
+    cards, copy, play to the round's end. ``start="round"``: ``count`` rollouts from a dealt round's
+    first turn (kernel.rollouts), the longest a rollout gets. ``start="search"``: the rollouts of
+    searches of ``SEARCH_BUDGET`` per option at seat 0's turns through ``SEARCH_ROUNDS`` rounds
+    (kernel.searched_rollouts), the positions a search meets, with the searches' own work timed
+    too. CPU time, not wall time: the machines are shared.
     """
     out = []
     for name, players, spec in ROLLOUT_CONFIGS:
         if progress is not None:
-            progress(f"bench: search rollouts, {name}, {players} players, {spec}, {repeats} x {count:,}")
+            progress(f"bench: search rollouts, {name}, {players} players, {spec}, {repeats} x {count:,} and {repeats} x a search")
         rules = rules_preset(name).replace(players=players)
         policy = policy_preset(spec)
         rollouts(rules, policy, 10)  # compile or load
-        rates = []
-        for r in range(repeats):
+        searched_rollouts(rules, policy, 2, 2)
+        rates: dict[str, list[float]] = {"round": [], "search": []}
+        counts = []
+        for r in range(repeats):  # the two alternate, so that load on a shared machine hits both alike
             t0 = time.process_time()
             rollouts(rules, policy, count, seed=r)
-            rates.append(count / max(time.process_time() - t0, 1e-9))
-        out.append(RolloutRow(name, players, spec, count, repeats, statistics.median(rates), (min(rates), max(rates))))
+            rates["round"].append(count / max(time.process_time() - t0, 1e-9))
+            t0 = time.process_time()
+            counts.append(searched_rollouts(rules, policy, SEARCH_BUDGET, SEARCH_ROUNDS, seed=r))
+            rates["search"].append(counts[-1] / max(time.process_time() - t0, 1e-9))
+        for start, n in (("round", count), ("search", int(statistics.median(counts)))):
+            got = rates[start]
+            out.append(RolloutRow(name, players, spec, start, n, repeats, statistics.median(got), (min(got), max(got))))
     return out
 
 
