@@ -35,7 +35,6 @@ from unocli.report.views import (
     histogram,
     interval,
     interval_series,
-    lines,
     percentiles,
     players_chart,
     published,
@@ -197,8 +196,6 @@ def _wide_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> B
 
 
 def _lines_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
-    from unocli.report import plots  # matplotlib only when drawing
-
     rows = frame[frame["quantity"] == v.quantity]
     for key in ("arm", "field"):
         if key in v.options:
@@ -206,25 +203,14 @@ def _lines_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> 
     if not len(rows):
         return None
     by = v.options.get("by", "arm")
-    names = list(dict.fromkeys(rows[by]))
-    percent = bool(v.options.get("percent", is_binary(v.quantity)))
-    fair = plots.Series("fair share 1/n", [1 / p for p in exp.players]) if v.options.get("fair") else None
+    series = interval_series(rows, by, list(dict.fromkeys(rows[by])), ("mean", "low", "high"), x="players")
+    fair = ("fair share 1/n", [1 / p for p in exp.players]) if v.options.get("fair") else None
     title = _what(v, setup, f"Mean {v.quantity} by table size")
     what = f"{title} (one line per {by})" + ("; dashed line: the fair share 1/n" if fair else "")
     cap = setup.caption(_filled(v.options.get("caption", what), setup, title=title), _MEAN_INTERVALS)
-    figure = plots.line_chart(
-        exp.players,
-        lines(rows, by, names, ("mean", "low", "high")),
-        band=False,
-        title=title,
-        xlabel="players at the table",
-        ylabel=v.options.get("ylabel", v.quantity),
-        xticks=exp.players,
-        percent=percent,
-        caption=cap,
-        reference=fair,
-    )
-    return Chart(v.name, figure, cap, title)
+    percent = bool(v.options.get("percent", is_binary(v.quantity)))
+    ylabel = v.options.get("ylabel", v.quantity)
+    return players_chart(exp, series, cap, name=v.name, alt=title, title=title, ylabel=ylabel, percent=percent, reference=fair)
 
 
 _MEAN_INTERVALS = "error bars are 95% intervals (Wilson for a share, t for a mean)"
@@ -233,8 +219,7 @@ _MEAN_INTERVALS = "error bars are 95% intervals (Wilson for a share, t for a mea
 def _forest_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
     arm = v.options.get("arm", "arm")
     d = differences(frame, v.quantity, arm=arm)
-    players = v.options.get("players", 4)  # a size not played: the middle one
-    players = players if players in exp.players else exp.players[len(exp.players) // 2]
+    players = _played(exp, v.options.get("players", 4))
     d = d[d["players"] == players]
     if not len(d) or d["margin"].isna().all():
         return None
@@ -489,6 +474,11 @@ def _own_caption(o: Mapping[str, Any], setup: Setup, words: Callable[[str], str]
     return setup.caption(words(o["caption"]), words(o["intervals"]), **said)
 
 
+def _played(exp: Experiment, players: int) -> int:
+    """``players`` where the experiment plays that table size, else its middle size."""
+    return players if players in exp.players else exp.players[len(exp.players) // 2]
+
+
 def _at_size(v: View, frame: pd.DataFrame) -> pd.DataFrame:
     """The frame's rows at the view's table size (``players``, default 4), or at its first size without that one."""
     p = v.options.get("players", 4)
@@ -538,8 +528,7 @@ def _panels_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) ->
     order), one panel per ``[x label, point, low, high, margin key]`` of ``panels`` (a sixth item "pp": the
     margin is in percentage points of a share); its words may name ``{players}`` and ``{level}``."""
     o = v.options
-    players = o.get("players", 4)
-    players = players if players in exp.players else exp.players[len(exp.players) // 2]
+    players = _played(exp, o.get("players", 4))
     at = frame[frame["players"] == players] if len(frame) else frame
     if not len(at):
         return None
@@ -585,7 +574,7 @@ def _distribution_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Set
     middle one when that size is not played)."""
     f = _field(v, list(dict.fromkeys(k[0] for k in setup.hists)))
     if isinstance(v.options.get("players"), int):
-        p = v.options["players"] if v.options["players"] in exp.players else exp.players[len(exp.players) // 2]
+        p = _played(exp, v.options["players"])
         arms = list(dict.fromkeys(a for (g, q, a) in setup.hists if (g, q) == (f, p)))
         hists, n = [(a, setup.hists[(f, p, a)]) for a in arms], setup.counts[p]
     else:

@@ -7,7 +7,6 @@ is drawn, so a report's ``compute`` never imports it.
 
 - :func:`wide`, :func:`differences`, :func:`quantile_columns` (from :mod:`unocli.analysis.frames`, re-exported):
   one row per (field, players, arm) with chosen quantities as columns, the paired differences, percentiles;
-- :func:`lines`: a quantity by table size, one line per arm or field, with 95% error bars;
 - :func:`forest`: each row's difference from the baseline, centred on 0, the margin drawn as a band;
 - :func:`heatmap`: a difference over two of the frame's columns, annotated with its verdict;
 - :func:`percentiles`, :func:`histogram`, :func:`ecdf`: the distribution of a counted quantity;
@@ -48,7 +47,6 @@ __all__ = [
     "histogram",
     "interval",
     "interval_series",
-    "lines",
     "percentiles",
     "players_chart",
     "published",
@@ -56,22 +54,6 @@ __all__ = [
     "shown",
     "wide",
 ]
-
-
-def lines(
-    table: pd.DataFrame,
-    by: str,
-    names: Sequence[str],
-    columns: tuple[str, str, str],
-    x: str = "players",
-) -> list[Series]:
-    """One line per value of ``table[by]`` (in ``names`` order): its rows' ``columns`` (point, low, high) over ``x``."""
-    from unocli.report import plots  # matplotlib only when drawing
-
-    point, low, high = columns
-    return [
-        plots.Series(str(name), sub[point], sub[low], sub[high], x=sub[x]) for name in names for sub in [table[table[by] == name]]
-    ]
 
 
 def forest(
@@ -218,18 +200,18 @@ def published(exp: Experiment, ours: Mapping[str, Ours], *, title: str) -> Table
 
 
 def interval_series(
-    table: pd.DataFrame, key: str, values: Sequence[Any], columns: tuple[str, str, str], labels: Sequence[str] | None = None
+    table: pd.DataFrame, by: str, values: Sequence[Any], columns: tuple[str, str, str], x: str | None = None
 ) -> list[Series]:
-    """One line per value of ``table[key]``: its rows' ``columns`` (point, low, high), labelled ``labels`` or the value."""
+    """One line per value of ``table[by]`` (in ``values`` order): its rows' ``columns`` (point, low, high), over
+    their column ``x`` when given (else over the chart's x)."""
     from unocli.report import plots  # matplotlib only when drawing: compute() runs without it
 
     point, low, high = columns
-    names = labels if labels is not None else [str(v) for v in values]
-    series = []
-    for value, label in zip(values, names, strict=True):
-        rows = table[table[key] == value]
-        series.append(plots.Series(label, rows[point], rows[low], rows[high]))
-    return series
+    return [
+        plots.Series(str(value), sub[point], sub[low], sub[high], x=None if x is None else sub[x])
+        for value in values
+        for sub in [table[table[by] == value]]
+    ]
 
 
 def players_chart(
