@@ -605,26 +605,12 @@ _DRAW: dict[str, Callable[[View, Experiment, pd.DataFrame, Setup], Block | None]
     "bars": _bars_view,
     "dots": _dots_view,
     "curves": _curves_view,
-    "panels": _panels_view,
     "csv": _csv_view,
+    "panels": _panels_view,
     "percentiles": _percentiles_view,
     "histogram": _distribution_view,
     "ecdf": _distribution_view,
 }
 KINDS = tuple(_DRAW)
 # The kinds a report draws from its frames alone (no histograms, interactions between fields or published figures).
-FRAME_KINDS = (
-    "differences",
-    "wide",
-    "lines",
-    "forest",
-    "heatmap",
-    "table",
-    "report",
-    "sizes",
-    "bars",
-    "dots",
-    "curves",
-    "csv",
-    "panels",
-)
+FRAME_KINDS = tuple(k for k in KINDS if k not in ("published", "verdicts", "interactions", "percentiles", "histogram", "ecdf"))

@@ -156,13 +156,10 @@ def _columns(v: Any) -> str | None:
     return f"must be a list of [heading, form, column...] with forms {', '.join(FORMS)} (FORM:D for D decimals)"
 
 
-_DISTRIBUTION: dict[str, Check] = {
-    "field": _text,
-    "players": players_list,
-    "xlabel": _text,
-    "alt": _text,
-    "caption": _text,
-}
+# The words of a chart a view draws, and the columns of its lines, bars or dots ([point, low, high] per value of by).
+_WORDS: dict[str, Check] = {"caption": _text, "intervals": _text, "alt": _text}
+_SERIES: dict[str, Check] = {"columns": _three_columns, "by": _column}
+_DISTRIBUTION: dict[str, Check] = {"field": _text, "players": players_list, "xlabel": _text, "alt": _text, "caption": _text}
 # The kinds of view that draw no one quantity of the design frame (a [[view]] of another kind names one).
 NO_QUANTITY = ("published", "table", "report", "sizes", "bars", "dots", "curves", "csv", "panels")
 # A view's kinds and the options each takes: name -> the check of its value (None: fine, else why not).
@@ -179,12 +176,9 @@ VIEW_OPTIONS: dict[str, dict[str, Check]] = {
         "caption": _text,
     },
     "sizes": {
-        "columns": _three_columns,
-        "by": _column,
+        **_SERIES,
         "ylabel": _text,
-        "caption": _text,
-        "intervals": _text,
-        "alt": _text,
+        **_WORDS,
         "percent": _bool,
         "hline": _number,
         "hline_label": _text,
@@ -195,13 +189,10 @@ VIEW_OPTIONS: dict[str, dict[str, Check]] = {
     "bars": {
         "players": _one_size,
         "x": _column,
-        "columns": _three_columns,
-        "by": _column,
+        **_SERIES,
         "xlabel": _text,
         "ylabel": _text,
-        "caption": _text,
-        "intervals": _text,
-        "alt": _text,
+        **_WORDS,
         "percent": _bool,
         "fair": _bool,
     },
@@ -209,41 +200,29 @@ VIEW_OPTIONS: dict[str, dict[str, Check]] = {
         "players": _size_or_all,
         "zero": _bool,
         "y": _column,
-        "by": _column,
-        "columns": _three_columns,
+        **_SERIES,
         "scale": _number,
         "percent": _bool,
         "xlabel": _text,
-        "caption": _text,
-        "intervals": _text,
+        **_WORDS,
         "n": _text,
         "policies": _text,
-        "alt": _text,
         "labels": _labels,
     },
     "curves": {
         "players": _one_size,
         "x": _column,
-        "by": _column,
-        "columns": _three_columns,
+        **_SERIES,
         "log": _bool,
         "percent": _bool,
         "xlabel": _text,
         "ylabel": _text,
-        "caption": _text,
-        "intervals": _text,
+        **_WORDS,
         "n": _text,
         "policies": _text,
-        "alt": _text,
     },
     "csv": {},
-    "panels": {
-        "players": _one_size,
-        "label": _names,
-        "panels": _panels,
-        "caption": _text,
-        "intervals": _text,
-    },
+    "panels": {"players": _one_size, "label": _names, "panels": _panels, "caption": _text, "intervals": _text},
     "forest": {"players": _one_size, "arm": _column, "caption": _text, "intervals": _text, "xlabel": _text},
     "heatmap": {
         "rows": lambda v: None if v in ("field", "players", "arm") else 'must be "field", "players" or "arm"',
