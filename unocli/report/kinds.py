@@ -279,7 +279,8 @@ def _filled(text: str, setup: Setup, **values: Any) -> str:
 
 
 def _level(frame: pd.DataFrame) -> str:
-    return fmt.fixed(100 * frame["sim_level"].iloc[0], 2)
+    """The frame's simultaneous level in percent (its first row's that has one)."""
+    return fmt.fixed(100 * frame["sim_level"].dropna().iloc[0], 2)
 
 
 def _verdicts_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
@@ -526,23 +527,31 @@ def _panels_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) ->
     """A frame's effects at one table size (``players``, default 4, else the middle size) as a forest of panels,
     one row per value of the ``label`` columns (joined by ", "; rows kept together by the first, in the frame's
     order), one panel per ``[x label, point, low, high, margin key]`` of ``panels`` (a sixth item "pp": the
-    margin is in percentage points of a share); its words may name ``{players}`` and ``{level}``."""
+    margin is in percentage points of a share). With ``by``, a panel opens with its value of that column and shows
+    those rows (one frame row per label and value). Its words may name ``{players}`` and ``{level}``."""
     o = v.options
     players = _played(exp, o.get("players", 4))
     at = frame[frame["players"] == players] if len(frame) else frame
     if not len(at):
         return None
+    level = _level(at) if "sim_level" in at else "95"
+    panels = [(c[:-1], True) if c[-1] == "pp" else (c, False) for c in o["panels"]]
+    if "by" in o:  # a long frame: each panel's columns from its own rows, side by side
+        wide, keys = at[o["label"]].drop_duplicates().reset_index(drop=True), o["label"]
+        for k, ((value, xlabel, *columns, key), percent) in enumerate(panels):
+            own = at[at[o["by"]] == value][[*keys, *columns]].rename(columns={c: f"{c}_{k}" for c in columns})
+            wide = wide.merge(own, on=keys, how="left", validate="one_to_one")
+            panels[k] = ([xlabel, *own.columns[len(keys) :], key], percent)
+        at = wide
     first = {x: k for k, x in enumerate(dict.fromkeys(at[o["label"][0]]))}
     at = at.assign(label=[", ".join(str(r[c]) for c in o["label"]) for _, r in at.iterrows()])
     at = at.assign(order=at[o["label"][0]].map(first)).sort_values("order", kind="stable")
-    panels = []
-    for xlabel, point, low, high, key, *unit in o["panels"]:
-        percent = unit == ["pp"]
-        panels.append((xlabel, point, low, high, exp.margins[key] / (100 if percent else 1), percent))
-    level = _level(at) if "sim_level" in at else "95"
     words = partial(_filled, setup=setup, players=players, level=level)
-    cap = setup.caption(words(o["caption"]), words(o["intervals"]))
-    return forest_chart(at, "label", panels, cap, name=v.name, title=words(v.title))
+    drawn = [
+        (words(xlabel), point, low, high, exp.margins[key] / (100 if percent else 1), percent)
+        for (xlabel, point, low, high, key), percent in panels
+    ]
+    return forest_chart(at, "label", drawn, _own_caption(o, setup, words), name=v.name, title=words(v.title))
 
 
 def _report_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:

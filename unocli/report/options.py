@@ -130,12 +130,18 @@ def _size_or_all(v: Any) -> str | None:
     return None if v == "all" else _one_size(v)
 
 
+def _panel(c: list[str]) -> list[str]:
+    """A panel of a ``panels`` view without its last item "pp" (a share's margin in percentage points)."""
+    return c[:-1] if c[-1:] == ["pp"] else c
+
+
 def _panels(v: Any) -> str | None:
-    """[[x label, point, low, high, margin key, ("pp")]]: the columns of each panel and the [margins] key of its band."""
+    """[[(value of by), x label, point, low, high, margin key, ("pp")]]: each panel's columns and the [margins] key of
+    its band (its value of ``by`` is checked against ``by`` by :func:`view_problem`)."""
 
     def ok(c: Any) -> bool:
-        shape = isinstance(c, list) and len(c) in (5, 6) and all(isinstance(x, str) and x for x in c)
-        return shape and c[4] in MARGINS and c[5:] in ([], ["pp"])
+        shape = isinstance(c, list) and all(isinstance(x, str) and x for x in c)
+        return shape and len(_panel(c)) in (5, 6) and _panel(c)[-1] in MARGINS
 
     if isinstance(v, list) and v and all(ok(c) for c in v):
         return None
@@ -222,7 +228,16 @@ VIEW_OPTIONS: dict[str, dict[str, Check]] = {
         "policies": _text,
     },
     "csv": {},
-    "panels": {"players": _one_size, "label": _names, "panels": _panels, "caption": _text, "intervals": _text},
+    "panels": {
+        "players": _one_size,
+        "label": _names,
+        "by": _column,
+        "panels": _panels,
+        "caption": _text,
+        "intervals": _text,
+        "n": _text,
+        "policies": _text,
+    },
     "forest": {"players": _one_size, "arm": _column, "caption": _text, "intervals": _text, "xlabel": _text},
     "heatmap": {
         "rows": lambda v: None if v in ("field", "players", "arm") else 'must be "field", "players" or "arm"',
@@ -268,4 +283,6 @@ def view_problem(kind: str, options: Mapping[str, Any]) -> tuple[str, str] | Non
     for k in VIEW_REQUIRED.get(kind, ()):
         if k not in options:
             return k, f"a {kind} view needs it"
+    if kind == "panels" and any(len(_panel(c)) != 5 + ("by" in options) for c in options["panels"]):
+        return "panels", "with by, each panel opens with its value of by: [value, x label, point, low, high, margin]"
     return None

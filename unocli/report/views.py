@@ -318,30 +318,3 @@ def dots(
     ]
     figure = plots.dot_chart(list(labels), series, title=title, xlabel=xlabel, caption=caption, zero=zero, percent=percent)
     return Chart(name, figure, caption, alt)
-
-
-def forest_panels(
-    t: pd.DataFrame,
-    keys: Sequence[str],
-    by: str,
-    panels: Sequence[tuple[str, str]],
-    label: Any,
-    *,
-    point: str,
-    margin: float,
-    cap: str,
-    name: str,
-    title: str,
-) -> Chart:
-    """One row per value of ``keys`` (named ``label(row)``), one panel per value of ``t[by]`` (``panels``: value,
-    x label): each row's ``point`` with its simultaneous interval (``sim_low``/``sim_high``), +-``margin`` shaded."""
-    rows = t[list(keys)].drop_duplicates().reset_index(drop=True)
-    wide = rows.assign(label=[label(r) for r in rows.itertuples()])
-    shown = []
-    for k, (value, xlabel) in enumerate(panels):
-        sub = t[t[by] == value].set_index(list(keys))
-        at = [sub.loc[tuple(r)] for r in rows.itertuples(index=False)]
-        for col in (point, "sim_low", "sim_high"):
-            wide[f"{col}_{k}"] = [r[col] for r in at]
-        shown.append((xlabel, f"{point}_{k}", f"sim_low_{k}", f"sim_high_{k}", margin, False))
-    return forest_chart(wide, "label", shown, cap, name=name, title=title)

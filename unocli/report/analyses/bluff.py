@@ -23,10 +23,10 @@ from unocli.analysis.bluff_situations import SituationResult, Sizes, play_situat
 from unocli.errors import ConfigError
 from unocli.game.policies import Policy, Respond, SearchMode
 from unocli.game.rules import WildDrawFour
-from unocli.report import kinds
+from unocli.report import fmt, kinds
 from unocli.report.analyses import bluff_text as text
 from unocli.report.analyses import bluff_views as views
-from unocli.report.analyses.common import Context
+from unocli.report.analyses.common import Context, caption
 from unocli.report.experiment import Experiment
 from unocli.report.model import Section, sentences
 from unocli.report.options import players_list, positive_int, probability_list
@@ -215,9 +215,18 @@ def render(result: BluffResult) -> Section:
         named = views.decision_blocks(dec, exp) | named
         findings = text.decision_findings(dec) + findings
         games, one = games + sum(dec.games.values()), sentences(rule)[0]
-    words = {"own": views.own_challenges(policies), "top_bluff": f"{result.grid.bvals[-1]:g}"}
-    setup = kinds.Setup(caption=lambda *a, **k: "", blocks=named, words=words)
+    words = {"own": views.own_challenges(policies), "top_bluff": f"{result.grid.bvals[-1]:g}", "informed": text.INFORMED}
+    words |= {"situation_n": f"{fmt.count(sit.sizes.situations)} deals per point ({sit.players} players)"}
+    words |= views.decision_words(dec) if dec is not None else {}
     g = result.grid
     frames = {"per-seat-effects": g.per_seat, "one-player-deviations": sit.deviations, "other-table-sizes": g.others}
+    frames["bluff-by-situation"] = views.chart_frame(sit.situations, sit.players, "every chance", True)
+    if dec is not None:
+        frames["bluff-decision"] = views.chart_frame(dec.table, dec.players, "every position", len(dec.fields) > 1)
+
+    def cap(what: str, intervals: str, n: str = "", policies: str | None = None) -> str:
+        return caption(exp, what, n, rules=exp.base.rules, policies=policies, intervals=intervals)
+
+    setup = kinds.Setup(caption=cap, blocks=named, words=words)
     blocks = kinds.declared(kinds.chosen(exp, VIEWS), exp, frames, setup)
     return Section(exp.name, exp.title, intro, findings, blocks, {"games": games}, one)

@@ -24,35 +24,31 @@ def level(t: pd.DataFrame) -> str:
 # ---------------------------------------------------------------- the decision
 
 
+def chart_frame(t: pd.DataFrame, players: int, every: str, fields: bool) -> pd.DataFrame:
+    """The rows of every own hand (own ``any``) at their table size, each named for the forest of panels sims/bluff.toml
+    declares (column ``row``): its field (with ``fields``) and the next player's hand (``every``: any hand)."""
+    rows = t[t["own_hand"] == ANY]
+    names = [
+        (f"{r.field}: " if fields else "") + (every if r.next_hand == ANY else f"next holds {r.next_hand}")
+        for r in rows.itertuples()
+    ]
+    return rows.assign(players=players, row=names)
+
+
+def decision_words(dec: DecisionResult) -> dict[str, str]:
+    """What the decision chart's caption and panels name (``{decision_n}``, ``{decision_policies}``, ``{best_rate}``)."""
+    every = dec.table[dec.table["next_hand"] == ANY].drop_duplicates("field")
+    return {
+        "decision_n": ", ".join(f"{fmt.count(int(r.n_positions))} positions under {r.field}" for r in every.itertuples()),
+        "decision_policies": ", ".join(f"every seat {f}, nobody bluffing" for f in dec.fields),
+        "best_rate": f"{dec.best_rate:.2f}",
+    }
+
+
 def decision_blocks(dec: DecisionResult, exp: Experiment) -> dict[str, Block]:
-    """The headline chart (own hand pooled, one panel per challenger) and the decision table, by view name."""
+    """The decision table and the fields' interactions, by view name (its chart is declared in sims/bluff.toml)."""
     t = dec.table.copy()
     t.insert(len(t.columns) - 1, "answer", text.decision_answers(t))
-    multi = len(dec.fields) > 1
-    every = t[t["next_hand"] == ANY].drop_duplicates("field")
-    n_text = ", ".join(f"{fmt.count(int(r.n_positions))} positions under {r.field}" for r in every.itertuples())
-    cap = caption(
-        exp,
-        "Round-win value of the +4 now minus the best other card, in pp, at positions holding a +4 and a card of the "
-        f"colour in play, by the next player's hand; grey band: the +/-{fmt.num(dec.margin_pp)} pp margin",
-        n_text,
-        rules=exp.base.rules,
-        policies=", ".join(f"every seat {f}, nobody bluffing" for f in dec.fields),
-        intervals=f"bars are simultaneous {level(t)}% intervals clustered by game (95% for the whole table, every field)",
-    )
-    names = [(c, f"c = {c}" if c != BEST else f"best response c = {dec.best_rate:.2f}") for c in ("0", "0.5", "1", BEST)]
-    chart = generic.forest_panels(
-        t[t["own_hand"] == ANY],
-        ("field", "next_hand"),
-        "challenger",
-        names,
-        lambda r: (f"{r.field}: " if multi else "") + ("every position" if r.next_hand == ANY else f"next holds {r.next_hand}"),
-        point="value_pp",
-        margin=dec.margin_pp,
-        cap=cap,
-        name="bluff-decision",
-        title="Bluff now or play the best other card?",
-    )
     keys = ["field", "next_hand", "own_hand"]
     shown = t[keys].drop_duplicates().reset_index(drop=True)
     first = t[t["challenger"] == "0"].set_index(keys)
@@ -78,7 +74,7 @@ def decision_blocks(dec: DecisionResult, exp: Experiment) -> dict[str, Block]:
         "the victim's answer to this +4 only; every later decision follows the field. The best response c is the "
         "equilibrium challenge rate of the grid below. Per-cell 95% intervals and Holm-adjusted p-values are in the CSV.",
     )
-    blocks: dict[str, Block] = {"bluff-decision-chart": chart, "bluff-decision": table}
+    blocks: dict[str, Block] = {"bluff-decision-table": table}
     if len(dec.between):
         blocks["bluff-decision-interactions"] = between_block("bluff-decision-interactions", dec.between, "cell")
     return blocks
@@ -100,32 +96,11 @@ def between_block(name: str, between: pd.DataFrame, what: str) -> TableBlock:
 
 
 def situation_blocks(sit: SituationResult, exp: Experiment, policies: dict[str, Policy]) -> dict[str, Block]:
+    """The situation table, the fields' interactions and the best-response search, by view name (the situations'
+    chart is declared in sims/bluff.toml)."""
     t = sit.situations.copy()
     t.insert(list(t.columns).index("gain_verdict"), "verdict", text.situation_words(t))
     n = fmt.count(sit.sizes.situations)
-    cap = caption(
-        exp,
-        "Seat 0's win share when it bluffs only while the next player holds the given number of cards, whatever its own "
-        "hand, minus its honest twin's on the same deals, in pp, per field (every seat the field's policy, the "
-        f"opponents never bluffing) and challenge policy ({text.INFORMED}); grey band: the +/-{fmt.num(sit.margin_pp)} "
-        "pp margin",
-        f"{n} deals per point ({sit.players} players)",
-        rules=exp.base.rules,
-        policies="every seat the field's policy",
-        intervals=f"bars are simultaneous {level(t)}% intervals (95% for the whole situation table, every field)",
-    )
-    chart = generic.forest_panels(
-        t[t["own_hand"] == ANY].rename(columns={"gain_sim_low": "sim_low", "gain_sim_high": "sim_high"}),
-        ("field", "next_hand"),
-        "challenge_policy",
-        [(c, f"{c} challengers") for c in ("never", "0.5", "always", "informed")],
-        lambda r: f"{r.field}: " + ("every chance" if r.next_hand == ANY else f"next holds {r.next_hand}"),
-        point="gain_pp",
-        margin=sit.margin_pp,
-        cap=cap,
-        name="bluff-by-situation",
-        title="Does a +4 bluff pay? By the next player's hand size, per field",
-    )
     keys = ["field", "next_hand", "own_hand"]
     shown = t[keys].drop_duplicates().reset_index(drop=True)
     for ch, _ in CHALLENGERS:
@@ -141,7 +116,7 @@ def situation_blocks(sit: SituationResult, exp: Experiment, policies: dict[str, 
         f"{text.note(policies)} Per-cell 95% intervals, bluffs and caught bluffs per game, the opponents' exact policy "
         f"and the gain per bluff (block bootstrap, shown where a cell saw at least {MIN_BLUFFS} bluffs) are in the CSV.",
     )
-    blocks: dict[str, Block] = {"bluff-by-situation-chart": chart, "bluff-by-situation": table}
+    blocks: dict[str, Block] = {"bluff-by-situation-table": table}
     if len(sit.between):
         blocks["bluff-field-interactions"] = between_block("bluff-field-interactions", sit.between, "situation")
     return blocks | {"best-response-iterations": _iterations(sit), "best-response-ends": _fixed_points(sit)}
