@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from unocli.analysis.frames import wide
 from unocli.report import kinds, views
 from unocli.report.model import Chart
 
@@ -51,7 +52,7 @@ def test_wide_puts_each_quantity_in_its_columns_in_the_frames_order():
             for q, a, m in (("turns", "x", 5.0), ("turns", "y", 6.0), ("won", "x", 0.5), ("won", "y", 0.25))
         ]
     )
-    w = views.wide(frame, {"turns": ("t", "t_lo", "t_hi"), "won": ("w",)}, arm="rules", n="turns")
+    w = wide(frame, {"turns": ("t", "t_lo", "t_hi"), "won": ("w",)}, arm="rules", n="turns")
     assert list(w.columns) == ["field", "players", "rules", "n", "t", "t_lo", "t_hi", "w"]
     assert list(w["rules"]) == ["x", "y"] and list(w["t_hi"]) == [6.0, 7.0] and list(w["w"]) == [0.5, 0.25]
 

@@ -144,13 +144,6 @@ class Experiment:
         policies = self.base.policies.summary() if self.base.policies else ""
         return "\n\n".join(part for part in (self.description, policies) if part)
 
-    def option(self, name: str) -> Any:
-        return self.options[name]
-
-    @property
-    def label(self) -> str:
-        return f"{self.path.name}" + (" (quick run)" if self.quick else "")
-
 
 class _Where:
     """Builds ConfigErrors that name the file and the key."""

@@ -5,8 +5,6 @@ it) and of the words the report supplies (title, caption): the report keeps
 its sentences, the views keep the drawing. matplotlib loads only when a chart
 is drawn, so a report's ``compute`` never imports it.
 
-- :func:`wide`, :func:`differences`, :func:`quantile_columns` (from :mod:`unocli.analysis.frames`, re-exported):
-  one row per (field, players, arm) with chosen quantities as columns, the paired differences, percentiles;
 - :func:`forest`: each row's difference from the baseline, centred on 0, the margin drawn as a band;
 - :func:`heatmap`: a difference over two of the frame's columns, annotated with its verdict;
 - :func:`percentiles`, :func:`histogram`, :func:`ecdf`: the distribution of a counted quantity;
@@ -25,7 +23,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from unocli.analysis.frames import differences, quantile_columns, wide
 from unocli.analysis.measures import dkw_eps, hist_quantile
 from unocli.report import fmt
 from unocli.report.experiment import Experiment
@@ -33,27 +30,6 @@ from unocli.report.model import Chart, TableBlock
 
 if TYPE_CHECKING:
     from unocli.report.plots import Series
-
-KEYS = ("field", "players", "arm")
-# The views, their own and those read from analysis.frames (re-exported: reports know them by this module).
-__all__ = [
-    "Ours",
-    "differences",
-    "dots",
-    "ecdf",
-    "forest",
-    "forest_chart",
-    "heatmap",
-    "histogram",
-    "interval",
-    "interval_series",
-    "percentiles",
-    "players_chart",
-    "published",
-    "quantile_columns",
-    "shown",
-    "wide",
-]
 
 
 def forest(

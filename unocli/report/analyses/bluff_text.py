@@ -1,7 +1,7 @@
 """The bluff report's words: the rule a player can use, the answer, the findings, over the analysis's frames.
 
 Every word of change ("pays", "loses") comes from a verdict of
-:func:`~unocli.study.stats.classify` (:func:`~unocli.report.analyses.common.change_word`):
+:func:`~unocli.study.stats.classify` (:func:`~unocli.report.words.change_word`):
 only a change larger than the margin is one. A claim that a bluff holds under
 one field and not another comes from the fields' interaction on common deals
 (its own simultaneous interval, :func:`~unocli.report.analyses.fields.scope`),

@@ -1,7 +1,7 @@
 """The house-rules report's words: the quotable answer, the ranking as a reader sees it, and the findings.
 
 Every word of change ("lengthens", "raises", "widens") comes from
-:func:`~unocli.report.analyses.common.change_word` of a verdict
+:func:`~unocli.report.words.change_word` of a verdict
 (:func:`~unocli.study.stats.classify`), so it is said only of a change larger
 than its margin; "holds under X but not Y" comes only from the interaction of
 fields (:mod:`unocli.study.interaction`, via :mod:`unocli.report.analyses.fields`).
