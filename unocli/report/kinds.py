@@ -5,7 +5,8 @@ words a view cannot know: its captions' setup, its own figures and blocks);
 each view's kind (:data:`KINDS`) draws it from the view's options, which
 :mod:`unocli.report.options` checks when the file is loaded. :func:`chosen`
 picks the file's views or the report's defaults, :func:`refused` says which a
-report cannot draw.
+report cannot draw. Each kind's options and the words its titles and captions
+may name are in docs/experiments.md.
 """
 
 from __future__ import annotations
@@ -361,11 +362,8 @@ def _column_of(form: str, names: Sequence[str]) -> Any:
 
 
 def _table_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
-    """A frame of the report's as it is, shown column by column (``columns``: [heading, form, column...]).
-
-    Its title, headings and ``note`` may name ``{level}``, the simultaneous level of the frame's ``sim_level``, and ``{rows}``,
-    its rows (and the report's ``Setup.words``).
-    """
+    """A frame of the report's as it is, shown column by column (``columns``: [heading, form, column...]); its words
+    may name ``{level}`` and ``{rows}``."""
     if not len(frame):
         return None
     values = {"rows": len(frame), **({"level": _level(frame)} if "sim_level" in frame else {})}
@@ -375,9 +373,8 @@ def _table_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> 
 
 
 def _sizes_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
-    """A table's ``columns`` (point, low, high) by table size, one line per value of ``by`` (default ``field``),
-    with a dotted ``hline`` and a dashed ``reference`` line (a column's value at each size, or with ``fair = true``
-    the fair share 1/n) when asked for."""
+    """A frame's ``columns`` (point, low, high) by table size, one line per value of ``by``, and the reference lines
+    asked for."""
     if not len(frame):
         return None
     o = v.options
@@ -405,9 +402,8 @@ def _sizes_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> 
 
 
 def _bars_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
-    """A table's ``columns`` (point, low, high) at one table size (``players``) as bars per value of ``x``, one
-    colour per value of ``by`` (default ``field``); ``fair = true`` draws the fair share 1/n dotted. Its words may
-    name ``{players}`` and ``{last}``, the last seat (the dealer of a single round)."""
+    """A frame's ``columns`` (point, low, high) at one table size as bars per value of ``x``, one colour per value
+    of ``by``."""
     from unocli.report import plots  # matplotlib only when drawing
 
     o, p = v.options, v.options["players"]
@@ -433,13 +429,8 @@ def _bars_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> B
 
 
 def _dots_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
-    """A table's ``columns`` (point, low, high) at one table size (``players``, default 4; the frame's first size
-    when it has not that one) as dots with error bars, one row per value of ``y``, one marker per value of ``by``
-    (default ``field``), both in the frame's order, times ``scale``; ``players = "all"`` draws every size (a marker
-    per size with ``by = "players"``). ``labels`` names a marker in the legend (a value of ``by`` -> its label, or
-    one label with ``{value}``); ``zero = false`` draws no line at 0. The caption's ``n`` and ``policies``, when
-    given, replace the report's; its words may name ``{players}``, ``{n}`` (the first size's n) and ``{series}``
-    (the markers drawn, by their labels)."""
+    """A frame's ``columns`` (point, low, high) at one table size (or every size) as dots with error bars, one row
+    per value of ``y`` and one marker per value of ``by``, both in the frame's order."""
     o = v.options
     if not len(frame):
         return None
@@ -487,9 +478,8 @@ def _at_size(v: View, frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def _curves_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
-    """A table's ``columns`` (point, low, high) over its column ``x`` at one table size (``players``, default 4; the
-    frame's first size when it has not that one), one line per value of ``by`` (default ``field``); ``log = true``
-    draws a logarithmic axis, on which a value of 0 is left out. Its words may name ``{players}`` and ``{n}``."""
+    """A frame's ``columns`` (point, low, high) over its column ``x`` at one table size, one line per value of
+    ``by`` (on a log axis without the zeros, which it cannot show)."""
     from unocli.report import plots  # matplotlib only when drawing
 
     if not len(frame):
@@ -524,11 +514,8 @@ def _csv_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Bl
 
 
 def _panels_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
-    """A frame's effects at one table size (``players``, default 4, else the middle size) as a forest of panels,
-    one row per value of the ``label`` columns (joined by ", "; rows kept together by the first, in the frame's
-    order), one panel per ``[x label, point, low, high, margin key]`` of ``panels`` (a sixth item "pp": the
-    margin is in percentage points of a share). With ``by``, a panel opens with its value of that column and shows
-    those rows (one frame row per label and value). Its words may name ``{players}`` and ``{level}``."""
+    """A frame's effects at one table size as a forest of panels, one row per value of the ``label`` columns and one
+    panel per item of ``panels`` (with ``by``, from the rows of its value of that column)."""
     o = v.options
     players = _played(exp, o.get("players", 4))
     at = frame[frame["players"] == players] if len(frame) else frame
