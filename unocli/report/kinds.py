@@ -41,7 +41,7 @@ from unocli.report.views import (
     published,
     shown,
 )
-from unocli.report.words import change_word, verdict_matrix
+from unocli.report.words import change_word, level, verdict_matrix
 from unocli.run.accumulate import TURNS_BINS
 from unocli.study.compare import is_binary
 from unocli.study.interaction import FieldInteraction
@@ -160,11 +160,11 @@ def _what(v: View, setup: Setup, default: str) -> str:
 
 def _shown_differences(d: pd.DataFrame, arm: str, unit: str, percent: bool) -> pd.DataFrame:
     """A differences table as a reader sees it: the change on its simultaneous interval, relative, n, verdict."""
-    level = fmt.fixed(100 * d["sim_level"].iloc[0], 2).rstrip("0").rstrip(".") if d["sim_level"].notna().any() else "95"
+    at = fmt.fixed(100 * d["sim_level"].iloc[0], 2).rstrip("0").rstrip(".") if d["sim_level"].notna().any() else "95"
     form = fmt.pp_ci if percent else partial(fmt.signed_ci, decimals=2)
     lows, highs = d["sim_low"].fillna(d["diff_low"]), d["sim_high"].fillna(d["diff_high"])
     shown = pd.DataFrame({k: d[k] for k in ("field", "players", arm) if d[k].astype(str).ne("").any()})
-    shown[f"change [simultaneous {level}% CI]"] = [form(*x) for x in zip(d["diff"], lows, highs, strict=True)]
+    shown[f"change [simultaneous {at}% CI]"] = [form(*x) for x in zip(d["diff"], lows, highs, strict=True)]
     shown["relative"] = [fmt.fixed(100 * r, 1, sign=True) + "%" for r in d["relative"]]
     shown["n (pairs)"] = d["n"].map(fmt.count)
     margin = d["margin"].dropna()
@@ -225,7 +225,6 @@ def _forest_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) ->
     if not len(d) or d["margin"].isna().all():
         return None
     percent = is_binary(v.quantity)
-    level = fmt.fixed(100 * d["sim_level"].iloc[0], 2)
     margin = float(d["margin"].iloc[0])
     shown_margin = f"{fmt.num(100 * margin)} pp" if percent else f"{fmt.num(margin)} {v.quantity}"
     title = _what(v, setup, f"Each {arm}'s effect on {v.quantity}") + f", {players} players"
@@ -233,7 +232,7 @@ def _forest_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) ->
     intervals = "bars are simultaneous {level}% intervals (95% for the whole family)"
     cap = setup.caption(
         _filled(v.options.get("caption", what + f"+/-{shown_margin}"), setup, players=players),
-        _filled(v.options.get("intervals", intervals), setup, level=level),
+        _filled(v.options.get("intervals", intervals), setup, level=level(d)),
     )
     labels = [", ".join(str(x) for x in (r[arm], r["field"]) if str(x)) for _, r in d.iterrows()]
     xlabel = v.options.get("xlabel", f"{v.quantity} minus {setup.baseline or 'the baseline'}" + (" (pp)" if percent else ""))
@@ -255,7 +254,7 @@ def _heatmap_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -
     d[arm] = pd.Categorical(d[arm], categories=list(dict.fromkeys(d[arm]))[::-1])  # the frame's order, top down
     rows, cols = (arm if r == "arm" else r for r in (v.options.get("rows", "arm"), v.options.get("cols", "players")))
     percent = is_binary(v.quantity)
-    words = partial(_filled, setup=setup, field=field or "", level=_level(d))
+    words = partial(_filled, setup=setup, field=field or "", level=level(d))
     title = words(_what(v, setup, f"Change in {v.quantity} from {{base}}"))
     what = words(v.options.get("caption", f"{title}, each cell with its verdict"))
     intervals = words(v.options.get("intervals", "verdicts read simultaneous intervals against the margin"))
@@ -279,11 +278,6 @@ def _filled(text: str, setup: Setup, **values: Any) -> str:
     return text
 
 
-def _level(frame: pd.DataFrame) -> str:
-    """The frame's simultaneous level in percent (its first row's that has one)."""
-    return fmt.fixed(100 * frame["sim_level"].dropna().iloc[0], 2)
-
-
 def _verdicts_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
     """One row per (players, arm), one column per field: the change on its simultaneous interval and its word."""
     arm = v.options.get("arm", "arm")
@@ -299,7 +293,7 @@ def _verdicts_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) 
 
     between = setup.between.get(v.quantity, {})
     table = verdict_matrix(d, ("players", arm), fields, cell, dict(between))
-    title = _filled(v.title, setup, level=_level(d), margin=fmt.num(float(d["margin"].iloc[0])))
+    title = _filled(v.title, setup, level=level(d), margin=fmt.num(float(d["margin"].iloc[0])))
     return TableBlock(v.name, title, table, d)
 
 
@@ -322,7 +316,7 @@ def _interactions_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Set
         }
     )
     margin = fmt.num(exp.margins[v.quantity]) if v.quantity in exp.margins else ""
-    return TableBlock(v.name, _filled(v.title, setup, level=_level(data), margin=margin), table, data)
+    return TableBlock(v.name, _filled(v.title, setup, level=level(data), margin=margin), table, data)
 
 
 # A ``table`` view's column forms (``options.FORMS``): a function of the columns and the decimals (``FORM:D``; without
@@ -366,7 +360,7 @@ def _table_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> 
     may name ``{level}`` and ``{rows}``."""
     if not len(frame):
         return None
-    values = {"rows": len(frame), **({"level": _level(frame)} if "sim_level" in frame else {})}
+    values = {"rows": len(frame), **({"level": level(frame)} if "sim_level" in frame else {})}
     columns = {_filled(str(h), setup, **values): _column_of(form, names) for h, form, *names in v.options["columns"]}
     title = _filled(v.title, setup, **values)
     return TableBlock(v.name, title, shown(frame, columns), frame, _filled(v.options.get("note", ""), setup, **values))
@@ -521,7 +515,7 @@ def _panels_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) ->
     at = frame[frame["players"] == players] if len(frame) else frame
     if not len(at):
         return None
-    level = _level(at) if "sim_level" in at else "95"
+    at_level = level(at) if "sim_level" in at else "95"
     panels = [(c[:-1], True) if c[-1] == "pp" else (c, False) for c in o["panels"]]
     if "by" in o:  # a long frame: each panel's columns from its own rows, side by side
         wide, keys = at[o["label"]].drop_duplicates().reset_index(drop=True), o["label"]
@@ -533,7 +527,7 @@ def _panels_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) ->
     first = {x: k for k, x in enumerate(dict.fromkeys(at[o["label"][0]]))}
     at = at.assign(label=[", ".join(str(r[c]) for c in o["label"]) for _, r in at.iterrows()])
     at = at.assign(order=at[o["label"][0]].map(first)).sort_values("order", kind="stable")
-    words = partial(_filled, setup=setup, players=players, level=level)
+    words = partial(_filled, setup=setup, players=players, level=at_level)
     drawn = [
         (words(xlabel), point, low, high, exp.margins[key] / (100 if percent else 1), percent)
         for (xlabel, point, low, high, key), percent in panels

@@ -33,6 +33,7 @@ from unocli.report.experiment import Experiment
 from unocli.report.model import Block, Section, TableBlock, md_table, sentences
 from unocli.report.options import players_list, positive_int, probability_list
 from unocli.report.views import heatmap
+from unocli.report.words import level
 from unocli.study.arm import PolicyFile, parse_policy
 from unocli.study.sweep import parse_values
 
@@ -233,10 +234,6 @@ def render(result: BluffResult) -> Section:
     setup = kinds.Setup(caption=cap, blocks=named, words=words)
     blocks = kinds.declared(kinds.chosen(exp, VIEWS), exp, frames, setup)
     return Section(exp.name, exp.title, intro, findings, blocks, {"games": games}, one)
-
-
-def level(t: pd.DataFrame) -> str:
-    return fmt.fixed(100 * t["sim_level"].dropna().iloc[0], 2)
 
 
 # ---------------------------------------------------------------- the decision

@@ -42,7 +42,7 @@ from unocli.report.design import Design, play
 from unocli.report.experiment import Experiment
 from unocli.report.model import Block, Section, TableBlock, sentences
 from unocli.report.options import policy_spec, positive_int
-from unocli.report.words import agreement, change_word, verdict_matrix
+from unocli.report.words import agreement, change_word, level, verdict_matrix
 from unocli.study.interaction import FieldInteraction
 from unocli.study.stats import LARGER, WITHIN_MARGIN
 
@@ -150,10 +150,6 @@ def run(exp: Experiment, ctx: Context) -> Section:
     return render(compute(exp, ctx))
 
 
-def _level(result: HouseRulesResult) -> str:
-    return fmt.fixed(100 * result.effects["sim_level"].iloc[0], 2)
-
-
 def _caption(result: HouseRulesResult, title: str, intervals: str, policies: str | None = None, n: str | None = None) -> str:
     n = n or f"{fmt.count(result.rounds[result.exp.players[0]])} deals per table size and field, every rule set on the same deals"
     policies = policies or ("every seat one field's policy: " + ", ".join(result.fields))
@@ -175,7 +171,7 @@ def _verdict_tables(result: HouseRulesResult) -> list[TableBlock]:
             else f"{fmt.num(result.exp.margins['win_share_pp'])} pp"
         )
         title = (
-            f"Each house rule's effect on the {what} under each field of players (simultaneous {_level(result)}% "
+            f"Each house rule's effect on the {what} under each field of players (simultaneous {level(result.effects)}% "
             f"intervals, equivalence margin +/-{margin}); the last column says whether the verdict holds under every "
             "field and what the test of the fields' difference (the interaction, table house-rules-fields-interaction) says"
         )
@@ -197,7 +193,7 @@ def _ranking_table(result: HouseRulesResult) -> TableBlock:
     title = (
         f"The house rules ranked against {result.base}, {r0['players']} players, every seat `{r0['field']}`, "
         f"{fmt.count(r0['n'])} deals, each rule on the same deals as {result.base}. Length and the first player's "
-        f"edge (share minus 1/n; x: relative to the fair share) on the matrix's simultaneous {_level(result)}% intervals; "
+        f"edge (share minus 1/n; x: relative to the fair share) on the matrix's simultaneous {level(result.effects)}% intervals; "
         f"the seat spread (largest gap between two seats' win shares) on a normal interval with its block-bootstrap "
         f"standard error, simultaneous {fmt.fixed(100 * r0['level_spread'], 2)}% over the {len(table)} rows; the "
         f"skill gap: {skill}. Margins +/-{fmt.num(m['turns'])} turns, +/-{fmt.num(m['win_share_pp'])} pp, "
