@@ -585,6 +585,19 @@ def test_a_panels_view_by_a_column_draws_one_panel_per_value_from_its_own_rows(t
     assert said == [(("c", "at 99.00%"), {"n": "basic deals", "policies": "every seat basic"})]
 
 
+def test_a_panels_view_by_a_column_refuses_two_rows_of_one_label_and_value(tmp_path):
+    from unocli.errors import ConfigError
+
+    exp = _exp(
+        tmp_path,
+        '[[view]]\nkind = "panels"\nname = "p"\noptions = { label = ["row"], by = "who", '
+        'panels = [["a", "A", "d", "lo", "hi", "turns"]], caption = "c", intervals = "i" }\n',
+    )
+    frame = pd.DataFrame({"players": 4, "row": ["x", "x"], "who": "a", "d": [1.0, 2.0], "lo": 0.0, "hi": 3.0})
+    with pytest.raises(ConfigError, match="view 'p': two rows of its frame have the same label and who"):
+        kinds.declared(exp.views, exp, frame, kinds.Setup(lambda *a, **k: "cap"))
+
+
 @pytest.mark.parametrize(
     ("panels", "by"),
     [('[["b", "d", "lo", "hi", "turns"]]', ', by = "who"'), ('[["b", "B", "d", "lo", "hi", "turns"]]', "")],

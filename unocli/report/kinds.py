@@ -519,6 +519,8 @@ def _panels_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) ->
     panels = [(c[:-1], True) if c[-1] == "pp" else (c, False) for c in o["panels"]]
     if "by" in o:  # a long frame: each panel's columns from its own rows, side by side
         wide, keys = at[o["label"]].drop_duplicates().reset_index(drop=True), o["label"]
+        if at.duplicated([*keys, o["by"]]).any():
+            raise ConfigError(f"view {v.name!r}: two rows of its frame have the same label and {o['by']}; each needs one")
         for k, ((value, xlabel, *columns, key), percent) in enumerate(panels):
             own = at[at[o["by"]] == value][[*keys, *columns]].rename(columns={c: f"{c}_{k}" for c in columns})
             wide = wide.merge(own, on=keys, how="left", validate="one_to_one")
