@@ -160,11 +160,11 @@ def _what(v: View, setup: Setup, default: str) -> str:
 
 def _shown_differences(d: pd.DataFrame, arm: str, unit: str, percent: bool) -> pd.DataFrame:
     """A differences table as a reader sees it: the change on its simultaneous interval, relative, n, verdict."""
-    at = fmt.fixed(100 * d["sim_level"].iloc[0], 2).rstrip("0").rstrip(".") if d["sim_level"].notna().any() else "95"
+    level_text = fmt.fixed(100 * d["sim_level"].iloc[0], 2).rstrip("0").rstrip(".") if d["sim_level"].notna().any() else "95"
     form = fmt.pp_ci if percent else partial(fmt.signed_ci, decimals=2)
     lows, highs = d["sim_low"].fillna(d["diff_low"]), d["sim_high"].fillna(d["diff_high"])
     shown = pd.DataFrame({k: d[k] for k in ("field", "players", arm) if d[k].astype(str).ne("").any()})
-    shown[f"change [simultaneous {at}% CI]"] = [form(*x) for x in zip(d["diff"], lows, highs, strict=True)]
+    shown[f"change [simultaneous {level_text}% CI]"] = [form(*x) for x in zip(d["diff"], lows, highs, strict=True)]
     shown["relative"] = [fmt.fixed(100 * r, 1, sign=True) + "%" for r in d["relative"]]
     shown["n (pairs)"] = d["n"].map(fmt.count)
     margin = d["margin"].dropna()
