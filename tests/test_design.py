@@ -11,6 +11,7 @@ Fixed seeds: a failure is a change of the code, not bad luck.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -18,7 +19,7 @@ import pytest
 from scipy import stats as sps
 
 from unocli.report.analyses.common import Context
-from unocli.report.design import COLUMNS, Design, play, select
+from unocli.report.design import COLUMNS, Design, play
 from unocli.report.experiment import load_experiment
 from unocli.run.backends import LocalBackend
 
@@ -38,6 +39,16 @@ rules = "stacking"
 """
 QUANTITIES = ("turns", "won", "win_first")
 MARGINS = {"turns": 1.0, "win_first": 0.005}
+
+
+def select(frame: pd.DataFrame, quantity: str, *, differences: bool = False, **where: Any) -> pd.DataFrame:
+    """The rows of one quantity (only the arms with a difference when ``differences``), filtered by column values."""
+    out = frame[frame["quantity"] == quantity]
+    if differences:
+        out = out[out["arm"] != out["baseline"]]
+    for key, value in where.items():
+        out = out[out[key] == value]
+    return out
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""The house rules as one ranking table (``analysis.house_rules.ranking``, worded by ``house_rules_text``): its
+"""The house rules as one ranking table (``analysis.house_rules.ranking``, worded by ``report.analyses.house_rules``): its
 figures against a hand count of the kernel's rows, its intervals against scipy, its verdicts against the rule
 written out in docs/statistics.md, its order against its stated key, and the answer paragraph generated from its
 verdicts.
@@ -22,7 +22,7 @@ from unocli.game.rules import resolve_rules
 from unocli.kernel import play_rows
 from unocli.kernel.encode import FIRST_PLAYER, WINNER
 from unocli.report.analyses import Context, house_rules
-from unocli.report.analyses.house_rules_text import shown
+from unocli.report.analyses.house_rules import shown
 from unocli.report.experiment import load_experiment
 from unocli.run.backends import LocalBackend
 

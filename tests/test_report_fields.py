@@ -18,7 +18,7 @@ import pandas as pd
 import pytest
 
 from unocli.errors import ConfigError
-from unocli.report.analyses import Context, game_length, house_rules, house_rules_text, stacking
+from unocli.report.analyses import Context, game_length, house_rules, stacking
 from unocli.report.analyses.fields import (
     field_experiment,
     field_sizes,
@@ -158,7 +158,7 @@ def test_house_rules_reports_a_rule_that_matters_under_one_field_only(tmp_path, 
         assert quiet[column] == 0.0, column
     assert quiet["turns_verdict"] == "equivalent" and quiet["first_verdict"] == "equivalent"
     assert loud["turns_sim_low"] > 1 and loud["turns_verdict"] == "larger"  # beyond the 1-turn margin
-    assert house_rules_text.rule_verdicts(result, "penalty10", 4, "turns") == {"basic": "no change", FORGETFUL: "lengthens"}
+    assert house_rules.rule_verdicts(result, "penalty10", 4, "turns") == {"basic": "no change", FORGETFUL: "lengthens"}
     # the swap-target arm is the plain 7-0 rule only for the field whose own swap target is "next"
     assert (FORGETFUL, "seven-o", "seven-o-next") in result.identical
     assert ("basic", "seven-o", "seven-o-next") not in result.identical

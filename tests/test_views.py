@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from unocli.analysis.frames import wide
 from unocli.report import kinds, views
 from unocli.report.model import Chart
 
@@ -51,7 +52,7 @@ def test_wide_puts_each_quantity_in_its_columns_in_the_frames_order():
             for q, a, m in (("turns", "x", 5.0), ("turns", "y", 6.0), ("won", "x", 0.5), ("won", "y", 0.25))
         ]
     )
-    w = views.wide(frame, {"turns": ("t", "t_lo", "t_hi"), "won": ("w",)}, arm="rules", n="turns")
+    w = wide(frame, {"turns": ("t", "t_lo", "t_hi"), "won": ("w",)}, arm="rules", n="turns")
     assert list(w.columns) == ["field", "players", "rules", "n", "t", "t_lo", "t_hi", "w"]
     assert list(w["rules"]) == ["x", "y"] and list(w["t_hi"]) == [6.0, 7.0] and list(w["w"]) == [0.5, 0.25]
 
@@ -557,3 +558,56 @@ def test_a_panels_view_draws_each_panel_of_one_table_size_with_its_margin(tmp_pa
     bands = {round(p.get_width(), 6) for ax in (turns, first) for p in ax.patches if p.get_label() == "equivalence band"}
     assert bands == {2.0, 0.01}  # +/-1 turn; +/-0.5 pp, drawn as a share
     assert said == [("c official +/-1", "at 99.00%")]
+
+
+def test_a_panels_view_by_a_column_draws_one_panel_per_value_from_its_own_rows(tmp_path):
+    """A long frame, one row per (row, who): with by = "who" each panel shows its value's rows, in the panels' order
+    (b before a), matched by row; the rows in the frame's order; x labels, n and policies filled ({players},
+    {level} with the first level given, the report's words); a view at 4 players leaves the 2-player rows out."""
+    exp = _exp(
+        tmp_path,
+        '[[view]]\nkind = "panels"\nname = "p"\ntitle = "T"\noptions = { label = ["row"], by = "who", '
+        'panels = [["b", "B at {players}", "d", "lo", "hi", "turns"], ["a", "A {mine}", "d", "lo", "hi", "turns"]], '
+        'caption = "c", intervals = "at {level}%", n = "{mine} deals", policies = "every seat {mine}" }\n',
+    )
+    rows = [(p, r, w, d) for p in (2, 4) for r in ("zeta", "alpha") for w, d in (("a", 1.0), ("b", 3.0))]
+    frame = pd.DataFrame(rows, columns=["players", "row", "who", "d"]).iloc[::-1]  # alpha first, b's rows before a's
+    frame = frame.assign(d=frame["d"] * frame["players"] + (frame["row"] == "alpha"), lo=lambda f: f["d"] - 0.5)
+    frame = frame.assign(hi=lambda f: f["d"] + 0.5, sim_level=[None, *[0.99] * 7])  # no level in its 1st row
+    said = []
+    setup = kinds.Setup(lambda *a, **k: said.append((a, k)) or "cap", "official", words={"mine": "basic"})
+    (chart,) = kinds.declared(exp.views, exp, frame, setup)
+    b, a = chart.figure.axes[:2]
+    assert [t.get_text() for t in b.get_yticklabels()] == ["alpha", "zeta"]  # the frame's order, not b's or a's
+    assert (b.get_xlabel(), a.get_xlabel()) == ("B at 4", "A basic")
+    ys = {ax: {round(y): x for c in ax.containers for x, y in zip(*c.lines[0].get_data(), strict=True)} for ax in (a, b)}
+    assert ys[b] == {1: 13.0, 0: 12.0} and ys[a] == {1: 5.0, 0: 4.0}  # zeta 3 x 4 for b, 1 x 4 for a; alpha 1 more
+    assert said == [(("c", "at 99.00%"), {"n": "basic deals", "policies": "every seat basic"})]
+
+
+def test_a_panels_view_by_a_column_refuses_two_rows_of_one_label_and_value(tmp_path):
+    from unocli.errors import ConfigError
+
+    exp = _exp(
+        tmp_path,
+        '[[view]]\nkind = "panels"\nname = "p"\noptions = { label = ["row"], by = "who", '
+        'panels = [["a", "A", "d", "lo", "hi", "turns"]], caption = "c", intervals = "i" }\n',
+    )
+    frame = pd.DataFrame({"players": 4, "row": ["x", "x"], "who": "a", "d": [1.0, 2.0], "lo": 0.0, "hi": 3.0})
+    with pytest.raises(ConfigError, match="view 'p': two rows of its frame have the same label and who"):
+        kinds.declared(exp.views, exp, frame, kinds.Setup(lambda *a, **k: "cap"))
+
+
+@pytest.mark.parametrize(
+    ("panels", "by"),
+    [('[["b", "d", "lo", "hi", "turns"]]', ', by = "who"'), ('[["b", "B", "d", "lo", "hi", "turns"]]', "")],
+)
+def test_a_panels_view_opens_each_panel_with_its_value_of_by_and_only_with_by(tmp_path, panels, by):
+    from unocli.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=r"view\[0\]\.options\.panels.*with by"):
+        _exp(
+            tmp_path,
+            f'[[view]]\nkind = "panels"\noptions = {{ label = ["row"]{by}, panels = {panels}, caption = "c", '
+            'intervals = "i" }\n',
+        )

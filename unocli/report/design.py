@@ -183,13 +183,3 @@ def tidy(
     frame = pd.DataFrame(rows).reindex(columns=list(COLUMNS))
     frame["diff_n"] = frame["diff_n"].astype("Int64")
     return frame
-
-
-def select(frame: pd.DataFrame, quantity: str, *, differences: bool = False, **where: Any) -> pd.DataFrame:
-    """The rows of one quantity (only the arms with a difference when ``differences``), filtered by column values."""
-    out = frame[frame["quantity"] == quantity]
-    if differences:
-        out = out[out["arm"] != out["baseline"]]
-    for key, value in where.items():
-        out = out[out[key] == value]
-    return out

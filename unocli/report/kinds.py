@@ -5,7 +5,8 @@ words a view cannot know: its captions' setup, its own figures and blocks);
 each view's kind (:data:`KINDS`) draws it from the view's options, which
 :mod:`unocli.report.options` checks when the file is loaded. :func:`chosen`
 picks the file's views or the report's defaults, :func:`refused` says which a
-report cannot draw.
+report cannot draw. Each kind's options and the words its titles and captions
+may name are in docs/experiments.md.
 """
 
 from __future__ import annotations
@@ -35,13 +36,12 @@ from unocli.report.views import (
     histogram,
     interval,
     interval_series,
-    lines,
     percentiles,
     players_chart,
     published,
     shown,
 )
-from unocli.report.words import change_word, verdict_matrix
+from unocli.report.words import change_word, level, verdict_matrix
 from unocli.run.accumulate import TURNS_BINS
 from unocli.study.compare import is_binary
 from unocli.study.interaction import FieldInteraction
@@ -160,11 +160,11 @@ def _what(v: View, setup: Setup, default: str) -> str:
 
 def _shown_differences(d: pd.DataFrame, arm: str, unit: str, percent: bool) -> pd.DataFrame:
     """A differences table as a reader sees it: the change on its simultaneous interval, relative, n, verdict."""
-    level = fmt.fixed(100 * d["sim_level"].iloc[0], 2).rstrip("0").rstrip(".") if d["sim_level"].notna().any() else "95"
+    level_text = fmt.fixed(100 * d["sim_level"].iloc[0], 2).rstrip("0").rstrip(".") if d["sim_level"].notna().any() else "95"
     form = fmt.pp_ci if percent else partial(fmt.signed_ci, decimals=2)
     lows, highs = d["sim_low"].fillna(d["diff_low"]), d["sim_high"].fillna(d["diff_high"])
     shown = pd.DataFrame({k: d[k] for k in ("field", "players", arm) if d[k].astype(str).ne("").any()})
-    shown[f"change [simultaneous {level}% CI]"] = [form(*x) for x in zip(d["diff"], lows, highs, strict=True)]
+    shown[f"change [simultaneous {level_text}% CI]"] = [form(*x) for x in zip(d["diff"], lows, highs, strict=True)]
     shown["relative"] = [fmt.fixed(100 * r, 1, sign=True) + "%" for r in d["relative"]]
     shown["n (pairs)"] = d["n"].map(fmt.count)
     margin = d["margin"].dropna()
@@ -197,8 +197,6 @@ def _wide_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> B
 
 
 def _lines_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
-    from unocli.report import plots  # matplotlib only when drawing
-
     rows = frame[frame["quantity"] == v.quantity]
     for key in ("arm", "field"):
         if key in v.options:
@@ -206,25 +204,14 @@ def _lines_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> 
     if not len(rows):
         return None
     by = v.options.get("by", "arm")
-    names = list(dict.fromkeys(rows[by]))
-    percent = bool(v.options.get("percent", is_binary(v.quantity)))
-    fair = plots.Series("fair share 1/n", [1 / p for p in exp.players]) if v.options.get("fair") else None
+    series = interval_series(rows, by, list(dict.fromkeys(rows[by])), ("mean", "low", "high"), x="players")
+    fair = ("fair share 1/n", [1 / p for p in exp.players]) if v.options.get("fair") else None
     title = _what(v, setup, f"Mean {v.quantity} by table size")
     what = f"{title} (one line per {by})" + ("; dashed line: the fair share 1/n" if fair else "")
     cap = setup.caption(_filled(v.options.get("caption", what), setup, title=title), _MEAN_INTERVALS)
-    figure = plots.line_chart(
-        exp.players,
-        lines(rows, by, names, ("mean", "low", "high")),
-        band=False,
-        title=title,
-        xlabel="players at the table",
-        ylabel=v.options.get("ylabel", v.quantity),
-        xticks=exp.players,
-        percent=percent,
-        caption=cap,
-        reference=fair,
-    )
-    return Chart(v.name, figure, cap, title)
+    percent = bool(v.options.get("percent", is_binary(v.quantity)))
+    ylabel = v.options.get("ylabel", v.quantity)
+    return players_chart(exp, series, cap, name=v.name, alt=title, title=title, ylabel=ylabel, percent=percent, reference=fair)
 
 
 _MEAN_INTERVALS = "error bars are 95% intervals (Wilson for a share, t for a mean)"
@@ -233,13 +220,11 @@ _MEAN_INTERVALS = "error bars are 95% intervals (Wilson for a share, t for a mea
 def _forest_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
     arm = v.options.get("arm", "arm")
     d = differences(frame, v.quantity, arm=arm)
-    players = v.options.get("players", 4)  # a size not played: the middle one
-    players = players if players in exp.players else exp.players[len(exp.players) // 2]
+    players = _played(exp, v.options.get("players", 4))
     d = d[d["players"] == players]
     if not len(d) or d["margin"].isna().all():
         return None
     percent = is_binary(v.quantity)
-    level = fmt.fixed(100 * d["sim_level"].iloc[0], 2)
     margin = float(d["margin"].iloc[0])
     shown_margin = f"{fmt.num(100 * margin)} pp" if percent else f"{fmt.num(margin)} {v.quantity}"
     title = _what(v, setup, f"Each {arm}'s effect on {v.quantity}") + f", {players} players"
@@ -247,7 +232,7 @@ def _forest_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) ->
     intervals = "bars are simultaneous {level}% intervals (95% for the whole family)"
     cap = setup.caption(
         _filled(v.options.get("caption", what + f"+/-{shown_margin}"), setup, players=players),
-        _filled(v.options.get("intervals", intervals), setup, level=level),
+        _filled(v.options.get("intervals", intervals), setup, level=level(d)),
     )
     labels = [", ".join(str(x) for x in (r[arm], r["field"]) if str(x)) for _, r in d.iterrows()]
     xlabel = v.options.get("xlabel", f"{v.quantity} minus {setup.baseline or 'the baseline'}" + (" (pp)" if percent else ""))
@@ -269,7 +254,7 @@ def _heatmap_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -
     d[arm] = pd.Categorical(d[arm], categories=list(dict.fromkeys(d[arm]))[::-1])  # the frame's order, top down
     rows, cols = (arm if r == "arm" else r for r in (v.options.get("rows", "arm"), v.options.get("cols", "players")))
     percent = is_binary(v.quantity)
-    words = partial(_filled, setup=setup, field=field or "", level=_level(d))
+    words = partial(_filled, setup=setup, field=field or "", level=level(d))
     title = words(_what(v, setup, f"Change in {v.quantity} from {{base}}"))
     what = words(v.options.get("caption", f"{title}, each cell with its verdict"))
     intervals = words(v.options.get("intervals", "verdicts read simultaneous intervals against the margin"))
@@ -293,10 +278,6 @@ def _filled(text: str, setup: Setup, **values: Any) -> str:
     return text
 
 
-def _level(frame: pd.DataFrame) -> str:
-    return fmt.fixed(100 * frame["sim_level"].iloc[0], 2)
-
-
 def _verdicts_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
     """One row per (players, arm), one column per field: the change on its simultaneous interval and its word."""
     arm = v.options.get("arm", "arm")
@@ -312,7 +293,7 @@ def _verdicts_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) 
 
     between = setup.between.get(v.quantity, {})
     table = verdict_matrix(d, ("players", arm), fields, cell, dict(between))
-    title = _filled(v.title, setup, level=_level(d), margin=fmt.num(float(d["margin"].iloc[0])))
+    title = _filled(v.title, setup, level=level(d), margin=fmt.num(float(d["margin"].iloc[0])))
     return TableBlock(v.name, title, table, d)
 
 
@@ -335,7 +316,7 @@ def _interactions_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Set
         }
     )
     margin = fmt.num(exp.margins[v.quantity]) if v.quantity in exp.margins else ""
-    return TableBlock(v.name, _filled(v.title, setup, level=_level(data), margin=margin), table, data)
+    return TableBlock(v.name, _filled(v.title, setup, level=level(data), margin=margin), table, data)
 
 
 # A ``table`` view's column forms (``options.FORMS``): a function of the columns and the decimals (``FORM:D``; without
@@ -375,23 +356,19 @@ def _column_of(form: str, names: Sequence[str]) -> Any:
 
 
 def _table_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
-    """A frame of the report's as it is, shown column by column (``columns``: [heading, form, column...]).
-
-    Its title, headings and ``note`` may name ``{level}``, the simultaneous level of the frame's ``sim_level``, and ``{rows}``,
-    its rows (and the report's ``Setup.words``).
-    """
+    """A frame of the report's as it is, shown column by column (``columns``: [heading, form, column...]); its words
+    may name ``{level}`` and ``{rows}``."""
     if not len(frame):
         return None
-    values = {"rows": len(frame), **({"level": _level(frame)} if "sim_level" in frame else {})}
+    values = {"rows": len(frame), **({"level": level(frame)} if "sim_level" in frame else {})}
     columns = {_filled(str(h), setup, **values): _column_of(form, names) for h, form, *names in v.options["columns"]}
     title = _filled(v.title, setup, **values)
     return TableBlock(v.name, title, shown(frame, columns), frame, _filled(v.options.get("note", ""), setup, **values))
 
 
 def _sizes_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
-    """A table's ``columns`` (point, low, high) by table size, one line per value of ``by`` (default ``field``),
-    with a dotted ``hline`` and a dashed ``reference`` line (a column's value at each size, or with ``fair = true``
-    the fair share 1/n) when asked for."""
+    """A frame's ``columns`` (point, low, high) by table size, one line per value of ``by``, and the reference lines
+    asked for."""
     if not len(frame):
         return None
     o = v.options
@@ -419,9 +396,8 @@ def _sizes_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> 
 
 
 def _bars_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
-    """A table's ``columns`` (point, low, high) at one table size (``players``) as bars per value of ``x``, one
-    colour per value of ``by`` (default ``field``); ``fair = true`` draws the fair share 1/n dotted. Its words may
-    name ``{players}`` and ``{last}``, the last seat (the dealer of a single round)."""
+    """A frame's ``columns`` (point, low, high) at one table size as bars per value of ``x``, one colour per value
+    of ``by``."""
     from unocli.report import plots  # matplotlib only when drawing
 
     o, p = v.options, v.options["players"]
@@ -447,13 +423,8 @@ def _bars_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> B
 
 
 def _dots_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
-    """A table's ``columns`` (point, low, high) at one table size (``players``, default 4; the frame's first size
-    when it has not that one) as dots with error bars, one row per value of ``y``, one marker per value of ``by``
-    (default ``field``), both in the frame's order, times ``scale``; ``players = "all"`` draws every size (a marker
-    per size with ``by = "players"``). ``labels`` names a marker in the legend (a value of ``by`` -> its label, or
-    one label with ``{value}``); ``zero = false`` draws no line at 0. The caption's ``n`` and ``policies``, when
-    given, replace the report's; its words may name ``{players}``, ``{n}`` (the first size's n) and ``{series}``
-    (the markers drawn, by their labels)."""
+    """A frame's ``columns`` (point, low, high) at one table size (or every size) as dots with error bars, one row
+    per value of ``y`` and one marker per value of ``by``, both in the frame's order."""
     o = v.options
     if not len(frame):
         return None
@@ -489,6 +460,11 @@ def _own_caption(o: Mapping[str, Any], setup: Setup, words: Callable[[str], str]
     return setup.caption(words(o["caption"]), words(o["intervals"]), **said)
 
 
+def _played(exp: Experiment, players: int) -> int:
+    """``players`` where the experiment plays that table size, else its middle size."""
+    return players if players in exp.players else exp.players[len(exp.players) // 2]
+
+
 def _at_size(v: View, frame: pd.DataFrame) -> pd.DataFrame:
     """The frame's rows at the view's table size (``players``, default 4), or at its first size without that one."""
     p = v.options.get("players", 4)
@@ -496,9 +472,8 @@ def _at_size(v: View, frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def _curves_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
-    """A table's ``columns`` (point, low, high) over its column ``x`` at one table size (``players``, default 4; the
-    frame's first size when it has not that one), one line per value of ``by`` (default ``field``); ``log = true``
-    draws a logarithmic axis, on which a value of 0 is left out. Its words may name ``{players}`` and ``{n}``."""
+    """A frame's ``columns`` (point, low, high) over its column ``x`` at one table size, one line per value of
+    ``by`` (on a log axis without the zeros, which it cannot show)."""
     from unocli.report import plots  # matplotlib only when drawing
 
     if not len(frame):
@@ -533,27 +508,33 @@ def _csv_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Bl
 
 
 def _panels_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
-    """A frame's effects at one table size (``players``, default 4, else the middle size) as a forest of panels,
-    one row per value of the ``label`` columns (joined by ", "; rows kept together by the first, in the frame's
-    order), one panel per ``[x label, point, low, high, margin key]`` of ``panels`` (a sixth item "pp": the
-    margin is in percentage points of a share); its words may name ``{players}`` and ``{level}``."""
+    """A frame's effects at one table size as a forest of panels, one row per value of the ``label`` columns and one
+    panel per item of ``panels`` (with ``by``, from the rows of its value of that column)."""
     o = v.options
-    players = o.get("players", 4)
-    players = players if players in exp.players else exp.players[len(exp.players) // 2]
+    players = _played(exp, o.get("players", 4))
     at = frame[frame["players"] == players] if len(frame) else frame
     if not len(at):
         return None
+    at_level = level(at) if "sim_level" in at else "95"
+    panels = [(c[:-1], True) if c[-1] == "pp" else (c, False) for c in o["panels"]]
+    if "by" in o:  # a long frame: each panel's columns from its own rows, side by side
+        wide, keys = at[o["label"]].drop_duplicates().reset_index(drop=True), o["label"]
+        if at.duplicated([*keys, o["by"]]).any():
+            raise ConfigError(f"view {v.name!r}: two rows of its frame have the same label and {o['by']}; each needs one")
+        for k, ((value, xlabel, *columns, key), percent) in enumerate(panels):
+            own = at[at[o["by"]] == value][[*keys, *columns]].rename(columns={c: f"{c}_{k}" for c in columns})
+            wide = wide.merge(own, on=keys, how="left", validate="one_to_one")
+            panels[k] = ([xlabel, *own.columns[len(keys) :], key], percent)
+        at = wide
     first = {x: k for k, x in enumerate(dict.fromkeys(at[o["label"][0]]))}
     at = at.assign(label=[", ".join(str(r[c]) for c in o["label"]) for _, r in at.iterrows()])
     at = at.assign(order=at[o["label"][0]].map(first)).sort_values("order", kind="stable")
-    panels = []
-    for xlabel, point, low, high, key, *unit in o["panels"]:
-        percent = unit == ["pp"]
-        panels.append((xlabel, point, low, high, exp.margins[key] / (100 if percent else 1), percent))
-    level = _level(at) if "sim_level" in at else "95"
-    words = partial(_filled, setup=setup, players=players, level=level)
-    cap = setup.caption(words(o["caption"]), words(o["intervals"]))
-    return forest_chart(at, "label", panels, cap, name=v.name, title=words(v.title))
+    words = partial(_filled, setup=setup, players=players, level=at_level)
+    drawn = [
+        (words(xlabel), point, low, high, exp.margins[key] / (100 if percent else 1), percent)
+        for (xlabel, point, low, high, key), percent in panels
+    ]
+    return forest_chart(at, "label", drawn, _own_caption(o, setup, words), name=v.name, title=words(v.title))
 
 
 def _report_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
@@ -585,7 +566,7 @@ def _distribution_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Set
     middle one when that size is not played)."""
     f = _field(v, list(dict.fromkeys(k[0] for k in setup.hists)))
     if isinstance(v.options.get("players"), int):
-        p = v.options["players"] if v.options["players"] in exp.players else exp.players[len(exp.players) // 2]
+        p = _played(exp, v.options["players"])
         arms = list(dict.fromkeys(a for (g, q, a) in setup.hists if (g, q) == (f, p)))
         hists, n = [(a, setup.hists[(f, p, a)]) for a in arms], setup.counts[p]
     else:
@@ -616,26 +597,12 @@ _DRAW: dict[str, Callable[[View, Experiment, pd.DataFrame, Setup], Block | None]
     "bars": _bars_view,
     "dots": _dots_view,
     "curves": _curves_view,
-    "panels": _panels_view,
     "csv": _csv_view,
+    "panels": _panels_view,
     "percentiles": _percentiles_view,
     "histogram": _distribution_view,
     "ecdf": _distribution_view,
 }
 KINDS = tuple(_DRAW)
 # The kinds a report draws from its frames alone (no histograms, interactions between fields or published figures).
-FRAME_KINDS = (
-    "differences",
-    "wide",
-    "lines",
-    "forest",
-    "heatmap",
-    "table",
-    "report",
-    "sizes",
-    "bars",
-    "dots",
-    "curves",
-    "csv",
-    "panels",
-)
+FRAME_KINDS = tuple(k for k in KINDS if k not in ("published", "verdicts", "interactions", "percentiles", "histogram", "ecdf"))

@@ -130,12 +130,18 @@ def _size_or_all(v: Any) -> str | None:
     return None if v == "all" else _one_size(v)
 
 
+def _panel(c: list[str]) -> list[str]:
+    """A panel of a ``panels`` view without its last item "pp" (a share's margin in percentage points)."""
+    return c[:-1] if c[-1:] == ["pp"] else c
+
+
 def _panels(v: Any) -> str | None:
-    """[[x label, point, low, high, margin key, ("pp")]]: the columns of each panel and the [margins] key of its band."""
+    """[[(value of by), x label, point, low, high, margin key, ("pp")]]: each panel's columns and the [margins] key of
+    its band (its value of ``by`` is checked against ``by`` by :func:`view_problem`)."""
 
     def ok(c: Any) -> bool:
-        shape = isinstance(c, list) and len(c) in (5, 6) and all(isinstance(x, str) and x for x in c)
-        return shape and c[4] in MARGINS and c[5:] in ([], ["pp"])
+        shape = isinstance(c, list) and all(isinstance(x, str) and x for x in c)
+        return shape and len(_panel(c)) in (5, 6) and _panel(c)[-1] in MARGINS
 
     if isinstance(v, list) and v and all(ok(c) for c in v):
         return None
@@ -156,13 +162,10 @@ def _columns(v: Any) -> str | None:
     return f"must be a list of [heading, form, column...] with forms {', '.join(FORMS)} (FORM:D for D decimals)"
 
 
-_DISTRIBUTION: dict[str, Check] = {
-    "field": _text,
-    "players": players_list,
-    "xlabel": _text,
-    "alt": _text,
-    "caption": _text,
-}
+# The words of a chart a view draws, and the columns of its lines, bars or dots ([point, low, high] per value of by).
+_WORDS: dict[str, Check] = {"caption": _text, "intervals": _text, "alt": _text}
+_SERIES: dict[str, Check] = {"columns": _three_columns, "by": _column}
+_DISTRIBUTION: dict[str, Check] = {"field": _text, "players": players_list, "xlabel": _text, "alt": _text, "caption": _text}
 # The kinds of view that draw no one quantity of the design frame (a [[view]] of another kind names one).
 NO_QUANTITY = ("published", "table", "report", "sizes", "bars", "dots", "curves", "csv", "panels")
 # A view's kinds and the options each takes: name -> the check of its value (None: fine, else why not).
@@ -179,12 +182,9 @@ VIEW_OPTIONS: dict[str, dict[str, Check]] = {
         "caption": _text,
     },
     "sizes": {
-        "columns": _three_columns,
-        "by": _column,
+        **_SERIES,
         "ylabel": _text,
-        "caption": _text,
-        "intervals": _text,
-        "alt": _text,
+        **_WORDS,
         "percent": _bool,
         "hline": _number,
         "hline_label": _text,
@@ -195,13 +195,10 @@ VIEW_OPTIONS: dict[str, dict[str, Check]] = {
     "bars": {
         "players": _one_size,
         "x": _column,
-        "columns": _three_columns,
-        "by": _column,
+        **_SERIES,
         "xlabel": _text,
         "ylabel": _text,
-        "caption": _text,
-        "intervals": _text,
-        "alt": _text,
+        **_WORDS,
         "percent": _bool,
         "fair": _bool,
     },
@@ -209,40 +206,37 @@ VIEW_OPTIONS: dict[str, dict[str, Check]] = {
         "players": _size_or_all,
         "zero": _bool,
         "y": _column,
-        "by": _column,
-        "columns": _three_columns,
+        **_SERIES,
         "scale": _number,
         "percent": _bool,
         "xlabel": _text,
-        "caption": _text,
-        "intervals": _text,
+        **_WORDS,
         "n": _text,
         "policies": _text,
-        "alt": _text,
         "labels": _labels,
     },
     "curves": {
         "players": _one_size,
         "x": _column,
-        "by": _column,
-        "columns": _three_columns,
+        **_SERIES,
         "log": _bool,
         "percent": _bool,
         "xlabel": _text,
         "ylabel": _text,
-        "caption": _text,
-        "intervals": _text,
+        **_WORDS,
         "n": _text,
         "policies": _text,
-        "alt": _text,
     },
     "csv": {},
     "panels": {
         "players": _one_size,
         "label": _names,
+        "by": _column,
         "panels": _panels,
         "caption": _text,
         "intervals": _text,
+        "n": _text,
+        "policies": _text,
     },
     "forest": {"players": _one_size, "arm": _column, "caption": _text, "intervals": _text, "xlabel": _text},
     "heatmap": {
@@ -289,4 +283,6 @@ def view_problem(kind: str, options: Mapping[str, Any]) -> tuple[str, str] | Non
     for k in VIEW_REQUIRED.get(kind, ()):
         if k not in options:
             return k, f"a {kind} view needs it"
+    if kind == "panels" and any(len(_panel(c)) != 5 + ("by" in options) for c in options["panels"]):
+        return "panels", "with by, each panel opens with its value of by: [value, x label, point, low, high, margin]"
     return None

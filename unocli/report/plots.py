@@ -65,6 +65,13 @@ def _figure(height: float, caption: str) -> tuple[Figure, float]:
     return fig, cap_h / (height + cap_h)
 
 
+def _errors(s: Series, y: np.ndarray) -> np.ndarray | None:
+    """Error-bar lengths below and above ``y`` (never negative), or None for a series without an interval."""
+    if s.lo is None or s.hi is None:
+        return None
+    return np.clip(np.vstack([y - np.asarray(s.lo, float), np.asarray(s.hi, float) - y]), 0, None)
+
+
 def _finish(fig: Figure, bottom: float) -> Figure:
     fig.tight_layout(rect=(0, bottom + 0.01, 1, 1))
     return fig
@@ -84,12 +91,11 @@ def line_chart(
     xticks: Sequence[float] | None = None,
     xticklabels: Sequence[str] | None = None,
     percent: bool = False,
-    height: float = 4.6,
     reference: Series | None = None,
     log: bool = False,
 ) -> Figure:
     """Lines with a 95% band (``band``) or error bars per point (``log``: logarithmic y axis)."""
-    fig, bottom = _figure(height, caption)
+    fig, bottom = _figure(4.6, caption)
     ax = fig.add_subplot()
     offsets = np.linspace(-0.12, 0.12, len(series)) if not band and len(series) > 1 else np.zeros(len(series))
     for i, s in enumerate(series):
@@ -101,10 +107,7 @@ def line_chart(
             if s.lo is not None and s.hi is not None:
                 ax.fill_between(xs, np.asarray(s.lo, float), np.asarray(s.hi, float), color=colour, alpha=0.18, lw=0)
         else:
-            err = None
-            if s.lo is not None and s.hi is not None:
-                err = np.clip(np.vstack([y - np.asarray(s.lo, float), np.asarray(s.hi, float) - y]), 0, None)
-            ax.errorbar(xs + offsets[i], y, yerr=err, marker="o", ms=4, lw=1.4, capsize=3, color=colour, label=s.label)
+            ax.errorbar(xs + offsets[i], y, yerr=_errors(s, y), marker="o", ms=4, lw=1.4, capsize=3, color=colour, label=s.label)
     if reference is not None:
         ax.plot(
             np.asarray(reference.x if reference.x is not None else x, float),
@@ -153,7 +156,6 @@ def dot_chart(
     caption: str,
     zero: float | None = 0.0,
     percent: bool = False,
-    height: float | None = None,
     change: bool = False,
 ) -> Figure:
     """Horizontal points with 95% error bars, one row per label (several series offset within a row).
@@ -161,16 +163,13 @@ def dot_chart(
     ``percent``: the values are shares, labelled in %; with ``change`` they are changes of shares, labelled in pp.
     """
     rows = len(labels)
-    fig, bottom = _figure(height or max(2.4, 0.42 * rows * max(1, len(series)) ** 0.5 + 1.3), caption)
+    fig, bottom = _figure(max(2.4, 0.42 * rows * max(1, len(series)) ** 0.5 + 1.3), caption)
     ax = fig.add_subplot()
     ys = np.arange(rows)[::-1].astype(float)
     offsets = np.linspace(-0.22, 0.22, len(series)) if len(series) > 1 else [0.0]
     for i, s in enumerate(series):
-        x = np.asarray(s.y, float)
-        err = None
-        if s.lo is not None and s.hi is not None:
-            err = np.clip(np.vstack([x - np.asarray(s.lo, float), np.asarray(s.hi, float) - x]), 0, None)
-        ax.errorbar(x, ys + offsets[i], xerr=err, fmt="o", ms=5, capsize=3, color=COLOURS[i % len(COLOURS)], label=s.label)
+        x, colour = np.asarray(s.y, float), COLOURS[i % len(COLOURS)]
+        ax.errorbar(x, ys + offsets[i], xerr=_errors(s, x), fmt="o", ms=5, capsize=3, color=colour, label=s.label)
     if zero is not None:
         ax.axvline(zero, color="#555555", lw=1, ls=":")
     ax.set_yticks(ys)
@@ -211,10 +210,9 @@ def forest_chart(labels: Sequence[str], panels: Sequence[Panel], *, title: str, 
     for i, (ax, panel) in enumerate(zip(axes, panels, strict=True)):
         s = panel.series
         x = np.asarray(s.y, float)
-        err = np.clip(np.vstack([x - np.asarray(s.lo, float), np.asarray(s.hi, float) - x]), 0, None)
         ax.axvspan(-panel.margin, panel.margin, color="#dddddd", alpha=0.7, lw=0, label="equivalence band")
         ax.axvline(0.0, color="#555555", lw=1, ls=":")
-        ax.errorbar(x, ys, xerr=err, fmt="o", ms=5, capsize=3, color=COLOURS[i % len(COLOURS)])
+        ax.errorbar(x, ys, xerr=_errors(s, x), fmt="o", ms=5, capsize=3, color=COLOURS[i % len(COLOURS)])
         # Centred on 0 and just wide enough for every interval and the band: the effects read, not absolute levels.
         ends = np.abs(np.concatenate([np.asarray(s.lo, float), np.asarray(s.hi, float), x]))
         reach = max(float(np.nanmax(ends)) if np.isfinite(ends).any() else 0.0, panel.margin)
@@ -249,16 +247,10 @@ def heatmap(
     colour_label: str,
     annotations: np.ndarray | None = None,
     diverging: bool = True,
-    marks: Sequence[tuple[float, float, str, str]] = (),
-    vline: tuple[float, str] | None = None,
-    height: float = 5.6,
 ) -> Figure:
-    """A grid of cells (rows ``yvals`` bottom to top, columns ``xvals``), annotated, with optional markers.
-
-    ``marks`` are (column position, row position, label, marker) in cell units;
-    ``vline`` draws a dashed vertical line at a column position.
-    """
-    fig, bottom = _figure(height, caption)
+    """A grid of cells (rows ``yvals`` bottom to top, columns ``xvals``), annotated; ``diverging``: coloured
+    around 0."""
+    fig, bottom = _figure(5.6, caption)
     ax = fig.add_subplot()
     v = np.asarray(values, float)
     finite = v[np.isfinite(v)]
@@ -285,12 +277,6 @@ def heatmap(
                     level = float(np.asarray(image.norm(v[i, j]))) if np.isfinite(v[i, j]) else 0.5
                     dark = abs(level - 0.5) > 0.33 if diverging else level < 0.55
                     ax.text(j, i, text, ha="center", va="center", fontsize=small, color="white" if dark else "black")
-    for x, y, label, marker in marks:
-        ax.plot([x], [y], marker=marker, ms=13, mfc="none", mec="black", mew=2.2, ls="none", label=label)
-    if vline is not None:
-        ax.axvline(vline[0], color="black", ls="--", lw=1.4, label=vline[1])
-    if marks or vline is not None:
-        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(0.0, -0.1), ncol=2, frameon=False)
     ax.set_title(title, fontsize=12, loc="left")
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
@@ -306,10 +292,9 @@ def distribution_chart(
     caption: str,
     bin_width: int = 1,
     xmax: int | None = None,
-    height: float = 4.6,
 ) -> Figure:
     """Step histograms of counts (share of games per bin of ``bin_width``) with 95% Wilson bands per bin."""
-    fig, bottom = _figure(height, caption)
+    fig, bottom = _figure(4.6, caption)
     ax = fig.add_subplot()
     for i, (label, counts) in enumerate(series):
         c = np.asarray(counts, float)
@@ -340,10 +325,9 @@ def ecdf_chart(
     xlabel: str,
     caption: str,
     xmax: int | None = None,
-    height: float = 4.6,
 ) -> Figure:
     """Empirical CDFs from histograms, each with a Dvoretzky-Kiefer-Wolfowitz 95% band (half-width ``eps``)."""
-    fig, bottom = _figure(height, caption)
+    fig, bottom = _figure(4.6, caption)
     ax = fig.add_subplot()
     for i, (label, counts, eps) in enumerate(series):
         c = np.asarray(counts, float)
@@ -369,28 +353,23 @@ def grouped_bars(
     xlabel: str,
     ylabel: str,
     caption: str,
-    log: bool = False,
     percent: bool = False,
-    height: float = 4.6,
     hline: float | None = None,
     hline_label: str | None = None,
 ) -> Figure:
     """Bars per category and series, with 95% error bars (``hline``: a dotted reference line)."""
-    fig, bottom = _figure(height, caption)
+    fig, bottom = _figure(4.6, caption)
     ax = fig.add_subplot()
     k = len(series)
     width = 0.8 / max(k, 1)
     xs = np.arange(len(categories), dtype=float)
     for i, s in enumerate(series):
         y = np.asarray(s.y, float)
-        err = None
-        if s.lo is not None and s.hi is not None:
-            err = np.clip(np.vstack([y - np.asarray(s.lo, float), np.asarray(s.hi, float) - y]), 0, None)
         ax.bar(
             xs + (i - (k - 1) / 2) * width,
             y,
             width=width,
-            yerr=err,
+            yerr=_errors(s, y),
             capsize=2,
             color=COLOURS[i % len(COLOURS)],
             label=s.label,
@@ -400,13 +379,7 @@ def grouped_bars(
         ax.axhline(hline, color="#333333", lw=1.2, ls=":", label=hline_label)
     ax.set_xticks(xs)
     ax.set_xticklabels(list(categories))
-    if log:
-        ax.set_yscale("log")
-    _labels(ax, title, xlabel, ylabel, percent and not log)
-    if log and percent:
-        from matplotlib.ticker import FuncFormatter
-
-        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{100 * v:g}%"))
+    _labels(ax, title, xlabel, ylabel, percent)
     if k > 1 or hline_label:
         ax.legend(fontsize=8, frameon=False)
     return _finish(fig, bottom)

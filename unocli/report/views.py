@@ -5,9 +5,6 @@ it) and of the words the report supplies (title, caption): the report keeps
 its sentences, the views keep the drawing. matplotlib loads only when a chart
 is drawn, so a report's ``compute`` never imports it.
 
-- :func:`wide`, :func:`differences`, :func:`quantile_columns` (from :mod:`unocli.analysis.frames`, re-exported):
-  one row per (field, players, arm) with chosen quantities as columns, the paired differences, percentiles;
-- :func:`lines`: a quantity by table size, one line per arm or field, with 95% error bars;
 - :func:`forest`: each row's difference from the baseline, centred on 0, the margin drawn as a band;
 - :func:`heatmap`: a difference over two of the frame's columns, annotated with its verdict;
 - :func:`percentiles`, :func:`histogram`, :func:`ecdf`: the distribution of a counted quantity;
@@ -26,7 +23,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from unocli.analysis.frames import differences, quantile_columns, wide
 from unocli.analysis.measures import dkw_eps, hist_quantile
 from unocli.report import fmt
 from unocli.report.experiment import Experiment
@@ -34,44 +30,6 @@ from unocli.report.model import Chart, TableBlock
 
 if TYPE_CHECKING:
     from unocli.report.plots import Series
-
-KEYS = ("field", "players", "arm")
-# The views, their own and those read from analysis.frames (re-exported: reports know them by this module).
-__all__ = [
-    "Ours",
-    "differences",
-    "dots",
-    "ecdf",
-    "forest",
-    "forest_chart",
-    "heatmap",
-    "histogram",
-    "interval",
-    "interval_series",
-    "lines",
-    "percentiles",
-    "players_chart",
-    "published",
-    "quantile_columns",
-    "shown",
-    "wide",
-]
-
-
-def lines(
-    table: pd.DataFrame,
-    by: str,
-    names: Sequence[str],
-    columns: tuple[str, str, str],
-    x: str = "players",
-) -> list[Series]:
-    """One line per value of ``table[by]`` (in ``names`` order): its rows' ``columns`` (point, low, high) over ``x``."""
-    from unocli.report import plots  # matplotlib only when drawing
-
-    point, low, high = columns
-    return [
-        plots.Series(str(name), sub[point], sub[low], sub[high], x=sub[x]) for name in names for sub in [table[table[by] == name]]
-    ]
 
 
 def forest(
@@ -218,18 +176,18 @@ def published(exp: Experiment, ours: Mapping[str, Ours], *, title: str) -> Table
 
 
 def interval_series(
-    table: pd.DataFrame, key: str, values: Sequence[Any], columns: tuple[str, str, str], labels: Sequence[str] | None = None
+    table: pd.DataFrame, by: str, values: Sequence[Any], columns: tuple[str, str, str], x: str | None = None
 ) -> list[Series]:
-    """One line per value of ``table[key]``: its rows' ``columns`` (point, low, high), labelled ``labels`` or the value."""
+    """One line per value of ``table[by]`` (in ``values`` order): its rows' ``columns`` (point, low, high), over
+    their column ``x`` when given (else over the chart's x)."""
     from unocli.report import plots  # matplotlib only when drawing: compute() runs without it
 
     point, low, high = columns
-    names = labels if labels is not None else [str(v) for v in values]
-    series = []
-    for value, label in zip(values, names, strict=True):
-        rows = table[table[key] == value]
-        series.append(plots.Series(label, rows[point], rows[low], rows[high]))
-    return series
+    return [
+        plots.Series(str(value), sub[point], sub[low], sub[high], x=None if x is None else sub[x])
+        for value in values
+        for sub in [table[table[by] == value]]
+    ]
 
 
 def players_chart(
@@ -336,30 +294,3 @@ def dots(
     ]
     figure = plots.dot_chart(list(labels), series, title=title, xlabel=xlabel, caption=caption, zero=zero, percent=percent)
     return Chart(name, figure, caption, alt)
-
-
-def forest_panels(
-    t: pd.DataFrame,
-    keys: Sequence[str],
-    by: str,
-    panels: Sequence[tuple[str, str]],
-    label: Any,
-    *,
-    point: str,
-    margin: float,
-    cap: str,
-    name: str,
-    title: str,
-) -> Chart:
-    """One row per value of ``keys`` (named ``label(row)``), one panel per value of ``t[by]`` (``panels``: value,
-    x label): each row's ``point`` with its simultaneous interval (``sim_low``/``sim_high``), +-``margin`` shaded."""
-    rows = t[list(keys)].drop_duplicates().reset_index(drop=True)
-    wide = rows.assign(label=[label(r) for r in rows.itertuples()])
-    shown = []
-    for k, (value, xlabel) in enumerate(panels):
-        sub = t[t[by] == value].set_index(list(keys))
-        at = [sub.loc[tuple(r)] for r in rows.itertuples(index=False)]
-        for col in (point, "sim_low", "sim_high"):
-            wide[f"{col}_{k}"] = [r[col] for r in at]
-        shown.append((xlabel, f"{point}_{k}", f"sim_low_{k}", f"sim_high_{k}", margin, False))
-    return forest_chart(wide, "label", shown, cap, name=name, title=title)

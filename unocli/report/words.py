@@ -15,8 +15,14 @@ from typing import Any
 
 import pandas as pd
 
+from unocli.report import fmt
 from unocli.study.interaction import FieldInteraction
 from unocli.study.stats import EQUIVALENT, LARGER, NEGLIGIBLE, UNDECIDED, UNSIZED, WITHIN_MARGIN
+
+
+def level(frame: pd.DataFrame) -> str:
+    """A frame's simultaneous level (column ``sim_level``, its first row's that has one) in percent: ``99.98``."""
+    return fmt.fixed(100 * frame["sim_level"].dropna().iloc[0], 2)
 
 
 def change_word(verdict: str, value: float, up: str, down: str) -> str:

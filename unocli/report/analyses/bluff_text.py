@@ -1,7 +1,7 @@
 """The bluff report's words: the rule a player can use, the answer, the findings, over the analysis's frames.
 
 Every word of change ("pays", "loses") comes from a verdict of
-:func:`~unocli.study.stats.classify` (:func:`~unocli.report.analyses.common.change_word`):
+:func:`~unocli.study.stats.classify` (:func:`~unocli.report.words.change_word`):
 only a change larger than the margin is one. A claim that a bluff holds under
 one field and not another comes from the fields' interaction on common deals
 (its own simultaneous interval, :func:`~unocli.report.analyses.fields.scope`),
@@ -25,7 +25,7 @@ from unocli.report import fmt
 from unocli.report.analyses.common import verdict_text
 from unocli.report.analyses.fields import fields_text
 from unocli.report.experiment import Experiment
-from unocli.report.words import between_text, change_word, scope
+from unocli.report.words import between_text, change_word, level, scope
 from unocli.study.interaction import FieldInteraction
 from unocli.study.stats import LARGER, VERDICTS
 
@@ -50,8 +50,8 @@ def verdict_counts(verdicts: pd.Series) -> str:
 def between_summary(between: pd.DataFrame, what: str) -> str:
     """A family of interactions in one sentence: its verdict counts, and the pairs of fields that differ beyond the
     margin with how many cells (or that the fields cannot be told apart)."""
-    level = fmt.fixed(100 * between["sim_level"].iloc[0], 2)
-    head = f"Between fields, {what} by {what} (interactions on common deals, simultaneous {level}% intervals over {len(between)})"
+    head = f"Between fields, {what} by {what} (interactions on common deals, simultaneous {level(between)}% intervals "
+    head += f"over {len(between)})"
     larger = between[between["verdict"] == LARGER].groupby(["field_a", "field_b"], sort=False).size()
     if len(larger):
         pairs = "; ".join(f"{a} and {b} in {k} {what}(s)" for (a, b), k in larger.items())
@@ -264,12 +264,12 @@ def _by_field(sit: SituationResult, ch: str, nb: str) -> str:
 
 def answer(sit: SituationResult) -> str:
     """The situations' answer: bluffing at every chance against never and always challengers, across fields."""
-    fields, level = "`, `".join(sit.fields), fmt.fixed(100 * sit.situations["sim_level"].iloc[0], 2)
+    fields = "`, `".join(sit.fields)
     return (
         f"**Answer.** Every seat plays the same field (`{fields}`); seat 0 bluffs, the opponents never do. Bluffing a +4 "
         f"at every chance, against opponents who never challenge: {_by_field(sit, 'never', ANY)}; against opponents who "
         f"always challenge: {_by_field(sit, 'always', ANY)}. Bluffing only when the next player holds 1 card, against "
-        f"never-challengers: {_by_field(sit, 'never', '1')}. Simultaneous {level}% "
+        f"never-challengers: {_by_field(sit, 'never', '1')}. Simultaneous {level(sit.situations)}% "
         f"intervals over the whole situation table; {sit.players} players, n = {fmt.count(sit.sizes.situations)} paired "
         "deals per cell."
     )

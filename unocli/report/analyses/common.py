@@ -2,8 +2,7 @@
 
 The numbers they share (typed access to comparisons, quantiles, balance,
 bootstrap intervals, a family's verdicts) are :mod:`unocli.analysis.measures`,
-:mod:`~unocli.analysis.seats` and :mod:`~unocli.analysis.verdicts`, re-exported
-here for the analyses that know them by this module. Nothing here
+:mod:`~unocli.analysis.seats` and :mod:`~unocli.analysis.verdicts`. Nothing here
 imports matplotlib: an analysis's ``compute`` runs without it.
 """
 
@@ -13,42 +12,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from unocli.analysis.measures import Plan, arm_diff, arm_mean, dkw_eps, hist_quantile, hist_value, total_games
-from unocli.analysis.seats import arm_rows, balance, fair_balance, identical_arms, percentile_interval, seat_columns
-from unocli.analysis.verdicts import add_verdicts, judged
+from unocli.analysis.measures import Plan
 from unocli.report.experiment import Experiment
-from unocli.report.views import forest_chart
+from unocli.report.views import forest_chart as forest_chart  # re-exported: the skill report knows it by this module
 from unocli.run.backends import Backend
 from unocli.study.arm import Arm
 from unocli.study.compare import Comparison
 from unocli.study.stats import EQUIVALENT, LARGER, NEGLIGIBLE, UNDECIDED, UNSIZED, VERDICTS
 from unocli.version import __version__
-
-# The module's own helpers and those it re-exports (the analyses know them by this module).
-__all__ = [
-    "Context",
-    "Plan",
-    "add_verdicts",
-    "arm_diff",
-    "arm_mean",
-    "arm_rows",
-    "balance",
-    "caption",
-    "dkw_eps",
-    "fair_balance",
-    "forest_chart",
-    "hist_quantile",
-    "hist_value",
-    "identical_arms",
-    "judged",
-    "percentile_interval",
-    "plan",
-    "run_compare",
-    "seat_columns",
-    "total_games",
-    "verdict_counts",
-    "verdict_text",
-]
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -6,8 +6,13 @@ size, on the same deals) is played once by :func:`unocli.report.design.play`;
 levels, the effects with their verdicts and the ranking; the skill gap is
 :func:`unocli.analysis.house_rules_gap.skill_gaps`; whether a rule acts
 differently under two fields is the interaction of fields
-(:func:`~unocli.report.analyses.fields.field_interactions`). The words are in
-:mod:`unocli.report.analyses.house_rules_text`.
+(:func:`~unocli.report.analyses.fields.field_interactions`).
+
+Every word of change ("lengthens", "raises", "widens") comes from
+:func:`~unocli.report.words.change_word` of a verdict
+(:func:`~unocli.study.stats.classify`), so it is said only of a change larger
+than its margin; "holds under X but not Y" comes only from the interaction of
+fields (:mod:`unocli.study.interaction`, via :mod:`unocli.report.analyses.fields`).
 """
 
 from __future__ import annotations
@@ -33,13 +38,13 @@ from unocli.report.analyses.fields import (
     interactions_frame,
     templates_text,
 )
-from unocli.report.analyses.house_rules_text import EFFECTS, SORT_KEY, answer, direction, findings, shown, value
 from unocli.report.design import Design, play
 from unocli.report.experiment import Experiment
 from unocli.report.model import Block, Section, TableBlock, sentences
 from unocli.report.options import policy_spec, positive_int
-from unocli.report.words import verdict_matrix
+from unocli.report.words import agreement, change_word, level, verdict_matrix
 from unocli.study.interaction import FieldInteraction
+from unocli.study.stats import LARGER, WITHIN_MARGIN
 
 
 def non_negative_int(value: object) -> str | None:
@@ -145,10 +150,6 @@ def run(exp: Experiment, ctx: Context) -> Section:
     return render(compute(exp, ctx))
 
 
-def _level(result: HouseRulesResult) -> str:
-    return fmt.fixed(100 * result.effects["sim_level"].iloc[0], 2)
-
-
 def _caption(result: HouseRulesResult, title: str, intervals: str, policies: str | None = None, n: str | None = None) -> str:
     n = n or f"{fmt.count(result.rounds[result.exp.players[0]])} deals per table size and field, every rule set on the same deals"
     policies = policies or ("every seat one field's policy: " + ", ".join(result.fields))
@@ -170,7 +171,7 @@ def _verdict_tables(result: HouseRulesResult) -> list[TableBlock]:
             else f"{fmt.num(result.exp.margins['win_share_pp'])} pp"
         )
         title = (
-            f"Each house rule's effect on the {what} under each field of players (simultaneous {_level(result)}% "
+            f"Each house rule's effect on the {what} under each field of players (simultaneous {level(result.effects)}% "
             f"intervals, equivalence margin +/-{margin}); the last column says whether the verdict holds under every "
             "field and what the test of the fields' difference (the interaction, table house-rules-fields-interaction) says"
         )
@@ -192,10 +193,200 @@ def _ranking_table(result: HouseRulesResult) -> TableBlock:
     title = (
         f"The house rules ranked against {result.base}, {r0['players']} players, every seat `{r0['field']}`, "
         f"{fmt.count(r0['n'])} deals, each rule on the same deals as {result.base}. Length and the first player's "
-        f"edge (share minus 1/n; x: relative to the fair share) on the matrix's simultaneous {_level(result)}% intervals; "
+        f"edge (share minus 1/n; x: relative to the fair share) on the matrix's simultaneous {level(result.effects)}% intervals; "
         f"the seat spread (largest gap between two seats' win shares) on a normal interval with its block-bootstrap "
         f"standard error, simultaneous {fmt.fixed(100 * r0['level_spread'], 2)}% over the {len(table)} rows; the "
         f"skill gap: {skill}. Margins +/-{fmt.num(m['turns'])} turns, +/-{fmt.num(m['win_share_pp'])} pp, "
         f"+/-{fmt.num(100 * m['balance'])} pp of spread. Sorted by {SORT_KEY}"
     )
     return TableBlock("house-rules-ranking", title, shown(table, m), table)
+
+
+# ---------------------------------------------------------------- the words: the answer, the ranking, the findings
+
+
+#: The ranking's four figures: key -> (column title, margin key of [margins], words for up / down).
+FIGURES = {
+    "turns": ("length of a round (turns)", "turns", ("lengthens", "shortens")),
+    "first": ("first player's edge (pp)", "win_share_pp", ("raises", "lowers")),
+    "spread": ("seat spread (pp)", "balance", ("widens", "narrows")),
+    "skill": ("skill gap (pp)", "win_share_pp", ("widens", "narrows")),
+}
+SORT_KEY = "how many of the four figures change by more than their margin, then the size of the length change"
+#: The matrix's quantities: key -> (what, point column, simultaneous low, high, verdict column, words for up / down).
+EFFECTS = {
+    "turns": ("length", "d_turns", "turns_sim_low", "turns_sim_high", "turns_verdict", ("lengthens", "shortens")),
+    "first": ("first player's share", "d_first", "first_sim_low", "first_sim_high", "first_verdict", ("raises", "lowers")),
+    "dealer": ("dealer's share", "d_dealer", "dealer_sim_low", "dealer_sim_high", "dealer_verdict", ("raises", "lowers")),
+}
+
+
+def word(row: pd.Series, q: str) -> str:
+    """A ranking figure's verdict as the word for its change ("lengthens" only beyond the margin; "negligible", ...)."""
+    if not row[f"{q}_verdict"]:
+        return "not measured"
+    up, down = FIGURES[q][2]
+    return change_word(str(row[f"{q}_verdict"]), float(row[q]), up, down)
+
+
+def shown(table: pd.DataFrame, margins: dict[str, float]) -> pd.DataFrame:
+    """The ranking as a reader sees it: each figure with its interval and its word."""
+    out = pd.DataFrame({"rank": table["rank"], "rule": table["rule"], "n (deals)": table["n"].map(fmt.count)})
+    played = bool(table["skill_verdict"].astype(bool).any())  # options.skill_games = 0 plays no skill gap at all
+    missing = "not measured (a knob of the players, not a rule)" if played else "not played (options.skill_games = 0)"
+    for q, (title, key, _words) in FIGURES.items():
+        margin = fmt.num(margins[key] if key != "balance" else 100 * margins[key])
+        cells = []
+        for _, r in table.iterrows():
+            if not r[f"{q}_verdict"]:
+                cells.append(missing)
+                continue
+            if q == "turns":
+                text = fmt.signed_ci(r[q], r[f"{q}_low"], r[f"{q}_high"], 1)
+            else:  # the ranking keeps pp; fmt's pp figures take shares
+                text = fmt.pp_ci(r[q] / 100, r[f"{q}_low"] / 100, r[f"{q}_high"] / 100, 2)
+            extra = {
+                "turns": f" ({fmt.fixed(100 * r['turns_rel'], 1, sign=True)}%)",
+                "first": f" (x{r['first_x_official']:.2f} -> x{r['first_x_rule']:.2f} of the fair share)",
+                "spread": f" ({fmt.fixed(r['spread_official'], 1)} -> {fmt.fixed(r['spread_rule'], 1)} pp)",
+                "skill": "",
+            }[q]
+            cells.append(f"{text}{extra}: {word(r, q)}")
+        out[f"{title}, margin +/-{margin}{' turns' if q == 'turns' else ' pp'}"] = cells
+    out["beyond the margin"] = [f"{n} of {4 if v else 3}" for n, v in zip(table["larger"], table["skill_verdict"], strict=True)]
+    return out
+
+
+def _names(result: HouseRulesResult, rules: list[str], most: int = 3) -> str:
+    """Rule names, every arm of one rules preset shown once ("seven-o (all 5 variants)") when all are there."""
+    preset = {a.name: a.table.rules for a in result.exp.arms}
+    names: list[str] = []
+    for rule in rules:
+        family = [a for a in result.rules if preset.get(a) == preset.get(rule)]
+        if len(family) > 1 and all(a in rules for a in family):
+            group = f"{preset[rule]} (all {len(family)} variants)"
+            names += [group] if group not in names else []
+        else:
+            names.append(rule)
+    if len(names) > most:
+        names = [*names[:most], f"{len(names) - most} more"]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def answer(result: HouseRulesResult, table: pd.DataFrame) -> str:
+    """The report's first paragraph: which rules change which figure beyond its margin, from the ranking's verdicts.
+
+    Under about 80 words: at most three names a list (a rules preset's arms
+    shown once when all of them are in it), only the clauses that have a rule;
+    then the rules within every margin, and those with no figure beyond its
+    margin but some figure undecided.
+    """
+    m, player = result.exp.margins, result.exp.options["skill_player"]
+    clauses = []
+    for q, (up, down), what in (
+        ("turns", ("longer", "shorter"), f"rounds (beyond +/-{fmt.num(m['turns'])} turn)"),
+        ("first", ("larger", "smaller"), f"first-player edge (beyond +/-{fmt.num(m['win_share_pp'])} pp)"),
+        ("spread", ("wider", "narrower"), f"seat spread (beyond +/-{fmt.num(100 * m['balance'])} pp)"),
+        ("skill", ("wider", "narrower"), f"`{player}` skill gap (beyond +/-{fmt.num(m['win_share_pp'])} pp)"),
+    ):
+        big = table[table[f"{q}_verdict"] == LARGER]
+        sides = [(w, list(big.loc[sign * big[q] > 0, "rule"])) for w, sign in ((up, 1), (down, -1))]
+        sides = [(w, rules) for w, rules in sides if rules]
+        if sides:
+            (w0, r0), rest = sides[0], sides[1:]
+            clauses.append(
+                f"{w0.capitalize()} {what}: {_names(result, r0)}" + "".join(f"; {w}: {_names(result, r)}" for w, r in rest)
+            )
+    text = f"**Answer ({result.mid} players, every seat `{result.ref}`).** "
+    text += ". ".join(clauses) + "." if clauses else "No house rule changes any figure beyond its margin."
+    quiet = table[table["larger"] == 0]
+    verdicts = quiet[[f"{q}_verdict" for q in FIGURES]].isin([*WITHIN_MARGIN, ""]).all(axis=1)
+    within, open_ = list(quiet.loc[verdicts, "rule"]), list(quiet.loc[~verdicts, "rule"])
+    if within:
+        text += f" Within every margin: {_names(result, within)}."
+    if open_ and clauses:
+        text += f" Undecided on some figure, none beyond its margin: {_names(result, open_)}."
+    return text
+
+
+def value(row: pd.Series, q: str) -> str:
+    """A matrix effect with its simultaneous interval: turns, or a share's change in pp."""
+    _, point, low, high, _, _ = EFFECTS[q]
+    if q == "turns":
+        return fmt.signed_ci(row[point], row[low], row[high], 1)
+    return fmt.pp_ci(row[point], row[low], row[high], 2)
+
+
+def direction(row: pd.Series, q: str) -> str:
+    """A verdict as a direction: "lengthens"/"raises" or "shortens"/"lowers" only beyond the margin (:func:`change_word`)."""
+    _, point, _, _, verdict, (up, down) = EFFECTS[q]
+    return change_word(str(row[verdict]), float(row[point]), up, down)
+
+
+def rule_verdicts(result: HouseRulesResult, rule: str, p: int, q: str) -> dict[str, str]:
+    """The direction of ``rule``'s effect on quantity ``q`` at ``p`` players under each field."""
+    return {f: direction(result.cell(rule, p, f).iloc[0], q) for f in result.fields if len(result.cell(rule, p, f))}
+
+
+def _rule_text(result: HouseRulesResult, rule: str, p: int, q: str) -> str:
+    """One effect of ``rule`` under every field, with each field's figure and what the fields' interaction says."""
+    verdicts, between = rule_verdicts(result, rule, p, q), result.between.get(q, {}).get((p, rule))
+    return f"{EFFECTS[q][0]}: " + agreement(verdicts, lambda f: value(result.cell(rule, p, f).iloc[0], q), between)
+
+
+def _skill_text(result: HouseRulesResult, rule: str, p: int) -> str:
+    sk = result.skill
+    rows = sk[(sk["rule"] == rule) & (sk["players"] == p)] if sk is not None and len(sk) else pd.DataFrame()
+    if not len(rows) or pd.isna(rows.iloc[0].get("d_gap")):
+        return ""
+    r = rows.iloc[0]
+    what = change_word(str(r["verdict"]), float(r["d_gap"]), "widens", "narrows")
+    return (
+        f"edge of one `{r['player']}` among `{r['field']}`: {what} "
+        f"({fmt.pp_ci(r['d_gap'], r['sim_low'], r['sim_high'], 2)}, n = {fmt.count(r['n'])} deals x {p} rotations)"
+    )
+
+
+def _identical_reason(result: HouseRulesResult, field: str, a: str, b: str) -> str:
+    """Why two arms played identically under a field: the rules or knobs differ where these players never go."""
+    policies = {arm.name: arm.table.policy for arm in result.exp.arms}
+    knobs = [policies[x].partition(":")[2] for x in (a, b) if ":" in policies.get(x, "")]
+    if {a, b} == {"free-plus4", "no-challenge"}:
+        return (
+            "nobody plays a Wild Draw Four while holding the colour, so making it legal changes nothing, and both rules "
+            "remove the challenge"
+        )
+    if "no-challenge" in (a, b) and result.base in (a, b):
+        return "these players never challenge a Wild Draw Four, so removing the challenge changes nothing"
+    if knobs:
+        return f"`{field}` already plays {', '.join(knobs)}, so the arm's knob changes nothing"
+    return "the rules differ only in situations these players never create"
+
+
+def findings(result: HouseRulesResult) -> list[str]:
+    """Per rule at the middle size: each effect under every field (with the fields' interaction), the skill gap;
+    the arms that played identically and why; the balance family."""
+    mid, out = result.mid, []
+    for rule in result.rules:
+        parts = [_rule_text(result, rule, mid, q) for q in EFFECTS]
+        skill = _skill_text(result, rule, mid)
+        out.append(f"{rule} at {mid} players: " + "; ".join(parts + ([skill] if skill else [])) + ".")
+    for who, a, b in result.identical:
+        out.append(
+            f"Under `{who}`, {a} and {b} played bit-identical rounds on every deal at every table size (same result of "
+            f"every round), so they are one effect shown twice: {_identical_reason(result, who, a, b)}."
+        )
+    eff = result.effects
+    worst = eff.loc[eff["d_balance"].idxmin()]
+    lost = eff[(eff["balance_verdict"] == LARGER) & (eff["d_balance"] < 0)]
+    where = ", ".join(f"{r.rule} at {r.players} players, `{r.field}`" for r in lost.itertuples())
+    out.append(
+        f"Balance (1 minus the largest gap between two seats' win shares), judged on intervals simultaneous over the "
+        f"{len(eff)} rule x table size x field cells (normal, with the block-bootstrap standard error) against "
+        f"+/-{fmt.num(result.exp.margins['balance'])}: {len(lost)} cell{'s' if len(lost) != 1 else ''} "
+        f"lose{'' if len(lost) != 1 else 's'} more than the margin{f' ({where})' if where else ''}; "
+        f"the largest loss is {worst['rule']} at {worst['players']} players with `{worst['field']}`, "
+        f"{fmt.signed_ci(worst['d_balance'], worst['balance_sim_low'], worst['balance_sim_high'], 3)} "
+        f"({worst['balance_verdict']})."
+    )
+    return out
