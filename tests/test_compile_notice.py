@@ -72,3 +72,36 @@ def test_a_new_process_finds_the_kernel_this_one_compiled() -> None:
     code = "from unocli.kernel import is_compiled; print(is_compiled())"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
     assert out.stdout.strip() == "True", out.stderr
+
+
+def test_the_notice_names_the_search_kernels_when_they_are_missing_too(monkeypatch, capsys) -> None:
+    """One kernel to compile: the short notice; the search players' too: the longer one, once."""
+    from unocli.cli import run
+
+    for compiled, kernels, want in [
+        (set(), ("batch",), run.COMPILE_NOTICE),
+        ({"batch"}, ("batch", "decision"), run.COMPILE_NOTICE_MORE),
+        (set(), ("batch", "search"), run.COMPILE_NOTICE_MORE),
+        ({"batch", "search"}, ("batch", "search"), None),
+    ]:
+        monkeypatch.setattr(run, "is_compiled", lambda k, c=compiled: k in c)
+        run.announce_compile(False, spinner=False, kernels=kernels)
+        assert capsys.readouterr().err == ("" if want is None else want + "\n"), (compiled, kernels)
+    run.announce_compile(True, spinner=False, kernels=("search",))  # quiet: nothing
+    assert capsys.readouterr().err == ""
+
+
+def test_reports_name_the_kernels_their_games_use(tmp_path) -> None:
+    from unocli.kernel import KERNELS, is_compiled
+    from unocli.report.registry import REPORTS, kernels
+    from unocli.report.render import default_paths, kernels_for
+
+    assert all(set(r.kernels) <= set(KERNELS) for r in REPORTS.values())
+    assert all(isinstance(is_compiled(k), bool) for k in KERNELS)
+    assert kernels_for(default_paths()) == ("batch", "decision")  # the bluff report's decision table searches
+    skill = tmp_path / "skill.toml"
+    skill.write_text('analysis = "skill"\n')
+    broken = tmp_path / "broken.toml"
+    broken.write_text("analysis = \n")
+    assert kernels_for([skill, broken]) == ("batch", "search")  # a file that cannot be read names none here
+    assert kernels(["no-such-report"]) == ("batch",)

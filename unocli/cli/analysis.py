@@ -156,11 +156,11 @@ POLICIES_HELP = (
 )
 
 
-def _log(quiet: bool):
-    """A progress printer on stderr (after the kernel compile notice, when the kernel is not cached yet)."""
+def _log(quiet: bool, kernels: tuple[str, ...] = ("batch",)):
+    """A progress printer on stderr (after the compile notice, when one of ``kernels`` is not cached yet)."""
     from unocli.cli.run import announce_compile, end_compile_notice
 
-    announce_compile(quiet)
+    announce_compile(quiet, kernels=kernels)
 
     def say(message: str) -> None:
         if not quiet:
@@ -570,13 +570,13 @@ def report_cmd(
     other commands), is refused: choose a new --out, or give --force to
     move it aside whole. See docs/reports-folders.md.
     """
-    from unocli.report.render import default_paths, write_report
+    from unocli.report.render import default_paths, kernels_for, write_report
 
     check_out_folder(out_dir, force=force)
     paths = list(experiments) or default_paths()
     if quick is None:
         quick = not experiments
-    say = _log(quiet)
+    say = _log(quiet, kernels_for(paths))
     import time
 
     t0 = time.perf_counter()

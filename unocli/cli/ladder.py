@@ -6,6 +6,7 @@ import json
 import math
 import shlex
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -124,7 +125,7 @@ def ladder_cmd(
     bounds = [i for i, p in enumerate(policies) if p.search is SearchMode.PEEK]
     head = f"Ladder: {len(everyone)} policies, {len(tables)} tables of {rules.players}, {games:,} deals each, seed {seed}"
     click.echo(head + (f" (lone tables: {lone_games:,})" if lone_games else ""), err=True)
-    progress = lambda text: click.echo("  " + text, err=True)  # noqa: E731 - one line for both calls
+    progress = _progress(any(p.search is not SearchMode.OFF for p in policies))
     runner = make_backend(backend, scheduler)
     data = lad.play_tables(
         rules, policies, list(everyone), tables, per_table, seed=seed, match=as_match, backend=runner, progress=progress
@@ -171,6 +172,19 @@ def _command(
     if sys.argv[1:2] != ["ladder"]:
         args += _lone_args(lone_specs, lone_games, match_games)
     return "unocli ladder " + shlex.join(args)
+
+
+def _progress(searching: bool) -> Callable[[str], None]:
+    """The tables' progress lines on stderr, after the compile notice (the search kernel too when a seat searches)."""
+    from unocli.cli.run import announce_compile, end_compile_notice
+
+    announce_compile(False, kernels=("batch", "search") if searching else ("batch",))
+
+    def say(text: str) -> None:
+        end_compile_notice()  # the spinner's line ends before a table's line starts its own
+        click.echo("  " + text, err=True)
+
+    return say
 
 
 def _match_ladder(

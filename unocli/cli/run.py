@@ -85,6 +85,8 @@ class Progress:
 
 
 COMPILE_NOTICE = "unocli: compiling the simulation kernel (first run only; about half a minute)..."
+# The search players' kernels (about half a minute more on a quiet machine: docs/performance.md).
+COMPILE_NOTICE_MORE = "unocli: compiling the simulation kernels, search players included (first run only; about a minute)..."
 SPINNER = "|/-\\"
 
 
@@ -97,8 +99,9 @@ class CompileNotice:
     whatever prints next starts on a line of its own.
     """
 
-    def __init__(self, stream: Any = None, done: Any = None, interval: float = 0.25) -> None:
+    def __init__(self, stream: Any = None, done: Any = None, interval: float = 0.25, text: str = COMPILE_NOTICE) -> None:
         self.stream = stream if stream is not None else sys.stderr
+        self.text = text
         self.done = done if done is not None else is_compiled
         self.interval = interval
         self._stop: Any = None
@@ -107,7 +110,7 @@ class CompileNotice:
 
     def start(self) -> CompileNotice:
         if not self.stream.isatty():
-            self.stream.write(COMPILE_NOTICE + "\n")
+            self.stream.write(self.text + "\n")
             self.stream.flush()
             return self
         import threading  # only when a terminal shows the spinner
@@ -121,11 +124,11 @@ class CompileNotice:
         k = 0
         while not self._stop.is_set() and not self.done():
             elapsed = time.perf_counter() - self.t0
-            self.stream.write(f"\r{COMPILE_NOTICE} {SPINNER[k % len(SPINNER)]} {elapsed:.0f} s ")
+            self.stream.write(f"\r{self.text} {SPINNER[k % len(SPINNER)]} {elapsed:.0f} s ")
             self.stream.flush()
             k += 1
             self._stop.wait(self.interval)
-        self.stream.write(f"\r{COMPILE_NOTICE} {time.perf_counter() - self.t0:.0f} s \n")
+        self.stream.write(f"\r{self.text} {time.perf_counter() - self.t0:.0f} s \n")
         self.stream.flush()
 
     def finish(self) -> None:
@@ -138,17 +141,32 @@ class CompileNotice:
 _notice: CompileNotice | None = None
 
 
-def announce_compile(quiet: bool, spinner: bool = True, search: bool = False) -> None:
-    """Say that the kernel compiles (with a spinner on a terminal), unless quiet or already compiled.
+def compiled(kernel: str) -> bool:
+    """Is ``kernel`` (``unocli.kernel.KERNELS``) in numba's cache? The decision kernel's module answers for it."""
+    if kernel == "decision":
+        from unocli.kernel import bluff_decision
 
-    ``spinner=False`` for commands that print their own progress while the kernel compiles (bench);
-    ``search`` when a seat searches (the kernel with the search players is compiled apart).
+        return bluff_decision.is_compiled()
+    return is_compiled(kernel)
+
+
+def announce_compile(quiet: bool, spinner: bool = True, kernels: Sequence[str] = ("batch",)) -> None:
+    """Say that kernels compile (with a spinner on a terminal), unless quiet or all of ``kernels`` are compiled.
+
+    ``kernels`` names what the run will use (``kernel.KERNELS``: "search" when a seat searches,
+    "decision" for the bluff report's decision table); the spinner turns until they are all compiled
+    or something else prints. ``spinner=False`` for commands that print their own progress while the
+    kernel compiles (bench).
     """
     global _notice
-    if not quiet and not is_compiled(search):
-        _notice = CompileNotice(done=lambda: is_compiled(search)).start() if spinner else None
-        if not spinner:
-            click.echo(COMPILE_NOTICE, err=True)
+    missing = [k for k in kernels if not compiled(k)]
+    if quiet or not missing:
+        return
+    text = COMPILE_NOTICE if missing == ["batch"] else COMPILE_NOTICE_MORE
+    if spinner:
+        _notice = CompileNotice(done=lambda: all(compiled(k) for k in missing), text=text).start()
+    else:
+        click.echo(text, err=True)
 
 
 def end_compile_notice() -> None:
@@ -316,7 +334,7 @@ def simulate_cmd(
     if out_path:
         check_table_path(out_path)
     runner = make_backend(backend, scheduler)
-    announce_compile(quiet, search=any(p.search is not SearchMode.OFF for p in arm.policies))
+    announce_compile(quiet, kernels=("search",) if any(p.search is not SearchMode.OFF for p in arm.policies) else ("batch",))
     bar = Progress(enabled=not quiet and not as_json)
     try:
         result = simulate(

@@ -35,7 +35,7 @@ import numpy as np
 
 from unocli.game.policies import Policy
 from unocli.game.rules import Rules
-from unocli.kernel import _cache  # noqa: F401  (must come before the kernel modules: cache stamps)
+from unocli.kernel._cache import in_cache  # (must come before the kernel modules: cache stamps)
 from unocli.kernel.batch import play_batch, play_batch_search
 from unocli.kernel.encode import (
     ACC_WIDTH,
@@ -79,22 +79,15 @@ __all__ = ["ROW_NAMES", "ROW_WIDTH", "is_compiled", "max_threads", "play_folded"
 _default_threads: int | None = None  # threads when a caller names none; None means all
 
 
-def is_compiled(search: bool = False) -> bool:
-    """Is the batch kernel in numba's on-disk cache (so the next call will not compile)?
+#: The compiled kernels a run may need, by name: every run without a searching seat ("batch"), the batch kernel
+#: with the search players ("search"), and the bluff report's decision table ("decision", which compiles the
+#: search machinery too; its module answers for it: ``bluff_decision.is_compiled``).
+KERNELS = ("batch", "search", "decision")
 
-    ``search``: the kernel with the search players, which a run with a searching seat uses.
-    Reads numba's cache index through private attributes; if they ever
-    change, this answers False and the CLI merely says it is compiling.
-    """
-    batch = play_batch_search if search else play_batch
-    if batch.signatures:
-        return True
-    try:
-        # the two kernels are closures of one source and share an index file: is this one's key in it?
-        codegen = batch.targetctx.codegen()
-        return any(batch._cache._index_key(key[0], codegen) == key for key in batch._cache._cache_file._load_index())
-    except Exception:  # pragma: no cover - depends on numba internals
-        return False
+
+def is_compiled(kernel: str = "batch") -> bool:
+    """Is the batch kernel ``kernel`` ("batch" or "search") in numba's on-disk cache, so the next call will not compile?"""
+    return in_cache(play_batch_search if kernel == "search" else play_batch)
 
 
 def max_threads() -> int:

@@ -31,6 +31,7 @@ import os
 import stat
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import numba
 import numpy
@@ -229,3 +230,19 @@ def install() -> None:
 
 
 install()
+
+
+def in_cache(dispatcher: Any) -> bool:
+    """Is a cached kernel function in numba's on-disk cache (or compiled here), so its next call will not compile?
+
+    Reads numba's cache index through private attributes; if they ever change, this answers False
+    and the CLI merely says it is compiling. Two closures of one source (batch.play_batch and
+    play_batch_search) share an index file: each looks for its own key in it.
+    """
+    if dispatcher.signatures:
+        return True
+    try:
+        codegen = dispatcher.targetctx.codegen()
+        return any(dispatcher._cache._index_key(key[0], codegen) == key for key in dispatcher._cache._cache_file._load_index())
+    except Exception:  # pragma: no cover - depends on numba internals
+        return False

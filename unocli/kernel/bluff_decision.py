@@ -37,6 +37,7 @@ from numba import njit
 from unocli.game.policies import Policy, SearchMode
 from unocli.game.rng import search_key
 from unocli.game.rules import Rules
+from unocli.kernel._cache import in_cache
 from unocli.kernel.batch import new_workspace
 from unocli.kernel.encode import (
     HOW_HAND,
@@ -334,4 +335,9 @@ def decisions(
     return np.concatenate(parts)
 
 
-__all__ = ["COL", "COLUMNS", "WIDTH", "decision_batch", "decisions", "measure", "measure_at"]
+def is_compiled() -> bool:
+    """Is the decision kernel in numba's on-disk cache, so its next call will not compile (kernel.KERNELS)?"""
+    return in_cache(decision_batch)
+
+
+__all__ = ["COL", "COLUMNS", "WIDTH", "decision_batch", "decisions", "is_compiled", "measure", "measure_at"]

@@ -20,18 +20,22 @@ so loading an experiment file or importing one analysis never runs the others.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from types import ModuleType
 
 
 @dataclass(frozen=True)
 class Report:
-    """One registered analysis: its module (under ``unocli.report.analyses``), the tables it plays, default or not."""
+    """One registered analysis: its module (under ``unocli.report.analyses``), the tables it plays, default or not.
+
+    ``kernels``: the compiled kernels its games use (``unocli.kernel.KERNELS``), for the compile notice.
+    """
 
     module: str
     uses: tuple[str, ...]
     shipped: bool = False
+    kernels: tuple[str, ...] = ("batch",)
 
 
 # Adding a report: one line here, its experiment file in sims/ and its module in analyses/ (docs/design.md).
@@ -39,15 +43,22 @@ REPORTS: dict[str, Report] = {
     "compare": Report("generic_compare", ("arms",)),
     "sweep": Report("generic_sweep", ("grid",)),
     "game-length": Report("game_length", ("arms",), shipped=True),
-    "bluff": Report("bluff", (), shipped=True),  # its own bluff x challenge grid, sized by [options]
+    # its own bluff x challenge grid, sized by [options]; its decision table's rollouts search
+    "bluff": Report("bluff", (), shipped=True, kernels=("batch", "decision")),
     "stacking": Report("stacking", ("arms",), shipped=True),
     "seat-advantage": Report("seat_advantage", ("arms",), shipped=True),  # refuses arms itself: the fields are its arms
     "house-rules": Report("house_rules", ("arms",), shipped=True),
-    "skill": Report("skill", ("arms",)),  # the arms are rule sets; the player and fields are [options]
+    # the arms are rule sets; the player and fields are [options]; its ladders' lone tables search
+    "skill": Report("skill", ("arms",), kernels=("batch", "search")),
 }
 
 # The experiments `unocli report` writes with no file named, in report order (sims/NAME.toml).
 DEFAULT_SET: tuple[str, ...] = tuple(name for name, r in REPORTS.items() if r.shipped)
+
+
+def kernels(names: Iterable[str]) -> tuple[str, ...]:
+    """The compiled kernels the registered analyses ``names`` use, each once (unknown names add none)."""
+    return tuple(dict.fromkeys(k for name in names if name in REPORTS for k in REPORTS[name].kernels)) or ("batch",)
 
 
 def analysis(name: str) -> ModuleType:

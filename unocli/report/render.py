@@ -21,12 +21,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from unocli.errors import ConfigError
+from unocli.files import load_toml
 from unocli.folders import check_out_folder, writing
 from unocli.report import fmt
 from unocli.report.analyses.common import Context
 from unocli.report.experiment import Experiment, load_experiment, shipped_dir
 from unocli.report.model import Chart, Section, TableBlock, md_table
-from unocli.report.registry import DEFAULT_SET, analysis
+from unocli.report.registry import DEFAULT_SET, analysis, kernels
 from unocli.run.backends import Backend, LocalBackend
 from unocli.version import __version__
 
@@ -37,6 +38,20 @@ def default_paths() -> list[Path]:
     """The default set of experiments, in report order."""
     folder = shipped_dir()
     return [folder / f"{name}.toml" for name in DEFAULT_SET]
+
+
+def kernels_for(paths: Sequence[str | Path]) -> tuple[str, ...]:
+    """The compiled kernels the experiment files ``paths`` will use (``registry.kernels``), for the compile notice.
+
+    A file that cannot be read names none here: loading it before any game is played says why.
+    """
+    names = []
+    for path in paths:
+        try:
+            names.append(str(load_toml(path, "experiment file").get("analysis", "")))
+        except ConfigError:
+            continue
+    return kernels(names)
 
 
 def run_experiment(
