@@ -194,9 +194,10 @@ def ladder_findings(m: LadderMeasures, baseline: str) -> str:
     biggest = ch[ch["verdict"] == LARGER].sort_values("ratio", key=lambda s: -np.abs(np.log(s))).head(4)
     moved = ", ".join(f"{r.rules} at {r.players} players ({MEASURES[r.measure]}, x{r.ratio:.2f})" for r in biggest.itertuples())
     how = "on the same deals" if ch["paired"].all() else "on common deals, not paired (worst-case intervals)"
+    stay = "stays" if within == 1 else "stay"
     return (
         text + f" Against {baseline} {how}, of {len(ch)} changes (rule set x table size x measure), {up} raise "
-        f"a measure and {down} lower it beyond x1/{fmt.num(m.margin_ratio)} to x{fmt.num(m.margin_ratio)}, {within} stay "
+        f"a measure and {down} lower it beyond x1/{fmt.num(m.margin_ratio)} to x{fmt.num(m.margin_ratio)}, {within} {stay} "
         "within that margin, the rest are undecided at this size" + (f"; the largest: {moved}." if moved else ".")
     )
 
