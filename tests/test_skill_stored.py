@@ -154,6 +154,7 @@ ladder_policies = ["random", "basic", "smart"]
         ("rules", "was made with the jump-in rules at 2 players"),
         ("robin", "rates the round robin random, basic, strong"),
         ("lone", "options.ladder_lone is for played ladders"),
+        ("replay", "options.ladder_replay is for stored ladders"),
     ],
 )
 def test_a_missing_or_mismatched_stored_ladder_is_refused_in_one_sentence(tmp_path, damage: str, words: str) -> None:
@@ -165,6 +166,8 @@ def test_a_missing_or_mismatched_stored_ladder_is_refused_in_one_sentence(tmp_pa
         readme = root / "stacking-2" / "README.md"
         readme.write_text(readme.read_text().replace("--policy smart", "--policy strong"))
     toml = TOML + ('ladder_lone = ["peek:budget=2"]\n' if damage == "lone" else "")
+    if damage == "replay":
+        toml = toml.replace('ladders = "ladders"', "ladder_replay = false")
     (tmp_path / "skill.toml").write_text(toml, encoding="utf-8")
     with pytest.raises(ConfigError, match=words):
         load_experiment(tmp_path / "skill.toml")
@@ -225,3 +228,60 @@ def test_the_committed_skill_report_uses_the_stored_best_players() -> None:
     for r in cells.itertuples():
         best, _ = _stored_best(ROOT / "reports" / "ladder" / f"{r.rules}-{r.players}")
         assert r.best_round == best, (r.rules, r.players, r.best_round, best)
+
+
+# ---------------------------------------------------------------- the round robin played again, for paired changes
+
+
+@pytest.fixture(scope="module")
+def tiny_ladders(tmp_path_factory):
+    """Two ladders made by `unocli ladder` (official and stacking, 2 players, 300 deals, 60 as matches)."""
+    root = tmp_path_factory.mktemp("made") / "ladders"
+    for rules in ("official", "stacking"):
+        args = ["ladder", "--rules", rules, "--players", "2", *[a for p in ROBIN for a in ("--policy", p)]]
+        args += ["--lone", "peek:budget=2", "--games", "300", "--lone-games", "50", "--match-games", "60", "--seed", "7"]
+        res = CliRunner().invoke(cli, [*args, "--out", str(root / f"{rules}-2")])
+        assert res.exit_code == 0, res.output
+    return root
+
+
+def _ctx():
+    from unocli.report.analyses import Context
+    from unocli.run.backends import LocalBackend
+
+    return Context(backend=LocalBackend(), log=lambda _: None)
+
+
+def _tiny_wanted() -> list[Wanted]:
+    from unocli.study.arm import TableSpec
+
+    return [Wanted(r, r, 2, ROBIN, None, TableSpec(rules=r)) for r in ("official", "stacking")]
+
+
+def test_the_round_robin_played_again_pairs_the_skill_shares_and_the_match_lead(tiny_ladders) -> None:
+    m = skill_stored.measure(tiny_ladders, _tiny_wanted(), "official", 1.2, _ctx())
+    ch = m.changes.set_index("measure")
+    replayed = [k for k in skill_stored.REPLAYED if k in ch.index]
+    assert "share_round" in replayed and ch.loc[replayed, "paired"].all()
+    assert not ch.loc[[k for k in ch.index if k not in skill_stored.REPLAYED], "paired"].any()
+    # the paired ratio is the ratio of the stored values (the replay reproduces them), with the deals as its n
+    cells = m.cells.set_index("rules")
+    ratio = cells.loc["stacking", "share_round"] / cells.loc["official", "share_round"]
+    assert ch.loc["share_round", "ratio"] == pytest.approx(ratio, rel=1e-12) and ch.loc["share_round", "n"] == 300
+    # without the replay the same change is not paired and its interval is the worst case, never narrower here
+    worst = skill_stored.measure(tiny_ladders, _tiny_wanted(), "official", 1.2).changes.set_index("measure")
+    assert not worst.loc["share_round", "paired"]
+    assert worst.loc["share_round", "ratio"] == pytest.approx(ratio, rel=1e-12)
+
+
+def test_a_stored_ladder_the_replay_does_not_reproduce_is_refused(tiny_ladders, tmp_path) -> None:
+    import shutil
+
+    root = tmp_path / "ladders"
+    shutil.copytree(tiny_ladders, root)
+    skill = root / "stacking-2" / "skill.csv"
+    frame = pd.read_csv(skill)
+    frame.loc[(frame["key"] == "skill_share") & (frame["level"] == "round"), "value"] *= 1.01  # as other policies would
+    frame.to_csv(skill, index=False)
+    with pytest.raises(ConfigError, match=r"played again gives a round skill share of .* not the stored"):
+        skill_stored.measure(root, _tiny_wanted(), "official", 1.2, _ctx())

@@ -20,16 +20,23 @@ the cells table says so (``searched`` false, ``lone`` empty).
 *Changes against the baseline.* The stored ladders of different rule sets share
 their seed and deal indices (the deal stream is a function of (seed, deal
 index) only: ``kernel.batch._play_round``), so they are common deals; but the
-folders hold no per-deal figures, so a change cannot be paired deal by deal.
-Its standard error is taken at the worst case of the unknown correlation
-between the two estimates, ``se_a + se_b`` (the largest
+folders hold no per-deal figures. The measures that rest on the round robin
+alone (the skill shares of a round and of a match, the matches until the best
+leads: :data:`REPLAYED`) are paired anyway: :func:`replay` plays each folder's
+round robin again from its command (no searching player: seconds a cell),
+refuses a replay that does not reproduce the stored values exactly, and the
+per-deal influences pair the change deal by deal
+(:func:`unocli.study.ladder_skill.paired_change`). The relative skill and the
+rounds to lead rest on the stored search player's tables (minutes of rollouts
+a cell): their change's standard error is taken at the worst case of the
+unknown correlation between the two estimates, ``se_a + se_b`` (the largest
 ``sqrt(se_a^2 + se_b^2 - 2 rho se_a se_b)`` can be, at rho = -1): an interval
-that holds whatever the correlation is, wider than a paired one. Each measure's
-standard error on the log scale comes from the stored figures: the relative
-skill's (Wald, symmetric) and the skill shares' (bootstrap percentile) 95%
-interval half-width over 1.96, over the value; the leads' from the best
-player's rating standard error (``random`` is the anchor at 0 with no error)
-times the derivative of the log of the lead's normal approximation,
+that holds whatever the correlation is, wider than a paired one. Each such
+log standard error comes from the stored figures: the relative skill's (Wald,
+symmetric) 95% interval half-width over 1.96, over the value (the skill
+shares' bootstrap interval likewise, where not replayed); the leads' from the
+best player's rating standard error (``random`` is the anchor at 0 with no
+error) times the derivative of the log of the lead's normal approximation,
 ``(1 - 2p) - 2 p (1 - p) / (p - 1/2)`` (as :func:`unocli.study.ladder_skill.lead_linear`).
 A measure that rests on the best player (the relative skill, the rounds to
 lead) is compared only between cells whose lone players are the same, so a
@@ -47,13 +54,13 @@ from typing import Any
 
 import pandas as pd
 
-from unocli.analysis.skill import Plan
+from unocli.analysis.skill import Plan, Runner
 from unocli.analysis.skill_ladder import LadderMeasures
 from unocli.errors import ConfigError
 from unocli.game.rules import PRESETS as RULE_PRESETS
-from unocli.study.arm import expand_spec
-from unocli.study.ladder import ANCHOR
-from unocli.study.ladder_skill import lead_probability
+from unocli.study.arm import TableSpec, expand_spec, parse_policy
+from unocli.study.ladder import ANCHOR, fit, plan_tables, play_ladder, play_tables
+from unocli.study.ladder_skill import Linear, best_player, lead_linear, lead_probability, paired_change, skill_share_linear
 from unocli.study.stats import Z95, Difference, equivalence, holm, t_quantile, t_sf
 
 MARK = "<!-- written by unocli ladder -->"  # unocli.report.ladder.MARK (not imported: report imports analysis)
@@ -73,6 +80,9 @@ class Command:
     lone: tuple[str, ...]
     seed: int
     out: str
+    games: int = 0
+    match_games: int = 0
+    flags: tuple[str, ...] = ()  # options given without a value (--match, --json): a ladder this report cannot read
 
 
 @dataclass(frozen=True)
@@ -84,6 +94,7 @@ class Wanted:
     players: int
     robin: tuple[str, ...]
     policies: str | None
+    table: TableSpec | None = None  # the arm's table, to replay the round robin (None: not replayed)
 
 
 @dataclass(frozen=True)
@@ -102,8 +113,15 @@ def parse_command(text: str, where: str) -> Command:
         raise ConfigError(f"{where} holds no `unocli ladder` command: it is not a stored ladder")
     args = shlex.split(lines[0])[2:]
     values: dict[str, list[str]] = {}
-    for flag, value in zip(args[::2], args[1::2], strict=False):
-        values.setdefault(flag, []).append(value)
+    flags = []
+    i = 0
+    while i < len(args):
+        if i + 1 < len(args) and not args[i + 1].startswith("--"):
+            values.setdefault(args[i], []).append(args[i + 1])
+            i += 2
+        else:
+            flags.append(args[i])
+            i += 1
     try:
         return Command(
             rules=values["--rules"][0],
@@ -112,10 +130,13 @@ def parse_command(text: str, where: str) -> Command:
             robin=tuple(values.get("--policy", [])),
             lone=tuple(values.get("--lone", [])),
             seed=int(values["--seed"][0]),
-            out=values["--out"][0],
+            out=values.get("--out", [""])[0],
+            games=int(values["--games"][0]),
+            match_games=int(values.get("--match-games", ["0"])[0]),
+            flags=tuple(flags) + tuple(k for k in values if k == "--set"),
         )
     except (KeyError, ValueError):
-        raise ConfigError(f"{where}: its command does not name the rules, players, seed and folder of a ladder") from None
+        raise ConfigError(f"{where}: its command does not name the rules, players, deals and seed of a ladder") from None
 
 
 def folder_of(root: Path, wanted: Wanted) -> Path:
@@ -133,6 +154,8 @@ def check_cell(root: Path, wanted: Wanted) -> Command:
     if MARK not in text:
         raise ConfigError(f"{label} was not written by unocli ladder")
     cmd = parse_command(text, label)
+    if cmd.flags:
+        raise ConfigError(f"{label} was made with {cmd.flags[0]}: only a ladder of single rounds under a preset can stand")
     if (cmd.rules, cmd.players) != (wanted.rules, wanted.players):
         raise ConfigError(f"{label} was made with the {cmd.rules} rules at {cmd.players} players, not the ones it stands for")
     if sorted(cmd.robin) != sorted(wanted.robin):
@@ -148,9 +171,9 @@ def check_cell(root: Path, wanted: Wanted) -> Command:
 
 
 def _checkout(folder: Path, out: str) -> Path | None:
-    """The folder the ladder ran from: ``folder`` less its ``--out`` path (None when they do not match)."""
+    """The folder the ladder ran from: ``folder`` less its ``--out`` path (None when they do not match, or no --out)."""
     parts = Path(out).parts
-    if tuple(folder.resolve().parts[-len(parts) :]) != parts:
+    if not parts or tuple(folder.resolve().parts[-len(parts) :]) != parts:
         return None
     return folder.resolve().parents[len(parts) - 1]
 
@@ -245,6 +268,61 @@ def _level(skill: pd.DataFrame, ratings: pd.DataFrame, level: str, logs: dict[st
     }
 
 
+#: The measures a replay of the round robin pairs deal by deal (those that do not rest on a lone, searching player).
+REPLAYED = ("share_round", "share_match", "lead_match")
+
+
+def replay(root: Path, w: Wanted, row: dict[str, Any], ctx: Runner) -> dict[str, Linear]:
+    """The stored ladder's round robin played again (its field tables, and its match ladder), for the per-deal
+    influences of the measures in :data:`REPLAYED`; refused unless it reproduces the stored values exactly.
+
+    No searching player sits at these tables, so this takes seconds where the whole ladder took minutes; the
+    relative skill and the rounds to lead rest on the lone searcher's tables and are not replayed.
+    """
+    assert w.table is not None
+    cmd = check_cell(root, w)
+    label = f"the stored ladder for {w.rules} at {w.players} players"
+    rules = w.table.build(name=w.arm, players=w.players).rules
+    names = list(cmd.robin)
+    pols = [parse_policy(n, w.table.policies) for n in names]
+    tables = [t for t in plan_tables(len(names), w.players) if t.kind == "field"]
+    ctx.log(f"skill: {label}: its round robin played again, {len(tables)} tables of {cmd.games:,} deals")
+    backend, threads = ctx.backend, ctx.threads
+    data = play_tables(rules, pols, names, tables, [cmd.games] * len(tables), seed=cmd.seed, backend=backend, threads=threads)
+    out = {"share_round": _verified(skill_share_linear(data), row["share_round"], "round skill share", label)}
+    if cmd.match_games and not pd.isna(row["share_match"]):
+        mdata = play_ladder(
+            rules, pols, names, games=cmd.match_games, seed=cmd.seed, match=True, backend=backend, threads=threads
+        )
+        mres = fit(mdata)
+        best = best_player(mres)
+        if mres.names[best] != row["best_match"]:
+            raise ConfigError(f"{label}: its matches played again rate {mres.names[best]} best, not {row['best_match']}")
+        out["share_match"] = _verified(skill_share_linear(mdata), row["share_match"], "match skill share", label)
+        out["lead_match"] = _verified(lead_linear(mdata, mres, best, mres.anchor), row["lead_match"], "match lead", label)
+    return out
+
+
+def _verified(lin: Linear, stored: float, what: str, label: str) -> Linear:
+    if not math.isclose(lin.value, float(stored), rel_tol=1e-9):
+        raise ConfigError(
+            f"{label}: its round robin played again gives a {what} of {lin.value:.6g}, not the stored {float(stored):.6g}: "
+            "it was made with other policies or another unocli; remake it with sims/ladder.sh"
+        )
+    return lin
+
+
+def change(a: Log | Linear, b: Log | Linear) -> Difference:
+    """``log a - log b``: paired deal by deal when both are replayed on the same deals, else the worst case."""
+    if isinstance(a, Linear) and isinstance(b, Linear) and a.deals == b.deals:
+        return paired_change(a, b, log=True)
+    return unpaired_change(_as_log(a), _as_log(b))
+
+
+def _as_log(x: Log | Linear) -> Log:
+    return x if isinstance(x, Log) else Log(x.value, x.se / x.value, x.deals)
+
+
 def unpaired_change(a: Log, b: Log) -> Difference:
     """``log a - log b`` with the worst-case standard error ``se_a + se_b`` (any correlation), t on the fewer deals."""
     diff = math.log(a.value) - math.log(b.value)
@@ -257,7 +335,7 @@ def unpaired_change(a: Log, b: Log) -> Difference:
 
 def changes(
     cells: pd.DataFrame,
-    logs: dict[tuple[int, str], dict[str, Log]],
+    logs: dict[tuple[int, str], dict[str, Log | Linear]],
     players: Sequence[int],
     names: Sequence[str],
     baseline: str,
@@ -272,12 +350,12 @@ def changes(
                 continue
             for m in MEASURES:
                 a, b = logs[(p, name)].get(m), logs[(p, baseline)].get(m)
-                if a is None or b is None or not (a.value > 0 and b.value > 0 and math.isfinite(a.se + b.se)):
+                if a is None or b is None or not (a.value > 0 and b.value > 0 and math.isfinite(_as_log(a).se + _as_log(b).se)):
                     continue
                 if m in BEST_DEPENDENT and lone[(p, name)] != lone[(p, baseline)]:
                     continue  # measured with best players of different strength: not comparable
                 keys.append((p, name, m))
-    diffs = [unpaired_change(logs[(p, name)][m], logs[(p, baseline)][m]) for p, name, m in keys]
+    diffs = [change(logs[(p, name)][m], logs[(p, baseline)][m]) for p, name, m in keys]
     if not diffs:
         return pd.DataFrame()
     judged = [equivalence(d, math.log(margin), family=len(diffs)) for d in diffs]
@@ -289,8 +367,8 @@ def changes(
                 "players": p,
                 "rules": name,
                 "measure": m,
-                "n": min(logs[(p, name)][m].n, logs[(p, baseline)][m].n),
-                "paired": False,
+                "n": min(_as_log(logs[(p, name)][m]).n, _as_log(logs[(p, baseline)][m]).n),
+                "paired": not math.isnan(d.sd),
                 "ratio": math.exp(d.diff),
                 "ratio_low": math.exp(d.low),
                 "ratio_high": math.exp(d.high),
@@ -312,13 +390,20 @@ def without_search(cells: pd.DataFrame) -> list[str]:
     return [f"{r.rules} at {r.players} players" for r in cells.itertuples() if not bool(r.searched)]
 
 
-def measure(root: Path, wanted: Sequence[Wanted], baseline: str, margin: float) -> LadderMeasures:
-    """Every wanted cell read from ``root``, and each rule set's change of each measure against ``baseline``."""
+def measure(root: Path, wanted: Sequence[Wanted], baseline: str, margin: float, ctx: Runner | None = None) -> LadderMeasures:
+    """Every wanted cell read from ``root``, and each rule set's change of each measure against ``baseline``.
+
+    With ``ctx`` each cell's round robin is played again (:func:`replay`) and the measures of :data:`REPLAYED`
+    are paired deal by deal; without, every change takes the worst case.
+    """
     rows, logs = [], {}
     for w in wanted:
         row, log = read_cell(root, w)
+        merged: dict[str, Log | Linear] = dict(log)
+        if ctx is not None and w.table is not None:
+            merged |= replay(root, w, row, ctx)
         rows.append(row)
-        logs[(w.players, w.arm)] = log
+        logs[(w.players, w.arm)] = merged
     cells = pd.DataFrame(rows)
     players = list(dict.fromkeys(w.players for w in wanted))
     names = list(dict.fromkeys(w.arm for w in wanted))
@@ -343,5 +428,5 @@ def wanted(exp: Plan) -> list[Wanted]:
                     f"not {table.rules!r}{' with changes' if table.sets else ''}"
                 )
             robin = tuple(expand_spec(s, table.rules, p, table.policies) for s in exp.options["ladder_policies"])
-            out.append(Wanted(arm.name, table.rules, p, robin, table.policies.path if table.policies else None))
+            out.append(Wanted(arm.name, table.rules, p, robin, table.policies.path if table.policies else None, table))
     return out

@@ -25,7 +25,7 @@ from unocli.errors import ConfigError
 from unocli.game.policies import parse_policy_spec
 from unocli.report import fmt
 from unocli.report.analyses.common import Context, caption, forest_chart
-from unocli.report.analyses.skill_text import MEASURES, answer, details, findings, ladder_findings, share
+from unocli.report.analyses.skill_text import MEASURES, answer, details, findings, ladder_findings, pairing, share
 from unocli.report.experiment import Experiment
 from unocli.report.model import Chart, Section, TableBlock, sentences
 from unocli.report.options import policy_list, policy_spec, positive_int
@@ -75,6 +75,10 @@ def _folder(value: Any) -> str | None:
     return None
 
 
+def _boolean(value: Any) -> str | None:
+    return None if isinstance(value, bool) else f"must be true or false, not {value!r}"
+
+
 def _ratio(value: Any) -> str | None:
     if isinstance(value, bool) or not isinstance(value, int | float) or not value > 1:
         return f"must be a ratio above 1 (1.2: a change within 1/1.2 to 1.2 times is no change), not {value!r}"
@@ -97,6 +101,8 @@ OPTIONS = {
     # the ladders read from stored `unocli ladder` folders (<folder>/<rules>-<players>/) instead of played: their
     # lone players (search at 512, the bound) are theirs; ladder_policies names the round robin each must rate
     "ladders": ("", _folder),
+    # with ladders: play each stored ladder's round robin again (seconds a cell) to pair the changes it allows
+    "ladder_replay": (True, _boolean),
 }
 PLAYED_ONLY = ("ladder_lone", "ladder_games", "ladder_lone_games", "ladder_match_games")
 
@@ -130,6 +136,8 @@ def check(exp: Experiment) -> str | None:
         return f"options.ladder_policies must include {ANCHOR!r}: the relative skill and the leads are gains over it"
     if ladder and opts["ladder_lone"] and opts["ladder_lone_games"] > opts["ladder_games"]:
         return "options.ladder_lone_games must not exceed options.ladder_games: the lone tables play a subset of the deals"
+    if not opts["ladder_replay"] and not opts["ladders"]:
+        return "options.ladder_replay is for stored ladders (options.ladders): played ladders are always paired"
     if opts["ladders"]:
         problem = _check_stored(exp)
         if problem:
@@ -215,7 +223,9 @@ def compute(exp: Experiment, ctx: Context) -> SkillResult:
     )
     if opts.get("ladders"):
         root = skill_stored.root_of(exp.path, opts["ladders"])
-        stored = skill_stored.measure(root, skill_stored.wanted(setup), baseline, float(opts["ladder_margin_ratio"]))
+        margin = float(opts["ladder_margin_ratio"])
+        replay = ctx if opts["ladder_replay"] else None
+        stored = skill_stored.measure(root, skill_stored.wanted(setup), baseline, margin, replay)
         result = replace(result, ladder=stored)
     elif opts.get("ladder_policies"):
         result = replace(result, ladder=skill_ladder.measure(setup, ctx, baseline))
@@ -441,15 +451,22 @@ def _ladder_changes_table(m: LadderMeasures, baseline: str) -> TableBlock:
             "its per-deal influence (delta method; the leads through their normal approximation)."
         )
     else:
-        how = "on common deals, not paired (the stored ladders hold no per-deal figures)"
+        how = pairing(ch)
+        columns["paired"] = lambda r: "yes" if r["paired"] else "no: worst case"
         interval_text = (
             "The stored ladders share seed and deal indices, so their deals are common, but they hold no per-deal "
-            "figures: a ratio's interval is exp of the difference of logs plus or minus t times the sum of the two "
-            "standard errors, the worst case of their unknown correlation (valid whatever it is; wider than paired). "
-            "Each log standard error: the relative skill's and the skill shares' 95% half-width over 1.96 over the "
-            "value; the leads' from the best player's rating standard error through the derivative of their normal "
-            "approximation. The relative skill and the rounds to lead are compared only between ladders with the "
-            "same lone players (never a ladder without search against one with it)."
+            "figures. The skill shares and the matches to lead come from the round robin alone (no searching player), "
+            "which the report plays again from each folder's command (unless options.ladder_replay is false), "
+            "refusing any that does not reproduce the stored value exactly: those ratios are paired deal by deal "
+            "(exp of the paired interval of the difference of logs, each measure linearised by its per-deal "
+            "influence; the leads through their normal approximation). The relative skill and the rounds to lead "
+            "rest on the stored search player's tables, too costly to play again: their interval (and every "
+            "interval without the replay) is exp of the difference of logs plus or minus t times the sum of the two "
+            "standard errors, the worst case of the unknown correlation (valid whatever it is; wider than paired), "
+            "each log standard error from the stored figures (the relative skill's and the skill shares' 95% "
+            "half-width over 1.96 over the value; the leads' from the best player's rating standard error through "
+            "the derivative of their normal approximation). The relative skill and the rounds to lead are compared "
+            "only between ladders with the same lone players (never a ladder without search against one with it)."
         )
     return TableBlock(
         "skill-measures-vs-baseline",

@@ -193,7 +193,7 @@ def ladder_findings(m: LadderMeasures, baseline: str) -> str:
     up, down, within = _counts(ch, "ratio", 1.0)
     biggest = ch[ch["verdict"] == LARGER].sort_values("ratio", key=lambda s: -np.abs(np.log(s))).head(4)
     moved = ", ".join(f"{r.rules} at {r.players} players ({MEASURES[r.measure]}, x{r.ratio:.2f})" for r in biggest.itertuples())
-    how = "on the same deals" if ch["paired"].all() else "on common deals, not paired (worst-case intervals)"
+    how = pairing(ch)
     stay = "stays" if within == 1 else "stay"
     return (
         text + f" Against {baseline} {how}, of {len(ch)} changes (rule set x table size x measure), {up} raise "
@@ -215,7 +215,8 @@ def best_players(m: LadderMeasures) -> str:
     lacking = skill_stored.without_search(c)
     text = (
         f"The ladders are the stored ones ({', '.join(dict.fromkeys(c['source'].str.rsplit('/', n=1).str[0]))}/, seed "
-        f"{', '.join(str(s) for s in dict.fromkeys(c['seed']))}), not played again. Their best player, per round: "
+        f"{', '.join(str(s) for s in dict.fromkeys(c['seed']))}): their measures are read, not played again (only their "
+        "round robin is, to pair the changes below). Their best player, per round: "
         f"{with_search} of the {int(c['searched'].sum())} cells that rate `search`. "
     )
     if lacking:
@@ -226,3 +227,13 @@ def best_players(m: LadderMeasures) -> str:
             "and their rounds to lead are measured with a weaker best player and not compared with the official rules'. "
         )
     return text
+
+
+def pairing(ch: pd.DataFrame) -> str:
+    """How the changes against the baseline were taken: all paired, none (worst case), or paired where replayed."""
+    if ch["paired"].all():
+        return "on the same deals"
+    if not ch["paired"].any():
+        return "on common deals, not paired (worst-case intervals: the stored ladders hold no per-deal figures)"
+    paired = ", ".join(MEASURES[m] for m in dict.fromkeys(ch.loc[ch["paired"].astype(bool), "measure"]))
+    return f"on common deals (paired deal by deal: {paired}; worst-case intervals for the rest)"
