@@ -10,7 +10,9 @@ first player's share, the longest penalty chain (``max_stack``) and balance.
 At the strategy table sizes seat 0 also plays the adapted player and the
 reference player among each field, on the same deals, which gives the rule x
 strategy interaction: (adapted minus reference at seat 0) under a variant
-minus the same under the baseline, with a paired interval over deals.
+minus the same under the baseline, with a paired interval over deals; and that
+interaction under one field minus under another, paired over blocks of common
+deals (:func:`strategy_between`).
 
 :func:`play` runs it all from explicit parameters (a :class:`~unocli.analysis.measures.Plan`,
 the variants' arms per field and table size, the options) and returns :class:`StackingTables`.
@@ -35,7 +37,7 @@ from unocli.game.policies import parse_policy_spec
 from unocli.study.arm import Arm, has_placeholders
 from unocli.study.arm import template_name as field_name
 from unocli.study.compare import Comparison
-from unocli.study.interaction import FieldInteraction
+from unocli.study.interaction import FieldInteraction, contrast_interaction, judge_family
 from unocli.study.stats import Difference, equivalence, holm, paired_t, welch, wilson
 
 ADAPTED = "adapted"  # a field named so plays the experiment's ``adapted`` option
@@ -231,6 +233,48 @@ def strategy_rows(comp: Comparison, p: int, field: str, variants: Sequence[str],
     return rows
 
 
+def strategy_coefs(variant: str, base: str, field: str, opt: dict[str, Any]) -> dict[str, int]:
+    """The four arms of the seat-0 interaction under ``field`` (a spec) and their signs: (adapted - reference under
+    ``variant``) - (the same under ``base``); an arm named twice sums its signs."""
+    coefs: dict[str, int] = {}
+    for arm, who, sign in ((variant, "adapted", 1), (variant, "reference", -1), (base, "adapted", -1), (base, "reference", 1)):
+        name = seat0_name(arm, field, who, opt)
+        coefs[name] = coefs.get(name, 0) + sign
+    return coefs
+
+
+def strategy_between(
+    by_field: Mapping[tuple[str, int], Comparison],
+    specs: Mapping[str, str],
+    names: Sequence[str],
+    base: str,
+    opt: dict[str, Any],
+    margin: float,
+) -> dict[tuple, list[FieldInteraction]]:
+    """The seat-0 interaction (:func:`strategy_rows`) under each field minus under each other field, per variant and
+    table size where seat 0 was swapped: one family on simultaneous intervals against ``margin`` (a share).
+
+    Every field plays the same deals, so the difference is paired over blocks of
+    common deals (:func:`~unocli.study.interaction.contrast_interaction`); the key
+    is (players, variant), as :func:`~unocli.analysis.fields.field_interactions`'s.
+    """
+    found = []
+    for p in sorted({p for _, p in by_field}):
+        if p not in opt["versus_players"]:
+            continue
+        played = [f for f in specs if (f, p) in by_field]
+        for a, b in combinations(played, 2):
+            for v in names:
+                if v == base:
+                    continue
+                ca, cb = strategy_coefs(v, base, specs[a], opt), strategy_coefs(v, base, specs[b], opt)
+                found.append(((p, v), a, b, contrast_interaction(by_field[(a, p)], by_field[(b, p)], ca, cb, "win_0")))
+    out: dict[tuple, list[FieldInteraction]] = {}
+    for i in judge_family(found, margin):
+        out.setdefault(i.key, []).append(i)
+    return out
+
+
 def _arm_rows(comp: Comparison, p: int, names: tuple[str, ...], base: str, replicates: int, seed: int) -> list[dict]:
     rows = []
     for name, row, change in arm_rows(comp, p, names, base, replicates, seed, "stacking"):
@@ -285,7 +329,12 @@ class StackingTables:
     gain and interaction judged likewise. ``stack_hists``: each (players,
     stacking)'s histogram of the longest chain, main field. ``between``: per
     quantity (``turns``, ``cards_drawn``) the interactions between fields, keyed
-    (players, variant). ``field_names``: the fields as reports name them.
+    (players, variant), and under ``keep_draws`` the seat-0 interaction's
+    difference between fields (:func:`strategy_between`). The comeback chance
+    has none: the comparisons keep its counts only as totals per arm
+    (``Accumulator.one_lost``/``one_reached``), no per-block sums, so two fields'
+    changes of it cannot be paired over blocks of common deals.
+    ``field_names``: the fields as reports name them.
     """
 
     names: tuple[str, ...]
@@ -387,6 +436,7 @@ def play(
     between = {
         "turns": field_interactions(by_field, names_of, names, base, "turns", turns),
         "cards_drawn": field_interactions(by_field, names_of, names, base, "cards_drawn", 0.0),
+        "keep_draws": strategy_between(by_field, specs, names, base, opt, share),
     }
     return StackingTables(
         names=names,

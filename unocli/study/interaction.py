@@ -37,7 +37,7 @@ p-values beside the raw ones.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -114,10 +114,31 @@ def interaction(first: Comparison, second: Comparison, arm: str, ref: str, quant
     interval of the blocks' pseudo-values ``point + contribution``, whose mean
     is the point and whose spread is the contributions'.
     """
+    return contrast_interaction(first, second, {arm: 1, ref: -1}, {arm: 1, ref: -1}, quantity, level)
+
+
+def contrast_interaction(
+    first: Comparison,
+    second: Comparison,
+    coefs_first: Mapping[str, float],
+    coefs_second: Mapping[str, float],
+    quantity: str,
+    level: float = 0.95,
+) -> Difference:
+    """(sum_k c_k mean_k under ``first``) - (sum_k c'_k mean_k under ``second``), clustered over blocks of common deals.
+
+    The arms' means are linearised as in :func:`interaction` (which is the
+    contrast arm - ref under both); a contrast of four arms, such as a seat's
+    gain under a rule minus its gain under the baseline, gives the difference
+    of that interaction between two fields (a difference of paired
+    differences of paired differences, on the same deals).
+    """
     check_common_deals(first, second)
-    terms = [(first, arm, 1.0), (first, ref, -1.0), (second, arm, -1.0), (second, ref, 1.0)]
+    terms = [(first, n, float(c)) for n, c in coefs_first.items()] + [(second, n, -float(c)) for n, c in coefs_second.items()]
     point, contrib = 0.0, np.zeros(int((first.sums.block_games > 0).sum()))
     for comp, name, sign in terms:
+        if sign == 0.0:
+            continue
         mean, u = _linearised(comp, name, quantity)
         point, contrib = point + sign * mean, contrib + sign * u
     values = point + contrib

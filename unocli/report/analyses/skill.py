@@ -18,14 +18,14 @@ from typing import Any
 
 import pandas as pd
 
-from unocli.analysis import skill, skill_ladder
+from unocli.analysis import skill, skill_ladder, skill_stored
 from unocli.analysis.skill import Plan, RuleSet
 from unocli.analysis.skill_ladder import LadderMeasures
 from unocli.errors import ConfigError
 from unocli.game.policies import parse_policy_spec
 from unocli.report import fmt
 from unocli.report.analyses.common import Context, caption, forest_chart
-from unocli.report.analyses.skill_text import MEASURES, answer, details, findings, ladder_findings, share
+from unocli.report.analyses.skill_text import MEASURES, answer, details, findings, ladder_findings, pairing, share
 from unocli.report.experiment import Experiment
 from unocli.report.model import Chart, Section, TableBlock, sentences
 from unocli.report.options import policy_list, policy_spec, positive_int
@@ -68,6 +68,17 @@ def _specs(parse: Any) -> Any:
     return check
 
 
+def _folder(value: Any) -> str | None:
+    """``""`` (play the ladders) or a folder of stored ladders, relative to the experiment file."""
+    if not isinstance(value, str):
+        return f'must be a folder of stored ladders (as sims/ladder.sh writes them), or "" to play them, not {value!r}'
+    return None
+
+
+def _boolean(value: Any) -> str | None:
+    return None if isinstance(value, bool) else f"must be true or false, not {value!r}"
+
+
 def _ratio(value: Any) -> str | None:
     if isinstance(value, bool) or not isinstance(value, int | float) or not value > 1:
         return f"must be a ratio above 1 (1.2: a change within 1/1.2 to 1.2 times is no change), not {value!r}"
@@ -87,7 +98,13 @@ OPTIONS = {
     "ladder_lone_games": (1000, positive_int),
     "ladder_match_games": (2000, positive_int),
     "ladder_margin_ratio": (1.2, _ratio),
+    # the ladders read from stored `unocli ladder` folders (<folder>/<rules>-<players>/) instead of played: their
+    # lone players (search at 512, the bound) are theirs; ladder_policies names the round robin each must rate
+    "ladders": ("", _folder),
+    # with ladders: play each stored ladder's round robin again (seconds a cell) to pair the changes it allows
+    "ladder_replay": (True, _boolean),
 }
+PLAYED_ONLY = ("ladder_lone", "ladder_games", "ladder_lone_games", "ladder_match_games")
 
 
 def plan(exp: Experiment) -> Plan:
@@ -119,15 +136,39 @@ def check(exp: Experiment) -> str | None:
         return f"options.ladder_policies must include {ANCHOR!r}: the relative skill and the leads are gains over it"
     if ladder and opts["ladder_lone"] and opts["ladder_lone_games"] > opts["ladder_games"]:
         return "options.ladder_lone_games must not exceed options.ladder_games: the lone tables play a subset of the deals"
+    if not opts["ladder_replay"] and not opts["ladders"]:
+        return "options.ladder_replay is for stored ladders (options.ladders): played ladders are always paired"
+    if opts["ladders"]:
+        problem = _check_stored(exp)
+        if problem:
+            return problem
     try:
         for p in exp.players:
             for name in names:
                 for field in opts["fields"]:
                     table_arm(exp, name, p, opts["player"], field)
-                if ladder and exp.arms:
+                if ladder and exp.arms and not opts["ladders"]:
                     skill_ladder.policies(plan(exp), name, p)
     except ConfigError as exc:
         return f"options: {exc}"
+    return None
+
+
+def _check_stored(exp: Experiment) -> str | None:
+    """With ``options.ladders``: a round robin to check, no option only played ladders use, and every cell stored
+    with the experiment's rules and policies (each folder's command read, nothing played)."""
+    opts = exp.options
+    if not opts["ladder_policies"] or not exp.arms:
+        return "options.ladders needs options.ladder_policies (the round robin each stored ladder must rate) and [arms]"
+    given = [k for k in PLAYED_ONLY if opts[k] != OPTIONS[k][0]]
+    if given:
+        return f"options.{given[0]} is for played ladders: with options.ladders each stored ladder's own is used; remove it"
+    try:
+        root = skill_stored.root_of(exp.path, opts["ladders"])
+        for w in skill_stored.wanted(plan(exp)):
+            skill_stored.check_cell(root, w)
+    except ConfigError as exc:
+        return f"options.ladders: {exc}"
     return None
 
 
@@ -180,7 +221,13 @@ def compute(exp: Experiment, ctx: Context) -> SkillResult:
     result = SkillResult(
         exp, player_name(opts["player"]), tuple(opts["fields"]), names, baseline, edges.gaps, edges.changes, edges.games
     )
-    if opts.get("ladder_policies"):
+    if opts.get("ladders"):
+        root = skill_stored.root_of(exp.path, opts["ladders"])
+        margin = float(opts["ladder_margin_ratio"])
+        replay = ctx if opts["ladder_replay"] else None
+        stored = skill_stored.measure(root, skill_stored.wanted(setup), baseline, margin, replay)
+        result = replace(result, ladder=stored)
+    elif opts.get("ladder_policies"):
         result = replace(result, ladder=skill_ladder.measure(setup, ctx, baseline))
     if not opts.get("fixed_player"):
         return result
@@ -316,16 +363,28 @@ def _lead(row: pd.Series, key: str) -> str:
     def c(x: float) -> str:
         return "inf" if not math.isfinite(x) else fmt.count(int(x))
 
+    if pd.isna(row[key]):
+        return "- (not played as matches)" if key.endswith("match") else "-"
     return f"{c(row[key])} [{c(row[key + '_low'])}, {c(row[key + '_high'])}] ({row['best_' + key.split('_')[1]]})"
+
+
+def _stored(m: LadderMeasures) -> bool:
+    """True when the measures were read from stored ladders (:mod:`unocli.analysis.skill_stored`), not played."""
+    return "source" in m.cells
+
+
+def _best_cell(r: pd.Series) -> str:
+    """The cell's best player per round (a cell whose ladder rates no search player says so)."""
+    return f"{r['best']}" if r["searched"] else f"{r['best']} (no search player in this ladder)"
 
 
 def _cells_table(m: LadderMeasures) -> TableBlock:
     """The three measures per rule set and table size, with their intervals, in one table."""
-    relative = "relative_skill" in m.cells
+    relative, stored = "relative_skill" in m.cells, _stored(m)
 
     def rel(r: pd.Series) -> str:
         if not relative or pd.isna(r.get("relative_skill")):
-            return "-"
+            return "- (no bound in this ladder)" if stored else "-"
         value = f"{r['relative_skill']:.3f} [{r['relative_skill_low']:.3f}, {r['relative_skill_high']:.3f}]"
         return f"{value} ({r['best']} / {r['bound']})"
 
@@ -333,19 +392,34 @@ def _cells_table(m: LadderMeasures) -> TableBlock:
         "players": "players",
         "rules": "rules",
         "n deals (rounds / lone / matches)": lambda r: " / ".join(fmt.count(r[k]) for k in ("n_round", "n_lone", "n_match")),
+        **({"best player, rounds": _best_cell, "ladder": lambda r: f"{r['source']} (seed {r['seed']})"} if stored else {}),
         "relative skill [95%] (best / bound)": rel,
         "skill share, round [95%]": lambda r: share(r, "share_round"),
         "skill share, match [95%]": lambda r: share(r, "share_match"),
         "rounds until the best leads random [95%]": lambda r: _lead(r, "lead_round"),
         "matches until the best leads random [95%]": lambda r: _lead(r, "lead_match"),
     }
+    source = (
+        "from the stored ladders (sims/ladder.sh; each row names its folder and seed)"
+        if stored
+        else "from ladders on common deals"
+    )
+    lacking = skill_stored.without_search(m.cells) if stored else []
+    caveat = (
+        f"{'; '.join(lacking)}: the stored ladder rates no search player and no bound, so its best player is a "
+        "round-robin policy, not the strongest player, it has no relative skill, and it was not played as matches. "
+        if lacking
+        else ""
+    )
     return TableBlock(
         "skill-measures",
-        "Skill and luck per rule set and table size, from ladders on common deals: relative skill, the share of outcome "
+        f"Skill and luck per rule set and table size, {source}: relative skill, the share of outcome "
         "variance due to skill, and the rounds and matches until the best player leads random with 90% chance",
         shown(m.cells, columns),
         m.cells,
-        note="Relative skill: the best player's Luce rating gain over random divided by the clairvoyant bound's (peek, "
+        note=caveat + "The best player: the highest-rated policy that is not the bound, per round among the round robin "
+        "and the lone players, per match among the round robin (the match ladders seat no lone player). "
+        "Relative skill: the best player's Luce rating gain over random divided by the clairvoyant bound's (peek, "
         "the search that sees every hidden card: a bound, not a player); 95% Wald by the delta method, clustered by "
         "deal. Skill share: Var(true) = Var(observed) - Var(luck) over the round-robin policies' lone-vs-field win "
         "shares, over one round's (match's) outcome variance (Getty et al. 2018); 95% percentile bootstrap over deals. "
@@ -370,14 +444,37 @@ def _ladder_changes_table(m: LadderMeasures, baseline: str) -> TableBlock:
         "verdict": lambda r: f"{r['verdict']} (x1/{fmt.num(r['margin_ratio'])} to x{fmt.num(r['margin_ratio'])})",
         "p (Holm)": lambda r: fmt.pvalue(r["p_holm"]),
     }
+    if ch["paired"].all():
+        how = "on the same deals (paired deal by deal)"
+        interval_text = (
+            "A ratio's interval is exp of the paired interval of the difference of logs, each measure linearised by "
+            "its per-deal influence (delta method; the leads through their normal approximation)."
+        )
+    else:
+        how = pairing(ch)
+        columns["paired"] = lambda r: "yes" if r["paired"] else "no: worst case"
+        interval_text = (
+            "The stored ladders share seed and deal indices, so their deals are common, but they hold no per-deal "
+            "figures. The skill shares and the matches to lead come from the round robin alone (no searching player), "
+            "which the report plays again from each folder's command (unless options.ladder_replay is false), "
+            "refusing any that does not reproduce the stored value exactly: those ratios are paired deal by deal "
+            "(exp of the paired interval of the difference of logs, each measure linearised by its per-deal "
+            "influence; the leads through their normal approximation). The relative skill and the rounds to lead "
+            "rest on the stored search player's tables, too costly to play again: their interval (and every "
+            "interval without the replay) is exp of the difference of logs plus or minus t times the sum of the two "
+            "standard errors, the worst case of the unknown correlation (valid whatever it is; wider than paired), "
+            "each log standard error from the stored figures (the relative skill's and the skill shares' 95% "
+            "half-width over 1.96 over the value; the leads' from the best player's rating standard error through "
+            "the derivative of their normal approximation). The relative skill and the rounds to lead are compared "
+            "only between ladders with the same lone players (never a ladder without search against one with it)."
+        )
     return TableBlock(
         "skill-measures-vs-baseline",
-        f"Does a house rule change how much skill counts? Each rule set's measure over the {baseline} rules' on the same "
-        "deals (paired deal by deal), with verdicts against the ratio margin",
+        f"Does a house rule change how much skill counts? Each rule set's measure over the {baseline} rules' {how}, "
+        "with verdicts against the ratio margin",
         shown(ch, columns),
         ch,
-        note=f"A ratio's interval is exp of the paired interval of the difference of logs, each measure linearised by "
-        f"its per-deal influence (delta method; the leads through their normal approximation). Verdicts by "
+        note=f"{interval_text} Verdicts by "
         f"stats.classify on the simultaneous {level}% intervals (Bonferroni over the {len(ch)} rows, read together) "
         f"against x1/{fmt.num(m.margin_ratio)} to x{fmt.num(m.margin_ratio)}: larger, beyond the margin; negligible, "
         "a change within it; equivalent, no change beyond it; unsized, a change of undecided size; else undecided. "

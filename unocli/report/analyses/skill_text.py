@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from unocli.analysis import skill_stored
 from unocli.analysis.skill import beyond_zero, magnified
 from unocli.analysis.skill_ladder import LadderMeasures
 from unocli.report import fmt
@@ -168,7 +169,9 @@ def findings(result: SkillResult, target: int) -> str:
 
 
 def share(row: pd.Series, key: str) -> str:
-    """A skill share in percent with its interval."""
+    """A skill share in percent with its interval (``-`` where the ladder has none, as a ladder not played as matches)."""
+    if pd.isna(row[key]):
+        return "-"
     return f"{100 * row[key]:.2f}% [{100 * row[key + '_low']:.2f}, {100 * row[key + '_high']:.2f}]"
 
 
@@ -183,15 +186,54 @@ def ladder_findings(m: LadderMeasures, baseline: str) -> str:
         )
         shares = f"{share(r, 'share_round')} of a round and {share(r, 'share_match')} of a match"
         parts.append(f"at {r['players']} players {rel}skill share {shares}")
-    text = f"Under the {baseline} rules, " + "; ".join(parts) + "."
+    text = best_players(m) + f"Under the {baseline} rules, " + "; ".join(parts) + "."
     if m.changes.empty:
         return text
     ch = m.changes
     up, down, within = _counts(ch, "ratio", 1.0)
     biggest = ch[ch["verdict"] == LARGER].sort_values("ratio", key=lambda s: -np.abs(np.log(s))).head(4)
     moved = ", ".join(f"{r.rules} at {r.players} players ({MEASURES[r.measure]}, x{r.ratio:.2f})" for r in biggest.itertuples())
+    how = pairing(ch)
+    stay = "stays" if within == 1 else "stay"
     return (
-        text + f" Against {baseline} on the same deals, of {len(ch)} changes (rule set x table size x measure), {up} raise "
-        f"a measure and {down} lower it beyond x1/{fmt.num(m.margin_ratio)} to x{fmt.num(m.margin_ratio)}, {within} stay "
+        text + f" Against {baseline} {how}, of {len(ch)} changes (rule set x table size x measure), {up} raise "
+        f"a measure and {down} lower it beyond x1/{fmt.num(m.margin_ratio)} to x{fmt.num(m.margin_ratio)}, {within} {stay} "
         "within that margin, the rest are undecided at this size" + (f"; the largest: {moved}." if moved else ".")
     )
+
+
+def best_players(m: LadderMeasures) -> str:
+    """Which best player each cell's measures were taken with, naming every cell rated without a search player.
+
+    Empty for ladders the report played itself (their players are the experiment's ``ladder_lone``).
+    """
+    if "source" not in m.cells:
+        return ""
+    c = m.cells
+    counts = c[c["searched"].astype(bool)]["best"].value_counts()
+    with_search = ", ".join(f"`{b}` in {n}" for b, n in counts.items())
+    lacking = skill_stored.without_search(c)
+    text = (
+        f"The ladders are the stored ones ({', '.join(dict.fromkeys(c['source'].str.rsplit('/', n=1).str[0]))}/, seed "
+        f"{', '.join(str(s) for s in dict.fromkeys(c['seed']))}): their measures are read, not played again (only their "
+        "round robin is, to pair the changes below). Their best player, per round: "
+        f"{with_search} of the {int(c['searched'].sum())} cells that rate `search`. "
+    )
+    if lacking:
+        bests = ", ".join(f"`{r.best}`" for r in c[~c["searched"].astype(bool)].itertuples())
+        text += (
+            f"{fmt.count(len(lacking))} cells were stored without any search player ({', '.join(lacking)}): their best "
+            f"is a round-robin policy ({bests}), not the strongest player unocli has, so they have no relative skill "
+            "and their rounds to lead are measured with a weaker best player and not compared with the official rules'. "
+        )
+    return text
+
+
+def pairing(ch: pd.DataFrame) -> str:
+    """How the changes against the baseline were taken: all paired, none (worst case), or paired where replayed."""
+    if ch["paired"].all():
+        return "on the same deals"
+    if not ch["paired"].any():
+        return "on common deals, not paired (worst-case intervals: the stored ladders hold no per-deal figures)"
+    paired = ", ".join(MEASURES[m] for m in dict.fromkeys(ch.loc[ch["paired"].astype(bool), "measure"]))
+    return f"on common deals (paired deal by deal: {paired}; worst-case intervals for the rest)"

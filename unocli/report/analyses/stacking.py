@@ -31,7 +31,7 @@ from unocli.report.analyses.fields import check_fields, field_experiment, field_
 from unocli.report.experiment import Experiment
 from unocli.report.model import Section, sentences
 from unocli.report.options import players_list, policy_spec, positive_int
-from unocli.report.words import agreement, change_word
+from unocli.report.words import UNTESTED, agreement, change_word
 from unocli.study.arm import Arm, has_placeholders
 from unocli.study.compare import Comparison
 from unocli.study.stats import LARGER
@@ -167,6 +167,10 @@ def _sim(row: Any, column: str, kind: str) -> str:
     return (fmt.pp_ci if pp else fmt.signed_ci)(getattr(row, column), low, high, 2 if pp else 1)
 
 
+#: Why the comeback chance's difference between fields is not tested (after UNTESTED).
+NO_BLOCKS = ": the comparisons keep comebacks only as totals per arm, no per-block figure to pair the fields on"
+
+
 def _holds(rows: pd.DataFrame, column: str, words: tuple[str, str], kind: str, between: Any = None) -> str:
     """Each field's verdict on ``column`` (simultaneous intervals, :func:`~unocli.analysis.stacking.judge_column`) as
     the word for its change, and what the interaction between fields says (:func:`~fields.agreement`): "lowers
@@ -262,7 +266,8 @@ def strategy_summary(result: StackingResult, mid: int) -> str:
 
 def field_findings(result: StackingResult) -> list[str]:
     """Findings over the fields, each naming the fields it holds under, and whether the fields differ only from
-    the interaction between them (turns and cards drawn; the comeback chance has no per-block figure to test it)."""
+    the interaction between them (turns, cards drawn and the seat-0 interaction; the comeback chance has no per-block
+    figure to test it, and says so)."""
     mid, base, f, m = result.mid, result.base, result.fields, result.exp.margins
     at = f[(f["players"] == mid) & (f["stacking"] != base)]
     off = f[(f["players"] == mid) & (f["stacking"] == base)]
@@ -284,7 +289,8 @@ def field_findings(result: StackingResult) -> list[str]:
         parts = []
         for v in result.variants:
             between = result.between.get(key, {}).get((mid, v)) if key else None
-            parts.append(f"{v}: {_holds(at[at['stacking'] == v], column, words, kind, between)}")
+            held = _holds(at[at["stacking"] == v], column, words, kind, between)
+            parts.append(f"{v}: {held if key else held.replace(UNTESTED, UNTESTED + NO_BLOCKS)}")
         out.append(
             f"Change in {label} against {base} at {mid} players, by variant ({_level(f, column)}, {margin}): "
             + "; ".join(parts)
@@ -312,7 +318,8 @@ def _strategy_findings(result: StackingResult) -> list[str]:
         parts = []
         for v in result.variants:
             rows = at[at["stacking"] == v]
-            parts.append(f"{v}: {_holds(rows, 'interaction', ('a larger gain', 'a smaller gain'), 'pp')}")
+            between = result.between.get("keep_draws", {}).get((p, v))
+            parts.append(f"{v}: {_holds(rows, 'interaction', ('a larger gain', 'a smaller gain'), 'pp', between)}")
         gaps = at.groupby("stacking")["gap"].agg(["min", "max"])
         out.append(
             f"{p} players: {opt['adapted']} at seat 0 against {opt['reference']} under {base}: {edge}. Interaction "
@@ -320,6 +327,18 @@ def _strategy_findings(result: StackingResult) -> list[str]:
             f"+/-{fmt.num(result.exp.margins['win_share_pp'])} pp): " + "; ".join(parts) + ". Edge (its share minus "
             f"1/{p}, docs/statistics.md) from {fmt.pp(gaps['min'].min(), 2)} to {fmt.pp(gaps['max'].max(), 2)} across "
             "variants and fields."
+        )
+    between = [i for items in result.between.get("keep_draws", {}).values() for i in items]
+    if between:
+        widest = max(between, key=lambda i: abs(i.diff))
+        out.append(
+            f"Between fields, the seat-0 interaction under one field minus under another (paired over "
+            f"{fmt.count(widest.n)} blocks of common deals; simultaneous {fmt.fixed(100 * widest.level, 2)}% intervals "
+            f"over the {widest.family} field pairs x variants x table sizes, margin "
+            f"+/-{fmt.num(100 * widest.margin)} pp): "
+            + verdict_counts(pd.Series([i.verdict for i in between]))
+            + f"; the largest {fmt.pp_ci(widest.diff, widest.low, widest.high, 2)} ({widest.key[1]} at {widest.key[0]} "
+            f"players, {widest.field_a} minus {widest.field_b})."
         )
     return out
 
