@@ -99,9 +99,10 @@ def test_reports_name_the_kernels_their_games_use(tmp_path) -> None:
     assert all(set(r.kernels) <= set(KERNELS) for r in REPORTS.values())
     assert all(isinstance(is_compiled(k), bool) for k in KERNELS)
     assert kernels_for(default_paths()) == ("batch", "decision")  # the bluff report's decision table searches
-    skill = tmp_path / "skill.toml"
-    skill.write_text('analysis = "skill"\n')
+    length = tmp_path / "length.toml"
+    length.write_text('analysis = "game-length"\n')
     broken = tmp_path / "broken.toml"
     broken.write_text("analysis = \n")
-    assert kernels_for([skill, broken]) == ("batch", "search")  # a file that cannot be read names none here
+    assert kernels_for([length, broken]) == ("batch",)  # a file that cannot be read names none here
+    assert kernels(["game-length", "bluff", "sweep"]) == ("batch", "decision")
     assert kernels(["no-such-report"]) == ("batch",)

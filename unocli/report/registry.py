@@ -48,8 +48,7 @@ REPORTS: dict[str, Report] = {
     "stacking": Report("stacking", ("arms",), shipped=True),
     "seat-advantage": Report("seat_advantage", ("arms",), shipped=True),  # refuses arms itself: the fields are its arms
     "house-rules": Report("house_rules", ("arms",), shipped=True),
-    # the arms are rule sets; the player and fields are [options]; its ladders' lone tables search
-    "skill": Report("skill", ("arms",), kernels=("batch", "search")),
+    "skill": Report("skill", ("arms",)),  # the arms are rule sets; the player and fields are [options]
 }
 
 # The experiments `unocli report` writes with no file named, in report order (sims/NAME.toml).
