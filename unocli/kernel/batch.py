@@ -302,6 +302,20 @@ play_batch = _batch_kernel(False)  # every run without a searching seat (kernel.
 play_batch_search = _batch_kernel(True)
 
 
+@njit(cache=True)
+def search_tables(ru, probs, ints, prio):
+    """The workspaces and streams of a table with a searching seat, outside ``play_batch``'s chunks.
+
+    The game, the rollout copy and the re-deal (``new_workspace`` each, kernel/search.py), and the
+    play, deal, re-deal and rollout streams (uint64[4] each, zeroed).
+    """
+    streams = np.zeros((4, 4), np.uint64)
+    g = new_workspace(ru, probs, ints, prio)
+    h = new_workspace(ru, probs, ints, prio)
+    d = new_workspace(ru, probs, ints, prio)
+    return g, h, d, streams[0], streams[1], streams[2], streams[3]
+
+
 @njit(cache=True, nogil=True)
 def rollout_batch(ru, probs, ints, prio, seed, index, count):
     """``count`` search rollouts from the start of game ``index``'s first round, for seat 0 (``unocli bench``).
@@ -310,13 +324,7 @@ def rollout_batch(ru, probs, ints, prio, seed, index, count):
     re-deal the hidden cards, copy, play to the round's end with seat 0's knobs at every
     seat. Returns seat 0's wins.
     """
-    g_owner = new_workspace(ru, probs, ints, prio)
-    h_owner = new_workspace(ru, probs, ints, prio)
-    d_owner = new_workspace(ru, probs, ints, prio)
-    rs = np.zeros(4, np.uint64)
-    deal_rs = np.zeros(4, np.uint64)
-    drs = np.zeros(4, np.uint64)
-    prs = np.zeros(4, np.uint64)
+    g_owner, h_owner, d_owner, rs, deal_rs, drs, prs = search_tables(ru, probs, ints, prio)
     g = g_owner[0]
     set_stream(rs, seed, np.uint64(index), np.int64(PURPOSE_PLAY), np.int64(0))
     set_stream(deal_rs, seed, np.uint64(index), np.int64(PURPOSE_DEAL), np.int64(0))
@@ -331,13 +339,7 @@ def searched_rollout_batch(ru, probs, ints, prio, seed, start, count, budget):
     Every seat plays its own knobs; at each of seat 0's turns with two options or more a search of
     ``budget`` rollouts per option is played (search_round.bench_searched_round). Returns the rollouts played.
     """
-    g_owner = new_workspace(ru, probs, ints, prio)
-    h_owner = new_workspace(ru, probs, ints, prio)
-    d_owner = new_workspace(ru, probs, ints, prio)
-    rs = np.zeros(4, np.uint64)
-    deal_rs = np.zeros(4, np.uint64)
-    drs = np.zeros(4, np.uint64)
-    prs = np.zeros(4, np.uint64)
+    g_owner, h_owner, d_owner, rs, deal_rs, drs, prs = search_tables(ru, probs, ints, prio)
     g = g_owner[0]
     g.ints[0, I_BUDGET] = budget
     g.quiet = 1 if quiet_rules(g) else 0  # as play_batch: the searches' rollouts skip the stuck test where it may

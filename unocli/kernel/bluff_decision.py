@@ -38,7 +38,7 @@ from unocli.game.policies import Policy, SearchMode
 from unocli.game.rng import search_key
 from unocli.game.rules import Rules
 from unocli.kernel._cache import in_cache
-from unocli.kernel.batch import new_workspace
+from unocli.kernel.batch import search_tables
 from unocli.kernel.encode import (
     HOW_HAND,
     N_COLOURS,
@@ -230,13 +230,7 @@ def decision_batch(ru, probs, ints, prio, fprobs, fints, fprio, seed, start, cou
 
     Returns (games completed, rows written): it stops at the first game whose rows would overflow ``out``.
     """
-    g_owner = new_workspace(ru, probs, ints, prio)
-    h_owner = new_workspace(ru, probs, ints, prio)
-    d_owner = new_workspace(ru, probs, ints, prio)
-    rs = np.zeros(4, np.uint64)
-    deal_rs = np.zeros(4, np.uint64)
-    drs = np.zeros(4, np.uint64)
-    prs = np.zeros(4, np.uint64)
+    g_owner, h_owner, d_owner, rs, deal_rs, drs, prs = search_tables(ru, probs, ints, prio)
     g = g_owner[0]
     h = h_owner[0]
     d = d_owner[0]
