@@ -84,7 +84,7 @@ def test_the_notice_names_the_search_kernels_when_they_are_missing_too(monkeypat
         (set(), ("batch", "search"), run.COMPILE_NOTICE_MORE),
         ({"batch", "search"}, ("batch", "search"), None),
     ]:
-        monkeypatch.setattr(run, "is_compiled", lambda k, c=compiled: k in c)
+        monkeypatch.setattr(run, "compiled", lambda k, c=compiled: k in c)
         run.announce_compile(False, spinner=False, kernels=kernels)
         assert capsys.readouterr().err == ("" if want is None else want + "\n"), (compiled, kernels)
     run.announce_compile(True, spinner=False, kernels=("search",))  # quiet: nothing
@@ -97,7 +97,9 @@ def test_reports_name_the_kernels_their_games_use(tmp_path) -> None:
     from unocli.report.render import default_paths, kernels_for
 
     assert all(set(r.kernels) <= set(KERNELS) for r in REPORTS.values())
-    assert all(isinstance(is_compiled(k), bool) for k in KERNELS)
+    from unocli.cli.run import compiled
+
+    assert all(isinstance(compiled(k), bool) for k in KERNELS) and isinstance(is_compiled("search"), bool)
     assert kernels_for(default_paths()) == ("batch", "decision")  # the bluff report's decision table searches
     length = tmp_path / "length.toml"
     length.write_text('analysis = "game-length"\n')
