@@ -45,7 +45,7 @@ from unocli.study.ladder_skill import (
     skill_share,
     skill_share_linear,
 )
-from unocli.study.stats import Z95, equivalence, holm
+from unocli.study.stats import Z95, Difference, equivalence, holm
 
 #: The measures, by key, in the order of the changes table.
 MEASURES = ("relative_skill", "share_round", "share_match", "lead_round", "lead_match")
@@ -158,17 +158,22 @@ def _changes(
     diffs = [paired_change(lins[(p, name)][m], lins[(p, baseline)][m], log=True) for p, name, m in keys]
     if not diffs:
         return pd.DataFrame()
+    return ratio_table(keys, [d.n for d in diffs], diffs, margin)
+
+
+def ratio_table(keys: list[tuple[int, str, str]], ns: list[int], diffs: list[Difference], margin: float) -> pd.DataFrame:
+    """Rows of (players, rule set, measure) changes on the log scale as ratios: each with its interval, a Bonferroni
+    interval over the table and an equivalence verdict against [1/margin, margin], and Holm-adjusted p-values."""
     judged = [equivalence(d, math.log(margin), family=len(diffs)) for d in diffs]
-    p_holm = holm([d.p for d in diffs])
-    p_tost_holm = holm([e.p_tost for e in judged])
+    p_holm, p_tost_holm = holm([d.p for d in diffs]), holm([e.p_tost for e in judged])
     rows = []
-    for (p, name, m), d, e, ph, pt in zip(keys, diffs, judged, p_holm, p_tost_holm, strict=True):
+    for (p, name, m), n, d, e, ph, pt in zip(keys, ns, diffs, judged, p_holm, p_tost_holm, strict=True):
         rows.append(
             {
                 "players": p,
                 "rules": name,
                 "measure": m,
-                "n": d.n,
+                "n": n,
                 "paired": not math.isnan(d.sd),
                 "ratio": math.exp(d.diff),
                 "ratio_low": math.exp(d.low),

@@ -55,13 +55,13 @@ from typing import Any
 import pandas as pd
 
 from unocli.analysis.skill import Plan, Runner
-from unocli.analysis.skill_ladder import LadderMeasures
+from unocli.analysis.skill_ladder import LadderMeasures, ratio_table
 from unocli.errors import ConfigError
 from unocli.game.rules import PRESETS as RULE_PRESETS
 from unocli.study.arm import TableSpec, expand_spec, parse_policy
 from unocli.study.ladder import ANCHOR, fit, plan_tables, play_ladder, play_tables
 from unocli.study.ladder_skill import Linear, best_player, lead_linear, lead_probability, paired_change, skill_share_linear
-from unocli.study.stats import Z95, Difference, equivalence, holm, t_quantile, t_sf
+from unocli.study.stats import Z95, Difference, t_quantile, t_sf
 
 MARK = "<!-- written by unocli ladder -->"  # unocli.report.ladder.MARK (not imported: report imports analysis)
 #: The measures, in the order of the changes table; those resting on the best player need the same lone players.
@@ -358,31 +358,8 @@ def changes(
     diffs = [change(logs[(p, name)][m], logs[(p, baseline)][m]) for p, name, m in keys]
     if not diffs:
         return pd.DataFrame()
-    judged = [equivalence(d, math.log(margin), family=len(diffs)) for d in diffs]
-    p_holm, p_tost_holm = holm([d.p for d in diffs]), holm([e.p_tost for e in judged])
-    rows = []
-    for (p, name, m), d, e, ph, pt in zip(keys, diffs, judged, p_holm, p_tost_holm, strict=True):
-        rows.append(
-            {
-                "players": p,
-                "rules": name,
-                "measure": m,
-                "n": min(_as_log(logs[(p, name)][m]).n, _as_log(logs[(p, baseline)][m]).n),
-                "paired": not math.isnan(d.sd),
-                "ratio": math.exp(d.diff),
-                "ratio_low": math.exp(d.low),
-                "ratio_high": math.exp(d.high),
-                "sim_low": math.exp(e.low),
-                "sim_high": math.exp(e.high),
-                "sim_level": e.level,
-                "margin_ratio": margin,
-                "verdict": e.verdict,
-                "p": d.p,
-                "p_holm": float(ph),
-                "p_tost_holm": float(pt),
-            }
-        )
-    return pd.DataFrame(rows)
+    ns = [min(_as_log(logs[(p, name)][m]).n, _as_log(logs[(p, baseline)][m]).n) for p, name, m in keys]
+    return ratio_table(keys, ns, diffs, margin)
 
 
 def without_search(cells: pd.DataFrame) -> list[str]:
