@@ -106,5 +106,15 @@ def test_reports_name_the_kernels_their_games_use(tmp_path) -> None:
     broken = tmp_path / "broken.toml"
     broken.write_text("analysis = \n")
     assert kernels_for([length, broken]) == ("batch",)  # a file that cannot be read names none here
+    fields = tmp_path / "fields.toml"  # a field, a table's policy or a seat that searches compiles the search kernel
+    for searching in (
+        '[options]\nfields = ["basic", "search:budget=512"]',
+        '[base]\npolicy = "peek"',
+        '[arms.a]\nseats = ["0=basic:search=on"]',
+    ):
+        fields.write_text(f'analysis = "house-rules"\n{searching}\n')
+        assert kernels_for([fields]) == ("batch", "search"), searching
+    fields.write_text('analysis = "house-rules"\ntitle = "search"\n[options]\nfields = ["basic", "tuned-{rules}-{players}"]\n')
+    assert kernels_for([fields]) == ("batch",)  # prose and templates are not policies that search
     assert kernels(["game-length", "bluff", "sweep"]) == ("batch", "decision")
     assert kernels(["no-such-report"]) == ("batch",)

@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
+from unocli.errors import ConfigError
 from unocli.game.policies import preset
 from unocli.game.rules import resolve_rules
 from unocli.kernel import play_rows
@@ -169,9 +170,31 @@ def test_the_matrix_balance_column_is_one_adjusted_family(result):
     assert f"simultaneous over the {len(eff)} rule x table size x field cells" in finding
 
 
-def test_a_run_without_the_skill_gap_says_it_was_not_played(result):
-    blank = result.ranking.assign(skill_verdict="", skill=np.nan)
-    column = next(c for c in shown(blank, result.exp.margins).columns if c.startswith("skill gap"))
-    assert set(shown(blank, result.exp.margins)[column]) == {"not played (options.skill_games = 0)"}
-    knob = shown(result.ranking, result.exp.margins).set_index("rule").loc["seven-o-next", column]
-    assert knob == "not measured (a knob of the players, not a rule)"
+def test_a_run_without_the_skill_gap_has_no_skill_column(result):
+    blank = result.ranking.assign(skill_verdict="", skill=np.nan, larger=0)
+    table = shown(blank, result.exp.margins)
+    assert not [c for c in table.columns if c.startswith("skill gap")]
+    assert set(table["beyond the margin"]) == {"0 of 3"}  # three figures measured, none beyond its margin
+    full = shown(result.ranking, result.exp.margins)
+    column = next(c for c in full.columns if c.startswith("skill gap"))
+    assert full.set_index("rule").loc["seven-o-next", column] == "not measured (a knob of the players, not a rule)"
+
+
+def test_a_reference_field_ranks_and_answers_under_that_field(tmp_path):
+    """``options.reference_field`` moves the ranking and the answer to a named field (here `random`, which the default
+    would pass over for `basic`); its first-player figure against a hand count of `random`'s rows."""
+    path = tmp_path / "house.toml"
+    path.write_text(TOML.replace("skill_games = 100", 'skill_games = 0\nreference_field = "random"'), encoding="utf-8")
+    res = house_rules.compute(load_experiment(path), Context(backend=LocalBackend(), log=lambda _: None))
+    assert res.ref == "random" and set(res.ranking["field"]) == {"random"}
+    rows = play_rows(resolve_rules("seven-o", players=4), (preset("random"),) * 4, seed=SEED, start=0, count=GAMES)
+    first = float(np.mean(rows[:, WINNER] == rows[:, FIRST_PLAYER]))
+    assert res.ranking.set_index("rule").loc["seven-o", "first_x_rule"] == pytest.approx(4 * first, rel=1e-12)
+    assert house_rules.answer(res, res.ranking).startswith("**Answer (4 players, every seat `random`).**")
+
+
+def test_a_reference_field_that_is_not_played_is_refused(tmp_path):
+    path = tmp_path / "house.toml"
+    path.write_text(TOML.replace("skill_games = 100", 'reference_field = "strong"'), encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"key 'options.reference_field': 'strong' is not one of the fields \(random, basic\)"):
+        load_experiment(path)

@@ -52,7 +52,8 @@ class HouseRules:
     perfectly fair game measures at that size and n; ``identical``: (field,
     arm, arm) that played bit-identical rounds under that field; ``spreads``:
     per (field, players) each rule's seat spread change with its bootstrap
-    standard error (:func:`spread_changes`).
+    standard error (:func:`spread_changes`); ``reference``: the field the
+    ranking reads (:attr:`ref`; empty: the default).
     """
 
     names: tuple[str, ...]
@@ -65,6 +66,7 @@ class HouseRules:
     fair: dict[int, float]
     identical: tuple[tuple[str, str, str], ...]
     spreads: dict[tuple[str, int], pd.DataFrame]
+    reference: str
 
     @property
     def rules(self) -> list[str]:
@@ -73,7 +75,9 @@ class HouseRules:
 
     @property
     def ref(self) -> str:
-        """The field the ranking and the single-field heatmap show: ``basic`` when played, else the first field."""
+        """The field the ranking and the answer show: ``reference`` when set, else ``basic`` when played, else the first."""
+        if self.reference:
+            return self.reference
         return "basic" if "basic" in self.fields else self.fields[0]
 
     @property
@@ -89,11 +93,13 @@ def measure(
     margins: Mapping[str, float],
     replicates: int,
     seed: int,
+    reference: str = "",
 ) -> HouseRules:
     """The levels, effects and verdicts of a played design (``cells``: (field, players) -> its comparison).
 
     ``margins``: the experiment's ``turns``, ``win_share_pp`` and ``balance``;
-    ``replicates`` and ``seed``: the block bootstrap of balance.
+    ``replicates`` and ``seed``: the block bootstrap of balance; ``reference``:
+    the field the ranking reads (empty: ``basic`` when played, else the first).
     """
     names = tuple(names)
     fields = tuple(dict.fromkeys(f for f, _ in cells))
@@ -128,6 +134,7 @@ def measure(
         fair={p: fair_balance(cells[(fields[0], p)].games, p) for p in players},
         identical=tuple(identical),
         spreads=spreads,
+        reference=reference,
     )
 
 

@@ -23,6 +23,7 @@ from pathlib import Path
 from unocli.errors import ConfigError
 from unocli.files import load_toml
 from unocli.folders import check_out_folder, writing
+from unocli.game.policies import SearchMode, parse_policy_spec
 from unocli.report import fmt
 from unocli.report.analyses.common import Context
 from unocli.report.experiment import Experiment, load_experiment, shipped_dir
@@ -45,13 +46,45 @@ def kernels_for(paths: Sequence[str | Path]) -> tuple[str, ...]:
 
     A file that cannot be read names none here: loading it before any game is played says why.
     """
-    names = []
+    names, searching = [], False
     for path in paths:
         try:
-            names.append(str(load_toml(path, "experiment file").get("analysis", "")))
+            raw = load_toml(path, "experiment file")
         except ConfigError:
             continue
-    return kernels(names)
+        names.append(str(raw.get("analysis", "")))
+        searching = searching or any(_searches(spec) for spec in _policy_specs(raw))
+    found = kernels(names)
+    return (*found, "search") if searching and "search" not in found else found
+
+
+def _policy_specs(raw: dict) -> list[str]:
+    """The strings where an experiment file names policies: [options] (fields, players), and the policy and seats of
+    [base] and of every arm (a seat is "N=SPEC")."""
+    tables = [raw.get("base", {}), *(raw.get("arms", {}) or {}).values()]
+    found = _strings(raw.get("options", {})) + _strings(
+        [t.get(k) for t in tables if isinstance(t, dict) for k in ("policy", "seats")]
+    )
+    return [s.partition("=")[2] if s[:1].isdigit() else s for s in found]
+
+
+def _strings(raw: object) -> list[str]:
+    if isinstance(raw, str):
+        return [raw]
+    if isinstance(raw, dict):
+        return [s for v in raw.values() for s in _strings(v)]
+    if isinstance(raw, list):
+        return [s for v in raw for s in _strings(v)]
+    return []
+
+
+def _searches(spec: str) -> bool:
+    """Whether ``spec`` names a searching preset (``search``, ``peek`` or a knob ``search=...``): its rollouts are the
+    search kernel. Anything else (prose, a rules name, a template, a policy of a file) is not one."""
+    try:
+        return parse_policy_spec(spec).search is not SearchMode.OFF
+    except (ConfigError, ValueError, TypeError, KeyError):
+        return False
 
 
 def run_experiment(

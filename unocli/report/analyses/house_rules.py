@@ -54,12 +54,18 @@ def non_negative_int(value: object) -> str | None:
     return None
 
 
+def reference_field(value: object) -> str | None:
+    """The name of one of the fields (checked against them by :func:`check`), or empty for the default."""
+    return None if isinstance(value, str) else f"must be a field's name, not {value!r}"
+
+
 OPTIONS = {
     "fields": FIELDS_OPTION,
     "replicates": (1000, positive_int),
     "skill_player": ("strong", policy_spec),
     "skill_field": ("basic", policy_spec),
     "skill_games": (8000, non_negative_int),
+    "reference_field": ("", reference_field),
 }
 
 
@@ -90,7 +96,14 @@ class HouseRulesResult(analysis.HouseRules):
 def check(exp: Experiment) -> str | None:
     if len(exp.arms) < 2:
         return "arms: the house-rules analysis needs the baseline arm and at least one house rule"
-    return check_fields(exp) or kinds.refused(exp, kinds.FRAME_KINDS, FRAMES)
+    return check_fields(exp) or _reference_error(exp) or kinds.refused(exp, kinds.FRAME_KINDS, FRAMES)
+
+
+def _reference_error(exp: Experiment) -> str | None:
+    ref, names = exp.options["reference_field"], list(field_specs(exp))
+    if ref and ref not in names:
+        return f"options.reference_field: {ref!r} is not one of the fields ({', '.join(names)})"
+    return None
 
 
 def compute(exp: Experiment, ctx: Context) -> HouseRulesResult:
@@ -103,7 +116,7 @@ def compute(exp: Experiment, ctx: Context) -> HouseRulesResult:
     )
     share = m["win_share_pp"] / 100
     played = play(design, ctx, {"turns": m["turns"], "win_first": share, "win_dealer": share})
-    data = analysis.measure(played.cells, names, base, m, exp.options["replicates"], exp.seed)
+    data = analysis.measure(played.cells, names, base, m, exp.options["replicates"], exp.seed, exp.options["reference_field"])
     plan = Plan(
         exp.name, exp.seed, exp.games, exp.players, exp.base, tuple(RuleSet(a.name, a.table) for a in exp.arms), exp.options, m
     )
@@ -233,8 +246,10 @@ def shown(table: pd.DataFrame, margins: dict[str, float]) -> pd.DataFrame:
     """The ranking as a reader sees it: each figure with its interval and its word."""
     out = pd.DataFrame({"rank": table["rank"], "rule": table["rule"], "n (deals)": table["n"].map(fmt.count)})
     played = bool(table["skill_verdict"].astype(bool).any())  # options.skill_games = 0 plays no skill gap at all
-    missing = "not measured (a knob of the players, not a rule)" if played else "not played (options.skill_games = 0)"
+    missing = "not measured (a knob of the players, not a rule)"
     for q, (title, key, _words) in FIGURES.items():
+        if q == "skill" and not played:
+            continue
         margin = fmt.num(margins[key] if key != "balance" else 100 * margins[key])
         cells = []
         for _, r in table.iterrows():
