@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Regenerate the committed full-size reports of reports/ (the six debates and the run's index).
+# Regenerate the committed full-size reports of reports/ (the debates, the house rules under search, skill, the index).
 #
-# The six experiments run as one report into a new folder (54 minutes of wall clock on two busy cores, 2026-12-01), which
-# then takes the place of the six folders and the index here. reports/tune/ (unocli tune) and
+# The seven experiments run as one report into a new folder (about 54 minutes of wall clock on two busy cores for the
+# six without search, 2026-12-01; the house rules under search 2,800 CPU-seconds more), which then takes the place
+# of the seven folders and the index here. reports/tune/ (unocli tune) and
 # reports/ladder/ (unocli ladder) are made by their own commands and are left as they are.
 # Usage: reports/make.sh [UNOCLI]   (default .venv/bin/unocli)
 set -euo pipefail
@@ -11,8 +12,8 @@ unocli=${1:-.venv/bin/unocli}
 out=$(mktemp -d reports-run.XXXXXX)
 trap 'rm -rf "$out"' EXIT
 "$unocli" report sims/game-length.toml sims/bluff.toml sims/stacking.toml sims/seat-advantage.toml \
-    sims/house-rules.toml sims/skill.toml --out "$out/run"
-for name in game-length bluff stacking seat-advantage house-rules skill; do
+    sims/house-rules.toml sims/house-rules-search.toml sims/skill.toml --out "$out/run"
+for name in game-length bluff stacking seat-advantage house-rules house-rules-search skill; do
     rm -rf "reports/$name"
     mv "$out/run/$name" "reports/$name"
 done

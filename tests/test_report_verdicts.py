@@ -77,6 +77,23 @@ CHECKS = [
     ("stacking/stacking-fields.csv", "stacking", "d_comeback_verdict", "d_comeback_sim_low", "d_comeback_sim_high", SHARE),
     ("stacking/stacking-strategy.csv", "stacking", "edge_verdict", "edge_sim_low", "edge_sim_high", SHARE),
     ("stacking/stacking-strategy.csv", "stacking", "interaction_verdict", "interaction_sim_low", "interaction_sim_high", SHARE),
+    # the house rules under the strongest player (sims/house-rules-search.toml): the same tables, one table size
+    *[
+        (f"house-rules-search/house-rules-{csv}.csv", "house-rules-search", f"{q}_verdict", f"{q}{lo}", f"{q}{hi}", margin)
+        for csv, lo, hi, quantities in (
+            ("matrix", "_sim_low", "_sim_high", (("turns", TURNS), ("first", SHARE), ("dealer", SHARE))),
+            ("ranking", "_low", "_high", (("turns", TURNS), ("first", ("win_share_pp", 1.0)), ("spread", ("balance", 100.0)))),
+        )
+        for q, margin in quantities
+    ],
+    (
+        "house-rules-search/house-rules-fields-interaction.csv",
+        "house-rules-search",
+        "verdict",
+        "sim_low",
+        "sim_high",
+        ("col:margin", 1.0),
+    ),
     # the interactions of fields (a difference of paired differences), in the unit of their own margin column
     ("game-length/turns-field-interactions.csv", "game-length", "verdict", "sim_low", "sim_high", ("col:margin", 1.0)),
     ("seat-advantage/field-differences.csv", "seat-advantage", "verdict", "sim_low", "sim_high", ("col:margin", 1.0)),
