@@ -8,6 +8,7 @@ cell is the best the stored ladder holds (never a weaker one), and the cells rat
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
@@ -19,7 +20,7 @@ from unocli.analysis.skill_stored import Log, Wanted, lead_log_se, unpaired_chan
 from unocli.cli.main import cli
 from unocli.errors import ConfigError
 from unocli.report.analyses.skill import plan
-from unocli.report.analyses.skill_text import ladder_findings
+from unocli.report.analyses.skill_text import best_players, ladder_findings
 from unocli.report.experiment import load_experiment
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -210,15 +211,18 @@ def test_the_skill_report_reads_the_shipped_ladders_and_uses_their_best_player(s
 
 def test_the_cells_without_search_are_named_in_the_text(shipped) -> None:
     m, _ = shipped
-    lacking = m.cells[~m.cells["searched"].astype(bool)]
-    # the shipped cells not yet remade with search (sims/ladder.sh; docs/ladder.md)
-    assert {(r.rules, r.players) for r in lacking.itertuples()} == {
-        ("party", 6),
-    }
-    text = ladder_findings(m, "official")
-    assert "1 cell was stored without any search player (party at 6 players): its best" in text
-    for r in lacking.itertuples():
-        assert f"{r.rules} at {r.players} players" in text and f"`{r.best}`" in text
+    # every shipped cell rates search (sims/ladder.sh; docs/ladder.md), so the text names no cell without it
+    assert m.cells["searched"].astype(bool).all()
+    assert "stored without any search player" not in ladder_findings(m, "official")
+    # a cell stored without any search player is named with its best round-robin policy
+    cells = m.cells.copy()
+    at = (cells["rules"] == "party") & (cells["players"] == 6)
+    cells.loc[at, "searched"], cells.loc[at, "best"] = False, "tuned-party-6"
+    text = best_players(replace(m, cells=cells))
+    assert f"of the {len(cells) - 1} cells that rate `search`" in text
+    assert (
+        "1 cell was stored without any search player (party at 6 players): its best is a round-robin policy (`tuned-party-6`)"
+    ) in text
 
 
 def test_the_committed_skill_report_uses_the_stored_best_players() -> None:
