@@ -364,3 +364,19 @@ def test_check_table_signs_its_differences(run):
         assert m, line
         assert (m.group(2) is not None) == ("win_share" in line), line
     assert not re.search(r"\de-\d", result.stdout)
+
+
+def test_simulate_names_each_seats_policy_as_given(run):
+    """The seat table names a knob-changed policy, a search player and a policies-file player by their specs (it said
+    "custom" for anything but a bare preset)."""
+    policies = str(ROOT / "sims" / "tuned" / "tuned.toml")
+    args = ["simulate", "--games", "6", "--seed", "3", "--policy", "basic:bluff=0.3", "--policies", policies]
+    result = run(*args, "--seat", "1=search:budget=4", "--seat", "2=tuned-official-4", "--seat", "3=random")
+    assert result.exit_code == 0, result.output
+    rows = result.output.split("Seat win shares")[1].splitlines()[2:6]
+    assert [r.split()[:2] for r in rows] == [
+        ["0", "basic:bluff=0.3"],
+        ["1", "search:budget=4"],
+        ["2", "tuned-official-4"],
+        ["3", "random"],
+    ]

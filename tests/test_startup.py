@@ -132,7 +132,7 @@ def _pandas_tables(result) -> list[str]:
     """The summary and seat tables as the CLI printed them from the result's DataFrames before it dropped pandas."""
     import pandas as pd
 
-    from unocli.cli.run import _short
+    from unocli.cli.run import policy_name
     from unocli.report import fmt
 
     s = result.summary()
@@ -148,7 +148,9 @@ def _pandas_tables(result) -> list[str]:
     seats = pd.DataFrame(
         {
             "seat": w["seat"],
-            "policy": ["(rotated)" if result.rotation is not None else _short(p) for p in result.policies],
+            "policy": [
+                "(rotated)" if result.rotation is not None else policy_name(result, s) for s in range(len(result.policies))
+            ],
             "wins": w["wins"].map(fmt.count),
             "win share": [
                 fmt.point(p, lo, hi, kind="share") for p, lo, hi in zip(w["share"], w["ci_low"], w["ci_high"], strict=True)

@@ -29,7 +29,7 @@ from unocli.cli.options import (
 )
 from unocli.errors import ConfigError
 from unocli.files import check_table_path, write_table
-from unocli.game.policies import Policy, SearchMode
+from unocli.game.policies import SearchMode
 from unocli.kernel import is_compiled
 from unocli.report import fmt
 from unocli.run import bench as bench_mod
@@ -219,7 +219,7 @@ def format_result(result: SimulationResult) -> str:
     shares = [wilson(r.acc.wins[seat], r.acc.games) for seat in range(r.rules.players)]
     seat_table: dict[str, Sequence[object]] = {
         "seat": list(range(r.rules.players)),
-        "policy": ["(rotated)" if r.rotation is not None else _short(p) for p in r.policies],
+        "policy": ["(rotated)" if r.rotation is not None else policy_name(r, s) for s in range(r.rules.players)],
         "wins": [fmt.count(w.successes) for w in shares],
         **_share_columns([(w.share, w.low, w.high) for w in shares]),
     }
@@ -273,13 +273,15 @@ def _rotation_lines(rot: RotationStats) -> list[str]:
     return lines
 
 
-def _short(policy: Policy) -> str:
-    from unocli.game.policies import PRESETS, preset
+def policy_name(result: SimulationResult, seat: int) -> str:
+    """A seat's policy as the table named it (``basic:bluff=0.3``, ``search:budget=512``, a policies-file name), else
+    the preset it equals, else "custom" (a table built from Policy objects without labels)."""
+    from unocli.game.policies import PRESETS, SEARCH_PRESETS, preset
 
-    for name in PRESETS:
-        if preset(name) == policy:
-            return name
-    return "custom"
+    if result.labels:
+        return result.labels[seat]
+    policy = result.policies[seat]
+    return next((name for name in (*PRESETS, *SEARCH_PRESETS) if preset(name) == policy), "custom")
 
 
 @click.command(cls=UnoCommand)

@@ -153,6 +153,7 @@ class SimulationResult:
     games_frame: pd.DataFrame | None = None
     rotation: RotationStats | None = None
     target: TargetInfo | None = None
+    labels: tuple[str, ...] = ()  # each seat's policy as the table named it (a spec); empty: none given
 
     @property
     def games(self) -> int:
@@ -388,7 +389,8 @@ def simulate(
         keep_games=keep_games,
         threads=threads,
     )
-    run = _Run(spec, names, backend or LocalBackend(), start, _shard_size(batch_size, spec), progress)
+    given = tuple(labels) if labels is not None else ()
+    run = _Run(spec, names, backend or LocalBackend(), start, _shard_size(batch_size, spec), progress, given)
     target = play_to_target(
         run.play, partial(run.half_width, metric), first=games, target_error=target_error, metric=metric, max_games=max_games
     )
@@ -427,9 +429,17 @@ class _Run:
     """The running totals of one :func:`simulate` call, played batch by batch."""
 
     def __init__(
-        self, spec: RunSpec, labels: tuple[str, ...], runner: Backend, start: int, batch_size: int, progress: Progress | None
+        self,
+        spec: RunSpec,
+        labels: tuple[str, ...],
+        runner: Backend,
+        start: int,
+        batch_size: int,
+        progress: Progress | None,
+        given: tuple[str, ...] = (),
     ) -> None:
         self.spec, self.runner, self.start, self.batch_size, self.progress = spec, runner, start, batch_size, progress
+        self.labels = given  # the seats' policy specs as the caller named them, for the result
         self.acc = Accumulator(players=spec.rules.players)
         self.rotation = RotationStats(labels=labels) if spec.rotate_seats else None
         self.kept: dict[int, np.ndarray] = {}
@@ -465,4 +475,5 @@ class _Run:
             games_frame=frame,
             rotation=self.rotation,
             target=target,
+            labels=self.labels,
         )
