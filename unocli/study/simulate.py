@@ -379,7 +379,6 @@ def simulate(
     # with a target, games is only the first batch and 0 means the default one
     check_run_args((games or DEFAULT_FIRST_BATCH) if target_error is not None else games, seed)
     seats = seat_policies(rules, policies)
-    names = tuple(labels) if labels is not None else tuple(f"seat{s}" for s in range(rules.players))
     spec = RunSpec(
         rules=rules,
         policies=seats,
@@ -389,8 +388,7 @@ def simulate(
         keep_games=keep_games,
         threads=threads,
     )
-    given = tuple(labels) if labels is not None else ()
-    run = _Run(spec, names, backend or LocalBackend(), start, _shard_size(batch_size, spec), progress, given)
+    run = _Run(spec, tuple(labels or ()), backend or LocalBackend(), start, _shard_size(batch_size, spec), progress)
     target = play_to_target(
         run.play, partial(run.half_width, metric), first=games, target_error=target_error, metric=metric, max_games=max_games
     )
@@ -429,19 +427,13 @@ class _Run:
     """The running totals of one :func:`simulate` call, played batch by batch."""
 
     def __init__(
-        self,
-        spec: RunSpec,
-        labels: tuple[str, ...],
-        runner: Backend,
-        start: int,
-        batch_size: int,
-        progress: Progress | None,
-        given: tuple[str, ...] = (),
+        self, spec: RunSpec, labels: tuple[str, ...], runner: Backend, start: int, batch_size: int, progress: Progress | None
     ) -> None:
         self.spec, self.runner, self.start, self.batch_size, self.progress = spec, runner, start, batch_size, progress
-        self.labels = given  # the seats' policy specs as the caller named them, for the result
+        self.labels = labels  # the seats' policy specs as the caller named them (empty: none), for the result
         self.acc = Accumulator(players=spec.rules.players)
-        self.rotation = RotationStats(labels=labels) if spec.rotate_seats else None
+        names = labels or tuple(f"seat{s}" for s in range(spec.rules.players))
+        self.rotation = RotationStats(labels=names) if spec.rotate_seats else None
         self.kept: dict[int, np.ndarray] = {}
 
     def play(self, done: int, count: int) -> None:
