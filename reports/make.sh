@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Regenerate the committed full-size reports of reports/ (the debates, the house rules under search, skill, the index).
 #
-# The seven experiments run as one report into a new folder (about 54 minutes of wall clock on two busy cores for the
-# six without search, 2026-12-01; the house rules under search 2,800 CPU-seconds more), which then takes the place
-# of the seven folders and the index here. reports/tune/ (unocli tune) and
+# The seven experiments run as one report into a new folder (37 minutes of wall clock, 3,700 CPU-seconds, on two cores
+# beside a test run, 2026-12-06; most of it the house rules under search), which then takes the place of the seven
+# folders and the index here. reports/tune/ (unocli tune) and
 # reports/ladder/ (unocli ladder) are made by their own commands and are left as they are.
 # Usage: reports/make.sh [UNOCLI]   (default .venv/bin/unocli)
 set -euo pipefail
