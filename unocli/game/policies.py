@@ -487,6 +487,15 @@ def parse_policy_spec(spec: str, extra: dict[str, Policy] | None = None) -> Poli
     return policy.replace(**changes)
 
 
+def is_searching(spec: str) -> bool:
+    """Whether ``spec`` names a searching preset (``search``, ``peek``, or a knob ``search=...``). Anything that is not
+    a preset spec (a policies-file name, a ``{rules}`` template, prose) is not one."""
+    try:
+        return parse_policy_spec(spec).search is not SearchMode.OFF
+    except (ConfigError, ValueError, TypeError, KeyError):
+        return False
+
+
 NAME_FORBIDDEN = ":,={}"  # a spec is NAME:knob=value,...; lists split at commas; braces are placeholders
 MAX_NAME = 100
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from unocli.errors import ConfigError
 from unocli.files import load_toml
 from unocli.folders import check_out_folder, writing
-from unocli.game.policies import SearchMode, parse_policy_spec
+from unocli.game.policies import is_searching
 from unocli.report import fmt
 from unocli.report.analyses.common import Context
 from unocli.report.experiment import Experiment, load_experiment, shipped_dir
@@ -53,7 +53,7 @@ def kernels_for(paths: Sequence[str | Path]) -> tuple[str, ...]:
         except ConfigError:
             continue
         names.append(str(raw.get("analysis", "")))
-        searching = searching or any(_searches(spec) for spec in _policy_specs(raw))
+        searching = searching or any(is_searching(spec) for spec in _policy_specs(raw))
     found = kernels(names)
     return (*found, "search") if searching and "search" not in found else found
 
@@ -76,15 +76,6 @@ def _strings(raw: object) -> list[str]:
     if isinstance(raw, list):
         return [s for v in raw for s in _strings(v)]
     return []
-
-
-def _searches(spec: str) -> bool:
-    """Whether ``spec`` names a searching preset (``search``, ``peek`` or a knob ``search=...``): its rollouts are the
-    search kernel. Anything else (prose, a rules name, a template, a policy of a file) is not one."""
-    try:
-        return parse_policy_spec(spec).search is not SearchMode.OFF
-    except (ConfigError, ValueError, TypeError, KeyError):
-        return False
 
 
 def run_experiment(

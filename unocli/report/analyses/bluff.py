@@ -29,6 +29,7 @@ from unocli.game.rules import WildDrawFour
 from unocli.report import fmt, kinds
 from unocli.report.analyses import bluff_text as text
 from unocli.report.analyses.common import Context, caption
+from unocli.report.analyses.fields import strength_text
 from unocli.report.experiment import Experiment
 from unocli.report.model import Block, Section, TableBlock, md_table, sentences
 from unocli.report.options import players_list, positive_int, probability_list
@@ -208,7 +209,8 @@ def render(result: BluffResult) -> Section:
     policies = dict(field_policies(exp))
     defined = field_definitions(exp)
     answer = text.answer(sit)
-    intro = "\n\n".join(x for x in (answer, exp.description or "", defined, text.grid_intro(result), text.note(policies)) if x)
+    parts = (answer, exp.description or "", defined, text.grid_intro(result), text.note(policies), strength_text(exp).strip())
+    intro = "\n\n".join(x for x in parts if x)
     named = situation_blocks(sit, exp, policies) | grid_blocks(result.grid, exp)
     findings = text.situation_findings(sit, policies) + text.grid_findings(result.grid, exp)
     games, one = result.grid.games + sit.games, sentences(answer)[1]

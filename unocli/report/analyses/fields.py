@@ -28,6 +28,7 @@ from unocli.analysis.fields import field_interactions as field_interactions  # r
 from unocli.analysis.fields import interactions_frame as interactions_frame
 from unocli.errors import ConfigError
 from unocli.files import display_path
+from unocli.game.policies import is_searching
 from unocli.report.experiment import ArmSpec, Experiment
 from unocli.report.options import policy_list
 from unocli.study.arm import has_placeholders, template_name
@@ -115,6 +116,17 @@ def templates_text(exp: Experiment, option: str = "fields") -> str:
                 "effect includes the change of player it brings (the rule set's own player instead of the baseline's)."
             )
     return "".join(out)
+
+
+def strength_text(exp: Experiment, option: str = "fields") -> str:
+    """A sentence when no field searches: the findings are measured under scripted play, not the strongest player."""
+    if any(is_searching(spec) for spec in field_specs(exp, option).values()):
+        return ""
+    return (
+        " No field here searches: `search` at budget 512, the strongest player unocli has, rates above every scripted "
+        "and tuned player in every shipped ladder (reports/ladder/), so these findings are measured under scripted "
+        "play only (the house rules are also played under `search`: sims/house-rules-search.toml)."
+    )
 
 
 def on_field(policy: str, field: str) -> str:

@@ -28,6 +28,7 @@ from unocli.report.analyses.fields import (
     field_specs,
     fields_text,
     sizes_text,
+    strength_text,
     templates_text,
 )
 from unocli.report.design import Design, play
@@ -84,6 +85,7 @@ def render(r: GameLengthResult) -> Section:
     intro = f"{answer}\n\n{exp.description or ''}\n\nRule sets: {', '.join(r.names)}; baseline {base}. Fields of players: "
     intro += f"{fields_text(r.fields)} (every seat plays the field's policy). Each table size plays the same deals under "
     intro += f"every rule set and field; the single-field charts show `{r.ref}`." + templates_text(exp) + sizes_text(exp)
+    intro += strength_text(exp)
     blocks = kinds.declared(kinds.chosen(exp, VIEWS), exp, frames, setup)
     return Section(exp.name, exp.title, intro, _findings(r), blocks, {"games": r.games}, answer=sentences(answer)[0])
 

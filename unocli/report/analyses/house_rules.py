@@ -36,6 +36,7 @@ from unocli.report.analyses.fields import (
     field_specs,
     fields_text,
     interactions_frame,
+    strength_text,
     templates_text,
 )
 from unocli.report.design import Design, play
@@ -153,7 +154,7 @@ def render(result: HouseRulesResult) -> Section:
     text = answer(result, result.ranking) if result.ranking is not None else ""
     intro = (
         f"{text}\n\n{exp.description or ''}\n\nBaseline {base}; fields of players: {fields_text(result.fields)} (every "
-        f"seat plays the field's policy).{templates_text(exp)}"
+        f"seat plays the field's policy).{templates_text(exp)}{strength_text(exp)}"
     )
     blocks = kinds.declared(kinds.chosen(exp, VIEWS), exp, frames, setup)
     return Section(exp.name, exp.title, intro, findings(result), blocks, meta={"games": result.games}, answer=sentences(text)[0])

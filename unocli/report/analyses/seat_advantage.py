@@ -33,7 +33,7 @@ from unocli.analysis.seat_advantage import (
 )
 from unocli.report import fmt, kinds
 from unocli.report.analyses.common import Context, caption
-from unocli.report.analyses.fields import FIELDS_OPTION, fields_text
+from unocli.report.analyses.fields import FIELDS_OPTION, fields_text, strength_text
 from unocli.report.design import Design, play
 from unocli.report.experiment import ArmSpec, Experiment
 from unocli.report.model import Section, TableBlock, sentences
@@ -95,7 +95,7 @@ def render(r: SeatAdvantageResult) -> Section:
     blocks = kinds.declared(kinds.chosen(exp, VIEWS), exp, frames | {"field-differences": r.differences}, setup)
     answer = _answer(r)
     intro = f"{answer}\n\n{exp.description or ''}\n\nFields of players: {fields_text(r.names)} (every seat plays the "
-    intro += f"field's policy); rules {exp.base.rules}."
+    intro += f"field's policy); rules {exp.base.rules}." + strength_text(exp)
     # the answer's first sentence: the first player's win share at the middle table size under each field
     return Section(exp.name, exp.title, intro, _findings(r), blocks, {"games": r.games}, answer=sentences(answer)[0])
 

@@ -27,7 +27,15 @@ from unocli.analysis.stacking import StackingTables, field_spec
 from unocli.game.policies import parse_policy_spec
 from unocli.report import fmt, kinds, views
 from unocli.report.analyses.common import Context, caption, plan, verdict_counts
-from unocli.report.analyses.fields import check_fields, field_experiment, field_sizes, field_specs, sizes_text, templates_text
+from unocli.report.analyses.fields import (
+    check_fields,
+    field_experiment,
+    field_sizes,
+    field_specs,
+    sizes_text,
+    strength_text,
+    templates_text,
+)
 from unocli.report.experiment import Experiment
 from unocli.report.model import Section, sentences
 from unocli.report.options import players_list, policy_spec, positive_int
@@ -132,7 +140,7 @@ def render(r: StackingResult) -> Section:
     intro = f"{said}\n\n{exp.description or ''}\n\nVariants: {', '.join(r.names)} (baseline {base}); fields: "
     intro += ", ".join(f"`{field_label(r, f)}`" for f in r.field_names)
     intro += f"; the tables of chains, first player and balance are under the `{r.main_field}` field."
-    intro += templates_text(exp) + sizes_text(exp)
+    intro += templates_text(exp) + sizes_text(exp) + strength_text(exp)
     # the answer's first sentence: how often a player draws 8 or more at once
     meta, first = {"games": r.games}, sentences(said)[0]
     return Section(exp.name, exp.title, intro, [*field_findings(r), *_findings(r)], blocks, meta, first)
