@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerate the committed full-size reports of reports/ (the debates, the house rules under search, skill, the index).
 #
-# The seven experiments run as one report into a new folder (37 minutes of wall clock, 3,700 CPU-seconds, on two cores
+# The seven experiments run as one report into a new folder (35-37 minutes of wall clock, 3,600-3,700 CPU-seconds, on two cores
 # beside a test run, 2026-12-06; most of it the house rules under search), which then takes the place of the seven
 # folders and the index here. reports/tune/ (unocli tune) and
 # reports/ladder/ (unocli ladder) are made by their own commands and are left as they are.
