@@ -50,6 +50,9 @@ ROTATE_RANK = 0  # §8 seven_o: a 0 passes every hand on
 SWAP_RANK = 7  # §8 seven_o: a 7 swaps hands with an opponent
 # int64 copies of the card tables (the workspace is int64)
 DECK = cards.CANONICAL_DECK.astype(np.int64)
+# the most copies of one coloured type in the deck (two of each but the zeros): primitives._refill
+# writes that many of every coloured type into the pile without a branch
+COLOURED_COPIES = int(np.bincount(DECK, minlength=N_TYPES)[:WILD].max())
 POINTS = cards.POINTS_TABLE.astype(np.int64)
 COPIES = np.bincount(cards.CANONICAL_DECK, minlength=N_TYPES).astype(np.int64)  # copies of each type in the deck
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from llvmlite import ir
 from numba import njit
-from numba.core import types
+from numba.core import cgutils, types
 from numba.extending import intrinsic
 
 from unocli.game.rng import bounded, register_numba, uniform01
@@ -21,6 +21,7 @@ from unocli.kernel.encode import (
     COL_NEXT_LACKS,
     COL_RANDOM,
     COLOUR_BITS,
+    COLOURED_COPIES,
     DECK_SIZE,
     DRAW_TWO,
     DROP_COLOUR,
@@ -244,6 +245,42 @@ def _lowest_bit(typingctx, x):
     return types.uint64(types.uint64), codegen
 
 
+@intrinsic
+def _move(typingctx, dst, at, src, start, count):
+    """Move ``count`` items of the C-ordered array ``src`` from flat index ``start`` to ``dst`` at ``at``.
+
+    LLVM's memmove (the two may overlap): a block copy, where a loop over the items of a
+    workspace field stays a loop of single bytes (numba cannot prove the fields apart).
+    """
+    sig = types.void(dst, types.int64, src, types.int64, types.int64)
+
+    def codegen(context, builder, signature, args):
+        to = context.make_array(signature.args[0])(context, builder, args[0])
+        frm = context.make_array(signature.args[2])(context, builder, args[2])
+        size = context.get_abi_sizeof(context.get_data_type(signature.args[0].dtype))
+        cgutils.raw_memmove(builder, builder.gep(to.data, [args[1]]), builder.gep(frm.data, [args[3]]), args[4], size)
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _turn_rows(a, scratch, width, n, forward):
+    """Rows 0 .. n - 1 of ``a`` (``width`` items each) move one row on (the last to row 0), or back.
+
+    The row that goes round the end waits in row 0 of ``scratch``.
+    """
+    rest = (n - 1) * width
+    if forward:
+        _move(scratch, np.int64(0), a, rest, width)
+        _move(a, width, a, np.int64(0), rest)
+        _move(a, np.int64(0), scratch, np.int64(0), width)
+    else:
+        _move(scratch, np.int64(0), a, np.int64(0), width)
+        _move(a, np.int64(0), a, width, rest)
+        _move(a, rest, scratch, np.int64(0), width)
+
+
 @njit(cache=True, inline="always", _nrt=False)
 def _bit(c):
     """The bit of card type ``c`` in a mask of types (``g.held``): unsigned, as every mask operation here."""
@@ -300,11 +337,18 @@ def _refill(g, rs):
     if g.disc_n == 0:
         return False
     m = np.int64(0)  # not a literal 0: numba would compile _shuffle for that type too
-    for t in range(N_TYPES):
+    # the coloured types: as many copies as the deck holds at most, then m moves by the count
+    # (the copies past it are overwritten by the next types or lie past the pile's end); a loop
+    # per copy mispredicted its exit at almost every type
+    for t in range(WILD):
+        for i in range(COLOURED_COPIES):
+            g.pile[min(m + i, DECK_SIZE - 1)] = t
+        m += g.disc[t]
+    for t in range(WILD, N_TYPES):
         for _ in range(g.disc[t]):
             g.pile[m] = t
             m += 1
-        g.disc[t] = 0
+    g.disc[:] = 0
     g.disc_n = 0
     if m == 1:  # a shuffle of one card draws nothing (step.play: the stuck test's one case)
         g.one_card = 1

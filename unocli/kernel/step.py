@@ -166,6 +166,7 @@ from unocli.kernel.primitives import (
     _start_card,
     _start_seat,
     _swap_target,
+    _turn_rows,
     _wants_bluff,
 )
 
@@ -276,23 +277,12 @@ def _plus4_answer(g, rs, seat, action):
 def _rotate(g):
     """seven_o 0: the hand of seat s goes to seat s + direction, with its size, colours, held types and lack."""
     n = g.players
-    for s in range(n):
-        for t in range(N_TYPES):
-            g.old_hands[s, t] = g.hands[s, t]
-        for c in range(N_COLOURS):
-            g.old_ccount[s, c] = g.ccount[s, c]
-        g.old_hsize[s] = g.hsize[s]
-        g.old_lacks[s] = g.lacks[s]
-        g.old_shown[s] = g.shown[s]
-    for s in range(n):
-        src = (s - g.direction) % n
-        for t in range(N_TYPES):
-            g.hands[s, t] = g.old_hands[src, t]
-        for c in range(N_COLOURS):
-            g.ccount[s, c] = g.old_ccount[src, c]
-        g.hsize[s] = g.old_hsize[src]
-        g.lacks[s] = g.old_lacks[src]
-        g.shown[s] = g.old_shown[src]
+    forward = g.direction == 1  # seat s takes seat s - direction's hand: the rows move on, or back
+    _turn_rows(g.hands, g.old_hands, np.int64(N_TYPES), n, forward)
+    _turn_rows(g.ccount, g.old_ccount, np.int64(N_COLOURS), n, forward)
+    _turn_rows(g.hsize, g.old_hsize, np.int64(1), n, forward)
+    _turn_rows(g.lacks, g.old_lacks, np.int64(1), n, forward)
+    _turn_rows(g.shown, g.old_shown, np.int64(1), n, forward)
     # the held-types masks turn in place, one word kept aside (no scratch field: the workspace stays under 8 KiB)
     if g.direction == 1:
         last = g.held[n - 1]
@@ -359,9 +349,19 @@ def _pending_decision(g, rs, victim):
 def _jumper(g, rs, seat):
     """§8 jump-in window after ``seat``'s card: the first other seat to jump in, or NO_SEAT (§11.9).
 
-    Inlined: ``play`` calls it after every card under jump-in rules, and a second call level
-    cost party rollouts about 5%.
+    Inlined: ``play`` calls it after every card under jump-in rules. Most windows close at once
+    (no other seat holds the top's type), so that is tested here, without a branch per seat;
+    ``_jumper_from``, a real call, offers the window only when some other seat could jump in
+    (it would draw nothing for the seats that cannot).
     """
+    top = g.top
+    if top >= WILD:
+        return NO_SEAT
+    others = np.int64(0)
+    for s in range(g.players):
+        others += g.hands[s, top]
+    if others == g.hands[seat, top]:
+        return NO_SEAT
     return _jumper_from(g, rs, seat, np.int64(1))
 
 
