@@ -300,8 +300,8 @@ def _add(g, seat, c):
 def _remove(g, seat, c):
     g.hands[seat, c] -= 1
     g.hsize[seat] -= 1
-    # no branch: whether the last card of a type went is a coin flip to the processor (a branch
-    # here was mispredicted often enough to be a tenth of an official/``basic`` turn)
+    # no branch: whether the last card of a type went is a coin flip to the processor (the branch
+    # was mispredicted often enough to cost a few percent of an official/``basic`` round)
     g.held[seat] &= ~(np.uint64(g.hands[seat, c] == 0) << np.uint64(c))
     if c < WILD:
         g.ccount[seat, _colour(c)] -= 1

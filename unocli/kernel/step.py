@@ -156,6 +156,7 @@ from unocli.kernel.primitives import (
     _last_card_rule,
     _legal_options,
     _lowest_bit,
+    _move,
     _nth_legal,
     _rank,
     _remove,
@@ -550,14 +551,13 @@ def _keep_state(g, rs):
     g.kept[KEPT_P4_SHOWN] = g.p4_shown
     g.kept[KEPT_P4_LACKED] = g.p4_lacked
     g.kept[KEPT_P4_CHALLENGEABLE] = g.p4_challengeable
-    # Only the seated players: the seats past them stay empty for the whole run.
-    for s in range(g.players):
-        g.kept_lacks[s] = g.lacks[s]
-        g.kept_shown[s] = g.shown[s]
-        for t in range(N_TYPES):
-            g.kept_hands[s, t] = g.hands[s, t]
-    for t in range(N_TYPES):
-        g.kept_disc[t] = g.disc[t]
+    # Only the seated players: the seats past them stay empty for the whole run. Block copies
+    # (_move): numba's loops over the fields' bytes stayed loops of single bytes.
+    n = g.players
+    _move(g.kept_lacks, np.int64(0), g.lacks, np.int64(0), n)
+    _move(g.kept_shown, np.int64(0), g.shown, np.int64(0), n)
+    _move(g.kept_hands, np.int64(0), g.hands, np.int64(0), n * N_TYPES)
+    _move(g.kept_disc, np.int64(0), g.disc, np.int64(0), np.int64(N_TYPES))
     g.kept[KEPT_PILE_POS] = g.pile_pos
     for i in range(DECK_SIZE):  # the whole pile: a constant-size copy compiles to a few vector moves
         g.kept_pile[i] = g.pile[i]
