@@ -264,6 +264,30 @@ def _move(typingctx, dst, at, src, start, count):
     return sig, codegen
 
 
+SWAP_BYTES = 64  # _swap_items: the most bytes it exchanges (a hand's row of 54 types is the largest use)
+
+
+@intrinsic
+def _swap_items(typingctx, arr, i, j, count):
+    """Exchange ``count`` items of the C-ordered array ``arr`` at flat indices ``i`` and ``j`` (no overlap).
+
+    Through a buffer on the stack (at most SWAP_BYTES bytes): block copies, as :func:`_move`.
+    """
+    sig = types.void(arr, types.int64, types.int64, types.int64)
+
+    def codegen(context, builder, signature, args):
+        a = context.make_array(signature.args[0])(context, builder, args[0])
+        size = context.get_abi_sizeof(context.get_data_type(signature.args[0].dtype))
+        buf = cgutils.alloca_once(builder, ir.ArrayType(ir.IntType(8), SWAP_BYTES))
+        p, q = builder.gep(a.data, [args[1]]), builder.gep(a.data, [args[2]])
+        cgutils.raw_memcpy(builder, builder.bitcast(buf, p.type), p, args[3], size)
+        cgutils.raw_memcpy(builder, p, q, args[3], size)
+        cgutils.raw_memcpy(builder, q, builder.bitcast(buf, p.type), args[3], size)
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
 @njit(cache=True, inline="always", _nrt=False)
 def _turn_rows(a, scratch, width, n, forward):
     """Rows 0 .. n - 1 of ``a`` (``width`` items each) move one row on (the last to row 0), or back.
