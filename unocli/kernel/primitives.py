@@ -81,6 +81,7 @@ from unocli.kernel.encode import (
     SW_FEWEST,
     SW_NEXT,
     SW_RANDOM,
+    SWAP_BYTES,
     WD4_BIT,
     WD4_FREE,
     WD4_RESTRICTED,
@@ -262,9 +263,6 @@ def _move(typingctx, dst, at, src, start, count):
         return context.get_dummy_value()
 
     return sig, codegen
-
-
-SWAP_BYTES = 64  # _swap_items: the most bytes it exchanges (a hand's row of 54 types is the largest use)
 
 
 @intrinsic
