@@ -111,7 +111,7 @@ def _set_knobs(h, seat, probs, ints, prio, row):
 def _plus4_rollout(g, h, prs, seat, colour, fprobs, fints, fprio, response):
     """``seat`` plays its +4 naming ``colour`` in ``h``; the victim answers by knob row ``response``; then the round
     is played out by the field. 1 if ``seat`` wins."""
-    victim = _seat_after(h, seat, np.int64(1))
+    victim = _seat_after(h, seat, 1)
     h.force_colour = colour
     _set_knobs(h, victim, fprobs, fints, fprio, response)
     res = _play(h, prs, np.int64(seat), np.int64(WILD_DRAW_FOUR), np.int64(HOW_HAND))
@@ -151,7 +151,7 @@ def measure(g, h, d, rs, drs, prs, seat, budget, fprobs, fints, fprio, out):
     out[1] = seat
     out[2] = g.row[TURNS]
     out[3] = g.hsize[seat]
-    out[4] = g.hsize[_seat_after(g, seat, np.int64(1))]
+    out[4] = g.hsize[_seat_after(g, seat, 1)]
     out[5] = k
     for o in range(k):
         g.sopt_score[o] = 0

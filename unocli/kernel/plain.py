@@ -424,7 +424,7 @@ def plain_play(g, rs):
                 if dead >= n:  # §11.6
                     outcome = OUTCOME_BLOCKED
                     break
-                current = _step_seat(seat, direction, n, np.int64(1))
+                current = _step_seat(seat, direction, n, 1)
                 continue
         # ---- play the card (§4, §6)
         hand_before = g.hsize[u]
@@ -452,7 +452,7 @@ def plain_play(g, rs):
                             return False
                         break
         out = g.hsize[u] == 0
-        nxt = _step_seat(seat, direction, n, np.int64(1))
+        nxt = _step_seat(seat, direction, n, 1)
         if card >= WILD:
             if card == WILD_DRAW_FOUR or not out:
                 colour, s0, s1, s2, s3 = _below(s0, s1, s2, s3, N_COLOURS)
@@ -481,7 +481,7 @@ def plain_play(g, rs):
                     winner = seat
                     break
                 g.row[SKIPS] += 1  # the victim loses the turn
-                current = _step_seat(nxt, direction, n, np.int64(1))
+                current = _step_seat(nxt, direction, n, 1)
             else:
                 if out:
                     winner = seat
@@ -506,20 +506,20 @@ def plain_play(g, rs):
                     winner = seat
                     break
                 g.row[SKIPS] += 1
-                current = _step_seat(nxt, direction, n, np.int64(1))
+                current = _step_seat(nxt, direction, n, 1)
             elif out:
                 winner = seat
                 break
             elif rank == SKIP:
                 g.row[SKIPS] += 1
-                current = _step_seat(nxt, direction, n, np.int64(1))
+                current = _step_seat(nxt, direction, n, 1)
             elif rank == REVERSE:
                 direction = -direction
                 if n == 2:  # §11.13: the same player plays again
                     g.row[SKIPS] += 1
                     current = seat
                 else:
-                    current = _step_seat(seat, direction, n, np.int64(1))
+                    current = _step_seat(seat, direction, n, 1)
             else:
                 current = nxt
     rs[0], rs[1], rs[2], rs[3] = s0, s1, s2, s3

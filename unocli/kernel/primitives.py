@@ -180,15 +180,9 @@ def _start_seat(g, first, n, rank):
 
 
 # ---------------------------------------------------------------- small helpers
-#
-# The card and seat arithmetic below (and _bit, _int, _last_card_rule) are plain compiled functions:
-# LLVM inlines them when it links the kernel. Inlined at numba's level (inline="always"), each call
-# site was typed again, about 3 s of the first compile; the larger helpers that LLVM would leave as
-# calls (the random draws, a card's bookkeeping, legality) stay inlined by numba (they cost 2-4% of a
-# round as calls).
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def _colour(c):
     """Colour of a coloured card type (c < WILD).
 
@@ -198,24 +192,24 @@ def _colour(c):
     return np.int64(np.uint64(c) // np.uint64(N_RANKS))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def _rank(c):
     """Rank of a coloured card type (c < WILD), as unsigned (see ``_colour``)."""
     return np.int64(np.uint64(c) % np.uint64(N_RANKS))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def _is_d2(c):
     return c < WILD and _rank(c) == DRAW_TWO
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def _is_action(c):
     """Skip, Reverse, Draw Two (the ranks from SKIP up) or a Wild."""
     return c >= WILD or _rank(c) >= SKIP
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def _step_seat(seat, direction, n, k):
     """(seat + k * direction) mod n for 0 <= k < n, without a division (it was a hot spot)."""
     s = seat + k * direction
@@ -226,7 +220,7 @@ def _step_seat(seat, direction, n, k):
     return s
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def _seat_after(g, seat, k):
     """The k-th seat after ``seat`` in the direction of play, 0 <= k < n."""
     return _step_seat(seat, g.direction, g.players, k)
@@ -309,7 +303,7 @@ def _turn_rows(a, scratch, width, n, forward):
         _move(a, rest, scratch, np.int64(0), width)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def _bit(c):
     """The bit of card type ``c`` in a mask of types (``g.held``): unsigned, as every mask operation here."""
     return np.uint64(1) << np.uint64(c)
@@ -345,12 +339,12 @@ def _held_of(g, seat):
     return m
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def _int(g, seat, knob):
     return g.ints[seat, knob]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def _last_card_rule(g, seat):
     """no_action_finish applies to ``seat`` now: it holds one card (§8, §11.12)."""
     return g.ru[R_NAF] != 0 and g.hsize[seat] == 1
@@ -585,7 +579,7 @@ def _wants_bluff(g, rs, seat):
     p = g.probs[seat, P_BLUFF]
     if p <= 0.0:
         return False
-    nxt = g.hsize[_seat_after(g, seat, np.int64(1))]
+    nxt = g.hsize[_seat_after(g, seat, 1)]
     own = g.hsize[seat]
     if nxt < _int(g, seat, I_BLUFF_NEXT_MIN) or nxt > _int(g, seat, I_BLUFF_NEXT_MAX):
         return False
@@ -648,7 +642,7 @@ def _filter_options(g, seat, m):
         if same > 0 and other > 0:
             m = _keep_only(g, m, np.int64(DROP_COLOUR if pref == MATCH_NUMBER else DROP_OTHER_COLOURS), g.colour)
     if _int(g, seat, I_AIM_LACKED) != 0:
-        lacked = g.lacks[_seat_after(g, seat, np.int64(1))]
+        lacked = g.lacks[_seat_after(g, seat, 1)]
         if lacked != NO_COLOUR and 0 < _count_colour(g, m, np.int64(lacked)) < m:
             m = _keep_only(g, m, np.int64(ONLY_COLOUR), np.int64(lacked))
     return m
@@ -702,7 +696,7 @@ def _choice_table(g, seat):
     when no option filter is on and the choice is not uniform.
     """
     attack_at = _int(g, seat, I_ATTACK_AT)
-    if attack_at > 0 and g.hsize[_seat_after(g, seat, np.int64(1))] <= attack_at:
+    if attack_at > 0 and g.hsize[_seat_after(g, seat, 1)] <= attack_at:
         return PRIO_ATTACK
     if _filters(g, seat):
         return -1
@@ -725,7 +719,7 @@ def _choice_code(g, seat):
 def _choose_card(g, rs, seat, m):
     """One of the m options (decisions.PolicyDecider.choose_card)."""
     attack_at = _int(g, seat, I_ATTACK_AT)
-    if attack_at > 0 and g.hsize[_seat_after(g, seat, np.int64(1))] <= attack_at:
+    if attack_at > 0 and g.hsize[_seat_after(g, seat, 1)] <= attack_at:
         return _preferred(g, seat, m, np.int64(PRIO_ATTACK))
     if _int(g, seat, I_KEEP_DRAWS) != 0 or _int(g, seat, I_MATCH) != MATCH_ANY or _int(g, seat, I_AIM_LACKED) != 0:
         m = _filter_options(g, seat, m)
@@ -749,7 +743,7 @@ def _choose_colour(g, rs, seat):
     if mode == COL_RANDOM:
         return _below(rs, N_COLOURS)
     if mode == COL_NEXT_LACKS:
-        lacked = g.lacks[_seat_after(g, seat, np.int64(1))]
+        lacked = g.lacks[_seat_after(g, seat, 1)]
         if lacked != NO_COLOUR and g.ccount[seat, lacked] > 0:
             return lacked
     best = 0
@@ -810,7 +804,7 @@ def _swap_target(g, rs, seat):
     mode = _int(g, seat, I_SWAP)
     if mode == SW_RANDOM:
         return _seat_after(g, seat, 1 + _below(rs, n - 1))
-    best = _seat_after(g, seat, np.int64(1))
+    best = _seat_after(g, seat, 1)
     if mode == SW_NEXT:
         return best
     for k in range(2, n):

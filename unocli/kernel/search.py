@@ -107,13 +107,13 @@ def _respond_with(g, rs, victim, action):
     """The end of step._pending_decision for a challenge or an accept (``RESPOND_*``) a search chose."""
     if action == RESPOND_CHALLENGE:
         _challenge(g, rs, victim, g.pending)
-        g.current = victim if g.p4_bluff != 0 else _seat_after(g, victim, np.int64(1))
+        g.current = victim if g.p4_bluff != 0 else _seat_after(g, victim, 1)
         return
     _penalty_draw(g, rs, victim, g.pending)
     g.row[SKIPS] += 1
     g.pending = 0
     g.chain = 0
-    g.current = _seat_after(g, victim, np.int64(1))
+    g.current = _seat_after(g, victim, 1)
 
 
 @njit(cache=True, _nrt=False)
@@ -161,7 +161,7 @@ def _rollout_play(h, rs, seat, card, how, stuck):
         h.row[PASSES] += 1
         h.row[TURNS] += 1
         h.dead = 0
-        h.current = _seat_after(h, s, np.int64(1))
+        h.current = _seat_after(h, s, 1)
     # int64 throughout, as step.play types them: an int8 card would compile the step's helpers twice
     while c >= 0:
         res = _play(h, rs, s, c, how)
@@ -437,7 +437,7 @@ def p4_choice(g, h, d, rs, drs, prs, seat):
     Ties go to the knobs' response, worked out on a copy of the play stream (``prs``), so the
     game's stream is not moved (reference search.plus4_choice).
     """
-    victim = _seat_after(g, seat, np.int64(1))
+    victim = _seat_after(g, seat, 1)
     g.sopt_card[0] = RESPOND_CHALLENGE
     g.sopt_card[1] = RESPOND_ACCEPT
     g.sopt_colour[0] = NO_COLOUR

@@ -126,7 +126,7 @@ def _search_turn(g, h, d, rs, drs, prs, seat):
     g.dead = 0 if drew_any else g.dead + 1
     if g.dead >= g.players:
         return np.int64(TURN_BLOCKED), np.int64(HOW_HAND)
-    g.current = _seat_after(g, seat, np.int64(1))
+    g.current = _seat_after(g, seat, 1)
     return np.int64(TURN_PASSED), np.int64(HOW_HAND)
 
 
@@ -136,7 +136,7 @@ def _seen_step(g, h, d, rs, drs, prs, seat, card, how):
     its effects leave to a searching seat (a +4's victim's response, the 7's target) searched."""
     challenges = g.row[CHALLENGES]
     moved = g.row[ROTATIONS] + g.row[SWAPS]
-    victim = _seat_after(g, seat, np.int64(1))
+    victim = _seat_after(g, seat, 1)
     if card == WILD_DRAW_FOUR and how != HOW_STACKED:
         for t in range(N_TYPES):  # what a challenge of it shows: the cards after it
             g.p4_cards[t] = g.hands[seat, t] - (1 if t == WILD_DRAW_FOUR else 0)

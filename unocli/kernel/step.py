@@ -223,11 +223,11 @@ def _plus4_resolve(g, rs, victim, total, action):
     if action == RESPOND_CHALLENGE:
         _challenge(g, rs, victim, total)
         bluff = g.p4_bluff != 0
-        g.current = victim if bluff else _seat_after(g, victim, np.int64(1))
+        g.current = victim if bluff else _seat_after(g, victim, 1)
         return bluff
     _penalty_draw(g, rs, victim, total)
     g.row[SKIPS] += 1
-    g.current = _seat_after(g, victim, np.int64(1))
+    g.current = _seat_after(g, victim, 1)
     return False
 
 
@@ -238,7 +238,7 @@ def _final_penalty(g, rs, seat, card, how, value):
     Returns RES_DONE when the round goes on (a bluff caught), RES_WON, or RES_ASK_P4 when the
     victim of a challengeable +4 searches (``_plus4_answer`` then finishes).
     """
-    victim = _seat_after(g, seat, np.int64(1))
+    victim = _seat_after(g, seat, 1)
     stacked = how == HOW_STACKED and g.ru[R_STACKING] != ST_OFF
     total = g.pending + value if stacked else value
     chain = g.chain + 1 if stacked else 1
@@ -268,7 +268,7 @@ def _last_plus4_end(g, caught):
 @njit(cache=True, _nrt=False)
 def _plus4_answer(g, rs, seat, action):
     """The rest of ``_effects`` after RES_ASK_P4: the victim's ``action`` on ``seat``'s +4 (RESPOND_*), and its result."""
-    victim = _seat_after(g, seat, np.int64(1))
+    victim = _seat_after(g, seat, 1)
     caught = _plus4_resolve(g, rs, victim, np.int64(WILD_DRAW_FOUR_PENALTY), action)
     if g.hsize[seat] == 0:  # its last card (_final_penalty)
         return _last_plus4_end(g, caught)
@@ -309,7 +309,7 @@ def _swap(g, rs, seat):
 def _swap_answer(g, seat, other):
     """The rest of ``_effects`` after RES_ASK_SWAP: ``seat`` swaps with ``other``, the next seat plays."""
     _swap_hands(g, seat, other)
-    g.current = _seat_after(g, seat, np.int64(1))
+    g.current = _seat_after(g, seat, 1)
     return RES_OPEN
 
 
@@ -336,13 +336,13 @@ def _pending_decision(g, rs, victim):
         return action
     if action == RESPOND_CHALLENGE:
         _challenge(g, rs, victim, g.pending)
-        g.current = victim if g.p4_bluff != 0 else _seat_after(g, victim, np.int64(1))
+        g.current = victim if g.p4_bluff != 0 else _seat_after(g, victim, 1)
         return NO_CARD
     _penalty_draw(g, rs, victim, g.pending)
     g.row[SKIPS] += 1
     g.pending = 0
     g.chain = 0
-    g.current = _seat_after(g, victim, np.int64(1))
+    g.current = _seat_after(g, victim, 1)
     return NO_CARD
 
 
@@ -408,11 +408,11 @@ def _effects(g, rs, seat, card, how):
                 g.chain = 1
             if g.chain > g.row[MAX_STACK]:
                 g.row[MAX_STACK] = g.chain
-            g.current = _seat_after(g, seat, np.int64(1))
+            g.current = _seat_after(g, seat, 1)
             return RES_DONE
         if g.row[MAX_STACK] < 1:
             g.row[MAX_STACK] = 1
-        victim = _seat_after(g, seat, np.int64(1))
+        victim = _seat_after(g, seat, 1)
         if card == WILD_DRAW_FOUR:
             if g.p4_challengeable != 0 and g.ints[victim, I_SEARCH] != SEARCH_OFF:
                 return RES_ASK_P4  # a searching victim's response: search.play_search asks it (_plus4_answer)
@@ -420,7 +420,7 @@ def _effects(g, rs, seat, card, how):
         else:
             _penalty_draw(g, rs, victim, np.int64(DRAW_TWO_PENALTY))
             g.row[SKIPS] += 1
-            g.current = _seat_after(g, victim, np.int64(1))
+            g.current = _seat_after(g, victim, 1)
     elif rank == SKIP:
         g.row[SKIPS] += 1
         g.current = _seat_after(g, seat, 1 if g.ru[R_FAULT] == FAULT_SKIP else 2)
@@ -429,7 +429,7 @@ def _effects(g, rs, seat, card, how):
         two = g.players == 2 and g.ru[R_FAULT] != FAULT_REVERSE_2P
         if two:  # §11.13: the same player plays again; the other loses the turn
             g.row[SKIPS] += 1
-        g.current = seat if two else _seat_after(g, seat, np.int64(1))
+        g.current = seat if two else _seat_after(g, seat, 1)
     else:
         if g.ru[R_SEVEN_O] != 0:
             if rank == ROTATE_RANK:
@@ -438,7 +438,7 @@ def _effects(g, rs, seat, card, how):
                 if g.players > 2 and g.ints[seat, I_SEARCH] != SEARCH_OFF:
                     return RES_ASK_SWAP  # a searching seat's target: search.play_search asks it (_swap_answer)
                 _swap(g, rs, seat)
-        g.current = _seat_after(g, seat, np.int64(1))
+        g.current = _seat_after(g, seat, 1)
     return RES_OPEN
 
 
@@ -523,7 +523,7 @@ def _turn(g, rs, seat):
     g.dead = 0 if drew_any else g.dead + 1
     if g.dead >= g.players:
         return TURN_BLOCKED, HOW_HAND
-    g.current = _seat_after(g, seat, np.int64(1))
+    g.current = _seat_after(g, seat, 1)
     return TURN_PASSED, HOW_HAND
 
 
