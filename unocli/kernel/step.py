@@ -83,6 +83,7 @@ from unocli.kernel.encode import (
     MAX_STACK,
     N_COLOURS,
     N_TYPES,
+    NMAX,
     NO_CARD,
     NO_COLOUR,
     NO_SEAT,
@@ -351,9 +352,20 @@ def _jumper(g, rs, seat):
     """§8 jump-in window after ``seat``'s card: the first other seat to jump in, or NO_SEAT (§11.9).
 
     Inlined: ``play`` calls it after every card under jump-in rules, and a second call level
-    cost party rollouts about 5%. (The test that closes most windows at once, inlined here too,
-    made ``play`` larger and every official round 2-4% slower: it stays in ``_jumper_from``.)
+    cost party rollouts about 5%. Most windows close at once (no other seat holds the top's type):
+    the filter below spares them the call (party rounds about 4% faster; a loop over the seated
+    players here made ``play`` larger and official rounds 2-4% slower, this fixed sum about 1.5%).
     """
+    # a filter only (_jumper_from decides): does any other seat hold the top's type? Summed over every
+    # seat of the workspace, a loop of constant length that LLVM unrolls (the seats past the table hold
+    # nothing), so play stays small and most windows close without the call
+    top = g.top
+    if top < WILD:
+        others = np.int64(0)
+        for s in range(NMAX):
+            others += g.hands[s, top]
+        if others == g.hands[seat, top]:
+            return NO_SEAT
     return _jumper_from(g, rs, seat, np.int64(1))
 
 
