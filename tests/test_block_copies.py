@@ -1,6 +1,6 @@
 """The kernel's block copies and the refill's unconditional writes, against plain NumPy and Python.
 
-``primitives._move`` (LLVM's memmove), ``_turn_rows`` (a 7-0 rotation of a field's rows) and
+``bits._move`` (LLVM's memmove), ``_turn_rows`` (a 7-0 rotation of a field's rows) and
 ``_swap_items`` (a 7's swap of two rows through a stack buffer) replace loops over single bytes;
 ``_refill`` writes every coloured type's copies without a loop per copy and moves on by its count.
 The differential tests see all of them through whole games; these check each on its own, on
@@ -18,8 +18,9 @@ from numba import njit
 
 from unocli.game.rng import bounded, stream_state
 from unocli.kernel import _cache  # noqa: F401  (the kernel's cache locators, as unocli.kernel installs them)
+from unocli.kernel.bits import _swap_items, _turn_rows
 from unocli.kernel.encode import DECK, DECK_SIZE, N_TYPES, NMAX, RESHUFFLES
-from unocli.kernel.primitives import _refill, _swap_items, _turn_rows
+from unocli.kernel.primitives import _refill
 
 COPIES = np.bincount(DECK, minlength=N_TYPES)  # how many of each type the deck holds
 

@@ -66,7 +66,8 @@ from unocli.kernel.primitives import _can_bluff, _legal_options, _seat_after
 from unocli.kernel.search import _options, _rollout
 from unocli.kernel.search_round import STEP_BLOCKED, search_step, start_seen_round
 from unocli.kernel.seen import _copy_state, _determinise, _load_rollout_policy
-from unocli.kernel.step import _play, _repeats, _round_end, deal, play, set_stream
+from unocli.kernel.step import _play, _round_end, deal, play, set_stream
+from unocli.kernel.stuck import _repeats
 
 #: The columns of a decision row (:func:`decisions`), in order.
 COLUMNS: tuple[str, ...] = (

@@ -40,6 +40,7 @@ from numba.core import cgutils, types
 from numba.extending import intrinsic
 
 from unocli.game.rng import bounded, uniform01
+from unocli.kernel.bits import _lowest_bit, _popcount
 from unocli.kernel.encode import (
     CARDS_DRAWN,
     CARDS_LEFT,
@@ -100,7 +101,7 @@ from unocli.kernel.encode import (
     WINNER_POINTS,
 )
 from unocli.kernel.primitives import _below as _below_rs
-from unocli.kernel.primitives import _lowest_bit, _popcount, _refill, _shuffle, _start_card, _start_seat, _step_seat
+from unocli.kernel.primitives import _refill, _shuffle, _start_card, _start_seat, _step_seat
 
 
 @njit(cache=True, inline="always", _nrt=False)

@@ -86,7 +86,8 @@ from unocli.kernel.seen import (
     _seen_turn,
     reset_seen,
 )
-from unocli.kernel.step import _pending_decision, _play, _repeats, _round_end, _turn, deal, play, quiet_rules, set_stream
+from unocli.kernel.step import _pending_decision, _play, _round_end, _turn, deal, play, quiet_rules, set_stream
+from unocli.kernel.stuck import _repeats
 
 #: search_step's answers other than a winner's seat: the round goes on, or the step's pass blocked it.
 STEP_ON = -1
