@@ -178,9 +178,9 @@ def experiment(files: dict[str, Path], name: str) -> Experiment:
     return load_experiment(files[name])
 
 
-def test_every_analysis_has_compute_render_and_run():
+def test_every_analysis_has_compute_and_render():
     for name, module in ANALYSES.items():
-        for attr in ("compute", "render", "run"):
+        for attr in ("compute", "render"):
             assert callable(getattr(module, attr, None)), (name, attr)
 
 

@@ -53,6 +53,8 @@ TOP_KEYS = (
 )
 PUBLISHED_KEYS = ("source", "figure", "value", "interval", "definition", "ours", "reconciliation")
 PUBLISHED_REQUIRED = ("source", "figure", "value", "reconciliation")
+# ``ours`` as a table: unocli's figure read from one row of a frame of the report (docs/experiments.md)
+OURS_KEYS = ("frame", "where", "assign", "text", "n", "interval")
 VIEW_KEYS = ("kind", "name", "quantity", "title", "frame", "options")
 
 
@@ -78,7 +80,11 @@ class ArmSpec:
 
 @dataclass(frozen=True)
 class Published:
-    """A ``[[published]]`` figure: a source's value, beside which a report sets its own (``ours``), reconciled."""
+    """A ``[[published]]`` figure: a source's value, beside which a report sets its own (``ours``), reconciled.
+
+    ``ours`` names a figure the report measures itself, or is a table (:data:`OURS_KEYS`) that reads it from
+    one row of one of the report's frames.
+    """
 
     source: str
     figure: str
@@ -86,7 +92,7 @@ class Published:
     reconciliation: str
     interval: str = ""
     definition: str = ""
-    ours: str = ""
+    ours: str | dict[str, Any] = ""
 
 
 @dataclass(frozen=True)
@@ -319,13 +325,33 @@ def _published(raw: Any, where: _Where) -> tuple[Published, ...]:
         for k, value in table.items():
             if k not in PUBLISHED_KEYS:
                 raise where.error(f"{key}.{k}", f"unknown key; a published figure takes: {', '.join(PUBLISHED_KEYS)}")
-            if not isinstance(value, str):
+            if k == "ours" and isinstance(value, dict):
+                _ours_table(value, f"{key}.ours", where)
+            elif not isinstance(value, str):
                 raise where.error(f"{key}.{k}", f"must be text (in quotes), not {value!r}")
         missing = [k for k in PUBLISHED_REQUIRED if not table.get(k, "").strip()]
         if missing:
             raise where.error(f"{key}.{missing[0]}", "is required (source, figure, value and reconciliation)")
         out.append(Published(**table))
     return tuple(out)
+
+
+def _ours_table(table: dict[str, Any], key: str, where: _Where) -> None:
+    """A ``[published.ours]`` table: known keys, ``text`` and ``where`` present, text values, a two-column interval."""
+    for k, value in table.items():
+        if k not in OURS_KEYS:
+            raise where.error(f"{key}.{k}", f"unknown key; ours as a table takes: {', '.join(OURS_KEYS)}")
+        if k == "interval":
+            if not (isinstance(value, list) and len(value) == 2 and all(isinstance(c, str) for c in value)):
+                raise where.error(f"{key}.{k}", f"must be two column names [low, high], not {value!r}")
+        elif k == "assign":
+            if not (isinstance(value, dict) and all(isinstance(e, str) for e in value.values())):
+                raise where.error(f"{key}.{k}", f"must be a table of column = formula (text), not {value!r}")
+        elif not isinstance(value, str):
+            raise where.error(f"{key}.{k}", f"must be text (in quotes), not {value!r}")
+    for k in ("text", "where"):
+        if k not in table:
+            raise where.error(f"{key}.{k}", "is required (the row is where's, the figure is text's)")
 
 
 def _views(raw: Any, where: _Where, known: tuple[str, ...]) -> tuple[View, ...]:

@@ -11,6 +11,7 @@ may name are in docs/experiments.md.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -114,6 +115,7 @@ def declared(
     ``frame`` key picks one; ``""`` is the first); None: no frame.
     """
     frames = frame if isinstance(frame, Mapping) else {"": frame}
+    setup = replace(setup, ours={**setup.ours, **_read_ours(exp, frames, setup)})
     empty = pd.DataFrame(columns=["quantity"])
     out: list[Block] = []
     for i, v in enumerate(map(partial(_file_filled, exp), views)):
@@ -264,10 +266,46 @@ def _heatmap_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -
 
 
 def _published_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
-    block = published(exp, setup.ours, title=v.title or setup.published_title)
+    block = published(exp, setup.ours, title=_filled(v.title or setup.published_title, setup))
     if block is not None:
         block.name = v.name
     return block
+
+
+_FORMED = re.compile(r"\{([\w:]+)((?: \w+)+)\}")  # "{FORM[:D] column ...}" in an ``ours`` table's text
+
+
+def _read_ours(exp: Experiment, frames: Mapping[str, pd.DataFrame | None], setup: Setup) -> dict[str, Ours]:
+    """The ``[[published]]`` figures whose ``ours`` is a table, read from the one row of its frame that ``where``
+    picks (after ``assign``'s formulas; both pandas expressions), by the figure's key ``published[i]``.
+
+    No such row (a table size or arm not played): not measured here; more than one is the file's mistake.
+    """
+    out = {}
+    for i, fig in enumerate(exp.published):
+        o, key = fig.ours, f"published[{i}]"
+        frame = frames.get(o.get("frame", "")) if isinstance(o, dict) else None
+        if frame is None or not len(frame) or not isinstance(o, dict):
+            continue
+        try:
+            rows = frame.eval("\n".join(f"{k} = {e}" for k, e in o["assign"].items())) if "assign" in o else frame
+            rows = rows.query(_filled(o["where"], setup))
+        except Exception as bad:  # pandas says which name or syntax it could not read
+            raise ConfigError(f"experiment file {str(exp.path)!r}, key '{key}.ours': {bad}") from None
+        if len(rows) > 1:
+            raise ConfigError(f"experiment file {str(exp.path)!r}, key '{key}.ours.where': picks {len(rows)} rows, not one")
+        if len(rows):
+            r = rows.iloc[0]
+            text = _FORMED.sub(partial(_formed, row=r), _filled(o["text"], setup))
+            low, high = (float(r[c]) for c in o["interval"]) if "interval" in o else (float("nan"),) * 2
+            out[key] = Ours(text, int(r[o["n"]]) if "n" in o else None, low, high)
+    return out
+
+
+def _formed(m: re.Match[str], row: pd.Series) -> str:
+    """``{FORM[:D] column ...}`` of an ``ours`` text: the ``table`` view's column form (:func:`_column_of`) at ``row``."""
+    column = _column_of(m[1], m[2].split())
+    return str(row[column] if isinstance(column, str) else column(row))
 
 
 def _filled(text: str, setup: Setup, **values: Any) -> str:

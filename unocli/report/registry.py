@@ -10,8 +10,7 @@ An analysis module declares ``OPTIONS`` (the keys its experiments may set
 under ``[options]``: name -> (default, check)), optionally
 ``check(experiment)`` (``"key: message"`` for a bad experiment, or None), and
 ``compute(experiment, context)`` (plays the games, returns a typed result,
-without matplotlib), ``render(result) -> Section`` and ``run(experiment,
-context) -> Section``.
+without matplotlib) and ``render(result) -> Section``.
 
 Nothing here imports an analysis: :func:`analysis` imports the one asked for,
 so loading an experiment file or importing one analysis never runs the others.

@@ -84,7 +84,8 @@ def run_experiment(
     """Run one experiment through its analysis."""
     ctx = Context(backend=backend or LocalBackend(), log=log or (lambda _: None), threads=threads)
     t0 = time.perf_counter()
-    section = analysis(exp.analysis).run(exp, ctx)
+    module = analysis(exp.analysis)
+    section = module.render(module.compute(exp, ctx))
     section.meta.setdefault("seconds", time.perf_counter() - t0)
     section.meta.setdefault("file", exp.path.name)
     section.meta.setdefault("seed", exp.seed)

@@ -142,7 +142,8 @@ class Ours:
 
 
 def published(exp: Experiment, ours: Mapping[str, Ours], *, title: str) -> TableBlock | None:
-    """The experiment file's ``[[published]]`` figures beside unocli's (``ours`` by each figure's ``ours`` key).
+    """The experiment file's ``[[published]]`` figures beside unocli's (``ours`` by each figure's ``ours`` key, or
+    ``published[i]`` for a figure whose ``ours`` is a table).
 
     A figure whose ``ours`` key the report did not measure is shown as not measured here; every row keeps
     its reconciliation sentence (the setup reproduced, or the definition or rule that explains a gap, or
@@ -151,8 +152,8 @@ def published(exp: Experiment, ours: Mapping[str, Ours], *, title: str) -> Table
     if not exp.published:
         return None
     rows = []
-    for fig in exp.published:
-        mine = ours.get(fig.ours, Ours("not measured in this report"))
+    for i, fig in enumerate(exp.published):
+        mine = ours.get(fig.ours if isinstance(fig.ours, str) else f"published[{i}]", Ours("not measured in this report"))
         value = fig.value + (f" ({fig.interval})" if fig.interval else "")
         rows.append(
             {

@@ -8,12 +8,14 @@ imports matplotlib: an analysis's ``compute`` runs without it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from unocli.analysis.measures import Plan
+from unocli.report import kinds
 from unocli.report.experiment import Experiment
+from unocli.report.model import Section, sentences
 from unocli.report.views import forest_chart as forest_chart  # re-exported: the skill report knows it by this module
 from unocli.run.backends import Backend
 from unocli.study.arm import Arm
@@ -54,6 +56,24 @@ def run_compare(
 ) -> Comparison:
     """:func:`~unocli.study.compare.compare` with the experiment's seed, size, target and backend (:class:`Plan`)."""
     return plan(exp, ctx).compare(arms, games=games, label=label, **kwargs)
+
+
+def section(
+    exp: Experiment,
+    answer: str,
+    played: str,
+    findings: list[str],
+    games: int,
+    frames: Mapping[str, pd.DataFrame],
+    setup: kinds.Setup,
+    views: str,
+) -> Section:
+    """A report's section: its answer, the file's description and what was played, the declared views (or those of the
+    shipped file ``views``) drawn from ``frames``, and the findings."""
+    blocks = kinds.declared(kinds.chosen(exp, views), exp, frames, setup)
+    intro = f"{answer}\n\n{exp.description or ''}\n\n{played}"
+    first = sentences(answer)
+    return Section(exp.name, exp.title, intro, findings, blocks, {"games": games}, answer=first[0] if first else "")
 
 
 def verdict_text(verdict: str, margin: str) -> str:

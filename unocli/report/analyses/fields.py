@@ -91,6 +91,19 @@ def field_sizes(exp: Experiment, spec: str) -> tuple[int, ...]:
     return tuple(p for p in exp.players if p not in missing)
 
 
+def by_field(exp: Experiment, option: str = "fields") -> tuple[dict[str, Experiment], dict[str, tuple[int, ...]]]:
+    """Each field's experiment (:func:`field_experiment`) and the table sizes it is played at (:func:`field_sizes`),
+    by the field's name: a design's first two arguments (:class:`unocli.report.design.Design`)."""
+    specs = field_specs(exp, option)
+    return {f: field_experiment(exp, s) for f, s in specs.items()}, {f: field_sizes(exp, s) for f, s in specs.items()}
+
+
+def field_notes(exp: Experiment, option: str = "fields") -> str:
+    """What a reader must know of the fields played: templates (:func:`templates_text`), fields missing at some
+    table sizes (:func:`sizes_text`) and scripted play only (:func:`strength_text`); empty when none applies."""
+    return templates_text(exp, option) + sizes_text(exp, option) + strength_text(exp, option)
+
+
 def sizes_text(exp: Experiment, option: str = "fields") -> str:
     """A sentence per field played at only some table sizes: " `tuned` is played at 2, 4 and 6 players only ..."."""
     out = []

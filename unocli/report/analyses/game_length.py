@@ -18,22 +18,12 @@ from functools import partial
 import pandas as pd
 
 from unocli.analysis.game_length import MATCH_Q, ROUND_Q, Lengths, lengths
-from unocli.report import fmt, kinds, views
-from unocli.report.analyses.common import Context, caption, verdict_text
-from unocli.report.analyses.fields import (
-    FIELDS_OPTION,
-    check_fields,
-    field_experiment,
-    field_sizes,
-    field_specs,
-    fields_text,
-    sizes_text,
-    strength_text,
-    templates_text,
-)
+from unocli.report import fmt, kinds
+from unocli.report.analyses.common import Context, caption, section, verdict_text
+from unocli.report.analyses.fields import FIELDS_OPTION, by_field, check_fields, field_notes, fields_text
 from unocli.report.design import Design, play
 from unocli.report.experiment import Experiment
-from unocli.report.model import Section, sentences
+from unocli.report.model import Section
 from unocli.report.options import positive_int
 from unocli.report.words import agreement, change_word
 from unocli.study.stats import LARGER, WITHIN_MARGIN
@@ -58,14 +48,12 @@ def check(exp: Experiment) -> str | None:
 
 def compute(exp: Experiment, ctx: Context) -> GameLengthResult:
     """Play rounds and matches of every rule set at every table size, under every field of players."""
-    specs = field_specs(exp)
-    fields, names = tuple(specs), tuple(a.name for a in exp.arms_for(exp.players[0]))
+    fexps, sizes = by_field(exp)  # a template field only at the sizes where its players exist
+    names = tuple(a.name for a in exp.arms_for(exp.players[0]))
     base = exp.baseline or names[0]
-    fexps = {f: field_experiment(exp, specs[f]) for f in fields}
-    sizes = {f: field_sizes(exp, specs[f]) for f in fields}  # a template field only where its players exist
     rounds = play(Design(fexps, sizes, ROUND_Q, base, options={"target_on": "mean"}), ctx, {"turns": exp.margins["turns"]})
     matches = play(Design(fexps, sizes, MATCH_Q, base, match=True, games=exp.options["match_games"]), ctx, label="matches")
-    played = lengths(rounds, matches, fields, exp.players, base, exp.margins["turns"])
+    played = lengths(rounds, matches, tuple(fexps), exp.players, base, exp.margins["turns"])
     return GameLengthResult(**{f.name: getattr(played, f.name) for f in fields_of(Lengths)}, exp=exp)
 
 
@@ -78,20 +66,12 @@ def render(r: GameLengthResult) -> Section:
         policies = one if field else "every seat plays one field's policy: " + ", ".join(r.fields)
         return caption(exp, what, n, rules=", ".join(r.names) if arms else None, policies=policies, intervals=intervals)
 
-    title = f"Published figures side by side, with unocli's closest setup (official rules, every seat {r.ref})"
-    setup = kinds.Setup(cap, base, _ours(r), title, r.hists, r.rounds, {"turns": r.between})
+    setup = kinds.Setup(cap, base, hists=r.hists, counts=r.rounds, between={"turns": r.between}, words={"ref": r.ref})
     frames = {"": r.frame, "matches": r.match_frame, "turns": r.turns, "per-match": r.matches}
-    answer = _answer(r)
-    intro = f"{answer}\n\n{exp.description or ''}\n\nRule sets: {', '.join(r.names)}; baseline {base}. Fields of players: "
-    intro += f"{fields_text(r.fields)} (every seat plays the field's policy). Each table size plays the same deals under "
-    intro += f"every rule set and field; the single-field charts show `{r.ref}`." + templates_text(exp) + sizes_text(exp)
-    intro += strength_text(exp)
-    blocks = kinds.declared(kinds.chosen(exp, VIEWS), exp, frames, setup)
-    return Section(exp.name, exp.title, intro, _findings(r), blocks, {"games": r.games}, answer=sentences(answer)[0])
-
-
-def run(exp: Experiment, ctx: Context) -> Section:
-    return render(compute(exp, ctx))
+    played = f"Rule sets: {', '.join(r.names)}; baseline {base}. Fields of players: {fields_text(r.fields)} (every seat "
+    played += "plays the field's policy). Each table size plays the same deals under every rule set and field; the "
+    played += f"single-field charts show `{r.ref}`." + field_notes(exp)
+    return section(exp, _answer(r), played, _findings(r), r.games, frames, setup, VIEWS)
 
 
 def _word(row: pd.Series) -> str:
@@ -176,20 +156,4 @@ def _findings(r: GameLengthResult) -> list[str]:
             f"{fmt.share_ci(w['stuck_share'], w['stuck_low'], w['stuck_high'], 2)} "
             f"stuck and {fmt.share(w['capped_share'], 2)} capped (n = {fmt.count(w['n_all'])})."
         )
-    return out
-
-
-def _ours(r: GameLengthResult) -> dict[str, views.Ours]:
-    """The figures the file's ``[[published]]`` rows name (``ours``), where this run measured them."""
-    t, out = r.turns[r.turns["field"] == r.ref].set_index(["players", "rules"]), {}
-    if (4, r.base) in t.index:
-        x = t.loc[(4, r.base)]
-        text = f"{fmt.num(x['mean_with_skips'])} turns + skips; {fmt.ci(x['mean_turns'], x['ci_low'], x['ci_high'])} turns "
-        text += f"alone (n = {fmt.count(x['n'])} finished rounds)"
-        out["turns-with-skips-4"] = views.Ours(text, int(x["n"]), x["ci_low"], x["ci_high"])
-    if (5, r.base) in t.index:
-        x = t.loc[(5, r.base)]
-        low, high = x["first_low"] - 0.2, x["first_high"] - 0.2
-        text = f"{fmt.pp_ci(x['first_share'] - 0.2, low, high, 2)} (n = {fmt.count(x['n_all'])} rounds)"
-        out["first-player-edge-5"] = views.Ours(text, int(x["n_all"]), low, high)
     return out

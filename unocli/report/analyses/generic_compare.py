@@ -73,10 +73,6 @@ def render(result: CompareResult) -> Section:
     )
 
 
-def run(exp: Experiment, ctx: Context) -> Section:
-    return render(compute(exp, ctx))
-
-
 def shown_table(table: pd.DataFrame) -> pd.DataFrame:
     """The tidy table formatted for reading."""
     base = table["baseline"].iloc[0]

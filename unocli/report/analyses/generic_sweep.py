@@ -86,10 +86,6 @@ def render(outcome: SweepOutcome) -> Section:
     )
 
 
-def run(exp: Experiment, ctx: Context) -> Section:
-    return render(compute(exp, ctx))
-
-
 def table_shown(table: pd.DataFrame, axis_names: list[str]) -> pd.DataFrame:
     """The sweep table formatted for reading."""
     out = table[[*axis_names, "players", "metric"]].copy()

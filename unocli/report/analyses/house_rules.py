@@ -27,21 +27,20 @@ from unocli.analysis import house_rules as analysis
 from unocli.analysis.house_rules_gap import skill_gaps
 from unocli.analysis.skill import Plan, RuleSet
 from unocli.report import fmt, kinds
-from unocli.report.analyses.common import Context, caption
+from unocli.report.analyses.common import Context, caption, section
 from unocli.report.analyses.fields import (
     FIELDS_OPTION,
+    by_field,
     check_fields,
-    field_experiment,
     field_interactions,
+    field_notes,
     field_specs,
     fields_text,
     interactions_frame,
-    strength_text,
-    templates_text,
 )
 from unocli.report.design import Design, play
 from unocli.report.experiment import Experiment
-from unocli.report.model import Block, Section, TableBlock, sentences
+from unocli.report.model import Block, Section, TableBlock
 from unocli.report.options import policy_spec, positive_int
 from unocli.report.words import agreement, change_word, level, verdict_matrix
 from unocli.study.interaction import FieldInteraction
@@ -111,10 +110,7 @@ def compute(exp: Experiment, ctx: Context) -> HouseRulesResult:
     """Play every rule set at every table size under every field on the same deals and measure the effects."""
     names = tuple(a.name for a in exp.arms)
     base, m = exp.baseline or names[0], exp.margins
-    specs = field_specs(exp)
-    design = Design(
-        {f: field_experiment(exp, s) for f, s in specs.items()}, dict.fromkeys(specs, exp.players), analysis.quantities, base
-    )
+    design = Design(*by_field(exp), analysis.quantities, base)  # check_fields: every field at every size
     share = m["win_share_pp"] / 100
     played = play(design, ctx, {"turns": m["turns"], "win_first": share, "win_dealer": share})
     data = analysis.measure(played.cells, names, base, m, exp.options["replicates"], exp.seed, exp.options["reference_field"])
@@ -152,16 +148,8 @@ def render(result: HouseRulesResult) -> Section:
     frames = {"": result.frame, "effects": result.effects, "levels": result.table, "skill": skill}
     frames["interactions"] = interactions_frame(result.between, {"first": 100.0, "dealer": 100.0})
     text = answer(result, result.ranking) if result.ranking is not None else ""
-    intro = (
-        f"{text}\n\n{exp.description or ''}\n\nBaseline {base}; fields of players: {fields_text(result.fields)} (every "
-        f"seat plays the field's policy).{templates_text(exp)}{strength_text(exp)}"
-    )
-    blocks = kinds.declared(kinds.chosen(exp, VIEWS), exp, frames, setup)
-    return Section(exp.name, exp.title, intro, findings(result), blocks, meta={"games": result.games}, answer=sentences(text)[0])
-
-
-def run(exp: Experiment, ctx: Context) -> Section:
-    return render(compute(exp, ctx))
+    played = f"Baseline {base}; fields of players: {fields_text(result.fields)} (every seat plays the field's policy)."
+    return section(exp, text, played + field_notes(exp), findings(result), result.games, frames, setup, VIEWS)
 
 
 def _caption(result: HouseRulesResult, title: str, intervals: str, policies: str | None = None, n: str | None = None) -> str:

@@ -32,11 +32,11 @@ from unocli.analysis.seat_advantage import (
     split,
 )
 from unocli.report import fmt, kinds
-from unocli.report.analyses.common import Context, caption
+from unocli.report.analyses.common import Context, caption, section
 from unocli.report.analyses.fields import FIELDS_OPTION, fields_text, strength_text
 from unocli.report.design import Design, play
 from unocli.report.experiment import ArmSpec, Experiment
-from unocli.report.model import Section, TableBlock, sentences
+from unocli.report.model import Section, TableBlock
 from unocli.report.options import positive_int
 from unocli.report.words import between_text
 from unocli.study.stats import ALPHA
@@ -92,16 +92,10 @@ def render(r: SeatAdvantageResult) -> Section:
 
     setup = kinds.Setup(cap, blocks={b.name: b for b in own})
     frames = {"": r.frame, "first-player": r.table, "balance": r.balance_table, "seats": r.seats}
-    blocks = kinds.declared(kinds.chosen(exp, VIEWS), exp, frames | {"field-differences": r.differences}, setup)
-    answer = _answer(r)
-    intro = f"{answer}\n\n{exp.description or ''}\n\nFields of players: {fields_text(r.names)} (every seat plays the "
-    intro += f"field's policy); rules {exp.base.rules}." + strength_text(exp)
+    frames |= {"field-differences": r.differences}
+    played = f"Fields of players: {fields_text(r.names)} (every seat plays the field's policy); rules {exp.base.rules}."
     # the answer's first sentence: the first player's win share at the middle table size under each field
-    return Section(exp.name, exp.title, intro, _findings(r), blocks, {"games": r.games}, answer=sentences(answer)[0])
-
-
-def run(exp: Experiment, ctx: Context) -> Section:
-    return render(compute(exp, ctx))
+    return section(exp, _answer(r), played + strength_text(exp), _findings(r), r.games, frames, setup, VIEWS)
 
 
 def _matches_shown(matches: pd.DataFrame) -> pd.DataFrame:

@@ -26,18 +26,16 @@ from unocli.analysis import stacking as analysis
 from unocli.analysis.stacking import StackingTables, field_spec
 from unocli.game.policies import parse_policy_spec
 from unocli.report import fmt, kinds, views
-from unocli.report.analyses.common import Context, caption, plan, verdict_counts
+from unocli.report.analyses.common import Context, caption, plan, section, verdict_counts
 from unocli.report.analyses.fields import (
     check_fields,
     field_experiment,
+    field_notes,
     field_sizes,
     field_specs,
-    sizes_text,
-    strength_text,
-    templates_text,
 )
 from unocli.report.experiment import Experiment
-from unocli.report.model import Section, sentences
+from unocli.report.model import Section
 from unocli.report.options import players_list, policy_spec, positive_int
 from unocli.report.words import UNTESTED, agreement, change_word
 from unocli.study.arm import Arm, has_placeholders
@@ -130,24 +128,15 @@ def compute(exp: Experiment, ctx: Context) -> StackingResult:
 def render(r: StackingResult) -> Section:
     """The declared views of the tables (sims/stacking.toml) and the report's own sentences."""
     exp, base = r.exp, r.base
-    title = "Published figures side by side, with unocli's closest setup (official rules, every seat "
-    words = {"adapted": str(exp.options["adapted"]), "reference": str(exp.options["reference"])}
-    setup = kinds.Setup(partial(_caption, r), base, _ours(r), title + f"{r.main_field}; stuck rounds left out)", words=words)
+    words = {"adapted": str(exp.options["adapted"]), "reference": str(exp.options["reference"]), "main": r.main_field}
+    setup = kinds.Setup(partial(_caption, r), base, _ours(r), words=words)
     frames = {"": r.fields, "fields": r.fields, "strategy": r.strategy, "effects": r.effects, "stacks": r.stacks}
     frames |= {"chains": r.chains, "arms": r.table, "balance": r.balance_table}
-    blocks = kinds.declared(kinds.chosen(exp, VIEWS), exp, frames, setup)
-    said = answer(r)
-    intro = f"{said}\n\n{exp.description or ''}\n\nVariants: {', '.join(r.names)} (baseline {base}); fields: "
-    intro += ", ".join(f"`{field_label(r, f)}`" for f in r.field_names)
-    intro += f"; the tables of chains, first player and balance are under the `{r.main_field}` field."
-    intro += templates_text(exp) + sizes_text(exp) + strength_text(exp)
+    played = f"Variants: {', '.join(r.names)} (baseline {base}); fields: "
+    played += ", ".join(f"`{field_label(r, f)}`" for f in r.field_names)
+    played += f"; the tables of chains, first player and balance are under the `{r.main_field}` field." + field_notes(exp)
     # the answer's first sentence: how often a player draws 8 or more at once
-    meta, first = {"games": r.games}, sentences(said)[0]
-    return Section(exp.name, exp.title, intro, [*field_findings(r), *_findings(r)], blocks, meta, first)
-
-
-def run(exp: Experiment, ctx: Context) -> Section:
-    return render(compute(exp, ctx))
+    return section(exp, answer(r), played, [*field_findings(r), *_findings(r)], r.games, frames, setup, VIEWS)
 
 
 # ---------------------------------------------------------------- words
@@ -396,30 +385,15 @@ def _findings(result: StackingResult) -> list[str]:
 
 
 def _ours(result: StackingResult) -> dict[str, views.Ours]:
-    """The figures the experiment file's ``[[published]]`` rows name (``ours``), under the main field.
-
-    ``turns-skips-P-V``: turns + skips per finished round (block-bootstrap 95%), ``chain-K-P-V``: the share of
-    rounds whose longest chain has K or more cards (Wilson), ``longest-P-V``: the longest chain seen,
-    ``longer-P-V``: V's paired change in turns + skips relative to ``off``'s mean (the bootstrap interval of the
-    difference over that mean), at P players.
-    """
+    """``longer-P-V``: V's paired change in turns + skips relative to ``off``'s mean at P players (the bootstrap
+    interval of the difference over that mean), the one published figure a row of a frame cannot give."""
     f = result.fields[result.fields["field"] == result.main_field].set_index(["players", "stacking"])
-    st = result.stacks.set_index(["players", "stacking"])
     out: dict[str, views.Ours] = {}
     for (p, v), r in f.iterrows():
-        n = int(r["n"])
-        text = f"{fmt.ci(r['turns_skips'], r['turns_skips_low'], r['turns_skips_high'])} ({v}, n = {fmt.count(n)} deals)"
-        out[f"turns-skips-{p}-{v}"] = views.Ours(text, n, r["turns_skips_low"], r["turns_skips_high"])
         if (p, result.base) in f.index and v != result.base:
             off = f.loc[(p, result.base), "turns_skips"]
             rel = [r[c] / off for c in ("d_turns_skips", "d_turns_skips_low", "d_turns_skips_high")]
             text = f"{fmt.fixed(100 * rel[0], 1, sign=True)}% [{fmt.fixed(100 * rel[1], 1, sign=True)}%, "
-            text += f"{fmt.fixed(100 * rel[2], 1, sign=True)}%] ({v} against {result.base}, n = {fmt.count(n)} deals)"
-            out[f"longer-{p}-{v}"] = views.Ours(text, n, rel[1], rel[2])
-        if (p, v) in st.index:
-            c = st.loc[(p, v)]
-            for k in (2, 3):
-                w = (c[f"p_at_least_{k}"], c[f"p_at_least_{k}_low"], c[f"p_at_least_{k}_high"])
-                out[f"chain-{k}-{p}-{v}"] = views.Ours(f"{fmt.share_ci(*w, 1)} ({v})", int(c["n"]), w[1], w[2])
-            out[f"longest-{p}-{v}"] = views.Ours(f"{int(c['longest_seen'])} cards ({v})", int(c["n"]))
+            text += f"{fmt.fixed(100 * rel[2], 1, sign=True)}%] ({v} against {result.base}, n = {fmt.count(r['n'])} deals)"
+            out[f"longer-{p}-{v}"] = views.Ours(text, int(r["n"]), rel[1], rel[2])
     return out
