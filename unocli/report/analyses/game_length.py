@@ -1,18 +1,13 @@
 """How long is a game? The game-length report's design and its own sentences over the frames.
 
-Every arm (rule set) is played at every table size on the same deals, under
-every field of players, as rounds and as ``match_games`` whole matches
-(:mod:`unocli.report.design`); :mod:`unocli.analysis.game_length` lays the
-frames out as tables. Every table and chart is a ``[[view]]`` of
-sims/game-length.toml (whose views are the default of a file that declares
-none); what is left here is what only this report says: its answer, its
-findings and the figures it sets beside the published ones.
+Every rule set is played at every table size on the same deals under every field of players, as rounds and as
+``match_games`` matches (:mod:`unocli.report.design`), laid out by :mod:`unocli.analysis.game_length`. Its tables,
+charts and published figures are declared in sims/game-length.toml; here are only its answer and findings.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from dataclasses import fields as fields_of
 from functools import partial
 
 import pandas as pd
@@ -49,12 +44,11 @@ def check(exp: Experiment) -> str | None:
 def compute(exp: Experiment, ctx: Context) -> GameLengthResult:
     """Play rounds and matches of every rule set at every table size, under every field of players."""
     fexps, sizes = by_field(exp)  # a template field only at the sizes where its players exist
-    names = tuple(a.name for a in exp.arms_for(exp.players[0]))
-    base = exp.baseline or names[0]
+    base = exp.baseline or exp.arms[0].name
     rounds = play(Design(fexps, sizes, ROUND_Q, base, options={"target_on": "mean"}), ctx, {"turns": exp.margins["turns"]})
     matches = play(Design(fexps, sizes, MATCH_Q, base, match=True, games=exp.options["match_games"]), ctx, label="matches")
     played = lengths(rounds, matches, tuple(fexps), exp.players, base, exp.margins["turns"])
-    return GameLengthResult(**{f.name: getattr(played, f.name) for f in fields_of(Lengths)}, exp=exp)
+    return GameLengthResult(**vars(played), exp=exp)
 
 
 def render(r: GameLengthResult) -> Section:
@@ -131,12 +125,10 @@ def _findings(r: GameLengthResult) -> list[str]:
             f"{fmt.bounds(top['sim_low'], top['sim_high'], 1, 'signed')}, "
             f"n = {fmt.count(top['n'])} deals both finished): {verdict_text(top['verdict'], margin)}."
         )
-        same = at[at["verdict"].isin(sorted(WITHIN_MARGIN))]
-        if len(same):
-            within = "(simultaneous interval within the margin)"
+        if len(same := at[at["verdict"].isin(sorted(WITHIN_MARGIN))]):
             out.append(
-                f"At {r.mid} players, no change beyond +/-{margin} from {base} in mean length {within}: "
-                f"{', '.join(same['rules'])}."
+                f"At {r.mid} players, no change beyond +/-{margin} from {base} in mean length (simultaneous interval "
+                f"within the margin): {', '.join(same['rules'])}."
             )
     for name, sub in _at_mid(r).items():
         verdicts = {f: _word(sub.loc[f]) for f in r.fields if f in sub.index}
@@ -147,8 +139,7 @@ def _findings(r: GameLengthResult) -> list[str]:
         f"rounds that locked (stuck, docs/rules.md §11.15): {fmt.count(r.stuck)}; rounds capped unfinished after "
         f"max_turns: {fmt.count(r.capped)}. Lengths are over finished rounds, so none depends on max_turns."
     )
-    worst = r.turns[r.turns["stuck_share"] + r.turns["capped_share"] > 0]
-    if len(worst):
+    if len(worst := r.turns[r.turns["stuck_share"] + r.turns["capped_share"] > 0]):
         w = worst.loc[(worst["stuck_share"] + worst["capped_share"]).idxmax()]
         out.append(
             f"Rounds that never finish occur under {', '.join(sorted(set(worst['rules'])))}, most at {w['players']} "
