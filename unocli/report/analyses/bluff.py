@@ -19,9 +19,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from unocli.analysis.bluff_decision import BEST, DecisionResult, challengers, play_decisions
+from unocli.analysis.bluff_decision import DecisionResult, play_decisions
 from unocli.analysis.bluff_grid import Grid, cell, play_grid
-from unocli.analysis.bluff_play import ANY, CHALLENGERS, Play
+from unocli.analysis.bluff_play import ANY, Play
 from unocli.analysis.bluff_situations import MIN_BLUFFS, SituationResult, Sizes, play_situations, strategies
 from unocli.errors import ConfigError
 from unocli.game.policies import Policy, Respond, SearchMode
@@ -211,24 +211,31 @@ def render(result: BluffResult) -> Section:
     answer = text.answer(sit)
     parts = (answer, exp.description or "", defined, text.grid_intro(result), text.note(policies), strength_text(exp).strip())
     intro = "\n\n".join(x for x in parts if x)
-    named = situation_blocks(sit, exp, policies) | grid_blocks(result.grid, exp)
+    named = situation_blocks(sit) | grid_blocks(result.grid, exp)
     findings = text.situation_findings(sit, policies) + text.grid_findings(result.grid, exp)
     games, one = result.grid.games + sit.games, sentences(answer)[1]
     if dec is not None:
         # the decision opens the report: the rule a player can use, then its chart and table
         rule = text.rule(dec)
         intro = rule + "\n\n" + text.rule_values(dec) + "\n\n" + intro
-        named = decision_blocks(dec, exp) | named
+        named = decision_blocks(dec) | named
         findings = text.decision_findings(dec) + findings
         games, one = games + sum(dec.games.values()), sentences(rule)[0]
     words = {"own": own_challenges(policies), "top_bluff": f"{result.grid.bvals[-1]:g}", "informed": text.INFORMED}
-    words |= {"situation_n": f"{fmt.count(sit.sizes.situations)} deals per point ({sit.players} players)"}
+    deals = fmt.count(sit.sizes.situations)
+    words |= {"situation_n": f"{deals} deals per point ({sit.players} players)", "situation_deals": deals}
+    words |= {"random_note": text.note(policies), "min_bluffs": str(MIN_BLUFFS)}
     words |= decision_words(dec) if dec is not None else {}
     g = result.grid
     frames = {"per-seat-effects": g.per_seat, "one-player-deviations": sit.deviations, "other-table-sizes": g.others}
     frames["bluff-by-situation"] = chart_frame(sit.situations, sit.players, "every chance", True)
+    verdicts = text.situation_words(sit.situations)
+    frames["situations"] = sit.situations.copy()
+    frames["situations"].insert(list(sit.situations.columns).index("gain_verdict"), "verdict", verdicts)
     if dec is not None:
         frames["bluff-decision"] = chart_frame(dec.table, dec.players, "every position", len(dec.fields) > 1)
+        frames["decisions"] = dec.table.copy()
+        frames["decisions"].insert(len(dec.table.columns) - 1, "answer", text.decision_answers(dec.table))
 
     def cap(what: str, intervals: str, n: str = "", policies: str | None = None) -> str:
         return caption(exp, what, n, rules=exp.base.rules, policies=policies, intervals=intervals)
@@ -259,42 +266,16 @@ def decision_words(dec: DecisionResult) -> dict[str, str]:
         "decision_n": ", ".join(f"{fmt.count(int(r.n_positions))} positions under {r.field}" for r in every.itertuples()),
         "decision_policies": ", ".join(f"every seat {f}, nobody bluffing" for f in dec.fields),
         "best_rate": f"{dec.best_rate:.2f}",
+        "decision_deals": fmt.count(sum(dec.games.values())),
+        "decision_budget": str(dec.budget),
     }
 
 
-def decision_blocks(dec: DecisionResult, exp: Experiment) -> dict[str, Block]:
-    """The decision table and the fields' interactions, by view name (its chart is declared in sims/bluff.toml)."""
-    t = dec.table.copy()
-    t.insert(len(t.columns) - 1, "answer", text.decision_answers(t))
-    keys = ["field", "next_hand", "own_hand"]
-    shown = t[keys].drop_duplicates().reset_index(drop=True)
-    first = t[t["challenger"] == "0"].set_index(keys)
-    shown["n (games)"] = [f"{fmt.count(int(r.n_positions))} ({fmt.count(int(r.n_games))})" for r in first.itertuples()]
-    for name, _ in challengers(dec.best_rate):
-        sub = t[t["challenger"] == name].set_index(keys)
-        title = f"c={name}" if name != BEST else f"best response c={dec.best_rate:.2f}"
-        # no figure without its interval
-        shown[title] = [
-            f"{text.pp(r.value_pp, r.sim_low, r.sim_high, 1)} {r.answer}" if isinstance(r.verdict, str) else r.answer
-            for r in sub.loc[list(first.index)].itertuples()
-        ]
-    table = TableBlock(
-        "bluff-decision",
-        "At the decision: the round-win value of the +4 now minus the best other card, by situation and the victim's "
-        f"challenge probability c (pp; simultaneous {level(t)}% intervals clustered by game over the whole table; verdict "
-        f"at +/-{fmt.num(dec.margin_pp)} pp)",
-        shown.rename(columns={"next_hand": "next holds", "own_hand": "own hand"}),
-        t,
-        f"n = positions (games) where the acting seat held a +4 and a card of the colour in play; "
-        f"{fmt.count(sum(dec.games.values()))} fresh deals, {dec.budget} + {dec.budget} rollouts per option "
-        "(selection of the +4's colour and the best other card, then evaluation on rollouts of their own). c applies to "
-        "the victim's answer to this +4 only; every later decision follows the field. The best response c is the "
-        "equilibrium challenge rate of the grid below. Per-cell 95% intervals and Holm-adjusted p-values are in the CSV.",
-    )
-    blocks: dict[str, Block] = {"bluff-decision-table": table}
-    if len(dec.between):
-        blocks["bluff-decision-interactions"] = between_block("bluff-decision-interactions", dec.between, "cell")
-    return blocks
+def decision_blocks(dec: DecisionResult) -> dict[str, Block]:
+    """The fields' interactions at the decision, by view name (its chart and table are declared in sims/bluff.toml)."""
+    if not len(dec.between):
+        return {}
+    return {"bluff-decision-interactions": between_block("bluff-decision-interactions", dec.between, "cell")}
 
 
 def between_block(name: str, between: pd.DataFrame, what: str) -> TableBlock:
@@ -312,31 +293,13 @@ def between_block(name: str, between: pd.DataFrame, what: str) -> TableBlock:
 # ---------------------------------------------------------------- the situations
 
 
-def situation_blocks(sit: SituationResult, exp: Experiment, policies: dict[str, Policy]) -> dict[str, Block]:
-    """The situation table, the fields' interactions and the best-response search, by view name (the situations'
-    chart is declared in sims/bluff.toml)."""
-    t = sit.situations.copy()
-    t.insert(list(t.columns).index("gain_verdict"), "verdict", text.situation_words(t))
-    n = fmt.count(sit.sizes.situations)
-    keys = ["field", "next_hand", "own_hand"]
-    shown = t[keys].drop_duplicates().reset_index(drop=True)
-    for ch, _ in CHALLENGERS:
-        sub = t[t["challenge_policy"] == ch].reset_index(drop=True)
-        shown[ch] = [f"{text.pp(r.gain_pp, r.gain_sim_low, r.gain_sim_high)} {r.verdict}" for r in sub.itertuples()]
-    table = TableBlock(
-        "bluff-by-situation",
-        "Seat 0's win-share gain from bluffing only in a situation, by field and the opponents' challenge policy "
-        f"(simultaneous {level(t)}% intervals over the whole table, every field; verdict at +/-{fmt.num(sit.margin_pp)} pp)",
-        shown.rename(columns={"next_hand": "next holds", "own_hand": "own hand"}),
-        t,
-        f"n = {n} paired deals per cell; next `any`, own `any` = bluffing at every chance; {text.INFORMED}. "
-        f"{text.note(policies)} Per-cell 95% intervals, bluffs and caught bluffs per game, the opponents' exact policy "
-        f"and the gain per bluff (block bootstrap, shown where a cell saw at least {MIN_BLUFFS} bluffs) are in the CSV.",
-    )
-    blocks: dict[str, Block] = {"bluff-by-situation-table": table}
+def situation_blocks(sit: SituationResult) -> dict[str, Block]:
+    """The fields' interactions and the best-response search, by view name (the situations' chart and table are
+    declared in sims/bluff.toml)."""
+    blocks: dict[str, Block] = {"best-response-iterations": _iterations(sit), "best-response-ends": _fixed_points(sit)}
     if len(sit.between):
         blocks["bluff-field-interactions"] = between_block("bluff-field-interactions", sit.between, "situation")
-    return blocks | {"best-response-iterations": _iterations(sit), "best-response-ends": _fixed_points(sit)}
+    return blocks
 
 
 def own_challenges(policies: dict[str, Policy]) -> str:
