@@ -635,3 +635,15 @@ def test_a_table_view_with_by_shows_a_long_frame_wide_and_writes_it_long_under_i
     assert list(table.shown["k"]) == ["b", "a"] and list(table.shown["n"]) == ["1,000", "20"]
     assert list(table.shown["c=0"]) == ["+1.2 pp [+0.5, +2.0] pays", "too few"]
     assert list(table.shown["best c=0.25"]) == ["-0.5 pp [-1.0, +0.0] undecided", "too few"]
+
+
+def test_a_table_view_says_yes_or_no_and_a_dash_for_a_best_response_that_is_the_current_one(tmp_path):
+    exp = _exp(
+        tmp_path,
+        '[[view]]\nkind = "table"\nname = "t"\noptions = { columns = [["switches", "yes_no", "s"], '
+        '["gain", "pp_column_ci_unless_same", "x", "lo", "hi", "best", "now"]] }\n',
+    )
+    frame = pd.DataFrame({"s": [True, False], "x": [1.5, 0.0], "lo": [0.5, 0.0], "hi": [2.5, 0.0]})
+    frame = frame.assign(best=["always", "never"], now=["never", "never"])
+    (table,) = kinds.declared(exp.views, exp, frame, kinds.Setup(lambda what, intervals: what))
+    assert list(table.shown["switches"]) == ["yes", "no"] and list(table.shown["gain"]) == ["+1.50 pp [+0.50, +2.50]", "-"]

@@ -349,6 +349,11 @@ _FORMS: dict[str, Callable[..., Any]] = {
     "pp_column_ci_word": lambda p, lo, hi, w, d=2: (
         lambda r: r[w] if pd.isna(r[lo]) else f"{fmt.pp_ci(r[p] / 100, r[lo] / 100, r[hi] / 100, d)} {r[w]}"
     ),
+    # a change already in pp of one option over another on its interval, "-" where they are one (a best response)
+    "pp_column_ci_unless_same": lambda p, lo, hi, a, b, d=2: (
+        lambda r: "-" if r[a] == r[b] else fmt.pp_ci(r[p] / 100, r[lo] / 100, r[hi] / 100, d)
+    ),
+    "yes_no": lambda c, d=None: lambda r: "yes" if r[c] else "no",
 }
 
 

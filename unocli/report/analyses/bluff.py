@@ -225,9 +225,12 @@ def render(result: BluffResult) -> Section:
     deals = fmt.count(sit.sizes.situations)
     words |= {"situation_n": f"{deals} deals per point ({sit.players} players)", "situation_deals": deals}
     words |= {"random_note": text.note(policies), "min_bluffs": str(MIN_BLUFFS)}
+    words |= {"strategies": str(len(strategies())), "alternatives": str(len(strategies()) - 1)}
+    words |= {"turn_deals": fmt.count(sit.sizes.turn)}
     words |= decision_words(dec) if dec is not None else {}
     g = result.grid
     frames = {"per-seat-effects": g.per_seat, "one-player-deviations": sit.deviations, "other-table-sizes": g.others}
+    frames["iterations"] = sit.iterations
     frames["bluff-by-situation"] = chart_frame(sit.situations, sit.players, "every chance", True)
     verdicts = text.situation_words(sit.situations)
     frames["situations"] = sit.situations.copy()
@@ -296,7 +299,7 @@ def between_block(name: str, between: pd.DataFrame, what: str) -> TableBlock:
 def situation_blocks(sit: SituationResult) -> dict[str, Block]:
     """The fields' interactions and the best-response search, by view name (the situations' chart and table are
     declared in sims/bluff.toml)."""
-    blocks: dict[str, Block] = {"best-response-iterations": _iterations(sit), "best-response-ends": _fixed_points(sit)}
+    blocks: dict[str, Block] = {"best-response-ends": _fixed_points(sit)}
     if len(sit.between):
         blocks["bluff-field-interactions"] = between_block("bluff-field-interactions", sit.between, "situation")
     return blocks
@@ -305,30 +308,6 @@ def situation_blocks(sit: SituationResult) -> dict[str, Block]:
 def own_challenges(policies: dict[str, Policy]) -> str:
     """The fields' own challenge behaviour, for the deviations table's note (declared in sims/bluff.toml)."""
     return "; ".join(f"{f} {text.own_challenge(p)}" for f, p in policies.items())
-
-
-def _iterations(sit: SituationResult) -> TableBlock:
-    it = sit.iterations
-    gains = zip(it["best"], it["current"], it["gain_pp"], it["gain_low"], it["gain_high"], strict=True)
-    shown = it[["field", "start", "round", "seat", "current"]].rename(columns={"current": "plays"})
-    shown = shown.assign(
-        **{
-            "win share": it["current_win_share"].map(lambda x: fmt.share(x, 1)),
-            "best on these deals": it["best"],
-            "best's gain [simultaneous CI]": ["-" if b == c else text.pp(g, lo, hi) for b, c, g, lo, hi in gains],
-            "switches": it["switches"].map({True: "yes", False: "no"}),
-        }
-    )
-    return TableBlock(
-        "best-response-iterations",
-        "Best-response iteration per field, seat by seat, from two start points: convergence",
-        shown,
-        it,
-        f"Each turn plays the seat's {len(strategies())} strategies (the field's policy with the strategy's knobs) "
-        f"against the others' current ones on {fmt.count(sit.sizes.turn)} fresh deals; the seat switches only when the "
-        f"best beats its current strategy on a simultaneous interval, Bonferroni over the {len(strategies()) - 1} "
-        "alternatives (95% for the turn).",
-    )
 
 
 def _fixed_points(sit: SituationResult) -> str:
