@@ -5,16 +5,17 @@ of the +4 now at the decision; ``bluff_situations``: bluffs confined to a
 situation, one-player deviations and best responses, under every field;
 ``bluff_grid``: blind bluff rates against a shared challenge rate and its
 equilibrium); the words in :mod:`unocli.report.analyses.bluff_text`. Its
-tables and charts are views of the frames the analysis returned (their CSVs),
-formatted to read: sims/bluff.toml declares some and places the rest, which
-this module draws, by name.
+tables and charts are views of the frames the analysis returned (their CSVs):
+sims/bluff.toml declares them in order, and each part of the report here
+(:func:`decision_views`, :func:`situation_views`, :func:`grid_views`) hands
+them its frames, the words they name and the few blocks drawn here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -207,48 +208,37 @@ def render(result: BluffResult) -> Section:
     """The decision (rule, chart, table), then the situations (answer, chart, tables), then the grid."""
     exp, sit, dec = result.exp, result.situations, result.decisions
     policies = dict(field_policies(exp))
-    defined = field_definitions(exp)
     answer = text.answer(sit)
-    parts = (answer, exp.description or "", defined, text.grid_intro(result), text.note(policies), strength_text(exp).strip())
-    intro = "\n\n".join(x for x in parts if x)
-    named = situation_blocks(sit) | grid_blocks(result.grid, exp)
+    parts = (answer, exp.description or "", field_definitions(exp), text.grid_intro(result), text.note(policies))
+    intro = "\n\n".join(x for x in (*parts, strength_text(exp).strip()) if x)
     findings = text.situation_findings(sit, policies) + text.grid_findings(result.grid, exp)
     games, one = result.grid.games + sit.games, sentences(answer)[1]
+    views = [situation_views(sit, policies), grid_views(result.grid, exp)]
     if dec is not None:
         # the decision opens the report: the rule a player can use, then its chart and table
         rule = text.rule(dec)
         intro = rule + "\n\n" + text.rule_values(dec) + "\n\n" + intro
-        named = decision_blocks(dec) | named
         findings = text.decision_findings(dec) + findings
         games, one = games + sum(dec.games.values()), sentences(rule)[0]
-    words = {"own": own_challenges(policies), "top_bluff": f"{result.grid.bvals[-1]:g}", "informed": text.INFORMED}
-    deals = fmt.count(sit.sizes.situations)
-    words |= {"situation_n": f"{deals} deals per point ({sit.players} players)", "situation_deals": deals}
-    words |= {"random_note": text.note(policies), "min_bluffs": str(MIN_BLUFFS)}
-    words |= {"strategies": str(len(strategies())), "alternatives": str(len(strategies()) - 1)}
-    words |= {"turn_deals": fmt.count(sit.sizes.turn)}
-    words |= decision_words(dec) if dec is not None else {}
-    g = result.grid
-    frames = {"per-seat-effects": g.per_seat, "one-player-deviations": sit.deviations, "other-table-sizes": g.others}
-    frames["iterations"] = sit.iterations
-    frames["bluff-by-situation"] = chart_frame(sit.situations, sit.players, "every chance", True)
-    verdicts = text.situation_words(sit.situations)
-    frames["situations"] = sit.situations.copy()
-    frames["situations"].insert(list(sit.situations.columns).index("gain_verdict"), "verdict", verdicts)
-    if dec is not None:
-        frames["bluff-decision"] = chart_frame(dec.table, dec.players, "every position", len(dec.fields) > 1)
-        frames["decisions"] = dec.table.copy()
-        frames["decisions"].insert(len(dec.table.columns) - 1, "answer", text.decision_answers(dec.table))
+        views.append(decision_views(dec))
 
     def cap(what: str, intervals: str, n: str = "", policies: str | None = None) -> str:
         return caption(exp, what, n, rules=exp.base.rules, policies=policies, intervals=intervals)
 
-    setup = kinds.Setup(caption=cap, blocks=named, words=words)
-    blocks = kinds.declared(kinds.chosen(exp, VIEWS), exp, frames, setup)
-    return Section(exp.name, exp.title, intro, findings, blocks, {"games": games}, one)
+    frames = {k: f for v in views for k, f in v.frames.items()}
+    blocks = {k: b for v in views for k, b in v.blocks.items()}
+    setup = kinds.Setup(caption=cap, blocks=blocks, words={k: w for v in views for k, w in v.words.items()})
+    drawn = kinds.declared(kinds.chosen(exp, VIEWS), exp, frames, setup)
+    return Section(exp.name, exp.title, intro, findings, drawn, {"games": games}, one)
 
 
-# ---------------------------------------------------------------- the decision
+class Views(NamedTuple):
+    """What one part of the report hands the views sims/bluff.toml declares, by name: the frames they read, the words
+    their titles, notes and captions name (``{key}``), and the blocks drawn here (``report`` views)."""
+
+    frames: dict[str, pd.DataFrame]
+    words: dict[str, str]
+    blocks: dict[str, Block]
 
 
 def chart_frame(t: pd.DataFrame, players: int, every: str, fields: bool) -> pd.DataFrame:
@@ -262,52 +252,58 @@ def chart_frame(t: pd.DataFrame, players: int, every: str, fields: bool) -> pd.D
     return rows.assign(players=players, row=names)
 
 
-def decision_words(dec: DecisionResult) -> dict[str, str]:
-    """What the decision chart's caption and panels name (``{decision_n}``, ``{decision_policies}``, ``{best_rate}``)."""
+def between_block(name: str, between: pd.DataFrame, what: str) -> dict[str, Block]:
+    """The fields' interactions: per pair of fields, how many cells get each verdict (every row in the CSV)."""
+    if not len(between):
+        return {}
+    counts = between.groupby(["field_a", "field_b"], sort=False)["verdict"].agg(text.verdict_counts).reset_index()
+    title = (
+        f"Does a {what}'s value differ between two fields? The interactions on common deals (one field's value minus "
+        f"the other's), simultaneous {level(between)}% intervals over every {what} and pair of fields"
+    )
+    shown = counts.rename(columns={"verdict": f"{what}s by verdict (+/-{fmt.num(between['margin_pp'].iloc[0])} pp)"})
+    return {name: TableBlock(name, title, shown, between)}
+
+
+# ---------------------------------------------------------------- the decision
+
+
+def decision_views(dec: DecisionResult) -> Views:
+    """The decision's chart and table (every cell with its answer) and the fields' interactions."""
+    table = dec.table.copy()
+    table.insert(len(table.columns) - 1, "answer", text.decision_answers(dec.table))
+    chart = chart_frame(dec.table, dec.players, "every position", len(dec.fields) > 1)
     every = dec.table[dec.table["next_hand"] == ANY].drop_duplicates("field")
-    return {
+    words = {
         "decision_n": ", ".join(f"{fmt.count(int(r.n_positions))} positions under {r.field}" for r in every.itertuples()),
         "decision_policies": ", ".join(f"every seat {f}, nobody bluffing" for f in dec.fields),
         "best_rate": f"{dec.best_rate:.2f}",
         "decision_deals": fmt.count(sum(dec.games.values())),
         "decision_budget": str(dec.budget),
     }
-
-
-def decision_blocks(dec: DecisionResult) -> dict[str, Block]:
-    """The fields' interactions at the decision, by view name (its chart and table are declared in sims/bluff.toml)."""
-    if not len(dec.between):
-        return {}
-    return {"bluff-decision-interactions": between_block("bluff-decision-interactions", dec.between, "cell")}
-
-
-def between_block(name: str, between: pd.DataFrame, what: str) -> TableBlock:
-    """The fields' interactions: per pair of fields, how many cells get each verdict (every row in the CSV)."""
-    counts = between.groupby(["field_a", "field_b"], sort=False)["verdict"].agg(text.verdict_counts).reset_index()
-    return TableBlock(
-        name,
-        f"Does a {what}'s value differ between two fields? The interactions on common deals (one field's value minus "
-        f"the other's), simultaneous {level(between)}% intervals over every {what} and pair of fields",
-        counts.rename(columns={"verdict": f"{what}s by verdict (+/-{fmt.num(between['margin_pp'].iloc[0])} pp)"}),
-        between,
-    )
+    blocks = between_block("bluff-decision-interactions", dec.between, "cell")
+    return Views({"decisions": table, "bluff-decision": chart}, words, blocks)
 
 
 # ---------------------------------------------------------------- the situations
 
 
-def situation_blocks(sit: SituationResult) -> dict[str, Block]:
-    """The fields' interactions and the best-response search, by view name (the situations' chart and table are
-    declared in sims/bluff.toml)."""
-    blocks: dict[str, Block] = {"best-response-ends": _fixed_points(sit)}
-    if len(sit.between):
-        blocks["bluff-field-interactions"] = between_block("bluff-field-interactions", sit.between, "situation")
-    return blocks
-
-
-def own_challenges(policies: dict[str, Policy]) -> str:
-    """The fields' own challenge behaviour, for the deviations table's note (declared in sims/bluff.toml)."""
-    return "; ".join(f"{f} {text.own_challenge(p)}" for f, p in policies.items())
+def situation_views(sit: SituationResult, policies: dict[str, Policy]) -> Views:
+    """The situations' chart and table (every cell with its verdict), the one-player deviations, the fields'
+    interactions and the best-response search."""
+    table = sit.situations.copy()
+    table.insert(list(table.columns).index("gain_verdict"), "verdict", text.situation_words(sit.situations))
+    chart = chart_frame(sit.situations, sit.players, "every chance", True)
+    frames = {"situations": table, "bluff-by-situation": chart, "one-player-deviations": sit.deviations}
+    deals = fmt.count(sit.sizes.situations)
+    words = {"situation_n": f"{deals} deals per point ({sit.players} players)", "situation_deals": deals}
+    words |= {"informed": text.INFORMED, "random_note": text.note(policies), "min_bluffs": str(MIN_BLUFFS)}
+    words |= {"own": "; ".join(f"{f} {text.own_challenge(p)}" for f, p in policies.items())}
+    words |= {"strategies": str(len(strategies())), "alternatives": str(len(strategies()) - 1)}
+    words |= {"turn_deals": fmt.count(sit.sizes.turn)}
+    blocks = between_block("bluff-field-interactions", sit.between, "situation")
+    blocks["best-response-ends"] = _fixed_points(sit)
+    return Views(frames | {"iterations": sit.iterations}, words, blocks)
 
 
 def _fixed_points(sit: SituationResult) -> str:
@@ -320,9 +316,9 @@ def _fixed_points(sit: SituationResult) -> str:
 # ---------------------------------------------------------------- the grid
 
 
-def grid_blocks(g: Grid, exp: Experiment) -> dict[str, Block]:
-    """The gain heatmap (verdicts on simultaneous intervals) and the grid's tables, by view name (the per-seat table
-    is declared in sims/bluff.toml)."""
+def grid_views(g: Grid, exp: Experiment) -> Views:
+    """The grid's per-seat effects and other table sizes (declared), its gain heatmap (verdicts on simultaneous
+    intervals) and its tables drawn here."""
     n_text = f"{fmt.count(g.deals)} deals per cell, {g.gain.size} cells on the same deals ({g.players} players)"
     cap = caption(
         exp,
@@ -354,7 +350,8 @@ def grid_blocks(g: Grid, exp: Experiment) -> dict[str, Block]:
         f"n = {fmt.count(g.deals)} paired deals per cell; full intervals and p-values in the CSV.",
     )
     blocks: dict[str, Block] = {"bluff-gain-heatmap": heat, "bluff-gain": bluff_gain, "break-even": _break_even(g)}
-    return blocks | {"per-bluff": _per_bluff(g), "equilibrium": _equilibrium(g)}
+    blocks |= {"per-bluff": _per_bluff(g), "equilibrium": _equilibrium(g)}
+    return Views({"per-seat-effects": g.per_seat, "other-table-sizes": g.others}, {"top_bluff": f"{g.bvals[-1]:g}"}, blocks)
 
 
 def _break_even(g: Grid) -> TableBlock:
