@@ -130,6 +130,7 @@ def test_views_are_read_from_the_file_in_order_with_their_options(tmp_path):
         ('[[view]]\nkind = "verdicts"\nquantity = "turns"\noptions = { words = ["up"] }\n', r"options\.words"),
         ('[[view]]\nkind = "table"\noptions = { columns = [["a", "share:x", "x"]] }\n', r"options\.columns.*FORM:D"),
         ('[[view]]\nkind = "table"\noptions = { columns = [["a", "pair", "x"]] }\n', r"options\.columns"),
+        ('[[view]]\nkind = "table"\noptions = { by = "c", columns = [["a", "text", "x"]] }\n', r"options\.label.*needs"),
     ],
 )
 def test_a_bad_view_is_refused_naming_the_key(tmp_path, text, key):
@@ -611,3 +612,38 @@ def test_a_panels_view_opens_each_panel_with_its_value_of_by_and_only_with_by(tm
             f'[[view]]\nkind = "panels"\noptions = {{ label = ["row"]{by}, panels = {panels}, caption = "c", '
             'intervals = "i" }\n',
         )
+
+
+def test_a_table_view_with_by_shows_a_long_frame_wide_and_writes_it_long_under_its_file(tmp_path):
+    """One row per label, in the frame's order; a {value} column per value of by (a heading of its own from labels),
+    the others from the label's first row; the word alone where a change has no interval; the CSV is the frame."""
+    exp = _exp(
+        tmp_path,
+        '[[view]]\nkind = "table"\nname = "t-table"\ntitle = "by {who}"\n'
+        'options = { file = "t", label = ["k"], by = "c", labels = { best = "best c={who}" }, columns = '
+        '[["k", "text", "k"], ["n", "count", "n"], ["c={value}", "pp_column_ci_word:1", "x", "lo", "hi", "w"]] }\n',
+    )
+    frame = pd.DataFrame(
+        {"k": ["b", "a", "b", "a"], "c": ["0", "0", "best", "best"], "n": [1000, 20, 1000, 20]}
+        | {"x": [1.25, 3.0, -0.5, 2.0], "lo": [0.5, np.nan, -1.0, np.nan], "hi": [2.0, np.nan, 0.0, np.nan]}
+        | {"w": ["pays", "too few", "undecided", "too few"]}
+    )
+    setup = kinds.Setup(lambda what, intervals: what, words={"who": "0.25"})
+    (table,) = kinds.declared(exp.views, exp, frame, setup)
+    assert table.name == "t" and table.title == "by 0.25" and table.data is frame
+    assert list(table.shown.columns) == ["k", "n", "c=0", "best c=0.25"]
+    assert list(table.shown["k"]) == ["b", "a"] and list(table.shown["n"]) == ["1,000", "20"]
+    assert list(table.shown["c=0"]) == ["+1.2 pp [+0.5, +2.0] pays", "too few"]
+    assert list(table.shown["best c=0.25"]) == ["-0.5 pp [-1.0, +0.0] undecided", "too few"]
+
+
+def test_a_table_view_says_yes_or_no_and_a_dash_for_a_best_response_that_is_the_current_one(tmp_path):
+    exp = _exp(
+        tmp_path,
+        '[[view]]\nkind = "table"\nname = "t"\noptions = { columns = [["switches", "yes_no", "s"], '
+        '["gain", "pp_column_ci_unless_same", "x", "lo", "hi", "best", "now"]] }\n',
+    )
+    frame = pd.DataFrame({"s": [True, False], "x": [1.5, 0.0], "lo": [0.5, 0.0], "hi": [2.5, 0.0]})
+    frame = frame.assign(best=["always", "never"], now=["never", "never"])
+    (table,) = kinds.declared(exp.views, exp, frame, kinds.Setup(lambda what, intervals: what))
+    assert list(table.shown["switches"]) == ["yes", "no"] and list(table.shown["gain"]) == ["+1.50 pp [+0.50, +2.50]", "-"]

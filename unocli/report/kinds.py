@@ -383,6 +383,15 @@ _FORMS: dict[str, Callable[..., Any]] = {
     "share_ci_count": lambda p, lo, hi, n, d=1: lambda r: f"{fmt.share_ci(r[p], r[lo], r[hi], d)} ({fmt.count(r[n])})",
     # an order statistic of a histogram of turns: its last bin (TURNS_BINS - 1) means "at least"
     "quantile": lambda p, lo, hi, d=None: lambda r: fmt.quantile(r[p], r[lo], r[hi], TURNS_BINS - 1),
+    # a change already in pp on its interval, then a word (its verdict); the word alone where there is no interval
+    "pp_column_ci_word": lambda p, lo, hi, w, d=2: (
+        lambda r: r[w] if pd.isna(r[lo]) else f"{fmt.pp_ci(r[p] / 100, r[lo] / 100, r[hi] / 100, d)} {r[w]}"
+    ),
+    # a change already in pp of one option over another on its interval, "-" where they are one (a best response)
+    "pp_column_ci_unless_same": lambda p, lo, hi, a, b, d=2: (
+        lambda r: "-" if r[a] == r[b] else fmt.pp_ci(r[p] / 100, r[lo] / 100, r[hi] / 100, d)
+    ),
+    "yes_no": lambda c, d=None: lambda r: "yes" if r[c] else "no",
 }
 
 
@@ -394,14 +403,36 @@ def _column_of(form: str, names: Sequence[str]) -> Any:
 
 
 def _table_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
-    """A frame of the report's as it is, shown column by column (``columns``: [heading, form, column...]); its words
-    may name ``{level}`` and ``{rows}``."""
+    """A frame of the report's as it is, shown column by column (``columns``: [heading, form, column...]), or with
+    ``by`` a long frame shown wide (:func:`_wide`); its words may name ``{level}`` and ``{rows}``."""
     if not len(frame):
         return None
+    o = v.options
     values = {"rows": len(frame), **({"level": level(frame)} if "sim_level" in frame else {})}
-    columns = {_filled(str(h), setup, **values): _column_of(form, names) for h, form, *names in v.options["columns"]}
-    title = _filled(v.title, setup, **values)
-    return TableBlock(v.name, title, shown(frame, columns), frame, _filled(v.options.get("note", ""), setup, **values))
+
+    def words(text: str) -> str:
+        return _filled(text, setup, **values)
+
+    columns = _wide(o, frame) if "by" in o else [(h, frame, _column_of(form, names)) for h, form, *names in o["columns"]]
+    table = pd.DataFrame({words(str(h)): shown(rows, {"": c})[""].to_numpy() for h, rows, c in columns})
+    return TableBlock(o.get("file", v.name), words(v.title), table, frame, words(o.get("note", "")))
+
+
+def _wide(o: Mapping[str, Any], frame: pd.DataFrame) -> list[tuple[str, pd.DataFrame, Any]]:
+    """A long frame's columns shown wide, each (heading, its rows, its column): one row per value of the ``label``
+    columns, in the frame's order; a column whose heading names ``{value}`` once per value of column ``by``, read
+    from that value's rows (headed by ``labels``' entry for the value, if any), every other from the label's first row."""
+    keys, by, labels = o["label"], o["by"], o.get("labels", {})
+    first = frame.drop_duplicates(keys)
+    out = []
+    for heading, form, *names in o["columns"]:
+        if "{value}" not in heading:
+            out.append((heading, first, _column_of(form, names)))
+            continue
+        for value in dict.fromkeys(frame[by]):
+            rows = first[keys].merge(frame[frame[by] == value], on=keys, how="left", validate="one_to_one")
+            out.append((labels.get(str(value), heading).replace("{value}", str(value)), rows, _column_of(form, names)))
+    return out
 
 
 def _sizes_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:

@@ -20,7 +20,8 @@ Check = Callable[[Any], str | None]
 MARGINS: dict[str, float] = {"win_share_pp": 0.5, "turns": 1.0, "balance": 0.01}
 # The forms of a ``table`` view's columns (``unocli.report.kinds`` writes them) and how many columns each reads.
 FORMS = {"text": 1, "optional": 1, "count": 1, "num": 1, "g": 1, "share": 1, "pvalue": 1, "signed_percent": 1, "round": 1}
-FORMS |= {"pair": 2, "counts": 2, "times": 2, "pp_bounds": 2, "share_ci_count": 4}
+FORMS |= {"pair": 2, "counts": 2, "times": 2, "pp_bounds": 2, "share_ci_count": 4, "pp_column_ci_word": 4}
+FORMS |= {"yes_no": 1, "pp_column_ci_unless_same": 5}
 FORMS |= {"ci": 3, "share_ci": 3, "pp_ci": 3, "pp_column_ci": 3, "signed_ci": 3, "interval": 3, "quantile": 3}
 
 
@@ -124,6 +125,11 @@ def _labels(v: Any) -> str | None:
     ok = isinstance(v, dict) and all(isinstance(x, str) and x for x in v.values())
     ok = ok or (isinstance(v, str) and "{value}" in v)
     return None if ok else 'must be a table of labels, e.g. { adapted = "adapted ({adapted})" }, or one "{value} ..."'
+
+
+def _headings(v: Any) -> str | None:
+    ok = isinstance(v, dict) and all(isinstance(x, str) and x for x in v.values())
+    return None if ok else 'must be a table of headings by value, e.g. { best = "best response c={best_rate}" }'
 
 
 def _size_or_all(v: Any) -> str | None:
@@ -251,7 +257,7 @@ VIEW_OPTIONS: dict[str, dict[str, Check]] = {
     "published": {},
     "verdicts": {"arm": _column, "words": _words, "decimals": _whole},
     "interactions": {"arm": _column},
-    "table": {"columns": _columns, "note": _text},
+    "table": {"columns": _columns, "note": _text, "by": _column, "label": _names, "labels": _headings, "file": _text},
     "report": {},
     "percentiles": {"arm": _column, "field": _text, "ylabel": _text, "caption": _text},
     "histogram": _DISTRIBUTION,
@@ -283,6 +289,8 @@ def view_problem(kind: str, options: Mapping[str, Any]) -> tuple[str, str] | Non
     for k in VIEW_REQUIRED.get(kind, ()):
         if k not in options:
             return k, f"a {kind} view needs it"
+    if kind == "table" and "by" in options and "label" not in options:
+        return "label", "with by, a table view needs the columns that name its rows"
     if kind == "panels" and any(len(_panel(c)) != 5 + ("by" in options) for c in options["panels"]):
         return "panels", "with by, each panel opens with its value of by: [value, x label, point, low, high, margin]"
     return None

@@ -5,23 +5,24 @@ of the +4 now at the decision; ``bluff_situations``: bluffs confined to a
 situation, one-player deviations and best responses, under every field;
 ``bluff_grid``: blind bluff rates against a shared challenge rate and its
 equilibrium); the words in :mod:`unocli.report.analyses.bluff_text`. Its
-tables and charts are views of the frames the analysis returned (their CSVs),
-formatted to read: sims/bluff.toml declares some and places the rest, which
-this module draws, by name.
+tables and charts are views of the frames the analysis returned (their CSVs):
+sims/bluff.toml declares them in order, and each part of the report here
+(:func:`decision_views`, :func:`situation_views`, :func:`grid_views`) hands
+them its frames, the words they name and the few blocks drawn here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
 
-from unocli.analysis.bluff_decision import BEST, DecisionResult, challengers, play_decisions
+from unocli.analysis.bluff_decision import DecisionResult, play_decisions
 from unocli.analysis.bluff_grid import Grid, cell, play_grid
-from unocli.analysis.bluff_play import ANY, CHALLENGERS, Play
+from unocli.analysis.bluff_play import ANY, Play
 from unocli.analysis.bluff_situations import MIN_BLUFFS, SituationResult, Sizes, play_situations, strategies
 from unocli.errors import ConfigError
 from unocli.game.policies import Policy, Respond, SearchMode
@@ -207,38 +208,37 @@ def render(result: BluffResult) -> Section:
     """The decision (rule, chart, table), then the situations (answer, chart, tables), then the grid."""
     exp, sit, dec = result.exp, result.situations, result.decisions
     policies = dict(field_policies(exp))
-    defined = field_definitions(exp)
     answer = text.answer(sit)
-    parts = (answer, exp.description or "", defined, text.grid_intro(result), text.note(policies), strength_text(exp).strip())
-    intro = "\n\n".join(x for x in parts if x)
-    named = situation_blocks(sit, exp, policies) | grid_blocks(result.grid, exp)
+    parts = (answer, exp.description or "", field_definitions(exp), text.grid_intro(result), text.note(policies))
+    intro = "\n\n".join(x for x in (*parts, strength_text(exp).strip()) if x)
     findings = text.situation_findings(sit, policies) + text.grid_findings(result.grid, exp)
     games, one = result.grid.games + sit.games, sentences(answer)[1]
+    views = [situation_views(sit, policies), grid_views(result.grid, exp)]
     if dec is not None:
         # the decision opens the report: the rule a player can use, then its chart and table
         rule = text.rule(dec)
         intro = rule + "\n\n" + text.rule_values(dec) + "\n\n" + intro
-        named = decision_blocks(dec, exp) | named
         findings = text.decision_findings(dec) + findings
         games, one = games + sum(dec.games.values()), sentences(rule)[0]
-    words = {"own": own_challenges(policies), "top_bluff": f"{result.grid.bvals[-1]:g}", "informed": text.INFORMED}
-    words |= {"situation_n": f"{fmt.count(sit.sizes.situations)} deals per point ({sit.players} players)"}
-    words |= decision_words(dec) if dec is not None else {}
-    g = result.grid
-    frames = {"per-seat-effects": g.per_seat, "one-player-deviations": sit.deviations, "other-table-sizes": g.others}
-    frames["bluff-by-situation"] = chart_frame(sit.situations, sit.players, "every chance", True)
-    if dec is not None:
-        frames["bluff-decision"] = chart_frame(dec.table, dec.players, "every position", len(dec.fields) > 1)
+        views.append(decision_views(dec))
 
     def cap(what: str, intervals: str, n: str = "", policies: str | None = None) -> str:
         return caption(exp, what, n, rules=exp.base.rules, policies=policies, intervals=intervals)
 
-    setup = kinds.Setup(caption=cap, blocks=named, words=words)
-    blocks = kinds.declared(kinds.chosen(exp, VIEWS), exp, frames, setup)
-    return Section(exp.name, exp.title, intro, findings, blocks, {"games": games}, one)
+    frames = {k: f for v in views for k, f in v.frames.items()}
+    blocks = {k: b for v in views for k, b in v.blocks.items()}
+    setup = kinds.Setup(caption=cap, blocks=blocks, words={k: w for v in views for k, w in v.words.items()})
+    drawn = kinds.declared(kinds.chosen(exp, VIEWS), exp, frames, setup)
+    return Section(exp.name, exp.title, intro, findings, drawn, {"games": games}, one)
 
 
-# ---------------------------------------------------------------- the decision
+class Views(NamedTuple):
+    """What one part of the report hands the views sims/bluff.toml declares, by name: the frames they read, the words
+    their titles, notes and captions name (``{key}``), and the blocks drawn here (``report`` views)."""
+
+    frames: dict[str, pd.DataFrame]
+    words: dict[str, str]
+    blocks: dict[str, Block]
 
 
 def chart_frame(t: pd.DataFrame, players: int, every: str, fields: bool) -> pd.DataFrame:
@@ -252,120 +252,58 @@ def chart_frame(t: pd.DataFrame, players: int, every: str, fields: bool) -> pd.D
     return rows.assign(players=players, row=names)
 
 
-def decision_words(dec: DecisionResult) -> dict[str, str]:
-    """What the decision chart's caption and panels name (``{decision_n}``, ``{decision_policies}``, ``{best_rate}``)."""
+def between_block(name: str, between: pd.DataFrame, what: str) -> dict[str, Block]:
+    """The fields' interactions: per pair of fields, how many cells get each verdict (every row in the CSV)."""
+    if not len(between):
+        return {}
+    counts = between.groupby(["field_a", "field_b"], sort=False)["verdict"].agg(text.verdict_counts).reset_index()
+    title = (
+        f"Does a {what}'s value differ between two fields? The interactions on common deals (one field's value minus "
+        f"the other's), simultaneous {level(between)}% intervals over every {what} and pair of fields"
+    )
+    shown = counts.rename(columns={"verdict": f"{what}s by verdict (+/-{fmt.num(between['margin_pp'].iloc[0])} pp)"})
+    return {name: TableBlock(name, title, shown, between)}
+
+
+# ---------------------------------------------------------------- the decision
+
+
+def decision_views(dec: DecisionResult) -> Views:
+    """The decision's chart and table (every cell with its answer) and the fields' interactions."""
+    table = dec.table.copy()
+    table.insert(len(table.columns) - 1, "answer", text.decision_answers(dec.table))
+    chart = chart_frame(dec.table, dec.players, "every position", len(dec.fields) > 1)
     every = dec.table[dec.table["next_hand"] == ANY].drop_duplicates("field")
-    return {
+    words = {
         "decision_n": ", ".join(f"{fmt.count(int(r.n_positions))} positions under {r.field}" for r in every.itertuples()),
         "decision_policies": ", ".join(f"every seat {f}, nobody bluffing" for f in dec.fields),
         "best_rate": f"{dec.best_rate:.2f}",
+        "decision_deals": fmt.count(sum(dec.games.values())),
+        "decision_budget": str(dec.budget),
     }
-
-
-def decision_blocks(dec: DecisionResult, exp: Experiment) -> dict[str, Block]:
-    """The decision table and the fields' interactions, by view name (its chart is declared in sims/bluff.toml)."""
-    t = dec.table.copy()
-    t.insert(len(t.columns) - 1, "answer", text.decision_answers(t))
-    keys = ["field", "next_hand", "own_hand"]
-    shown = t[keys].drop_duplicates().reset_index(drop=True)
-    first = t[t["challenger"] == "0"].set_index(keys)
-    shown["n (games)"] = [f"{fmt.count(int(r.n_positions))} ({fmt.count(int(r.n_games))})" for r in first.itertuples()]
-    for name, _ in challengers(dec.best_rate):
-        sub = t[t["challenger"] == name].set_index(keys)
-        title = f"c={name}" if name != BEST else f"best response c={dec.best_rate:.2f}"
-        # no figure without its interval
-        shown[title] = [
-            f"{text.pp(r.value_pp, r.sim_low, r.sim_high, 1)} {r.answer}" if isinstance(r.verdict, str) else r.answer
-            for r in sub.loc[list(first.index)].itertuples()
-        ]
-    table = TableBlock(
-        "bluff-decision",
-        "At the decision: the round-win value of the +4 now minus the best other card, by situation and the victim's "
-        f"challenge probability c (pp; simultaneous {level(t)}% intervals clustered by game over the whole table; verdict "
-        f"at +/-{fmt.num(dec.margin_pp)} pp)",
-        shown.rename(columns={"next_hand": "next holds", "own_hand": "own hand"}),
-        t,
-        f"n = positions (games) where the acting seat held a +4 and a card of the colour in play; "
-        f"{fmt.count(sum(dec.games.values()))} fresh deals, {dec.budget} + {dec.budget} rollouts per option "
-        "(selection of the +4's colour and the best other card, then evaluation on rollouts of their own). c applies to "
-        "the victim's answer to this +4 only; every later decision follows the field. The best response c is the "
-        "equilibrium challenge rate of the grid below. Per-cell 95% intervals and Holm-adjusted p-values are in the CSV.",
-    )
-    blocks: dict[str, Block] = {"bluff-decision-table": table}
-    if len(dec.between):
-        blocks["bluff-decision-interactions"] = between_block("bluff-decision-interactions", dec.between, "cell")
-    return blocks
-
-
-def between_block(name: str, between: pd.DataFrame, what: str) -> TableBlock:
-    """The fields' interactions: per pair of fields, how many cells get each verdict (every row in the CSV)."""
-    counts = between.groupby(["field_a", "field_b"], sort=False)["verdict"].agg(text.verdict_counts).reset_index()
-    return TableBlock(
-        name,
-        f"Does a {what}'s value differ between two fields? The interactions on common deals (one field's value minus "
-        f"the other's), simultaneous {level(between)}% intervals over every {what} and pair of fields",
-        counts.rename(columns={"verdict": f"{what}s by verdict (+/-{fmt.num(between['margin_pp'].iloc[0])} pp)"}),
-        between,
-    )
+    blocks = between_block("bluff-decision-interactions", dec.between, "cell")
+    return Views({"decisions": table, "bluff-decision": chart}, words, blocks)
 
 
 # ---------------------------------------------------------------- the situations
 
 
-def situation_blocks(sit: SituationResult, exp: Experiment, policies: dict[str, Policy]) -> dict[str, Block]:
-    """The situation table, the fields' interactions and the best-response search, by view name (the situations'
-    chart is declared in sims/bluff.toml)."""
-    t = sit.situations.copy()
-    t.insert(list(t.columns).index("gain_verdict"), "verdict", text.situation_words(t))
-    n = fmt.count(sit.sizes.situations)
-    keys = ["field", "next_hand", "own_hand"]
-    shown = t[keys].drop_duplicates().reset_index(drop=True)
-    for ch, _ in CHALLENGERS:
-        sub = t[t["challenge_policy"] == ch].reset_index(drop=True)
-        shown[ch] = [f"{text.pp(r.gain_pp, r.gain_sim_low, r.gain_sim_high)} {r.verdict}" for r in sub.itertuples()]
-    table = TableBlock(
-        "bluff-by-situation",
-        "Seat 0's win-share gain from bluffing only in a situation, by field and the opponents' challenge policy "
-        f"(simultaneous {level(t)}% intervals over the whole table, every field; verdict at +/-{fmt.num(sit.margin_pp)} pp)",
-        shown.rename(columns={"next_hand": "next holds", "own_hand": "own hand"}),
-        t,
-        f"n = {n} paired deals per cell; next `any`, own `any` = bluffing at every chance; {text.INFORMED}. "
-        f"{text.note(policies)} Per-cell 95% intervals, bluffs and caught bluffs per game, the opponents' exact policy "
-        f"and the gain per bluff (block bootstrap, shown where a cell saw at least {MIN_BLUFFS} bluffs) are in the CSV.",
-    )
-    blocks: dict[str, Block] = {"bluff-by-situation-table": table}
-    if len(sit.between):
-        blocks["bluff-field-interactions"] = between_block("bluff-field-interactions", sit.between, "situation")
-    return blocks | {"best-response-iterations": _iterations(sit), "best-response-ends": _fixed_points(sit)}
-
-
-def own_challenges(policies: dict[str, Policy]) -> str:
-    """The fields' own challenge behaviour, for the deviations table's note (declared in sims/bluff.toml)."""
-    return "; ".join(f"{f} {text.own_challenge(p)}" for f, p in policies.items())
-
-
-def _iterations(sit: SituationResult) -> TableBlock:
-    it = sit.iterations
-    gains = zip(it["best"], it["current"], it["gain_pp"], it["gain_low"], it["gain_high"], strict=True)
-    shown = it[["field", "start", "round", "seat", "current"]].rename(columns={"current": "plays"})
-    shown = shown.assign(
-        **{
-            "win share": it["current_win_share"].map(lambda x: fmt.share(x, 1)),
-            "best on these deals": it["best"],
-            "best's gain [simultaneous CI]": ["-" if b == c else text.pp(g, lo, hi) for b, c, g, lo, hi in gains],
-            "switches": it["switches"].map({True: "yes", False: "no"}),
-        }
-    )
-    return TableBlock(
-        "best-response-iterations",
-        "Best-response iteration per field, seat by seat, from two start points: convergence",
-        shown,
-        it,
-        f"Each turn plays the seat's {len(strategies())} strategies (the field's policy with the strategy's knobs) "
-        f"against the others' current ones on {fmt.count(sit.sizes.turn)} fresh deals; the seat switches only when the "
-        f"best beats its current strategy on a simultaneous interval, Bonferroni over the {len(strategies()) - 1} "
-        "alternatives (95% for the turn).",
-    )
+def situation_views(sit: SituationResult, policies: dict[str, Policy]) -> Views:
+    """The situations' chart and table (every cell with its verdict), the one-player deviations, the fields'
+    interactions and the best-response search."""
+    table = sit.situations.copy()
+    table.insert(list(table.columns).index("gain_verdict"), "verdict", text.situation_words(sit.situations))
+    chart = chart_frame(sit.situations, sit.players, "every chance", True)
+    frames = {"situations": table, "bluff-by-situation": chart, "one-player-deviations": sit.deviations}
+    deals = fmt.count(sit.sizes.situations)
+    words = {"situation_n": f"{deals} deals per point ({sit.players} players)", "situation_deals": deals}
+    words |= {"informed": text.INFORMED, "random_note": text.note(policies), "min_bluffs": str(MIN_BLUFFS)}
+    words |= {"own": "; ".join(f"{f} {text.own_challenge(p)}" for f, p in policies.items())}
+    words |= {"strategies": str(len(strategies())), "alternatives": str(len(strategies()) - 1)}
+    words |= {"turn_deals": fmt.count(sit.sizes.turn)}
+    blocks = between_block("bluff-field-interactions", sit.between, "situation")
+    blocks["best-response-ends"] = _fixed_points(sit)
+    return Views(frames | {"iterations": sit.iterations}, words, blocks)
 
 
 def _fixed_points(sit: SituationResult) -> str:
@@ -378,9 +316,9 @@ def _fixed_points(sit: SituationResult) -> str:
 # ---------------------------------------------------------------- the grid
 
 
-def grid_blocks(g: Grid, exp: Experiment) -> dict[str, Block]:
-    """The gain heatmap (verdicts on simultaneous intervals) and the grid's tables, by view name (the per-seat table
-    is declared in sims/bluff.toml)."""
+def grid_views(g: Grid, exp: Experiment) -> Views:
+    """The grid's per-seat effects and other table sizes (declared), its gain heatmap (verdicts on simultaneous
+    intervals) and its tables drawn here."""
     n_text = f"{fmt.count(g.deals)} deals per cell, {g.gain.size} cells on the same deals ({g.players} players)"
     cap = caption(
         exp,
@@ -412,7 +350,8 @@ def grid_blocks(g: Grid, exp: Experiment) -> dict[str, Block]:
         f"n = {fmt.count(g.deals)} paired deals per cell; full intervals and p-values in the CSV.",
     )
     blocks: dict[str, Block] = {"bluff-gain-heatmap": heat, "bluff-gain": bluff_gain, "break-even": _break_even(g)}
-    return blocks | {"per-bluff": _per_bluff(g), "equilibrium": _equilibrium(g)}
+    blocks |= {"per-bluff": _per_bluff(g), "equilibrium": _equilibrium(g)}
+    return Views({"per-seat-effects": g.per_seat, "other-table-sizes": g.others}, {"top_bluff": f"{g.bvals[-1]:g}"}, blocks)
 
 
 def _break_even(g: Grid) -> TableBlock:
