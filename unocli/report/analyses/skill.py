@@ -3,10 +3,11 @@
 The numbers come from :mod:`unocli.analysis.skill` (the player's edge, its
 share minus the fair share, per table size, field and rule set, and each rule
 set's paired change of it) and :mod:`unocli.analysis.skill_ladder` (the
-ladders' relative skill, skill shares and leads); this module checks the
-options, unpacks the experiment into their :class:`~unocli.analysis.skill.Plan`,
-and lays out the tables and charts; the words are in
-:mod:`unocli.report.analyses.skill_text`.
+ladders' relative skill, skill shares and leads; :mod:`~unocli.analysis.skill_stored`
+reads stored ones); this module checks the options, unpacks the experiment into
+their :class:`~unocli.analysis.skill.Plan` and hands the frames to the views
+sims/skill.toml declares, drawing itself only the changes' chart and the
+ladders' two tables; the words are in :mod:`unocli.report.analyses.skill_text`.
 """
 
 from __future__ import annotations
@@ -25,8 +26,8 @@ from unocli.analysis.skill_ladder import LadderMeasures
 from unocli.errors import ConfigError
 from unocli.game.policies import parse_policy_spec
 from unocli.report import fmt, kinds
+from unocli.report.analyses import skill_text as text
 from unocli.report.analyses.common import Context, caption
-from unocli.report.analyses.skill_text import MEASURES, answer, details, findings, ladder_findings, pairing, share
 from unocli.report.experiment import Experiment
 from unocli.report.model import Block, Chart, Section, TableBlock, sentences
 from unocli.report.options import policy_list, policy_spec, positive_int
@@ -36,10 +37,15 @@ from unocli.study.arm import Arm, check_spec, template_name
 from unocli.study.ladder import ANCHOR
 
 
-def _positive_number(value: Any) -> str | None:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
-        return f"must be a positive number, not {value!r}"
-    return None
+def _above(low: float, what: str) -> Any:
+    """A check of a number above ``low`` (``what`` it must be, in the message)."""
+
+    def check(value: Any) -> str | None:
+        if isinstance(value, bool) or not isinstance(value, int | float) or not value > low:
+            return f"must be {what}, not {value!r}"
+        return None
+
+    return check
 
 
 def _fixed_spec(value: Any) -> str | None:
@@ -78,25 +84,19 @@ def _boolean(value: Any) -> str | None:
     return None if isinstance(value, bool) else f"must be true or false, not {value!r}"
 
 
-def _ratio(value: Any) -> str | None:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not value > 1:
-        return f"must be a ratio above 1 (1.2: a change within 1/1.2 to 1.2 times is no change), not {value!r}"
-    return None
-
-
 OPTIONS = {
     "player": ("strong", policy_spec),
     "fixed_player": ("", _fixed_spec),
     "fields": (["basic", "random"], policy_list),
     "match_games": (2000, positive_int),
-    "match_margin_pp": (3.0, _positive_number),
+    "match_margin_pp": (3.0, _above(0, "a positive number")),
     # the ladders (docs/ladder.md); no ladder_policies: no ladder section. Lone players may be search players.
     "ladder_policies": ([], _specs(check_spec)),
     "ladder_lone": ([], _specs(parse_policy_spec)),
     "ladder_games": (10000, positive_int),
     "ladder_lone_games": (1000, positive_int),
     "ladder_match_games": (2000, positive_int),
-    "ladder_margin_ratio": (1.2, _ratio),
+    "ladder_margin_ratio": (1.2, _above(1, "a ratio above 1 (1.2: a change within 1/1.2 to 1.2 times is no change)")),
     # the ladders read from stored `unocli ladder` folders (<folder>/<rules>-<players>/) instead of played: their
     # lone players (search at 512, the bound) are theirs; ladder_policies names the round robin each must rate
     "ladders": ("", _folder),
@@ -241,11 +241,11 @@ def render(result: SkillResult) -> Section:
     tables of edges and of changes against the baseline, the ladders' measures, the fixed player's tables."""
     exp, ladder = result.exp, result.ladder
     target = table_arm(exp, result.baseline, exp.players[0], result.player_spec, result.fields[0]).rules.target_score
-    own: dict[str, Block] = {"skill-findings": findings(result, target)}
+    own: dict[str, Block] = {"skill-findings": text.findings(result, target)}
     if not result.changes.empty:
         own["skill-vs-baseline-chart"] = _change_chart(result)
     if ladder is not None:
-        own["skill-ladder-findings"] = ladder_findings(ladder, result.baseline)
+        own["skill-ladder-findings"] = text.ladder_findings(ladder, result.baseline)
         own["skill-measures"] = _cells_table(ladder)
         if not ladder.changes.empty:
             own["skill-measures-vs-baseline"] = _ladder_changes_table(ladder, result.baseline)
@@ -254,9 +254,9 @@ def render(result: SkillResult) -> Section:
     words = {"player": result.player, "fixed": result.fixed, "match_margin": fmt.num(exp.options["match_margin_pp"])}
     setup = kinds.Setup(partial(_caption, result), result.baseline, blocks=own, words=words)
     blocks = kinds.declared(kinds.chosen(exp, VIEWS), exp, frames, setup)
-    text = answer(result)
-    intro = (text + "\n\n" + details(result) + "\n\n" + (exp.description or "").strip()).strip()
-    return Section(exp.name, exp.title, intro, blocks=blocks, meta={"games": result.games}, answer=sentences(text)[0])
+    said = text.answer(result)
+    intro = (said + "\n\n" + text.details(result) + "\n\n" + (exp.description or "").strip()).strip()
+    return Section(exp.name, exp.title, intro, blocks=blocks, meta={"games": result.games}, answer=sentences(said)[0])
 
 
 def run(exp: Experiment, ctx: Context) -> Section:
@@ -301,6 +301,8 @@ def _change_chart(result: SkillResult) -> Chart:
 
 
 def _lead(row: pd.Series, key: str) -> str:
+    """Rounds (``lead_round``) or matches to lead with the interval and the best player: ``7 [7, 9] (strong)``."""
+
     def c(x: float) -> str:
         return "inf" if not math.isfinite(x) else fmt.count(int(x))
 
@@ -309,43 +311,33 @@ def _lead(row: pd.Series, key: str) -> str:
     return f"{c(row[key])} [{c(row[key + '_low'])}, {c(row[key + '_high'])}] ({row['best_' + key.split('_')[1]]})"
 
 
-def _stored(m: LadderMeasures) -> bool:
-    """True when the measures were read from stored ladders (:mod:`unocli.analysis.skill_stored`), not played."""
-    return "source" in m.cells
-
-
-def _best_cell(r: pd.Series) -> str:
-    """The cell's best player per round (a cell whose ladder rates no search player says so)."""
-    return f"{r['best']}" if r["searched"] else f"{r['best']} (no search player in this ladder)"
-
-
 def _cells_table(m: LadderMeasures) -> TableBlock:
     """The three measures per rule set and table size, with their intervals, in one table."""
-    relative, stored = "relative_skill" in m.cells, _stored(m)
+    read = text.stored(m)
 
     def rel(r: pd.Series) -> str:
-        if not relative or pd.isna(r.get("relative_skill")):
-            return "- (no bound in this ladder)" if stored else "-"
-        value = f"{r['relative_skill']:.3f} [{r['relative_skill_low']:.3f}, {r['relative_skill_high']:.3f}]"
-        return f"{value} ({r['best']} / {r['bound']})"
+        if not text.relative(r):
+            return "- (no bound in this ladder)" if read else "-"
+        return f"{text.relative(r)} ({r['best']} / {r['bound']})"
+
+    def best(r: pd.Series) -> str:
+        return f"{r['best']}" if r["searched"] else f"{r['best']} (no search player in this ladder)"
 
     columns = {
         "players": "players",
         "rules": "rules",
         "n deals (rounds / lone / matches)": lambda r: " / ".join(fmt.count(r[k]) for k in ("n_round", "n_lone", "n_match")),
-        **({"best player, rounds": _best_cell, "ladder": lambda r: f"{r['source']} (seed {r['seed']})"} if stored else {}),
+        **({"best player, rounds": best, "ladder": lambda r: f"{r['source']} (seed {r['seed']})"} if read else {}),
         "relative skill [95%] (best / bound)": rel,
-        "skill share, round [95%]": lambda r: share(r, "share_round"),
-        "skill share, match [95%]": lambda r: share(r, "share_match"),
+        "skill share, round [95%]": lambda r: text.share(r, "share_round"),
+        "skill share, match [95%]": lambda r: text.share(r, "share_match"),
         "rounds until the best leads random [95%]": lambda r: _lead(r, "lead_round"),
         "matches until the best leads random [95%]": lambda r: _lead(r, "lead_match"),
     }
     source = (
-        "from the stored ladders (sims/ladder.sh; each row names its folder and seed)"
-        if stored
-        else "from ladders on common deals"
+        "from the stored ladders (sims/ladder.sh; each row names its folder and seed)" if read else "from ladders on common deals"
     )
-    lacking = skill_stored.without_search(m.cells) if stored else []
+    lacking = skill_stored.without_search(m.cells) if read else []
     caveat = (
         f"{'; '.join(lacking)}: the stored ladder rates no search player and no bound, so its best player is a "
         "round-robin policy, not the strongest player, it has no relative skill, and it was not played as matches. "
@@ -378,7 +370,7 @@ def _ladder_changes_table(m: LadderMeasures, baseline: str) -> TableBlock:
     columns = {
         "players": "players",
         "rules": "rules",
-        "measure": lambda r: MEASURES[r["measure"]],
+        "measure": lambda r: text.MEASURES[r["measure"]],
         "n deals": lambda r: fmt.count(r["n"]),
         f"ratio to {baseline} [95%]": lambda r: f"x{r['ratio']:.3f} [{r['ratio_low']:.3f}, {r['ratio_high']:.3f}]",
         f"simultaneous {level}%": lambda r: f"[{r['sim_low']:.3f}, {r['sim_high']:.3f}]",
@@ -392,7 +384,7 @@ def _ladder_changes_table(m: LadderMeasures, baseline: str) -> TableBlock:
             "its per-deal influence (delta method; the leads through their normal approximation)."
         )
     else:
-        how = pairing(ch)
+        how = text.pairing(ch)
         columns["paired"] = lambda r: "yes" if r["paired"] else "no: worst case"
         interval_text = (
             "The stored ladders share seed and deal indices, so their deals are common, but they hold no per-deal "

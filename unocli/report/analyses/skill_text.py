@@ -175,15 +175,23 @@ def share(row: pd.Series, key: str) -> str:
     return f"{100 * row[key]:.2f}% [{100 * row[key + '_low']:.2f}, {100 * row[key + '_high']:.2f}]"
 
 
+def relative(row: pd.Series) -> str:
+    """The relative skill with its interval, ``0.485 [0.453, 0.518]``; empty where the ladder has no bound."""
+    if pd.isna(row.get("relative_skill")):
+        return ""
+    return f"{row['relative_skill']:.3f} [{row['relative_skill_low']:.3f}, {row['relative_skill_high']:.3f}]"
+
+
+def stored(m: LadderMeasures) -> bool:
+    """True when the measures were read from stored ladders (:mod:`unocli.analysis.skill_stored`), not played."""
+    return "source" in m.cells
+
+
 def ladder_findings(m: LadderMeasures, baseline: str) -> str:
     """Sentences for the ladder section: each measure under the baseline, and how the rule sets' changes fall."""
     parts = []
     for _, r in m.cells[m.cells["rules"] == baseline].iterrows():
-        rel = (
-            f"relative skill {r['relative_skill']:.3f} [{r['relative_skill_low']:.3f}, {r['relative_skill_high']:.3f}]; "
-            if "relative_skill" in r and pd.notna(r["relative_skill"])
-            else ""
-        )
+        rel = f"relative skill {relative(r)}; " if relative(r) else ""
         shares = f"{share(r, 'share_round')} of a round and {share(r, 'share_match')} of a match"
         parts.append(f"at {r['players']} players {rel}skill share {shares}")
     text = best_players(m) + f"Under the {baseline} rules, " + "; ".join(parts) + "."
@@ -207,7 +215,7 @@ def best_players(m: LadderMeasures) -> str:
 
     Empty for ladders the report played itself (their players are the experiment's ``ladder_lone``).
     """
-    if "source" not in m.cells:
+    if not stored(m):
         return ""
     c = m.cells
     counts = c[c["searched"].astype(bool)]["best"].value_counts()
