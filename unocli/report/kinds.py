@@ -345,6 +345,8 @@ _FORMS: dict[str, Callable[..., Any]] = {
     "share_ci_count": lambda p, lo, hi, n, d=1: lambda r: f"{fmt.share_ci(r[p], r[lo], r[hi], d)} ({fmt.count(r[n])})",
     # an order statistic of a histogram of turns: its last bin (TURNS_BINS - 1) means "at least"
     "quantile": lambda p, lo, hi, d=None: lambda r: fmt.quantile(r[p], r[lo], r[hi], TURNS_BINS - 1),
+    # the fair share 1/n of a column of table sizes, as the fair = true of a chart draws it
+    "fair": lambda c, d=1: lambda r: fmt.share(1 / r[c], d),
     # a template naming the row's columns in braces, each number written as "num" writes it: "per {kind}"
     "format": lambda t, d=None: lambda r: t.format(**{k: fmt.num(x) if isinstance(x, float) else x for k, x in r.items()}),
 }

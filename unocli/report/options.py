@@ -20,7 +20,7 @@ Check = Callable[[Any], str | None]
 MARGINS: dict[str, float] = {"win_share_pp": 0.5, "turns": 1.0, "balance": 0.01}
 # The forms of a ``table`` view's columns (``unocli.report.kinds`` writes them) and how many columns each reads.
 FORMS = {"text": 1, "optional": 1, "count": 1, "num": 1, "g": 1, "share": 1, "pvalue": 1, "signed_percent": 1, "round": 1}
-FORMS |= {"format": 1}
+FORMS |= {"fair": 1, "format": 1}
 FORMS |= {"pair": 2, "counts": 2, "times": 2, "pp_bounds": 2, "share_ci_count": 4}
 FORMS |= {"ci": 3, "share_ci": 3, "pp_ci": 3, "pp_column_ci": 3, "signed_ci": 3, "interval": 3, "quantile": 3}
 
