@@ -366,14 +366,14 @@ def _cells_table(m: LadderMeasures) -> TableBlock:
 def _ladder_changes_table(m: LadderMeasures, baseline: str) -> TableBlock:
     """Each rule set's change of each measure against the baseline, paired on common deals, with verdicts."""
     ch = m.changes
-    level = fmt.fixed(100 * ch["sim_level"].iloc[0], 2)
+    simultaneous = level(ch)
     columns = {
         "players": "players",
         "rules": "rules",
         "measure": lambda r: text.MEASURES[r["measure"]],
         "n deals": lambda r: fmt.count(r["n"]),
         f"ratio to {baseline} [95%]": lambda r: f"x{r['ratio']:.3f} [{r['ratio_low']:.3f}, {r['ratio_high']:.3f}]",
-        f"simultaneous {level}%": lambda r: f"[{r['sim_low']:.3f}, {r['sim_high']:.3f}]",
+        f"simultaneous {simultaneous}%": lambda r: f"[{r['sim_low']:.3f}, {r['sim_high']:.3f}]",
         "verdict": lambda r: f"{r['verdict']} (x1/{fmt.num(r['margin_ratio'])} to x{fmt.num(r['margin_ratio'])})",
         "p (Holm)": lambda r: fmt.pvalue(r["p_holm"]),
     }
@@ -408,7 +408,7 @@ def _ladder_changes_table(m: LadderMeasures, baseline: str) -> TableBlock:
         shown(ch, columns),
         ch,
         note=f"{interval_text} Verdicts by "
-        f"stats.classify on the simultaneous {level}% intervals (Bonferroni over the {len(ch)} rows, read together) "
+        f"stats.classify on the simultaneous {simultaneous}% intervals (Bonferroni over the {len(ch)} rows, read together) "
         f"against x1/{fmt.num(m.margin_ratio)} to x{fmt.num(m.margin_ratio)}: larger, beyond the margin; negligible, "
         "a change within it; equivalent, no change beyond it; unsized, a change of undecided size; else undecided. "
         "p (Holm): the Holm-adjusted p-value of no change, over the same rows. A measure at or below 0 in either "
