@@ -137,6 +137,22 @@ def test_render_has_chart_and_tables(result):
     assert len(shown) == len(result.gaps)
 
 
+def test_the_declared_views_name_each_kind_with_its_own_margin(result):
+    """The views of sims/skill.toml: the changes table says each row's kind and the margin it was judged at (the
+    [margins] win_share_pp, 0.5 by default, per round; options.match_margin_pp, 3 by default, per match), as the
+    charts' captions do; the edges' chart has a row for every cell, at every table size."""
+    section = skill.render(result)
+    shown = next(b for b in section.blocks if isinstance(b, TableBlock) and b.name == "skill-vs-baseline").shown
+    margins = dict(zip(shown["kind"], shown["verdict"].str.extract(r"\(\+/-(.*) pp\)$")[0], strict=True))
+    assert margins == {"per round": "0.50", "per match": "3"}
+    charts = {b.name: b for b in section.blocks if isinstance(b, Chart)}
+    assert set(charts) == {"skill-gap", "skill-vs-baseline"}
+    for chart in charts.values():
+        assert "+/-0.50 pp per round, +/-3 pp per match" in chart.caption
+    labels = [t.get_text() for t in charts["skill-gap"].figure.axes[0].get_yticklabels()]
+    assert labels == [f"{r.rules}, {r.players}p vs {r.field}" for r in result.gaps.itertuples()]
+
+
 def test_arms_with_policies_are_refused(tmp_path):
     path = tmp_path / "bad.toml"
     path.write_text(TOML.replace('[arms.twin]\nrules = "official"', '[arms.twin]\nrules = "official"\npolicy = "basic"'))

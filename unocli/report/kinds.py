@@ -392,6 +392,10 @@ _FORMS: dict[str, Callable[..., Any]] = {
         lambda r: "-" if r[a] == r[b] else fmt.pp_ci(r[p] / 100, r[lo] / 100, r[hi] / 100, d)
     ),
     "yes_no": lambda c, d=None: lambda r: "yes" if r[c] else "no",
+    # the fair share 1/n of a column of table sizes, as the fair = true of a chart draws it
+    "fair": lambda c, d=1: lambda r: fmt.share(1 / r[c], d),
+    # a template naming the row's columns in braces, each number written as "num" writes it: "per {kind}"
+    "format": lambda t, d=None: lambda r: t.format(**{k: fmt.num(x) if isinstance(x, float) else x for k, x in r.items()}),
 }
 
 
@@ -577,11 +581,12 @@ def _csv_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Bl
 
 
 def _panels_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
-    """A frame's effects at one table size as a forest of panels, one row per value of the ``label`` columns and one
-    panel per item of ``panels`` (with ``by``, from the rows of its value of that column)."""
+    """A frame's effects at one table size (or every size, ``players = "all"``) as a forest of panels, one row per
+    value of the ``label`` columns and one panel per item of ``panels`` (with ``by``, from the rows of its value of
+    that column)."""
     o = v.options
-    players = _played(exp, o.get("players", 4))
-    at = frame[frame["players"] == players] if len(frame) else frame
+    players = "all" if o.get("players") == "all" else _played(exp, o.get("players", 4))
+    at = frame[frame["players"] == players] if len(frame) and players != "all" else frame
     if not len(at):
         return None
     at_level = level(at) if "sim_level" in at else "95"
@@ -600,10 +605,15 @@ def _panels_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) ->
     at = at.assign(order=at[o["label"][0]].map(first)).sort_values("order", kind="stable")
     words = partial(_filled, setup=setup, players=players, level=at_level)
     drawn = [
-        (words(xlabel), point, low, high, exp.margins[key] / (100 if percent else 1), percent)
+        (words(xlabel), point, low, high, _margin(exp, key) / (100 if percent else 1), percent)
         for (xlabel, point, low, high, key), percent in panels
     ]
     return forest_chart(at, "label", drawn, _own_caption(o, setup, words), name=v.name, title=words(v.title))
+
+
+def _margin(exp: Experiment, key: str) -> float:
+    """A panel's margin: the ``[margins]`` value ``key``, or with ``options.KEY`` the report's option KEY."""
+    return float(exp.options[key.removeprefix("options.")]) if key.startswith("options.") else exp.margins[key]
 
 
 def _report_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:

@@ -22,6 +22,7 @@ MARGINS: dict[str, float] = {"win_share_pp": 0.5, "turns": 1.0, "balance": 0.01}
 FORMS = {"text": 1, "optional": 1, "count": 1, "num": 1, "g": 1, "share": 1, "pvalue": 1, "signed_percent": 1, "round": 1}
 FORMS |= {"pair": 2, "counts": 2, "times": 2, "pp_bounds": 2, "share_ci_count": 4, "pp_column_ci_word": 4}
 FORMS |= {"yes_no": 1, "pp_column_ci_unless_same": 5}
+FORMS |= {"fair": 1, "format": 1}
 FORMS |= {"ci": 3, "share_ci": 3, "pp_ci": 3, "pp_column_ci": 3, "signed_ci": 3, "interval": 3, "quantile": 3}
 
 
@@ -143,15 +144,17 @@ def _panel(c: list[str]) -> list[str]:
 
 def _panels(v: Any) -> str | None:
     """[[(value of by), x label, point, low, high, margin key, ("pp")]]: each panel's columns and the [margins] key of
-    its band (its value of ``by`` is checked against ``by`` by :func:`view_problem`)."""
+    its band, or ``options.KEY`` for an option of the report's (its value of ``by`` is checked against ``by`` by
+    :func:`view_problem`)."""
 
     def ok(c: Any) -> bool:
         shape = isinstance(c, list) and all(isinstance(x, str) and x for x in c)
-        return shape and len(_panel(c)) in (5, 6) and _panel(c)[-1] in MARGINS
+        return shape and len(_panel(c)) in (5, 6) and (_panel(c)[-1] in MARGINS or _panel(c)[-1].startswith("options."))
 
     if isinstance(v, list) and v and all(ok(c) for c in v):
         return None
-    return f'must be a list of [x label, point, low, high, margin ({", ".join(MARGINS)})] with "pp" last for a share'
+    margins = ", ".join(MARGINS)
+    return f'must be a list of [x label, point, low, high, margin ({margins} or options.KEY)] with "pp" last for a share'
 
 
 def _columns(v: Any) -> str | None:
@@ -235,7 +238,7 @@ VIEW_OPTIONS: dict[str, dict[str, Check]] = {
     },
     "csv": {},
     "panels": {
-        "players": _one_size,
+        "players": _size_or_all,
         "label": _names,
         "by": _column,
         "panels": _panels,

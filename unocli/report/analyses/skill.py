@@ -3,10 +3,11 @@
 The numbers come from :mod:`unocli.analysis.skill` (the player's edge, its
 share minus the fair share, per table size, field and rule set, and each rule
 set's paired change of it) and :mod:`unocli.analysis.skill_ladder` (the
-ladders' relative skill, skill shares and leads); this module checks the
-options, unpacks the experiment into their :class:`~unocli.analysis.skill.Plan`,
-and lays out the tables and charts; the words are in
-:mod:`unocli.report.analyses.skill_text`.
+ladders' relative skill, skill shares and leads; :mod:`~unocli.analysis.skill_stored`
+reads stored ones); this module checks the options, unpacks the experiment into
+their :class:`~unocli.analysis.skill.Plan` and hands the frames to the views
+sims/skill.toml declares, drawing itself only the changes' chart and the
+ladders' two tables; the words are in :mod:`unocli.report.analyses.skill_text`.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 from dataclasses import field as dc_field
+from functools import partial
 from typing import Any
 
 import pandas as pd
@@ -23,24 +25,27 @@ from unocli.analysis.skill import Plan, RuleSet
 from unocli.analysis.skill_ladder import LadderMeasures
 from unocli.errors import ConfigError
 from unocli.game.policies import parse_policy_spec
-from unocli.report import fmt
-from unocli.report.analyses.common import Context, caption, forest_chart
-from unocli.report.analyses.skill_text import MEASURES, answer, details, findings, ladder_findings, pairing, share
+from unocli.report import fmt, kinds
+from unocli.report.analyses import skill_text as text
+from unocli.report.analyses.common import Context, caption
 from unocli.report.experiment import Experiment
-from unocli.report.model import Chart, Section, TableBlock, sentences
+from unocli.report.model import Block, Chart, Section, TableBlock, sentences
 from unocli.report.options import policy_list, policy_spec, positive_int
-from unocli.report.views import interval, shown
+from unocli.report.views import forest_chart, shown
+from unocli.report.words import level
 from unocli.study.arm import Arm, check_spec, template_name
 from unocli.study.ladder import ANCHOR
 
-KIND_TEXT = {"round": "per round", "match": "per match"}
-KIND_PLURAL = {"round": "rounds", "match": "matches"}
 
+def _above(low: float, what: str) -> Any:
+    """A check of a number above ``low`` (``what`` it must be, in the message)."""
 
-def _positive_number(value: Any) -> str | None:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
-        return f"must be a positive number, not {value!r}"
-    return None
+    def check(value: Any) -> str | None:
+        if isinstance(value, bool) or not isinstance(value, int | float) or not value > low:
+            return f"must be {what}, not {value!r}"
+        return None
+
+    return check
 
 
 def _fixed_spec(value: Any) -> str | None:
@@ -79,25 +84,19 @@ def _boolean(value: Any) -> str | None:
     return None if isinstance(value, bool) else f"must be true or false, not {value!r}"
 
 
-def _ratio(value: Any) -> str | None:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not value > 1:
-        return f"must be a ratio above 1 (1.2: a change within 1/1.2 to 1.2 times is no change), not {value!r}"
-    return None
-
-
 OPTIONS = {
     "player": ("strong", policy_spec),
     "fixed_player": ("", _fixed_spec),
     "fields": (["basic", "random"], policy_list),
     "match_games": (2000, positive_int),
-    "match_margin_pp": (3.0, _positive_number),
+    "match_margin_pp": (3.0, _above(0, "a positive number")),
     # the ladders (docs/ladder.md); no ladder_policies: no ladder section. Lone players may be search players.
     "ladder_policies": ([], _specs(check_spec)),
     "ladder_lone": ([], _specs(parse_policy_spec)),
     "ladder_games": (10000, positive_int),
     "ladder_lone_games": (1000, positive_int),
     "ladder_match_games": (2000, positive_int),
-    "ladder_margin_ratio": (1.2, _ratio),
+    "ladder_margin_ratio": (1.2, _above(1, "a ratio above 1 (1.2: a change within 1/1.2 to 1.2 times is no change)")),
     # the ladders read from stored `unocli ladder` folders (<folder>/<rules>-<players>/) instead of played: their
     # lone players (search at 512, the bound) are theirs; ladder_policies names the round robin each must rate
     "ladders": ("", _folder),
@@ -105,6 +104,8 @@ OPTIONS = {
     "ladder_replay": (True, _boolean),
 }
 PLAYED_ONLY = ("ladder_lone", "ladder_games", "ladder_lone_games", "ladder_match_games")
+VIEWS = "skill"  # a file without [[view]] tables draws the shipped file's (sims/skill.toml)
+FRAMES = ("", "changes", "fixed-gaps", "fixed-changes", "gaps-by-cell")
 
 
 def plan(exp: Experiment) -> Plan:
@@ -151,7 +152,7 @@ def check(exp: Experiment) -> str | None:
                     skill_ladder.policies(plan(exp), name, p)
     except ConfigError as exc:
         return f"options: {exc}"
-    return None
+    return kinds.refused(exp, kinds.FRAME_KINDS, FRAMES)
 
 
 def _check_stored(exp: Experiment) -> str | None:
@@ -236,21 +237,26 @@ def compute(exp: Experiment, ctx: Context) -> SkillResult:
 
 
 def render(result: SkillResult) -> Section:
-    """The answer in one paragraph, its chart, the findings, the tables of gaps and of changes against the baseline."""
+    """The answer in one paragraph, then the declared views (sims/skill.toml): the edges' chart, the findings, the
+    tables of edges and of changes against the baseline, the ladders' measures, the fixed player's tables."""
     exp, ladder = result.exp, result.ladder
     target = table_arm(exp, result.baseline, exp.players[0], result.player_spec, result.fields[0]).rules.target_score
-    blocks: list[Any] = [_headline_chart(result), findings(result, target), _gaps_table(result)]
+    own: dict[str, Block] = {"skill-findings": text.findings(result, target)}
     if not result.changes.empty:
-        blocks += [_change_chart(result), _changes_table(result)]
+        own["skill-vs-baseline-chart"] = _change_chart(result)
     if ladder is not None:
-        blocks += [ladder_findings(ladder, result.baseline), _cells_table(ladder)]
-        blocks += [_ladder_changes_table(ladder, result.baseline)] if not ladder.changes.empty else []
-    if not result.fixed_gaps.empty:
-        blocks += [_gaps_table(result, fixed=True)]
-        blocks += [_changes_table(result, fixed=True)] if not result.fixed_changes.empty else []
-    text = answer(result)
-    intro = (text + "\n\n" + details(result) + "\n\n" + (exp.description or "").strip()).strip()
-    return Section(exp.name, exp.title, intro, blocks=blocks, meta={"games": result.games}, answer=sentences(text)[0])
+        own["skill-ladder-findings"] = text.ladder_findings(ladder, result.baseline)
+        own["skill-measures"] = _cells_table(ladder)
+        if not ladder.changes.empty:
+            own["skill-measures-vs-baseline"] = _ladder_changes_table(ladder, result.baseline)
+    frames = {"": result.gaps, "changes": result.changes, "fixed-gaps": result.fixed_gaps}
+    frames |= {"fixed-changes": result.fixed_changes, "gaps-by-cell": _by_cell(result.gaps)}
+    words = {"player": result.player, "fixed": result.fixed, "match_margin": fmt.num(exp.options["match_margin_pp"])}
+    setup = kinds.Setup(partial(_caption, result), result.baseline, blocks=own, words=words)
+    blocks = kinds.declared(kinds.chosen(exp, VIEWS), exp, frames, setup)
+    said = text.answer(result)
+    intro = (said + "\n\n" + text.details(result) + "\n\n" + (exp.description or "").strip()).strip()
+    return Section(exp.name, exp.title, intro, blocks=blocks, meta={"games": result.games}, answer=sentences(said)[0])
 
 
 def run(exp: Experiment, ctx: Context) -> Section:
@@ -268,98 +274,35 @@ def _caption(result: SkillResult, what: str, intervals: str) -> str:
     return caption(exp, what, n, rules=", ".join(result.rule_sets), policies=policies, intervals=intervals)
 
 
-def _headline_chart(result: SkillResult) -> Chart:
-    """The edge per cell (rule set, table size, field), per round and per match, centred on 0 (no edge)."""
-    g, opts = result.gaps, result.exp.options
-    margins = {"round": result.exp.margins["win_share_pp"] / 100, "match": float(opts["match_margin_pp"]) / 100}
-    cap = _caption(
-        result,
-        f"The {result.player} player's win share minus the fair share (1/n), per rule set, table size and field, per "
-        f"round (left) and per match (right); grey bands are the experiment's margins (+/-{fmt.num(100 * margins['round'])} "
-        f"pp per round, +/-{fmt.num(100 * margins['match'])} pp per match), the dotted line no edge",
-        "error bars are 95% t intervals over deals (clustered by deal)",
-    )
-    rows = g.assign(label=[f"{r.rules}, {r.players}p vs {r.field}" for r in g.itertuples()])
-    panels = [(f"edge {KIND_TEXT[k]}", f"{k}_gap", f"{k}_gap_low", f"{k}_gap_high", margins[k], True) for k in skill.KINDS]
-    title = f"Skill or luck: one {result.player} player's edge over the fair share"
-    return forest_chart(rows, "label", panels, cap, name="skill-gap", title=title)
-
-
-def _gaps_table(result: SkillResult, fixed: bool = False) -> TableBlock:
-    """The gaps per cell (``fixed``: the fixed player's)."""
-    g = result.fixed_gaps if fixed else result.gaps
-    who = f"{result.fixed} player's (the same player under every rule set)" if fixed else f"{result.player} player's"
-    columns: dict[str, Any] = {"players": "players", "field": "field", "rules": "rules"}
-    for k in skill.KINDS:
-        columns[f"n deals ({KIND_PLURAL[k]})"] = lambda r, k=k: fmt.count(r[f"{k}_n"])
-        columns[f"{k} share [95%]"] = interval(fmt.share_ci, f"{k}_share", f"{k}_share_low", f"{k}_share_high", 1)
-        columns[f"{k} edge [95%]"] = interval(fmt.pp_ci, f"{k}_gap", f"{k}_gap_low", f"{k}_gap_high", 2)
-    columns["rounds per match"] = lambda r: fmt.num(r["match_rounds"])
-    columns["fair"] = lambda r: fmt.share(1 / r["players"])
-    return TableBlock(
-        "skill-fixed-gaps" if fixed else "skill-gaps",
-        f"One {who} win share and edge (share minus the fair share) per table size, field and rule "
-        "set; each deal played once per seat rotation, intervals over deals",
-        shown(g, columns),
-        g,
-        note="n counts deals; every deal is played once per seat rotation (n x players games). The fair share is 1/n "
-        "(an average seat's share of the games won: 1/n when every game has a winner, as here up to rare locked rounds).",
-    )
-
-
-def _changes_table(result: SkillResult, fixed: bool = False) -> TableBlock:
-    """Each rule set's change of the edge against the baseline (``fixed``: of the fixed player's edge)."""
-    ch = result.fixed_changes if fixed else result.changes
-    columns = {
-        "kind": lambda r: KIND_TEXT[r["kind"]],
-        **{k: k for k in ("players", "field", "rules")},
-        "n deals": lambda r: fmt.count(r["n"]),
-        f"change in gap vs {result.baseline} [95%]": interval(fmt.pp_ci, "d_gap", "d_low", "d_high", 2),
-        "simultaneous interval": lambda r: fmt.bounds(r["sim_low"], r["sim_high"], 2, "pp"),
-        "verdict": lambda r: f"{r['verdict']} (+/-{fmt.num(r['margin_pp'])} pp)",
-    }
-    who = f" of one fixed {result.fixed} player" if fixed else ""
-    return TableBlock(
-        "skill-fixed-vs-baseline" if fixed else "skill-vs-baseline",
-        f"Does a house rule raise or lower the edge{who}? Each rule set's edge minus the {result.baseline} rules' edge "
-        f"on the same deals: paired 95% intervals, simultaneous {fmt.fixed(100 * ch['sim_level'].iloc[0], 2)}% intervals "
-        "(Bonferroni over each kind's rows) and equivalence verdicts",
-        shown(ch, columns),
-        ch,
-        note="larger: the simultaneous interval lies beyond the margin; negligible: it excludes 0 within the margin; "
-        "equivalent: it lies within the margin and includes 0; unsized: it excludes 0 and crosses the margin; else "
-        "undecided (docs/statistics.md). "
-        "Per-round margin from the experiment's [margins] win_share_pp, per-match from options.match_margin_pp.",
-    )
+def _by_cell(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with each row named for the charts (column ``cell``): ``official, 4p vs basic``."""
+    return frame.assign(cell=[f"{r.rules}, {r.players}p vs {r.field}" for r in frame.itertuples()])
 
 
 def _change_chart(result: SkillResult) -> Chart:
-    """A forest of the changes against the baseline: per round and per match panels, one row per cell."""
+    """A forest of the changes against the baseline, per round and per match, one row per cell (drawn here, not
+    declared: the changes table has its name)."""
     ch = result.changes
-    wide = ch[ch["kind"] == "round"].reset_index(drop=True)
-    match = ch[ch["kind"] == "match"].reset_index(drop=True)
-    wide = wide.assign(
-        label=[f"{r.rules}, {r.players}p vs {r.field}" for r in wide.itertuples()],
-        m_gap=match["d_gap"],
-        m_low=match["sim_low"],
-        m_high=match["sim_high"],
-    )
-    margins = (wide["margin_pp"].iloc[0] / 100, match["margin_pp"].iloc[0] / 100)
+    rounds, matches = (ch[ch["kind"] == k].reset_index(drop=True) for k in skill.KINDS)
+    rows = _by_cell(rounds).assign(m_gap=matches["d_gap"], m_low=matches["sim_low"], m_high=matches["sim_high"])
+    margins = [f["margin_pp"].iloc[0] for f in (rounds, matches)]  # in pp
     cap = _caption(
         result,
         f"Change of the edge from the {result.baseline} rules on the same deals; grey bands are the equivalence margins "
-        f"(+/-{fmt.num(100 * margins[0])} pp per round, +/-{fmt.num(100 * margins[1])} pp per match)",
-        f"bars are simultaneous {fmt.fixed(100 * ch['sim_level'].iloc[0], 2)}% intervals (95% for each panel's family)",
+        f"(+/-{fmt.num(margins[0])} pp per round, +/-{fmt.num(margins[1])} pp per match)",
+        f"bars are simultaneous {level(ch)}% intervals (95% for each panel's family)",
     )
     panels = [
-        ("change in gap per round", "d_gap", "sim_low", "sim_high", margins[0], True),
-        ("change in gap per match", "m_gap", "m_low", "m_high", margins[1], True),
+        ("change in gap per round", "d_gap", "sim_low", "sim_high", margins[0] / 100, True),
+        ("change in gap per match", "m_gap", "m_low", "m_high", margins[1] / 100, True),
     ]
     title = f"Which rules raise or lower the edge? (vs {result.baseline})"
-    return forest_chart(wide, "label", panels, cap, name="skill-vs-baseline", title=title)
+    return forest_chart(rows, "cell", panels, cap, name="skill-vs-baseline", title=title)
 
 
 def _lead(row: pd.Series, key: str) -> str:
+    """Rounds (``lead_round``) or matches to lead with the interval and the best player: ``7 [7, 9] (strong)``."""
+
     def c(x: float) -> str:
         return "inf" if not math.isfinite(x) else fmt.count(int(x))
 
@@ -368,43 +311,33 @@ def _lead(row: pd.Series, key: str) -> str:
     return f"{c(row[key])} [{c(row[key + '_low'])}, {c(row[key + '_high'])}] ({row['best_' + key.split('_')[1]]})"
 
 
-def _stored(m: LadderMeasures) -> bool:
-    """True when the measures were read from stored ladders (:mod:`unocli.analysis.skill_stored`), not played."""
-    return "source" in m.cells
-
-
-def _best_cell(r: pd.Series) -> str:
-    """The cell's best player per round (a cell whose ladder rates no search player says so)."""
-    return f"{r['best']}" if r["searched"] else f"{r['best']} (no search player in this ladder)"
-
-
 def _cells_table(m: LadderMeasures) -> TableBlock:
     """The three measures per rule set and table size, with their intervals, in one table."""
-    relative, stored = "relative_skill" in m.cells, _stored(m)
+    read = text.stored(m)
 
     def rel(r: pd.Series) -> str:
-        if not relative or pd.isna(r.get("relative_skill")):
-            return "- (no bound in this ladder)" if stored else "-"
-        value = f"{r['relative_skill']:.3f} [{r['relative_skill_low']:.3f}, {r['relative_skill_high']:.3f}]"
-        return f"{value} ({r['best']} / {r['bound']})"
+        if not text.relative(r):
+            return "- (no bound in this ladder)" if read else "-"
+        return f"{text.relative(r)} ({r['best']} / {r['bound']})"
+
+    def best(r: pd.Series) -> str:
+        return f"{r['best']}" if r["searched"] else f"{r['best']} (no search player in this ladder)"
 
     columns = {
         "players": "players",
         "rules": "rules",
         "n deals (rounds / lone / matches)": lambda r: " / ".join(fmt.count(r[k]) for k in ("n_round", "n_lone", "n_match")),
-        **({"best player, rounds": _best_cell, "ladder": lambda r: f"{r['source']} (seed {r['seed']})"} if stored else {}),
+        **({"best player, rounds": best, "ladder": lambda r: f"{r['source']} (seed {r['seed']})"} if read else {}),
         "relative skill [95%] (best / bound)": rel,
-        "skill share, round [95%]": lambda r: share(r, "share_round"),
-        "skill share, match [95%]": lambda r: share(r, "share_match"),
+        "skill share, round [95%]": lambda r: text.share(r, "share_round"),
+        "skill share, match [95%]": lambda r: text.share(r, "share_match"),
         "rounds until the best leads random [95%]": lambda r: _lead(r, "lead_round"),
         "matches until the best leads random [95%]": lambda r: _lead(r, "lead_match"),
     }
     source = (
-        "from the stored ladders (sims/ladder.sh; each row names its folder and seed)"
-        if stored
-        else "from ladders on common deals"
+        "from the stored ladders (sims/ladder.sh; each row names its folder and seed)" if read else "from ladders on common deals"
     )
-    lacking = skill_stored.without_search(m.cells) if stored else []
+    lacking = skill_stored.without_search(m.cells) if read else []
     caveat = (
         f"{'; '.join(lacking)}: the stored ladder rates no search player and no bound, so its best player is a "
         "round-robin policy, not the strongest player, it has no relative skill, and it was not played as matches. "
@@ -433,14 +366,14 @@ def _cells_table(m: LadderMeasures) -> TableBlock:
 def _ladder_changes_table(m: LadderMeasures, baseline: str) -> TableBlock:
     """Each rule set's change of each measure against the baseline, paired on common deals, with verdicts."""
     ch = m.changes
-    level = fmt.fixed(100 * ch["sim_level"].iloc[0], 2)
+    simultaneous = level(ch)
     columns = {
         "players": "players",
         "rules": "rules",
-        "measure": lambda r: MEASURES[r["measure"]],
+        "measure": lambda r: text.MEASURES[r["measure"]],
         "n deals": lambda r: fmt.count(r["n"]),
         f"ratio to {baseline} [95%]": lambda r: f"x{r['ratio']:.3f} [{r['ratio_low']:.3f}, {r['ratio_high']:.3f}]",
-        f"simultaneous {level}%": lambda r: f"[{r['sim_low']:.3f}, {r['sim_high']:.3f}]",
+        f"simultaneous {simultaneous}%": lambda r: f"[{r['sim_low']:.3f}, {r['sim_high']:.3f}]",
         "verdict": lambda r: f"{r['verdict']} (x1/{fmt.num(r['margin_ratio'])} to x{fmt.num(r['margin_ratio'])})",
         "p (Holm)": lambda r: fmt.pvalue(r["p_holm"]),
     }
@@ -451,7 +384,7 @@ def _ladder_changes_table(m: LadderMeasures, baseline: str) -> TableBlock:
             "its per-deal influence (delta method; the leads through their normal approximation)."
         )
     else:
-        how = pairing(ch)
+        how = text.pairing(ch)
         columns["paired"] = lambda r: "yes" if r["paired"] else "no: worst case"
         interval_text = (
             "The stored ladders share seed and deal indices, so their deals are common, but they hold no per-deal "
@@ -475,7 +408,7 @@ def _ladder_changes_table(m: LadderMeasures, baseline: str) -> TableBlock:
         shown(ch, columns),
         ch,
         note=f"{interval_text} Verdicts by "
-        f"stats.classify on the simultaneous {level}% intervals (Bonferroni over the {len(ch)} rows, read together) "
+        f"stats.classify on the simultaneous {simultaneous}% intervals (Bonferroni over the {len(ch)} rows, read together) "
         f"against x1/{fmt.num(m.margin_ratio)} to x{fmt.num(m.margin_ratio)}: larger, beyond the margin; negligible, "
         "a change within it; equivalent, no change beyond it; unsized, a change of undecided size; else undecided. "
         "p (Holm): the Holm-adjusted p-value of no change, over the same rows. A measure at or below 0 in either "

@@ -16,6 +16,7 @@ from unocli.analysis import skill_stored
 from unocli.analysis.skill import beyond_zero, magnified
 from unocli.analysis.skill_ladder import LadderMeasures
 from unocli.report import fmt
+from unocli.report.words import level
 from unocli.study.stats import LARGER, WITHIN_MARGIN
 
 if TYPE_CHECKING:
@@ -57,7 +58,7 @@ def answer(result: SkillResult) -> str:
     how many cells show one; the match edges, the ranges and what house rules do follow in :func:`details`."""
     g = result.gaps
     p, rows = _reference(result)
-    above, below, level = beyond_zero(g)
+    above, below, simultaneous = beyond_zero(g)
     edge = {f: fmt.pp_ci(r["round_gap"], r["round_gap_low"], r["round_gap_high"], 2) for f, r in rows.items()}
     per_round = "; ".join(f"{fmt.share(r['round_share'])} against {p - 1} `{f}` (edge {edge[f]})" for f, r in rows.items())
     lead = "Not pure luck" if above or below else "No skill detected at this sample size"
@@ -65,7 +66,7 @@ def answer(result: SkillResult) -> str:
         f"**{lead}.** Under the {result.baseline} rules at {p} players (fair share {fmt.share(1 / p)}), one "
         f"`{result.player}` player wins {per_round} of rounds. Its per-round edge is above 0 in {above} and below 0 in "
         f"{below} of all {len(g)} cells of table size, field and rule set (simultaneous "
-        f"{fmt.fixed(100 * level, 2)}% intervals)."
+        f"{fmt.fixed(100 * simultaneous, 2)}% intervals)."
     )
 
 
@@ -132,7 +133,7 @@ def _rules_sentence(result: SkillResult, fixed: bool = False) -> str:
         f"{lead}{'against' if fixed else 'Against'} the {result.baseline} rules on the same deals "
         "(the per-round edge, over the cells of table size and field): "
         + "; ".join(parts)
-        + f" (simultaneous {fmt.fixed(100 * r['sim_level'].iloc[0], 2)}% intervals, equivalence margin "
+        + f" (simultaneous {level(r)}% intervals, equivalence margin "
         f"+/-{fmt.num(r['margin_pp'].iloc[0])} pp; the rest undecided, with or without a change of undecided size)."
     )
 
@@ -175,15 +176,23 @@ def share(row: pd.Series, key: str) -> str:
     return f"{100 * row[key]:.2f}% [{100 * row[key + '_low']:.2f}, {100 * row[key + '_high']:.2f}]"
 
 
+def relative(row: pd.Series) -> str:
+    """The relative skill with its interval, ``0.485 [0.453, 0.518]``; empty where the ladder has no bound."""
+    if pd.isna(row.get("relative_skill")):
+        return ""
+    return f"{row['relative_skill']:.3f} [{row['relative_skill_low']:.3f}, {row['relative_skill_high']:.3f}]"
+
+
+def stored(m: LadderMeasures) -> bool:
+    """True when the measures were read from stored ladders (:mod:`unocli.analysis.skill_stored`), not played."""
+    return "source" in m.cells
+
+
 def ladder_findings(m: LadderMeasures, baseline: str) -> str:
     """Sentences for the ladder section: each measure under the baseline, and how the rule sets' changes fall."""
     parts = []
     for _, r in m.cells[m.cells["rules"] == baseline].iterrows():
-        rel = (
-            f"relative skill {r['relative_skill']:.3f} [{r['relative_skill_low']:.3f}, {r['relative_skill_high']:.3f}]; "
-            if "relative_skill" in r and pd.notna(r["relative_skill"])
-            else ""
-        )
+        rel = f"relative skill {relative(r)}; " if relative(r) else ""
         shares = f"{share(r, 'share_round')} of a round and {share(r, 'share_match')} of a match"
         parts.append(f"at {r['players']} players {rel}skill share {shares}")
     text = best_players(m) + f"Under the {baseline} rules, " + "; ".join(parts) + "."
@@ -207,7 +216,7 @@ def best_players(m: LadderMeasures) -> str:
 
     Empty for ladders the report played itself (their players are the experiment's ``ladder_lone``).
     """
-    if "source" not in m.cells:
+    if not stored(m):
         return ""
     c = m.cells
     counts = c[c["searched"].astype(bool)]["best"].value_counts()
