@@ -410,7 +410,9 @@ KERNEL_DIR = Path(layout.__file__).parent
 CARD_LITERALS = {13, 52, 53, 54, 108}
 
 
-@pytest.mark.parametrize("module", ["step.py", "primitives.py", "stuck.py", "bits.py", "batch.py", "plain.py", "fold.py"])
+@pytest.mark.parametrize(
+    "module", ["step.py", "primitives.py", "stuck.py", "bits.py", "lanes.py", "batch.py", "plain.py", "fold.py"]
+)
 def test_kernel_code_names_its_constants(module: str) -> None:
     """No card-table literal in the compiled modules, and no module-level constant defined there (encode.py has them all)."""
     tree = ast.parse((KERNEL_DIR / module).read_text())

@@ -14,10 +14,13 @@ from numba import carray, njit
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
+from unocli.kernel.bits import _move
 from unocli.kernel.encode import (
     CARDS_LEFT,
     CHOICE_UNIFORM,
+    DEAL_LANES,
     DEALER,
+    DECK_SIZE,
     FIRST_PLAYER,
     FIRST_TO_ONE,
     FOLD_BLOCK,
@@ -56,10 +59,11 @@ from unocli.kernel.encode import (
     WORKSPACE,
 )
 from unocli.kernel.fold import fold_block
-from unocli.kernel.plain import in_shape, plain_deal, plain_play, plain_shape
+from unocli.kernel.lanes import shuffle_block
+from unocli.kernel.plain import in_shape, plain_deal_shuffled, plain_play, plain_shape
 from unocli.kernel.primitives import _choice_code
 from unocli.kernel.search_round import bench_rollouts, bench_searched_round, play_search
-from unocli.kernel.step import deal, play, quiet_rules, set_stream
+from unocli.kernel.step import deal, deal_shuffled, play, quiet_rules, set_stream, shuffle_deck
 
 
 @njit(cache=True)
@@ -111,19 +115,30 @@ def _unmanaged(arr):
 
 
 @njit(cache=True, inline="always")
-def _play_round(g, h, d, rs, deal_rs, drs, prs, seed, index, r, plain, search):
-    """Deal and play round ``r`` of game ``index``; its row is left in ``g.row``."""
-    set_stream(deal_rs, seed, np.uint64(index), np.int64(PURPOSE_DEAL), r)
+def _play_round(g, h, d, rs, deal_rs, drs, prs, seed, index, r, plain, search, decks, states, k):
+    """Deal and play round ``r`` of game ``index``; its row is left in ``g.row``.
+
+    With ``k >= 0`` the round's deck is ``decks[k]`` and its deal stream after the shuffle
+    ``states[k]`` (``lanes.shuffle_block``: the first round of each game of the block); otherwise
+    the deck is shuffled here. A round played again (below) is dealt again from its streams.
+    """
+    if k >= 0:
+        _move(g.pile, 0, decks, k * DECK_SIZE, DECK_SIZE)
+        for w in range(4):
+            deal_rs[w] = states[k, w]
+    else:
+        set_stream(deal_rs, seed, np.uint64(index), np.int64(PURPOSE_DEAL), r)
+        shuffle_deck(g, deal_rs)
     s0, s1, s2, s3 = rs[0], rs[1], rs[2], rs[3]
     if plain:
-        plain_deal(g, rs, deal_rs, r)
+        plain_deal_shuffled(g, rs, deal_rs, r)
         if not plain_play(g, rs):
             rs[0], rs[1], rs[2], rs[3] = s0, s1, s2, s3
             set_stream(deal_rs, seed, np.uint64(index), np.int64(PURPOSE_DEAL), r)
             deal(g, rs, deal_rs, r)
             play(g, rs, np.bool_(True))
     else:
-        deal(g, rs, deal_rs, r)
+        deal_shuffled(g, rs, deal_rs, r)
         if search:  # a constant of play_batch's closure: without search, numba drops the branch unread
             if g.searching != 0:
                 play_search(g, h, d, rs, drs, prs)
@@ -137,8 +152,10 @@ def _play_round(g, h, d, rs, deal_rs, drs, prs, seed, index, r, plain, search):
 
 
 @njit(cache=True, inline="always")
-def play_game(g, h, d, rs, deal_rs, drs, prs, seed, index, match, plain, search, out):
+def play_game(g, h, d, rs, deal_rs, drs, prs, seed, index, match, plain, search, out, decks, states, k):
     """Play game ``index`` (one round, or a match when ``match``) and write its row to ``out``.
+
+    Its first deck is ``decks[k]`` (``_play_round``).
 
     Inlined into ``play_batch``'s loop: a real call per game cost x1.013-1.024
     (alternated pairs both ways, four-player ``random`` rounds).
@@ -155,7 +172,7 @@ def play_game(g, h, d, rs, deal_rs, drs, prs, seed, index, match, plain, search,
     if not match:
         # one round: its row is the game's (both deals clear g.row, and a
         # round writes none of the columns from ROUNDS on); each column written once
-        _play_round(g, h, d, rs, deal_rs, drs, prs, seed, index, np.int64(0), plain, search)
+        _play_round(g, h, d, rs, deal_rs, drs, prs, seed, index, np.int64(0), plain, search, decks, states, k)
         for i in range(ROUNDS):
             out[i] = g.row[i]
         outcome = g.row[OUTCOME]
@@ -172,7 +189,7 @@ def play_game(g, h, d, rs, deal_rs, drs, prs, seed, index, match, plain, search,
     for i in range(ROW_WIDTH):
         out[i] = 0
     for r in range(g.ru[R_MAX_ROUNDS]):
-        _play_round(g, h, d, rs, deal_rs, drs, prs, seed, index, r, plain, search)
+        _play_round(g, h, d, rs, deal_rs, drs, prs, seed, index, r, plain, search, decks, states, k if r == 0 else -1)
         for i in range(N_COUNTERS):
             v = g.row[i]
             if i == MAX_STACK or i == MAX_DRAW:  # a match's largest of any round
@@ -257,6 +274,13 @@ def _batch_kernel(search: bool):
         deal_owner = np.zeros(4, np.uint64)
         block_owner = np.zeros((ROW_WIDTH, FOLD_BLOCK), np.int64)
         hash_owner = np.zeros(FOLD_BLOCK, np.uint64)
+        # each block's first decks (lanes.shuffle_block) and its scratch
+        decks_owner = np.zeros(FOLD_BLOCK * DECK_SIZE, np.int8)
+        states_owner = np.zeros((FOLD_BLOCK, 4), np.uint64)
+        lane_owner = np.zeros((4, DEAL_LANES), np.uint64)
+        draws_owner = np.zeros((DECK_SIZE, DEAL_LANES), np.uint8)
+        near_owner = np.zeros(DEAL_LANES, np.uint64)
+        one_owner = np.zeros(4, np.uint64)
         finished_owner = np.zeros(FOLD_BLOCK, np.int64)
         g = g_owner[0]  # a record: passed by pointer, never reference-counted
         h = h_owner[0]
@@ -272,11 +296,16 @@ def _batch_kernel(search: bool):
         hashes = _unmanaged(hash_owner)
         finished = _unmanaged(finished_owner)
         out = _unmanaged(rows)
+        decks = _unmanaged(decks_owner)
+        states = _unmanaged(states_owner)
         i = 0
         while i < count:
             b = min(FOLD_BLOCK, count - i)
+            shuffle_block(seed, start + i, b, decks, states, lane_owner, draws_owner, near_owner, one_owner)
             for j in range(b):
-                play_game(g, h, d, rs, deal_rs, drs, prs, seed, start + i + j, match, plain, search, block[:, j])
+                play_game(
+                    g, h, d, rs, deal_rs, drs, prs, seed, start + i + j, match, plain, search, block[:, j], decks, states, j
+                )
             fold_block(block, b, start + i, tag, players, acc, hashes, finished)
             if keep:
                 for j in range(b):
@@ -294,6 +323,8 @@ def _batch_kernel(search: bool):
         block_owner[0, 0] += 0
         hash_owner[0] += 0
         finished_owner[0] += 0
+        decks_owner[0] += 0
+        states_owner[0, 0] += 0
 
     return play_batch
 

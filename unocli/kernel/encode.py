@@ -53,6 +53,7 @@ DECK = cards.CANONICAL_DECK.astype(np.int64)
 # the most copies of one coloured type in the deck (two of each but the zeros): primitives._refill
 # writes that many of every coloured type into the pile without a branch
 COLOURED_COPIES = int(np.bincount(DECK, minlength=N_TYPES)[:WILD].max())
+DEAL_LANES = 8  # lanes.shuffle_block: deal streams stepped side by side in one vector (8 x 64 bits: AVX-512's width)
 SWAP_BYTES = 64  # bits._swap_items: the most bytes it exchanges (a hand's row of 54 types is the largest use)
 POINTS = cards.POINTS_TABLE.astype(np.int64)
 COPIES = np.bincount(cards.CANONICAL_DECK, minlength=N_TYPES).astype(np.int64)  # copies of each type in the deck

@@ -50,7 +50,6 @@ from unocli.kernel.encode import (
     CHOICE_UNIFORM,
     COLOUR_BITS,
     DEALER,
-    DECK,
     DECK_SIZE,
     DRAW_TWO,
     DRAW_TWO_PENALTY,
@@ -101,7 +100,7 @@ from unocli.kernel.encode import (
     WINNER_POINTS,
 )
 from unocli.kernel.primitives import _below as _below_rs
-from unocli.kernel.primitives import _refill, _shuffle, _start_card, _start_seat, _step_seat
+from unocli.kernel.primitives import _refill, _start_card, _start_seat, _step_seat, shuffle_deck
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -267,10 +266,14 @@ def plain_deal(g, rs, deal_rs, round_index):
     as ``step.deal`` does; the count tables of the general round
     (``hands``, ``ccount``, ``lacks``, ``shown``) are not touched.
     """
+    shuffle_deck(g, deal_rs)
+    plain_deal_shuffled(g, rs, deal_rs, round_index)
+
+
+@njit(cache=True, _nrt=False)
+def plain_deal_shuffled(g, rs, deal_rs, round_index):
+    """:func:`plain_deal` from its shuffle on (``step.deal_shuffled``'s twin)."""
     n = g.players
-    for i in range(DECK_SIZE):
-        g.pile[i] = DECK[i]
-    _shuffle(deal_rs, g.pile, np.int64(0), np.int64(DECK_SIZE))
     g.disc[:] = 0
     g.row[:] = 0
     g.row[FIRST_TO_ONE] = NO_SEAT

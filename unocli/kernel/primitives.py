@@ -20,6 +20,7 @@ from unocli.kernel.encode import (
     COL_RANDOM,
     COLOUR_BITS,
     COLOURED_COPIES,
+    DECK,
     DECK_SIZE,
     DRAW_TWO,
     DROP_COLOUR,
@@ -138,6 +139,15 @@ def _shuffle(rs, arr, start, length):
     rs[1] = s1
     rs[2] = s2
     rs[3] = s3
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def shuffle_deck(g, deal_rs):
+    """The deck in its canonical order, shuffled into ``g.pile`` by the round's deal stream (``step.deal``,
+    ``plain.plain_deal``; ``lanes.shuffle_block`` makes the same decks eight streams at a time)."""
+    for i in range(DECK_SIZE):
+        g.pile[i] = DECK[i]
+    _shuffle(deal_rs, g.pile, np.int64(0), np.int64(DECK_SIZE))
 
 
 @njit(cache=True, _nrt=False)

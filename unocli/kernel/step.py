@@ -45,7 +45,6 @@ from unocli.kernel.encode import (
     CHOICE_PLAY,
     CHOICE_UNIFORM,
     DEALER,
-    DECK,
     DECK_SIZE,
     DRAW_TWO,
     DRAW_TWO_PENALTY,
@@ -143,12 +142,12 @@ from unocli.kernel.primitives import (
     _remove,
     _respond,
     _seat_after,
-    _shuffle,
     _stackable_options,
     _start_card,
     _start_seat,
     _swap_target,
     _wants_bluff,
+    shuffle_deck,
 )
 from unocli.kernel.stuck import _repeats
 
@@ -524,10 +523,15 @@ def _turn(g, rs, seat):
 @njit(cache=True, _nrt=False)
 def deal(g, rs, deal_rs, round_index):
     """Shuffle, deal and turn the start card for round ``round_index`` (§2, §11.1, §11.14)."""
+    shuffle_deck(g, deal_rs)
+    deal_shuffled(g, rs, deal_rs, round_index)
+
+
+@njit(cache=True, _nrt=False)
+def deal_shuffled(g, rs, deal_rs, round_index):
+    """:func:`deal` from its shuffle on: ``g.pile`` holds the round's shuffled deck and ``deal_rs`` the
+    deal stream after it (``lanes.shuffle_block`` shuffles the first decks of a block of games)."""
     n = g.players
-    for i in range(DECK_SIZE):
-        g.pile[i] = DECK[i]
-    _shuffle(deal_rs, g.pile, np.int64(0), np.int64(DECK_SIZE))
     # slices, not indexed loops: numba compiles them to plain fills
     g.hands[:n] = 0
     g.ccount[:n] = 0
