@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from llvmlite import ir
 from numba import njit
-from numba.core import types
+from numba.core import cgutils, types
 from numba.extending import intrinsic
 
 from unocli.game.rng import stream_state
@@ -34,6 +34,13 @@ _BYTES = ir.VectorType(ir.IntType(8), DEAL_LANES)
 
 def _splat(x: int) -> ir.Constant:
     return ir.Constant(_WORDS, [x] * DEAL_LANES)
+
+
+def _as_vector(builder: ir.IRBuilder, x: ir.Value) -> ir.Value:
+    """A 64-bit value in every lane (LLVM's insertelement and shufflevector: one broadcast)."""
+    one = builder.insert_element(ir.Constant(_WORDS, ir.Undefined), x, ir.Constant(ir.IntType(32), 0))
+    zeros = ir.Constant(ir.VectorType(ir.IntType(32), DEAL_LANES), [0] * DEAL_LANES)
+    return builder.shuffle_vector(one, ir.Constant(_WORDS, ir.Undefined), zeros)
 
 
 @intrinsic
@@ -56,15 +63,19 @@ def _lane_draws(typingctx, state, draws, near):
     def codegen(context, builder, signature, args):
         st, dr, ne = (context.make_array(signature.args[k])(context, builder, args[k]) for k in range(3))
         words = builder.bitcast(st.data, _WORDS.as_pointer())
-        s = [builder.load(builder.gep(words, [ir.Constant(_WORD, k)]), align=8) for k in range(4)]
+        # the four state words and the flag in stack slots LLVM keeps in registers (mem2reg); a loop,
+        # not 107 unrolled steps: a smaller function compiles faster and runs as fast
+        slots = [cgutils.alloca_once(builder, _WORDS) for _ in range(5)]
+        for k in range(4):
+            builder.store(builder.load(builder.gep(words, [ir.Constant(_WORD, k)]), align=8), slots[k])
+        builder.store(_splat(0), slots[4])
 
         def rotl(x, k):
             return builder.or_(builder.shl(x, _splat(k)), builder.lshr(x, _splat(64 - k)))
 
-        flag = _splat(0)
-        # unrolled: the bound is a constant at each step, and the four state words stay in registers
-        for i in range(DECK_SIZE - 1, 0, -1):
-            s0, s1, s2, s3 = s
+        with cgutils.for_range(builder, ir.Constant(_WORD, DECK_SIZE - 1)) as loop:
+            i = builder.sub(ir.Constant(_WORD, DECK_SIZE - 1), loop.index)  # DECK_SIZE - 1 down to 1
+            s0, s1, s2, s3 = (builder.load(slots[k]) for k in range(4))
             # rng.xoshiro_next: the output from s1, then the state's step
             out = builder.mul(rotl(builder.mul(s1, _splat(5)), 7), _splat(9))
             t = builder.shl(s1, _splat(17))
@@ -72,17 +83,19 @@ def _lane_draws(typingctx, state, draws, near):
             s3 = builder.xor(s3, s1)
             s1 = builder.xor(s1, s2)
             s0 = builder.xor(s0, s3)
-            s = [s0, s1, builder.xor(s2, t), rotl(s3, 45)]
+            for k, w in enumerate((s0, s1, builder.xor(s2, t), rotl(s3, 45))):
+                builder.store(w, slots[k])
             # rng.bounded: the top 32 bits times the bound; the draw is the product's high half
-            bound = _splat(i + 1)
+            bound = _as_vector(builder, builder.add(i, ir.Constant(_WORD, 1)))
             m = builder.mul(builder.lshr(out, _splat(32)), bound)
             low = builder.and_(m, _splat(0xFFFFFFFF))
-            flag = builder.or_(flag, builder.zext(builder.icmp_unsigned("<", low, bound), _WORDS))
-            row = builder.bitcast(builder.gep(dr.data, [ir.Constant(_WORD, i * DEAL_LANES)]), _BYTES.as_pointer())
-            builder.store(builder.trunc(builder.lshr(m, _splat(32)), _BYTES), row, align=1)
+            near_now = builder.zext(builder.icmp_unsigned("<", low, bound), _WORDS)
+            builder.store(builder.or_(builder.load(slots[4]), near_now), slots[4])
+            row = builder.gep(dr.data, [builder.mul(i, ir.Constant(_WORD, DEAL_LANES))])
+            builder.store(builder.trunc(builder.lshr(m, _splat(32)), _BYTES), builder.bitcast(row, _BYTES.as_pointer()), align=1)
         for k in range(4):
-            builder.store(s[k], builder.gep(words, [ir.Constant(_WORD, k)]), align=8)
-        builder.store(flag, builder.bitcast(ne.data, _WORDS.as_pointer()), align=8)
+            builder.store(builder.load(slots[k]), builder.gep(words, [ir.Constant(_WORD, k)]), align=8)
+        builder.store(builder.load(slots[4]), builder.bitcast(ne.data, _WORDS.as_pointer()), align=8)
         return context.get_dummy_value()
 
     return sig, codegen

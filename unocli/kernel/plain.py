@@ -257,7 +257,7 @@ def _push(l0, l1, l2, l3, c):
     return l0 | b, l1 | (b & l0), l2 | (b & l1), l3 | (b & l2)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def plain_deal(g, rs, deal_rs, round_index):
     """``step.deal`` for a plain round: the same shuffle, hands, start card and draws; the hands as bit slices only.
 

@@ -520,9 +520,11 @@ def _turn(g, rs, seat):
 # ---------------------------------------------------------------- a round
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def deal(g, rs, deal_rs, round_index):
-    """Shuffle, deal and turn the start card for round ``round_index`` (§2, §11.1, §11.14)."""
+    """Shuffle, deal and turn the start card for round ``round_index`` (§2, §11.1, §11.14).
+
+    Inlined where it is called: the shuffle and a call of :func:`deal_shuffled`, one function to compile."""
     shuffle_deck(g, deal_rs)
     deal_shuffled(g, rs, deal_rs, round_index)
 
