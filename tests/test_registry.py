@@ -17,7 +17,7 @@ def test_every_registered_module_exists_and_answers():
     for name, entry in REPORTS.items():
         assert (ANALYSES_DIR / f"{entry.module}.py").is_file(), name
         module = analysis(name)
-        for attr in ("compute", "render", "run"):
+        for attr in ("compute", "render"):
             assert callable(getattr(module, attr, None)), (name, attr)
         assert ANALYSES[name] is module
 

@@ -190,10 +190,6 @@ def compute(exp: Experiment, ctx: Context) -> BluffResult:
     return BluffResult(exp, grid, situations, decisions)
 
 
-def run(exp: Experiment, ctx: Context) -> Section:
-    return render(compute(exp, ctx))
-
-
 def field_definitions(exp: Experiment) -> str:
     """What the fields named from the policies file are, as specs on their nearest preset, or ''."""
     policies = exp.base.policies

@@ -259,10 +259,6 @@ def render(result: SkillResult) -> Section:
     return Section(exp.name, exp.title, intro, blocks=blocks, meta={"games": result.games}, answer=sentences(said)[0])
 
 
-def run(exp: Experiment, ctx: Context) -> Section:
-    return render(compute(exp, ctx))
-
-
 def _caption(result: SkillResult, what: str, intervals: str) -> str:
     exp = result.exp
     n = (
