@@ -7,12 +7,12 @@ stream is its own, so the streams of consecutive games step side by side: :func:
 runs xoshiro256** and Lemire's bound on ``DEAL_LANES`` streams in the lanes of one vector (what
 ``rng.bounded`` does on one), and :func:`shuffle_block` applies each lane's draws to its deck.
 The decks and the streams' states after them are the ones ``step.deal`` would make, bit for bit
-(tests/test_lanes.py holds the two against ``rng.bounded`` and ``primitives._shuffle``).
+(tests/test_lanes.py holds them against ``rng.bounded`` and the reference engine's ``Stream.shuffle``).
 
-Lemire's method redraws when the low half of a product falls under a threshold below the bound
-(about once in 40 million draws here); a lane that comes near one (low half under the bound) is
-shuffled again one draw at a time by ``primitives._shuffle``, so a redraw is taken exactly as
-there.
+Lemire's method redraws when the low half of a product falls under a threshold below the bound; a
+lane that comes near one (a low half under the bound: chance n / 2^32 for a draw below n, a deck about
+once in 730,000) is shuffled again one draw at a time by ``primitives._shuffle``, so a redraw is taken
+exactly as there.
 """
 
 from __future__ import annotations
