@@ -131,6 +131,8 @@ def test_views_are_read_from_the_file_in_order_with_their_options(tmp_path):
         ('[[view]]\nkind = "table"\noptions = { columns = [["a", "share:x", "x"]] }\n', r"options\.columns.*FORM:D"),
         ('[[view]]\nkind = "table"\noptions = { columns = [["a", "pair", "x"]] }\n', r"options\.columns"),
         ('[[view]]\nkind = "table"\noptions = { by = "c", columns = [["a", "text", "x"]] }\n', r"options\.label.*needs"),
+        # a table's CSV is written into the report's folder: its file name can name no other place
+        ('[[view]]\nkind = "table"\noptions = { file = "../x", columns = [["a", "text", "x"]] }\n', r"options\.file.*plain"),
     ],
 )
 def test_a_bad_view_is_refused_naming_the_key(tmp_path, text, key):
@@ -596,6 +598,19 @@ def test_a_panels_view_by_a_column_refuses_two_rows_of_one_label_and_value(tmp_p
     )
     frame = pd.DataFrame({"players": 4, "row": ["x", "x"], "who": "a", "d": [1.0, 2.0], "lo": 0.0, "hi": 3.0})
     with pytest.raises(ConfigError, match="view 'p': two rows of its frame have the same label and who"):
+        kinds.declared(exp.views, exp, frame, kinds.Setup(lambda *a, **k: "cap"))
+
+
+def test_a_panel_whose_margin_names_no_option_of_the_report_is_refused(tmp_path):
+    from unocli.errors import ConfigError
+
+    exp = _exp(
+        tmp_path,
+        '[[view]]\nkind = "panels"\nname = "p"\noptions = { label = ["row"], '
+        'panels = [["A", "d", "lo", "hi", "options.nowhere"]], caption = "c", intervals = "i" }\n',
+    )
+    frame = pd.DataFrame({"players": 4, "row": ["x"], "d": [1.0], "lo": 0.0, "hi": 3.0})
+    with pytest.raises(ConfigError, match=r"margin 'options\.nowhere' names no option"):
         kinds.declared(exp.views, exp, frame, kinds.Setup(lambda *a, **k: "cap"))
 
 

@@ -9,7 +9,6 @@ naming the file and the key.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -20,7 +19,7 @@ from unocli.files import load_toml
 from unocli.game.limits import OutOfRange, check_games, check_seed
 from unocli.game.policies import UnknownPolicy
 from unocli.report import registry
-from unocli.report.options import MARGINS, NO_QUANTITY, VIEW_OPTIONS, view_problem
+from unocli.report.options import FILE_NAME, MARGINS, NO_QUANTITY, VIEW_OPTIONS, view_problem
 from unocli.report.registry import DEFAULT_SET, REPORTS
 from unocli.run.precision import DEFAULT_MAX_GAMES, check_target
 from unocli.study.arm import Arm, PolicyFile, TableSpec, check_spec, plain
@@ -379,7 +378,7 @@ def _views(raw: Any, where: _Where, known: tuple[str, ...]) -> tuple[View, ...]:
         if problem:
             raise where.error(f"{key}.options.{problem[0]}", problem[1])
         name = table.get("name") or "-".join(x for x in (kind, quantity.replace("_", "-")) if x)
-        if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]{0,99}", name):
+        if not FILE_NAME.fullmatch(name):
             raise where.error(f"{key}.name", f"{name!r} must be a plain file name: letters, digits, - and _ only")
         if name in {v.name for v in out}:
             raise where.error(f"{key}.name", f"two views are both named {name!r}: give one a name of its own")

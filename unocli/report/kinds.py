@@ -613,7 +613,11 @@ def _panels_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) ->
 
 def _margin(exp: Experiment, key: str) -> float:
     """A panel's margin: the ``[margins]`` value ``key``, or with ``options.KEY`` the report's option KEY."""
-    return float(exp.options[key.removeprefix("options.")]) if key.startswith("options.") else exp.margins[key]
+    if not key.startswith("options."):
+        return exp.margins[key]
+    if key.removeprefix("options.") not in exp.options:
+        raise ConfigError(f"experiment file {str(exp.path)!r}: a panel's margin {key!r} names no option of this report")
+    return float(exp.options[key.removeprefix("options.")])
 
 
 def _report_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:

@@ -9,6 +9,7 @@ that names the file and the key.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -85,6 +86,15 @@ def _column(v: Any) -> str | None:
 
 def _text(v: Any) -> str | None:
     return None if isinstance(v, str) and v else "must be text"
+
+
+# a file the report writes into its own folder (a view's name, a table's ``file``): no path, no dot first
+FILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,99}")
+
+
+def _file_name(v: Any) -> str | None:
+    ok = isinstance(v, str) and FILE_NAME.fullmatch(v)
+    return None if ok else f"{v!r} must be a plain file name: letters, digits, - and _ only"
 
 
 def _whole(v: Any) -> str | None:
@@ -260,7 +270,7 @@ VIEW_OPTIONS: dict[str, dict[str, Check]] = {
     "published": {},
     "verdicts": {"arm": _column, "words": _words, "decimals": _whole},
     "interactions": {"arm": _column},
-    "table": {"columns": _columns, "note": _text, "by": _column, "label": _names, "labels": _headings, "file": _text},
+    "table": {"columns": _columns, "note": _text, "by": _column, "label": _names, "labels": _headings, "file": _file_name},
     "report": {},
     "percentiles": {"arm": _column, "field": _text, "ylabel": _text, "caption": _text},
     "histogram": _DISTRIBUTION,
