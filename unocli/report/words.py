@@ -20,6 +20,11 @@ from unocli.study.interaction import FieldInteraction
 from unocli.study.stats import EQUIVALENT, LARGER, NEGLIGIBLE, UNDECIDED, UNSIZED, WITHIN_MARGIN
 
 
+def listed(names: Sequence[str]) -> str:
+    """Names as a reader lists them: ``a``, ``a and b``, ``a, b and c``."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
 def level(frame: pd.DataFrame) -> str:
     """A frame's simultaneous level (column ``sim_level``, its first row's that has one) in percent: ``99.98``."""
     return fmt.fixed(100 * frame["sim_level"].dropna().iloc[0], 2)

@@ -25,7 +25,7 @@ from unocli.report import fmt
 from unocli.report.analyses.common import verdict_text
 from unocli.report.analyses.fields import fields_text
 from unocli.report.experiment import Experiment
-from unocli.report.words import between_text, change_word, level, scope
+from unocli.report.words import between_text, change_word, level, listed, scope
 from unocli.study.interaction import FieldInteraction
 from unocli.study.stats import LARGER, VERDICTS
 
@@ -57,10 +57,6 @@ def between_summary(between: pd.DataFrame, what: str) -> str:
         pairs = "; ".join(f"{a} and {b} in {k} {what}(s)" for (a, b), k in larger.items())
         return f"{head}: {verdict_counts(between['verdict'])}; the value differs by more than the margin between {pairs}."
     return f"{head}: {verdict_counts(between['verdict'])}; {between_text(judged(between))}."
-
-
-def _and(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def _rows(frame: pd.DataFrame, **key: Any) -> pd.DataFrame:
@@ -211,7 +207,7 @@ def rule(dec: DecisionResult) -> str:
     groups: dict[str, list[str]] = {}
     for f in dec.fields:
         groups.setdefault(advice(dec, f), []).append(f)
-    names = {a: _and([f"`{f}`" for f in fields]) for a, fields in groups.items()}
+    names = {a: listed([f"`{f}`" for f in fields]) for a, fields in groups.items()}
     if len(groups) == 1:
         alike = " alike" if len(dec.fields) > 1 else ""
         body = f"({next(iter(names.values()))} players{alike}, {dec.players} at the table): {next(iter(groups))}."

@@ -42,7 +42,7 @@ from unocli.report.design import Design, play
 from unocli.report.experiment import Experiment
 from unocli.report.model import Block, Section, TableBlock
 from unocli.report.options import policy_spec, positive_int
-from unocli.report.words import agreement, change_word, level, verdict_matrix
+from unocli.report.words import agreement, change_word, level, listed, verdict_matrix
 from unocli.study.interaction import FieldInteraction
 from unocli.study.stats import LARGER, WITHIN_MARGIN
 
@@ -274,7 +274,7 @@ def _names(result: HouseRulesResult, rules: list[str], most: int = 3) -> str:
             names.append(rule)
     if len(names) > most:
         names = [*names[:most], f"{len(names) - most} more"]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return listed(names)
 
 
 def answer(result: HouseRulesResult, table: pd.DataFrame) -> str:

@@ -37,7 +37,7 @@ from unocli.report.analyses.fields import (
 from unocli.report.experiment import Experiment
 from unocli.report.model import Section
 from unocli.report.options import players_list, policy_spec, positive_int
-from unocli.report.words import UNTESTED, agreement, change_word
+from unocli.report.words import UNTESTED, agreement, change_word, listed
 from unocli.study.arm import Arm, has_placeholders
 from unocli.study.compare import Comparison
 from unocli.study.stats import LARGER
@@ -154,10 +154,6 @@ def field_label(result: StackingResult, field: str) -> str:
     return f"adapted ({result.exp.options['adapted']})" if field == "adapted" else field
 
 
-def _list(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
 def _sim(row: Any, column: str, kind: str) -> str:
     """A change on its simultaneous interval: turns and cards signed, shares in pp."""
     pp, low, high = kind == "pp", getattr(row, f"{column}_sim_low"), getattr(row, f"{column}_sim_high")
@@ -249,7 +245,7 @@ def strategy_summary(result: StackingResult, mid: int) -> str:
     )
     fields = sorted(set(sm["field"]), key=result.field_names.index)
     if len(sm) in (up, down):
-        every = f": under every variant and every field ({_list(fields)}) the adapted player does "
+        every = f": under every variant and every field ({listed(fields)}) the adapted player does "
         return text + every + ("worse" if down == len(sm) else "better") + ", by more than the margin."
     per_field = ", ".join(
         f"{f} {int((big & (sm['interaction'] > 0) & (sm['field'] == f)).sum())} of {int((sm['field'] == f).sum())}"
