@@ -186,8 +186,8 @@ def test_a_report_that_draws_no_views_refuses_them(tmp_path):
     from unocli.report.experiment import load_experiment
 
     path = tmp_path / "c.toml"
-    path.write_text(VIEW_HEAD.replace("game-length", "compare") + '[[view]]\nkind = "wide"\nquantity = "turns"\n')
-    with pytest.raises(ConfigError, match=r"key 'view'.*'compare' analysis draws no \[\[view\]\] tables"):
+    path.write_text('analysis = "sweep"\n[grid]\nuno_penalty = [2, 4]\n[[view]]\nkind = "wide"\nquantity = "turns"\n')
+    with pytest.raises(ConfigError, match=r"key 'view'.*'sweep' analysis draws no \[\[view\]\] tables"):
         load_experiment(path)
 
 

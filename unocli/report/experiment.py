@@ -54,7 +54,7 @@ PUBLISHED_KEYS = ("source", "figure", "value", "interval", "definition", "ours",
 PUBLISHED_REQUIRED = ("source", "figure", "value", "reconciliation")
 # ``ours`` as a table: unocli's figure read from one row of a frame of the report (docs/experiments.md)
 OURS_KEYS = ("frame", "where", "assign", "text", "n", "interval")
-VIEW_KEYS = ("kind", "name", "quantity", "title", "frame", "options")
+VIEW_KEYS = ("kind", "name", "quantity", "title", "frame", "where", "options")
 
 
 QUICK_KEYS = ("games", "target_error", "max_games", "players", "metrics", "grid", "options")
@@ -96,7 +96,8 @@ class Published:
 
 @dataclass(frozen=True)
 class View:
-    """A ``[[view]]`` table: a table or chart of the report's frame, its kind, quantity, file name, title and options."""
+    """A ``[[view]]`` table: a table or chart of the report's frame, its kind, quantity, file name, title and options;
+    ``where``: a pandas query keeping the frame's rows it draws."""
 
     kind: str
     name: str
@@ -104,6 +105,7 @@ class View:
     title: str = ""
     options: dict[str, Any] = field(default_factory=dict)
     frame: str = ""
+    where: str = ""
 
 
 @dataclass(frozen=True)
@@ -348,6 +350,8 @@ def _ours_table(table: dict[str, Any], key: str, where: _Where) -> None:
                 raise where.error(f"{key}.{k}", f"must be a table of column = formula (text), not {value!r}")
         elif not isinstance(value, str):
             raise where.error(f"{key}.{k}", f"must be text (in quotes), not {value!r}")
+        elif k == "where":
+            _check_query(value, f"{key}.{k}", where)
     for k in ("text", "where"):
         if k not in table:
             raise where.error(f"{key}.{k}", "is required (the row is where's, the figure is text's)")
@@ -377,13 +381,29 @@ def _views(raw: Any, where: _Where, known: tuple[str, ...]) -> tuple[View, ...]:
         problem = view_problem(kind, options)
         if problem:
             raise where.error(f"{key}.options.{problem[0]}", problem[1])
+        _check_query(table.get("where", ""), f"{key}.where", where)
         name = table.get("name") or "-".join(x for x in (kind, quantity.replace("_", "-")) if x)
         if not FILE_NAME.fullmatch(name):
             raise where.error(f"{key}.name", f"{name!r} must be a plain file name: letters, digits, - and _ only")
         if name in {v.name for v in out}:
             raise where.error(f"{key}.name", f"two views are both named {name!r}: give one a name of its own")
-        out.append(View(kind, name, quantity, table.get("title", ""), dict(options), table.get("frame", "")))
+        out.append(
+            View(kind, name, quantity, table.get("title", ""), dict(options), table.get("frame", ""), table.get("where", ""))
+        )
     return tuple(out)
+
+
+def _check_query(query: str, key: str, where: _Where) -> None:
+    """Refuse a pandas query that cannot be read at all (its names are known only when the report draws it)."""
+    import pandas as pd
+    from pandas.errors import UndefinedVariableError
+
+    try:
+        pd.DataFrame().query(query.replace("{", "_").replace("}", "_")) if query else None  # {word}s are filled later
+    except UndefinedVariableError:
+        pass
+    except Exception as bad:  # a syntax pandas cannot read
+        raise where.error(key, f"is not a query pandas can read ({bad}): {query!r}") from None
 
 
 def _target_error(value: Any, max_games: int, where: _Where) -> float | None:

@@ -120,7 +120,7 @@ def declared(
     out: list[Block] = []
     for i, v in enumerate(map(partial(_file_filled, exp), views)):
         data = frames.get(v.frame)
-        data = data if data is not None else empty
+        data = _rows(exp, i, data, v.where) if data is not None else empty
         try:
             block = _DRAW[v.kind](v, exp, data, setup)
         except KeyError as missing:  # a column the file names that the frame lacks: the file's mistake, said so
@@ -134,6 +134,17 @@ def declared(
         if block is not None:
             out.append(block)
     return out
+
+
+def _rows(exp: Experiment, i: int, frame: pd.DataFrame, where: str) -> pd.DataFrame:
+    """The rows of ``frame`` a view's ``where`` keeps (all without one); a query pandas cannot read is the file's
+    mistake, said in one sentence."""
+    if not where or not len(frame):
+        return frame
+    try:
+        return frame.query(where)
+    except Exception as bad:  # pandas says which name or syntax it could not read
+        raise ConfigError(f"experiment file {str(exp.path)!r}, key 'view[{i}].where': {bad}") from None
 
 
 def _file_filled(exp: Experiment, v: View) -> View:
@@ -396,7 +407,16 @@ _FORMS: dict[str, Callable[..., Any]] = {
     "fair": lambda c, d=1: lambda r: fmt.share(1 / r[c], d),
     # a template naming the row's columns in braces, each number written as "num" writes it: "per {kind}"
     "format": lambda t, d=None: lambda r: t.format(**{k: fmt.num(x) if isinstance(x, float) else x for k, x in r.items()}),
+    # a mean (or a change) on its interval, a share's in % (in pp) when the row's quantity column names a share
+    "estimate": lambda p, lo, hi, q, d=None: _per_quantity(fmt.estimate, p, lo, hi, q),
+    "difference": lambda p, lo, hi, q, d=None: _per_quantity(fmt.difference, p, lo, hi, q),
 }
+
+
+def _per_quantity(form: Callable[..., str], point: str, low: str, high: str, quantity: str) -> Callable[[pd.Series], str]:
+    """A column of ``form`` (``fmt.estimate``, ``fmt.difference``) at each row, as a share where the row's
+    ``quantity`` is one (:func:`~unocli.study.compare.is_binary`); blank where the point is missing."""
+    return lambda r: "" if pd.isna(r[point]) else form(r[point], r[low], r[high], is_share=is_binary(r[quantity]))
 
 
 def _column_of(form: str, names: Sequence[str]) -> Any:
@@ -524,6 +544,7 @@ def _dots_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> B
         scale=float(o.get("scale", 1.0)),
         zero=0.0 if o.get("zero", True) else None,
         percent=bool(o.get("percent", False)),
+        change=bool(o.get("change", False)),
     )
 
 

@@ -281,10 +281,11 @@ def dots(
     scale: float = 1.0,
     zero: float | None = 0.0,
     percent: bool = False,
+    change: bool = False,
 ) -> Chart:
     """Levels with their 95% error bars, one row per label, one marker per value of ``table[by]`` (in ``groups``
     order, named ``names``); each group's rows are in ``labels`` order. ``scale``: 100 shows a share in pp;
-    ``percent``: the axis reads shares as percentages."""
+    ``percent``: the axis reads shares as percentages (``change``: changes of shares, in pp)."""
     from unocli.report import plots  # matplotlib only when drawing
 
     point, low, high = columns
@@ -293,5 +294,7 @@ def dots(
         for group, label in zip(groups, names or [str(g) for g in groups], strict=True)
         for sub in [table[table[by] == group]]
     ]
-    figure = plots.dot_chart(list(labels), series, title=title, xlabel=xlabel, caption=caption, zero=zero, percent=percent)
+    figure = plots.dot_chart(
+        list(labels), series, title=title, xlabel=xlabel, caption=caption, zero=zero, percent=percent, change=change
+    )
     return Chart(name, figure, caption, alt)

@@ -1,20 +1,28 @@
-"""A plain paired comparison of the experiment's arms at each table size: every metric, every arm."""
+"""A plain paired comparison of the experiment's arms at each table size: every metric, every arm.
+
+The design (:mod:`unocli.report.design`) is the experiment's own table at each table size; its views are the
+file's ``[[view]]`` tables, or by default a chart of the paired differences per metric and the table of every
+arm and metric (:func:`default_views`).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 import pandas as pd
 
-from unocli.report import fmt
+from unocli.report import fmt, kinds
 from unocli.report.analyses.common import Context, caption
 from unocli.report.design import Design, play
-from unocli.report.experiment import Experiment
-from unocli.report.model import Chart, Section, TableBlock
+from unocli.report.experiment import Experiment, View
+from unocli.report.model import Section
 from unocli.study.compare import is_binary
 from unocli.study.stats import EQUIVALENT, LARGER, NEGLIGIBLE, UNDECIDED, UNSIZED, VERDICTS
 
 OPTIONS: dict = {}
+VIEWS: tuple[View, ...] = ()  # a file may declare views; without, :func:`default_views`
+FRAMES = ("", "comparison")  # the design's tidy frame; the same without its field column (comparison.csv)
 
 
 @dataclass(frozen=True)
@@ -38,7 +46,7 @@ class CompareResult:
 def check(exp: Experiment) -> str | None:
     if not exp.arms:
         return "arms: a comparison needs at least one [arms.NAME] table"
-    return None
+    return kinds.refused(exp, kinds.FRAME_KINDS, FRAMES)
 
 
 def compute(exp: Experiment, ctx: Context) -> CompareResult:
@@ -58,74 +66,45 @@ def margin_for(metric: str, margins: dict[str, float]) -> float:
     return 0.0
 
 
-def render(result: CompareResult) -> Section:
-    """The comparison as a chart per metric, a table and findings."""
-    exp, table, base = result.exp, result.table, result.baseline
-    blocks: list = [c for c in (_diff_chart(result, m) for m in exp.metrics) if c is not None]
-    blocks.append(TableBlock("comparison", "Every arm and metric", shown_table(table), table))
-    return Section(
-        name=exp.name,
-        title=exp.title,
-        intro=exp.intro,
-        findings=_findings(table, base)[:12],
-        blocks=blocks,
-        meta={"games": result.games},
-    )
-
-
-def shown_table(table: pd.DataFrame) -> pd.DataFrame:
-    """The tidy table formatted for reading."""
-    base = table["baseline"].iloc[0]
-    return pd.DataFrame(
-        {
-            "players": table["players"],
-            "arm": table["arm"],
-            "metric": table["quantity"],
-            "n": table["n"].map(fmt.count),
-            "mean [95% CI]": [
-                fmt.estimate(m, lo, hi, is_share=is_binary(q))
-                for m, lo, hi, q in zip(table["mean"], table["low"], table["high"], table["quantity"], strict=True)
-            ],
-            f"difference from {base} [simultaneous CI]": [
-                "" if pd.isna(d) else fmt.difference(d, lo, hi, is_share=is_binary(q))
-                for d, lo, hi, q in zip(table["difference"], table["sim_low"], table["sim_high"], table["quantity"], strict=True)
-            ],
-            "verdict": table["verdict"].fillna(""),
-        }
-    )
-
-
-def _diff_chart(result: CompareResult, metric: str) -> Chart | None:
-    # matplotlib is imported only when a chart is drawn: compute() must run without it
-    from unocli.report import plots
-
-    exp, table, base = result.exp, result.table, result.baseline
-    others = [a.name for a in exp.arms if a.name != base]
-    if not others:
-        return None
-    sub = table[(table["quantity"] == metric) & table["difference"].notna()]
-    series = [
-        plots.Series(
-            f"{p} players",
-            sub[sub["players"] == p]["difference"],
-            sub[sub["players"] == p]["diff_low"],
-            sub[sub["players"] == p]["diff_high"],
+def default_views(exp: Experiment) -> list[View]:
+    """Per metric a chart of each arm's paired difference at every table size, then the table of every arm and metric."""
+    charts = [
+        View(
+            "dots",
+            f"diff-{m}",
+            title=f"Change in {m} from {{base}}",
+            where=f"quantity == {m!r} and difference == difference",  # the baseline's rows have no difference
+            options={
+                **{"players": "all", "y": "arm", "by": "players", "labels": "{value} players"},
+                **{"columns": ["difference", "diff_low", "diff_high"], "percent": is_binary(m), "change": True},
+                "xlabel": f"{m} minus {{base}}" + (" (pp)" if is_binary(m) else ""),
+                "caption": f"Paired difference in {m} from {{base}}",
+                "intervals": "error bars are paired 95% t intervals",
+                "alt": f"difference in {m}",
+            },
         )
-        for p in exp.players
+        for m in exp.metrics
     ]
+    columns = [["players", "text", "players"], ["arm", "text", "arm"], ["metric", "text", "quantity"], ["n", "count", "n"]]
+    columns += [["mean [95% CI]", "estimate", "mean", "low", "high", "quantity"]]
+    columns += [["difference from {base} [simultaneous CI]", "difference", "difference", "sim_low", "sim_high", "quantity"]]
+    columns += [["verdict", "optional", "verdict"]]
+    return [*charts, View("table", "comparison", title="Every arm and metric", frame="comparison", options={"columns": columns})]
+
+
+def render(result: CompareResult) -> Section:
+    """The declared views (or :func:`default_views`) and the findings."""
+    exp, table, base = result.exp, result.table, result.baseline
     unit = "matches" if exp.match else "rounds"
     n_text = f"{fmt.count(table['n'].iloc[0])} {unit} per arm and table size, all arms on the same deals"
-    cap = caption(exp, f"Paired difference in {metric} from {base}", n_text, intervals="error bars are paired 95% t intervals")
-    figure = plots.dot_chart(
-        others,
-        series,
-        title=f"Change in {metric} from {base}",
-        xlabel=f"{metric} minus {base}" + (" (pp)" if is_binary(metric) else ""),
-        caption=cap,
-        percent=is_binary(metric),
-        change=True,
-    )
-    return Chart(f"diff-{metric}", figure, cap, f"difference in {metric}")
+    setup = kinds.Setup(partial(_caption, exp, n_text), base)
+    frames = {"": table.assign(field=""), "comparison": table}
+    blocks = kinds.declared(kinds.chosen(exp, default_views(exp)), exp, frames, setup)
+    return Section(exp.name, exp.title, exp.intro, _findings(table, base)[:12], blocks, {"games": result.games})
+
+
+def _caption(exp: Experiment, n_text: str, what: str, intervals: str, n: str | None = None, policies: str | None = None) -> str:
+    return caption(exp, what, n or n_text, policies=policies, intervals=intervals)
 
 
 def _findings(table: pd.DataFrame, base: str) -> list[str]:
