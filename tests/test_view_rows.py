@@ -125,3 +125,26 @@ def test_a_compare_file_draws_its_default_views_or_the_ones_it_declares(tmp_path
     whole = pd.read_csv(tmp_path / "plain" / "comparison.csv")
     mine = whole[whole["arm"] == "penalty10"].reset_index(drop=True)
     pd.testing.assert_frame_equal(mine, pd.read_csv(tmp_path / "declared" / "comparison.csv"), check_dtype=False)
+
+
+def test_a_sweep_file_draws_the_views_it_declares_over_its_tidy_frame(tmp_path):
+    """A sweep's one frame (a row per cell and metric) through a declared table, its own chart placed by a report
+    view; without views it draws the chart and the full table (sweep.csv), with them only what they name."""
+    path = tmp_path / "s.toml"
+    path.write_text(
+        'analysis = "sweep"\ngames = 100\nseed = 5\nmetric = "turns"\nmetrics = ["turns", "win_0"]\n'
+        "[grid]\nuno_penalty = [2, 10]\n"
+        '[[view]]\nkind = "table"\nname = "shares"\nwhere = "metric == \'win_0\'"\ntitle = "Seat 0\'s share"\n'
+        'options = { columns = [["penalty", "text", "uno_penalty"], '
+        '["won", "estimate", "mean", "ci_low", "ci_high", "metric"]] }\n'
+        '[[view]]\nkind = "report"\nname = "sweep"\n',
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(cli, ["report", str(path), "--out", str(tmp_path / "out"), "--quiet"])
+    assert result.exit_code == 0, result.output
+    data = pd.read_csv(tmp_path / "out" / "shares.csv")
+    assert list(data["metric"]) == ["win_0", "win_0"] and list(data["uno_penalty"]) == [2, 10]
+    text = (tmp_path / "out" / "README.md").read_text(encoding="utf-8")
+    won = [f"{100 * m:.1f}% [{100 * lo:.1f}%, {100 * hi:.1f}%]" for m, lo, hi in data[["mean", "ci_low", "ci_high"]].to_numpy()]
+    assert f"| penalty | won |\n|---|---|\n| 2 | {won[0]} |\n| 10 | {won[1]} |" in text
+    assert (tmp_path / "out" / "sweep.svg").is_file() and not (tmp_path / "out" / "sweep.csv").exists()

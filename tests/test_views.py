@@ -181,16 +181,6 @@ def test_a_view_reads_the_frame_it_names(tmp_path):
     assert (block.data["mean"] == 7.0).all()
 
 
-def test_a_report_that_draws_no_views_refuses_them(tmp_path):
-    from unocli.errors import ConfigError
-    from unocli.report.experiment import load_experiment
-
-    path = tmp_path / "c.toml"
-    path.write_text('analysis = "sweep"\n[grid]\nuno_penalty = [2, 4]\n[[view]]\nkind = "wide"\nquantity = "turns"\n')
-    with pytest.raises(ConfigError, match=r"key 'view'.*'sweep' analysis draws no \[\[view\]\] tables"):
-        load_experiment(path)
-
-
 def test_a_verdicts_and_a_table_view_show_the_frame_cell_by_cell(tmp_path):
     """The verdicts view words each change (+2 beyond the margin: "lengthens"; -0.25 within it: "no change"), fills
     {level} and {margin}; a table view shows its frame column by column with the forms of report.fmt, data as is."""

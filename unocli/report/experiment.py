@@ -264,8 +264,6 @@ def _build(p: Path, raw: dict[str, Any], where: _Where, quick: bool, policies: P
         target = str(exp.arms_for(players[0])[0].rules.target_score)
         exp = replace(exp, description=exp.description.replace("{target}", target))
     _check_used(raw, analysis, where)  # after the tables themselves were checked, so their errors come first
-    if exp.views and not hasattr(module, "VIEWS"):
-        raise where.error("view", f"the {analysis!r} analysis draws no [[view]] tables: remove them")
     check = getattr(module, "check", None)
     message = check(exp) if check is not None else None
     if message:

@@ -426,6 +426,11 @@ def _column_of(form: str, names: Sequence[str]) -> Any:
     return make(*names, int(decimals)) if decimals else make(*names)
 
 
+def formatted(frame: pd.DataFrame, columns: Sequence[Sequence[str]]) -> pd.DataFrame:
+    """``frame`` as a ``table`` view without words shows it: ``columns`` = [heading, FORM[:D], column...]."""
+    return pd.DataFrame({str(h): shown(frame, {"": _column_of(form, names)})[""].to_numpy() for h, form, *names in columns})
+
+
 def _table_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
     """A frame of the report's as it is, shown column by column (``columns``: [heading, form, column...]), or with
     ``by`` a long frame shown wide (:func:`_wide`); its words may name ``{level}`` and ``{rows}``."""

@@ -1,4 +1,8 @@
-"""A sweep over the experiment's grid: tidy table and a chart (line for one axis, heatmap for two)."""
+"""A sweep over the experiment's grid: tidy table and a chart (line for one axis, heatmap for two).
+
+Its views are the file's ``[[view]]`` tables over the sweep's tidy frame, or by default the chart (a ``report``
+view, drawn here) and the table of every cell and metric (:func:`default_views`).
+"""
 
 from __future__ import annotations
 
@@ -10,14 +14,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from unocli.report import fmt
+from unocli.report import fmt, kinds
 from unocli.report.analyses.common import Context, caption
-from unocli.report.experiment import Experiment
-from unocli.report.model import Chart, Section, TableBlock
+from unocli.report.experiment import Experiment, View
+from unocli.report.model import Block, Chart, Section
 from unocli.study.compare import is_binary
 from unocli.study.sweep import Axis, SweepResult, parse_axis, sweep
 
 OPTIONS: dict = {}
+VIEWS: tuple[View, ...] = ()  # a file may declare views; without, :func:`default_views`
 
 
 @dataclass(frozen=True)
@@ -38,7 +43,7 @@ class SweepOutcome:
 def check(exp: Experiment) -> str | None:
     if not exp.grid:
         return "grid: a sweep needs at least one axis"
-    return None
+    return kinds.refused(exp, kinds.FRAME_KINDS)
 
 
 def compute(exp: Experiment, ctx: Context) -> SweepOutcome:
@@ -72,34 +77,35 @@ def render(outcome: SweepOutcome) -> Section:
     cap = caption(
         exp,
         f"Mean {exp.metric} in every cell of the grid",
-        f"at least {fmt.count(table['n'].min())} games per cell",
+        cap_n(table),
         intervals="bands and bars are 95% intervals (t for means, Wilson for shares)",
     )
-    blocks: list = []
     fig = sweep_chart(table, result.axes, exp.metric, cap)
-    if fig is not None:
-        blocks.append(Chart("sweep", fig, cap, f"{exp.metric} over the grid"))
-    blocks.append(TableBlock("sweep", "Every cell and metric", table_shown(table, outcome.axis_names), table))
+    own: dict[str, Block] = {"sweep": Chart("sweep", fig, cap, f"{exp.metric} over the grid")} if fig is not None else {}
+    setup = kinds.Setup(lambda what, intervals, **_: caption(exp, what, cap_n(table), intervals=intervals), blocks=own)
+    blocks = kinds.declared(kinds.chosen(exp, default_views(outcome.axis_names)), exp, table, setup)
     findings = [f"{len(result.cells)} cells x {len(result.metrics)} metrics; {fmt.count(result.games)} games in all."]
-    return Section(
-        name=exp.name, title=exp.title, intro=exp.intro, findings=findings, blocks=blocks, meta={"games": result.games}
-    )
+    return Section(exp.name, exp.title, exp.intro, findings, blocks, {"games": result.games})
 
 
-def table_shown(table: pd.DataFrame, axis_names: list[str]) -> pd.DataFrame:
-    """The sweep table formatted for reading."""
-    out = table[[*axis_names, "players", "metric"]].copy()
-    out["n"] = table["n"].map(fmt.count)
-    out["mean [95% CI]"] = [
-        fmt.estimate(m, lo, hi, is_share=is_binary(q))
-        for m, lo, hi, q in zip(table["mean"], table["ci_low"], table["ci_high"], table["metric"], strict=True)
-    ]
-    out["vs first cell [paired 95% CI]"] = [
-        "" if pd.isna(d) else fmt.difference(d, lo, hi, is_share=is_binary(q))
-        for d, lo, hi, q in zip(table["diff"], table["diff_low"], table["diff_high"], table["metric"], strict=True)
-    ]
-    out["p (Holm)"] = table["p_holm"].map(fmt.pvalue)
-    return out
+def cap_n(table: pd.DataFrame) -> str:
+    """The sample size a sweep's caption gives: the fewest games of a cell."""
+    return f"at least {fmt.count(table['n'].min())} games per cell"
+
+
+def table_shown(table: pd.DataFrame, axis_names: Sequence[str]) -> pd.DataFrame:
+    """The sweep table formatted for reading, as its default table view shows it (``unocli sweep`` prints it)."""
+    return kinds.formatted(table, default_views(axis_names)[1].options["columns"])
+
+
+def default_views(axis_names: Sequence[str]) -> list[View]:
+    """The sweep's chart (drawn here), then the table of every cell and metric (``sweep.csv``)."""
+    columns = [[a, "text", a] for a in (*axis_names, "players", "metric")] + [["n", "count", "n"]]
+    columns += [["mean [95% CI]", "estimate", "mean", "ci_low", "ci_high", "metric"]]
+    columns += [["vs first cell [paired 95% CI]", "difference", "diff", "diff_low", "diff_high", "metric"]]
+    columns += [["p (Holm)", "pvalue", "p_holm"]]
+    table = View("table", "sweep-table", title="Every cell and metric", options={"columns": columns, "file": "sweep"})
+    return [View("report", "sweep"), table]
 
 
 def sweep_chart(table: pd.DataFrame, axes: Sequence[Axis], metric: str, cap: str) -> Any:
