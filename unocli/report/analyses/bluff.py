@@ -41,6 +41,11 @@ from unocli.study.sweep import parse_values
 
 DEFAULT_FIELDS = ["random", "basic", "tuned-official-4"]
 VIEWS = "bluff"  # a file without [[view]] tables draws the shipped file's (sims/bluff.toml)
+# the frames its views may name: the decision's (with decision_games), the situations' and the grid's ("": a report view)
+FRAMES: tuple[str, ...] = ("", "decisions", "bluff-decision", "bluff-decision-interactions", "situations", "bluff-by-situation")
+FRAMES += ("bluff-field-interactions", "one-player-deviations", "iterations", "best-response-ends", "bluff-gain")
+FRAMES += ("break-even", "per-bluff", "equilibrium", "per-seat-effects", "other-table-sizes")
+KINDS = ("table", "panels", "sizes", "bars", "dots", "curves", "csv", "report")  # views of a frame: it plays no design
 
 
 def games_or_zero(value: Any) -> str | None:
@@ -127,7 +132,7 @@ def check(exp: Experiment) -> str | None:
         return message
     if resolve(exp, exp.options["opponents"]).respond is not Respond.KNOBS:
         return "options.opponents: the challenge rate needs a policy with respond=knobs (such as basic)"
-    return _check_specs(exp, ("fields",)) or _check_decisions(exp)
+    return _check_specs(exp, ("fields",)) or _check_decisions(exp) or kinds.refused(exp, KINDS, FRAMES)
 
 
 def _check_specs(exp: Experiment, keys: Sequence[str]) -> str | None:
