@@ -186,6 +186,18 @@ def test_unknown_field_is_a_clear_error(tmp_path):
         load_experiment(path)
 
 
+def test_a_view_naming_a_frame_the_report_lacks_or_a_design_kind_is_refused(tmp_path):
+    """The bluff report hands its views the frames it names (bluff.FRAMES) and plays no design: a typo in a frame, or
+    a view of the design's frame, is refused when the file is loaded, not drawn as nothing."""
+    path = tmp_path / "bluff.toml"
+    path.write_text(TOML + '[[view]]\nkind = "table"\nframe = "per-bluf"\noptions = { columns = [["n", "count", "n"]] }\n')
+    with pytest.raises(ConfigError, match=r"view\[0\]\.frame': this report has no frame 'per-bluf'; its frames are: 'decisions'"):
+        load_experiment(path)
+    path.write_text(TOML + '[[view]]\nkind = "differences"\nquantity = "turns"\n')
+    with pytest.raises(ConfigError, match=r"view\[0\]\.kind': this report draws only .*not 'differences'"):
+        load_experiment(path)
+
+
 def test_situations_restrict_the_bluffs(table):
     # a next player with 1 card is a rare moment: bluffing only then bluffs about a tenth as often as bluffing at
     # every chance (0.03 against 0.33 per game in the full report; sampling error at 3,000 deals about 0.01)

@@ -131,6 +131,9 @@ def test_views_are_read_from_the_file_in_order_with_their_options(tmp_path):
         ('[[view]]\nkind = "table"\noptions = { columns = [["a", "share:x", "x"]] }\n', r"options\.columns.*FORM:D"),
         ('[[view]]\nkind = "table"\noptions = { columns = [["a", "pair", "x"]] }\n', r"options\.columns"),
         ('[[view]]\nkind = "table"\noptions = { by = "c", columns = [["a", "text", "x"]] }\n', r"options\.label.*needs"),
+        ('[[view]]\nkind = "table"\noptions = { columns = [["c={value}", "text", "x"]] }\n', r"options\.by.*\{value\}"),
+        ('[[view]]\nkind = "table"\noptions = { shown_only = "x", columns = [["a", "text", "x"]] }\n', r"options\.shown_only"),
+        ('[[view]]\nkind = "table"\noptions = { csv = "no", columns = [["a", "text", "x"]] }\n', r"options\.csv.*true or false"),
         # a table's CSV is written into the report's folder: its file name can name no other place
         ('[[view]]\nkind = "table"\noptions = { file = "../x", columns = [["a", "text", "x"]] }\n', r"options\.file.*plain"),
     ],
@@ -329,6 +332,36 @@ def test_a_table_view_writes_each_form_with_its_decimals_and_fills_level_and_mar
     assert list(shown["c"]) == ["25.0% [1.0%, 1.5%]", "50.0% [-0.6%, -0.2%]"]
     assert list(shown["sc"]) == ["+1.2 [+1.2, +1.2]", "+0.9 [+0.9, +0.9]"] and list(shown["sp"]) == ["+25.0%", "+50.0%"]
     assert list(shown["r"]) == [1.23, 0.9]
+
+
+def test_a_table_view_one_row_per_label_bottom_up_its_shown_only_columns_out_of_the_csv(tmp_path):
+    """``label`` alone: one row per label, read from its first row; with ``by`` each value a column; ``reverse``:
+    the last label first; ``shown_only`` columns are shown, never written to the CSV; ``csv = false``: the table in
+    Markdown alone, its note in italics; ``fixed`` writes a plain number at its decimals."""
+    exp = _exp(
+        tmp_path,
+        '[[view]]\nkind = "table"\nname = "grid"\ntitle = "G"\noptions = { label = ["rate"], by = "c", reverse = true, '
+        'shown_only = ["cell"], columns = [["rate", "g", "rate"], ["c={value}", "text", "cell"], ["x", "fixed", "x"], '
+        '["x3", "fixed:3", "x"]] }\n'
+        '[[view]]\nkind = "table"\nname = "first"\noptions = { label = ["rate"], columns = [["rate", "g", "rate"], '
+        '["first cell", "text", "cell"]] }\n'
+        '[[view]]\nkind = "table"\nname = "words"\ntitle = "Ends"\noptions = { label = ["rate"], by = "c", csv = false, '
+        'note = "{rows} rows.", columns = [["rate", "g", "rate"], ["c={value}", "text", "cell"]] }\n',
+    )
+    frame = pd.DataFrame(
+        {"rate": [0.0, 0.0, 0.5, 0.5], "c": ["0", "1", "0", "1"], "cell": ["a", "b", "c", "d"], "x": [1.004, 2, 3.4567, 4]}
+    )
+    grid, first, words = kinds.declared(exp.views, exp, frame, kinds.Setup(lambda what, intervals: what))
+    assert grid.shown.to_dict("list") == {
+        "rate": ["0.5", "0"],
+        "c=0": ["c", "a"],
+        "c=1": ["d", "b"],
+        "x": ["3.46", "1.00"],
+        "x3": ["3.457", "1.004"],
+    }
+    assert list(grid.data.columns) == ["rate", "c", "x"] and len(grid.data) == 4
+    assert first.shown.to_dict("list") == {"rate": ["0", "0.5"], "first cell": ["a", "c"]} and first.data is frame
+    assert words == "**Ends**\n\n| rate | c=0 | c=1 |\n|---|---|---|\n| 0 | a | b |\n| 0.5 | c | d |\n\n*4 rows.*"
 
 
 def test_a_sizes_view_draws_a_tables_columns_by_table_size(tmp_path):

@@ -26,7 +26,7 @@ from unocli.analysis.measures import dkw_eps
 from unocli.errors import ConfigError
 from unocli.report import fmt
 from unocli.report.experiment import Experiment, View, load_experiment, shipped_dir
-from unocli.report.model import Block, Chart, TableBlock
+from unocli.report.model import Block, Chart, TableBlock, md_table
 from unocli.report.views import (
     Ours,
     dots,
@@ -410,6 +410,7 @@ _FORMS: dict[str, Callable[..., Any]] = {
     # a mean (or a change) on its interval, a share's in % (in pp) when the row's quantity column names a share
     "estimate": lambda p, lo, hi, q, d=None: _per_quantity(fmt.estimate, p, lo, hi, q),
     "difference": lambda p, lo, hi, q, d=None: _per_quantity(fmt.difference, p, lo, hi, q),
+    "fixed": lambda c, d=2: lambda r: fmt.fixed(r[c], d),  # a plain number with D decimals: 2.01, 4.00
 }
 
 
@@ -432,8 +433,9 @@ def formatted(frame: pd.DataFrame, columns: Sequence[Sequence[str]]) -> pd.DataF
 
 
 def _table_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
-    """A frame of the report's as it is, shown column by column (``columns``: [heading, form, column...]), or with
-    ``by`` a long frame shown wide (:func:`_wide`); its words may name ``{level}`` and ``{rows}``."""
+    """A frame of the report's as it is, shown column by column (``columns``: [heading, form, column...]), or one row
+    per ``label`` (with ``by`` a long frame shown wide, :func:`_wide`); its words may name ``{level}`` and ``{rows}``.
+    ``reverse``: the rows bottom up; ``shown_only``: columns kept out of the CSV; ``csv = false``: no CSV at all."""
     if not len(frame):
         return None
     o = v.options
@@ -442,16 +444,21 @@ def _table_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> 
     def words(text: str) -> str:
         return _filled(text, setup, **values)
 
-    columns = _wide(o, frame) if "by" in o else [(h, frame, _column_of(form, names)) for h, form, *names in o["columns"]]
+    columns = _wide(o, frame) if "label" in o else [(h, frame, _column_of(form, names)) for h, form, *names in o["columns"]]
     table = pd.DataFrame({words(str(h)): shown(rows, {"": c})[""].to_numpy() for h, rows, c in columns})
-    return TableBlock(o.get("file", v.name), words(v.title), table, frame, words(o.get("note", "")))
+    table = table[::-1].reset_index(drop=True) if o.get("reverse") else table
+    note = words(o.get("note", ""))
+    if o.get("csv") is False:  # nothing to download (words, a profile): the table in the report alone
+        return "\n\n".join([f"**{words(v.title)}**", md_table(table), *([f"*{note}*"] if note else [])])
+    data = frame.drop(columns=o["shown_only"]) if "shown_only" in o else frame
+    return TableBlock(o.get("file", v.name), words(v.title), table, data, note)
 
 
 def _wide(o: Mapping[str, Any], frame: pd.DataFrame) -> list[tuple[str, pd.DataFrame, Any]]:
     """A long frame's columns shown wide, each (heading, its rows, its column): one row per value of the ``label``
     columns, in the frame's order; a column whose heading names ``{value}`` once per value of column ``by``, read
     from that value's rows (headed by ``labels``' entry for the value, if any), every other from the label's first row."""
-    keys, by, labels = o["label"], o["by"], o.get("labels", {})
+    keys, by, labels = o["label"], o.get("by", ""), o.get("labels", {})
     first = frame.drop_duplicates(keys)
     out = []
     for heading, form, *names in o["columns"]:

@@ -23,7 +23,7 @@ MARGINS: dict[str, float] = {"win_share_pp": 0.5, "turns": 1.0, "balance": 0.01}
 FORMS = {"text": 1, "optional": 1, "count": 1, "num": 1, "g": 1, "share": 1, "pvalue": 1, "signed_percent": 1, "round": 1}
 FORMS |= {"pair": 2, "counts": 2, "times": 2, "pp_bounds": 2, "share_ci_count": 4, "pp_column_ci_word": 4}
 FORMS |= {"yes_no": 1, "pp_column_ci_unless_same": 5}
-FORMS |= {"fair": 1, "format": 1, "estimate": 4, "difference": 4}
+FORMS |= {"fair": 1, "format": 1, "estimate": 4, "difference": 4, "fixed": 1}
 FORMS |= {"ci": 3, "share_ci": 3, "pp_ci": 3, "pp_column_ci": 3, "signed_ci": 3, "interval": 3, "quantile": 3}
 
 
@@ -271,7 +271,8 @@ VIEW_OPTIONS: dict[str, dict[str, Check]] = {
     "published": {},
     "verdicts": {"arm": _column, "words": _words, "decimals": _whole},
     "interactions": {"arm": _column},
-    "table": {"columns": _columns, "note": _text, "by": _column, "label": _names, "labels": _headings, "file": _file_name},
+    "table": {"columns": _columns, "note": _text, "by": _column, "label": _names, "labels": _headings, "file": _file_name}
+    | {"reverse": _bool, "shown_only": _names, "csv": _bool},
     "report": {},
     "percentiles": {"arm": _column, "field": _text, "ylabel": _text, "caption": _text},
     "histogram": _DISTRIBUTION,
@@ -305,6 +306,8 @@ def view_problem(kind: str, options: Mapping[str, Any]) -> tuple[str, str] | Non
             return k, f"a {kind} view needs it"
     if kind == "table" and "by" in options and "label" not in options:
         return "label", "with by, a table view needs the columns that name its rows"
+    if kind == "table" and "by" not in options and any("{value}" in c[0] for c in options["columns"]):
+        return "by", "a heading naming {value} needs by, the column whose values it names"
     if kind == "panels" and any(len(_panel(c)) != 5 + ("by" in options) for c in options["panels"]):
         return "panels", "with by, each panel opens with its value of by: [value, x label, point, low, high, margin]"
     return None

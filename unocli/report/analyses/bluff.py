@@ -8,7 +8,7 @@ equilibrium); the words in :mod:`unocli.report.analyses.bluff_text`. Its
 tables and charts are views of the frames the analysis returned (their CSVs):
 sims/bluff.toml declares them in order, and each part of the report here
 (:func:`decision_views`, :func:`situation_views`, :func:`grid_views`) hands
-them its frames, the words they name and the few blocks drawn here.
+them its frames and the words they name (the grid's heatmap is drawn here).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from unocli.report.analyses import bluff_text as text
 from unocli.report.analyses.common import Context, caption
 from unocli.report.analyses.fields import strength_text
 from unocli.report.experiment import Experiment
-from unocli.report.model import Block, Section, TableBlock, md_table, sentences
+from unocli.report.model import Block, Section, sentences
 from unocli.report.options import players_list, positive_int, probability_list
 from unocli.report.views import heatmap
 from unocli.report.words import level
@@ -41,6 +41,11 @@ from unocli.study.sweep import parse_values
 
 DEFAULT_FIELDS = ["random", "basic", "tuned-official-4"]
 VIEWS = "bluff"  # a file without [[view]] tables draws the shipped file's (sims/bluff.toml)
+# the frames its views may name: the decision's (with decision_games), the situations' and the grid's ("": a report view)
+FRAMES: tuple[str, ...] = ("", "decisions", "bluff-decision", "bluff-decision-interactions", "situations", "bluff-by-situation")
+FRAMES += ("bluff-field-interactions", "one-player-deviations", "iterations", "best-response-ends", "bluff-gain")
+FRAMES += ("break-even", "per-bluff", "equilibrium", "per-seat-effects", "other-table-sizes")
+KINDS = ("table", "panels", "sizes", "bars", "dots", "curves", "csv", "report")  # views of a frame: it plays no design
 
 
 def games_or_zero(value: Any) -> str | None:
@@ -127,7 +132,7 @@ def check(exp: Experiment) -> str | None:
         return message
     if resolve(exp, exp.options["opponents"]).respond is not Respond.KNOBS:
         return "options.opponents: the challenge rate needs a policy with respond=knobs (such as basic)"
-    return _check_specs(exp, ("fields",)) or _check_decisions(exp)
+    return _check_specs(exp, ("fields",)) or _check_decisions(exp) or kinds.refused(exp, KINDS, FRAMES)
 
 
 def _check_specs(exp: Experiment, keys: Sequence[str]) -> str | None:
@@ -248,17 +253,13 @@ def chart_frame(t: pd.DataFrame, players: int, every: str, fields: bool) -> pd.D
     return rows.assign(players=players, row=names)
 
 
-def between_block(name: str, between: pd.DataFrame, what: str) -> dict[str, Block]:
-    """The fields' interactions: per pair of fields, how many cells get each verdict (every row in the CSV)."""
+def verdicts_by_pair(between: pd.DataFrame) -> pd.DataFrame:
+    """The fields' interactions (every row in the CSV), each with its pair of fields' verdict counts (``by_verdict``,
+    which sims/bluff.toml shows once per pair); none when there is one field."""
     if not len(between):
-        return {}
-    counts = between.groupby(["field_a", "field_b"], sort=False)["verdict"].agg(text.verdict_counts).reset_index()
-    title = (
-        f"Does a {what}'s value differ between two fields? The interactions on common deals (one field's value minus "
-        f"the other's), simultaneous {level(between)}% intervals over every {what} and pair of fields"
-    )
-    shown = counts.rename(columns={"verdict": f"{what}s by verdict (+/-{fmt.num(between['margin_pp'].iloc[0])} pp)"})
-    return {name: TableBlock(name, title, shown, between)}
+        return between
+    pairs = between.groupby(["field_a", "field_b"], sort=False)["verdict"]
+    return between.assign(by_verdict=pairs.transform(text.verdict_counts))
 
 
 # ---------------------------------------------------------------- the decision
@@ -277,8 +278,8 @@ def decision_views(dec: DecisionResult) -> Views:
         "decision_deals": fmt.count(sum(dec.games.values())),
         "decision_budget": str(dec.budget),
     }
-    blocks = between_block("bluff-decision-interactions", dec.between, "cell")
-    return Views({"decisions": table, "bluff-decision": chart}, words, blocks)
+    frames = {"decisions": table, "bluff-decision": chart, "bluff-decision-interactions": verdicts_by_pair(dec.between)}
+    return Views(frames, words, {})
 
 
 # ---------------------------------------------------------------- the situations
@@ -297,24 +298,18 @@ def situation_views(sit: SituationResult, policies: dict[str, Policy]) -> Views:
     words |= {"own": "; ".join(f"{f} {text.own_challenge(p)}" for f, p in policies.items())}
     words |= {"strategies": str(len(strategies())), "alternatives": str(len(strategies()) - 1)}
     words |= {"turn_deals": fmt.count(sit.sizes.turn)}
-    blocks = between_block("bluff-field-interactions", sit.between, "situation")
-    blocks["best-response-ends"] = _fixed_points(sit)
-    return Views(frames | {"iterations": sit.iterations}, words, blocks)
-
-
-def _fixed_points(sit: SituationResult) -> str:
-    """Where each start point's search ended, as a Markdown table (a profile of strategies has no interval)."""
-    ends = sit.fixed_points.assign(fixed_point=sit.fixed_points["fixed_point"].map({True: "yes", False: "no"}))
-    ends = ends.rename(columns={f"seat_{s}": f"seat {s}" for s in range(sit.players)} | {"fixed_point": "fixed point"})
-    return "**Where the best-response search ended**\n\n" + md_table(ends)
+    ends = sit.fixed_points.melt(["field", "start", "rounds", "fixed_point"], var_name="seat", value_name="plays")
+    frames |= {"iterations": sit.iterations, "bluff-field-interactions": verdicts_by_pair(sit.between)}
+    return Views(frames | {"best-response-ends": ends.assign(seat=ends["seat"].str.removeprefix("seat_"))}, words, {})
 
 
 # ---------------------------------------------------------------- the grid
 
 
 def grid_views(g: Grid, exp: Experiment) -> Views:
-    """The grid's per-seat effects and other table sizes (declared), its gain heatmap (verdicts on simultaneous
-    intervals) and its tables drawn here."""
+    """The grid's frames (its gains by cell, break-even rates, cards per bluff, equilibrium, per-seat effects and
+    other table sizes), each with the shown-only columns sims/bluff.toml reads, and its gain heatmap (verdicts on
+    simultaneous intervals)."""
     n_text = f"{fmt.count(g.deals)} deals per cell, {g.gain.size} cells on the same deals ({g.players} players)"
     cap = caption(
         exp,
@@ -335,77 +330,33 @@ def grid_views(g: Grid, exp: Experiment) -> Views:
         title="Does bluffing a +4 pay? Bluffer's win-share gain (pp)",
         unit="win-share change vs honest twin (pp)",
     )
-    pivot = pd.DataFrame({"bluff rate": [f"{b:g}" for b in g.bvals[::-1]]})
-    for j, c in enumerate(g.cvals):
-        pivot[f"c={c:g}"] = [text.cell_text(g, i, j) if i else "0" for i in range(len(g.bvals))][::-1]
-    bluff_gain = TableBlock(
-        "bluff-gain",
-        "Bluffer's win-share change against its honest twin, percentage points (* significant after Holm)",
-        pivot,
-        g.table,
-        f"n = {fmt.count(g.deals)} paired deals per cell; full intervals and p-values in the CSV.",
-    )
-    blocks: dict[str, Block] = {"bluff-gain-heatmap": heat, "bluff-gain": bluff_gain, "break-even": _break_even(g)}
-    blocks |= {"per-bluff": _per_bluff(g), "equilibrium": _equilibrium(g)}
-    return Views({"per-seat-effects": g.per_seat, "other-table-sizes": g.others}, {"top_bluff": f"{g.bvals[-1]:g}"}, blocks)
-
-
-def _break_even(g: Grid) -> TableBlock:
+    cells = [text.cell_text(g, i, j) if i else "0" for i in range(len(g.bvals)) for j in range(len(g.cvals))]
     top, rates = g.cvals[-1], g.break_even_by_rate
     texts = [text.rate_ci_text(lo, hi, top, g.replicates) for lo, hi in zip(rates["ci_low"], rates["ci_high"], strict=True)]
-    data = rates[["bluff_rate", "break_even_challenge"]].assign(ci=texts, n=rates["n"])
-    shown = data.assign(break_even_challenge=data["break_even_challenge"].map(lambda x: text.rate_text(x, top)))
-    return TableBlock(
-        "break-even",
-        "Break-even challenge rate by bluff rate (bootstrap 95% CI)",
-        shown.assign(n=data["n"].map(fmt.count)),
-        data,
-    )
-
-
-def _per_bluff(g: Grid) -> TableBlock:
-    pb = g.per_bluff
-    shown = pd.DataFrame(
-        {
-            "challenge rate": pb["challenge_rate"].map("{:g}".format),
-            "share of bluffs caught": [
-                fmt.share_ci(*x, 1) for x in zip(pb["caught"], pb["caught_low"], pb["caught_high"], strict=True)
-            ],
-            "cards the bluffer draws per bluff": (4 * pb["caught"]).map(lambda x: fmt.fixed(x, 2)),
-            "cards the victim draws per bluff": (4 * (1 - pb["caught"])).map(lambda x: fmt.fixed(x, 2)),
-        }
-    )
-    return TableBlock(
-        "per-bluff",
-        "Cards per bluff, by challenge rate (pooled over bluff rates > 0)",
-        shown,
-        pb,
-        "A caught bluff makes the bluffer draw 4; an uncaught one makes the victim draw 4.",
-    )
-
-
-def _equilibrium(g: Grid) -> TableBlock:
-    eq = g.equilibrium
-    bi, cj = eq.nearest
-    shown = {
-        "bluff rate [spread]": fmt.interval(eq.bluff_rate, eq.bluff_low, eq.bluff_high, 2),
-        "challenge rate [spread]": fmt.interval(eq.challenge_rate, eq.challenge_low, eq.challenge_high, 2),
-        "bluffer's win share [spread]": fmt.share_ci(eq.value, eq.value_low, eq.value_high, 2),
-        "nearest grid point": cell(g.bvals[bi], g.cvals[cj]),
-        "bluffer's gain from deviating there [spread]": fmt.pp_ci(*eq.bluffer_gain, 2),
-        "an opponent's gain from deviating there [spread]": fmt.pp_ci(*eq.opponent_gain, 2),
+    frames = {
+        "bluff-gain": g.table.assign(c=g.table["challenge_rate"].map("{:g}".format), cell=cells),
+        "break-even": rates[["bluff_rate", "break_even_challenge"]].assign(
+            ci=texts, n=rates["n"], rate=rates["break_even_challenge"].map(lambda x: text.rate_text(x, top))
+        ),
+        "per-bluff": g.per_bluff.assign(bluffer=4 * g.per_bluff["caught"], victim=4 * (1 - g.per_bluff["caught"])),
+        "equilibrium": _equilibrium(g),
+        "per-seat-effects": g.per_seat,
+        "other-table-sizes": g.others,
     }
+    path = " -> ".join(f"(b={g.bvals[i]:g}, c={g.cvals[j]:g})" for i, j in g.equilibrium.path)
+    words = {"top_bluff": f"{g.bvals[-1]:g}", "grid_deals": fmt.count(g.deals), "grid_replicates": str(g.replicates)}
+    return Views(frames, words | {"equilibrium_path": path}, {"bluff-gain-heatmap": heat})
+
+
+def _equilibrium(g: Grid) -> pd.DataFrame:
+    """The equilibrium in one row: its rates and value with their spreads (the CSV), then the value's spread, the
+    nearest grid point and what either side gains by deviating there (shown only)."""
+    eq = g.equilibrium
     keys = ("bluff_rate", "bluff_low", "bluff_high", "challenge_rate", "challenge_low", "challenge_high", "value")
-    data = {k: getattr(eq, k) for k in keys} | {"n": g.deals, "replicates": g.replicates}
-    data["bounds"] = "middle 95% of the equilibrium over block-bootstrap resamples (a spread, not a CI)"
-    path = " -> ".join(f"(b={g.bvals[i]:g}, c={g.cvals[j]:g})" for i, j in eq.path)
-    return TableBlock(
-        "equilibrium",
-        "Equilibrium of the blind bluff rate and the shared challenge rate on the grid (fictitious play)",
-        pd.DataFrame([shown]),
-        pd.DataFrame([data]),
-        f"Brackets are the spread of the equilibrium over {g.replicates} block-bootstrap resamples of the deals "
-        "(the middle 95%), not confidence intervals: an equilibrium is an argmax, and a percentile range around an "
-        "argmax covers nothing at a known rate. This game has the three opponents share one rate; the best-response "
-        f"tables above let each seat deviate alone. Plain alternating best responses from (0, 0): {path}.",
-    )
+    row = {k: getattr(eq, k) for k in keys} | {"n": g.deals, "replicates": g.replicates}
+    row["bounds"] = "middle 95% of the equilibrium over block-bootstrap resamples (a spread, not a CI)"
+    bi, cj = eq.nearest
+    row |= {"value_low": eq.value_low, "value_high": eq.value_high, "nearest": cell(g.bvals[bi], g.cvals[cj])}
+    for side, gain in (("bluffer", eq.bluffer_gain), ("opponent", eq.opponent_gain)):
+        row |= dict(zip((side, f"{side}_low", f"{side}_high"), gain, strict=True))
+    return pd.DataFrame([row])

@@ -11,6 +11,7 @@ never from two verdict labels.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -43,8 +44,9 @@ def pp(x: float, lo: float, hi: float, decimals: int | None = 2) -> str:
     return fmt.pp_ci(x / 100, lo / 100, hi / 100, decimals)
 
 
-def verdict_counts(verdicts: pd.Series) -> str:
-    return ", ".join(f"{v} {int((verdicts == v).sum())}" for v in VERDICTS)
+def verdict_counts(verdicts: pd.Series, words: Iterable[str] = VERDICTS) -> str:
+    """How many of ``verdicts`` are each of ``words``: "larger 5, unsized 2, ..."."""
+    return ", ".join(f"{v} {int((verdicts == v).sum())}" for v in words)
 
 
 def between_summary(between: pd.DataFrame, what: str) -> str:
@@ -65,25 +67,14 @@ def _rows(frame: pd.DataFrame, **key: Any) -> pd.DataFrame:
     return frame
 
 
+# an interactions frame's columns, in the order FieldInteraction takes them after its standard error and n
+_JUDGED = ("sim_low", "sim_high", "sim_level", "family", "margin_pp", "verdict", "p", "p_holm")
+
+
 def judged(between: pd.DataFrame, **key: Any) -> list[FieldInteraction]:
     """The interactions of one cell (``key``: column values), as :func:`~unocli.report.analyses.fields.scope` reads them."""
     return [
-        FieldInteraction(
-            (),
-            r.field_a,
-            r.field_b,
-            r.interaction_pp,
-            math.nan,
-            0,
-            r.sim_low,
-            r.sim_high,
-            r.sim_level,
-            r.family,
-            r.margin_pp,
-            r.verdict,
-            r.p,
-            r.p_holm,
-        )
+        FieldInteraction((), r.field_a, r.field_b, r.interaction_pp, math.nan, 0, *(getattr(r, k) for k in _JUDGED))
         for r in _rows(between, **key).itertuples()
     ]
 
@@ -128,9 +119,13 @@ def decision_answers(t: pd.DataFrame) -> list[str]:
     ]
 
 
+def _fine(t: pd.DataFrame) -> pd.DataFrame:
+    """A decision table's cells of one band of the next player's hand and one of the acting seat's (neither any)."""
+    return t[(t["next_hand"] != ANY) & (t["own_hand"] != ANY)]
+
+
 def _paying(dec: DecisionResult, field: str, name: str) -> list[tuple[str, str]]:
-    fine = _rows(dec.table, field=field, challenger=name)
-    fine = fine[(fine["next_hand"] != ANY) & (fine["own_hand"] != ANY)]
+    fine = _fine(_rows(dec.table, field=field, challenger=name))
     return [(r.next_hand, r.own_hand) for r in fine.itertuples() if r.verdict == LARGER and r.value_pp > 0]
 
 
@@ -191,14 +186,10 @@ def _apart(dec: DecisionResult) -> str:
 
 
 def _span(dec: DecisionResult, challenger: str) -> str:
+    """The +4 now minus the best other card over every position, lowest field to highest."""
     every = _rows(dec.table, next_hand=ANY, challenger=challenger).sort_values("value_pp")
-    low, high = every.iloc[0], every.iloc[-1]
-    one = pp(low["value_pp"], low["sim_low"], low["sim_high"], 1)
-    return (
-        one
-        if len(every) == 1
-        else f"{one} ({low['field']}) to {pp(high['value_pp'], high['sim_low'], high['sim_high'], 1)} ({high['field']})"
-    )
+    ends = [(pp(r.value_pp, r.sim_low, r.sim_high, 1), r.field) for r in every.iloc[[0, -1]].itertuples()]
+    return ends[0][0] if len(every) == 1 else "{} ({}) to {} ({})".format(*ends[0], *ends[1])
 
 
 def rule(dec: DecisionResult) -> str:
@@ -227,10 +218,9 @@ def rule_values(dec: DecisionResult) -> str:
 def decision_findings(dec: DecisionResult) -> list[str]:
     out = []
     for f in dec.fields:
-        cells = _rows(dec.table, field=f)
-        cells = cells[(cells["next_hand"] != ANY) & (cells["own_hand"] != ANY)]
+        cells = _fine(_rows(dec.table, field=f))
         words = pd.Series(decision_answers(cells))
-        counts = ", ".join(f"{w} {int((words == w).sum())}" for w in words.drop_duplicates())
+        counts = verdict_counts(words, words.drop_duplicates())
         out.append(
             f"At the decision under `{f}`, {advice(dec, f)}; over the {len(cells)} situation x challenger cells: {counts} "
             f"(margin +/-{fmt.num(dec.margin_pp)} pp of round wins; a position's value is the +4 now minus the best other "
@@ -331,12 +321,8 @@ def _deviation_findings(sit: SituationResult, policies: dict[str, Policy]) -> li
             + "; seat 0's bluffs move each seat by " + "; ".join(f"{r.role} {said(r)}" for r in pay.itertuples()) + "."
         )  # fmt: skip
         moves = sub[sub["effect"].str.contains("challenges") & (sub["seat"] == sub["deviator"])]
-        changes = [f"{r.effect.removesuffix(', seat 0 bluffing')}: {said(r)}" for r in moves.itertuples()]
-        out.append(
-            f"Under field `{f}`, against an always-bluffing seat 0, the deviating seat's own gain when "
-            + "; ".join(changes)
-            + "."
-        )
+        changes = "; ".join(f"{r.effect.removesuffix(', seat 0 bluffing')}: {said(r)}" for r in moves.itertuples())
+        out.append(f"Under field `{f}`, against an always-bluffing seat 0, the deviating seat's own gain when {changes}.")
     return out
 
 
@@ -400,13 +386,13 @@ def _break_even(g: Grid) -> str:
     """Where the bluffer's gain pooled over bluff rates crosses 0 (point estimates; a bootstrap interval of the rate)."""
     c_star, c_text = g.break_even, rate_ci_text(g.break_even_low, g.break_even_high, g.cvals[-1], g.replicates)
     if math.isfinite(c_star):
-        return f"The bluffer's gain, pooled over bluff rates, crosses 0 at a challenge rate of {c_star:.2f} (95% CI {c_text})."
-    if c_star < 0:
-        return (
-            "The bluffer's gain, pooled over bluff rates, is at or below 0 already against opponents who never "
-            f"challenge, so there is no break-even challenge rate {c_text}."
-        )
-    return f"The bluffer's gain, pooled over bluff rates, stays above 0 at every challenge rate of the grid ({c_text})."
+        said = f"crosses 0 at a challenge rate of {c_star:.2f} (95% CI {c_text})"
+    elif c_star < 0:
+        said = "is at or below 0 already against opponents who never challenge, so there is no break-even challenge "
+        said += f"rate {c_text}"
+    else:
+        said = f"stays above 0 at every challenge rate of the grid ({c_text})"
+    return f"The bluffer's gain, pooled over bluff rates, {said}."
 
 
 def grid_findings(g: Grid, exp: Experiment) -> list[str]:
@@ -443,14 +429,10 @@ def grid_findings(g: Grid, exp: Experiment) -> list[str]:
         f"alternating best responses between grid points {'cycle' if eq.path[-1] != eq.path[-2] else 'settle'}."
     )
     others = g.others[g.others["players"] != g.players] if len(g.others) else g.others
-    if len(others):
-        out.append(
-            "Other table sizes: "
-            + "; ".join(
-                f"{r.players} players, c={r.challenge_rate:g}: {fmt.pp_ci(r.diff, r.diff_low, r.diff_high, 2)}"
-                for r in others.itertuples()
-            )
-            + "."
-        )
+    sizes = [
+        f"{r.players} players, c={r.challenge_rate:g}: {fmt.pp_ci(r.diff, r.diff_low, r.diff_high, 2)}"
+        for r in others.itertuples()
+    ]
+    out += [f"Other table sizes: {'; '.join(sizes)}."] if sizes else []
     pair = f"Grid, `{exp.options['bluffer']}` against `{exp.options['opponents']}` only: "
     return [pair + f[0].lower() + f[1:] for f in out]
