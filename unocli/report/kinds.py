@@ -408,7 +408,8 @@ def _column_of(form: str, names: Sequence[str]) -> Any:
 
 def _table_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
     """A frame of the report's as it is, shown column by column (``columns``: [heading, form, column...]), or with
-    ``by`` a long frame shown wide (:func:`_wide`); its words may name ``{level}`` and ``{rows}``."""
+    ``by`` a long frame shown wide (:func:`_wide`); its words may name ``{level}`` and ``{rows}``. Its CSV is the
+    frame without ``not_in_csv``, columns of text the report wrote for the table alone."""
     if not len(frame):
         return None
     o = v.options
@@ -419,7 +420,8 @@ def _table_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> 
 
     columns = _wide(o, frame) if "by" in o else [(h, frame, _column_of(form, names)) for h, form, *names in o["columns"]]
     table = pd.DataFrame({words(str(h)): shown(rows, {"": c})[""].to_numpy() for h, rows, c in columns})
-    return TableBlock(o.get("file", v.name), words(v.title), table, frame, words(o.get("note", "")))
+    data = frame.drop(columns=o["not_in_csv"], errors="ignore") if "not_in_csv" in o else frame
+    return TableBlock(o.get("file", v.name), words(v.title), table, data, words(o.get("note", "")))
 
 
 def _wide(o: Mapping[str, Any], frame: pd.DataFrame) -> list[tuple[str, pd.DataFrame, Any]]:

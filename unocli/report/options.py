@@ -270,7 +270,8 @@ VIEW_OPTIONS: dict[str, dict[str, Check]] = {
     "published": {},
     "verdicts": {"arm": _column, "words": _words, "decimals": _whole},
     "interactions": {"arm": _column},
-    "table": {"columns": _columns, "note": _text, "by": _column, "label": _names, "labels": _headings, "file": _file_name},
+    "table": {"columns": _columns, "note": _text, "by": _column, "label": _names, "labels": _headings}
+    | {"file": _file_name, "not_in_csv": _names},
     "report": {},
     "percentiles": {"arm": _column, "field": _text, "ylabel": _text, "caption": _text},
     "histogram": _DISTRIBUTION,
