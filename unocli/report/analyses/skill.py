@@ -6,8 +6,7 @@ set's paired change of it) and :mod:`unocli.analysis.skill_ladder` (the
 ladders' relative skill, skill shares and leads; :mod:`~unocli.analysis.skill_stored`
 reads stored ones); this module checks the options, unpacks the experiment into
 their :class:`~unocli.analysis.skill.Plan` and hands the frames to the views
-sims/skill.toml declares, drawing itself only the changes' chart and the
-ladders' two tables; the words are in :mod:`unocli.report.analyses.skill_text`.
+sims/skill.toml declares, drawing itself only the ladders' two tables; the words are in :mod:`unocli.report.analyses.skill_text`.
 """
 
 from __future__ import annotations
@@ -29,9 +28,9 @@ from unocli.report import fmt, kinds
 from unocli.report.analyses import skill_text as text
 from unocli.report.analyses.common import Context, caption
 from unocli.report.experiment import Experiment
-from unocli.report.model import Block, Chart, Section, TableBlock, sentences
+from unocli.report.model import Block, Section, TableBlock, sentences
 from unocli.report.options import policy_list, policy_spec, positive_int
-from unocli.report.views import forest_chart, shown
+from unocli.report.views import shown
 from unocli.report.words import level
 from unocli.study.arm import Arm, check_spec, template_name
 from unocli.study.ladder import ANCHOR
@@ -105,7 +104,7 @@ OPTIONS = {
 }
 PLAYED_ONLY = ("ladder_lone", "ladder_games", "ladder_lone_games", "ladder_match_games")
 VIEWS = "skill"  # a file without [[view]] tables draws the shipped file's (sims/skill.toml)
-FRAMES = ("", "changes", "fixed-gaps", "fixed-changes", "gaps-by-cell")
+FRAMES = ("", "changes", "fixed-gaps", "fixed-changes", "gaps-by-cell", "changes-by-cell")
 
 
 def plan(exp: Experiment) -> Plan:
@@ -242,8 +241,6 @@ def render(result: SkillResult) -> Section:
     exp, ladder = result.exp, result.ladder
     target = table_arm(exp, result.baseline, exp.players[0], result.player_spec, result.fields[0]).rules.target_score
     own: dict[str, Block] = {"skill-findings": text.findings(result, target)}
-    if not result.changes.empty:
-        own["skill-vs-baseline-chart"] = _change_chart(result)
     if ladder is not None:
         own["skill-ladder-findings"] = text.ladder_findings(ladder, result.baseline)
         own["skill-measures"] = _cells_table(ladder)
@@ -251,6 +248,7 @@ def render(result: SkillResult) -> Section:
             own["skill-measures-vs-baseline"] = _ladder_changes_table(ladder, result.baseline)
     frames = {"": result.gaps, "changes": result.changes, "fixed-gaps": result.fixed_gaps}
     frames |= {"fixed-changes": result.fixed_changes, "gaps-by-cell": _by_cell(result.gaps)}
+    frames["changes-by-cell"] = _by_cell(result.changes)
     words = {"player": result.player, "fixed": result.fixed, "match_margin": fmt.num(exp.options["match_margin_pp"])}
     setup = kinds.Setup(partial(_caption, result), result.baseline, blocks=own, words=words)
     blocks = kinds.declared(kinds.chosen(exp, VIEWS), exp, frames, setup)
@@ -273,27 +271,6 @@ def _caption(result: SkillResult, what: str, intervals: str) -> str:
 def _by_cell(frame: pd.DataFrame) -> pd.DataFrame:
     """``frame`` with each row named for the charts (column ``cell``): ``official, 4p vs basic``."""
     return frame.assign(cell=[f"{r.rules}, {r.players}p vs {r.field}" for r in frame.itertuples()])
-
-
-def _change_chart(result: SkillResult) -> Chart:
-    """A forest of the changes against the baseline, per round and per match, one row per cell (drawn here, not
-    declared: the changes table has its name)."""
-    ch = result.changes
-    rounds, matches = (ch[ch["kind"] == k].reset_index(drop=True) for k in skill.KINDS)
-    rows = _by_cell(rounds).assign(m_gap=matches["d_gap"], m_low=matches["sim_low"], m_high=matches["sim_high"])
-    margins = [f["margin_pp"].iloc[0] for f in (rounds, matches)]  # in pp
-    cap = _caption(
-        result,
-        f"Change of the edge from the {result.baseline} rules on the same deals; grey bands are the equivalence margins "
-        f"(+/-{fmt.num(margins[0])} pp per round, +/-{fmt.num(margins[1])} pp per match)",
-        f"bars are simultaneous {level(ch)}% intervals (95% for each panel's family)",
-    )
-    panels = [
-        ("change in gap per round", "d_gap", "sim_low", "sim_high", margins[0] / 100, True),
-        ("change in gap per match", "m_gap", "m_low", "m_high", margins[1] / 100, True),
-    ]
-    title = f"Which rules raise or lower the edge? (vs {result.baseline})"
-    return forest_chart(rows, "cell", panels, cap, name="skill-vs-baseline", title=title)
 
 
 def _lead(row: pd.Series, key: str) -> str:
