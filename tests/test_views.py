@@ -136,6 +136,7 @@ def test_views_are_read_from_the_file_in_order_with_their_options(tmp_path):
         ('[[view]]\nkind = "table"\noptions = { csv = "no", columns = [["a", "text", "x"]] }\n', r"options\.csv.*true or false"),
         # a table's CSV is written into the report's folder: its file name can name no other place
         ('[[view]]\nkind = "table"\noptions = { file = "../x", columns = [["a", "text", "x"]] }\n', r"options\.file.*plain"),
+        ('[[view]]\nkind = "table"\noptions = { shown_only = "x", columns = [["a", "text", "x"]] }\n', r"shown_only.*column"),
     ],
 )
 def test_a_bad_view_is_refused_naming_the_key(tmp_path, text, key):
@@ -257,6 +258,21 @@ def test_a_table_view_writes_counts_a_share_with_its_n_bounds_and_a_column_some_
     assert list(table.shown["share (n)"]) == ["25.0% [20.0%, 30.0%] (1,234)", "50.0% [45.0%, 55.0%] (12)"]
     assert list(table.shown["simultaneous"]) == ["", "[-1.23, +4.56]"]
     assert list(table.shown["verdict"]) == ["", "undecided"]
+
+
+def test_a_table_view_shows_text_the_report_wrote_but_leaves_it_out_of_its_csv(tmp_path):
+    """shown_only: a column of text the report computed for the table is shown, and its CSV holds only the numbers
+    (the frame's other columns, in their order)."""
+    exp = _exp(
+        tmp_path,
+        '[[view]]\nkind = "table"\nname = "t"\ntitle = "T"\n'
+        'options = { columns = [["rules", "text", "rules"], ["ratio", "text", "ratio_text"]], shown_only = ["ratio_text"] }\n',
+    )
+    frame = pd.DataFrame({"rules": ["a", "b"], "ratio": [1.5, 0.25], "ratio_text": ["x1.50", "x0.25"], "n": [3, 4]})
+    (table,) = kinds.declared(exp.views, exp, frame, kinds.Setup(lambda what, intervals: what, "official"))
+    assert table.shown.to_dict("list") == {"rules": ["a", "b"], "ratio": ["x1.50", "x0.25"]}
+    assert table.data.to_dict("list") == {"rules": ["a", "b"], "ratio": [1.5, 0.25], "n": [3, 4]}
+    assert "ratio_text" in frame  # the report's frame itself is left as it was
 
 
 def test_distribution_views_read_the_histograms_of_one_field(tmp_path):

@@ -6,8 +6,8 @@ set's paired change of it) and :mod:`unocli.analysis.skill_ladder` (the
 ladders' relative skill, skill shares and leads; :mod:`~unocli.analysis.skill_stored`
 reads stored ones); this module checks the options, unpacks the experiment into
 their :class:`~unocli.analysis.skill.Plan` and hands the frames to the views
-sims/skill.toml declares, drawing itself only the changes' chart and the
-ladders' two tables; the words are in :mod:`unocli.report.analyses.skill_text`.
+sims/skill.toml declares (the ladders' with the text their tables show); the
+findings are in :mod:`unocli.report.analyses.skill_text`.
 """
 
 from __future__ import annotations
@@ -29,10 +29,9 @@ from unocli.report import fmt, kinds
 from unocli.report.analyses import skill_text as text
 from unocli.report.analyses.common import Context, caption
 from unocli.report.experiment import Experiment
-from unocli.report.model import Block, Chart, Section, TableBlock, sentences
+from unocli.report.model import Block, Section, sentences
 from unocli.report.options import policy_list, policy_spec, positive_int
-from unocli.report.views import forest_chart, shown
-from unocli.report.words import level
+from unocli.report.views import shown
 from unocli.study.arm import Arm, check_spec, template_name
 from unocli.study.ladder import ANCHOR
 
@@ -105,7 +104,9 @@ OPTIONS = {
 }
 PLAYED_ONLY = ("ladder_lone", "ladder_games", "ladder_lone_games", "ladder_match_games")
 VIEWS = "skill"  # a file without [[view]] tables draws the shipped file's (sims/skill.toml)
-FRAMES = ("", "changes", "fixed-gaps", "fixed-changes", "gaps-by-cell")
+# the ladders' tables' frames, one per variant: each drawn only when its frame is not empty
+LADDER_FRAMES = ("ladder-cells", "stored-ladder-cells", "ladder-changes", "ladder-changes-unpaired")
+FRAMES = ("", "changes", "fixed-gaps", "fixed-changes", "gaps-by-cell", "changes-by-cell", *LADDER_FRAMES)
 
 
 def plan(exp: Experiment) -> Plan:
@@ -242,16 +243,13 @@ def render(result: SkillResult) -> Section:
     exp, ladder = result.exp, result.ladder
     target = table_arm(exp, result.baseline, exp.players[0], result.player_spec, result.fields[0]).rules.target_score
     own: dict[str, Block] = {"skill-findings": text.findings(result, target)}
-    if not result.changes.empty:
-        own["skill-vs-baseline-chart"] = _change_chart(result)
     if ladder is not None:
         own["skill-ladder-findings"] = text.ladder_findings(ladder, result.baseline)
-        own["skill-measures"] = _cells_table(ladder)
-        if not ladder.changes.empty:
-            own["skill-measures-vs-baseline"] = _ladder_changes_table(ladder, result.baseline)
     frames = {"": result.gaps, "changes": result.changes, "fixed-gaps": result.fixed_gaps}
     frames |= {"fixed-changes": result.fixed_changes, "gaps-by-cell": _by_cell(result.gaps)}
+    frames |= {"changes-by-cell": _by_cell(result.changes), **_ladder_frames(ladder)}
     words = {"player": result.player, "fixed": result.fixed, "match_margin": fmt.num(exp.options["match_margin_pp"])}
+    words |= _ladder_words(ladder)
     setup = kinds.Setup(partial(_caption, result), result.baseline, blocks=own, words=words)
     blocks = kinds.declared(kinds.chosen(exp, VIEWS), exp, frames, setup)
     said = text.answer(result)
@@ -275,27 +273,6 @@ def _by_cell(frame: pd.DataFrame) -> pd.DataFrame:
     return frame.assign(cell=[f"{r.rules}, {r.players}p vs {r.field}" for r in frame.itertuples()])
 
 
-def _change_chart(result: SkillResult) -> Chart:
-    """A forest of the changes against the baseline, per round and per match, one row per cell (drawn here, not
-    declared: the changes table has its name)."""
-    ch = result.changes
-    rounds, matches = (ch[ch["kind"] == k].reset_index(drop=True) for k in skill.KINDS)
-    rows = _by_cell(rounds).assign(m_gap=matches["d_gap"], m_low=matches["sim_low"], m_high=matches["sim_high"])
-    margins = [f["margin_pp"].iloc[0] for f in (rounds, matches)]  # in pp
-    cap = _caption(
-        result,
-        f"Change of the edge from the {result.baseline} rules on the same deals; grey bands are the equivalence margins "
-        f"(+/-{fmt.num(margins[0])} pp per round, +/-{fmt.num(margins[1])} pp per match)",
-        f"bars are simultaneous {level(ch)}% intervals (95% for each panel's family)",
-    )
-    panels = [
-        ("change in gap per round", "d_gap", "sim_low", "sim_high", margins[0] / 100, True),
-        ("change in gap per match", "m_gap", "m_low", "m_high", margins[1] / 100, True),
-    ]
-    title = f"Which rules raise or lower the edge? (vs {result.baseline})"
-    return forest_chart(rows, "cell", panels, cap, name="skill-vs-baseline", title=title)
-
-
 def _lead(row: pd.Series, key: str) -> str:
     """Rounds (``lead_round``) or matches to lead with the interval and the best player: ``7 [7, 9] (strong)``."""
 
@@ -307,106 +284,52 @@ def _lead(row: pd.Series, key: str) -> str:
     return f"{c(row[key])} [{c(row[key + '_low'])}, {c(row[key + '_high'])}] ({row['best_' + key.split('_')[1]]})"
 
 
-def _cells_table(m: LadderMeasures) -> TableBlock:
-    """The three measures per rule set and table size, with their intervals, in one table."""
+def _with_text(frame: pd.DataFrame, columns: dict[str, Any]) -> pd.DataFrame:
+    """``frame`` with a column of text per item of ``columns`` (a function of the row), for a table that shows it
+    and leaves it out of its CSV (``shown_only``)."""
+    return frame.assign(**shown(frame, columns).to_dict("list"))
+
+
+def _ladder_frames(m: LadderMeasures | None) -> dict[str, pd.DataFrame]:
+    """The ladders' cells and changes with the text their tables show, each under the frame of its variant (played or
+    stored ladders; changes all paired or not), the other of each pair empty, so its table is not drawn."""
+    out = dict.fromkeys(LADDER_FRAMES, pd.DataFrame())
+    if m is None:
+        return out
     read = text.stored(m)
-
-    def rel(r: pd.Series) -> str:
-        if not text.relative(r):
-            return "- (no bound in this ladder)" if read else "-"
-        return f"{text.relative(r)} ({r['best']} / {r['bound']})"
-
-    def best(r: pd.Series) -> str:
-        return f"{r['best']}" if r["searched"] else f"{r['best']} (no search player in this ladder)"
-
-    columns = {
-        "players": "players",
-        "rules": "rules",
-        "n deals (rounds / lone / matches)": lambda r: " / ".join(fmt.count(r[k]) for k in ("n_round", "n_lone", "n_match")),
-        **({"best player, rounds": best, "ladder": lambda r: f"{r['source']} (seed {r['seed']})"} if read else {}),
-        "relative skill [95%] (best / bound)": rel,
-        "skill share, round [95%]": lambda r: text.share(r, "share_round"),
-        "skill share, match [95%]": lambda r: text.share(r, "share_match"),
-        "rounds until the best leads random [95%]": lambda r: _lead(r, "lead_round"),
-        "matches until the best leads random [95%]": lambda r: _lead(r, "lead_match"),
+    cells = {
+        "deals_text": lambda r: " / ".join(fmt.count(r[k]) for k in ("n_round", "n_lone", "n_match")),
+        "relative_text": lambda r: (
+            f"{text.relative(r)} ({r['best']} / {r['bound']})"
+            if text.relative(r)
+            else ("- (no bound in this ladder)" if read else "-")
+        ),
+        **{f"{k}_text": partial(text.share, key=k) for k in ("share_round", "share_match")},
+        **{f"{k}_text": partial(_lead, key=k) for k in ("lead_round", "lead_match")},
     }
-    source = (
-        "from the stored ladders (sims/ladder.sh; each row names its folder and seed)" if read else "from ladders on common deals"
-    )
-    lacking = skill_stored.without_search(m.cells) if read else []
+    if read:
+        cells["best_text"] = lambda r: r["best"] if r["searched"] else f"{r['best']} (no search player in this ladder)"
+    out["stored-ladder-cells" if read else "ladder-cells"] = _with_text(m.cells, cells)
+    ch = m.changes
+    if not ch.empty:
+        changes = {
+            "measure_text": lambda r: text.MEASURES[r["measure"]],
+            "ratio_text": lambda r: f"x{r['ratio']:.3f} [{r['ratio_low']:.3f}, {r['ratio_high']:.3f}]",
+            "sim_text": lambda r: f"[{r['sim_low']:.3f}, {r['sim_high']:.3f}]",
+            "paired_text": lambda r: "yes" if r["paired"] else "no: worst case",
+        }
+        out["ladder-changes" if ch["paired"].all() else "ladder-changes-unpaired"] = _with_text(ch, changes)
+    return out
+
+
+def _ladder_words(m: LadderMeasures | None) -> dict[str, str]:
+    """The ladder tables' words: the ratio margin, how the changes were paired, and the cells stored without search."""
+    if m is None:
+        return {}
+    lacking = skill_stored.without_search(m.cells) if text.stored(m) else []
     caveat = (
         f"{'; '.join(lacking)}: the stored ladder rates no search player and no bound, so its best player is a "
         "round-robin policy, not the strongest player, it has no relative skill, and it was not played as matches. "
-        if lacking
-        else ""
     )
-    return TableBlock(
-        "skill-measures",
-        f"Skill and luck per rule set and table size, {source}: relative skill, the share of outcome "
-        "variance due to skill, and the rounds and matches until the best player leads random with 90% chance",
-        shown(m.cells, columns),
-        m.cells,
-        note=caveat + "The best player: the highest-rated policy that is not the bound, per round among the round robin "
-        "and the lone players, per match among the round robin (the match ladders seat no lone player). "
-        "Relative skill: the best player's Luce rating gain over random divided by the clairvoyant bound's (peek, "
-        "the search that sees every hidden card: a bound, not a player); 95% Wald by the delta method, clustered by "
-        "deal. Skill share: Var(true) = Var(observed) - Var(luck) over the round-robin policies' lone-vs-field win "
-        "shares, over one round's (match's) outcome variance (Getty et al. 2018); 95% percentile bootstrap over deals. "
-        "Leads: the fewest rounds (matches) decided between the two after which the best player has won more with 90% "
-        "chance; heads-up every round, at more players the rounds won by one of the two; the rating gap's 95% interval "
-        "mapped through the same count. Every deal is played once per seat rotation; n counts deals (the lone-only "
-        "policies' tables play the first of them). docs/ladder.md.",
-    )
-
-
-def _ladder_changes_table(m: LadderMeasures, baseline: str) -> TableBlock:
-    """Each rule set's change of each measure against the baseline, paired on common deals, with verdicts."""
-    ch = m.changes
-    simultaneous = level(ch)
-    columns = {
-        "players": "players",
-        "rules": "rules",
-        "measure": lambda r: text.MEASURES[r["measure"]],
-        "n deals": lambda r: fmt.count(r["n"]),
-        f"ratio to {baseline} [95%]": lambda r: f"x{r['ratio']:.3f} [{r['ratio_low']:.3f}, {r['ratio_high']:.3f}]",
-        f"simultaneous {simultaneous}%": lambda r: f"[{r['sim_low']:.3f}, {r['sim_high']:.3f}]",
-        "verdict": lambda r: f"{r['verdict']} (x1/{fmt.num(r['margin_ratio'])} to x{fmt.num(r['margin_ratio'])})",
-        "p (Holm)": lambda r: fmt.pvalue(r["p_holm"]),
-    }
-    if ch["paired"].all():
-        how = "on the same deals (paired deal by deal)"
-        interval_text = (
-            "A ratio's interval is exp of the paired interval of the difference of logs, each measure linearised by "
-            "its per-deal influence (delta method; the leads through their normal approximation)."
-        )
-    else:
-        how = text.pairing(ch)
-        columns["paired"] = lambda r: "yes" if r["paired"] else "no: worst case"
-        interval_text = (
-            "The stored ladders share seed and deal indices, so their deals are common, but they hold no per-deal "
-            "figures. The skill shares and the matches to lead come from the round robin alone (no searching player), "
-            "which the report plays again from each folder's command (unless options.ladder_replay is false), "
-            "refusing any that does not reproduce the stored value exactly: those ratios are paired deal by deal "
-            "(exp of the paired interval of the difference of logs, each measure linearised by its per-deal "
-            "influence; the leads through their normal approximation). The relative skill and the rounds to lead "
-            "rest on the stored search player's tables, too costly to play again: their interval (and every "
-            "interval without the replay) is exp of the difference of logs plus or minus t times the sum of the two "
-            "standard errors, the worst case of the unknown correlation (valid whatever it is; wider than paired), "
-            "each log standard error from the stored figures (the relative skill's and the skill shares' 95% "
-            "half-width over 1.96 over the value; the leads' from the best player's rating standard error through "
-            "the derivative of their normal approximation). The relative skill and the rounds to lead are compared "
-            "only between ladders with the same lone players (never a ladder without search against one with it)."
-        )
-    return TableBlock(
-        "skill-measures-vs-baseline",
-        f"Does a house rule change how much skill counts? Each rule set's measure over the {baseline} rules' {how}, "
-        "with verdicts against the ratio margin",
-        shown(ch, columns),
-        ch,
-        note=f"{interval_text} Verdicts by "
-        f"stats.classify on the simultaneous {simultaneous}% intervals (Bonferroni over the {len(ch)} rows, read together) "
-        f"against x1/{fmt.num(m.margin_ratio)} to x{fmt.num(m.margin_ratio)}: larger, beyond the margin; negligible, "
-        "a change within it; equivalent, no change beyond it; unsized, a change of undecided size; else undecided. "
-        "p (Holm): the Holm-adjusted p-value of no change, over the same rows. A measure at or below 0 in either "
-        "rule set (a skill share where luck explains all) has no ratio and no row.",
-    )
+    pairing = text.pairing(m.changes) if not m.changes.empty else ""
+    return {"ladder_margin": fmt.num(m.margin_ratio), "pairing": pairing, "caveat": caveat if lacking else ""}

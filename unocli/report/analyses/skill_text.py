@@ -230,13 +230,11 @@ def best_players(m: LadderMeasures) -> str:
     )
     if lacking:
         bests = ", ".join(f"`{r.best}`" for r in c[~c["searched"].astype(bool)].itertuples())
-        one = len(lacking) == 1
+        cells, its, has = ("cell was", "its", "it has") if len(lacking) == 1 else ("cells were", "their", "they have")
         text += (
-            f"{fmt.count(len(lacking))} {'cell was' if one else 'cells were'} stored without any search player "
-            f"({', '.join(lacking)}): {'its' if one else 'their'} best is a round-robin policy ({bests}), not the "
-            f"strongest player unocli has, so {'it has' if one else 'they have'} no relative skill and "
-            f"{'its' if one else 'their'} rounds to lead are measured with a weaker best player and not compared "
-            "with the official rules'. "
+            f"{fmt.count(len(lacking))} {cells} stored without any search player ({', '.join(lacking)}): {its} best "
+            f"is a round-robin policy ({bests}), not the strongest player unocli has, so {has} no relative skill and "
+            f"{its} rounds to lead are measured with a weaker best player and not compared with the official rules'. "
         )
     return text
 
