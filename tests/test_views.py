@@ -128,6 +128,8 @@ def test_views_are_read_from_the_file_in_order_with_their_options(tmp_path):
         ('[[view]]\nkind = "table"\n', r"view\[0\]\.options\.columns.*needs it"),
         ('[[view]]\nkind = "ecdf"\nquantity = "turns"\noptions = { field = "basic" }\n', r"options\.xlabel.*needs it"),
         ('[[view]]\nkind = "verdicts"\nquantity = "turns"\noptions = { words = ["up"] }\n', r"options\.words"),
+        ('[[view]]\nkind = "verdicts"\nquantity = "turns"\noptions = { cell = ["pp_ci", "x", "lo", "hi"] }\n', r"cell.*verdict"),
+        ('[[view]]\nkind = "verdicts"\nquantity = "turns"\noptions = { cell = ["pp_ci", "x"], verdict = "v" }\n', "cell"),
         ('[[view]]\nkind = "table"\noptions = { columns = [["a", "share:x", "x"]] }\n', r"options\.columns.*FORM:D"),
         ('[[view]]\nkind = "table"\noptions = { columns = [["a", "pair", "x"]] }\n', r"options\.columns"),
         ('[[view]]\nkind = "table"\noptions = { by = "c", columns = [["a", "text", "x"]] }\n', r"options\.label.*needs"),
@@ -208,6 +210,32 @@ def test_a_verdicts_and_a_table_view_show_the_frame_cell_by_cell(tmp_path):
         fmt.ci(m, lo, hi) for m, lo, hi in zip(frame["mean"], frame["low"], frame["high"], strict=False)
     ]
     assert list(shown.shown["q"]) == [">=1000 [>=1000, >=1000]", "7 [7, 7]", "3 [3, 3]", ">=1000 [>=1000, >=1000]"]
+
+
+def test_a_verdicts_view_of_a_frame_of_effects_words_each_cell_with_its_form_and_verdict(tmp_path):
+    """With cell and verdict the frame is read as it is: each cell the form (a share's change in pp) then the word of
+    its verdict ("raises" beyond the margin, the verdict's own word within it); the data gains those words."""
+    exp = _exp(
+        tmp_path,
+        '[[view]]\nkind = "verdicts"\nname = "v"\nquantity = "win_first"\nframe = "turns"\n'
+        'title = "at {level}% and +/-{margin:win_share_pp} pp"\noptions = { arm = "rule", cell = ["pp_ci:1", "d", "lo", '
+        '"hi"], verdict = "said", words = ["raises", "lowers"] }\n',
+    )
+    frame = pd.DataFrame(
+        {"field": ["a", "b", "a", "b"], "players": 4, "rule": ["r", "r", "s", "s"], "n": [100, 100, 100, 90]}
+        | {"d": [0.02, -0.001, -0.03, 0.0], "lo": [0.01, -0.004, -0.05, -0.01], "hi": [0.03, 0.002, -0.02, 0.01]}
+        | {"said": ["larger", "negligible", "larger", "undecided"], "sim_level": 0.975}
+    )
+    (table,) = kinds.declared(exp.views, exp, {"turns": frame}, kinds.Setup(lambda what, intervals: what))
+    assert table.name == "v" and table.title == "at 97.50% and +/-0.50 pp"
+    assert list(table.shown.columns) == ["players", "rule", "a", "b", "n", "holds under"]
+    assert list(table.shown["a"]) == ["+2.0 pp [+1.0, +3.0] raises", "-3.0 pp [-5.0, -2.0] lowers"]
+    assert list(table.shown["b"]) == ["-0.1 pp [-0.4, +0.2] negligible", "+0.0 pp [-1.0, +1.0] undecided"]
+    assert list(table.shown["n"]) == ["100 each", "a 100; b 90"]
+    untested = "(the fields' difference is not tested)"
+    assert list(table.shown["holds under"]) == [f"raises: a; negligible: b {untested}", f"lowers: a; undecided: b {untested}"]
+    assert list(table.data["verdict"]) == ["raises", "negligible", "lowers", "undecided"]
+    assert table.data.drop(columns="verdict").equals(frame)
 
 
 def test_a_view_naming_a_column_its_frame_lacks_is_refused_naming_the_key(tmp_path):

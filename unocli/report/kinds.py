@@ -315,7 +315,11 @@ def _read_ours(exp: Experiment, frames: Mapping[str, pd.DataFrame | None], setup
 
 def _formed(m: re.Match[str], row: pd.Series) -> str:
     """``{FORM[:D] column ...}`` of an ``ours`` text: the ``table`` view's column form (:func:`_column_of`) at ``row``."""
-    column = _column_of(m[1], m[2].split())
+    return _at(_column_of(m[1], m[2].split()), row)
+
+
+def _at(column: Any, row: pd.Series) -> str:
+    """A column form's (:func:`_column_of`) text at ``row``."""
     return str(row[column] if isinstance(column, str) else column(row))
 
 
@@ -328,22 +332,34 @@ def _filled(text: str, setup: Setup, **values: Any) -> str:
 
 
 def _verdicts_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
-    """One row per (players, arm), one column per field: the change on its simultaneous interval and its word."""
-    arm = v.options.get("arm", "arm")
-    d = differences(frame, v.quantity, arm=arm)
+    """One row per (players, arm), one column per field: the change on its simultaneous interval and its word.
+
+    With ``cell`` ([FORM[:D], point, low, high]) the frame is a report's effects as they are (one row per players,
+    arm and field), each cell that column form then the word of its ``verdict`` column's verdict; the data is the
+    frame with those words as its column ``verdict``.
+    """
+    arm, o = v.options.get("arm", "arm"), v.options
+    up, down = o.get("words", ["higher", "lower"])
+    if "cell" in o:
+        form, point = _column_of(o["cell"][0], o["cell"][1:]), o["cell"][1]
+        said = [change_word(str(r[o["verdict"]]), float(r[point]), up, down) for _, r in frame.iterrows()]
+        d = frame.assign(verdict=said)
+    else:
+        d = differences(frame, v.quantity, arm=arm)
     if not len(d):
         return None
-    up, down = v.options.get("words", ["higher", "lower"])
     fields = list(dict.fromkeys(d["field"]))
 
     def cell(r: pd.Series) -> str:
-        change = fmt.signed_ci(r["diff"], r["sim_low"], r["sim_high"], int(v.options.get("decimals", 1)))
+        if "cell" in o:
+            return f"{_at(form, r)} {r['verdict']}"
+        change = fmt.signed_ci(r["diff"], r["sim_low"], r["sim_high"], int(o.get("decimals", 1)))
         return f"{change} {change_word(str(r['verdict']), float(r['diff']), up, down)}"
 
     between = setup.between.get(v.quantity, {})
     table = verdict_matrix(d, ("players", arm), fields, cell, dict(between))
-    title = _filled(v.title, setup, level=level(d), margin=fmt.num(float(d["margin"].iloc[0])))
-    return TableBlock(v.name, title, table, d)
+    margin = {"margin": fmt.num(float(d["margin"].iloc[0]))} if "margin" in d else {}
+    return TableBlock(v.name, _filled(v.title, setup, level=level(d), **margin), table, d)
 
 
 def _interactions_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:

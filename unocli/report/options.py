@@ -181,6 +181,11 @@ def _columns(v: Any) -> str | None:
     return f"must be a list of [heading, form, column...] with forms {', '.join(FORMS)} (FORM:D for D decimals)"
 
 
+def _cell(v: Any) -> str | None:
+    """[FORM[:D], point, column...]: one column's form of a ``table`` view, without its heading."""
+    return None if isinstance(v, list) and not _columns([["", *v]]) else "must be [form, column...], a table column's form"
+
+
 # The words of a chart a view draws, and the columns of its lines, bars or dots ([point, low, high] per value of by).
 _WORDS: dict[str, Check] = {"caption": _text, "intervals": _text, "alt": _text}
 _SERIES: dict[str, Check] = {"columns": _three_columns, "by": _column}
@@ -269,7 +274,7 @@ VIEW_OPTIONS: dict[str, dict[str, Check]] = {
         "intervals": _text,
     },
     "published": {},
-    "verdicts": {"arm": _column, "words": _words, "decimals": _whole},
+    "verdicts": {"arm": _column, "words": _words, "decimals": _whole, "cell": _cell, "verdict": _column},
     "interactions": {"arm": _column},
     "table": {"columns": _columns, "note": _text, "by": _column, "label": _names, "labels": _headings, "file": _file_name},
     "report": {},
@@ -305,6 +310,8 @@ def view_problem(kind: str, options: Mapping[str, Any]) -> tuple[str, str] | Non
             return k, f"a {kind} view needs it"
     if kind == "table" and "by" in options and "label" not in options:
         return "label", "with by, a table view needs the columns that name its rows"
+    if kind == "verdicts" and ("cell" in options) != ("verdict" in options):
+        return "cell", "a verdicts view of a frame of effects needs both cell and verdict"
     if kind == "panels" and any(len(_panel(c)) != 5 + ("by" in options) for c in options["panels"]):
         return "panels", "with by, each panel opens with its value of by: [value, x label, point, low, high, margin]"
     return None

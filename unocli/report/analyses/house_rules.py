@@ -42,7 +42,7 @@ from unocli.report.design import Design, play
 from unocli.report.experiment import Experiment
 from unocli.report.model import Block, Section, TableBlock
 from unocli.report.options import policy_spec, positive_int
-from unocli.report.words import agreement, change_word, level, listed, verdict_matrix
+from unocli.report.words import agreement, change_word, level, listed
 from unocli.study.interaction import FieldInteraction
 from unocli.study.stats import LARGER, WITHIN_MARGIN
 
@@ -96,7 +96,7 @@ class HouseRulesResult(analysis.HouseRules):
 def check(exp: Experiment) -> str | None:
     if len(exp.arms) < 2:
         return "arms: the house-rules analysis needs the baseline arm and at least one house rule"
-    return check_fields(exp) or _reference_error(exp) or kinds.refused(exp, kinds.FRAME_KINDS, FRAMES)
+    return check_fields(exp) or _reference_error(exp) or kinds.refused(exp, (*kinds.FRAME_KINDS, "verdicts"), FRAMES)
 
 
 def _reference_error(exp: Experiment) -> str | None:
@@ -137,14 +137,16 @@ def render(result: HouseRulesResult) -> Section:
     exp, base = result.exp, result.base
     own: dict[str, Block] = {
         **({"house-rules-ranking": _ranking_table(result)} if result.ranking is not None else {}),
-        **{b.name: b for b in _verdict_tables(result)},
     }
     # every interaction of a quantity belongs to its one family
     families = ", ".join(f"{q} {next(iter(v.values()))[0].family}" for q, v in result.between.items() if v)
     skill = result.skill if result.skill is not None else pd.DataFrame(columns=["players"])
     words = {"families": families, "fair": fmt.fixed(result.fair[result.mid], 3)}
     words |= {"skill_player": skill["player"].iloc[0], "skill_field": skill["field"].iloc[0]} if len(skill) else {}
-    setup = kinds.Setup(partial(_caption, result), base, blocks=own, words=words)
+    # the verdicts views read each quantity's interactions by its name in the design
+    named = {"turns": "turns", "first": "win_first", "dealer": "win_dealer"}
+    between = {named[q]: b for q, b in result.between.items()}
+    setup = kinds.Setup(partial(_caption, result), base, between=between, blocks=own, words=words)
     frames = {"": result.frame, "effects": result.effects, "levels": result.table, "skill": skill}
     frames["interactions"] = interactions_frame(result.between, {"first": 100.0, "dealer": 100.0})
     text = answer(result, result.ranking) if result.ranking is not None else ""
@@ -158,27 +160,6 @@ def _caption(result: HouseRulesResult, title: str, intervals: str, policies: str
     return caption(
         result.exp, title, n, rules=f"each house rule alone on top of {result.base}", policies=policies, intervals=intervals
     )
-
-
-def _verdict_tables(result: HouseRulesResult) -> list[TableBlock]:
-    """Per quantity: one row per (players, rule), one column per field with the change and its direction."""
-    blocks = []
-    for q, (what, *_rest) in EFFECTS.items():
-        eff = result.effects.assign(verdict=[direction(r, q) for _, r in result.effects.iterrows()])
-        cell = partial(lambda row, q: f"{value(row, q)} {direction(row, q)}", q=q)
-        table = verdict_matrix(eff, ("players", "rule"), result.fields, cell, result.between.get(q))
-        margin = (
-            f"{fmt.num(result.exp.margins['turns'])} turns"
-            if q == "turns"
-            else f"{fmt.num(result.exp.margins['win_share_pp'])} pp"
-        )
-        title = (
-            f"Each house rule's effect on the {what} under each field of players (simultaneous {level(result.effects)}% "
-            f"intervals, equivalence margin +/-{margin}); the last column says whether the verdict holds under every "
-            "field and what the test of the fields' difference (the interaction, table house-rules-fields-interaction) says"
-        )
-        blocks.append(TableBlock(f"house-rules-{q}-by-field", title, table, eff))
-    return blocks
 
 
 def _ranking_table(result: HouseRulesResult) -> TableBlock:
