@@ -680,3 +680,19 @@ def test_a_table_view_says_yes_or_no_and_a_dash_for_a_best_response_that_is_the_
     frame = frame.assign(best=["always", "never"], now=["never", "never"])
     (table,) = kinds.declared(exp.views, exp, frame, kinds.Setup(lambda what, intervals: what))
     assert list(table.shown["switches"]) == ["yes", "no"] and list(table.shown["gain"]) == ["+1.50 pp [+0.50, +2.50]", "-"]
+
+
+def test_a_table_view_with_label_alone_shows_each_labels_first_row_and_shown_only_columns_stay_out_of_its_csv(tmp_path):
+    """label without by: one row per label, in the frame's order, from its first row; formed writes each
+    {FORM[:D] column ...} of its template as that form writes the row; the CSV is the frame without shown_only."""
+    exp = _exp(
+        tmp_path,
+        '[[view]]\nkind = "table"\nname = "t"\noptions = { label = ["k"], shown_only = ["w"], columns = [["k", "text", "k"], '
+        '["share", "formed", "{share_ci:1 x lo hi} {text w} of {count n}"]] }\n',
+    )
+    frame = pd.DataFrame({"k": ["b", "a", "b"], "x": [0.5, 0.25, 0.9], "lo": [0.4, 0.2, 0.8], "hi": [0.6, 0.3, 1.0]})
+    frame = frame.assign(n=[1000, 20, 5], w=["above", "below", "x"])
+    (table,) = kinds.declared(exp.views, exp, frame, kinds.Setup(lambda what, intervals: what))
+    assert list(table.shown["k"]) == ["b", "a"]
+    assert list(table.shown["share"]) == ["50.0% [40.0%, 60.0%] above of 1,000", "25.0% [20.0%, 30.0%] below of 20"]
+    assert list(table.data.columns) == ["k", "x", "lo", "hi", "n"] and table.data.equals(frame.drop(columns="w"))

@@ -426,6 +426,8 @@ _FORMS: dict[str, Callable[..., Any]] = {
     # a mean (or a change) on its interval, a share's in % (in pp) when the row's quantity column names a share
     "estimate": lambda p, lo, hi, q, d=None: _per_quantity(fmt.estimate, p, lo, hi, q),
     "difference": lambda p, lo, hi, q, d=None: _per_quantity(fmt.difference, p, lo, hi, q),
+    # a template of forms: each "{FORM[:D] column ...}" written as that form writes the row
+    "formed": lambda t, d=None: lambda r: _FORMED.sub(partial(_formed, row=r), t),
 }
 
 
@@ -449,7 +451,8 @@ def formatted(frame: pd.DataFrame, columns: Sequence[Sequence[str]]) -> pd.DataF
 
 def _table_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
     """A frame of the report's as it is, shown column by column (``columns``: [heading, form, column...]), or with
-    ``by`` a long frame shown wide (:func:`_wide`); its words may name ``{level}`` and ``{rows}``."""
+    ``label`` one row per label, with ``by`` a long frame shown wide (:func:`_wide`); its words may name ``{level}``
+    and ``{rows}``. Its CSV is the frame without the columns ``shown_only``."""
     if not len(frame):
         return None
     o = v.options
@@ -458,20 +461,22 @@ def _table_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> 
     def words(text: str) -> str:
         return _filled(text, setup, **values)
 
-    columns = _wide(o, frame) if "by" in o else [(h, frame, _column_of(form, names)) for h, form, *names in o["columns"]]
+    columns = _wide(o, frame) if "label" in o else [(h, frame, _column_of(form, names)) for h, form, *names in o["columns"]]
     table = pd.DataFrame({words(str(h)): shown(rows, {"": c})[""].to_numpy() for h, rows, c in columns})
-    return TableBlock(o.get("file", v.name), words(v.title), table, frame, words(o.get("note", "")))
+    data = frame.drop(columns=o["shown_only"]) if "shown_only" in o else frame  # words computed for the table alone
+    return TableBlock(o.get("file", v.name), words(v.title), table, data, words(o.get("note", "")))
 
 
 def _wide(o: Mapping[str, Any], frame: pd.DataFrame) -> list[tuple[str, pd.DataFrame, Any]]:
     """A long frame's columns shown wide, each (heading, its rows, its column): one row per value of the ``label``
-    columns, in the frame's order; a column whose heading names ``{value}`` once per value of column ``by``, read
-    from that value's rows (headed by ``labels``' entry for the value, if any), every other from the label's first row."""
-    keys, by, labels = o["label"], o["by"], o.get("labels", {})
+    columns, in the frame's order; with ``by``, a column whose heading names ``{value}`` once per value of that
+    column, read from that value's rows (headed by ``labels``' entry for the value, if any); every other column from
+    the label's first row."""
+    keys, by, labels = o["label"], o.get("by"), o.get("labels", {})
     first = frame.drop_duplicates(keys)
     out = []
     for heading, form, *names in o["columns"]:
-        if "{value}" not in heading:
+        if "{value}" not in heading or not by:
             out.append((heading, first, _column_of(form, names)))
             continue
         for value in dict.fromkeys(frame[by]):

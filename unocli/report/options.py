@@ -23,7 +23,7 @@ MARGINS: dict[str, float] = {"win_share_pp": 0.5, "turns": 1.0, "balance": 0.01}
 FORMS = {"text": 1, "optional": 1, "count": 1, "num": 1, "g": 1, "share": 1, "pvalue": 1, "signed_percent": 1, "round": 1}
 FORMS |= {"pair": 2, "counts": 2, "times": 2, "pp_bounds": 2, "share_ci_count": 4, "pp_column_ci_word": 4}
 FORMS |= {"yes_no": 1, "pp_column_ci_unless_same": 5}
-FORMS |= {"fair": 1, "format": 1, "estimate": 4, "difference": 4}
+FORMS |= {"fair": 1, "format": 1, "estimate": 4, "difference": 4, "formed": 1}
 FORMS |= {"ci": 3, "share_ci": 3, "pp_ci": 3, "pp_column_ci": 3, "signed_ci": 3, "interval": 3, "quantile": 3}
 
 
@@ -276,7 +276,15 @@ VIEW_OPTIONS: dict[str, dict[str, Check]] = {
     "published": {},
     "verdicts": {"arm": _column, "words": _words, "decimals": _whole, "cell": _cell, "verdict": _column},
     "interactions": {"arm": _column},
-    "table": {"columns": _columns, "note": _text, "by": _column, "label": _names, "labels": _headings, "file": _file_name},
+    "table": {
+        "columns": _columns,
+        "note": _text,
+        "by": _column,
+        "label": _names,
+        "labels": _headings,
+        "file": _file_name,
+        "shown_only": _names,
+    },
     "report": {},
     "percentiles": {"arm": _column, "field": _text, "ylabel": _text, "caption": _text},
     "histogram": _DISTRIBUTION,
