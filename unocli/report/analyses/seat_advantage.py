@@ -14,6 +14,7 @@ differ, each seat's match share) among them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from dataclasses import fields as fields_of
 from itertools import combinations
@@ -111,7 +112,8 @@ def _by_match(matches: pd.DataFrame) -> pd.DataFrame:
     return matches.assign(seats=group.transform("; ".join), verdicts=verdicts.transform(lambda v: ", ".join(dict.fromkeys(v))))
 
 
-def _listed(ps: list[int]) -> str:
+def _listed(ps: Sequence[object]) -> str:
+    """Table sizes (or what is said of each) joined by commas, or "no table size"."""
     return ", ".join(map(str, ps)) or "no table size"
 
 
@@ -131,7 +133,7 @@ def _answer(r: SeatAdvantageResult) -> str:
             if every:  # the fields' own verdicts elsewhere are in the findings, with the test of their difference
                 where = _sizes(r, every) + " under " + ("every field" if len(r.names) > 1 else f"`{r.names[0]}`")
                 differ = list(split(r.between.get(role, {})).differ)
-                apart = f"two fields' edges differ beyond the margin at {', '.join(map(str, differ))} players"
+                apart = f"two fields' edges differ beyond the margin at {_listed(differ)} players"
                 said = apart if differ else "but the fields cannot be told apart"
                 some = "" if all(v == every for v in sizes.values()) else f"; at other sizes under some fields ({said})"
                 parts.append(f"{who} wins {kind.replace('fair', 'the fair share 1/n')} {where}{some}.")
@@ -151,9 +153,8 @@ def _even_text(r: SeatAdvantageResult) -> str:
     even, margin = even_sizes(m), fmt.num(r.exp.margins["win_share_pp"])
     if len(even) == len(set(m["players"])):
         return f" Over whole matches the seats even out: every seat within +/-{margin} pp of 1/n (equivalence) at every size."
-    shown = ", ".join(map(str, even)) if even else "no table size"
-    n = fmt.count(m["n"].min())
-    return f" That whole matches even the seats out (every seat within +/-{margin} pp of 1/n) is shown at {shown} ({n} matches)."
+    shown = f"{_listed(even)} ({fmt.count(m['n'].min())} matches)"
+    return f" That whole matches even the seats out (every seat within +/-{margin} pp of 1/n) is shown at {shown}."
 
 
 def _between(r: SeatAdvantageResult, role: str, p: int) -> str:
@@ -174,9 +175,9 @@ def _differ_text(r: SeatAdvantageResult, role: str, who: str) -> str:
         + ")"
         for p, items in found.differ.items()
     ]
-    parts.append(f"every pair lies within the margin at {', '.join(map(str, found.within)) or 'no table size'}")
+    parts.append(f"every pair lies within the margin at {_listed(found.within)}")
     if found.undecided:
-        parts.append(f"the fields cannot be told apart (undecided) at {', '.join(map(str, found.undecided))}")
+        parts.append(f"the fields cannot be told apart (undecided) at {_listed(found.undecided)}")
     return head + "; ".join(parts) + "."
 
 
@@ -186,8 +187,7 @@ def _findings(r: SeatAdvantageResult) -> list[str]:
     for role, who in ROLES:
         verdicts = sides(r.table, role)
         same = [f"{p} ({next(iter(v.values()))})" for p, v in verdicts.items() if len(set(v.values())) == 1]
-        text = f"The side of 1/n the {who}'s 95% interval lies on is the same under all fields at "
-        text += ", ".join(same) or "no table size"
+        text = f"The side of 1/n the {who}'s 95% interval lies on is the same under all fields at {_listed(same)}"
         split_at = [(p, v) for p, v in verdicts.items() if len(set(v.values())) > 1]
         if split_at:
             text += "; the labels differ between fields at " + "; ".join(
@@ -201,7 +201,7 @@ def _findings(r: SeatAdvantageResult) -> list[str]:
         n = fmt.count(s["n"].iloc[0])
         out.append(f"{name}: the player who takes the first turn wins {first} (n = {n} rounds per table size).")
         dealer = "; ".join(f"{_share(s, p, 'dealer')} at {p}" for p in players)
-        rejected = ", ".join(str(p) for p in players if s.loc[p, "chi2_p_holm"] < ALPHA) or "no table size"
+        rejected = _listed([p for p in players if s.loc[p, "chi2_p_holm"] < ALPHA])
         out.append(
             f"{name}: the dealer wins {dealer} players; equal seat shares are rejected (chi-square, Holm-adjusted p < 0.05 "
             f"over the table's {len(r.table)} tests) at {rejected}."
@@ -211,8 +211,8 @@ def _findings(r: SeatAdvantageResult) -> list[str]:
 
 def _share(table: pd.DataFrame, p: int, role: str) -> str:
     """The ``role``'s win share at ``p`` players with its Wilson interval, from a field's rows indexed by players."""
-    point, low, high = ROLE_COLUMNS[role]
-    return fmt.share_ci(table.loc[p, point], table.loc[p, low], table.loc[p, high], 1)
+    point, low, high = (table.loc[p, c] for c in ROLE_COLUMNS[role])
+    return fmt.share_ci(point, low, high, 1)
 
 
 def _match_findings(r: SeatAdvantageResult) -> list[str]:
