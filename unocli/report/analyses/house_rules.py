@@ -204,42 +204,31 @@ EFFECTS = {
 }
 
 
-def word(row: pd.Series, q: str) -> str:
-    """A ranking figure's verdict as the word for its change ("lengthens" only beyond the margin; "negligible", ...)."""
-    if not row[f"{q}_verdict"]:
-        return "not measured"
-    up, down = FIGURES[q][2]
-    return change_word(str(row[f"{q}_verdict"]), float(row[q]), up, down)
-
-
 def shown(table: pd.DataFrame, margins: dict[str, float]) -> pd.DataFrame:
     """The ranking as a reader sees it: each figure with its interval and its word."""
     out = pd.DataFrame({"rank": table["rank"], "rule": table["rule"], "n (deals)": table["n"].map(fmt.count)})
     played = bool(table["skill_verdict"].astype(bool).any())  # options.skill_games = 0 plays no skill gap at all
-    missing = "not measured (a knob of the players, not a rule)"
     for q, (title, key, _words) in FIGURES.items():
-        if q == "skill" and not played:
-            continue
-        margin = fmt.num(margins[key] if key != "balance" else 100 * margins[key])
-        cells = []
-        for _, r in table.iterrows():
-            if not r[f"{q}_verdict"]:
-                cells.append(missing)
-                continue
-            if q == "turns":
-                text = fmt.signed_ci(r[q], r[f"{q}_low"], r[f"{q}_high"], 1)
-            else:  # the ranking keeps pp; fmt's pp figures take shares
-                text = fmt.pp_ci(r[q] / 100, r[f"{q}_low"] / 100, r[f"{q}_high"] / 100, 2)
-            extra = {
-                "turns": f" ({fmt.fixed(100 * r['turns_rel'], 1, sign=True)}%)",
-                "first": f" (x{r['first_x_official']:.2f} -> x{r['first_x_rule']:.2f} of the fair share)",
-                "spread": f" ({fmt.fixed(r['spread_official'], 1)} -> {fmt.fixed(r['spread_rule'], 1)} pp)",
-                "skill": "",
-            }[q]
-            cells.append(f"{text}{extra}: {word(r, q)}")
-        out[f"{title}, margin +/-{margin}{' turns' if q == 'turns' else ' pp'}"] = cells
+        if q != "skill" or played:
+            margin = fmt.num(margins[key] if key != "balance" else 100 * margins[key]) + (" turns" if q == "turns" else " pp")
+            out[f"{title}, margin +/-{margin}"] = [_figure(r, q) for _, r in table.iterrows()]
     out["beyond the margin"] = [f"{n} of {4 if v else 3}" for n, v in zip(table["larger"], table["skill_verdict"], strict=True)]
     return out
+
+
+def _figure(r: pd.Series, q: str) -> str:
+    """A ranking figure as a reader sees it: its change on its interval, what it changes, the word for its verdict."""
+    if not r[f"{q}_verdict"]:
+        return "not measured (a knob of the players, not a rule)"
+    if q == "turns":
+        text = f"{fmt.signed_ci(r[q], r[f'{q}_low'], r[f'{q}_high'], 1)} ({fmt.fixed(100 * r['turns_rel'], 1, sign=True)}%)"
+    else:  # the ranking keeps pp; fmt's pp figures take shares
+        text = fmt.pp_ci(r[q] / 100, r[f"{q}_low"] / 100, r[f"{q}_high"] / 100, 2)
+    extra = {
+        "first": f" (x{r['first_x_official']:.2f} -> x{r['first_x_rule']:.2f} of the fair share)",
+        "spread": f" ({fmt.fixed(r['spread_official'], 1)} -> {fmt.fixed(r['spread_rule'], 1)} pp)",
+    }
+    return f"{text}{extra.get(q, '')}: {change_word(str(r[f'{q}_verdict']), float(r[q]), *FIGURES[q][2])}"
 
 
 def _names(result: HouseRulesResult, rules: list[str], most: int = 3) -> str:
