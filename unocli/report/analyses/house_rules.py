@@ -40,7 +40,7 @@ from unocli.report.analyses.fields import (
 )
 from unocli.report.design import Design, play
 from unocli.report.experiment import Experiment
-from unocli.report.model import Block, Section, TableBlock
+from unocli.report.model import Section, TableBlock
 from unocli.report.options import policy_spec, positive_int
 from unocli.report.words import agreement, change_word, level, listed
 from unocli.study.interaction import FieldInteraction
@@ -135,9 +135,7 @@ def compute(exp: Experiment, ctx: Context) -> HouseRulesResult:
 def render(result: HouseRulesResult) -> Section:
     """The answer, the declared views (sims/house-rules.toml), the report's own tables and charts, the findings."""
     exp, base = result.exp, result.base
-    own: dict[str, Block] = {
-        **({"house-rules-ranking": _ranking_table(result)} if result.ranking is not None else {}),
-    }
+    own = {"house-rules-ranking": _ranking_table(result)} if result.ranking is not None else {}
     # every interaction of a quantity belongs to its one family
     families = ", ".join(f"{q} {next(iter(v.values()))[0].family}" for q, v in result.between.items() if v)
     skill = result.skill if result.skill is not None else pd.DataFrame(columns=["players"])
@@ -264,13 +262,10 @@ def answer(result: HouseRulesResult, table: pd.DataFrame) -> str:
         ("skill", ("wider", "narrower"), f"`{player}` skill gap (beyond +/-{fmt.num(m['win_share_pp'])} pp)"),
     ):
         big = table[table[f"{q}_verdict"] == LARGER]
-        sides = [(w, list(big.loc[sign * big[q] > 0, "rule"])) for w, sign in ((up, 1), (down, -1))]
-        sides = [(w, rules) for w, rules in sides if rules]
-        if sides:
-            (w0, r0), rest = sides[0], sides[1:]
-            clauses.append(
-                f"{w0.capitalize()} {what}: {_names(result, r0)}" + "".join(f"; {w}: {_names(result, r)}" for w, r in rest)
-            )
+        sides = [(w, rules) for w, sign in ((up, 1), (down, -1)) if (rules := list(big.loc[sign * big[q] > 0, "rule"]))]
+        said = "; ".join(f"{w}{f' {what}' if k == 0 else ''}: {_names(result, rules)}" for k, (w, rules) in enumerate(sides))
+        if said:  # "Longer rounds (...): a and b; shorter: c"
+            clauses.append(said[0].upper() + said[1:])
     text = f"**Answer ({result.mid} players, every seat `{result.ref}`).** "
     text += ". ".join(clauses) + "." if clauses else "No house rule changes any figure beyond its margin."
     quiet = table[table["larger"] == 0]
