@@ -696,3 +696,14 @@ def test_a_table_view_with_label_alone_shows_each_labels_first_row_and_shown_onl
     assert list(table.shown["k"]) == ["b", "a"]
     assert list(table.shown["share"]) == ["50.0% [40.0%, 60.0%] above of 1,000", "25.0% [20.0%, 30.0%] below of 20"]
     assert list(table.data.columns) == ["k", "x", "lo", "hi", "n"] and table.data.equals(frame.drop(columns="w"))
+
+
+def test_a_table_view_drops_a_column_blank_in_every_row_only_when_asked(tmp_path):
+    """drop_blank: a column with no cell written (a figure the run did not measure) is left out; one blank in some
+    rows only stays; without the option every column is shown."""
+    columns = '[["a", "text", "a"], ["b", "text", "b"], ["c", "text", "c"]]'
+    frame = pd.DataFrame({"a": ["x", "y"], "b": ["", ""], "c": ["", "z"]})
+    for option, shown in (("drop_blank = true, ", ["a", "c"]), ("", ["a", "b", "c"])):
+        exp = _exp(tmp_path, f'[[view]]\nkind = "table"\nname = "t"\noptions = {{ {option}columns = {columns} }}\n')
+        (table,) = kinds.declared(exp.views, exp, frame, kinds.Setup(lambda what, intervals: what))
+        assert list(table.shown.columns) == shown and table.data is frame

@@ -452,7 +452,8 @@ def formatted(frame: pd.DataFrame, columns: Sequence[Sequence[str]]) -> pd.DataF
 def _table_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
     """A frame of the report's as it is, shown column by column (``columns``: [heading, form, column...]), or with
     ``label`` one row per label, with ``by`` a long frame shown wide (:func:`_wide`); its words may name ``{level}``
-    and ``{rows}``. Its CSV is the frame without the columns ``shown_only``."""
+    and ``{rows}``. Its CSV is the frame without the columns ``shown_only``; ``drop_blank`` leaves out a column
+    whose every cell is blank."""
     if not len(frame):
         return None
     o = v.options
@@ -463,6 +464,8 @@ def _table_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> 
 
     columns = _wide(o, frame) if "label" in o else [(h, frame, _column_of(form, names)) for h, form, *names in o["columns"]]
     table = pd.DataFrame({words(str(h)): shown(rows, {"": c})[""].to_numpy() for h, rows, c in columns})
+    if o.get("drop_blank"):  # a column of a figure the run did not measure
+        table = table.loc[:, table.ne("").any()]
     data = frame.drop(columns=o["shown_only"]) if "shown_only" in o else frame  # words computed for the table alone
     return TableBlock(o.get("file", v.name), words(v.title), table, data, words(o.get("note", "")))
 

@@ -284,6 +284,7 @@ VIEW_OPTIONS: dict[str, dict[str, Check]] = {
         "labels": _headings,
         "file": _file_name,
         "shown_only": _names,
+        "drop_blank": _bool,
     },
     "report": {},
     "percentiles": {"arm": _column, "field": _text, "ylabel": _text, "caption": _text},

@@ -40,7 +40,7 @@ from unocli.report.analyses.fields import (
 )
 from unocli.report.design import Design, play
 from unocli.report.experiment import Experiment
-from unocli.report.model import Section, TableBlock
+from unocli.report.model import Section
 from unocli.report.options import policy_spec, positive_int
 from unocli.report.words import agreement, change_word, level, listed
 from unocli.study.interaction import FieldInteraction
@@ -70,7 +70,7 @@ OPTIONS = {
 
 
 VIEWS = "house-rules"  # a file without [[view]] tables draws the shipped file's
-FRAMES = ("", "effects", "levels", "interactions", "skill")  # the design's, the matrix's effects and levels, ..., the skill gap
+FRAMES = ("", "effects", "levels", "interactions", "skill", "ranking")  # the design's, the matrix's, ..., the ranking
 
 
 @dataclass(frozen=True)
@@ -133,9 +133,8 @@ def compute(exp: Experiment, ctx: Context) -> HouseRulesResult:
 
 
 def render(result: HouseRulesResult) -> Section:
-    """The answer, the declared views (sims/house-rules.toml), the report's own tables and charts, the findings."""
+    """The answer, the declared views (sims/house-rules.toml) and the findings."""
     exp, base = result.exp, result.base
-    own = {"house-rules-ranking": _ranking_table(result)} if result.ranking is not None else {}
     # every interaction of a quantity belongs to its one family
     families = ", ".join(f"{q} {next(iter(v.values()))[0].family}" for q, v in result.between.items() if v)
     skill = result.skill if result.skill is not None else pd.DataFrame(columns=["players"])
@@ -144,12 +143,35 @@ def render(result: HouseRulesResult) -> Section:
     # the verdicts views read each quantity's interactions by its name in the design
     named = {"turns": "turns", "first": "win_first", "dealer": "win_dealer"}
     between = {named[q]: b for q, b in result.between.items()}
-    setup = kinds.Setup(partial(_caption, result), base, between=between, blocks=own, words=words)
+    setup = kinds.Setup(partial(_caption, result), base, between=between, words=words | _ranking_words(result))
     frames = {"": result.frame, "effects": result.effects, "levels": result.table, "skill": skill}
+    frames["ranking"] = ranked(result.ranking) if result.ranking is not None else pd.DataFrame()
     frames["interactions"] = interactions_frame(result.between, {"first": 100.0, "dealer": 100.0})
     text = answer(result, result.ranking) if result.ranking is not None else ""
     played = f"Baseline {base}; fields of players: {fields_text(result.fields)} (every seat plays the field's policy)."
     return section(exp, text, played + field_notes(exp), findings(result), result.games, frames, setup, VIEWS)
+
+
+def _ranking_words(result: HouseRulesResult) -> dict[str, str]:
+    """The ranking table's title words: its setup, the levels of its intervals, the skill gap, the spread's margin."""
+    table, opts = result.ranking, result.exp.options
+    if table is None or not len(table):
+        return {}
+    r0 = table.iloc[0]
+    skill = (
+        f"one `{opts['skill_player']}` player's edge (share minus 1/n) among `{opts['skill_field']}`, seats rotated, on "
+        "the skill-gap table's simultaneous intervals (the skill report's share of outcome variance due to skill is not "
+        "measured per house rule, so the skill gap stands in for it)"
+        if result.skill is not None and len(result.skill)
+        else "the skill gap was not played (options.skill_games = 0)"
+    )
+    return {
+        "ranked": f"{r0['players']} players, every seat `{r0['field']}`, {fmt.count(r0['n'])} deals",
+        "effects_level": level(result.effects),
+        "spread_level": fmt.fixed(100 * r0["level_spread"], 2),
+        "skill_gap": skill,
+        "spread_margin": fmt.num(100 * result.exp.margins["balance"]),
+    }
 
 
 def _caption(result: HouseRulesResult, title: str, intervals: str, policies: str | None = None, n: str | None = None) -> str:
@@ -160,40 +182,16 @@ def _caption(result: HouseRulesResult, title: str, intervals: str, policies: str
     )
 
 
-def _ranking_table(result: HouseRulesResult) -> TableBlock:
-    table, opts, m = result.ranking, result.exp.options, result.exp.margins
-    assert table is not None
-    r0 = table.iloc[0]
-    skill = (
-        f"one `{opts['skill_player']}` player's edge (share minus 1/n) among `{opts['skill_field']}`, seats rotated, on "
-        "the skill-gap table's simultaneous intervals (the skill report's share of outcome variance due to skill is not "
-        "measured per house rule, so the skill gap stands in for it)"
-        if result.skill is not None and len(result.skill)
-        else "the skill gap was not played (options.skill_games = 0)"
-    )
-    title = (
-        f"The house rules ranked against {result.base}, {r0['players']} players, every seat `{r0['field']}`, "
-        f"{fmt.count(r0['n'])} deals, each rule on the same deals as {result.base}. Length and the first player's "
-        f"edge (share minus 1/n; x: relative to the fair share) on the matrix's simultaneous {level(result.effects)}% intervals; "
-        f"the seat spread (largest gap between two seats' win shares) on a normal interval with its block-bootstrap "
-        f"standard error, simultaneous {fmt.fixed(100 * r0['level_spread'], 2)}% over the {len(table)} rows; the "
-        f"skill gap: {skill}. Margins +/-{fmt.num(m['turns'])} turns, +/-{fmt.num(m['win_share_pp'])} pp, "
-        f"+/-{fmt.num(100 * m['balance'])} pp of spread. Sorted by {SORT_KEY}"
-    )
-    return TableBlock("house-rules-ranking", title, shown(table, m), table)
-
-
 # ---------------------------------------------------------------- the words: the answer, the ranking, the findings
 
 
-#: The ranking's four figures: key -> (column title, margin key of [margins], words for up / down).
+#: The ranking's four figures: key -> the words for a change up and down.
 FIGURES = {
-    "turns": ("length of a round (turns)", "turns", ("lengthens", "shortens")),
-    "first": ("first player's edge (pp)", "win_share_pp", ("raises", "lowers")),
-    "spread": ("seat spread (pp)", "balance", ("widens", "narrows")),
-    "skill": ("skill gap (pp)", "win_share_pp", ("widens", "narrows")),
+    "turns": ("lengthens", "shortens"),
+    "first": ("raises", "lowers"),
+    "spread": ("widens", "narrows"),
+    "skill": ("widens", "narrows"),
 }
-SORT_KEY = "how many of the four figures change by more than their margin, then the size of the length change"
 #: The matrix's quantities: key -> (what, point column, simultaneous low, high, verdict column, words for up / down).
 EFFECTS = {
     "turns": ("length", "d_turns", "turns_sim_low", "turns_sim_high", "turns_verdict", ("lengthens", "shortens")),
@@ -202,16 +200,13 @@ EFFECTS = {
 }
 
 
-def shown(table: pd.DataFrame, margins: dict[str, float]) -> pd.DataFrame:
-    """The ranking as a reader sees it: each figure with its interval and its word."""
-    out = pd.DataFrame({"rank": table["rank"], "rule": table["rule"], "n (deals)": table["n"].map(fmt.count)})
-    played = bool(table["skill_verdict"].astype(bool).any())  # options.skill_games = 0 plays no skill gap at all
-    for q, (title, key, _words) in FIGURES.items():
-        if q != "skill" or played:
-            margin = fmt.num(margins[key] if key != "balance" else 100 * margins[key]) + (" turns" if q == "turns" else " pp")
-            out[f"{title}, margin +/-{margin}"] = [_figure(r, q) for _, r in table.iterrows()]
-    out["beyond the margin"] = [f"{n} of {4 if v else 3}" for n, v in zip(table["larger"], table["skill_verdict"], strict=True)]
-    return out
+def ranked(table: pd.DataFrame) -> pd.DataFrame:
+    """The ranking with its table's words (sims/house-rules.toml): each figure's cell, its interval and its word
+    (blank for a skill gap not played, ``options.skill_games = 0``), and how many figures are beyond their margin."""
+    played = bool(table["skill_verdict"].astype(bool).any())
+    cells = {f"{q}_cell": [_figure(r, q) if q != "skill" or played else "" for _, r in table.iterrows()] for q in FIGURES}
+    beyond = [f"{n} of {4 if v else 3}" for n, v in zip(table["larger"], table["skill_verdict"], strict=True)]
+    return table.assign(**cells, beyond=beyond)
 
 
 def _figure(r: pd.Series, q: str) -> str:
@@ -226,7 +221,7 @@ def _figure(r: pd.Series, q: str) -> str:
         "first": f" (x{r['first_x_official']:.2f} -> x{r['first_x_rule']:.2f} of the fair share)",
         "spread": f" ({fmt.fixed(r['spread_official'], 1)} -> {fmt.fixed(r['spread_rule'], 1)} pp)",
     }
-    return f"{text}{extra.get(q, '')}: {change_word(str(r[f'{q}_verdict']), float(r[q]), *FIGURES[q][2])}"
+    return f"{text}{extra.get(q, '')}: {change_word(str(r[f'{q}_verdict']), float(r[q]), *FIGURES[q])}"
 
 
 def _names(result: HouseRulesResult, rules: list[str], most: int = 3) -> str:
