@@ -192,11 +192,11 @@ FIGURES = {
     "spread": ("widens", "narrows"),
     "skill": ("widens", "narrows"),
 }
-#: The matrix's quantities: key -> (what, point column, simultaneous low, high, verdict column, words for up / down).
+#: The matrix's quantities: key -> (what, words for up / down); its columns d_KEY, KEY_sim_low, KEY_sim_high, KEY_verdict.
 EFFECTS = {
-    "turns": ("length", "d_turns", "turns_sim_low", "turns_sim_high", "turns_verdict", ("lengthens", "shortens")),
-    "first": ("first player's share", "d_first", "first_sim_low", "first_sim_high", "first_verdict", ("raises", "lowers")),
-    "dealer": ("dealer's share", "d_dealer", "dealer_sim_low", "dealer_sim_high", "dealer_verdict", ("raises", "lowers")),
+    "turns": ("length", ("lengthens", "shortens")),
+    "first": ("first player's share", ("raises", "lowers")),
+    "dealer": ("dealer's share", ("raises", "lowers")),
 }
 
 
@@ -275,16 +275,13 @@ def answer(result: HouseRulesResult, table: pd.DataFrame) -> str:
 
 def value(row: pd.Series, q: str) -> str:
     """A matrix effect with its simultaneous interval: turns, or a share's change in pp."""
-    _, point, low, high, _, _ = EFFECTS[q]
-    if q == "turns":
-        return fmt.signed_ci(row[point], row[low], row[high], 1)
-    return fmt.pp_ci(row[point], row[low], row[high], 2)
+    figure = (row[f"d_{q}"], row[f"{q}_sim_low"], row[f"{q}_sim_high"])
+    return fmt.signed_ci(*figure, 1) if q == "turns" else fmt.pp_ci(*figure, 2)
 
 
 def direction(row: pd.Series, q: str) -> str:
     """A verdict as a direction: "lengthens"/"raises" or "shortens"/"lowers" only beyond the margin (:func:`change_word`)."""
-    _, point, _, _, verdict, (up, down) = EFFECTS[q]
-    return change_word(str(row[verdict]), float(row[point]), up, down)
+    return change_word(str(row[f"{q}_verdict"]), float(row[f"d_{q}"]), *EFFECTS[q][1])
 
 
 def rule_verdicts(result: HouseRulesResult, rule: str, p: int, q: str) -> dict[str, str]:
