@@ -11,6 +11,7 @@ knob, so the skill gap (which seats its own policies) is not measured for the kn
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -23,8 +24,8 @@ from unocli.game.rules import resolve_rules
 from unocli.kernel import play_rows
 from unocli.kernel.encode import FIRST_PLAYER, WINNER
 from unocli.report.analyses import Context, house_rules
-from unocli.report.analyses.house_rules import shown
 from unocli.report.experiment import load_experiment
+from unocli.report.model import TableBlock
 from unocli.run.backends import LocalBackend
 
 GAMES, SEED = 400, 21
@@ -170,12 +171,18 @@ def test_the_matrix_balance_column_is_one_adjusted_family(result):
     assert f"simultaneous over the {len(eff)} rule x table size x field cells" in finding
 
 
+def _ranking(result) -> TableBlock:
+    return next(b for b in house_rules.render(result).blocks if getattr(b, "name", "") == "house-rules-ranking")
+
+
 def test_a_run_without_the_skill_gap_has_no_skill_column(result):
-    blank = result.ranking.assign(skill_verdict="", skill=np.nan, larger=0)
-    table = shown(blank, result.exp.margins)
-    assert not [c for c in table.columns if c.startswith("skill gap")]
-    assert set(table["beyond the margin"]) == {"0 of 3"}  # three figures measured, none beyond its margin
-    full = shown(result.ranking, result.exp.margins)
+    blank = replace(result, ranking=result.ranking.assign(skill_verdict="", skill=np.nan, larger=0), skill=None)
+    table = _ranking(blank)
+    assert not [c for c in table.shown.columns if c.startswith("skill gap")]
+    assert set(table.shown["beyond the margin"]) == {"0 of 3"}  # three figures measured, none beyond its margin
+    assert "the skill gap: the skill gap was not played (options.skill_games = 0)." in table.title
+    assert list(table.data.columns) == list(blank.ranking.columns)  # the CSV: the ranking as computed
+    full = _ranking(result).shown
     column = next(c for c in full.columns if c.startswith("skill gap"))
     assert full.set_index("rule").loc["seven-o-next", column] == "not measured (a knob of the players, not a rule)"
 

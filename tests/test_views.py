@@ -128,6 +128,8 @@ def test_views_are_read_from_the_file_in_order_with_their_options(tmp_path):
         ('[[view]]\nkind = "table"\n', r"view\[0\]\.options\.columns.*needs it"),
         ('[[view]]\nkind = "ecdf"\nquantity = "turns"\noptions = { field = "basic" }\n', r"options\.xlabel.*needs it"),
         ('[[view]]\nkind = "verdicts"\nquantity = "turns"\noptions = { words = ["up"] }\n', r"options\.words"),
+        ('[[view]]\nkind = "verdicts"\nquantity = "turns"\noptions = { cell = ["pp_ci", "x", "lo", "hi"] }\n', r"cell.*verdict"),
+        ('[[view]]\nkind = "verdicts"\nquantity = "turns"\noptions = { cell = ["pp_ci", "x"], verdict = "v" }\n', "cell"),
         ('[[view]]\nkind = "table"\noptions = { columns = [["a", "share:x", "x"]] }\n', r"options\.columns.*FORM:D"),
         ('[[view]]\nkind = "table"\noptions = { columns = [["a", "pair", "x"]] }\n', r"options\.columns"),
         ('[[view]]\nkind = "table"\noptions = { by = "c", columns = [["a", "text", "x"]] }\n', r"options\.label.*needs"),
@@ -212,6 +214,32 @@ def test_a_verdicts_and_a_table_view_show_the_frame_cell_by_cell(tmp_path):
         fmt.ci(m, lo, hi) for m, lo, hi in zip(frame["mean"], frame["low"], frame["high"], strict=False)
     ]
     assert list(shown.shown["q"]) == [">=1000 [>=1000, >=1000]", "7 [7, 7]", "3 [3, 3]", ">=1000 [>=1000, >=1000]"]
+
+
+def test_a_verdicts_view_of_a_frame_of_effects_words_each_cell_with_its_form_and_verdict(tmp_path):
+    """With cell and verdict the frame is read as it is: each cell the form (a share's change in pp) then the word of
+    its verdict ("raises" beyond the margin, the verdict's own word within it); the data gains those words."""
+    exp = _exp(
+        tmp_path,
+        '[[view]]\nkind = "verdicts"\nname = "v"\nquantity = "win_first"\nframe = "turns"\n'
+        'title = "at {level}% and +/-{margin:win_share_pp} pp"\noptions = { arm = "rule", cell = ["pp_ci:1", "d", "lo", '
+        '"hi"], verdict = "said", words = ["raises", "lowers"] }\n',
+    )
+    frame = pd.DataFrame(
+        {"field": ["a", "b", "a", "b"], "players": 4, "rule": ["r", "r", "s", "s"], "n": [100, 100, 100, 90]}
+        | {"d": [0.02, -0.001, -0.03, 0.0], "lo": [0.01, -0.004, -0.05, -0.01], "hi": [0.03, 0.002, -0.02, 0.01]}
+        | {"said": ["larger", "negligible", "larger", "undecided"], "sim_level": 0.975}
+    )
+    (table,) = kinds.declared(exp.views, exp, {"turns": frame}, kinds.Setup(lambda what, intervals: what))
+    assert table.name == "v" and table.title == "at 97.50% and +/-0.50 pp"
+    assert list(table.shown.columns) == ["players", "rule", "a", "b", "n", "holds under"]
+    assert list(table.shown["a"]) == ["+2.0 pp [+1.0, +3.0] raises", "-3.0 pp [-5.0, -2.0] lowers"]
+    assert list(table.shown["b"]) == ["-0.1 pp [-0.4, +0.2] negligible", "+0.0 pp [-1.0, +1.0] undecided"]
+    assert list(table.shown["n"]) == ["100 each", "a 100; b 90"]
+    untested = "(the fields' difference is not tested)"
+    assert list(table.shown["holds under"]) == [f"raises: a; negligible: b {untested}", f"lowers: a; undecided: b {untested}"]
+    assert list(table.data["verdict"]) == ["raises", "negligible", "lowers", "undecided"]
+    assert table.data.drop(columns="verdict").equals(frame)
 
 
 def test_a_view_naming_a_column_its_frame_lacks_is_refused_naming_the_key(tmp_path):
@@ -701,3 +729,30 @@ def test_a_table_view_says_yes_or_no_and_a_dash_for_a_best_response_that_is_the_
     frame = frame.assign(best=["always", "never"], now=["never", "never"])
     (table,) = kinds.declared(exp.views, exp, frame, kinds.Setup(lambda what, intervals: what))
     assert list(table.shown["switches"]) == ["yes", "no"] and list(table.shown["gain"]) == ["+1.50 pp [+0.50, +2.50]", "-"]
+
+
+def test_a_table_view_with_label_alone_shows_each_labels_first_row_and_shown_only_columns_stay_out_of_its_csv(tmp_path):
+    """label without by: one row per label, in the frame's order, from its first row; formed writes each
+    {FORM[:D] column ...} of its template as that form writes the row; the CSV is the frame without shown_only."""
+    exp = _exp(
+        tmp_path,
+        '[[view]]\nkind = "table"\nname = "t"\noptions = { label = ["k"], shown_only = ["w"], columns = [["k", "text", "k"], '
+        '["share", "formed", "{share_ci:1 x lo hi} {text w} of {count n}"]] }\n',
+    )
+    frame = pd.DataFrame({"k": ["b", "a", "b"], "x": [0.5, 0.25, 0.9], "lo": [0.4, 0.2, 0.8], "hi": [0.6, 0.3, 1.0]})
+    frame = frame.assign(n=[1000, 20, 5], w=["above", "below", "x"])
+    (table,) = kinds.declared(exp.views, exp, frame, kinds.Setup(lambda what, intervals: what))
+    assert list(table.shown["k"]) == ["b", "a"]
+    assert list(table.shown["share"]) == ["50.0% [40.0%, 60.0%] above of 1,000", "25.0% [20.0%, 30.0%] below of 20"]
+    assert list(table.data.columns) == ["k", "x", "lo", "hi", "n"] and table.data.equals(frame.drop(columns="w"))
+
+
+def test_a_table_view_drops_a_column_blank_in_every_row_only_when_asked(tmp_path):
+    """drop_blank: a column with no cell written (a figure the run did not measure) is left out; one blank in some
+    rows only stays; without the option every column is shown."""
+    columns = '[["a", "text", "a"], ["b", "text", "b"], ["c", "text", "c"]]'
+    frame = pd.DataFrame({"a": ["x", "y"], "b": ["", ""], "c": ["", "z"]})
+    for option, shown in (("drop_blank = true, ", ["a", "c"]), ("", ["a", "b", "c"])):
+        exp = _exp(tmp_path, f'[[view]]\nkind = "table"\nname = "t"\noptions = {{ {option}columns = {columns} }}\n')
+        (table,) = kinds.declared(exp.views, exp, frame, kinds.Setup(lambda what, intervals: what))
+        assert list(table.shown.columns) == shown and table.data is frame

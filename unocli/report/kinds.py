@@ -315,7 +315,11 @@ def _read_ours(exp: Experiment, frames: Mapping[str, pd.DataFrame | None], setup
 
 def _formed(m: re.Match[str], row: pd.Series) -> str:
     """``{FORM[:D] column ...}`` of an ``ours`` text: the ``table`` view's column form (:func:`_column_of`) at ``row``."""
-    column = _column_of(m[1], m[2].split())
+    return _at(_column_of(m[1], m[2].split()), row)
+
+
+def _at(column: Any, row: pd.Series) -> str:
+    """A column form's (:func:`_column_of`) text at ``row``."""
     return str(row[column] if isinstance(column, str) else column(row))
 
 
@@ -328,22 +332,34 @@ def _filled(text: str, setup: Setup, **values: Any) -> str:
 
 
 def _verdicts_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
-    """One row per (players, arm), one column per field: the change on its simultaneous interval and its word."""
-    arm = v.options.get("arm", "arm")
-    d = differences(frame, v.quantity, arm=arm)
+    """One row per (players, arm), one column per field: the change on its simultaneous interval and its word.
+
+    With ``cell`` ([FORM[:D], point, low, high]) the frame is a report's effects as they are (one row per players,
+    arm and field), each cell that column form then the word of its ``verdict`` column's verdict; the data is the
+    frame with those words as its column ``verdict``.
+    """
+    arm, o = v.options.get("arm", "arm"), v.options
+    up, down = o.get("words", ["higher", "lower"])
+    if "cell" in o:
+        form, point = _column_of(o["cell"][0], o["cell"][1:]), o["cell"][1]
+        said = [change_word(str(r[o["verdict"]]), float(r[point]), up, down) for _, r in frame.iterrows()]
+        d = frame.assign(verdict=said)
+    else:
+        d = differences(frame, v.quantity, arm=arm)
     if not len(d):
         return None
-    up, down = v.options.get("words", ["higher", "lower"])
     fields = list(dict.fromkeys(d["field"]))
 
     def cell(r: pd.Series) -> str:
-        change = fmt.signed_ci(r["diff"], r["sim_low"], r["sim_high"], int(v.options.get("decimals", 1)))
+        if "cell" in o:
+            return f"{_at(form, r)} {r['verdict']}"
+        change = fmt.signed_ci(r["diff"], r["sim_low"], r["sim_high"], int(o.get("decimals", 1)))
         return f"{change} {change_word(str(r['verdict']), float(r['diff']), up, down)}"
 
     between = setup.between.get(v.quantity, {})
     table = verdict_matrix(d, ("players", arm), fields, cell, dict(between))
-    title = _filled(v.title, setup, level=level(d), margin=fmt.num(float(d["margin"].iloc[0])))
-    return TableBlock(v.name, title, table, d)
+    margin = {"margin": fmt.num(float(d["margin"].iloc[0]))} if "margin" in d else {}
+    return TableBlock(v.name, _filled(v.title, setup, level=level(d), **margin), table, d)
 
 
 def _interactions_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
@@ -411,6 +427,8 @@ _FORMS: dict[str, Callable[..., Any]] = {
     "estimate": lambda p, lo, hi, q, d=None: _per_quantity(fmt.estimate, p, lo, hi, q),
     "difference": lambda p, lo, hi, q, d=None: _per_quantity(fmt.difference, p, lo, hi, q),
     "fixed": lambda c, d=2: lambda r: fmt.fixed(r[c], d),  # a plain number with D decimals: 2.01, 4.00
+    # a template of forms: each "{FORM[:D] column ...}" written as that form writes the row
+    "formed": lambda t, d=None: lambda r: _FORMED.sub(partial(_formed, row=r), t),
 }
 
 
@@ -433,9 +451,10 @@ def formatted(frame: pd.DataFrame, columns: Sequence[Sequence[str]]) -> pd.DataF
 
 
 def _table_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
-    """A frame of the report's as it is, shown column by column (``columns``: [heading, form, column...]), or one row
-    per ``label`` (with ``by`` a long frame shown wide, :func:`_wide`); its words may name ``{level}`` and ``{rows}``.
-    ``reverse``: the rows bottom up; ``shown_only``: columns kept out of the CSV; ``csv = false``: no CSV at all."""
+    """A frame of the report's as it is, shown column by column (``columns``: [heading, form, column...]), or with
+    ``label`` one row per label, with ``by`` a long frame shown wide (:func:`_wide`); its words may name ``{level}``
+    and ``{rows}``. ``reverse``: the rows bottom up; ``drop_blank``: no column whose every cell is blank;
+    ``shown_only``: columns kept out of the CSV; ``csv = false``: no CSV at all."""
     if not len(frame):
         return None
     o = v.options
@@ -447,22 +466,25 @@ def _table_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> 
     columns = _wide(o, frame) if "label" in o else [(h, frame, _column_of(form, names)) for h, form, *names in o["columns"]]
     table = pd.DataFrame({words(str(h)): shown(rows, {"": c})[""].to_numpy() for h, rows, c in columns})
     table = table[::-1].reset_index(drop=True) if o.get("reverse") else table
+    if o.get("drop_blank"):  # a column of a figure the run did not measure
+        table = table.loc[:, table.ne("").any()]
     note = words(o.get("note", ""))
     if o.get("csv") is False:  # nothing to download (words, a profile): the table in the report alone
         return "\n\n".join([f"**{words(v.title)}**", md_table(table), *([f"*{note}*"] if note else [])])
-    data = frame.drop(columns=o["shown_only"]) if "shown_only" in o else frame
+    data = frame.drop(columns=o["shown_only"]) if "shown_only" in o else frame  # words computed for the table alone
     return TableBlock(o.get("file", v.name), words(v.title), table, data, note)
 
 
 def _wide(o: Mapping[str, Any], frame: pd.DataFrame) -> list[tuple[str, pd.DataFrame, Any]]:
     """A long frame's columns shown wide, each (heading, its rows, its column): one row per value of the ``label``
-    columns, in the frame's order; a column whose heading names ``{value}`` once per value of column ``by``, read
-    from that value's rows (headed by ``labels``' entry for the value, if any), every other from the label's first row."""
-    keys, by, labels = o["label"], o.get("by", ""), o.get("labels", {})
+    columns, in the frame's order; with ``by``, a column whose heading names ``{value}`` once per value of that
+    column, read from that value's rows (headed by ``labels``' entry for the value, if any); every other column from
+    the label's first row."""
+    keys, by, labels = o["label"], o.get("by"), o.get("labels", {})
     first = frame.drop_duplicates(keys)
     out = []
     for heading, form, *names in o["columns"]:
-        if "{value}" not in heading:
+        if "{value}" not in heading or not by:
             out.append((heading, first, _column_of(form, names)))
             continue
         for value in dict.fromkeys(frame[by]):

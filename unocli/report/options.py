@@ -23,7 +23,7 @@ MARGINS: dict[str, float] = {"win_share_pp": 0.5, "turns": 1.0, "balance": 0.01}
 FORMS = {"text": 1, "optional": 1, "count": 1, "num": 1, "g": 1, "share": 1, "pvalue": 1, "signed_percent": 1, "round": 1}
 FORMS |= {"pair": 2, "counts": 2, "times": 2, "pp_bounds": 2, "share_ci_count": 4, "pp_column_ci_word": 4}
 FORMS |= {"yes_no": 1, "pp_column_ci_unless_same": 5}
-FORMS |= {"fair": 1, "format": 1, "estimate": 4, "difference": 4, "fixed": 1}
+FORMS |= {"fair": 1, "format": 1, "estimate": 4, "difference": 4, "fixed": 1, "formed": 1}
 FORMS |= {"ci": 3, "share_ci": 3, "pp_ci": 3, "pp_column_ci": 3, "signed_ci": 3, "interval": 3, "quantile": 3}
 
 
@@ -181,6 +181,11 @@ def _columns(v: Any) -> str | None:
     return f"must be a list of [heading, form, column...] with forms {', '.join(FORMS)} (FORM:D for D decimals)"
 
 
+def _cell(v: Any) -> str | None:
+    """[FORM[:D], point, column...]: one column's form of a ``table`` view, without its heading."""
+    return None if isinstance(v, list) and not _columns([["", *v]]) else "must be [form, column...], a table column's form"
+
+
 # The words of a chart a view draws, and the columns of its lines, bars or dots ([point, low, high] per value of by).
 _WORDS: dict[str, Check] = {"caption": _text, "intervals": _text, "alt": _text}
 _SERIES: dict[str, Check] = {"columns": _three_columns, "by": _column}
@@ -269,10 +274,10 @@ VIEW_OPTIONS: dict[str, dict[str, Check]] = {
         "intervals": _text,
     },
     "published": {},
-    "verdicts": {"arm": _column, "words": _words, "decimals": _whole},
+    "verdicts": {"arm": _column, "words": _words, "decimals": _whole, "cell": _cell, "verdict": _column},
     "interactions": {"arm": _column},
     "table": {"columns": _columns, "note": _text, "by": _column, "label": _names, "labels": _headings, "file": _file_name}
-    | {"reverse": _bool, "shown_only": _names, "csv": _bool},
+    | {"reverse": _bool, "shown_only": _names, "csv": _bool, "drop_blank": _bool},
     "report": {},
     "percentiles": {"arm": _column, "field": _text, "ylabel": _text, "caption": _text},
     "histogram": _DISTRIBUTION,
@@ -308,6 +313,8 @@ def view_problem(kind: str, options: Mapping[str, Any]) -> tuple[str, str] | Non
         return "label", "with by, a table view needs the columns that name its rows"
     if kind == "table" and "by" not in options and any("{value}" in c[0] for c in options["columns"]):
         return "by", "a heading naming {value} needs by, the column whose values it names"
+    if kind == "verdicts" and ("cell" in options) != ("verdict" in options):
+        return "cell", "a verdicts view of a frame of effects needs both cell and verdict"
     if kind == "panels" and any(len(_panel(c)) != 5 + ("by" in options) for c in options["panels"]):
         return "panels", "with by, each panel opens with its value of by: [value, x label, point, low, high, margin]"
     return None

@@ -40,9 +40,9 @@ from unocli.report.analyses.fields import (
 )
 from unocli.report.design import Design, play
 from unocli.report.experiment import Experiment
-from unocli.report.model import Block, Section, TableBlock
+from unocli.report.model import Section
 from unocli.report.options import policy_spec, positive_int
-from unocli.report.words import agreement, change_word, level, listed, verdict_matrix
+from unocli.report.words import agreement, change_word, level, listed
 from unocli.study.interaction import FieldInteraction
 from unocli.study.stats import LARGER, WITHIN_MARGIN
 
@@ -70,7 +70,7 @@ OPTIONS = {
 
 
 VIEWS = "house-rules"  # a file without [[view]] tables draws the shipped file's
-FRAMES = ("", "effects", "levels", "interactions", "skill")  # the design's, the matrix's effects and levels, ..., the skill gap
+FRAMES = ("", "effects", "levels", "interactions", "skill", "ranking")  # the design's, the matrix's, ..., the ranking
 
 
 @dataclass(frozen=True)
@@ -96,7 +96,7 @@ class HouseRulesResult(analysis.HouseRules):
 def check(exp: Experiment) -> str | None:
     if len(exp.arms) < 2:
         return "arms: the house-rules analysis needs the baseline arm and at least one house rule"
-    return check_fields(exp) or _reference_error(exp) or kinds.refused(exp, kinds.FRAME_KINDS, FRAMES)
+    return check_fields(exp) or _reference_error(exp) or kinds.refused(exp, (*kinds.FRAME_KINDS, "verdicts"), FRAMES)
 
 
 def _reference_error(exp: Experiment) -> str | None:
@@ -133,23 +133,45 @@ def compute(exp: Experiment, ctx: Context) -> HouseRulesResult:
 
 
 def render(result: HouseRulesResult) -> Section:
-    """The answer, the declared views (sims/house-rules.toml), the report's own tables and charts, the findings."""
+    """The answer, the declared views (sims/house-rules.toml) and the findings."""
     exp, base = result.exp, result.base
-    own: dict[str, Block] = {
-        **({"house-rules-ranking": _ranking_table(result)} if result.ranking is not None else {}),
-        **{b.name: b for b in _verdict_tables(result)},
-    }
     # every interaction of a quantity belongs to its one family
     families = ", ".join(f"{q} {next(iter(v.values()))[0].family}" for q, v in result.between.items() if v)
     skill = result.skill if result.skill is not None else pd.DataFrame(columns=["players"])
     words = {"families": families, "fair": fmt.fixed(result.fair[result.mid], 3)}
     words |= {"skill_player": skill["player"].iloc[0], "skill_field": skill["field"].iloc[0]} if len(skill) else {}
-    setup = kinds.Setup(partial(_caption, result), base, blocks=own, words=words)
+    # the verdicts views read each quantity's interactions by its name in the design
+    named = {"turns": "turns", "first": "win_first", "dealer": "win_dealer"}
+    between = {named[q]: b for q, b in result.between.items()}
+    setup = kinds.Setup(partial(_caption, result), base, between=between, words=words | _ranking_words(result))
     frames = {"": result.frame, "effects": result.effects, "levels": result.table, "skill": skill}
+    frames["ranking"] = ranked(result.ranking) if result.ranking is not None else pd.DataFrame()
     frames["interactions"] = interactions_frame(result.between, {"first": 100.0, "dealer": 100.0})
     text = answer(result, result.ranking) if result.ranking is not None else ""
     played = f"Baseline {base}; fields of players: {fields_text(result.fields)} (every seat plays the field's policy)."
     return section(exp, text, played + field_notes(exp), findings(result), result.games, frames, setup, VIEWS)
+
+
+def _ranking_words(result: HouseRulesResult) -> dict[str, str]:
+    """The ranking table's title words: its setup, the levels of its intervals, the skill gap, the spread's margin."""
+    table, opts = result.ranking, result.exp.options
+    if table is None or not len(table):
+        return {}
+    r0 = table.iloc[0]
+    skill = (
+        f"one `{opts['skill_player']}` player's edge (share minus 1/n) among `{opts['skill_field']}`, seats rotated, on "
+        "the skill-gap table's simultaneous intervals (the skill report's share of outcome variance due to skill is not "
+        "measured per house rule, so the skill gap stands in for it)"
+        if result.skill is not None and len(result.skill)
+        else "the skill gap was not played (options.skill_games = 0)"
+    )
+    return {
+        "ranked": f"{r0['players']} players, every seat `{r0['field']}`, {fmt.count(r0['n'])} deals",
+        "effects_level": level(result.effects),
+        "spread_level": fmt.fixed(100 * r0["level_spread"], 2),
+        "skill_gap": skill,
+        "spread_margin": fmt.num(100 * result.exp.margins["balance"]),
+    }
 
 
 def _caption(result: HouseRulesResult, title: str, intervals: str, policies: str | None = None, n: str | None = None) -> str:
@@ -160,105 +182,46 @@ def _caption(result: HouseRulesResult, title: str, intervals: str, policies: str
     )
 
 
-def _verdict_tables(result: HouseRulesResult) -> list[TableBlock]:
-    """Per quantity: one row per (players, rule), one column per field with the change and its direction."""
-    blocks = []
-    for q, (what, *_rest) in EFFECTS.items():
-        eff = result.effects.assign(verdict=[direction(r, q) for _, r in result.effects.iterrows()])
-        cell = partial(lambda row, q: f"{value(row, q)} {direction(row, q)}", q=q)
-        table = verdict_matrix(eff, ("players", "rule"), result.fields, cell, result.between.get(q))
-        margin = (
-            f"{fmt.num(result.exp.margins['turns'])} turns"
-            if q == "turns"
-            else f"{fmt.num(result.exp.margins['win_share_pp'])} pp"
-        )
-        title = (
-            f"Each house rule's effect on the {what} under each field of players (simultaneous {level(result.effects)}% "
-            f"intervals, equivalence margin +/-{margin}); the last column says whether the verdict holds under every "
-            "field and what the test of the fields' difference (the interaction, table house-rules-fields-interaction) says"
-        )
-        blocks.append(TableBlock(f"house-rules-{q}-by-field", title, table, eff))
-    return blocks
-
-
-def _ranking_table(result: HouseRulesResult) -> TableBlock:
-    table, opts, m = result.ranking, result.exp.options, result.exp.margins
-    assert table is not None
-    r0 = table.iloc[0]
-    skill = (
-        f"one `{opts['skill_player']}` player's edge (share minus 1/n) among `{opts['skill_field']}`, seats rotated, on "
-        "the skill-gap table's simultaneous intervals (the skill report's share of outcome variance due to skill is not "
-        "measured per house rule, so the skill gap stands in for it)"
-        if result.skill is not None and len(result.skill)
-        else "the skill gap was not played (options.skill_games = 0)"
-    )
-    title = (
-        f"The house rules ranked against {result.base}, {r0['players']} players, every seat `{r0['field']}`, "
-        f"{fmt.count(r0['n'])} deals, each rule on the same deals as {result.base}. Length and the first player's "
-        f"edge (share minus 1/n; x: relative to the fair share) on the matrix's simultaneous {level(result.effects)}% intervals; "
-        f"the seat spread (largest gap between two seats' win shares) on a normal interval with its block-bootstrap "
-        f"standard error, simultaneous {fmt.fixed(100 * r0['level_spread'], 2)}% over the {len(table)} rows; the "
-        f"skill gap: {skill}. Margins +/-{fmt.num(m['turns'])} turns, +/-{fmt.num(m['win_share_pp'])} pp, "
-        f"+/-{fmt.num(100 * m['balance'])} pp of spread. Sorted by {SORT_KEY}"
-    )
-    return TableBlock("house-rules-ranking", title, shown(table, m), table)
-
-
 # ---------------------------------------------------------------- the words: the answer, the ranking, the findings
 
 
-#: The ranking's four figures: key -> (column title, margin key of [margins], words for up / down).
+#: The ranking's four figures: key -> the words for a change up and down.
 FIGURES = {
-    "turns": ("length of a round (turns)", "turns", ("lengthens", "shortens")),
-    "first": ("first player's edge (pp)", "win_share_pp", ("raises", "lowers")),
-    "spread": ("seat spread (pp)", "balance", ("widens", "narrows")),
-    "skill": ("skill gap (pp)", "win_share_pp", ("widens", "narrows")),
+    "turns": ("lengthens", "shortens"),
+    "first": ("raises", "lowers"),
+    "spread": ("widens", "narrows"),
+    "skill": ("widens", "narrows"),
 }
-SORT_KEY = "how many of the four figures change by more than their margin, then the size of the length change"
-#: The matrix's quantities: key -> (what, point column, simultaneous low, high, verdict column, words for up / down).
+#: The matrix's quantities: key -> (what, words for up / down); its columns d_KEY, KEY_sim_low, KEY_sim_high, KEY_verdict.
 EFFECTS = {
-    "turns": ("length", "d_turns", "turns_sim_low", "turns_sim_high", "turns_verdict", ("lengthens", "shortens")),
-    "first": ("first player's share", "d_first", "first_sim_low", "first_sim_high", "first_verdict", ("raises", "lowers")),
-    "dealer": ("dealer's share", "d_dealer", "dealer_sim_low", "dealer_sim_high", "dealer_verdict", ("raises", "lowers")),
+    "turns": ("length", ("lengthens", "shortens")),
+    "first": ("first player's share", ("raises", "lowers")),
+    "dealer": ("dealer's share", ("raises", "lowers")),
 }
 
 
-def word(row: pd.Series, q: str) -> str:
-    """A ranking figure's verdict as the word for its change ("lengthens" only beyond the margin; "negligible", ...)."""
-    if not row[f"{q}_verdict"]:
-        return "not measured"
-    up, down = FIGURES[q][2]
-    return change_word(str(row[f"{q}_verdict"]), float(row[q]), up, down)
+def ranked(table: pd.DataFrame) -> pd.DataFrame:
+    """The ranking with its table's words (sims/house-rules.toml): each figure's cell, its interval and its word
+    (blank for a skill gap not played, ``options.skill_games = 0``), and how many figures are beyond their margin."""
+    played = bool(table["skill_verdict"].astype(bool).any())
+    cells = {f"{q}_cell": [_figure(r, q) if q != "skill" or played else "" for _, r in table.iterrows()] for q in FIGURES}
+    beyond = [f"{n} of {4 if v else 3}" for n, v in zip(table["larger"], table["skill_verdict"], strict=True)]
+    return table.assign(**cells, beyond=beyond)
 
 
-def shown(table: pd.DataFrame, margins: dict[str, float]) -> pd.DataFrame:
-    """The ranking as a reader sees it: each figure with its interval and its word."""
-    out = pd.DataFrame({"rank": table["rank"], "rule": table["rule"], "n (deals)": table["n"].map(fmt.count)})
-    played = bool(table["skill_verdict"].astype(bool).any())  # options.skill_games = 0 plays no skill gap at all
-    missing = "not measured (a knob of the players, not a rule)"
-    for q, (title, key, _words) in FIGURES.items():
-        if q == "skill" and not played:
-            continue
-        margin = fmt.num(margins[key] if key != "balance" else 100 * margins[key])
-        cells = []
-        for _, r in table.iterrows():
-            if not r[f"{q}_verdict"]:
-                cells.append(missing)
-                continue
-            if q == "turns":
-                text = fmt.signed_ci(r[q], r[f"{q}_low"], r[f"{q}_high"], 1)
-            else:  # the ranking keeps pp; fmt's pp figures take shares
-                text = fmt.pp_ci(r[q] / 100, r[f"{q}_low"] / 100, r[f"{q}_high"] / 100, 2)
-            extra = {
-                "turns": f" ({fmt.fixed(100 * r['turns_rel'], 1, sign=True)}%)",
-                "first": f" (x{r['first_x_official']:.2f} -> x{r['first_x_rule']:.2f} of the fair share)",
-                "spread": f" ({fmt.fixed(r['spread_official'], 1)} -> {fmt.fixed(r['spread_rule'], 1)} pp)",
-                "skill": "",
-            }[q]
-            cells.append(f"{text}{extra}: {word(r, q)}")
-        out[f"{title}, margin +/-{margin}{' turns' if q == 'turns' else ' pp'}"] = cells
-    out["beyond the margin"] = [f"{n} of {4 if v else 3}" for n, v in zip(table["larger"], table["skill_verdict"], strict=True)]
-    return out
+def _figure(r: pd.Series, q: str) -> str:
+    """A ranking figure as a reader sees it: its change on its interval, what it changes, the word for its verdict."""
+    if not r[f"{q}_verdict"]:
+        return "not measured (a knob of the players, not a rule)"
+    if q == "turns":
+        text = f"{fmt.signed_ci(r[q], r[f'{q}_low'], r[f'{q}_high'], 1)} ({fmt.fixed(100 * r['turns_rel'], 1, sign=True)}%)"
+    else:  # the ranking keeps pp; fmt's pp figures take shares
+        text = fmt.pp_ci(r[q] / 100, r[f"{q}_low"] / 100, r[f"{q}_high"] / 100, 2)
+    extra = {
+        "first": f" (x{r['first_x_official']:.2f} -> x{r['first_x_rule']:.2f} of the fair share)",
+        "spread": f" ({fmt.fixed(r['spread_official'], 1)} -> {fmt.fixed(r['spread_rule'], 1)} pp)",
+    }
+    return f"{text}{extra.get(q, '')}: {change_word(str(r[f'{q}_verdict']), float(r[q]), *FIGURES[q])}"
 
 
 def _names(result: HouseRulesResult, rules: list[str], most: int = 3) -> str:
@@ -294,13 +257,10 @@ def answer(result: HouseRulesResult, table: pd.DataFrame) -> str:
         ("skill", ("wider", "narrower"), f"`{player}` skill gap (beyond +/-{fmt.num(m['win_share_pp'])} pp)"),
     ):
         big = table[table[f"{q}_verdict"] == LARGER]
-        sides = [(w, list(big.loc[sign * big[q] > 0, "rule"])) for w, sign in ((up, 1), (down, -1))]
-        sides = [(w, rules) for w, rules in sides if rules]
-        if sides:
-            (w0, r0), rest = sides[0], sides[1:]
-            clauses.append(
-                f"{w0.capitalize()} {what}: {_names(result, r0)}" + "".join(f"; {w}: {_names(result, r)}" for w, r in rest)
-            )
+        sides = [(w, rules) for w, sign in ((up, 1), (down, -1)) if (rules := list(big.loc[sign * big[q] > 0, "rule"]))]
+        said = "; ".join(f"{w}{f' {what}' if k == 0 else ''}: {_names(result, rules)}" for k, (w, rules) in enumerate(sides))
+        if said:  # "Longer rounds (...): a and b; shorter: c"
+            clauses.append(said[0].upper() + said[1:])
     text = f"**Answer ({result.mid} players, every seat `{result.ref}`).** "
     text += ". ".join(clauses) + "." if clauses else "No house rule changes any figure beyond its margin."
     quiet = table[table["larger"] == 0]
@@ -315,16 +275,13 @@ def answer(result: HouseRulesResult, table: pd.DataFrame) -> str:
 
 def value(row: pd.Series, q: str) -> str:
     """A matrix effect with its simultaneous interval: turns, or a share's change in pp."""
-    _, point, low, high, _, _ = EFFECTS[q]
-    if q == "turns":
-        return fmt.signed_ci(row[point], row[low], row[high], 1)
-    return fmt.pp_ci(row[point], row[low], row[high], 2)
+    figure = (row[f"d_{q}"], row[f"{q}_sim_low"], row[f"{q}_sim_high"])
+    return fmt.signed_ci(*figure, 1) if q == "turns" else fmt.pp_ci(*figure, 2)
 
 
 def direction(row: pd.Series, q: str) -> str:
     """A verdict as a direction: "lengthens"/"raises" or "shortens"/"lowers" only beyond the margin (:func:`change_word`)."""
-    _, point, _, _, verdict, (up, down) = EFFECTS[q]
-    return change_word(str(row[verdict]), float(row[point]), up, down)
+    return change_word(str(row[f"{q}_verdict"]), float(row[f"d_{q}"]), *EFFECTS[q][1])
 
 
 def rule_verdicts(result: HouseRulesResult, rule: str, p: int, q: str) -> dict[str, str]:

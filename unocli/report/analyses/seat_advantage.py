@@ -7,13 +7,14 @@ an arm, played at every table size on the same deals, as rounds and as
 :class:`~unocli.analysis.seat_advantage.SeatAdvantage`. The "first player" is
 the seat that took the first turn (a Skip, Draw Two or Reverse start card moves
 it; docs/rules.md §2). Every table and chart is a ``[[view]]`` of
-sims/seat-advantage.toml but the two this report lays out itself (its verdicts
-by field and the seats' match shares); what is left here is what only this
-report says.
+sims/seat-advantage.toml; what is left here is what only this report says,
+the words of two tables (where a share lies against 1/n, whether the fields
+differ, each seat's match share) among them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from dataclasses import fields as fields_of
 from itertools import combinations
@@ -36,14 +37,14 @@ from unocli.report.analyses.common import Context, caption, section
 from unocli.report.analyses.fields import FIELDS_OPTION, fields_text, strength_text
 from unocli.report.design import Design, play
 from unocli.report.experiment import ArmSpec, Experiment
-from unocli.report.model import Section, TableBlock
+from unocli.report.model import Section
 from unocli.report.options import positive_int
 from unocli.report.words import between_text
 from unocli.study.stats import ALPHA
 
 OPTIONS = {"fields": FIELDS_OPTION, "replicates": (1000, positive_int), "match_games": (2000, positive_int)}
 VIEWS = "seat-advantage"  # a file without [[view]] tables draws the shipped file's
-FRAMES = ("", "first-player", "balance", "seats", "field-differences")  # the rounds' design and its tables
+FRAMES = ("", "first-player", "balance", "seats", "field-differences", "by-field", "matches")  # the design and its tables
 ROLES = (("first", "first player"), ("dealer", "dealer"))
 
 
@@ -80,39 +81,39 @@ def compute(exp: Experiment, ctx: Context) -> SeatAdvantageResult:
 
 
 def render(r: SeatAdvantageResult) -> Section:
-    """The declared views of the frames (sims/seat-advantage.toml), the report's own two tables, the findings."""
+    """The declared views of the frames (sims/seat-advantage.toml) and the findings."""
     exp = r.exp
     n = f"{fmt.count(r.rounds[exp.players[0]])} rounds per policy and table size"
-    target = exp.arms_for(exp.players[0])[0].rules.target_score
-    matches = f"Matches to {target} points (the deal rotates every round): every seat's share of matches won"
-    own = [_verdicts_table(r), TableBlock("match-seats", matches, _matches_shown(r.matches), r.matches)]
 
     def cap(what: str, intervals: str) -> str:
         return caption(exp, what, n, policies=", ".join(r.names), intervals=intervals)
 
-    setup = kinds.Setup(cap, blocks={b.name: b for b in own})
     frames = {"": r.frame, "first-player": r.table, "balance": r.balance_table, "seats": r.seats}
-    frames |= {"field-differences": r.differences}
+    frames |= {"field-differences": r.differences, "by-field": _by_field(r), "matches": _by_match(r.matches)}
     played = f"Fields of players: {fields_text(r.names)} (every seat plays the field's policy); rules {exp.base.rules}."
     # the answer's first sentence: the first player's win share at the middle table size under each field
-    return section(exp, _answer(r), played + strength_text(exp), _findings(r), r.games, frames, setup, VIEWS)
+    return section(exp, _answer(r), played + strength_text(exp), _findings(r), r.games, frames, kinds.Setup(cap), VIEWS)
 
 
-def _matches_shown(matches: pd.DataFrame) -> pd.DataFrame:
-    """Per table size and field: every seat's share of matches won, and the chi-square p of equal shares."""
-    rows = []
-    for (p, arm), sub in matches.groupby(["players", "field"], sort=False):
-        shares = "; ".join(f"{s.seat}: {fmt.share_ci(s.share, s.ci_low, s.ci_high, 1)}" for s in sub.itertuples())
-        rows.append(
-            {"players": p, "field": arm, "matches": fmt.count(sub["n"].iloc[0]), "match win share by seat [Wilson 95%]": shares}
-            | {"each seat's verdict within +/-margin": ", ".join(dict.fromkeys(sub["edge_verdict"]))}
-            | {"equal seat shares (chi-square p, raw)": fmt.pvalue(sub["chi2_p"].iloc[0])}
-            | {"equal seat shares (Holm-adjusted p)": fmt.pvalue(sub["chi2_p_holm"].iloc[0])}
-        )
-    return pd.DataFrame(rows)
+def _by_field(r: SeatAdvantageResult) -> pd.DataFrame:
+    """The first-player table with the words of its table by field: where each first player's share lies against
+    1/n (``side``) and what the paired difference of the fields' edges says at its table size (``differ``)."""
+    verdicts = sides(r.table, "first")
+    said = [verdicts[p][f] for p, f in zip(r.table["players"], r.table["field"], strict=True)]
+    return r.table.assign(side=said, differ=[_between(r, "first", p) for p in r.table["players"]])
 
 
-def _listed(ps: list[int]) -> str:
+def _by_match(matches: pd.DataFrame) -> pd.DataFrame:
+    """The seats' match shares with the words of its table, on each row of a table size and field: every seat's
+    share (``seats``) and the seats' verdicts (``verdicts``)."""
+    shares = [f"{s.seat}: {fmt.share_ci(s.share, s.ci_low, s.ci_high, 1)}" for s in matches.itertuples()]
+    group = pd.Series(shares, index=matches.index).groupby([matches["players"], matches["field"]], sort=False)
+    verdicts = matches.groupby(["players", "field"], sort=False)["edge_verdict"]
+    return matches.assign(seats=group.transform("; ".join), verdicts=verdicts.transform(lambda v: ", ".join(dict.fromkeys(v))))
+
+
+def _listed(ps: Sequence[object]) -> str:
+    """Table sizes (or what is said of each) joined by commas, or "no table size"."""
     return ", ".join(map(str, ps)) or "no table size"
 
 
@@ -132,7 +133,7 @@ def _answer(r: SeatAdvantageResult) -> str:
             if every:  # the fields' own verdicts elsewhere are in the findings, with the test of their difference
                 where = _sizes(r, every) + " under " + ("every field" if len(r.names) > 1 else f"`{r.names[0]}`")
                 differ = list(split(r.between.get(role, {})).differ)
-                apart = f"two fields' edges differ beyond the margin at {', '.join(map(str, differ))} players"
+                apart = f"two fields' edges differ beyond the margin at {_listed(differ)} players"
                 said = apart if differ else "but the fields cannot be told apart"
                 some = "" if all(v == every for v in sizes.values()) else f"; at other sizes under some fields ({said})"
                 parts.append(f"{who} wins {kind.replace('fair', 'the fair share 1/n')} {where}{some}.")
@@ -152,24 +153,8 @@ def _even_text(r: SeatAdvantageResult) -> str:
     even, margin = even_sizes(m), fmt.num(r.exp.margins["win_share_pp"])
     if len(even) == len(set(m["players"])):
         return f" Over whole matches the seats even out: every seat within +/-{margin} pp of 1/n (equivalence) at every size."
-    shown = ", ".join(map(str, even)) if even else "no table size"
-    n = fmt.count(m["n"].min())
-    return f" That whole matches even the seats out (every seat within +/-{margin} pp of 1/n) is shown at {shown} ({n} matches)."
-
-
-def _verdicts_table(r: SeatAdvantageResult) -> TableBlock:
-    """One row per table size, one column per field: the first player's share and where it lies against 1/n."""
-    verdicts, rows = sides(r.table, "first"), []
-    for p, sub in r.table.groupby("players", sort=False):
-        row: dict = {"players": p, "n per field": fmt.count(sub["n"].iloc[0]), "fair": fmt.share(1 / p, 1)}
-        for s in sub.itertuples():
-            share = fmt.share_ci(s.first_player_share, s.ci_low, s.ci_high, 1)
-            row[f"first player, {s.field}"] = f"{share} {verdicts[p][s.field]}"
-        rows.append(row | {"do the fields' edges differ? (paired on the deals)": _between(r, "first", p)})
-    title = "The first player's win share under each field of players against the fair share 1/n (95% Wilson "
-    title += "intervals: above, below or including fair), and what the paired difference of the fields' edges says "
-    title += "(simultaneous intervals over every pair of fields and table size; table field-differences): only it says "
-    return TableBlock("first-player-by-field", title + "the fields differ", pd.DataFrame(rows), r.table)
+    shown = f"{_listed(even)} ({fmt.count(m['n'].min())} matches)"
+    return f" That whole matches even the seats out (every seat within +/-{margin} pp of 1/n) is shown at {shown}."
 
 
 def _between(r: SeatAdvantageResult, role: str, p: int) -> str:
@@ -190,9 +175,9 @@ def _differ_text(r: SeatAdvantageResult, role: str, who: str) -> str:
         + ")"
         for p, items in found.differ.items()
     ]
-    parts.append(f"every pair lies within the margin at {', '.join(map(str, found.within)) or 'no table size'}")
+    parts.append(f"every pair lies within the margin at {_listed(found.within)}")
     if found.undecided:
-        parts.append(f"the fields cannot be told apart (undecided) at {', '.join(map(str, found.undecided))}")
+        parts.append(f"the fields cannot be told apart (undecided) at {_listed(found.undecided)}")
     return head + "; ".join(parts) + "."
 
 
@@ -202,8 +187,7 @@ def _findings(r: SeatAdvantageResult) -> list[str]:
     for role, who in ROLES:
         verdicts = sides(r.table, role)
         same = [f"{p} ({next(iter(v.values()))})" for p, v in verdicts.items() if len(set(v.values())) == 1]
-        text = f"The side of 1/n the {who}'s 95% interval lies on is the same under all fields at "
-        text += ", ".join(same) or "no table size"
+        text = f"The side of 1/n the {who}'s 95% interval lies on is the same under all fields at {_listed(same)}"
         split_at = [(p, v) for p, v in verdicts.items() if len(set(v.values())) > 1]
         if split_at:
             text += "; the labels differ between fields at " + "; ".join(
@@ -217,7 +201,7 @@ def _findings(r: SeatAdvantageResult) -> list[str]:
         n = fmt.count(s["n"].iloc[0])
         out.append(f"{name}: the player who takes the first turn wins {first} (n = {n} rounds per table size).")
         dealer = "; ".join(f"{_share(s, p, 'dealer')} at {p}" for p in players)
-        rejected = ", ".join(str(p) for p in players if s.loc[p, "chi2_p_holm"] < ALPHA) or "no table size"
+        rejected = _listed([p for p in players if s.loc[p, "chi2_p_holm"] < ALPHA])
         out.append(
             f"{name}: the dealer wins {dealer} players; equal seat shares are rejected (chi-square, Holm-adjusted p < 0.05 "
             f"over the table's {len(r.table)} tests) at {rejected}."
@@ -227,8 +211,8 @@ def _findings(r: SeatAdvantageResult) -> list[str]:
 
 def _share(table: pd.DataFrame, p: int, role: str) -> str:
     """The ``role``'s win share at ``p`` players with its Wilson interval, from a field's rows indexed by players."""
-    point, low, high = ROLE_COLUMNS[role]
-    return fmt.share_ci(table.loc[p, point], table.loc[p, low], table.loc[p, high], 1)
+    point, low, high = (table.loc[p, c] for c in ROLE_COLUMNS[role])
+    return fmt.share_ci(point, low, high, 1)
 
 
 def _match_findings(r: SeatAdvantageResult) -> list[str]:

@@ -7,11 +7,10 @@ player of option ``adapted`` who keeps its draw cards to answer a penalty).
 The computation is :mod:`unocli.analysis.stacking` (lengths, cards drawn, big
 draws and comebacks per field; chains, the first player and balance under the
 main field; the adapted player's gain over the ``reference`` player at seat 0
-and its interaction with the rule). Every table and chart but the chain chart
-is a ``[[view]]`` of sims/stacking.toml; this module builds the arms from the
-experiment and holds what only this report says: its answer, its findings and
-the figures it sets beside the published ones (``[[published]]``, keys of
-:func:`_ours`).
+and its interaction with the rule). Every table and chart is a ``[[view]]``
+of sims/stacking.toml; this module builds the arms from the experiment and
+holds what only this report says: its answer, its findings and the figures it
+sets beside the published ones (``[[published]]``, keys of :func:`_ours`).
 """
 
 from __future__ import annotations
@@ -284,11 +283,8 @@ def field_findings(result: StackingResult) -> list[str]:
             between = result.between.get(key, {}).get((mid, v)) if key else None
             held = _holds(at[at["stacking"] == v], column, words, kind, between)
             parts.append(f"{v}: {held if key else held.replace(UNTESTED, UNTESTED + NO_BLOCKS)}")
-        out.append(
-            f"Change in {label} against {base} at {mid} players, by variant ({_level(f, column)}, {margin}): "
-            + "; ".join(parts)
-            + "."
-        )
+        head = f"Change in {label} against {base} at {mid} players, by variant ({_level(f, column)}, {margin}): "
+        out.append(head + "; ".join(parts) + ".")
     big = at.groupby("stacking")["p_draw_12"].max()
     out.append(
         f"Drawing 12 or more cards at once (at {mid} players, the most of any field): "
@@ -389,7 +385,7 @@ def _ours(result: StackingResult) -> dict[str, views.Ours]:
         if (p, result.base) in f.index and v != result.base:
             off = f.loc[(p, result.base), "turns_skips"]
             rel = [r[c] / off for c in ("d_turns_skips", "d_turns_skips_low", "d_turns_skips_high")]
-            text = f"{fmt.fixed(100 * rel[0], 1, sign=True)}% [{fmt.fixed(100 * rel[1], 1, sign=True)}%, "
-            text += f"{fmt.fixed(100 * rel[2], 1, sign=True)}%] ({v} against {result.base}, n = {fmt.count(r['n'])} deals)"
+            point, low, high = (f"{fmt.fixed(100 * x, 1, sign=True)}%" for x in rel)
+            text = f"{point} [{low}, {high}] ({v} against {result.base}, n = {fmt.count(r['n'])} deals)"
             out[f"longer-{p}-{v}"] = views.Ours(text, int(r["n"]), rel[1], rel[2])
     return out
