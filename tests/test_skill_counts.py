@@ -1,5 +1,5 @@
 """The skill report's counts over cells (``analysis.skill.beyond_zero``, ``magnified``) against scipy and a hand
-count, and the generic table view they are shown through (``report.views.shown``, ``interval``)."""
+count, and the generic table view they are shown through (``report.forms.shown``, ``interval``)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from scipy import stats as sps
 
 from unocli.analysis.skill import beyond_zero, magnified
 from unocli.report import fmt
-from unocli.report.views import interval, shown
+from unocli.report.forms import interval, shown
 
 
 def _cells(gaps: list[float], se: float, n: int) -> pd.DataFrame:

@@ -148,3 +148,18 @@ def test_a_sweep_file_draws_the_views_it_declares_over_its_tidy_frame(tmp_path):
     won = [f"{100 * m:.1f}% [{100 * lo:.1f}%, {100 * hi:.1f}%]" for m, lo, hi in data[["mean", "ci_low", "ci_high"]].to_numpy()]
     assert f"| penalty | won |\n|---|---|\n| 2 | {won[0]} |\n| 10 | {won[1]} |" in text
     assert (tmp_path / "out" / "sweep.svg").is_file() and not (tmp_path / "out" / "sweep.csv").exists()
+
+
+def test_every_form_reads_as_many_columns_as_the_file_check_allows():
+    """ARITY (what an experiment file's check accepts) is what each form takes: with that many columns it writes a
+    row of a frame holding them, with one fewer it cannot be built."""
+    from unocli.report.forms import ARITY, FORMS, at, column_of
+
+    row = pd.Series({"a": 0.25, "b": 0.2, "c": 0.3, "d": "turns", "e": 0.1, "t": "{a}", "n": 4})
+    for name, k in ARITY.items():
+        names = ["t"] if name in ("format", "formed") else ["a", "b", "c", "d", "e"][:k]
+        if name == "share_ci_count":
+            names[-1] = "n"
+        assert isinstance(at(column_of(name, names), row), str), name
+        with pytest.raises(TypeError):
+            FORMS[name](*names[: k - 1])

@@ -11,7 +11,6 @@ may name are in docs/experiments.md.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -24,7 +23,7 @@ from unocli.analysis.fields import interactions_frame
 from unocli.analysis.frames import differences, wide
 from unocli.analysis.measures import dkw_eps
 from unocli.errors import ConfigError
-from unocli.report import fmt
+from unocli.report import fmt, forms
 from unocli.report.experiment import Experiment, View, load_experiment, shipped_dir
 from unocli.report.model import Block, Chart, TableBlock, md_table
 from unocli.report.views import (
@@ -35,15 +34,12 @@ from unocli.report.views import (
     forest_chart,
     heatmap,
     histogram,
-    interval,
     interval_series,
     percentiles,
     players_chart,
     published,
-    shown,
 )
 from unocli.report.words import change_word, level, verdict_matrix
-from unocli.run.accumulate import TURNS_BINS
 from unocli.study.compare import is_binary
 from unocli.study.interaction import FieldInteraction
 
@@ -283,9 +279,6 @@ def _published_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup)
     return block
 
 
-_FORMED = re.compile(r"\{([\w:]+)((?: \w+)+)\}")  # "{FORM[:D] column ...}" in an ``ours`` table's text
-
-
 def _read_ours(exp: Experiment, frames: Mapping[str, pd.DataFrame | None], setup: Setup) -> dict[str, Ours]:
     """The ``[[published]]`` figures whose ``ours`` is a table, read from the one row of its frame that ``where``
     picks (after ``assign``'s formulas; both pandas expressions), by the figure's key ``published[i]``.
@@ -307,20 +300,10 @@ def _read_ours(exp: Experiment, frames: Mapping[str, pd.DataFrame | None], setup
             raise ConfigError(f"experiment file {str(exp.path)!r}, key '{key}.ours.where': picks {len(rows)} rows, not one")
         if len(rows):
             r = rows.iloc[0]
-            text = _FORMED.sub(partial(_formed, row=r), _filled(o["text"], setup))
+            text = forms.FORMED.sub(partial(forms.formed, row=r), _filled(o["text"], setup))
             low, high = (float(r[c]) for c in o["interval"]) if "interval" in o else (float("nan"),) * 2
             out[key] = Ours(text, int(r[o["n"]]) if "n" in o else None, low, high)
     return out
-
-
-def _formed(m: re.Match[str], row: pd.Series) -> str:
-    """``{FORM[:D] column ...}`` of an ``ours`` text: the ``table`` view's column form (:func:`_column_of`) at ``row``."""
-    return _at(_column_of(m[1], m[2].split()), row)
-
-
-def _at(column: Any, row: pd.Series) -> str:
-    """A column form's (:func:`_column_of`) text at ``row``."""
-    return str(row[column] if isinstance(column, str) else column(row))
 
 
 def _filled(text: str, setup: Setup, **values: Any) -> str:
@@ -341,7 +324,7 @@ def _verdicts_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) 
     arm, o = v.options.get("arm", "arm"), v.options
     up, down = o.get("words", ["higher", "lower"])
     if "cell" in o:
-        form, point = _column_of(o["cell"][0], o["cell"][1:]), o["cell"][1]
+        form, point = forms.column_of(o["cell"][0], o["cell"][1:]), o["cell"][1]
         said = [change_word(str(r[o["verdict"]]), float(r[point]), up, down) for _, r in frame.iterrows()]
         d = frame.assign(verdict=said)
     else:
@@ -352,7 +335,7 @@ def _verdicts_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) 
 
     def cell(r: pd.Series) -> str:
         if "cell" in o:
-            return f"{_at(form, r)} {r['verdict']}"
+            return f"{forms.at(form, r)} {r['verdict']}"
         change = fmt.signed_ci(r["diff"], r["sim_low"], r["sim_high"], int(o.get("decimals", 1)))
         return f"{change} {change_word(str(r['verdict']), float(r['diff']), up, down)}"
 
@@ -384,72 +367,6 @@ def _interactions_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Set
     return TableBlock(v.name, _filled(v.title, setup, level=level(data), margin=margin), table, data)
 
 
-# A ``table`` view's column forms (``options.FORMS``): a function of the columns and the decimals (``FORM:D``; without
-# them the form's own) giving a column of the frame or a function of its row.
-_FORMS: dict[str, Callable[..., Any]] = {
-    "text": lambda c, d=None: c,
-    "count": lambda c, d=None: lambda r: fmt.count(r[c]),
-    "num": lambda c, d=None: lambda r: fmt.num(r[c]),
-    "g": lambda c, d=None: lambda r: f"{r[c]:g}",  # a rate as written in the experiment file: 0, 0.5, 1
-    "share": lambda c, d=1: lambda r: fmt.share(r[c], d),
-    "pvalue": lambda c, d=None: lambda r: fmt.pvalue(r[c]),
-    "pair": lambda a, b, d=None: lambda r: f"{r[a]} minus {r[b]}",
-    "optional": lambda c, d=None: lambda r: "" if pd.isna(r[c]) else r[c],  # a column some rows leave blank
-    "counts": lambda a, b, d=None: lambda r: f"{fmt.count(r[a])} ({fmt.count(r[b])})",
-    "times": lambda a, b, d=None: lambda r: f"{fmt.count(r[a])} x {r[b]}",  # deals x rotations
-    "ci": lambda p, lo, hi, d=None: interval(fmt.ci, p, lo, hi),
-    "share_ci": lambda p, lo, hi, d=2: interval(fmt.share_ci, p, lo, hi, d),
-    "pp_ci": lambda p, lo, hi, d=2: interval(fmt.pp_ci, p, lo, hi, d),
-    # a change already in pp (a column of pp, not a share)
-    "pp_column_ci": lambda p, lo, hi, d=2: interval(lambda x, a, b, e: fmt.pp_ci(x / 100, a / 100, b / 100, e), p, lo, hi, d),
-    "signed_ci": lambda p, lo, hi, d=2: interval(fmt.signed_ci, p, lo, hi, d),
-    "signed_percent": lambda c, d=1: lambda r: fmt.fixed(100 * r[c], d, sign=True) + "%",
-    "round": lambda c, d=4: lambda r: round(r[c], d),
-    "interval": lambda p, lo, hi, d=None: interval(fmt.interval, p, lo, hi, d),
-    "pp_bounds": lambda lo, hi, d=2: lambda r: "" if pd.isna(r[lo]) else fmt.bounds(r[lo], r[hi], d, "pp"),
-    "share_ci_count": lambda p, lo, hi, n, d=1: lambda r: f"{fmt.share_ci(r[p], r[lo], r[hi], d)} ({fmt.count(r[n])})",
-    # an order statistic of a histogram of turns: its last bin (TURNS_BINS - 1) means "at least"
-    "quantile": lambda p, lo, hi, d=None: lambda r: fmt.quantile(r[p], r[lo], r[hi], TURNS_BINS - 1),
-    # a change already in pp on its interval, then a word (its verdict); the word alone where there is no interval
-    "pp_column_ci_word": lambda p, lo, hi, w, d=2: (
-        lambda r: r[w] if pd.isna(r[lo]) else f"{fmt.pp_ci(r[p] / 100, r[lo] / 100, r[hi] / 100, d)} {r[w]}"
-    ),
-    # a change already in pp of one option over another on its interval, "-" where they are one (a best response)
-    "pp_column_ci_unless_same": lambda p, lo, hi, a, b, d=2: (
-        lambda r: "-" if r[a] == r[b] else fmt.pp_ci(r[p] / 100, r[lo] / 100, r[hi] / 100, d)
-    ),
-    "yes_no": lambda c, d=None: lambda r: "yes" if r[c] else "no",
-    # the fair share 1/n of a column of table sizes, as the fair = true of a chart draws it
-    "fair": lambda c, d=1: lambda r: fmt.share(1 / r[c], d),
-    # a template naming the row's columns in braces, each number written as "num" writes it: "per {kind}"
-    "format": lambda t, d=None: lambda r: t.format(**{k: fmt.num(x) if isinstance(x, float) else x for k, x in r.items()}),
-    # a mean (or a change) on its interval, a share's in % (in pp) when the row's quantity column names a share
-    "estimate": lambda p, lo, hi, q, d=None: _per_quantity(fmt.estimate, p, lo, hi, q),
-    "difference": lambda p, lo, hi, q, d=None: _per_quantity(fmt.difference, p, lo, hi, q),
-    "fixed": lambda c, d=2: lambda r: fmt.fixed(r[c], d),  # a plain number with D decimals: 2.01, 4.00
-    # a template of forms: each "{FORM[:D] column ...}" written as that form writes the row
-    "formed": lambda t, d=None: lambda r: _FORMED.sub(partial(_formed, row=r), t),
-}
-
-
-def _per_quantity(form: Callable[..., str], point: str, low: str, high: str, quantity: str) -> Callable[[pd.Series], str]:
-    """A column of ``form`` (``fmt.estimate``, ``fmt.difference``) at each row, as a share where the row's
-    ``quantity`` is one (:func:`~unocli.study.compare.is_binary`); blank where the point is missing."""
-    return lambda r: "" if pd.isna(r[point]) else form(r[point], r[low], r[high], is_share=is_binary(r[quantity]))
-
-
-def _column_of(form: str, names: Sequence[str]) -> Any:
-    """The column a ``table`` view's ``[heading, FORM[:D], column...]`` shows."""
-    name, _, decimals = form.partition(":")
-    make = _FORMS[name]
-    return make(*names, int(decimals)) if decimals else make(*names)
-
-
-def formatted(frame: pd.DataFrame, columns: Sequence[Sequence[str]]) -> pd.DataFrame:
-    """``frame`` as a ``table`` view without words shows it: ``columns`` = [heading, FORM[:D], column...]."""
-    return pd.DataFrame({str(h): shown(frame, {"": _column_of(form, names)})[""].to_numpy() for h, form, *names in columns})
-
-
 def _table_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
     """A frame of the report's as it is, shown column by column (``columns``: [heading, form, column...]), or with
     ``label`` one row per label, with ``by`` a long frame shown wide (:func:`_wide`); its words may name ``{level}``
@@ -463,8 +380,8 @@ def _table_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> 
     def words(text: str) -> str:
         return _filled(text, setup, **values)
 
-    columns = _wide(o, frame) if "label" in o else [(h, frame, _column_of(form, names)) for h, form, *names in o["columns"]]
-    table = pd.DataFrame({words(str(h)): shown(rows, {"": c})[""].to_numpy() for h, rows, c in columns})
+    columns = _wide(o, frame) if "label" in o else [(h, frame, forms.column_of(form, names)) for h, form, *names in o["columns"]]
+    table = pd.DataFrame({words(str(h)): forms.shown(rows, {"": c})[""].to_numpy() for h, rows, c in columns})
     table = table[::-1].reset_index(drop=True) if o.get("reverse") else table
     if o.get("drop_blank"):  # a column of a figure the run did not measure
         table = table.loc[:, table.ne("").any()]
@@ -485,11 +402,11 @@ def _wide(o: Mapping[str, Any], frame: pd.DataFrame) -> list[tuple[str, pd.DataF
     out = []
     for heading, form, *names in o["columns"]:
         if "{value}" not in heading or not by:
-            out.append((heading, first, _column_of(form, names)))
+            out.append((heading, first, forms.column_of(form, names)))
             continue
         for value in dict.fromkeys(frame[by]):
             rows = first[keys].merge(frame[frame[by] == value], on=keys, how="left", validate="one_to_one")
-            out.append((labels.get(str(value), heading).replace("{value}", str(value)), rows, _column_of(form, names)))
+            out.append((labels.get(str(value), heading).replace("{value}", str(value)), rows, forms.column_of(form, names)))
     return out
 
 

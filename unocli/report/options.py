@@ -14,17 +14,12 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from unocli.errors import ConfigError
+from unocli.report.forms import ARITY
 from unocli.study.arm import check_spec
 
 Check = Callable[[Any], str | None]
 # Equivalence margins (TOST, ``stats.equivalence``) and their defaults: the keys of an experiment's ``[margins]``.
 MARGINS: dict[str, float] = {"win_share_pp": 0.5, "turns": 1.0, "balance": 0.01}
-# The forms of a ``table`` view's columns (``unocli.report.kinds`` writes them) and how many columns each reads.
-FORMS = {"text": 1, "optional": 1, "count": 1, "num": 1, "g": 1, "share": 1, "pvalue": 1, "signed_percent": 1, "round": 1}
-FORMS |= {"pair": 2, "counts": 2, "times": 2, "pp_bounds": 2, "share_ci_count": 4, "pp_column_ci_word": 4}
-FORMS |= {"yes_no": 1, "pp_column_ci_unless_same": 5}
-FORMS |= {"fair": 1, "format": 1, "estimate": 4, "difference": 4, "fixed": 1, "formed": 1}
-FORMS |= {"ci": 3, "share_ci": 3, "pp_ci": 3, "pp_column_ci": 3, "signed_ci": 3, "interval": 3, "quantile": 3}
 
 
 def positive_int(value: Any) -> str | None:
@@ -168,17 +163,17 @@ def _panels(v: Any) -> str | None:
 
 
 def _columns(v: Any) -> str | None:
-    """[[heading, form, column...]]: a form of ``views.FORMS`` (``FORM`` or ``FORM:D``, D decimals) and its columns."""
+    """[[heading, form, column...]]: a form of ``forms.FORMS`` (``FORM`` or ``FORM:D``, D decimals) and its columns."""
 
     def ok(c: Any) -> bool:
         if not (isinstance(c, list) and len(c) >= 2 and all(isinstance(x, str) for x in c)):
             return False
         name, colon, decimals = c[1].partition(":")
-        return FORMS.get(name) == len(c) - 2 and (not colon or (decimals.isdigit() and int(decimals) <= 6))
+        return ARITY.get(name) == len(c) - 2 and (not colon or (decimals.isdigit() and int(decimals) <= 6))
 
     if isinstance(v, list) and v and all(ok(c) for c in v):
         return None
-    return f"must be a list of [heading, form, column...] with forms {', '.join(FORMS)} (FORM:D for D decimals)"
+    return f"must be a list of [heading, form, column...] with forms {', '.join(ARITY)} (FORM:D for D decimals)"
 
 
 def _cell(v: Any) -> str | None:

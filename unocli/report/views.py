@@ -251,20 +251,6 @@ def forest_chart(
     return Chart(name, figure, cap, title)
 
 
-def interval(form: Any, point: str, low: str, high: str, *args: Any) -> Any:
-    """A column of :func:`shown`: ``form(row[point], row[low], row[high], *args)`` (``fmt.pp_ci``, ``fmt.signed_ci``,
-    ...), blank where the point is missing."""
-    return lambda r: "" if pd.isna(r[point]) else form(r[point], r[low], r[high], *args)
-
-
-def shown(frame: pd.DataFrame, columns: Mapping[str, Any]) -> pd.DataFrame:
-    """A frame as a reader sees it: each column a column of ``frame`` (by name) or a function of its row."""
-    rows = [r for _, r in frame.iterrows()]
-    return pd.DataFrame(
-        {title: frame[c].to_numpy() if isinstance(c, str) else [c(r) for r in rows] for title, c in columns.items()}
-    )
-
-
 def dots(
     table: pd.DataFrame,
     labels: Sequence[str],

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from unocli.report import fmt, kinds
+from unocli.report import fmt, forms, kinds
 from unocli.report.analyses.common import Context, caption
 from unocli.report.experiment import Experiment, View
 from unocli.report.model import Block, Chart, Section
@@ -95,7 +95,7 @@ def cap_n(table: pd.DataFrame) -> str:
 
 def table_shown(table: pd.DataFrame, axis_names: Sequence[str]) -> pd.DataFrame:
     """The sweep table formatted for reading, as its default table view shows it (``unocli sweep`` prints it)."""
-    return kinds.formatted(table, default_views(axis_names)[1].options["columns"])
+    return forms.formatted(table, default_views(axis_names)[1].options["columns"])
 
 
 def default_views(axis_names: Sequence[str]) -> list[View]:

@@ -29,9 +29,9 @@ from unocli.report import fmt, kinds
 from unocli.report.analyses import skill_text as text
 from unocli.report.analyses.common import Context, caption
 from unocli.report.experiment import Experiment
+from unocli.report.forms import shown
 from unocli.report.model import Block, Section, sentences
 from unocli.report.options import policy_list, policy_spec, positive_int
-from unocli.report.views import shown
 from unocli.study.arm import Arm, check_spec, template_name
 from unocli.study.ladder import ANCHOR
 
