@@ -16,7 +16,6 @@ from unocli.analysis.measures import Plan
 from unocli.report import kinds
 from unocli.report.experiment import Experiment
 from unocli.report.model import Section, sentences
-from unocli.report.views import forest_chart as forest_chart  # re-exported: the skill report knows it by this module
 from unocli.run.backends import Backend
 from unocli.study.arm import Arm
 from unocli.study.compare import Comparison
