@@ -105,7 +105,7 @@ OPTIONS = {
 PLAYED_ONLY = ("ladder_lone", "ladder_games", "ladder_lone_games", "ladder_match_games")
 VIEWS = "skill"  # a file without [[view]] tables draws the shipped file's (sims/skill.toml)
 # the ladders' tables' frames, one per variant: each drawn only when its frame is not empty
-LADDER_FRAMES = ("ladder-cells", "stored-ladder-cells", "ladder-changes", "ladder-changes-unpaired")
+LADDER_FRAMES = ("ladder-cells", "ladder-changes", "ladder-changes-unpaired")
 FRAMES = ("", "changes", "fixed-gaps", "fixed-changes", "gaps-by-cell", "changes-by-cell", *LADDER_FRAMES)
 
 
@@ -291,8 +291,9 @@ def _with_text(frame: pd.DataFrame, columns: dict[str, Any]) -> pd.DataFrame:
 
 
 def _ladder_frames(m: LadderMeasures | None) -> dict[str, pd.DataFrame]:
-    """The ladders' cells and changes with the text their tables show, each under the frame of its variant (played or
-    stored ladders; changes all paired or not), the other of each pair empty, so its table is not drawn."""
+    """The ladders' cells and changes with the text their tables show (a played ladder's cells leave the stored
+    ones' best player and folder blank: their table drops those columns); the changes under the frame of their
+    variant (all paired or not), the other empty, so its table is not drawn."""
     out = dict.fromkeys(LADDER_FRAMES, pd.DataFrame())
     if m is None:
         return out
@@ -307,9 +308,9 @@ def _ladder_frames(m: LadderMeasures | None) -> dict[str, pd.DataFrame]:
         **{f"{k}_text": partial(text.share, key=k) for k in ("share_round", "share_match")},
         **{f"{k}_text": partial(_lead, key=k) for k in ("lead_round", "lead_match")},
     }
-    if read:
-        cells["best_text"] = lambda r: r["best"] if r["searched"] else f"{r['best']} (no search player in this ladder)"
-    out["stored-ladder-cells" if read else "ladder-cells"] = _with_text(m.cells, cells)
+    cells["best_text"] = lambda r: "" if not read else r["best"] + ("" if r["searched"] else " (no search player in this ladder)")
+    cells["ladder_text"] = lambda r: f"{r['source']} (seed {r['seed']})" if read else ""
+    out["ladder-cells"] = _with_text(m.cells, cells)
     ch = m.changes
     if not ch.empty:
         changes = {
@@ -332,4 +333,6 @@ def _ladder_words(m: LadderMeasures | None) -> dict[str, str]:
         "round-robin policy, not the strongest player, it has no relative skill, and it was not played as matches. "
     )
     pairing = text.pairing(m.changes) if not m.changes.empty else ""
-    return {"ladder_margin": fmt.num(m.margin_ratio), "pairing": pairing, "caveat": caveat if lacking else ""}
+    source = "the stored ladders (sims/ladder.sh; each row names its folder and seed)" if text.stored(m) else ""
+    words = {"ladder_margin": fmt.num(m.margin_ratio), "pairing": pairing, "caveat": caveat if lacking else ""}
+    return words | {"cells_source": source or "ladders on common deals"}
