@@ -196,3 +196,21 @@ def test_the_generator_writes_the_reference_or_refuses_two_paths(tmp_path: Path,
     assert main([str(out)]) == 0 and out.read_text(encoding="utf-8") == reference()
     assert main([str(out), str(out)]) == 2 and "usage:" in capsys.readouterr().err
     assert out.read_text(encoding="utf-8") == reference()
+
+
+def test_the_experiment_files_shown_in_docs_experiments_md_load(tmp_path):
+    """Each example experiment file of docs/experiments.md loads as written (full and quick); the format's
+    reference at its top shows every key at once ([arms] and [grid] together), so it is read for known keys only."""
+    from unocli.report.experiment import TOP_KEYS, load_experiment
+
+    blocks = re.findall(r"```toml\n(.*?)```", (ROOT / "docs" / "experiments.md").read_text(encoding="utf-8"), re.S)
+    reference, *examples = blocks
+    assert examples, "docs/experiments.md shows no example experiment file"
+    keys = re.findall(r"^(\w+) *=", reference, re.M) + re.findall(r"^\[\[?(\w+)", reference, re.M)
+    assert {k for k in keys if k in TOP_KEYS} >= {"analysis", "seed", "games", "arms", "grid", "view", "quick"}
+    (tmp_path / "policies.toml").write_text((ROOT / "sims" / "policies.toml").read_text(encoding="utf-8"))
+    for i, text in enumerate(examples):
+        path = tmp_path / f"example-{i}.toml"
+        path.write_text(text, encoding="utf-8")
+        load_experiment(path)
+        load_experiment(path, quick=True)
