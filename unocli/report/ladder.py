@@ -5,13 +5,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
 from unocli.errors import ConfigError
 from unocli.files import check_folder_path, write_atomic, write_text_atomic
 from unocli.report import fmt
+from unocli.report.model import md_table
 from unocli.version import __version__
 
 if TYPE_CHECKING:
@@ -84,32 +85,28 @@ def chart(frame: pd.DataFrame, run: LadderRun) -> Figure:
 
 
 def _ratings_table(frame: pd.DataFrame, run: LadderRun) -> str:
-    lines = [
-        f"| policy | rating [95%] | {_unit(run)}s played | lone vs field: win share [95%] | model | "
-        "mixed: win share [95%] | model |",
-        "|---|---|---|---|---|---|---|",
-    ]
+    rows = []
     for r in frame.itertuples():
         rating = "0 (anchor)" if r.anchor else f"{r.rating:+.3f} [{r.low:+.3f}, {r.high:+.3f}]"
         name = f"`{r.policy}` (bound, not a player)" if getattr(r, "bound", False) else f"`{r.policy}`"
         mixed = "-" if math.isnan(r.mixed_share) else fmt.share_ci(r.mixed_share, r.mixed_low, r.mixed_high, 1)
         field = fmt.share_ci(r.field_share, r.field_low, r.field_high, 1)
         models = [("-" if math.isnan(m) else fmt.share(m, 1)) for m in (r.field_model, r.mixed_model)]
-        lines.append(f"| {name} | {rating} | {fmt.count(r.games)} | {field} | {models[0]} | {mixed} | {models[1]} |")
-    return "\n".join(lines)
+        rows.append([name, rating, fmt.count(r.games), field, models[0], mixed, models[1]])
+    heads = ["policy", "rating [95%]", f"{_unit(run)}s played", "lone vs field: win share [95%]", "model"]
+    return md_table(pd.DataFrame(rows, columns=[*heads, "mixed: win share [95%]", "model"]))
 
 
 def _skill_table(skill: pd.DataFrame) -> str:
-    lines = ["| measure | value [95%] | n deals | how |", "|---|---|---|---|"]
-    for r in skill.itertuples():
+    def value(r: Any) -> str:  # a row of itertuples
         if r.key == "skill_share":
-            value = f"{100 * r.value:.2f}% [{100 * r.low:.2f}, {100 * r.high:.2f}]"
-        elif r.key == "relative_skill":
-            value = f"{r.value:.3f} [{r.low:.3f}, {r.high:.3f}]"
-        else:
-            value = f"{_count(r.value)} [{_count(r.low)}, {_count(r.high)}]"
-        lines.append(f"| {r.measure} | {value} | {fmt.count(r.n)} | {r.detail} |")
-    return "\n".join(lines)
+            return f"{100 * r.value:.2f}% [{100 * r.low:.2f}, {100 * r.high:.2f}]"
+        if r.key == "relative_skill":
+            return f"{r.value:.3f} [{r.low:.3f}, {r.high:.3f}]"
+        return f"{_count(r.value)} [{_count(r.low)}, {_count(r.high)}]"
+
+    rows = [[r.measure, value(r), fmt.count(r.n), r.detail] for r in skill.itertuples()]
+    return md_table(pd.DataFrame(rows, columns=["measure", "value [95%]", "n deals", "how"]))
 
 
 def _count(x: float) -> str:
