@@ -201,17 +201,15 @@ def _lines_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> 
     if not len(rows):
         return None
     by = v.options.get("by", "arm")
-    series = interval_series(rows, by, list(dict.fromkeys(rows[by])), ("mean", "low", "high"), x="players")
+    series = interval_series(rows, by, ("mean", "low", "high"), x="players")
     fair = ("fair share 1/n", [1 / p for p in exp.players]) if v.options.get("fair") else None
     title = _what(v, setup, f"Mean {v.quantity} by table size")
     what = f"{title} (one line per {by})" + ("; dashed line: the fair share 1/n" if fair else "")
-    cap = setup.caption(_filled(v.options.get("caption", what), setup, title=title), _MEAN_INTERVALS)
+    intervals = "error bars are 95% intervals (Wilson for a share, t for a mean)"
+    cap = setup.caption(_filled(v.options.get("caption", what), setup, title=title), intervals)
     percent = bool(v.options.get("percent", is_binary(v.quantity)))
     ylabel = v.options.get("ylabel", v.quantity)
     return players_chart(exp, series, cap, name=v.name, alt=title, title=title, ylabel=ylabel, percent=percent, reference=fair)
-
-
-_MEAN_INTERVALS = "error bars are 95% intervals (Wilson for a share, t for a mean)"
 
 
 def _forest_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
@@ -405,7 +403,7 @@ def _sizes_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> 
         return None
     o = v.options
     by = o.get("by", "field")
-    series = interval_series(frame, by, list(dict.fromkeys(frame[by])), tuple(o["columns"]))
+    series = interval_series(frame, by, o["columns"])
     hline = (float(o["hline"]), o.get("hline_label")) if "hline" in o else None
     reference = ("fair share 1/n", [1 / p for p in exp.players]) if o.get("fair") else None
     if "reference" in o:
@@ -437,7 +435,7 @@ def _bars_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> B
     if p not in exp.players or not len(rows):
         return None
     by, x = o.get("by", "field"), o["x"]
-    series = interval_series(rows, by, list(dict.fromkeys(rows[by])), tuple(o["columns"]))
+    series = interval_series(rows, by, o["columns"])
     words = partial(_filled, setup=setup, players=p, last=p - 1)
     cap = setup.caption(words(o["caption"]), o["intervals"])
     figure = plots.grouped_bars(

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -123,17 +123,15 @@ def published(exp: Experiment, ours: Mapping[str, Ours], *, title: str) -> Table
 # ---------------------------------------------------------------- charts by table size and forests of panels
 
 
-def interval_series(
-    table: pd.DataFrame, by: str, values: Sequence[Any], columns: tuple[str, str, str], x: str | None = None
-) -> list[Series]:
-    """One line per value of ``table[by]`` (in ``values`` order): its rows' ``columns`` (point, low, high), over
+def interval_series(table: pd.DataFrame, by: str, columns: Sequence[str], x: str | None = None) -> list[Series]:
+    """One line per value of ``table[by]``, in the table's order: its rows' ``columns`` (point, low, high), over
     their column ``x`` when given (else over the chart's x)."""
     from unocli.report import plots  # matplotlib only when drawing: compute() runs without it
 
     point, low, high = columns
     return [
         plots.Series(str(value), sub[point], sub[low], sub[high], x=None if x is None else sub[x])
-        for value in values
+        for value in dict.fromkeys(table[by])
         for sub in [table[table[by] == value]]
     ]
 
