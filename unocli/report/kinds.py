@@ -259,10 +259,7 @@ def _heatmap_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -
 
 
 def _published_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
-    block = published(exp, setup.ours, title=_filled(v.title or setup.published_title, setup))
-    if block is not None:
-        block.name = v.name
-    return block
+    return published(exp, setup.ours, title=_filled(v.title or setup.published_title, setup), name=v.name)
 
 
 def _read_ours(exp: Experiment, frames: Mapping[str, pd.DataFrame | None], setup: Setup) -> dict[str, Ours]:

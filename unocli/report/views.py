@@ -88,7 +88,7 @@ class Ours:
     high: float = float("nan")
 
 
-def published(exp: Experiment, ours: Mapping[str, Ours], *, title: str) -> TableBlock | None:
+def published(exp: Experiment, ours: Mapping[str, Ours], *, title: str, name: str = "published") -> TableBlock | None:
     """The experiment file's ``[[published]]`` figures beside unocli's (``ours`` by each figure's ``ours`` key, or
     ``published[i]`` for a figure whose ``ours`` is a table).
 
@@ -117,7 +117,7 @@ def published(exp: Experiment, ours: Mapping[str, Ours], *, title: str) -> Table
         )
     data = pd.DataFrame(rows).astype({"n": "Int64"})
     shown = data.drop(columns=["ci_low", "ci_high"]).assign(n=[fmt.count(n) if pd.notna(n) else "-" for n in data["n"]])
-    return TableBlock("published", title, shown, data)
+    return TableBlock(name, title, shown, data)
 
 
 # ---------------------------------------------------------------- charts by table size and forests of panels
