@@ -1,4 +1,5 @@
-"""The views an experiment file declares (``[[view]]``), drawn from a report's frames with :mod:`unocli.report.views`.
+"""The views an experiment file declares (``[[view]]``), drawn from a report's frames with :mod:`unocli.report.views`
+(tables, forests, heatmaps, lines by table size) or, for a chart no other code draws, :mod:`unocli.report.plots`.
 
 A report hands :func:`declared` its frames by name and a :class:`Setup` (the
 words a view cannot know: its captions' setup, its own figures and blocks);
