@@ -1,4 +1,5 @@
-"""The views an experiment file declares (``[[view]]``), drawn from a report's frames with :mod:`unocli.report.views`.
+"""The views an experiment file declares (``[[view]]``), drawn from a report's frames with :mod:`unocli.report.views`
+(tables, forests, heatmaps, lines by table size) or, for a chart no other code draws, :mod:`unocli.report.plots`.
 
 A report hands :func:`declared` its frames by name and a :class:`Setup` (the
 words a view cannot know: its captions' setup, its own figures and blocks);
@@ -21,24 +22,12 @@ import pandas as pd
 
 from unocli.analysis.fields import interactions_frame
 from unocli.analysis.frames import differences, wide
-from unocli.analysis.measures import dkw_eps
+from unocli.analysis.measures import dkw_eps, hist_quantile
 from unocli.errors import ConfigError
 from unocli.report import fmt, forms
 from unocli.report.experiment import Experiment, View, load_experiment, shipped_dir
 from unocli.report.model import Block, Chart, TableBlock, md_table
-from unocli.report.views import (
-    Ours,
-    dots,
-    ecdf,
-    forest,
-    forest_chart,
-    heatmap,
-    histogram,
-    interval_series,
-    percentiles,
-    players_chart,
-    published,
-)
+from unocli.report.views import Ours, forest, forest_chart, heatmap, interval_series, players_chart, published
 from unocli.report.words import change_word, level, verdict_matrix
 from unocli.study.compare import is_binary
 from unocli.study.interaction import FieldInteraction
@@ -213,17 +202,15 @@ def _lines_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> 
     if not len(rows):
         return None
     by = v.options.get("by", "arm")
-    series = interval_series(rows, by, list(dict.fromkeys(rows[by])), ("mean", "low", "high"), x="players")
+    series = interval_series(rows, by, ("mean", "low", "high"), x="players")
     fair = ("fair share 1/n", [1 / p for p in exp.players]) if v.options.get("fair") else None
     title = _what(v, setup, f"Mean {v.quantity} by table size")
     what = f"{title} (one line per {by})" + ("; dashed line: the fair share 1/n" if fair else "")
-    cap = setup.caption(_filled(v.options.get("caption", what), setup, title=title), _MEAN_INTERVALS)
+    intervals = "error bars are 95% intervals (Wilson for a share, t for a mean)"
+    cap = setup.caption(_filled(v.options.get("caption", what), setup, title=title), intervals)
     percent = bool(v.options.get("percent", is_binary(v.quantity)))
     ylabel = v.options.get("ylabel", v.quantity)
     return players_chart(exp, series, cap, name=v.name, alt=title, title=title, ylabel=ylabel, percent=percent, reference=fair)
-
-
-_MEAN_INTERVALS = "error bars are 95% intervals (Wilson for a share, t for a mean)"
 
 
 def _forest_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
@@ -273,10 +260,7 @@ def _heatmap_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -
 
 
 def _published_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
-    block = published(exp, setup.ours, title=_filled(v.title or setup.published_title, setup))
-    if block is not None:
-        block.name = v.name
-    return block
+    return published(exp, setup.ours, title=_filled(v.title or setup.published_title, setup), name=v.name)
 
 
 def _read_ours(exp: Experiment, frames: Mapping[str, pd.DataFrame | None], setup: Setup) -> dict[str, Ours]:
@@ -417,7 +401,7 @@ def _sizes_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> 
         return None
     o = v.options
     by = o.get("by", "field")
-    series = interval_series(frame, by, list(dict.fromkeys(frame[by])), tuple(o["columns"]))
+    series = interval_series(frame, by, o["columns"])
     hline = (float(o["hline"]), o.get("hline_label")) if "hline" in o else None
     reference = ("fair share 1/n", [1 / p for p in exp.players]) if o.get("fair") else None
     if "reference" in o:
@@ -449,7 +433,7 @@ def _bars_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> B
     if p not in exp.players or not len(rows):
         return None
     by, x = o.get("by", "field"), o["x"]
-    series = interval_series(rows, by, list(dict.fromkeys(rows[by])), tuple(o["columns"]))
+    series = interval_series(rows, by, o["columns"])
     words = partial(_filled, setup=setup, players=p, last=p - 1)
     cap = setup.caption(words(o["caption"]), o["intervals"])
     figure = plots.grouped_bars(
@@ -469,34 +453,34 @@ def _bars_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> B
 def _dots_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
     """A frame's ``columns`` (point, low, high) at one table size (or every size) as dots with error bars, one row
     per value of ``y`` and one marker per value of ``by``, both in the frame's order."""
+    from unocli.report import plots  # matplotlib only when drawing
+
     o = v.options
     if not len(frame):
         return None
     at = frame if o.get("players") == "all" else _at_size(v, frame)
-    p = at["players"].iloc[0]
-    by, rows = o.get("by", "field"), [str(y) for y in dict.fromkeys(at[o["y"]])]
-    markers = list(dict.fromkeys(at[by]))
+    by, (point, low, high), scale = o.get("by", "field"), o["columns"], float(o.get("scale", 1.0))
     labels = o.get("labels", {})
     label = (lambda m: labels.replace("{value}", str(m))) if isinstance(labels, str) else (lambda m: labels.get(str(m), str(m)))
-    names = [_filled(label(m), setup) for m in markers]
-    words = partial(_filled, setup=setup, players=p, n=fmt.count(at["n"].iloc[0]), series=", ".join(names))
-    return dots(
-        at,
-        rows,
-        by,
-        markers,
-        tuple(o["columns"]),
-        names=names,
-        caption=_own_caption(o, setup, words),
-        name=v.name,
+    series = [
+        plots.Series(_filled(label(m), setup), scale * rows[point], scale * rows[low], scale * rows[high])
+        for m in dict.fromkeys(at[by])
+        for rows in [at[at[by] == m]]
+    ]
+    names = ", ".join(s.label for s in series)
+    words = partial(_filled, setup=setup, players=at["players"].iloc[0], n=fmt.count(at["n"].iloc[0]), series=names)
+    cap = _own_caption(o, setup, words)
+    figure = plots.dot_chart(
+        [str(y) for y in dict.fromkeys(at[o["y"]])],
+        series,
         title=words(v.title),
         xlabel=words(o["xlabel"]),
-        alt=words(o.get("alt", v.title)),
-        scale=float(o.get("scale", 1.0)),
+        caption=cap,
         zero=0.0 if o.get("zero", True) else None,
         percent=bool(o.get("percent", False)),
         change=bool(o.get("change", False)),
     )
+    return Chart(v.name, figure, cap, words(o.get("alt", v.title)))
 
 
 def _own_caption(o: Mapping[str, Any], setup: Setup, words: Callable[[str], str]) -> str:
@@ -609,16 +593,32 @@ def _one_field(v: View, setup: Setup, intervals: str, field: str, players: Any =
 
 
 def _percentiles_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
+    """The baseline's mean, median, 90th and 99th percentile of one field by table size."""
+    from unocli.report import plots  # matplotlib only when drawing
+
     f = _field(v, list(dict.fromkeys(frame["field"])))
     rows = frame[(frame[v.options.get("arm", "arm")] == setup.baseline) & (frame["field"] == f)]
+    series = [
+        plots.Series(label, rows[point], rows[low], rows[high])
+        for label, point, low, high in (
+            ("mean", "mean_turns", "ci_low", "ci_high"),
+            ("median", "median", "median_low", "median_high"),
+            ("90th percentile", "p90", "p90_low", "p90_high"),
+            ("99th percentile", "p99", "p99_low", "p99_high"),
+        )
+    ]
     intervals = "error bars are 95% intervals (t for the mean, binomial order statistics for percentiles)"
     title, cap = _one_field(v, setup, intervals, f)
-    return percentiles(rows, exp.players, caption=cap, name=v.name, title=title, ylabel=v.options["ylabel"])
+    ylabel = v.options["ylabel"]
+    return players_chart(exp, series, cap, name=v.name, alt=f"percentiles of {ylabel}", title=title, ylabel=ylabel)
 
 
 def _distribution_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
-    """The histogram or ECDF of the baseline at each of ``players``, or of every arm at one table size (the
-    middle one when that size is not played)."""
+    """The histogram (share per bin of 5, with 95% Wilson bands) or ECDF (with 95% DKW bands) of the baseline at
+    each of ``players``, or of every arm at one table size (the middle one when that size is not played); cut at
+    the ``top`` quantile of the longest (0.995)."""
+    from unocli.report import plots  # matplotlib only when drawing
+
     f = _field(v, list(dict.fromkeys(k[0] for k in setup.hists)))
     if isinstance(v.options.get("players"), int):
         p = _played(exp, v.options["players"])
@@ -628,13 +628,17 @@ def _distribution_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Set
         sizes = [p for p in v.options.get("players", exp.players) if p in exp.players] or [exp.players[0]]
         hists, n = [(f"{q} players", setup.hists[(f, q, setup.baseline)]) for q in sizes], setup.counts[sizes[0]]
         arms, p = [], 0
-    xlabel, alt = v.options["xlabel"], v.options.get("alt", v.name)
+    xlabel, xmax = v.options["xlabel"], max(hist_quantile(h, float(v.options.get("top", 0.995)))[0] for _, h in hists) + 10
     if v.kind == "histogram":
         title, cap = _one_field(v, setup, "bands are 95% Wilson intervals for each bin's share", f)
-        return histogram(hists, caption=cap, name=v.name, title=title, xlabel=xlabel, alt=alt)
-    title, cap = _one_field(v, setup, f"bands are 95% DKW bands (+/-{dkw_eps(n):.3f})", f, p if arms else "", bool(arms))
-    top = float(v.options.get("top", 0.995))
-    return ecdf(hists, n, caption=cap, name=v.name, title=title, xlabel=xlabel, alt=alt, top=top)
+        figure = plots.distribution_chart(
+            hists, title=title, xlabel=xlabel, ylabel="share of rounds", bin_width=5, xmax=xmax, caption=cap
+        )
+    else:
+        eps = dkw_eps(n)
+        title, cap = _one_field(v, setup, f"bands are 95% DKW bands (+/-{eps:.3f})", f, p if arms else "", bool(arms))
+        figure = plots.ecdf_chart([(a, h, eps) for a, h in hists], title=title, xlabel=xlabel, xmax=xmax, caption=cap)
+    return Chart(v.name, figure, cap, v.options.get("alt", v.name))
 
 
 _DRAW: dict[str, Callable[[View, Experiment, pd.DataFrame, Setup], Block | None]] = {

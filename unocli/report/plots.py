@@ -120,9 +120,7 @@ def line_chart(
     if hline is not None:
         ax.axhline(hline, color="#555555", lw=1, ls=":", label=hline_label)
     if xticks is not None:
-        ax.set_xticks(list(xticks))
-        if xticklabels is not None:
-            ax.set_xticklabels(list(xticklabels))
+        ax.set_xticks(list(xticks), None if xticklabels is None else list(xticklabels))
     if log:
         from matplotlib.ticker import FuncFormatter
 
@@ -172,8 +170,7 @@ def dot_chart(
         ax.errorbar(x, ys + offsets[i], xerr=_errors(s, x), fmt="o", ms=5, capsize=3, color=colour, label=s.label)
     if zero is not None:
         ax.axvline(zero, color="#555555", lw=1, ls=":")
-    ax.set_yticks(ys)
-    ax.set_yticklabels(list(labels))
+    ax.set_yticks(ys, list(labels))
     _labels(ax, title, xlabel, "", False)
     if percent and change:
         ax.xaxis.set_major_formatter(pp_formatter())
@@ -222,8 +219,7 @@ def forest_chart(labels: Sequence[str], panels: Sequence[Panel], *, title: str, 
         ax.spines[["top", "right"]].set_visible(False)
         if panel.percent:  # a change of a share is in percentage points, never "%"
             ax.xaxis.set_major_formatter(pp_formatter())
-    axes[0].set_yticks(ys)
-    axes[0].set_yticklabels(list(labels))
+    axes[0].set_yticks(ys, list(labels))
     fig.suptitle(title, fontsize=12, x=0.01, ha="left")
     return _finish(fig, bottom)
 
@@ -263,10 +259,8 @@ def heatmap(
         image = ax.imshow(v, origin="lower", cmap="viridis", aspect="auto")
     cbar = fig.colorbar(image, ax=ax, fraction=0.045, pad=0.02)
     cbar.set_label(colour_label)
-    ax.set_xticks(range(len(xvals)))
-    ax.set_xticklabels(list(xvals), rotation=0 if len(xvals) < 12 else 45)
-    ax.set_yticks(range(len(yvals)))
-    ax.set_yticklabels(list(yvals))
+    ax.set_xticks(range(len(xvals)), list(xvals), rotation=0 if len(xvals) < 12 else 45)
+    ax.set_yticks(range(len(yvals)), list(yvals))
     if annotations is not None:
         small = 7 if v.shape[1] > 8 else 8.5
         for i in range(v.shape[0]):
@@ -377,8 +371,7 @@ def grouped_bars(
         )
     if hline is not None:
         ax.axhline(hline, color="#333333", lw=1.2, ls=":", label=hline_label)
-    ax.set_xticks(xs)
-    ax.set_xticklabels(list(categories))
+    ax.set_xticks(xs, list(categories))
     _labels(ax, title, xlabel, ylabel, percent)
     if k > 1 or hline_label:
         ax.legend(fontsize=8, frameon=False)

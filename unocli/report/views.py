@@ -1,29 +1,28 @@
 """Views of a design's tidy frame (:mod:`unocli.report.design`): tables and charts a report declares.
 
-Each view is a function of the frame (or of the histograms of the cells behind
-it) and of the words the report supplies (title, caption): the report keeps
-its sentences, the views keep the drawing. matplotlib loads only when a chart
-is drawn, so a report's ``compute`` never imports it.
+Each view is a function of the frame and of the words the report supplies
+(title, caption): the report keeps its sentences, the views keep the drawing.
+matplotlib loads only when a chart is drawn, so a report's ``compute`` never
+imports it.
 
 - :func:`forest`: each row's difference from the baseline, centred on 0, the margin drawn as a band;
 - :func:`heatmap`: a difference over two of the frame's columns, annotated with its verdict;
-- :func:`percentiles`, :func:`histogram`, :func:`ecdf`: the distribution of a counted quantity;
 - :func:`published`: published figures (data in the experiment file) beside unocli's, reconciled;
-- the charts by table size, forests, dot charts and :func:`shown` tables the analyses draw in code.
+- :func:`interval_series`, :func:`players_chart`, :func:`forest_chart`: lines by table size and forests of panels.
 
-:mod:`unocli.report.kinds` draws the views an experiment file declares (``[[view]]``) with these.
+:mod:`unocli.report.kinds` draws the views an experiment file declares (``[[view]]``) with these, and its
+distributions, bars, dots and curves straight from :mod:`unocli.report.plots`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
-from unocli.analysis.measures import dkw_eps, hist_quantile
 from unocli.report import fmt
 from unocli.report.experiment import Experiment
 from unocli.report.model import Chart, TableBlock
@@ -79,58 +78,6 @@ def heatmap(
     return Chart(name, figure, caption, title)
 
 
-def percentiles(table: pd.DataFrame, players: Sequence[int], *, caption: str, name: str, title: str, ylabel: str) -> Chart:
-    """Mean, median, 90th and 99th percentile by table size (columns ``mean_turns``, ``median``, ``p90``, ``p99``)."""
-    from unocli.report import plots  # matplotlib only when drawing
-
-    series = [
-        plots.Series(label, table[point], table[f"{low}"], table[f"{high}"])
-        for label, point, low, high in (
-            ("mean", "mean_turns", "ci_low", "ci_high"),
-            ("median", "median", "median_low", "median_high"),
-            ("90th percentile", "p90", "p90_low", "p90_high"),
-            ("99th percentile", "p99", "p99_low", "p99_high"),
-        )
-    ]
-    figure = plots.line_chart(
-        players, series, band=False, title=title, xlabel="players at the table", ylabel=ylabel, xticks=players, caption=caption
-    )
-    return Chart(name, figure, caption, "percentiles of " + ylabel)
-
-
-def histogram(
-    hists: Sequence[tuple[str, np.ndarray]], *, caption: str, name: str, title: str, xlabel: str, alt: str, bin_width: int = 5
-) -> Chart:
-    """Step histograms (share per bin) with 95% Wilson bands, cut at the 99.5th percentile of the longest."""
-    from unocli.report import plots  # matplotlib only when drawing
-
-    xmax = max(hist_quantile(h, 0.995)[0] for _, h in hists) + 10
-    figure = plots.distribution_chart(
-        hists, title=title, xlabel=xlabel, ylabel="share of rounds", bin_width=bin_width, xmax=xmax, caption=caption
-    )
-    return Chart(name, figure, caption, alt)
-
-
-def ecdf(
-    hists: Sequence[tuple[str, np.ndarray]],
-    n: int,
-    *,
-    caption: str,
-    name: str,
-    title: str,
-    xlabel: str,
-    alt: str,
-    top: float = 0.995,
-) -> Chart:
-    """Empirical CDFs with 95% DKW bands for ``n`` observations, cut at the ``top`` quantile of the longest."""
-    from unocli.report import plots  # matplotlib only when drawing
-
-    xmax = max(hist_quantile(h, top)[0] for _, h in hists) + 10
-    eps = dkw_eps(n)
-    figure = plots.ecdf_chart([(label, h, eps) for label, h in hists], title=title, xlabel=xlabel, xmax=xmax, caption=caption)
-    return Chart(name, figure, caption, alt)
-
-
 @dataclass(frozen=True)
 class Ours:
     """unocli's figure set beside a published one: its text, n and (when it is one number) its 95% interval."""
@@ -141,7 +88,7 @@ class Ours:
     high: float = float("nan")
 
 
-def published(exp: Experiment, ours: Mapping[str, Ours], *, title: str) -> TableBlock | None:
+def published(exp: Experiment, ours: Mapping[str, Ours], *, title: str, name: str = "published") -> TableBlock | None:
     """The experiment file's ``[[published]]`` figures beside unocli's (``ours`` by each figure's ``ours`` key, or
     ``published[i]`` for a figure whose ``ours`` is a table).
 
@@ -170,23 +117,21 @@ def published(exp: Experiment, ours: Mapping[str, Ours], *, title: str) -> Table
         )
     data = pd.DataFrame(rows).astype({"n": "Int64"})
     shown = data.drop(columns=["ci_low", "ci_high"]).assign(n=[fmt.count(n) if pd.notna(n) else "-" for n in data["n"]])
-    return TableBlock("published", title, shown, data)
+    return TableBlock(name, title, shown, data)
 
 
-# ---------------------------------------------------------------- charts by table size and forests (the analyses' own)
+# ---------------------------------------------------------------- charts by table size and forests of panels
 
 
-def interval_series(
-    table: pd.DataFrame, by: str, values: Sequence[Any], columns: tuple[str, str, str], x: str | None = None
-) -> list[Series]:
-    """One line per value of ``table[by]`` (in ``values`` order): its rows' ``columns`` (point, low, high), over
+def interval_series(table: pd.DataFrame, by: str, columns: Sequence[str], x: str | None = None) -> list[Series]:
+    """One line per value of ``table[by]``, in the table's order: its rows' ``columns`` (point, low, high), over
     their column ``x`` when given (else over the chart's x)."""
     from unocli.report import plots  # matplotlib only when drawing: compute() runs without it
 
     point, low, high = columns
     return [
         plots.Series(str(value), sub[point], sub[low], sub[high], x=None if x is None else sub[x])
-        for value in values
+        for value in dict.fromkeys(table[by])
         for sub in [table[table[by] == value]]
     ]
 
@@ -249,38 +194,3 @@ def forest_chart(
     ]
     figure = plots.forest_chart(list(rows[label]), shown, title=title, caption=cap)
     return Chart(name, figure, cap, title)
-
-
-def dots(
-    table: pd.DataFrame,
-    labels: Sequence[str],
-    by: str,
-    groups: Sequence[Any],
-    columns: tuple[str, str, str],
-    *,
-    caption: str,
-    name: str,
-    title: str,
-    xlabel: str,
-    alt: str,
-    names: Sequence[str] | None = None,
-    scale: float = 1.0,
-    zero: float | None = 0.0,
-    percent: bool = False,
-    change: bool = False,
-) -> Chart:
-    """Levels with their 95% error bars, one row per label, one marker per value of ``table[by]`` (in ``groups``
-    order, named ``names``); each group's rows are in ``labels`` order. ``scale``: 100 shows a share in pp;
-    ``percent``: the axis reads shares as percentages (``change``: changes of shares, in pp)."""
-    from unocli.report import plots  # matplotlib only when drawing
-
-    point, low, high = columns
-    series = [
-        plots.Series(str(label), scale * sub[point], scale * sub[low], scale * sub[high])
-        for group, label in zip(groups, names or [str(g) for g in groups], strict=True)
-        for sub in [table[table[by] == group]]
-    ]
-    figure = plots.dot_chart(
-        list(labels), series, title=title, xlabel=xlabel, caption=caption, zero=zero, percent=percent, change=change
-    )
-    return Chart(name, figure, caption, alt)
