@@ -87,7 +87,7 @@ def _text(v: Any) -> str | None:
 FILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,99}")
 
 
-def _file_name(v: Any) -> str | None:
+def file_name(v: Any) -> str | None:
     ok = isinstance(v, str) and FILE_NAME.fullmatch(v)
     return None if ok else f"{v!r} must be a plain file name: letters, digits, - and _ only"
 
@@ -271,7 +271,7 @@ VIEW_OPTIONS: dict[str, dict[str, Check]] = {
     "published": {},
     "verdicts": {"arm": _column, "words": _words, "decimals": _whole, "cell": _cell, "verdict": _column},
     "interactions": {"arm": _column},
-    "table": {"columns": _columns, "note": _text, "by": _column, "label": _names, "labels": _headings, "file": _file_name}
+    "table": {"columns": _columns, "note": _text, "by": _column, "label": _names, "labels": _headings, "file": file_name}
     | {"reverse": _bool, "shown_only": _names, "csv": _bool, "drop_blank": _bool},
     "report": {},
     "percentiles": {"arm": _column, "field": _text, "ylabel": _text, "caption": _text},
