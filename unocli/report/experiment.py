@@ -19,7 +19,7 @@ from unocli.files import load_toml
 from unocli.game.limits import OutOfRange, check_games, check_seed
 from unocli.game.policies import UnknownPolicy
 from unocli.report import registry
-from unocli.report.options import MARGINS, NO_QUANTITY, VIEW_OPTIONS, Check, file_name, view_problem
+from unocli.report.options import MARGINS, NO_QUANTITY, VIEW_OPTIONS, Check, file_name, table_problem, view_problem
 from unocli.report.registry import DEFAULT_SET, REPORTS
 from unocli.run.precision import DEFAULT_MAX_GAMES, check_target
 from unocli.study.arm import Arm, PolicyFile, TableSpec, check_spec, plain
@@ -179,15 +179,10 @@ class _Where:
         return value
 
     def keys(self, table: dict[str, Any], allowed: Mapping[str, Check | None], key: str, unknown: str) -> None:
-        """Refuse a key not ``allowed`` ("``unknown``: the allowed keys") or whose value its check (None: later) refuses.
-
-        Key by key in the file's order, so the first problem is the one reported."""
-        for k, value in table.items():
-            at = f"{key}.{k}" if key else k
-            if k not in allowed:
-                raise self.error(at, f"{unknown}: {', '.join(allowed) or '(none)'}")
-            check = allowed[k]
-            self.check(at, check(value) if check else None)
+        """Refuse the first key not ``allowed`` ("``unknown``: the allowed keys") or whose value its check refuses."""
+        problem = table_problem(table, allowed, unknown)
+        if problem:
+            raise self.error(f"{key}.{problem[0]}" if key else problem[0], problem[1])
 
     def one_of(self, value: Any, known: Collection[str], key: str, what: str, plural: str) -> None:
         """Refuse a ``value`` (a ``what``) that is not one of ``known`` (the ``plural``), naming them."""
