@@ -180,9 +180,12 @@ class _Where:
 
     def keys(self, table: dict[str, Any], allowed: Mapping[str, Check | None], key: str, unknown: str) -> None:
         """Refuse the first key not ``allowed`` ("``unknown``: the allowed keys") or whose value its check refuses."""
-        problem = table_problem(table, allowed, unknown)
-        if problem:
-            raise self.error(f"{key}.{problem[0]}" if key else problem[0], problem[1])
+        self.problem(key, table_problem(table, allowed, unknown))
+
+    def problem(self, key: str, found: tuple[str, str] | None) -> None:
+        """Raise the error at ``key.SUBKEY`` for the (SUBKEY, why) a check found (None: nothing)."""
+        if found:
+            raise self.error(f"{key}.{found[0]}" if key else found[0], found[1])
 
     def one_of(self, value: Any, known: Collection[str], key: str, what: str, plural: str) -> None:
         """Refuse a ``value`` (a ``what``) that is not one of ``known`` (the ``plural``), naming them."""
@@ -402,9 +405,7 @@ def _views(raw: Any, where: _Where, known: tuple[str, ...]) -> tuple[View, ...]:
         if kind not in NO_QUANTITY:
             where.one_of(quantity, known, f"{key}.quantity", "quantity", "quantities")
         options = where.table(table.get("options", {}), f"{key}.options", "must be a table, e.g. { players = 4 }")
-        problem = view_problem(kind, options)
-        if problem:
-            raise where.error(f"{key}.options.{problem[0]}", problem[1])
+        where.problem(f"{key}.options", view_problem(kind, options))
         where.check(f"{key}.where", _query(table.get("where", "")))
         name = table.get("name") or "-".join(x for x in (kind, quantity.replace("_", "-")) if x)
         where.check(f"{key}.name", file_name(name))
