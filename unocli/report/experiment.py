@@ -9,22 +9,24 @@ naming the file and the key.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from unocli.errors import ConfigError
 from unocli.files import load_toml
 from unocli.game.limits import OutOfRange, check_games, check_seed
 from unocli.game.policies import UnknownPolicy
 from unocli.report import registry
-from unocli.report.options import FILE_NAME, MARGINS, NO_QUANTITY, VIEW_OPTIONS, view_problem
+from unocli.report.options import MARGINS, NO_QUANTITY, VIEW_OPTIONS, Check, file_name, table_problem, view_problem
 from unocli.report.registry import DEFAULT_SET, REPORTS
 from unocli.run.precision import DEFAULT_MAX_GAMES, check_target
 from unocli.study.arm import Arm, PolicyFile, TableSpec, check_spec, plain
 from unocli.study.compare import quantity_names
 from unocli.study.sweep import Axis, parse_axis
+
+T = TypeVar("T")
 
 TOP_KEYS = (
     "name",
@@ -52,11 +54,7 @@ TOP_KEYS = (
 )
 PUBLISHED_KEYS = ("source", "figure", "value", "interval", "definition", "ours", "reconciliation")
 PUBLISHED_REQUIRED = ("source", "figure", "value", "reconciliation")
-# ``ours`` as a table: unocli's figure read from one row of a frame of the report (docs/experiments.md)
-OURS_KEYS = ("frame", "where", "assign", "text", "n", "interval")
 VIEW_KEYS = ("kind", "name", "quantity", "title", "frame", "where", "options")
-
-
 QUICK_KEYS = ("games", "target_error", "max_games", "players", "metrics", "grid", "options")
 TABLE_KEYS = ("rules", "set", "policy", "seats", "description")
 
@@ -153,7 +151,7 @@ class Experiment:
 
 
 class _Where:
-    """Builds ConfigErrors that name the file and the key."""
+    """Builds ConfigErrors that name the file and the key, and checks what every table of the file shares."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -162,6 +160,41 @@ class _Where:
         """The error naming the file and key; ``like``: keep the class of the error it rewords (an unknown policy)."""
         cls = UnknownPolicy if isinstance(like, UnknownPolicy) else ConfigError
         return cls(f"experiment file {str(self.path)!r}, key {key!r}: {message}")
+
+    def check(self, key: str, message: str | None) -> None:
+        """Raise the error at ``key`` when a check said why a value will not do (None: it will)."""
+        if message:
+            raise self.error(key, message)
+
+    def table(self, value: Any, key: str, why: str = "must be a table") -> dict[str, Any]:
+        """``value`` if it is a table; ``why``: the words when it is not."""
+        if not isinstance(value, dict):
+            raise self.error(key, why)
+        return value
+
+    def tables(self, value: Any, key: str, why: str) -> list[dict[str, Any]]:
+        """``value`` if it is a list of tables (``[[key]]``); ``why``: the words when it is not."""
+        if not isinstance(value, list) or not all(isinstance(t, dict) for t in value):
+            raise self.error(key, why)
+        return value
+
+    def keys(self, table: dict[str, Any], allowed: Mapping[str, Check | None], key: str, unknown: str) -> None:
+        """Refuse the first key not ``allowed`` ("``unknown``: the allowed keys") or whose value its check refuses."""
+        self.problem(key, table_problem(table, allowed, unknown))
+
+    def problem(self, key: str, found: tuple[str, str] | None) -> None:
+        """Raise the error at ``key.SUBKEY`` for the (SUBKEY, why) a check found (None: nothing)."""
+        if found:
+            raise self.error(f"{key}.{found[0]}" if key else found[0], found[1])
+
+    def one_of(self, value: Any, known: Collection[str], key: str, what: str, plural: str) -> None:
+        """Refuse a ``value`` (a ``what``) that is not one of ``known`` (the ``plural``), naming them."""
+        if value not in known:
+            raise self.error(key, f"unknown {what} {value!r}; the {plural} are: {', '.join(known)}")
+
+
+def _text(value: Any) -> str | None:
+    return None if isinstance(value, str) else f"must be text (in quotes), not {value!r}"
 
 
 def load_experiment(path: str | Path, quick: bool = False, policies_file: str | None = None) -> Experiment:
@@ -173,18 +206,12 @@ def load_experiment(path: str | Path, quick: bool = False, policies_file: str | 
     p = Path(path)
     raw = load_toml(p, "experiment file")
     where = _Where(p)
-    for key in raw:
-        if key not in TOP_KEYS:
-            raise where.error(key, f"unknown key; the keys are: {', '.join(TOP_KEYS)}")
+    where.keys(raw, dict.fromkeys(TOP_KEYS), "", "unknown key; the keys are")
     policies = PolicyFile.load(policies_file) if policies_file else None
     if policies_file is None:
         policies = _policy_file(raw.get("policies"), p, where)
-    overrides = raw.get("quick", {})
-    if not isinstance(overrides, dict):
-        raise where.error("quick", "must be a table of overrides")
-    for key in overrides:
-        if key not in QUICK_KEYS:
-            raise where.error(f"quick.{key}", f"cannot be overridden in [quick]; these can: {', '.join(QUICK_KEYS)}")
+    overrides = where.table(raw.get("quick", {}), "quick", "must be a table of overrides")
+    where.keys(overrides, dict.fromkeys(QUICK_KEYS), "quick", "cannot be overridden in [quick]; these can")
     full = _build(p, raw, where, quick=False, policies=policies)
     merged = dict(raw)
     for key, value in overrides.items():
@@ -215,13 +242,10 @@ def _build(p: Path, raw: dict[str, Any], where: _Where, quick: bool, policies: P
     """Validate every key of one (possibly quick-merged) file, in the order a reader meets them."""
     g = _Getter(raw, where)
     name = g.string("name", p.stem)
-    problem = check_experiment_name(name)
-    if problem:
-        raise where.error("name", problem)
+    where.check("name", check_experiment_name(name))
     default_analysis = "sweep" if "grid" in raw and "arms" not in raw else "compare"
     title, description, analysis = g.string("title", name), g.string("description", ""), g.string("analysis", default_analysis)
-    if analysis not in REPORTS:
-        raise where.error("analysis", f"unknown analysis {analysis!r}; the analyses are: {', '.join(REPORTS)}")
+    where.one_of(analysis, REPORTS, "analysis", "analysis", "analyses")
     module = registry.analysis(analysis)
     seed = g.checked("seed", 0, check_seed)
     games = g.checked("games", 10_000, check_games)
@@ -300,34 +324,26 @@ def _check_used(raw: dict[str, Any], analysis: str, where: _Where) -> None:
             raise where.error(key, f"the {analysis!r} analysis does not use [{key}] (it plays {plays}): remove it")
 
 
+def _positive(value: Any) -> str | None:
+    ok = isinstance(value, int | float) and not isinstance(value, bool) and value > 0
+    return None if ok else "must be a positive number"
+
+
 def _margins(raw: Any, where: _Where) -> dict[str, float]:
     """The ``[margins]`` table over the defaults: known keys, positive numbers."""
-    if not isinstance(raw, dict):
-        raise where.error("margins", "must be a table")
-    out = dict(MARGINS)
-    for key, value in raw.items():
-        if key not in MARGINS:
-            raise where.error(f"margins.{key}", f"unknown margin; the margins are: {', '.join(MARGINS)}")
-        if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
-            raise where.error(f"margins.{key}", "must be a positive number")
-        out[key] = float(value)
-    return out
+    table = where.table(raw, "margins")
+    where.keys(table, dict.fromkeys(MARGINS, _positive), "margins", "unknown margin; the margins are")
+    return MARGINS | {k: float(v) for k, v in table.items()}
 
 
 def _published(raw: Any, where: _Where) -> tuple[Published, ...]:
-    """The ``[[published]]`` tables: known keys, text values, the required ones present."""
-    if not isinstance(raw, list) or not all(isinstance(t, dict) for t in raw):
-        raise where.error("published", "must be tables ([[published]] with source, figure, value, reconciliation)")
+    """The ``[[published]]`` tables: known keys, text values (``ours`` text or a table), the required ones present."""
     out = []
-    for i, table in enumerate(raw):
+    tables = where.tables(raw, "published", "must be tables ([[published]] with source, figure, value, reconciliation)")
+    for i, table in enumerate(tables):
         key = f"published[{i}]"
-        for k, value in table.items():
-            if k not in PUBLISHED_KEYS:
-                raise where.error(f"{key}.{k}", f"unknown key; a published figure takes: {', '.join(PUBLISHED_KEYS)}")
-            if k == "ours" and isinstance(value, dict):
-                _ours_table(value, f"{key}.ours", where)
-            elif not isinstance(value, str):
-                raise where.error(f"{key}.{k}", f"must be text (in quotes), not {value!r}")
+        checks = dict.fromkeys(PUBLISHED_KEYS, _text) | {"ours": _ours(f"{key}.ours", where)}
+        where.keys(table, checks, key, "unknown key; a published figure takes")
         missing = [k for k in PUBLISHED_REQUIRED if not table.get(k, "").strip()]
         if missing:
             raise where.error(f"{key}.{missing[0]}", "is required (source, figure, value and reconciliation)")
@@ -335,21 +351,44 @@ def _published(raw: Any, where: _Where) -> tuple[Published, ...]:
     return tuple(out)
 
 
+def _two_columns(value: Any) -> str | None:
+    ok = isinstance(value, list) and len(value) == 2 and all(isinstance(c, str) for c in value)
+    return None if ok else f"must be two column names [low, high], not {value!r}"
+
+
+def _formulas(value: Any) -> str | None:
+    ok = isinstance(value, dict) and all(isinstance(e, str) for e in value.values())
+    return None if ok else f"must be a table of column = formula (text), not {value!r}"
+
+
+def _query(value: Any) -> str | None:
+    """Why a ``where`` will not do: not text, or a query pandas cannot read at all (its names are known only later)."""
+    import pandas as pd
+    from pandas.errors import UndefinedVariableError
+
+    if not isinstance(value, str):
+        return _text(value)
+    try:
+        pd.DataFrame().query(value.replace("{", "_").replace("}", "_")) if value else None  # {word}s are filled later
+    except UndefinedVariableError:
+        pass
+    except Exception as bad:  # a syntax pandas cannot read
+        return f"is not a query pandas can read ({bad}): {value!r}"
+    return None
+
+
+# ``ours`` as a table: unocli's figure read from one row of a frame of the report (docs/experiments.md)
+OURS_KEYS: dict[str, Check] = dict(frame=_text, where=_query, assign=_formulas, text=_text, n=_text, interval=_two_columns)
+
+
+def _ours(key: str, where: _Where) -> Check:
+    """The check of ``ours``: text, or a table reading the figure from a frame's row (checked at its own keys)."""
+    return lambda v: _ours_table(v, key, where) if isinstance(v, dict) else _text(v)
+
+
 def _ours_table(table: dict[str, Any], key: str, where: _Where) -> None:
     """A ``[published.ours]`` table: known keys, ``text`` and ``where`` present, text values, a two-column interval."""
-    for k, value in table.items():
-        if k not in OURS_KEYS:
-            raise where.error(f"{key}.{k}", f"unknown key; ours as a table takes: {', '.join(OURS_KEYS)}")
-        if k == "interval":
-            if not (isinstance(value, list) and len(value) == 2 and all(isinstance(c, str) for c in value)):
-                raise where.error(f"{key}.{k}", f"must be two column names [low, high], not {value!r}")
-        elif k == "assign":
-            if not (isinstance(value, dict) and all(isinstance(e, str) for e in value.values())):
-                raise where.error(f"{key}.{k}", f"must be a table of column = formula (text), not {value!r}")
-        elif not isinstance(value, str):
-            raise where.error(f"{key}.{k}", f"must be text (in quotes), not {value!r}")
-        elif k == "where":
-            _check_query(value, f"{key}.{k}", where)
+    where.keys(table, OURS_KEYS, key, "unknown key; ours as a table takes")
     for k in ("text", "where"):
         if k not in table:
             raise where.error(f"{key}.{k}", "is required (the row is where's, the figure is text's)")
@@ -357,32 +396,19 @@ def _ours_table(table: dict[str, Any], key: str, where: _Where) -> None:
 
 def _views(raw: Any, where: _Where, known: tuple[str, ...]) -> tuple[View, ...]:
     """The ``[[view]]`` tables: a known kind, a known quantity (but for published), text, the kind's own options."""
-    if not isinstance(raw, list) or not all(isinstance(t, dict) for t in raw):
-        raise where.error("view", "must be tables ([[view]] with kind, quantity and options)")
     out: list[View] = []
-    for i, table in enumerate(raw):
+    for i, table in enumerate(where.tables(raw, "view", "must be tables ([[view]] with kind, quantity and options)")):
         key = f"view[{i}]"
-        for k, value in table.items():
-            if k not in VIEW_KEYS:
-                raise where.error(f"{key}.{k}", f"unknown key; a view takes: {', '.join(VIEW_KEYS)}")
-            if k != "options" and not isinstance(value, str):
-                raise where.error(f"{key}.{k}", f"must be text (in quotes), not {value!r}")
-        kind = table.get("kind", "")
-        if kind not in VIEW_OPTIONS:
-            raise where.error(f"{key}.kind", f"unknown view {kind!r}; the views are: {', '.join(VIEW_OPTIONS)}")
-        quantity = table.get("quantity", "")
-        if kind not in NO_QUANTITY and quantity not in known:
-            raise where.error(f"{key}.quantity", f"unknown quantity {quantity!r}; the quantities are: {', '.join(known)}")
-        options = table.get("options", {})
-        if not isinstance(options, dict):
-            raise where.error(f"{key}.options", "must be a table, e.g. { players = 4 }")
-        problem = view_problem(kind, options)
-        if problem:
-            raise where.error(f"{key}.options.{problem[0]}", problem[1])
-        _check_query(table.get("where", ""), f"{key}.where", where)
+        where.keys(table, dict.fromkeys(VIEW_KEYS, _text) | {"options": None}, key, "unknown key; a view takes")
+        kind, quantity = table.get("kind", ""), table.get("quantity", "")
+        where.one_of(kind, VIEW_OPTIONS, f"{key}.kind", "view", "views")
+        if kind not in NO_QUANTITY:
+            where.one_of(quantity, known, f"{key}.quantity", "quantity", "quantities")
+        options = where.table(table.get("options", {}), f"{key}.options", "must be a table, e.g. { players = 4 }")
+        where.problem(f"{key}.options", view_problem(kind, options))
+        where.check(f"{key}.where", _query(table.get("where", "")))
         name = table.get("name") or "-".join(x for x in (kind, quantity.replace("_", "-")) if x)
-        if not FILE_NAME.fullmatch(name):
-            raise where.error(f"{key}.name", f"{name!r} must be a plain file name: letters, digits, - and _ only")
+        where.check(f"{key}.name", file_name(name))
         if name in {v.name for v in out}:
             raise where.error(f"{key}.name", f"two views are both named {name!r}: give one a name of its own")
         out.append(
@@ -391,20 +417,8 @@ def _views(raw: Any, where: _Where, known: tuple[str, ...]) -> tuple[View, ...]:
     return tuple(out)
 
 
-def _check_query(query: str, key: str, where: _Where) -> None:
-    """Refuse a pandas query that cannot be read at all (its names are known only when the report draws it)."""
-    import pandas as pd
-    from pandas.errors import UndefinedVariableError
-
-    try:
-        pd.DataFrame().query(query.replace("{", "_").replace("}", "_")) if query else None  # {word}s are filled later
-    except UndefinedVariableError:
-        pass
-    except Exception as bad:  # a syntax pandas cannot read
-        raise where.error(key, f"is not a query pandas can read ({bad}): {query!r}") from None
-
-
 def _target_error(value: Any, max_games: int, where: _Where) -> float | None:
+    """The target standard error (None: play ``games``), worded as the file's key rather than the CLI's option."""
     if value is None:
         return None
     try:
@@ -428,25 +442,19 @@ def _players(raw: Any, where: _Where) -> tuple[int, ...]:
 def _metrics(g: _Getter, raw: dict[str, Any], known: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
     """The targeted ``metric`` and the table's ``metrics``, each one of ``known``."""
     metric = g.string("metric", "turns")
-    if metric not in known:
-        raise g.where.error("metric", f"unknown metric {metric!r}; the metrics are: {', '.join(known)}")
+    g.where.one_of(metric, known, "metric", "metric", "metrics")
     metrics = raw.get("metrics", ["turns", "cards_drawn", "win_0"])
     if not isinstance(metrics, list) or not metrics:
         raise g.where.error("metrics", "must be a non-empty list of metric names")
     for m in metrics:
-        if m not in known:
-            raise g.where.error("metrics", f"unknown metric {m!r}; the metrics are: {', '.join(known)}")
+        g.where.one_of(m, known, "metrics", "metric", "metrics")
     return metric, tuple(metrics)
 
 
 def _arm_specs(raw: Any, base: TableSpec, players: tuple[int, ...], where: _Where) -> tuple[ArmSpec, ...]:
     """The [arms.NAME] tables on top of [base], each built once at every table size so a bad one fails now."""
-    if not isinstance(raw, dict):
-        raise where.error("arms", "must be a table of arm tables ([arms.NAME])")
     arms = []
-    for arm_name, table in raw.items():
-        if not isinstance(table, dict):
-            raise where.error(f"arms.{arm_name}", "must be a table")
+    for arm_name, table in where.table(raw, "arms", "must be a table of arm tables ([arms.NAME])").items():
         spec = _table(table, f"arms.{arm_name}", base, where)
         arms.append(ArmSpec(name=arm_name, table=spec, description=str(table.get("description", ""))))
         for n in players:
@@ -458,10 +466,9 @@ def _arm_specs(raw: Any, base: TableSpec, players: tuple[int, ...], where: _Wher
 
 
 def _grid(raw: Any, where: _Where, policies: PolicyFile | None) -> tuple[Axis, ...]:
-    if not isinstance(raw, dict):
-        raise where.error("grid", 'must be a table of axes (NAME = [values] or "START:STOP:STEP")')
+    """The [grid] table's axes, each parsed now so a bad one fails before any game is played."""
     axes = []
-    for axis_name, values in raw.items():
+    for axis_name, values in where.table(raw, "grid", 'must be a table of axes (NAME = [values] or "START:STOP:STEP")').items():
         try:
             axes.append(parse_axis(axis_name, values, policies))
         except ConfigError as exc:
@@ -470,14 +477,22 @@ def _grid(raw: Any, where: _Where, policies: PolicyFile | None) -> tuple[Axis, .
 
 
 class _Getter:
+    """The file's single values: each of its type, or checked as the CLI checks its option, else the error at its key."""
+
     def __init__(self, raw: dict[str, Any], where: _Where) -> None:
         self.raw, self.where = raw, where
 
-    def string(self, key: str, default: str) -> str:
+    def _typed(self, key: str, default: T, kind: type[T], wording: str) -> T:
         value = self.raw.get(key, default)
-        if not isinstance(value, str):
-            raise self.where.error(key, f"must be a string, not {value!r}")
+        if not isinstance(value, kind):
+            raise self.where.error(key, f"must be {wording}, not {value!r}")
         return value
+
+    def string(self, key: str, default: str) -> str:
+        return self._typed(key, default, str, "a string")
+
+    def boolean(self, key: str, default: bool) -> bool:
+        return self._typed(key, default, bool, "true or false")
 
     def checked(self, key: str, default: int, check: Callable[[Any, str], int]) -> int:
         """A value checked by one of :mod:`unocli.game.limits`' checks (the ones the CLI's options use)."""
@@ -489,35 +504,20 @@ class _Getter:
         except OutOfRange as exc:
             raise OutOfRange(str(self.where.error(key, str(exc).removeprefix("it ")))) from None
 
-    def boolean(self, key: str, default: bool) -> bool:
-        value = self.raw.get(key, default)
-        if not isinstance(value, bool):
-            raise self.where.error(key, f"must be true or false, not {value!r}")
-        return value
-
 
 def _table(raw: Any, key: str, parent: TableSpec, where: _Where) -> TableSpec:
     """A [base] or [arms.NAME] table on top of ``parent``."""
-    if not isinstance(raw, dict):
-        raise where.error(key, "must be a table")
-    for k in raw:
-        if k not in TABLE_KEYS:
-            raise where.error(f"{key}.{k}", f"unknown key; an arm table takes: {', '.join(TABLE_KEYS)}")
+    where.keys(where.table(raw, key), dict.fromkeys(TABLE_KEYS), key, "unknown key; an arm table takes")
     table = parent
     if "rules" in raw:
         if not isinstance(raw["rules"], str):
             raise where.error(f"{key}.rules", "must name a preset or a rules file")
         table = replace(parent, rules=raw["rules"], sets=())
-    sets = raw.get("set", {})
-    if not isinstance(sets, dict):
-        raise where.error(f"{key}.set", 'must be a table of rule fields, e.g. { stacking = "plus2" }')
+    sets = where.table(raw.get("set", {}), f"{key}.set", 'must be a table of rule fields, e.g. { stacking = "plus2" }')
     from unocli.game.rules import RULE_FIELDS, Rules
 
     for field_name, value in sets.items():
-        if field_name not in RULE_FIELDS:
-            raise where.error(
-                f"{key}.set.{field_name}", f"unknown rule field {field_name!r}; the fields are: {', '.join(RULE_FIELDS)}"
-            )
+        where.one_of(field_name, RULE_FIELDS, f"{key}.set.{field_name}", "rule field", "fields")
         try:  # the value alone (hand_size is checked against each table size when the arm is built)
             Rules().replace(**{field_name: plain(value), **({"players": 2} if field_name == "hand_size" else {})})
         except ConfigError as exc:
@@ -537,8 +537,7 @@ def _table(raw: Any, key: str, parent: TableSpec, where: _Where) -> TableSpec:
                 raise where.error(f"{key}.seats", f"entries take SEAT=POLICY, not {item!r}")
             pairs.append((s.strip(), spec.strip()))
         seats = dict(pairs)
-    if not isinstance(seats, dict):
-        raise where.error(f"{key}.seats", 'must be a table { 0 = "bluffer" } or a list ["0=bluffer"]')
+    seats = where.table(seats, f"{key}.seats", 'must be a table { 0 = "bluffer" } or a list ["0=bluffer"]')
     for s, spec in seats.items():
         if not str(s).isdigit():
             raise where.error(f"{key}.seats.{s}", "seats are numbers from 0")
@@ -548,6 +547,7 @@ def _table(raw: Any, key: str, parent: TableSpec, where: _Where) -> TableSpec:
 
 
 def _check_policy(spec: str, key: str, where: _Where, policies: PolicyFile | None) -> None:
+    """A policy spec worded at its key; an unknown policy stays an UnknownPolicy (the CLI suggests the nearest)."""
     try:
         check_spec(spec, policies)  # a {rules}/{players} template's name is checked as each arm is built
     except ConfigError as exc:
@@ -556,19 +556,10 @@ def _check_policy(spec: str, key: str, where: _Where, policies: PolicyFile | Non
 
 def _options(raw: Any, module: Any, where: _Where) -> dict[str, Any]:
     """The analysis options, checked against the analysis module's ``OPTIONS`` (name -> (default, check))."""
-    if not isinstance(raw, dict):
-        raise where.error("options", "must be a table")
-    schema: dict[str, tuple[Any, Any]] = getattr(module, "OPTIONS", {})
-    out = {k: default for k, (default, _) in schema.items()}
-    for key, value in raw.items():
-        if key not in schema:
-            allowed = ", ".join(schema) or "(none)"
-            raise where.error(f"options.{key}", f"unknown option for this analysis; the options are: {allowed}")
-        message = schema[key][1](value)
-        if message:
-            raise where.error(f"options.{key}", message)
-        out[key] = value
-    return out
+    schema: dict[str, tuple[Any, Check]] = getattr(module, "OPTIONS", {})
+    table, checks = where.table(raw, "options"), {k: check for k, (_, check) in schema.items()}
+    where.keys(table, checks, "options", "unknown option for this analysis; the options are")
+    return {k: default for k, (default, _) in schema.items()} | table
 
 
 def shipped_dir() -> Path:

@@ -75,67 +75,55 @@ def policy_list(value: Any) -> str | None:
     return None
 
 
-def _column(v: Any) -> str | None:
-    return None if isinstance(v, str) and v else "must be a column name"
+def _when(ok: Callable[[Any], object], why: str) -> Check:
+    """A check that says ``why`` when a value is not ``ok``: most options' checks, each one line below."""
+    return lambda v: None if ok(v) else why
 
 
-def _text(v: Any) -> str | None:
-    return None if isinstance(v, str) and v else "must be text"
+def _strings(v: Any) -> bool:  # a list of non-empty texts: columns, words
+    return isinstance(v, list) and all(isinstance(x, str) and x for x in v)
+
+
+def _texts(v: Any) -> bool:  # a table of non-empty texts: labels, headings
+    return isinstance(v, dict) and all(isinstance(x, str) and x for x in v.values())
+
+
+def _one_of(*words: str) -> Check:
+    """A check that the value is one of ``words``, naming them when not: 'must be "a", "b" or "c"'."""
+    quoted = [f'"{w}"' for w in words]
+    return _when(lambda v: v in words, f"must be {', '.join(quoted[:-1])} or {quoted[-1]}")
+
+
+_column = _when(lambda v: isinstance(v, str) and v, "must be a column name")
+_text = _when(lambda v: isinstance(v, str) and v, "must be text")
+_bool = _when(lambda v: isinstance(v, bool), "must be true or false")
+_number = _when(lambda v: isinstance(v, int | float) and not isinstance(v, bool), "must be a number")
+_whole = _when(lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 6, "must be a whole number 0 to 6")
+_share = _when(lambda v: isinstance(v, int | float) and not isinstance(v, bool) and 0 < v <= 1, "must be a share in (0, 1]")
+_words = _when(lambda v: _strings(v) and len(v) == 2, 'must be two words, for a change up and down: ["lengthens", "shortens"]')
+_three_columns = _when(
+    lambda v: _strings(v) and len(v) == 3,
+    'must name three columns: the point, its low and its high, e.g. ["share", "low", "high"]',
+)
+_names = _when(lambda v: _strings(v) and v, 'must be a list of column names, e.g. ["rule", "field"]')
+_labels = _when(
+    lambda v: _texts(v) or (isinstance(v, str) and "{value}" in v),
+    'must be a table of labels, e.g. { adapted = "adapted ({adapted})" }, or one "{value} ..."',
+)
+_headings = _when(_texts, 'must be a table of headings by value, e.g. { best = "best response c={best_rate}" }')
 
 
 # a file the report writes into its own folder (a view's name, a table's ``file``): no path, no dot first
 FILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,99}")
 
 
-def _file_name(v: Any) -> str | None:
+def file_name(v: Any) -> str | None:
     ok = isinstance(v, str) and FILE_NAME.fullmatch(v)
     return None if ok else f"{v!r} must be a plain file name: letters, digits, - and _ only"
 
 
-def _whole(v: Any) -> str | None:
-    return None if isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 6 else "must be a whole number 0 to 6"
-
-
-def _share(v: Any) -> str | None:
-    return None if isinstance(v, int | float) and not isinstance(v, bool) and 0 < v <= 1 else "must be a share in (0, 1]"
-
-
-def _words(v: Any) -> str | None:
-    ok = isinstance(v, list) and len(v) == 2 and all(isinstance(w, str) and w for w in v)
-    return None if ok else 'must be two words, for a change up and down: ["lengthens", "shortens"]'
-
-
-def _bool(v: Any) -> str | None:
-    return None if isinstance(v, bool) else "must be true or false"
-
-
 def _one_size(v: Any) -> str | None:
     return players_list([v]) if not isinstance(v, list) else "must be one table size"
-
-
-def _number(v: Any) -> str | None:
-    return None if isinstance(v, int | float) and not isinstance(v, bool) else "must be a number"
-
-
-def _three_columns(v: Any) -> str | None:
-    ok = isinstance(v, list) and len(v) == 3 and all(isinstance(c, str) and c for c in v)
-    return None if ok else 'must name three columns: the point, its low and its high, e.g. ["share", "low", "high"]'
-
-
-def _names(v: Any) -> str | None:
-    ok = isinstance(v, list) and v and all(isinstance(c, str) and c for c in v)
-    return None if ok else 'must be a list of column names, e.g. ["rule", "field"]'
-
-
-def _labels(v: Any) -> str | None:
-    ok = isinstance(v, dict) and all(isinstance(x, str) and x for x in v.values())
-    ok = ok or (isinstance(v, str) and "{value}" in v)
-    return None if ok else 'must be a table of labels, e.g. { adapted = "adapted ({adapted})" }, or one "{value} ..."'
-
-
-def _headings(v: Any) -> str | None:
-    ok = isinstance(v, dict) and all(isinstance(x, str) and x for x in v.values())
-    return None if ok else 'must be a table of headings by value, e.g. { best = "best response c={best_rate}" }'
 
 
 def _size_or_all(v: Any) -> str | None:
@@ -153,8 +141,7 @@ def _panels(v: Any) -> str | None:
     :func:`view_problem`)."""
 
     def ok(c: Any) -> bool:
-        shape = isinstance(c, list) and all(isinstance(x, str) and x for x in c)
-        return shape and len(_panel(c)) in (5, 6) and (_panel(c)[-1] in MARGINS or _panel(c)[-1].startswith("options."))
+        return _strings(c) and len(_panel(c)) in (5, 6) and (_panel(c)[-1] in MARGINS or _panel(c)[-1].startswith("options."))
 
     if isinstance(v, list) and v and all(ok(c) for c in v):
         return None
@@ -192,9 +179,9 @@ VIEW_OPTIONS: dict[str, dict[str, Check]] = {
     "differences": {"arm": _column},
     "wide": {"arm": _column},
     "lines": {
-        "by": lambda v: None if v in ("arm", "field") else 'must be "arm" or "field"',
-        "arm": lambda v: None if isinstance(v, str) else "must name an arm",
-        "field": lambda v: None if isinstance(v, str) else "must name a field",
+        "by": _one_of("arm", "field"),
+        "arm": _when(lambda v: isinstance(v, str), "must name an arm"),
+        "field": _when(lambda v: isinstance(v, str), "must name a field"),
         "fair": _bool,
         "percent": _bool,
         "ylabel": _text,
@@ -260,8 +247,8 @@ VIEW_OPTIONS: dict[str, dict[str, Check]] = {
     },
     "forest": {"players": _one_size, "arm": _column, "caption": _text, "intervals": _text, "xlabel": _text},
     "heatmap": {
-        "rows": lambda v: None if v in ("field", "players", "arm") else 'must be "field", "players" or "arm"',
-        "cols": lambda v: None if v in ("field", "players", "arm") else 'must be "field", "players" or "arm"',
+        "rows": _one_of("field", "players", "arm"),
+        "cols": _one_of("field", "players", "arm"),
         "players": _one_size,
         "field": _text,
         "arm": _column,
@@ -271,7 +258,7 @@ VIEW_OPTIONS: dict[str, dict[str, Check]] = {
     "published": {},
     "verdicts": {"arm": _column, "words": _words, "decimals": _whole, "cell": _cell, "verdict": _column},
     "interactions": {"arm": _column},
-    "table": {"columns": _columns, "note": _text, "by": _column, "label": _names, "labels": _headings, "file": _file_name}
+    "table": {"columns": _columns, "note": _text, "by": _column, "label": _names, "labels": _headings, "file": file_name}
     | {"reverse": _bool, "shown_only": _names, "csv": _bool, "drop_blank": _bool},
     "report": {},
     "percentiles": {"arm": _column, "field": _text, "ylabel": _text, "caption": _text},
@@ -292,15 +279,26 @@ VIEW_REQUIRED: dict[str, tuple[str, ...]] = {
 }
 
 
-def view_problem(kind: str, options: Mapping[str, Any]) -> tuple[str, str] | None:
-    """(option, why) for the first option of a ``kind`` view that will not do, or that it lacks; None if all will."""
-    for k, value in options.items():
-        if k not in VIEW_OPTIONS[kind]:
-            allowed = ", ".join(VIEW_OPTIONS[kind]) or "(none)"
-            return k, f"unknown option for a {kind} view; its options are: {allowed}"
-        message = VIEW_OPTIONS[kind][k](value)
+def table_problem(table: Mapping[str, Any], checks: Mapping[str, Check | None], unknown: str) -> tuple[str, str] | None:
+    """(key, why) for the first key of ``table`` not in ``checks`` ("``unknown``: the keys"), or whose check refuses it.
+
+    Key by key in the table's order, so the first problem is the one reported; a None check: checked elsewhere.
+    """
+    for k, value in table.items():
+        if k not in checks:
+            return k, f"{unknown}: {', '.join(checks) or '(none)'}"
+        check = checks[k]
+        message = check(value) if check else None
         if message:
             return k, message
+    return None
+
+
+def view_problem(kind: str, options: Mapping[str, Any]) -> tuple[str, str] | None:
+    """(option, why) for the first option of a ``kind`` view that will not do, or that it lacks; None if all will."""
+    problem = table_problem(options, VIEW_OPTIONS[kind], f"unknown option for a {kind} view; its options are")
+    if problem:
+        return problem
     for k in VIEW_REQUIRED.get(kind, ()):
         if k not in options:
             return k, f"a {kind} view needs it"
