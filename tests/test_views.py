@@ -410,12 +410,13 @@ def test_a_table_view_one_row_per_label_bottom_up_its_shown_only_columns_out_of_
 
 def test_a_sizes_view_draws_a_tables_columns_by_table_size(tmp_path):
     """One line per field through its points (2 and 4 players), the dotted hline and the dashed reference column
-    (its value at each size) with their labels; the caption is the report's, from the view's own words."""
+    (its value at each size) with their labels; the caption is the report's, from the view's own words, each of
+    them filled ({base} in the intervals and the alt text too, as every chart view fills its words)."""
     exp = _exp(
         tmp_path,
         '[[view]]\nkind = "sizes"\nname = "s"\ntitle = "T {base}"\n'
-        'options = { columns = ["x", "lo", "hi"], ylabel = "y", caption = "what", intervals = "bars", hline = 1.0, '
-        'hline_label = "one", reference = "ref", reference_label = "fair", alt = "a" }\n',
+        'options = { columns = ["x", "lo", "hi"], ylabel = "y", caption = "what", intervals = "bars {base}", hline = 1.0, '
+        'hline_label = "one", reference = "ref", reference_label = "fair", alt = "a {base}" }\n',
     )
     frame = pd.DataFrame(
         {"players": [2, 2, 4, 4], "field": ["a", "b", "a", "b"], "x": [1.1, 1.2, 0.9, 0.8], "ref": [0.5, 0.5, 0.7, 0.7]}
@@ -423,7 +424,7 @@ def test_a_sizes_view_draws_a_tables_columns_by_table_size(tmp_path):
     said = []
     setup = kinds.Setup(lambda what, intervals: said.append((what, intervals)) or "cap", "official")
     (chart,) = kinds.declared(exp.views, exp, frame, setup)
-    assert (chart.name, chart.alt, chart.caption, said) == ("s", "a", "cap", [("what", "bars")])
+    assert (chart.name, chart.alt, chart.caption, said) == ("s", "a official", "cap", [("what", "bars official")])
     ax = chart.figure.axes[0]
     drawn = {line.get_label(): list(line.get_ydata()) for line in ax.lines}
     points = {c.get_label(): list(c.lines[0].get_ydata()) for c in ax.containers}
@@ -545,7 +546,7 @@ def test_a_bars_view_draws_one_table_size_and_a_csv_view_only_names_its_file(tmp
     share 1/4 dotted, {players} and {last} filled; a size not played draws nothing; a csv view shows rows and file."""
     bars = (
         'kind = "bars"\ntitle = "at {players}"\noptions = { x = "seat", columns = ["share", "lo", "hi"], '
-        'xlabel = "seat (dealer {last})", ylabel = "y", caption = "c {players}", intervals = "i", fair = true, '
+        'xlabel = "seat (dealer {last})", ylabel = "y", caption = "c {players}", intervals = "i {players}", fair = true, '
     )
     exp = _exp(
         tmp_path,
@@ -562,7 +563,7 @@ def test_a_bars_view_draws_one_table_size_and_a_csv_view_only_names_its_file(tmp
     heights = {c.get_label(): [round(b.get_height(), 6) for b in c] for c in ax.containers if c.get_label() in "ab"}
     assert heights == {"a": [0.1, 0.2, 0.3, 0.4], "b": [0.11, 0.21, 0.31, 0.41]}
     assert [line.get_ydata()[0] for line in ax.lines if line.get_label() == "fair share 1/n"] == [0.25]
-    assert ax.get_title(loc="left") == "at 4" and ax.get_xlabel() == "seat (dealer 3)" and said == [("c 4", "i")]
+    assert ax.get_title(loc="left") == "at 4" and ax.get_xlabel() == "seat (dealer 3)" and said == [("c 4", "i 4")]
     assert table.name == "every-seat" and table.data is frame
     assert table.shown.to_dict("records") == [{"rows": 12, "file": "every-seat.csv"}]
 

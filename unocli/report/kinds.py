@@ -407,16 +407,15 @@ def _sizes_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> 
     if "reference" in o:
         values = [float(frame.loc[frame["players"] == p, o["reference"]].iloc[0]) for p in exp.players]
         reference = (o.get("reference_label", o["reference"]), values)
-    title = _filled(v.title, setup)
-    cap = setup.caption(_filled(o["caption"], setup), o["intervals"])
+    words = partial(_filled, setup=setup)
     return players_chart(
         exp,
         series,
-        cap,
+        _own_caption(o, setup, words),
         name=v.name,
-        alt=o.get("alt", title),
-        title=title,
-        ylabel=_filled(o["ylabel"], setup),
+        alt=words(o.get("alt", v.title)),
+        title=words(v.title),
+        ylabel=words(o["ylabel"]),
         percent=bool(o.get("percent", False)),
         hline=hline,
         reference=reference,
@@ -435,7 +434,7 @@ def _bars_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> B
     by, x = o.get("by", "field"), o["x"]
     series = interval_series(rows, by, o["columns"])
     words = partial(_filled, setup=setup, players=p, last=p - 1)
-    cap = setup.caption(words(o["caption"]), o["intervals"])
+    cap = _own_caption(o, setup, words)
     figure = plots.grouped_bars(
         [str(c) for c in dict.fromkeys(rows[x])],
         series,
