@@ -69,6 +69,9 @@ def test_a_where_pandas_cannot_read_is_refused_when_the_file_is_loaded_and_an_un
             '[[published]]\nsource = "s"\nfigure = "f"\nvalue = "1"\nreconciliation = "r"\n'
             '[published.ours]\nwhere = "players ==="\ntext = "x"\n',
         )
+    exp = _exp(tmp_path, '[[view]]\nkind = "csv"\nname = "base"\nwhere = "arm == \'{base}\'"\n')  # words filled
+    (base,) = kinds.declared(exp.views, exp, _frame(), SETUP)
+    assert base.data["arm"].tolist() == ["official", "official"]
     exp = _exp(tmp_path, '[[view]]\nkind = "csv"\nname = "c"\nwhere = "seats == 4"\n')  # a name: known only when drawn
     with pytest.raises(ConfigError, match=r"key 'view\[0\]\.where': .*seats"):
         kinds.declared(exp.views, exp, _frame(), SETUP)

@@ -105,7 +105,7 @@ def declared(
     out: list[Block] = []
     for i, v in enumerate(map(partial(_file_filled, exp), views)):
         data = frames.get(v.frame)
-        data = _rows(exp, i, data, v.where) if data is not None else empty
+        data = _rows(exp, i, data, _filled(v.where, setup)) if data is not None else empty
         try:
             block = _DRAW[v.kind](v, exp, data, setup)
         except KeyError as missing:  # a column the file names that the frame lacks: the file's mistake, said so
@@ -122,8 +122,8 @@ def declared(
 
 
 def _rows(exp: Experiment, i: int, frame: pd.DataFrame, where: str) -> pd.DataFrame:
-    """The rows of ``frame`` a view's ``where`` keeps (all without one); a query pandas cannot read is the file's
-    mistake, said in one sentence."""
+    """The rows of ``frame`` a view's ``where`` keeps (all without one; ``{base}`` and the report's words filled in,
+    as in a ``[published.ours]`` ``where``); a query pandas cannot read is the file's mistake, said in one sentence."""
     if not where or not len(frame):
         return frame
     try:
