@@ -195,8 +195,12 @@ def default_signals() -> None:
         signal.signal(s, signal.SIG_DFL)
 
 
-def _wait_for_temp(folder: Path, proc: subprocess.Popen, limit: float = 90.0) -> bool:
-    """Wait until ``proc`` has made its temporary folder in ``folder`` (True), or ended or timed out (False)."""
+def _wait_for_temp(folder: Path, proc: subprocess.Popen, limit: float = 600.0) -> bool:
+    """Wait until ``proc`` has made its temporary folder in ``folder`` (True), or ended or timed out (False).
+
+    The limit is generous on purpose: it returns as soon as the folder exists (a few seconds on an idle machine),
+    and on a loaded one start-up (imports, the kernels' cache) once took longer than 90 s.
+    """
     deadline = time.monotonic() + limit
     while time.monotonic() < deadline and proc.poll() is None:
         if any(p.name.endswith(".tmp") and p.is_dir() for p in folder.iterdir()):
