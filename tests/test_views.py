@@ -139,6 +139,11 @@ def test_views_are_read_from_the_file_in_order_with_their_options(tmp_path):
         # a table's CSV is written into the report's folder: its file name can name no other place
         ('[[view]]\nkind = "table"\noptions = { file = "../x", columns = [["a", "text", "x"]] }\n', r"options\.file.*plain"),
         ('[[view]]\nkind = "table"\noptions = { shown_only = "x", columns = [["a", "text", "x"]] }\n', r"shown_only.*column"),
+        # a heatmap of the design draws two of field, players and arm; of a frame of effects, any two columns
+        ('[[view]]\nkind = "heatmap"\nquantity = "turns"\noptions = { rows = "seat" }\n', r"options\.rows.*\"field\""),
+        ('[[view]]\nkind = "heatmap"\nquantity = "turns"\noptions = { unit = "pp" }\n', r"options\.unit.*needs value"),
+        ('[[view]]\nkind = "heatmap"\noptions = { value = "d", verdict = "v", rows = "a" }\n', r"options\.cols.*needs"),
+        ('[[view]]\nkind = "heatmap"\noptions = { rows = "arm" }\n', r"view\[0\]\.quantity.*unknown quantity ''"),
     ],
 )
 def test_a_bad_view_is_refused_naming_the_key(tmp_path, text, key):
@@ -603,6 +608,31 @@ def test_a_heatmap_view_keeps_one_field_names_the_arm_and_lists_the_arms_in_the_
     assert labels == ["alpha", "zeta"] and ax.get_ylabel() == "rule"
     assert sorted(t.get_text().split("\n")[0] for t in ax.texts) == ["+2.0", "+6.0", "-0.2", "-0.8"]
     assert ax.get_title(loc="left") == "T (b)" and said == [("c b", "at 97.50%", "b")]
+
+
+def test_a_heatmap_view_of_a_frame_of_effects_draws_its_columns_as_they_are(tmp_path):
+    """With value and verdict the frame is drawn as it is (no differences taken): rows and cols any two of its
+    columns (bluff rate bottom up, challenge rate across), each cell its value times scale and its verdict; the
+    colour bar's unit, the caption's n and policies and {level} filled from the file and the report's words."""
+    exp = _exp(
+        tmp_path,
+        '[[view]]\nkind = "heatmap"\nname = "h"\ntitle = "T"\n'
+        'options = { value = "gain", verdict = "word", rows = "b", cols = "c", scale = 10, unit = "u {who}", '
+        'caption = "c at {level}%", intervals = "i", n = "{deals} deals", policies = "p {who}" }\n',
+    )
+    gains = pd.DataFrame(
+        {"b": [1, 1, 2, 2], "c": [0, 1, 0, 1], "gain": [0.1, -0.2, 0.35, 0.0], "word": ["larger", "negligible"] * 2}
+    ).assign(sim_level=0.9875)
+    said = []
+    setup = kinds.Setup(lambda *a, **k: said.append((a, k)) or "cap", words={"who": "w", "deals": "7"})
+    (chart,) = kinds.declared(exp.views, exp, gains, setup)
+    ax = chart.figure.axes[0]
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["1", "2"] and ax.get_ylabel() == "b"
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["0", "1"] and ax.get_xlabel() == "c"
+    assert sorted(t.get_text() for t in ax.texts) == ["+0.0\nnegligible", "+1.0\nlarger", "+3.5\nlarger", "-2.0\nnegligible"]
+    assert chart.figure.axes[1].get_ylabel() == "u w"  # the colour bar
+    assert said == [(("c at 98.75%", "i"), {"n": "7 deals", "policies": "p w"})]
+    assert chart.name == "h" and chart.alt == "T" and ax.get_title(loc="left") == "T"
 
 
 def test_a_panels_view_draws_each_panel_of_one_table_size_with_its_margin(tmp_path):

@@ -19,7 +19,7 @@ from unocli.files import load_toml
 from unocli.game.limits import OutOfRange, check_games, check_seed
 from unocli.game.policies import UnknownPolicy
 from unocli.report import registry
-from unocli.report.options import MARGINS, NO_QUANTITY, VIEW_OPTIONS, Check, file_name, table_problem, view_problem
+from unocli.report.options import MARGINS, VIEW_OPTIONS, Check, file_name, needs_quantity, table_problem, view_problem
 from unocli.report.registry import DEFAULT_SET, REPORTS
 from unocli.run.precision import DEFAULT_MAX_GAMES, check_target
 from unocli.study.arm import Arm, PolicyFile, TableSpec, check_spec, plain
@@ -402,7 +402,8 @@ def _views(raw: Any, where: _Where, known: tuple[str, ...]) -> tuple[View, ...]:
         where.keys(table, dict.fromkeys(VIEW_KEYS, _text) | {"options": None}, key, "unknown key; a view takes")
         kind, quantity = table.get("kind", ""), table.get("quantity", "")
         where.one_of(kind, VIEW_OPTIONS, f"{key}.kind", "view", "views")
-        if kind not in NO_QUANTITY:
+        given = table.get("options", {})
+        if needs_quantity(kind, given if isinstance(given, dict) else {}):
             where.one_of(quantity, known, f"{key}.quantity", "quantity", "quantities")
         options = where.table(table.get("options", {}), f"{key}.options", "must be a table, e.g. { players = 4 }")
         where.problem(f"{key}.options", view_problem(kind, options))

@@ -237,26 +237,36 @@ def _forest_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) ->
 
 def _heatmap_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
     """The change over two of field, players and arm (``rows`` x ``cols``), of one ``field`` or table size
-    (``players``) when asked; the arms top down in the frame's order. Its words may name ``{field}``, ``{level}``."""
-    arm, field = v.options.get("arm", "arm"), None
-    d = differences(frame, v.quantity, arm=arm)
-    if "players" in v.options:
-        d = d[d["players"] == v.options["players"]]
-    if "field" in v.options and len(d):
-        field = _field(v, list(dict.fromkeys(d["field"])))
-        d = d[d["field"] == field]
+    (``players``) when asked; the arms top down in the frame's order. Its words may name ``{field}``, ``{level}``.
+
+    With ``value`` and ``verdict`` (columns) the frame is a report's effects as they are, one row per cell of any
+    two of its columns, drawn times ``scale`` in ``unit`` and captioned with the view's own ``n`` and ``policies``.
+    """
+    o, field = v.options, None
+    if "value" in o:
+        d = frame.rename(columns={o["value"]: "diff", o["verdict"]: "verdict"})
+        rows, cols, scale, unit = o["rows"], o["cols"], float(o.get("scale", 1.0)), o.get("unit", o["value"])
+    else:
+        arm = o.get("arm", "arm")
+        d = differences(frame, v.quantity, arm=arm)
+        if "players" in o:
+            d = d[d["players"] == o["players"]]
+        if "field" in o and len(d):
+            field = _field(v, list(dict.fromkeys(d["field"])))
+            d = d[d["field"] == field]
+        d[arm] = pd.Categorical(d[arm], categories=list(dict.fromkeys(d[arm]))[::-1])  # the frame's order, top down
+        rows, cols = (arm if r == "arm" else r for r in (o.get("rows", "arm"), o.get("cols", "players")))
+        scale = 100.0 if is_binary(v.quantity) else 1.0
+        unit = "pp" if is_binary(v.quantity) else v.quantity
     if not len(d):
         return None
-    d[arm] = pd.Categorical(d[arm], categories=list(dict.fromkeys(d[arm]))[::-1])  # the frame's order, top down
-    rows, cols = (arm if r == "arm" else r for r in (v.options.get("rows", "arm"), v.options.get("cols", "players")))
-    percent = is_binary(v.quantity)
     words = partial(_filled, setup=setup, field=field or "", level=level(d))
     title = words(_what(v, setup, f"Change in {v.quantity} from {{base}}"))
-    what = words(v.options.get("caption", f"{title}, each cell with its verdict"))
-    intervals = words(v.options.get("intervals", "verdicts read simultaneous intervals against the margin"))
-    cap = setup.caption(what, intervals, field) if field else setup.caption(what, intervals)
-    unit = "pp" if percent else v.quantity
-    return heatmap(d, rows, cols, caption=cap, name=v.name, title=title, unit=unit, scale=100.0 if percent else 1.0)
+    what = words(o.get("caption", f"{title}, each cell with its verdict"))
+    intervals = words(o.get("intervals", "verdicts read simultaneous intervals against the margin"))
+    said = {k: words(o[k]) for k in ("n", "policies") if k in o}
+    cap = setup.caption(what, intervals, field) if field else setup.caption(what, intervals, **said)
+    return heatmap(d, rows, cols, caption=cap, name=v.name, title=title, unit=words(unit), scale=scale)
 
 
 def _published_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:

@@ -172,7 +172,8 @@ def _cell(v: Any) -> str | None:
 _WORDS: dict[str, Check] = {"caption": _text, "intervals": _text, "alt": _text}
 _SERIES: dict[str, Check] = {"columns": _three_columns, "by": _column}
 _DISTRIBUTION: dict[str, Check] = {"field": _text, "players": players_list, "xlabel": _text, "alt": _text, "caption": _text}
-# The kinds of view that draw no one quantity of the design frame (a [[view]] of another kind names one).
+# The kinds of view that draw no one quantity of the design frame (a [[view]] of another kind names one, but a
+# heatmap of a frame of effects: see needs_quantity).
 NO_QUANTITY = ("published", "table", "report", "sizes", "bars", "dots", "curves", "csv", "panels")
 # A view's kinds and the options each takes: name -> the check of its value (None: fine, else why not).
 VIEW_OPTIONS: dict[str, dict[str, Check]] = {
@@ -247,13 +248,19 @@ VIEW_OPTIONS: dict[str, dict[str, Check]] = {
     },
     "forest": {"players": _one_size, "arm": _column, "caption": _text, "intervals": _text, "xlabel": _text},
     "heatmap": {
-        "rows": _one_of("field", "players", "arm"),
-        "cols": _one_of("field", "players", "arm"),
+        "rows": _column,
+        "cols": _column,
         "players": _one_size,
         "field": _text,
         "arm": _column,
         "caption": _text,
         "intervals": _text,
+        "value": _column,
+        "verdict": _column,
+        "scale": _number,
+        "unit": _text,
+        "n": _text,
+        "policies": _text,
     },
     "published": {},
     "verdicts": {"arm": _column, "words": _words, "decimals": _whole, "cell": _cell, "verdict": _column},
@@ -294,6 +301,11 @@ def table_problem(table: Mapping[str, Any], checks: Mapping[str, Check | None], 
     return None
 
 
+def needs_quantity(kind: str, options: Mapping[str, Any]) -> bool:
+    """Whether a ``kind`` view with ``options`` draws one quantity of the design frame (its key ``quantity``)."""
+    return kind not in NO_QUANTITY and not (kind == "heatmap" and "value" in options)
+
+
 def view_problem(kind: str, options: Mapping[str, Any]) -> tuple[str, str] | None:
     """(option, why) for the first option of a ``kind`` view that will not do, or that it lacks; None if all will."""
     problem = table_problem(options, VIEW_OPTIONS[kind], f"unknown option for a {kind} view; its options are")
@@ -306,6 +318,18 @@ def view_problem(kind: str, options: Mapping[str, Any]) -> tuple[str, str] | Non
         return "label", "with by, a table view needs the columns that name its rows"
     if kind == "table" and "by" not in options and any("{value}" in c[0] for c in options["columns"]):
         return "by", "a heading naming {value} needs by, the column whose values it names"
+    if kind == "heatmap" and "value" in options:
+        lacking = [k for k in ("verdict", "rows", "cols") if k not in options]
+        if lacking:
+            return lacking[0], "a heatmap of a frame of effects (value) needs verdict, rows and cols"
+    elif kind == "heatmap":
+        design = ("field", "players", "arm")
+        for k in ("rows", "cols"):
+            if options.get(k, "arm") not in design:
+                return k, 'must be "field", "players" or "arm" (any column with value, a frame of effects)'
+        own = [k for k in ("verdict", "scale", "unit", "n", "policies") if k in options]
+        if own:
+            return own[0], "is an option of a heatmap of a frame of effects: it needs value"
     if kind == "verdicts" and ("cell" in options) != ("verdict" in options):
         return "cell", "a verdicts view of a frame of effects needs both cell and verdict"
     if kind == "panels" and any(len(_panel(c)) != 5 + ("by" in options) for c in options["panels"]):

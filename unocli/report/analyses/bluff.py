@@ -8,7 +8,7 @@ equilibrium); the words in :mod:`unocli.report.analyses.bluff_text`. Its
 tables and charts are views of the frames the analysis returned (their CSVs):
 sims/bluff.toml declares them in order, and each part of the report here
 (:func:`decision_views`, :func:`situation_views`, :func:`grid_views`) hands
-them its frames and the words they name (the grid's heatmap is drawn here).
+them its frames and the words they name.
 """
 
 from __future__ import annotations
@@ -32,10 +32,8 @@ from unocli.report.analyses import bluff_text as text
 from unocli.report.analyses.common import Context, caption
 from unocli.report.analyses.fields import strength_text
 from unocli.report.experiment import Experiment
-from unocli.report.model import Block, Section, sentences
+from unocli.report.model import Section, sentences
 from unocli.report.options import players_list, positive_int, probability_list
-from unocli.report.views import heatmap
-from unocli.report.words import level
 from unocli.study.arm import PolicyFile, parse_policy
 from unocli.study.sweep import parse_values
 
@@ -44,8 +42,8 @@ VIEWS = "bluff"  # a file without [[view]] tables draws the shipped file's (sims
 # the frames its views may name: the decision's (with decision_games), the situations' and the grid's ("": a report view)
 FRAMES: tuple[str, ...] = ("", "decisions", "bluff-decision", "bluff-decision-interactions", "situations", "bluff-by-situation")
 FRAMES += ("bluff-field-interactions", "one-player-deviations", "iterations", "best-response-ends", "bluff-gain")
-FRAMES += ("break-even", "per-bluff", "equilibrium", "per-seat-effects", "other-table-sizes")
-KINDS = ("table", "panels", "sizes", "bars", "dots", "curves", "csv", "report")  # views of a frame: it plays no design
+FRAMES += ("break-even", "per-bluff", "equilibrium", "per-seat-effects", "other-table-sizes", "gains")
+KINDS = ("table", "panels", "sizes", "bars", "dots", "curves", "heatmap", "csv", "report")  # views of a frame: it plays no design
 
 
 def games_or_zero(value: Any) -> str | None:
@@ -227,19 +225,17 @@ def render(result: BluffResult) -> Section:
         return caption(exp, what, n, rules=exp.base.rules, policies=policies, intervals=intervals)
 
     frames = {k: f for v in views for k, f in v.frames.items()}
-    blocks = {k: b for v in views for k, b in v.blocks.items()}
-    setup = kinds.Setup(caption=cap, blocks=blocks, words={k: w for v in views for k, w in v.words.items()})
+    setup = kinds.Setup(caption=cap, words={k: w for v in views for k, w in v.words.items()})
     drawn = kinds.declared(kinds.chosen(exp, VIEWS), exp, frames, setup)
     return Section(exp.name, exp.title, intro, findings, drawn, {"games": games}, one)
 
 
 class Views(NamedTuple):
-    """What one part of the report hands the views sims/bluff.toml declares, by name: the frames they read, the words
-    their titles, notes and captions name (``{key}``), and the blocks drawn here (``report`` views)."""
+    """What one part of the report hands the views sims/bluff.toml declares, by name: the frames they read and the
+    words their titles, notes and captions name (``{key}``)."""
 
     frames: dict[str, pd.DataFrame]
     words: dict[str, str]
-    blocks: dict[str, Block]
 
 
 def chart_frame(t: pd.DataFrame, players: int, every: str, fields: bool) -> pd.DataFrame:
@@ -279,7 +275,7 @@ def decision_views(dec: DecisionResult) -> Views:
         "decision_budget": str(dec.budget),
     }
     frames = {"decisions": table, "bluff-decision": chart, "bluff-decision-interactions": verdicts_by_pair(dec.between)}
-    return Views(frames, words, {})
+    return Views(frames, words)
 
 
 # ---------------------------------------------------------------- the situations
@@ -300,36 +296,16 @@ def situation_views(sit: SituationResult, policies: dict[str, Policy]) -> Views:
     words |= {"turn_deals": fmt.count(sit.sizes.turn)}
     ends = sit.fixed_points.melt(["field", "start", "rounds", "fixed_point"], var_name="seat", value_name="plays")
     frames |= {"iterations": sit.iterations, "bluff-field-interactions": verdicts_by_pair(sit.between)}
-    return Views(frames | {"best-response-ends": ends.assign(seat=ends["seat"].str.removeprefix("seat_"))}, words, {})
+    return Views(frames | {"best-response-ends": ends.assign(seat=ends["seat"].str.removeprefix("seat_"))}, words)
 
 
 # ---------------------------------------------------------------- the grid
 
 
 def grid_views(g: Grid, exp: Experiment) -> Views:
-    """The grid's frames (its gains by cell, break-even rates, cards per bluff, equilibrium, per-seat effects and
-    other table sizes), each with the shown-only columns sims/bluff.toml reads, and its gain heatmap (verdicts on
-    simultaneous intervals)."""
-    n_text = f"{fmt.count(g.deals)} deals per cell, {g.gain.size} cells on the same deals ({g.players} players)"
-    cap = caption(
-        exp,
-        "Bluffer's win share minus its honest twin's on the same deals, in pp, with the verdict of each cell's "
-        f"simultaneous {level(g.gains)}% interval (every cell with b > 0) against +/-{fmt.num(exp.margins['win_share_pp'])} pp",
-        n_text,
-        rules=exp.base.rules,
-        policies=text.grid_policies(g, exp),
-        intervals="verdicts read simultaneous intervals, 95% for the grid's b > 0 cells together; per-cell paired 95% "
-        "intervals in bluff-gain.csv",
-    )
-    heat = heatmap(
-        g.gains,
-        "bluff_rate",
-        "challenge_rate",
-        caption=cap,
-        name="bluff-gain-heatmap",
-        title="Does bluffing a +4 pay? Bluffer's win-share gain (pp)",
-        unit="win-share change vs honest twin (pp)",
-    )
+    """The grid's frames (its gains by cell, break-even rates, cards per bluff, equilibrium, per-seat effects, other
+    table sizes and the gains judged on simultaneous intervals), each with the shown-only columns sims/bluff.toml
+    reads."""
     cells = [text.cell_text(g, i, j) if i else "0" for i in range(len(g.bvals)) for j in range(len(g.cvals))]
     top, rates = g.cvals[-1], g.break_even_by_rate
     texts = [text.rate_ci_text(lo, hi, top, g.replicates) for lo, hi in zip(rates["ci_low"], rates["ci_high"], strict=True)]
@@ -342,10 +318,12 @@ def grid_views(g: Grid, exp: Experiment) -> Views:
         "equilibrium": _equilibrium(g),
         "per-seat-effects": g.per_seat,
         "other-table-sizes": g.others,
+        "gains": g.gains,
     }
     path = " -> ".join(f"(b={g.bvals[i]:g}, c={g.cvals[j]:g})" for i, j in g.equilibrium.path)
     words = {"top_bluff": f"{g.bvals[-1]:g}", "grid_deals": fmt.count(g.deals), "grid_replicates": str(g.replicates)}
-    return Views(frames, words | {"equilibrium_path": path}, {"bluff-gain-heatmap": heat})
+    words |= {"grid_cells": str(g.gain.size), "grid_players": str(g.players), "grid_policies": text.grid_policies(g, exp)}
+    return Views(frames, words | {"equilibrium_path": path})
 
 
 def _equilibrium(g: Grid) -> pd.DataFrame:
