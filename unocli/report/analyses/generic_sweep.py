@@ -95,17 +95,21 @@ def cap_n(table: pd.DataFrame) -> str:
 
 def table_shown(table: pd.DataFrame, axis_names: Sequence[str]) -> pd.DataFrame:
     """The sweep table formatted for reading, as its default table view shows it (``unocli sweep`` prints it)."""
-    return forms.formatted(table, default_views(axis_names)[1].options["columns"])
+    return forms.formatted(table, table_view(axis_names).options["columns"])
 
 
 def default_views(axis_names: Sequence[str]) -> list[View]:
-    """The sweep's chart (drawn here), then the table of every cell and metric (``sweep.csv``)."""
+    """The sweep's chart (drawn here), then the table of every cell and metric (:func:`table_view`)."""
+    return [View("report", "sweep"), table_view(axis_names)]
+
+
+def table_view(axis_names: Sequence[str]) -> View:
+    """The table of every cell and metric (``sweep.csv``)."""
     columns = [[a, "text", a] for a in (*axis_names, "players", "metric")] + [["n", "count", "n"]]
     columns += [["mean [95% CI]", "estimate", "mean", "ci_low", "ci_high", "metric"]]
     columns += [["vs first cell [paired 95% CI]", "difference", "diff", "diff_low", "diff_high", "metric"]]
     columns += [["p (Holm)", "pvalue", "p_holm"]]
-    table = View("table", "sweep-table", title="Every cell and metric", options={"columns": columns, "file": "sweep"})
-    return [View("report", "sweep"), table]
+    return View("table", "sweep-table", title="Every cell and metric", options={"columns": columns, "file": "sweep"})
 
 
 def sweep_chart(table: pd.DataFrame, axes: Sequence[Axis], metric: str, cap: str) -> Any:
