@@ -457,7 +457,8 @@ def test_a_sizes_view_draws_the_fair_share_and_fills_its_ylabel(tmp_path):
 
 
 def test_a_dots_view_draws_one_table_size_one_marker_per_field(tmp_path):
-    """At 4 players (2 is in the frame too, and a size the frame lacks falls back to its first): one row per arm,
+    """At 4 players (2 is in the frame too, and a size the frame lacks falls back to the middle of its sizes, as
+    every kind of one table size does): one row per arm,
     one marker per field, the points times ``scale``; the caption gets the view's n and policies with {n},
     {series} and {players} filled."""
     dots = (
@@ -479,7 +480,7 @@ def test_a_dots_view_draws_one_table_size_one_marker_per_field(tmp_path):
     said = []
     setup = kinds.Setup(lambda what, intervals, **kw: said.append((what, intervals, kw)) or "cap", "official")
     setup = replace(setup, words={"who": "w"})
-    at4, at2 = kinds.declared(exp.views, exp, frame, setup)
+    at4, at7 = kinds.declared(exp.views, exp, frame, setup)
     ax = at4.figure.axes[0]
     points = {c.get_label(): [round(x, 9) for x in c.lines[0].get_xdata()] for c in ax.containers}
     assert points == {"a": [1.0, 2.0], "b (w)": [3.0, 4.0]}
@@ -487,8 +488,8 @@ def test_a_dots_view_draws_one_table_size_one_marker_per_field(tmp_path):
     assert (
         said[0] == ("c 4", "i", {"n": "300 deals", "policies": "a, b (w)"}) and at4.figure.axes[0].get_title(loc="left") == "at 4"
     )
-    assert said[1][0] == "c 2" and said[1][2]["n"] == "50 deals"  # 7 not in the frame: its first size, 2
-    assert [[round(x, 9) for x in c.lines[0].get_xdata()] for c in at2.figure.axes[0].containers] == [[90.0, 80.0]]
+    assert said[1][0] == "c 4" and said[1][2]["n"] == "300 deals"  # 7 not in the frame: the middle of 2 and 4
+    assert [[round(x, 9) for x in c.lines[0].get_xdata()] for c in at7.figure.axes[0].containers] == [[1.0, 2.0], [3.0, 4.0]]
 
 
 def test_a_dots_view_of_every_table_size_one_marker_per_size(tmp_path):
@@ -548,7 +549,8 @@ def test_a_curves_view_draws_a_column_over_x_at_one_table_size(tmp_path):
 
 def test_a_bars_view_draws_one_table_size_and_a_csv_view_only_names_its_file(tmp_path):
     """Bars of the asked size only (4 players: four seats, two fields), their heights the frame's shares, the fair
-    share 1/4 dotted, {players} and {last} filled; a size not played draws nothing; a csv view shows rows and file."""
+    share 1/4 dotted, {players} and {last} filled; a size the frame lacks (7) draws the middle of its sizes (3 of
+    2, 3 and 4, as every kind of one table size does, saying so in its words); a csv view shows rows and file."""
     bars = (
         'kind = "bars"\ntitle = "at {players}"\noptions = { x = "seat", columns = ["share", "lo", "hi"], '
         'xlabel = "seat (dealer {last})", ylabel = "y", caption = "c {players}", intervals = "i {players}", fair = true, '
@@ -558,19 +560,25 @@ def test_a_bars_view_draws_one_table_size_and_a_csv_view_only_names_its_file(tmp
         f'[[view]]\nname = "b4"\n{bars}players = 4 }}\n[[view]]\nname = "b7"\n{bars}players = 7 }}\n'
         '[[view]]\nkind = "csv"\nname = "every-seat"\ntitle = "All (in the CSV)"\n',
     )
-    rows = [(p, f, s, (s + 1) / 10 + (f == "b") / 100) for p in (2, 4) for f in ("a", "b") for s in range(p)]
+    rows = [(p, f, s, (s + 1) / 10 + (f == "b") / 100) for p in (2, 3, 4) for f in ("a", "b") for s in range(p)]
     frame = pd.DataFrame(rows, columns=["players", "field", "seat", "share"]).assign(lo=lambda f: f["share"] - 0.01)
     frame = frame.assign(hi=frame["share"] + 0.01)
     said = []
     setup = kinds.Setup(lambda what, intervals: said.append((what, intervals)) or "cap", "official")
-    chart, table = kinds.declared(exp.views, exp, frame, setup)
+    chart, middle, table = kinds.declared(exp.views, exp, frame, setup)
+
+    def heights(chart):
+        ax = chart.figure.axes[0]
+        return {c.get_label(): [round(b.get_height(), 6) for b in c] for c in ax.containers if c.get_label() in "ab"}
+
     ax = chart.figure.axes[0]
-    heights = {c.get_label(): [round(b.get_height(), 6) for b in c] for c in ax.containers if c.get_label() in "ab"}
-    assert heights == {"a": [0.1, 0.2, 0.3, 0.4], "b": [0.11, 0.21, 0.31, 0.41]}
+    assert heights(chart) == {"a": [0.1, 0.2, 0.3, 0.4], "b": [0.11, 0.21, 0.31, 0.41]}
     assert [line.get_ydata()[0] for line in ax.lines if line.get_label() == "fair share 1/n"] == [0.25]
-    assert ax.get_title(loc="left") == "at 4" and ax.get_xlabel() == "seat (dealer 3)" and said == [("c 4", "i 4")]
+    assert ax.get_title(loc="left") == "at 4" and ax.get_xlabel() == "seat (dealer 3)"
+    assert heights(middle) == {"a": [0.1, 0.2, 0.3], "b": [0.11, 0.21, 0.31]}
+    assert middle.figure.axes[0].get_title(loc="left") == "at 3" and said == [("c 4", "i 4"), ("c 3", "i 3")]
     assert table.name == "every-seat" and table.data is frame
-    assert table.shown.to_dict("records") == [{"rows": 12, "file": "every-seat.csv"}]
+    assert table.shown.to_dict("records") == [{"rows": 18, "file": "every-seat.csv"}]
 
 
 def test_a_forest_takes_its_words_from_the_file_and_a_size_not_played_falls_back(tmp_path):

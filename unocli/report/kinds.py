@@ -12,7 +12,7 @@ may name are in docs/experiments.md.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
@@ -215,11 +215,10 @@ def _lines_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> 
 
 def _forest_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
     arm = v.options.get("arm", "arm")
-    d = differences(frame, v.quantity, arm=arm)
-    players = _played(exp, v.options.get("players", 4))
-    d = d[d["players"] == players]
+    d = _at_size(v, differences(frame, v.quantity, arm=arm))
     if not len(d) or d["margin"].isna().all():
         return None
+    players = d["players"].iloc[0]
     percent = is_binary(v.quantity)
     margin = float(d["margin"].iloc[0])
     shown_margin = f"{fmt.num(100 * margin)} pp" if percent else f"{fmt.num(margin)} {v.quantity}"
@@ -250,7 +249,7 @@ def _heatmap_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -
         arm = o.get("arm", "arm")
         d = differences(frame, v.quantity, arm=arm)
         if "players" in o:
-            d = d[d["players"] == o["players"]]
+            d = _at_size(v, d)
         if "field" in o and len(d):
             field = _field(v, list(dict.fromkeys(d["field"])))
             d = d[d["field"] == field]
@@ -437,10 +436,10 @@ def _bars_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> B
     of ``by``."""
     from unocli.report import plots  # matplotlib only when drawing
 
-    o, p = v.options, v.options["players"]
-    rows = frame[frame["players"] == p] if len(frame) else frame
-    if p not in exp.players or not len(rows):
+    o, rows = v.options, _at_size(v, frame)
+    if not len(rows):
         return None
+    p = rows["players"].iloc[0]
     by, x = o.get("by", "field"), o["x"]
     series = interval_series(rows, by, o["columns"])
     words = partial(_filled, setup=setup, players=p, last=p - 1)
@@ -467,7 +466,7 @@ def _dots_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> B
     o = v.options
     if not len(frame):
         return None
-    at = frame if o.get("players") == "all" else _at_size(v, frame)
+    at = _at_size(v, frame)
     by, (point, low, high), scale = o.get("by", "field"), o["columns"], float(o.get("scale", 1.0))
     labels = o.get("labels", {})
     label = (lambda m: labels.replace("{value}", str(m))) if isinstance(labels, str) else (lambda m: labels.get(str(m), str(m)))
@@ -498,15 +497,20 @@ def _own_caption(o: Mapping[str, Any], setup: Setup, words: Callable[[str], str]
     return setup.caption(words(o["caption"]), words(o["intervals"]), **said)
 
 
-def _played(exp: Experiment, players: int) -> int:
-    """``players`` where the experiment plays that table size, else its middle size."""
-    return players if players in exp.players else exp.players[len(exp.players) // 2]
+def _size(players: int, sizes: Collection[int]) -> int:
+    """The table size a view of one size draws: ``players`` where ``sizes`` (those it has rows or histograms at)
+    holds it, else the middle of ``sizes``: one rule for every kind, so a file naming a size the run did not play
+    (a quick run's) still draws, at a size its words name (``{players}``)."""
+    return players if players in sizes else sorted(sizes)[len(sizes) // 2]
 
 
 def _at_size(v: View, frame: pd.DataFrame) -> pd.DataFrame:
-    """The frame's rows at the view's table size (``players``, default 4), or at its first size without that one."""
+    """The frame's rows at the view's table size (:func:`_size` of its ``players``, default 4); every row with
+    ``players = "all"``."""
     p = v.options.get("players", 4)
-    return frame[frame["players"] == (p if p in set(frame["players"]) else frame["players"].iloc[0])]
+    if p == "all" or not len(frame):
+        return frame
+    return frame[frame["players"] == _size(p, set(frame["players"]))]
 
 
 def _curves_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
@@ -550,10 +554,10 @@ def _panels_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) ->
     value of the ``label`` columns and one panel per item of ``panels`` (with ``by``, from the rows of its value of
     that column)."""
     o = v.options
-    players = "all" if o.get("players") == "all" else _played(exp, o.get("players", 4))
-    at = frame[frame["players"] == players] if len(frame) and players != "all" else frame
+    at = _at_size(v, frame)
     if not len(at):
         return None
+    players = "all" if o.get("players") == "all" else at["players"].iloc[0]
     at_level = level(at) if "sim_level" in at else "95"
     panels = [(c[:-1], True) if c[-1] == "pp" else (c, False) for c in o["panels"]]
     if "by" in o:  # a long frame: each panel's columns from its own rows, side by side
@@ -630,11 +634,11 @@ def _distribution_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Set
 
     f = _field(v, list(dict.fromkeys(k[0] for k in setup.hists)))
     if isinstance(v.options.get("players"), int):
-        p = _played(exp, v.options["players"])
+        p = _size(v.options["players"], exp.players)
         arms = list(dict.fromkeys(a for (g, q, a) in setup.hists if (g, q) == (f, p)))
         hists, n = [(a, setup.hists[(f, p, a)]) for a in arms], setup.counts[p]
     else:
-        sizes = [p for p in v.options.get("players", exp.players) if p in exp.players] or [exp.players[0]]
+        sizes = [p for p in v.options.get("players", exp.players) if p in exp.players] or [_size(0, exp.players)]
         hists, n = [(f"{q} players", setup.hists[(f, q, setup.baseline)]) for q in sizes], setup.counts[sizes[0]]
         arms, p = [], 0
     xlabel, xmax = v.options["xlabel"], max(hist_quantile(h, float(v.options.get("top", 0.995)))[0] for _, h in hists) + 10
