@@ -144,6 +144,7 @@ def test_views_are_read_from_the_file_in_order_with_their_options(tmp_path):
         ('[[view]]\nkind = "heatmap"\nquantity = "turns"\noptions = { unit = "pp" }\n', r"options\.unit.*needs value"),
         ('[[view]]\nkind = "heatmap"\noptions = { value = "d", verdict = "v", rows = "a" }\n', r"options\.cols.*needs"),
         ('[[view]]\nkind = "heatmap"\noptions = { rows = "arm" }\n', r"view\[0\]\.quantity.*unknown quantity ''"),
+        ('[[view]]\nkind = "heatmap"\nquantity = "turns"\noptions = { rows = "arm", cols = "arm" }\n', r"cols.*than rows"),
     ],
 )
 def test_a_bad_view_is_refused_naming_the_key(tmp_path, text, key):
@@ -643,6 +644,24 @@ def test_a_heatmap_view_of_a_frame_of_effects_draws_its_columns_as_they_are(tmp_
     assert chart.name == "h" and chart.alt == "T" and ax.get_title(loc="left") == "T"
 
 
+def test_a_heatmap_view_whose_frame_does_not_fit_is_refused_in_one_sentence(tmp_path):
+    """Two fields drawn over arm x players (no field option) put two rows in a cell; a frame of effects lacking the
+    column the view names: each a ConfigError naming the file and the view (pandas raised a ValueError and a
+    KeyError of its own wording before)."""
+    from unocli.errors import ConfigError
+
+    exp = _exp(tmp_path, '[[view]]\nkind = "heatmap"\nname = "h"\nquantity = "turns"\n')
+    two = pd.concat([_frame().assign(field="a"), _frame().assign(field="b")], ignore_index=True)
+    crowded = r"\(h\): more than one row .* cell of arm x players: keep one per cell with its option field$"
+    with pytest.raises(ConfigError, match=crowded):
+        kinds.declared(exp.views, exp, two, kinds.Setup(lambda *a, **k: "cap", "official"))
+    effects_view = 'options = { value = "x", verdict = "v", rows = "a", cols = "b" }\n'
+    exp = _exp(tmp_path, '[[view]]\nkind = "heatmap"\nname = "h"\n' + effects_view)
+    effects = pd.DataFrame({"a": [1], "b": [2], "v": ["larger"], "sim_level": [0.95]})
+    with pytest.raises(ConfigError, match=r"\(h\): no column 'x' in its frame"):
+        kinds.declared(exp.views, exp, effects, kinds.Setup(lambda *a, **k: "cap"))
+
+
 def test_a_panels_view_draws_each_panel_of_one_table_size_with_its_margin(tmp_path):
     """One row per (rule, field), rules kept together in the frame's order; a turns panel with the +/-1 turn band
     and a share panel whose band is the 0.5 pp margin as a share; 4 players only; the words filled."""
@@ -703,7 +722,7 @@ def test_a_panels_view_by_a_column_refuses_two_rows_of_one_label_and_value(tmp_p
         'panels = [["a", "A", "d", "lo", "hi", "turns"]], caption = "c", intervals = "i" }\n',
     )
     frame = pd.DataFrame({"players": 4, "row": ["x", "x"], "who": "a", "d": [1.0, 2.0], "lo": 0.0, "hi": 3.0})
-    with pytest.raises(ConfigError, match="view 'p': two rows of its frame have the same label and who"):
+    with pytest.raises(ConfigError, match=r"v\.toml', key 'view\[0\]' \(p\): two rows of its frame have the same label and who"):
         kinds.declared(exp.views, exp, frame, kinds.Setup(lambda *a, **k: "cap"))
 
 

@@ -106,19 +106,26 @@ def declared(
     for i, v in enumerate(map(partial(_file_filled, exp), views)):
         data = frames.get(v.frame)
         data = _rows(exp, i, data, _filled(v.where, setup)) if data is not None else empty
+        said = f"experiment file {str(exp.path)!r}, key 'view[{i}]' ({v.name})"
         try:
             block = _DRAW[v.kind](v, exp, data, setup)
+        except Refused as why:  # the frame the run made does not fit what the file asks of it
+            raise ConfigError(f"{said}: {why}") from None
         except KeyError as missing:  # a column the file names that the frame lacks: the file's mistake, said so
             name = missing.args[0] if missing.args else None
             if not isinstance(name, str) or name in data.columns:
                 raise
             raise ConfigError(
-                f"experiment file {str(exp.path)!r}, key 'view[{i}]' ({v.name}): no column {name!r} in its frame "
-                f"{v.frame or 'of the design'!r} (its columns: {', '.join(map(str, data.columns))})"
+                f"{said}: no column {name!r} in its frame {v.frame or 'of the design'!r} "
+                f"(its columns: {', '.join(map(str, data.columns))})"
             ) from None
         if block is not None:
             out.append(block)
     return out
+
+
+class Refused(Exception):
+    """A view's frame does not fit what its options ask (two rows in one cell): :func:`declared` says which view."""
 
 
 def _rows(exp: Experiment, i: int, frame: pd.DataFrame, where: str) -> pd.DataFrame:
@@ -243,6 +250,9 @@ def _heatmap_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -
     """
     o, field = v.options, None
     if "value" in o:
+        for column in (o["value"], o["verdict"], o["rows"], o["cols"]):
+            if len(frame) and column not in frame:
+                raise KeyError(column)  # said as the file's mistake by declared
         d = frame.rename(columns={o["value"]: "diff", o["verdict"]: "verdict"})
         rows, cols, scale, unit = o["rows"], o["cols"], float(o.get("scale", 1.0)), o.get("unit", o["value"])
     else:
@@ -259,6 +269,10 @@ def _heatmap_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -
         unit = "pp" if is_binary(v.quantity) else v.quantity
     if not len(d):
         return None
+    if d.duplicated([rows, cols]).any():
+        third = next(k for k in ("field", "players", "arm") if k not in (o.get("rows", "arm"), o.get("cols", "players")))
+        keep = "a where" if "value" in o else f"its option {third}" if third != "arm" else "the arm as rows or cols"
+        raise Refused(f"more than one row of its frame falls in a cell of {rows} x {cols}: keep one per cell with {keep}")
     words = partial(_filled, setup=setup, field=field or "", level=level(d))
     title = words(_what(v, setup, f"Change in {v.quantity} from {{base}}"))
     what = words(o.get("caption", f"{title}, each cell with its verdict"))
@@ -563,7 +577,7 @@ def _panels_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) ->
     if "by" in o:  # a long frame: each panel's columns from its own rows, side by side
         wide, keys = at[o["label"]].drop_duplicates().reset_index(drop=True), o["label"]
         if at.duplicated([*keys, o["by"]]).any():
-            raise ConfigError(f"view {v.name!r}: two rows of its frame have the same label and {o['by']}; each needs one")
+            raise Refused(f"two rows of its frame have the same label and {o['by']}; each needs one")
         for k, ((value, xlabel, *columns, key), percent) in enumerate(panels):
             own = at[at[o["by"]] == value][[*keys, *columns]].rename(columns={c: f"{c}_{k}" for c in columns})
             wide = wide.merge(own, on=keys, how="left", validate="one_to_one")

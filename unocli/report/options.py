@@ -322,7 +322,9 @@ def view_problem(kind: str, options: Mapping[str, Any]) -> tuple[str, str] | Non
         lacking = [k for k in ("verdict", "rows", "cols") if k not in options]
         if lacking:
             return lacking[0], "a heatmap of a frame of effects (value) needs verdict, rows and cols"
-    elif kind == "heatmap":
+    if kind == "heatmap" and options.get("rows", "arm") == options.get("cols", "players"):
+        return "cols", "must name another column than rows"
+    if kind == "heatmap" and "value" not in options:
         design = ("field", "players", "arm")
         for k in ("rows", "cols"):
             if options.get(k, "arm") not in design:
