@@ -722,7 +722,8 @@ def test_a_panels_view_by_a_column_refuses_two_rows_of_one_label_and_value(tmp_p
         'panels = [["a", "A", "d", "lo", "hi", "turns"]], caption = "c", intervals = "i" }\n',
     )
     frame = pd.DataFrame({"players": 4, "row": ["x", "x"], "who": "a", "d": [1.0, 2.0], "lo": 0.0, "hi": 3.0})
-    with pytest.raises(ConfigError, match=r"v\.toml', key 'view\[0\]' \(p\): two rows of its frame have the same label and who"):
+    said = r"v\.toml', key 'view\[0\]' \(p\): two rows of its frame have the same row and who: keep one"
+    with pytest.raises(ConfigError, match=said):
         kinds.declared(exp.views, exp, frame, kinds.Setup(lambda *a, **k: "cap"))
 
 

@@ -28,7 +28,7 @@ from unocli.report import fmt, forms
 from unocli.report.experiment import Experiment, View, load_experiment, shipped_dir
 from unocli.report.model import Block, Chart, TableBlock, md_table
 from unocli.report.views import Ours, forest, forest_chart, heatmap, interval_series, players_chart, published
-from unocli.report.words import change_word, level, verdict_matrix
+from unocli.report.words import change_word, level, listed, verdict_matrix
 from unocli.study.compare import is_binary
 from unocli.study.interaction import FieldInteraction
 
@@ -126,6 +126,23 @@ def declared(
 
 class Refused(Exception):
     """A view's frame does not fit what its options ask (two rows in one cell): :func:`declared` says which view."""
+
+
+def _fits(frame: pd.DataFrame, keys: Sequence[str], numbers: Sequence[str] = (), unique: bool = True) -> pd.DataFrame:
+    """``frame`` when a view can draw it: its ``numbers`` columns hold numbers and (``unique``) no two rows share
+    ``keys``; else :class:`Refused`, or a KeyError naming a column it lacks (both worded by :func:`declared`). A frame
+    is checked after the games are played, so the sentence says which view and why rather than pandas'."""
+    for column in (*keys, *numbers):
+        if column not in frame:
+            raise KeyError(column)
+    for column in numbers:
+        try:
+            pd.to_numeric(frame[column])
+        except (TypeError, ValueError):
+            raise Refused(f"its frame's column {column!r} must hold numbers") from None
+    if unique and keys and frame.duplicated(list(keys)).any():
+        raise Refused(f"two rows of its frame have the same {listed(list(keys))}: keep one (with a where)")
+    return frame
 
 
 def _rows(exp: Experiment, i: int, frame: pd.DataFrame, where: str) -> pd.DataFrame:
@@ -250,9 +267,8 @@ def _heatmap_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -
     """
     o, field = v.options, None
     if "value" in o:
-        for column in (o["value"], o["verdict"], o["rows"], o["cols"]):
-            if len(frame) and column not in frame:
-                raise KeyError(column)  # said as the file's mistake by declared
+        if len(frame):
+            _fits(frame, (o["verdict"], o["rows"], o["cols"]), (o["value"],), unique=False)  # one per cell: below
         d = frame.rename(columns={o["value"]: "diff", o["verdict"]: "verdict"})
         rows, cols, scale, unit = o["rows"], o["cols"], float(o.get("scale", 1.0)), o.get("unit", o["value"])
     else:
@@ -332,6 +348,7 @@ def _verdicts_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) 
     up, down = o.get("words", ["higher", "lower"])
     if "cell" in o:
         form, point = forms.column_of(o["cell"][0], o["cell"][1:]), o["cell"][1]
+        _fits(frame, (), (point,))
         said = [change_word(str(r[o["verdict"]]), float(r[point]), up, down) for _, r in frame.iterrows()]
         d = frame.assign(verdict=said)
     else:
@@ -388,7 +405,13 @@ def _table_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> 
         return _filled(text, setup, **values)
 
     columns = _wide(o, frame) if "label" in o else [(h, frame, forms.column_of(form, names)) for h, form, *names in o["columns"]]
-    table = pd.DataFrame({words(str(h)): forms.shown(rows, {"": c})[""].to_numpy() for h, rows, c in columns})
+    shown = {}
+    for h, rows, c in columns:
+        try:
+            shown[words(str(h))] = forms.shown(rows, {"": c})[""].to_numpy()
+        except (TypeError, ValueError) as bad:  # a form given a value it cannot write (text for a number)
+            raise Refused(f"its column {h!r} cannot write a value of its frame ({bad})") from None
+    table = pd.DataFrame(shown)
     table = table[::-1].reset_index(drop=True) if o.get("reverse") else table
     if o.get("drop_blank"):  # a column of a figure the run did not measure
         table = table.loc[:, table.ne("").any()]
@@ -405,7 +428,7 @@ def _wide(o: Mapping[str, Any], frame: pd.DataFrame) -> list[tuple[str, pd.DataF
     column, read from that value's rows (headed by ``labels``' entry for the value, if any); every other column from
     the label's first row."""
     keys, by, labels = o["label"], o.get("by"), o.get("labels", {})
-    first = frame.drop_duplicates(keys)
+    first = _fits(frame, (*keys, by) if by else keys, unique=bool(by)).drop_duplicates(keys)
     out = []
     for heading, form, *names in o["columns"]:
         if "{value}" not in heading or not by:
@@ -424,12 +447,13 @@ def _sizes_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> 
         return None
     o = v.options
     by = o.get("by", "field")
-    series = interval_series(frame, by, o["columns"])
+    _fits(frame, (by, "players"), ("players", *o["columns"], *([o["reference"]] if "reference" in o else [])))
+    series = interval_series(frame, by, o["columns"], x="players")  # each line at the sizes it has rows at
     hline = (float(o["hline"]), o.get("hline_label")) if "hline" in o else None
     reference = ("fair share 1/n", [1 / p for p in exp.players]) if o.get("fair") else None
     if "reference" in o:
-        values = [float(frame.loc[frame["players"] == p, o["reference"]].iloc[0]) for p in exp.players]
-        reference = (o.get("reference_label", o["reference"]), values)
+        at = frame.drop_duplicates("players").set_index("players")[o["reference"]].reindex(exp.players)
+        reference = (o.get("reference_label", o["reference"]), [float(x) for x in at])
     words = partial(_filled, setup=setup)
     return players_chart(
         exp,
@@ -455,11 +479,15 @@ def _bars_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> B
         return None
     p = rows["players"].iloc[0]
     by, x = o.get("by", "field"), o["x"]
-    series = interval_series(rows, by, o["columns"])
+    categories = list(dict.fromkeys(rows[x]))
+    rows = _fits(rows, (by, x), ("players", *o["columns"])).set_index(x)
+    series = [  # each colour over every category, blank where it has no row
+        plots.Series(str(m), *(rows[rows[by] == m].reindex(categories)[c] for c in o["columns"])) for m in dict.fromkeys(rows[by])
+    ]
     words = partial(_filled, setup=setup, players=p, last=p - 1)
     cap = _own_caption(o, setup, words)
     figure = plots.grouped_bars(
-        [str(c) for c in dict.fromkeys(rows[x])],
+        [str(c) for c in categories],
         series,
         title=words(v.title),
         xlabel=words(o["xlabel"]),
@@ -482,18 +510,19 @@ def _dots_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> B
         return None
     at = _at_size(v, frame)
     by, (point, low, high), scale = o.get("by", "field"), o["columns"], float(o.get("scale", 1.0))
+    ys = list(dict.fromkeys(_fits(at, (by, o["y"]), o["columns"])[o["y"]]))
     labels = o.get("labels", {})
     label = (lambda m: labels.replace("{value}", str(m))) if isinstance(labels, str) else (lambda m: labels.get(str(m), str(m)))
-    series = [
+    series = [  # each marker on every row, blank where it has none
         plots.Series(_filled(label(m), setup), scale * rows[point], scale * rows[low], scale * rows[high])
         for m in dict.fromkeys(at[by])
-        for rows in [at[at[by] == m]]
+        for rows in [at[at[by] == m].set_index(o["y"]).reindex(ys)]
     ]
     names = ", ".join(s.label for s in series)
     words = partial(_filled, setup=setup, players=at["players"].iloc[0], n=fmt.count(at["n"].iloc[0]), series=names)
     cap = _own_caption(o, setup, words)
     figure = plots.dot_chart(
-        [str(y) for y in dict.fromkeys(at[o["y"]])],
+        [str(y) for y in ys],
         series,
         title=words(v.title),
         xlabel=words(o["xlabel"]),
@@ -536,12 +565,14 @@ def _curves_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) ->
         return None
     o, at = v.options, _at_size(v, frame)
     by, (point, low, high), log = o.get("by", "field"), o["columns"], bool(o.get("log", False))
-    xs = list(dict.fromkeys(at[o["x"]]))
+    xs = list(dict.fromkeys(_fits(at, (by, o["x"]), (o["x"], *o["columns"]))[o["x"]]))
     series = []
     for name in dict.fromkeys(at[by]):
-        rows = at[at[by] == name].set_index(o["x"]).loc[xs]
+        rows = at[at[by] == name].set_index(o["x"]).reindex(xs)  # blank where this line has no row
         drawn = rows[point] > 0 if log else rows[point].notna()  # a 0 has no place on a log scale
         series.append(plots.Series(str(name), *(rows[c].where(drawn).to_numpy(float) for c in (point, low, high))))
+    if log and not any(np.isfinite(s.y).any() for s in series):
+        return None  # nothing above 0 to place on a log scale: left out, as a frame without rows is
     words = partial(_filled, setup=setup, players=at["players"].iloc[0], n=fmt.count(at["n"].iloc[0]))
     cap = _own_caption(o, setup, words)
     figure = plots.line_chart(
@@ -574,10 +605,9 @@ def _panels_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) ->
     players = "all" if o.get("players") == "all" else at["players"].iloc[0]
     at_level = level(at) if "sim_level" in at else "95"
     panels = [(c[:-1], True) if c[-1] == "pp" else (c, False) for c in o["panels"]]
+    _fits(at, (*o["label"], o["by"]) if "by" in o else (), [c for p, _ in panels for c in p[-4:-1]])  # point, low, high
     if "by" in o:  # a long frame: each panel's columns from its own rows, side by side
         wide, keys = at[o["label"]].drop_duplicates().reset_index(drop=True), o["label"]
-        if at.duplicated([*keys, o["by"]]).any():
-            raise Refused(f"two rows of its frame have the same label and {o['by']}; each needs one")
         for k, ((value, xlabel, *columns, key), percent) in enumerate(panels):
             own = at[at[o["by"]] == value][[*keys, *columns]].rename(columns={c: f"{c}_{k}" for c in columns})
             wide = wide.merge(own, on=keys, how="left", validate="one_to_one")

@@ -1,0 +1,121 @@
+"""A declared view over a frame that does not fit it: one sentence naming the file and the view, never a traceback.
+
+A view's options are checked when the file is loaded, but its frame exists only after the games are played: a
+frame with two rows where a chart has room for one, text where it draws numbers, or a line lacking a point must
+end in a :class:`~unocli.errors.ConfigError` (the CLI's one clear sentence), or in a chart that leaves the
+missing point blank, never in pandas' or matplotlib's own exception (the CLI words that as an internal error).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from unocli.errors import ConfigError
+from unocli.report import kinds
+from unocli.report.experiment import load_experiment
+
+pytest.importorskip("matplotlib")
+
+HEAD = 'analysis = "game-length"\nplayers = [2, 4]\n[arms.official]\nrules = "official"\n[arms.rule]\nrules = "stacking"\n'
+SERIES = 'columns = ["x", "lo", "hi"], caption = "c", intervals = "i"'
+VIEWS = {
+    "table": 'kind = "table"\noptions = { columns = [["a", "ci", "x", "lo", "hi"], ["b", "text", "y"]] }',
+    "wide table": 'kind = "table"\noptions = { label = ["y"], by = "players", columns = [["a {value}", "ci", "x", "lo", "hi"]] }',
+    "sizes": f'kind = "sizes"\noptions = {{ {SERIES}, by = "y", ylabel = "y", reference = "x" }}',
+    "bars": f'kind = "bars"\noptions = {{ {SERIES}, players = 4, x = "y", xlabel = "x", ylabel = "y" }}',
+    "dots": f'kind = "dots"\noptions = {{ {SERIES}, y = "y", xlabel = "x" }}',
+    "curves": f'kind = "curves"\noptions = {{ {SERIES}, x = "players", by = "y", xlabel = "x", ylabel = "y", log = true }}',
+    "panels": 'kind = "panels"\noptions = { label = ["y"], panels = [["a", "x", "lo", "hi", "turns"]], '
+    'caption = "c", intervals = "i" }',
+    "panels by": 'kind = "panels"\noptions = { label = ["y"], by = "field", panels = [["f", "a", "x", "lo", "hi", "turns"]], '
+    'caption = "c", intervals = "i" }',
+    "verdicts": 'kind = "verdicts"\nquantity = "turns"\n'
+    'options = { cell = ["pp_ci", "x", "lo", "hi"], verdict = "v", arm = "y" }',
+    "heatmap": 'kind = "heatmap"\noptions = { value = "x", verdict = "v", rows = "y", cols = "players" }',
+}
+GOOD = pd.DataFrame(
+    {
+        "players": [2, 2, 4, 4],
+        "field": "f",
+        "y": ["a", "b", "a", "b"],
+        "n": 10,
+        "x": [1.0, 2.0, 3.0, 4.0],
+        "lo": 0.5,
+        "hi": 5.0,
+        "v": "larger",
+        "sim_level": 0.95,
+    }
+)
+FRAMES = {
+    "fits": GOOD,
+    "no rows": GOOD.iloc[0:0],
+    "one row": GOOD.iloc[:1],
+    "every row twice": pd.concat([GOOD, GOOD], ignore_index=True),
+    "text for numbers": GOOD.assign(x="abc"),
+    "text for table sizes": GOOD.assign(players="all"),
+    "no point": GOOD.assign(x=np.nan),
+    "a column missing": GOOD.drop(columns=["x"]),
+}
+
+
+def _draw(tmp_path, view: str, frame: pd.DataFrame) -> list:
+    path = tmp_path / "v.toml"
+    path.write_text(f'{HEAD}[[view]]\nname = "v"\n{view}\n', encoding="utf-8")
+    exp = load_experiment(path)
+    return kinds.declared(exp.views, exp, frame, kinds.Setup(lambda *a, **k: "cap", "official"))
+
+
+@pytest.mark.parametrize(("kind", "shape"), list(itertools.product(VIEWS, FRAMES)))
+def test_a_view_draws_its_frame_or_says_in_one_sentence_why_not(tmp_path, kind, shape):
+    """Every kind of view of a report's frame against every misfit: a block (or nothing, for no rows), or a
+    ConfigError naming the file and the view; 'fits' must draw."""
+    try:
+        blocks = _draw(tmp_path, VIEWS[kind], FRAMES[shape])
+    except ConfigError as said:
+        assert "v.toml', key 'view[0]' (v): " in str(said), said
+        assert shape != "fits", said
+        return
+    left_out = shape == "no rows" or (kind, shape) == ("curves", "no point")  # a log scale with nothing above 0
+    assert len(blocks) == (0 if left_out else 1)
+
+
+@pytest.mark.parametrize(
+    ("kind", "shape", "message"),
+    [
+        ("sizes", "every row twice", "two rows of its frame have the same y and players: keep one"),
+        ("bars", "every row twice", "two rows of its frame have the same field and y"),
+        ("wide table", "every row twice", "two rows of its frame have the same y and players"),
+        ("heatmap", "every row twice", "more than one row of its frame falls in a cell of y x players"),
+        ("dots", "text for numbers", "its frame's column 'x' must hold numbers"),
+        ("curves", "text for numbers", "its frame's column 'x' must hold numbers"),
+        ("bars", "text for table sizes", "its frame's column 'players' must hold numbers"),
+        ("verdicts", "text for numbers", "its frame's column 'x' must hold numbers"),
+        ("table", "text for numbers", "its column 'a' cannot write a value of its frame"),
+        ("panels", "a column missing", "no column 'x' in its frame"),
+    ],
+)
+def test_the_sentence_says_what_does_not_fit(tmp_path, kind, shape, message):
+    with pytest.raises(ConfigError, match=message):
+        _draw(tmp_path, VIEWS[kind], FRAMES[shape])
+
+
+def test_a_line_or_colour_lacking_a_point_leaves_it_blank_where_it_belongs(tmp_path):
+    """Field g has no row for seat 'b' (bars) and none at 4 players (sizes): its bar sits over 'a' only and its
+    line over 2 players only, where both used to fail (a shape mismatch); nothing is drawn at another's place."""
+    frame = pd.concat([GOOD.assign(field="f"), GOOD.assign(field="g", x=GOOD["x"] * 10)], ignore_index=True)
+    frame = frame[~((frame["field"] == "g") & (frame["y"] == "b"))]
+    (bars,) = _draw(tmp_path, VIEWS["bars"].replace(", reference", ""), frame)
+    ax = bars.figure.axes[0]
+    heights = {c.get_label(): [b.get_height() for b in c] for c in ax.containers if c.get_label() in ("f", "g")}
+    assert heights["f"] == [3.0, 4.0] and heights["g"][0] == 30.0 and np.isnan(heights["g"][1])
+    sizes = frame[frame["y"] == "a"]
+    sizes = sizes[~((sizes["field"] == "g") & (sizes["players"] == 4))]
+    (chart,) = _draw(tmp_path, VIEWS["sizes"].replace(', reference = "x"', "").replace('by = "y"', 'by = "field"'), sizes)
+    lines = {c.get_label(): c.lines[0] for c in chart.figure.axes[0].containers}
+    assert list(lines["f"].get_ydata()) == [1.0, 3.0] and list(lines["g"].get_ydata()) == [10.0]
+    # two lines at each size are set 0.12 apart, f left of g: g's one point is at 2 players
+    assert list(lines["f"].get_xdata()) == pytest.approx([1.88, 3.88]) and list(lines["g"].get_xdata()) == pytest.approx([2.12])
