@@ -119,3 +119,15 @@ def test_a_line_or_colour_lacking_a_point_leaves_it_blank_where_it_belongs(tmp_p
     assert list(lines["f"].get_ydata()) == [1.0, 3.0] and list(lines["g"].get_ydata()) == [10.0]
     # two lines at each size are set 0.12 apart, f left of g: g's one point is at 2 players
     assert list(lines["f"].get_xdata()) == pytest.approx([1.88, 3.88]) and list(lines["g"].get_xdata()) == pytest.approx([2.12])
+
+
+def test_a_lines_view_of_two_fields_by_arm_is_refused_not_drawn_zigzag(tmp_path):
+    """A design of two fields drawn one line per arm without a field option: two points per arm and table size,
+    which one line would join in a zigzag (it did, without a word); with field = "b" it draws."""
+    from test_views import _frame
+
+    two = pd.concat([_frame().assign(field="a"), _frame().assign(field="b")], ignore_index=True)
+    with pytest.raises(ConfigError, match=r"\(v\): two rows of its frame have the same arm and players"):
+        _draw(tmp_path, 'kind = "lines"\nquantity = "turns"', two)
+    (chart,) = _draw(tmp_path, 'kind = "lines"\nquantity = "turns"\noptions = { field = "b" }', two)
+    assert len(chart.figure.axes[0].containers) == 2  # official and rule, one point per table size each

@@ -226,6 +226,7 @@ def _lines_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> 
     if not len(rows):
         return None
     by = v.options.get("by", "arm")
+    _fits(rows, (by, "players"))  # two fields drawn by arm (or two arms by field) would zigzag along one line
     series = interval_series(rows, by, ("mean", "low", "high"), x="players")
     fair = ("fair share 1/n", [1 / p for p in exp.players]) if v.options.get("fair") else None
     title = _what(v, setup, f"Mean {v.quantity} by table size")
