@@ -13,10 +13,13 @@ import itertools
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from unocli.errors import ConfigError
-from unocli.report import kinds
-from unocli.report.experiment import load_experiment
+from unocli.report import forms, kinds
+from unocli.report.experiment import View, load_experiment
+from unocli.report.options import view_problem
 
 pytest.importorskip("matplotlib")
 
@@ -131,3 +134,97 @@ def test_a_lines_view_of_two_fields_by_arm_is_refused_not_drawn_zigzag(tmp_path)
         _draw(tmp_path, 'kind = "lines"\nquantity = "turns"', two)
     (chart,) = _draw(tmp_path, 'kind = "lines"\nquantity = "turns"\noptions = { field = "b" }', two)
     assert len(chart.figure.axes[0].containers) == 2  # official and rule, one point per table size each
+
+
+# ---------------------------------------------------------------- any options over any columns
+
+
+MIXED = pd.DataFrame(
+    {
+        "players": [2, 2, 4, 4, 4, 4],
+        "field": ["f", "g", "f", "g", "f", "g"],
+        "arm": ["a", "a", "a", "a", "b", "b"],
+        "x": [0.1, np.nan, 0.3, 0.0, -0.2, 0.25],
+        "lo": [0.0, np.nan, 0.2, -0.1, -0.3, 0.2],
+        "hi": [0.2, np.nan, 0.4, 0.1, -0.1, 0.3],
+        "n": pd.array([10, 10, None, 20, 20, 20], dtype="Int64"),
+        "blank": ["", "", "", "", "", ""],
+        "maybe": [None, "x", None, "y", None, "z"],
+        "flag": [True, False, True, False, True, False],
+        "v": ["larger", "negligible", "unsized", "larger", "undecided", "equivalent"],
+        "zero": 0.0,
+        "sim_level": [np.nan] * 6,
+    }
+)
+
+
+def _views() -> st.SearchStrategy:
+    """Options of the kinds that draw any frame, naming any of MIXED's columns (what a user's file may ask)."""
+    col = st.sampled_from(list(MIXED.columns))
+    three = st.lists(col, min_size=3, max_size=3)
+    size = st.sampled_from([2, 3, 4, 7])
+    words = {"caption": st.just("c"), "intervals": st.just("i")}
+    table_form = st.sampled_from([f for f in forms.ARITY if f not in ("format", "formed")])
+    table = table_form.flatmap(
+        lambda f: st.fixed_dictionaries(
+            {"columns": st.lists(col, min_size=forms.ARITY[f], max_size=forms.ARITY[f]).map(lambda cs: [["h", f, *cs]])},
+            optional={"label": st.lists(col, min_size=1, max_size=2, unique=True)},
+        )
+    )
+    series = {"columns": three, "by": col, **words}
+    return st.one_of(
+        st.tuples(st.just("table"), table),
+        st.tuples(st.just("sizes"), st.fixed_dictionaries({**series, "ylabel": st.just("y")}, optional={"reference": col})),
+        st.tuples(
+            st.just("bars"),
+            st.fixed_dictionaries({**series, "players": size, "x": col, "xlabel": st.just("x"), "ylabel": st.just("y")}),
+        ),
+        st.tuples(
+            st.just("dots"),
+            st.fixed_dictionaries({**series, "y": col, "xlabel": st.just("x")}, optional={"players": size | st.just("all")}),
+        ),
+        st.tuples(
+            st.just("curves"),
+            st.fixed_dictionaries({**series, "x": col, "xlabel": st.just("x"), "ylabel": st.just("y"), "log": st.booleans()}),
+        ),
+        st.tuples(
+            st.just("panels"),
+            st.fixed_dictionaries(
+                {"label": st.lists(col, min_size=1, max_size=2), "panels": three.map(lambda cs: [["a", *cs, "turns"]]), **words},
+                optional={"players": size | st.just("all")},
+            ),
+        ),
+        st.tuples(st.just("heatmap"), st.fixed_dictionaries({"value": col, "verdict": col, "rows": col, "cols": col})),
+        st.tuples(st.just("verdicts"), st.fixed_dictionaries({"cell": three.map(lambda cs: ["pp_ci", *cs]), "verdict": col})),
+    )
+
+
+@pytest.fixture(scope="module")
+def plain(tmp_path_factory):
+    """An experiment file with no views: what the drawn views are declared against."""
+    path = tmp_path_factory.mktemp("plain") / "v.toml"
+    path.write_text(HEAD, encoding="utf-8")
+    return load_experiment(path)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(view=_views())
+def test_any_view_over_any_columns_draws_or_says_why_not(plain, view):
+    """Whatever columns a view's options name (numbers with gaps, nullable integers with NA, blank text, None, true
+    or false, zeros, no simultaneous level), drawing it gives a block, nothing, or a ConfigError naming the view:
+    never another exception, which the CLI would call an internal error. Found, before this test: a table of a
+    frame whose sim_level is all NaN, a form reading a float as a quantity's name, bars whose x is also drawn, a
+    panel naming one column thrice, NaN labels, a nullable NA in a verdict's point, 1/0 in the fair form, NaN x
+    on a curve."""
+    kind, options = view
+    if view_problem(kind, options):
+        return  # the loader refuses it, naming the option
+    v = View(kind, "v", "turns" if kind == "verdicts" else "", "T {players}", options)
+    try:
+        kinds.declared([v], plain, MIXED, kinds.Setup(lambda *a, **k: "cap", "official"))
+    except ConfigError as said:
+        assert "key 'view[0]' (v): " in str(said), said
+    finally:
+        import matplotlib.pyplot as plt
+
+        plt.close("all")

@@ -87,7 +87,7 @@ FORMS: dict[str, Callable[..., Any]] = {
 def per_quantity(form: Callable[..., str], point: str, low: str, high: str, quantity: str) -> Callable[[pd.Series], str]:
     """A column of ``form`` (``fmt.estimate``, ``fmt.difference``) at each row, as a share where the row's
     ``quantity`` is one (:func:`~unocli.study.compare.is_binary`); blank where the point is missing."""
-    return lambda r: "" if pd.isna(r[point]) else form(r[point], r[low], r[high], is_share=is_binary(r[quantity]))
+    return lambda r: "" if pd.isna(r[point]) else form(r[point], r[low], r[high], is_share=is_binary(str(r[quantity])))
 
 
 def column_of(form: str, names: Sequence[str]) -> Any:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
+from numbers import Real
 from typing import Any
 
 import numpy as np
@@ -128,6 +129,21 @@ class Refused(Exception):
     """A view's frame does not fit what its options ask (two rows in one cell): :func:`declared` says which view."""
 
 
+def _first_n(rows: pd.DataFrame) -> str:
+    """The ``{n}`` of a chart's words: its rows' first sample size given (column ``n``), or "-" without one."""
+    return next((fmt.count(n) for n in rows.get("n", ()) if pd.notna(n)), "-")
+
+
+def _number(x: Any) -> float:
+    """A cell as a number, NaN where missing (a nullable column's NA)."""
+    return float("nan") if pd.isna(x) else float(x)
+
+
+def _level(frame: pd.DataFrame) -> str:
+    """A frame's simultaneous level in percent (:func:`~unocli.report.words.level`), or "" when it has none."""
+    return level(frame) if "sim_level" in frame and frame["sim_level"].notna().any() else ""
+
+
 def _fits(frame: pd.DataFrame, keys: Sequence[str], numbers: Sequence[str] = (), unique: bool = True) -> pd.DataFrame:
     """``frame`` when a view can draw it: its ``numbers`` columns hold numbers and (``unique``) no two rows share
     ``keys``; else :class:`Refused`, or a KeyError naming a column it lacks (both worded by :func:`declared`). A frame
@@ -135,11 +151,10 @@ def _fits(frame: pd.DataFrame, keys: Sequence[str], numbers: Sequence[str] = (),
     for column in (*keys, *numbers):
         if column not in frame:
             raise KeyError(column)
-    for column in numbers:
-        try:
-            pd.to_numeric(frame[column])
-        except (TypeError, ValueError):
-            raise Refused(f"its frame's column {column!r} must hold numbers") from None
+    for column in numbers:  # numbers, or blanks (None, NaN) among them; not text, not even ""
+        values = frame[column]
+        if not pd.api.types.is_numeric_dtype(values) and not all(isinstance(x, Real) for x in values.dropna()):
+            raise Refused(f"its frame's column {column!r} must hold numbers")
     if unique and keys and frame.duplicated(list(keys)).any():
         raise Refused(f"two rows of its frame have the same {listed(list(keys))}: keep one (with a where)")
     return frame
@@ -270,10 +285,10 @@ def _heatmap_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -
     if "value" in o:
         if len(frame):
             _fits(frame, (o["verdict"], o["rows"], o["cols"]), (o["value"],), unique=False)  # one per cell: below
-        d = frame.rename(columns={o["value"]: "diff", o["verdict"]: "verdict"})
+        d, value, verdict = frame, o["value"], o["verdict"]
         rows, cols, scale, unit = o["rows"], o["cols"], float(o.get("scale", 1.0)), o.get("unit", o["value"])
     else:
-        arm = o.get("arm", "arm")
+        arm, value, verdict = o.get("arm", "arm"), "diff", "verdict"
         d = differences(frame, v.quantity, arm=arm)
         if "players" in o:
             d = _at_size(v, d)
@@ -290,13 +305,13 @@ def _heatmap_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -
         third = next(k for k in ("field", "players", "arm") if k not in (o.get("rows", "arm"), o.get("cols", "players")))
         keep = "a where" if "value" in o else f"its option {third}" if third != "arm" else "the arm as rows or cols"
         raise Refused(f"more than one row of its frame falls in a cell of {rows} x {cols}: keep one per cell with {keep}")
-    words = partial(_filled, setup=setup, field=field or "", level=level(d))
+    words = partial(_filled, setup=setup, field=field or "", level=_level(d) or "95")
     title = words(_what(v, setup, f"Change in {v.quantity} from {{base}}"))
     what = words(o.get("caption", f"{title}, each cell with its verdict"))
     intervals = words(o.get("intervals", "verdicts read simultaneous intervals against the margin"))
     said = {k: words(o[k]) for k in ("n", "policies") if k in o}
     cap = setup.caption(what, intervals, field) if field else setup.caption(what, intervals, **said)
-    return heatmap(d, rows, cols, caption=cap, name=v.name, title=title, unit=words(unit), scale=scale)
+    return heatmap(d, rows, cols, (value, verdict), caption=cap, name=v.name, title=title, unit=words(unit), scale=scale)
 
 
 def _published_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
@@ -350,7 +365,7 @@ def _verdicts_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) 
     if "cell" in o:
         form, point = forms.column_of(o["cell"][0], o["cell"][1:]), o["cell"][1]
         _fits(frame, (), (point,))
-        said = [change_word(str(r[o["verdict"]]), float(r[point]), up, down) for _, r in frame.iterrows()]
+        said = [change_word(str(r[o["verdict"]]), _number(r[point]), up, down) for _, r in frame.iterrows()]
         d = frame.assign(verdict=said)
     else:
         d = differences(frame, v.quantity, arm=arm)
@@ -400,7 +415,7 @@ def _table_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> 
     if not len(frame):
         return None
     o = v.options
-    values = {"rows": len(frame), **({"level": level(frame)} if "sim_level" in frame else {})}
+    values = {"rows": len(frame), **({"level": _level(frame)} if _level(frame) else {})}
 
     def words(text: str) -> str:
         return _filled(text, setup, **values)
@@ -410,7 +425,7 @@ def _table_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> 
     for h, rows, c in columns:
         try:
             shown[words(str(h))] = forms.shown(rows, {"": c})[""].to_numpy()
-        except (TypeError, ValueError) as bad:  # a form given a value it cannot write (text for a number)
+        except (TypeError, ValueError, ArithmeticError) as bad:  # a form given a value it cannot write (text, 1/0)
             raise Refused(f"its column {h!r} cannot write a value of its frame ({bad})") from None
     table = pd.DataFrame(shown)
     table = table[::-1].reset_index(drop=True) if o.get("reverse") else table
@@ -453,7 +468,7 @@ def _sizes_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> 
     hline = (float(o["hline"]), o.get("hline_label")) if "hline" in o else None
     reference = ("fair share 1/n", [1 / p for p in exp.players]) if o.get("fair") else None
     if "reference" in o:
-        at = frame.drop_duplicates("players").set_index("players")[o["reference"]].reindex(exp.players)
+        at = frame.drop_duplicates("players").set_index("players", drop=False)[o["reference"]].reindex(exp.players)
         reference = (o.get("reference_label", o["reference"]), [float(x) for x in at])
     words = partial(_filled, setup=setup)
     return players_chart(
@@ -481,7 +496,7 @@ def _bars_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> B
     p = rows["players"].iloc[0]
     by, x = o.get("by", "field"), o["x"]
     categories = list(dict.fromkeys(rows[x]))
-    rows = _fits(rows, (by, x), ("players", *o["columns"])).set_index(x)
+    rows = _fits(rows, (by, x), ("players", *o["columns"])).set_index(x, drop=False)
     series = [  # each colour over every category, blank where it has no row
         plots.Series(str(m), *(rows[rows[by] == m].reindex(categories)[c] for c in o["columns"])) for m in dict.fromkeys(rows[by])
     ]
@@ -517,10 +532,10 @@ def _dots_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> B
     series = [  # each marker on every row, blank where it has none
         plots.Series(_filled(label(m), setup), scale * rows[point], scale * rows[low], scale * rows[high])
         for m in dict.fromkeys(at[by])
-        for rows in [at[at[by] == m].set_index(o["y"]).reindex(ys)]
+        for rows in [at[at[by] == m].set_index(o["y"], drop=False).reindex(ys)]
     ]
     names = ", ".join(s.label for s in series)
-    words = partial(_filled, setup=setup, players=at["players"].iloc[0], n=fmt.count(at["n"].iloc[0]), series=names)
+    words = partial(_filled, setup=setup, players=at["players"].iloc[0], n=_first_n(at), series=names)
     cap = _own_caption(o, setup, words)
     figure = plots.dot_chart(
         [str(y) for y in ys],
@@ -566,15 +581,16 @@ def _curves_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) ->
         return None
     o, at = v.options, _at_size(v, frame)
     by, (point, low, high), log = o.get("by", "field"), o["columns"], bool(o.get("log", False))
-    xs = list(dict.fromkeys(_fits(at, (by, o["x"]), (o["x"], *o["columns"]))[o["x"]]))
+    drawn_x = _fits(at, (by, o["x"]), (o["x"], *o["columns"]))[o["x"]]
+    xs = [x for x in dict.fromkeys(drawn_x) if pd.notna(x) and np.isfinite(float(x))]  # a blank x has no place
     series = []
     for name in dict.fromkeys(at[by]):
-        rows = at[at[by] == name].set_index(o["x"]).reindex(xs)  # blank where this line has no row
+        rows = at[at[by] == name].set_index(o["x"], drop=False).reindex(xs)  # blank where this line has no row
         drawn = rows[point] > 0 if log else rows[point].notna()  # a 0 has no place on a log scale
         series.append(plots.Series(str(name), *(rows[c].where(drawn).to_numpy(float) for c in (point, low, high))))
     if log and not any(np.isfinite(s.y).any() for s in series):
         return None  # nothing above 0 to place on a log scale: left out, as a frame without rows is
-    words = partial(_filled, setup=setup, players=at["players"].iloc[0], n=fmt.count(at["n"].iloc[0]))
+    words = partial(_filled, setup=setup, players=at["players"].iloc[0], n=_first_n(at))
     cap = _own_caption(o, setup, words)
     figure = plots.line_chart(
         xs,
@@ -604,19 +620,20 @@ def _panels_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) ->
     if not len(at):
         return None
     players = "all" if o.get("players") == "all" else at["players"].iloc[0]
-    at_level = level(at) if "sim_level" in at else "95"
+    at_level = _level(at) or "95"
     panels = [(c[:-1], True) if c[-1] == "pp" else (c, False) for c in o["panels"]]
     _fits(at, (*o["label"], o["by"]) if "by" in o else (), [c for p, _ in panels for c in p[-4:-1]])  # point, low, high
     if "by" in o:  # a long frame: each panel's columns from its own rows, side by side
         wide, keys = at[o["label"]].drop_duplicates().reset_index(drop=True), o["label"]
         for k, ((value, xlabel, *columns, key), percent) in enumerate(panels):
-            own = at[at[o["by"]] == value][[*keys, *columns]].rename(columns={c: f"{c}_{k}" for c in columns})
+            rows = at[at[o["by"]] == value]  # a column may serve twice (a point without interval) or be a label too
+            own = pd.DataFrame({**{c: rows[c] for c in keys}, **{f"{c}_{k}": rows[c] for c in columns}})
             wide = wide.merge(own, on=keys, how="left", validate="one_to_one")
-            panels[k] = ([xlabel, *own.columns[len(keys) :], key], percent)
+            panels[k] = ([xlabel, *(f"{c}_{k}" for c in columns), key], percent)
         at = wide
-    first = {x: k for k, x in enumerate(dict.fromkeys(at[o["label"][0]]))}
     at = at.assign(label=[", ".join(str(r[c]) for c in o["label"]) for _, r in at.iterrows()])
-    at = at.assign(order=at[o["label"][0]].map(first)).sort_values("order", kind="stable")
+    first = pd.factorize(at[o["label"][0]], use_na_sentinel=False)[0]  # each value's first place (one for all NaN)
+    at = at.assign(order=first).sort_values("order", kind="stable")
     words = partial(_filled, setup=setup, players=players, level=at_level)
     drawn = [
         (words(xlabel), point, low, high, _margin(exp, key) / (100 if percent else 1), percent)

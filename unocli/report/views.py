@@ -51,13 +51,23 @@ def forest(
 
 
 def heatmap(
-    diffs: pd.DataFrame, rows: str, cols: str, *, caption: str, name: str, title: str, unit: str, scale: float = 1.0
+    diffs: pd.DataFrame,
+    rows: str,
+    cols: str,
+    columns: tuple[str, str] = ("diff", "verdict"),
+    *,
+    caption: str,
+    name: str,
+    title: str,
+    unit: str,
+    scale: float = 1.0,
 ) -> Chart:
-    """The difference ``diff`` over ``rows`` x ``cols``, each cell annotated with its value and verdict."""
+    """A difference over ``rows`` x ``cols``, each cell annotated with its value and verdict (``columns``: the
+    difference's and the verdict's)."""
     from unocli.report import plots  # matplotlib only when drawing
 
-    grid = diffs.pivot(index=rows, columns=cols, values="diff")
-    verdicts = diffs.pivot(index=rows, columns=cols, values="verdict")
+    grid = diffs.pivot(index=rows, columns=cols, values=columns[0])
+    verdicts = diffs.pivot(index=rows, columns=cols, values=columns[1])
     notes = np.array(
         [
             [f"{fmt.signed(scale * grid.iloc[i, j], 1)}\n{verdicts.iloc[i, j]}" for j in range(grid.shape[1])]
