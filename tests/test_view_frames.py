@@ -228,3 +228,45 @@ def test_any_view_over_any_columns_draws_or_says_why_not(plain, view):
         import matplotlib.pyplot as plt
 
         plt.close("all")
+
+
+# ---------------------------------------------------------------- a published figure's row ([published.ours])
+
+ROW = "where = \"players == 2 and arm == 'rule'\""
+
+
+@pytest.mark.parametrize(
+    ("ours", "message"),
+    [
+        ('text = "{share_ci:1 nope low high}", ' + ROW, r"published\[0\]\.ours': no column 'nope' in its frame"),
+        ('text = "x", n = "nope", ' + ROW, r"published\[0\]\.ours': no column 'nope'"),
+        ('text = "x", n = "arm", ' + ROW, r"published\[0\]\.ours': a value of its row cannot be written so"),
+        ('text = "x", interval = ["arm", "low"], ' + ROW, r"published\[0\]\.ours': a value of its row cannot be written"),
+        ('text = "{count arm}", ' + ROW, r"published\[0\]\.ours': a value of its row cannot be written so"),
+    ],
+)
+def test_a_published_figure_whose_row_does_not_fit_its_words_is_refused_in_one_sentence(tmp_path, ours, message):
+    """unocli's figure beside a published one, read from a row of the design: a column the row lacks, or text where
+    a count or interval is written (a KeyError or ValueError of pandas before)."""
+    from test_views import _frame
+
+    published = f'[[published]]\nsource = "s"\nfigure = "f"\nvalue = "1"\nreconciliation = "r"\nours = {{ {ours} }}\n'
+    with pytest.raises(ConfigError, match=message):
+        _draw(tmp_path, f'kind = "published"\n{published}', _frame())
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '[[published]]\nsource = "s"\nfigure = "f"\nvalue = "1"\nreconciliation = "r"\n'
+        'ours = { text = "{bogus mean}", where = "players == 2" }\n[[view]]\nkind = "published"\n',
+        '[[view]]\nkind = "table"\noptions = { columns = [["h", "formed", "{share_ci:1 mean low}"]] }\n',
+    ],
+)
+def test_a_template_naming_no_form_of_its_columns_is_refused_when_the_file_is_loaded(tmp_path, text):
+    """A template of forms ({FORM column ...}) whose form is unknown or reads another number of columns: refused
+    before any game is played (it failed only when drawn, with a KeyError or a TypeError)."""
+    path = tmp_path / "v.toml"
+    path.write_text(HEAD + text, encoding="utf-8")
+    with pytest.raises(ConfigError, match="names no column form of"):
+        load_experiment(path)

@@ -19,7 +19,16 @@ from unocli.files import load_toml
 from unocli.game.limits import OutOfRange, check_games, check_seed
 from unocli.game.policies import UnknownPolicy
 from unocli.report import registry
-from unocli.report.options import MARGINS, VIEW_OPTIONS, Check, file_name, needs_quantity, table_problem, view_problem
+from unocli.report.options import (
+    MARGINS,
+    VIEW_OPTIONS,
+    Check,
+    file_name,
+    needs_quantity,
+    table_problem,
+    template_problem,
+    view_problem,
+)
 from unocli.report.registry import DEFAULT_SET, REPORTS
 from unocli.run.precision import DEFAULT_MAX_GAMES, check_target
 from unocli.study.arm import Arm, PolicyFile, TableSpec, check_spec, plain
@@ -378,7 +387,9 @@ def _query(value: Any) -> str | None:
 
 
 # ``ours`` as a table: unocli's figure read from one row of a frame of the report (docs/experiments.md)
-OURS_KEYS: dict[str, Check] = dict(frame=_text, where=_query, assign=_formulas, text=_text, n=_text, interval=_two_columns)
+OURS_KEYS: dict[str, Check] = dict(
+    frame=_text, where=_query, assign=_formulas, text=template_problem, n=_text, interval=_two_columns
+)
 
 
 def _ours(key: str, where: _Where) -> Check:

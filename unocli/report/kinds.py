@@ -338,11 +338,21 @@ def _read_ours(exp: Experiment, frames: Mapping[str, pd.DataFrame | None], setup
         if len(rows) > 1:
             raise ConfigError(f"experiment file {str(exp.path)!r}, key '{key}.ours.where': picks {len(rows)} rows, not one")
         if len(rows):
-            r = rows.iloc[0]
-            text = forms.FORMED.sub(partial(forms.formed, row=r), _filled(o["text"], setup))
-            low, high = (float(r[c]) for c in o["interval"]) if "interval" in o else (float("nan"),) * 2
-            out[key] = Ours(text, int(r[o["n"]]) if "n" in o else None, low, high)
+            out[key] = _ours_of(rows.iloc[0], o, setup, f"experiment file {str(exp.path)!r}, key '{key}.ours'")
     return out
+
+
+def _ours_of(r: pd.Series, o: Mapping[str, Any], setup: Setup, said: str) -> Ours:
+    """unocli's figure written from its row ``r`` by an ``ours`` table (``text``, ``n``, ``interval``); a column the
+    row lacks or a value its form cannot write is the file's mistake, said at the figure's key (``said``)."""
+    try:
+        text = forms.FORMED.sub(partial(forms.formed, row=r), _filled(o["text"], setup))
+        low, high = (float(r[c]) for c in o["interval"]) if "interval" in o else (float("nan"),) * 2
+        return Ours(text, int(r[o["n"]]) if "n" in o else None, low, high)
+    except KeyError as missing:
+        raise ConfigError(f"{said}: no column {missing.args[0]!r} in its frame (its columns: {', '.join(r.index)})") from None
+    except (TypeError, ValueError, ArithmeticError) as bad:  # text where a number is written, a blank n
+        raise ConfigError(f"{said}: a value of its row cannot be written so ({bad})") from None
 
 
 def _filled(text: str, setup: Setup, **values: Any) -> str:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from unocli.errors import ConfigError
-from unocli.report.forms import ARITY
+from unocli.report.forms import ARITY, FORMED
 from unocli.study.arm import check_spec
 
 Check = Callable[[Any], str | None]
@@ -155,12 +155,28 @@ def _columns(v: Any) -> str | None:
     def ok(c: Any) -> bool:
         if not (isinstance(c, list) and len(c) >= 2 and all(isinstance(x, str) for x in c)):
             return False
-        name, colon, decimals = c[1].partition(":")
-        return ARITY.get(name) == len(c) - 2 and (not colon or (decimals.isdigit() and int(decimals) <= 6))
+        return _form(c[1], len(c) - 2)
 
-    if isinstance(v, list) and v and all(ok(c) for c in v):
-        return None
-    return f"must be a list of [heading, form, column...] with forms {', '.join(ARITY)} (FORM:D for D decimals)"
+    if not (isinstance(v, list) and v and all(ok(c) for c in v)):
+        return f"must be a list of [heading, form, column...] with forms {', '.join(ARITY)} (FORM:D for D decimals)"
+    return next((template_problem(c[2]) for c in v if c[1].partition(":")[0] == "formed" and template_problem(c[2])), None)
+
+
+def _form(form: str, columns: int) -> bool:
+    """Whether ``form`` (``FORM`` or ``FORM:D``, D up to 6 decimals) is a column form reading ``columns`` columns."""
+    name, colon, decimals = form.partition(":")
+    return ARITY.get(name) == columns and (not colon or (decimals.isdigit() and int(decimals) <= 6))
+
+
+def template_problem(text: Any) -> str | None:
+    """Why a template of forms (a ``formed`` column's, a published figure's ``ours.text``) will not do: not text, or
+    a ``{FORM[:D] column ...}`` whose form is unknown or reads another number of columns (None: it will do)."""
+    if not isinstance(text, str):
+        return f"must be text (in quotes), not {text!r}"
+    for m in FORMED.finditer(text):
+        if not _form(m[1], len(m[2].split())):
+            return f"{m[0]!r} names no column form of {len(m[2].split())} column(s); the forms are: {', '.join(ARITY)}"
+    return None
 
 
 def _cell(v: Any) -> str | None:
