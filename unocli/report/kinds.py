@@ -350,7 +350,8 @@ def _ours_of(r: pd.Series, o: Mapping[str, Any], setup: Setup, said: str) -> Our
         low, high = (float(r[c]) for c in o["interval"]) if "interval" in o else (float("nan"),) * 2
         return Ours(text, int(r[o["n"]]) if "n" in o else None, low, high)
     except KeyError as missing:
-        raise ConfigError(f"{said}: no column {missing.args[0]!r} in its frame (its columns: {', '.join(r.index)})") from None
+        columns = ", ".join(map(str, r.index))
+        raise ConfigError(f"{said}: no column {missing.args[0]!r} in its frame (its columns: {columns})") from None
     except (TypeError, ValueError, ArithmeticError) as bad:  # text where a number is written, a blank n
         raise ConfigError(f"{said}: a value of its row cannot be written so ({bad})") from None
 
