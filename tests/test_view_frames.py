@@ -96,6 +96,7 @@ def test_a_view_draws_its_frame_or_says_in_one_sentence_why_not(tmp_path, kind, 
         ("dots", "text for numbers", "its frame's column 'x' must hold numbers"),
         ("curves", "text for numbers", "its frame's column 'x' must hold numbers"),
         ("bars", "text for table sizes", "its frame's column 'players' must hold numbers"),
+        ("dots", "text for table sizes", "its frame's column 'players' must hold numbers"),
         ("verdicts", "text for numbers", "its frame's column 'x' must hold numbers"),
         ("table", "text for numbers", "its column 'a' cannot write a value of its frame"),
         ("panels", "a column missing", "no column 'x' in its frame"),
@@ -208,20 +209,20 @@ def plain(tmp_path_factory):
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(view=_views())
-def test_any_view_over_any_columns_draws_or_says_why_not(plain, view):
+@given(view=_views(), frame=st.sampled_from([MIXED, MIXED.assign(players=pd.Series(["all", 2, 4, 4, "all", 4], dtype=object))]))
+def test_any_view_over_any_columns_draws_or_says_why_not(plain, view, frame):
     """Whatever columns a view's options name (numbers with gaps, nullable integers with NA, blank text, None, true
-    or false, zeros, no simultaneous level), drawing it gives a block, nothing, or a ConfigError naming the view:
-    never another exception, which the CLI would call an internal error. Found, before this test: a table of a
-    frame whose sim_level is all NaN, a form reading a float as a quantity's name, bars whose x is also drawn, a
-    panel naming one column thrice, NaN labels, a nullable NA in a verdict's point, 1/0 in the fair form, NaN x
-    on a curve."""
+    or false, zeros, no simultaneous level, table sizes mixed with text), drawing it gives a block, nothing, or a
+    ConfigError naming the view: never another exception, which the CLI would call an internal error. Found,
+    before this test: a table of a frame whose sim_level is all NaN, a form reading a float as a quantity's name,
+    bars whose x is also drawn, a panel naming one column thrice, NaN labels, a nullable NA in a verdict's point
+    or a heatmap's value, 1/0 in the fair form, NaN x on a curve, text among table sizes."""
     kind, options = view
     if view_problem(kind, options):
         return  # the loader refuses it, naming the option
     v = View(kind, "v", "turns" if kind == "verdicts" else "", "T {players}", options)
     try:
-        kinds.declared([v], plain, MIXED, kinds.Setup(lambda *a, **k: "cap", "official"))
+        kinds.declared([v], plain, frame, kinds.Setup(lambda *a, **k: "cap", "official"))
     except ConfigError as said:
         assert "key 'view[0]' (v): " in str(said), said
     finally:

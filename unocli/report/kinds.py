@@ -580,7 +580,8 @@ def _at_size(v: View, frame: pd.DataFrame) -> pd.DataFrame:
     p = v.options.get("players", 4)
     if p == "all" or not len(frame):
         return frame
-    return frame[frame["players"] == _size(p, set(frame["players"]))]
+    sizes = set(_fits(frame, (), ("players",))["players"].dropna())  # table sizes, not text such as "all"
+    return frame[frame["players"] == _size(p, sizes)] if sizes else frame.iloc[0:0]
 
 
 def _curves_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:

@@ -66,7 +66,7 @@ def heatmap(
     difference's and the verdict's)."""
     from unocli.report import plots  # matplotlib only when drawing
 
-    grid = diffs.pivot(index=rows, columns=cols, values=columns[0])
+    grid = diffs.pivot(index=rows, columns=cols, values=columns[0]).astype(float)  # a nullable NA as NaN
     verdicts = diffs.pivot(index=rows, columns=cols, values=columns[1])
     notes = np.array(
         [
