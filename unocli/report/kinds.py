@@ -4,7 +4,9 @@
 A report hands :func:`declared` its frames by name and a :class:`Setup` (the
 words a view cannot know: its captions' setup, its own figures and blocks);
 each view's kind (:data:`KINDS`) draws it from the view's options, which
-:mod:`unocli.report.options` checks when the file is loaded. :func:`chosen`
+:mod:`unocli.report.options` checks when the file is loaded, and from its
+frame, known only after the games and checked as it is drawn (:func:`_fits`:
+a misfit is one :class:`~unocli.errors.ConfigError` naming the view). :func:`chosen`
 picks the file's views or the report's defaults, :func:`refused` says which a
 report cannot draw. Each kind's options and the words its titles and captions
 may name are in docs/experiments.md.
