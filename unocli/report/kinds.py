@@ -5,7 +5,7 @@ A report hands :func:`declared` its frames by name and a :class:`Setup` (the
 words a view cannot know: its captions' setup, its own figures and blocks);
 each view's kind (:data:`KINDS`) draws it from the view's options, which
 :mod:`unocli.report.options` checks when the file is loaded, and from its
-frame, known only after the games and checked as it is drawn (:func:`_fits`:
+frame, known only after the games and checked as it is drawn (:mod:`unocli.report.fit`:
 a misfit is one :class:`~unocli.errors.ConfigError` naming the view). :func:`chosen`
 picks the file's views or the report's defaults, :func:`refused` says which a
 report cannot draw. Each kind's options and the words its titles and captions
@@ -14,10 +14,9 @@ may name are in docs/experiments.md.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
-from numbers import Real
 from typing import Any
 
 import numpy as np
@@ -27,11 +26,11 @@ from unocli.analysis.fields import interactions_frame
 from unocli.analysis.frames import differences, wide
 from unocli.analysis.measures import dkw_eps, hist_quantile
 from unocli.errors import ConfigError
-from unocli.report import fmt, forms
+from unocli.report import fit, fmt, forms
 from unocli.report.experiment import Experiment, View, load_experiment, shipped_dir
 from unocli.report.model import Block, Chart, TableBlock, md_table
 from unocli.report.views import Ours, forest, forest_chart, heatmap, interval_series, players_chart, published
-from unocli.report.words import change_word, level, listed, verdict_matrix
+from unocli.report.words import change_word, level, verdict_matrix
 from unocli.study.compare import is_binary
 from unocli.study.interaction import FieldInteraction
 
@@ -112,7 +111,7 @@ def declared(
         said = f"experiment file {str(exp.path)!r}, key 'view[{i}]' ({v.name})"
         try:
             block = _DRAW[v.kind](v, exp, data, setup)
-        except Refused as why:  # the frame the run made does not fit what the file asks of it
+        except fit.Refused as why:  # the frame the run made does not fit what the file asks of it
             raise ConfigError(f"{said}: {why}") from None
         except KeyError as missing:  # a column the file names that the frame lacks: the file's mistake, said so
             name = missing.args[0] if missing.args else None
@@ -125,41 +124,6 @@ def declared(
         if block is not None:
             out.append(block)
     return out
-
-
-class Refused(Exception):
-    """A view's frame does not fit what its options ask (two rows in one cell): :func:`declared` says which view."""
-
-
-def _first_n(rows: pd.DataFrame) -> str:
-    """The ``{n}`` of a chart's words: its rows' first sample size given (column ``n``), or "-" without one."""
-    return next((fmt.count(n) for n in rows.get("n", ()) if pd.notna(n)), "-")
-
-
-def _number(x: Any) -> float:
-    """A cell as a number, NaN where missing (a nullable column's NA)."""
-    return float("nan") if pd.isna(x) else float(x)
-
-
-def _level(frame: pd.DataFrame) -> str:
-    """A frame's simultaneous level in percent (:func:`~unocli.report.words.level`), or "" when it has none."""
-    return level(frame) if "sim_level" in frame and frame["sim_level"].notna().any() else ""
-
-
-def _fits(frame: pd.DataFrame, keys: Sequence[str], numbers: Sequence[str] = (), unique: bool = True) -> pd.DataFrame:
-    """``frame`` when a view can draw it: its ``numbers`` columns hold numbers and (``unique``) no two rows share
-    ``keys``; else :class:`Refused`, or a KeyError naming a column it lacks (both worded by :func:`declared`). A frame
-    is checked after the games are played, so the sentence says which view and why rather than pandas'."""
-    for column in (*keys, *numbers):
-        if column not in frame:
-            raise KeyError(column)
-    for column in numbers:  # numbers, or blanks (None, NaN) among them; not text, not even ""
-        values = frame[column]
-        if not pd.api.types.is_numeric_dtype(values) and not all(isinstance(x, Real) for x in values.dropna()):
-            raise Refused(f"its frame's column {column!r} must hold numbers")
-    if unique and keys and frame.duplicated(list(keys)).any():
-        raise Refused(f"two rows of its frame have the same {listed(list(keys))}: keep one (with a where)")
-    return frame
 
 
 def _rows(exp: Experiment, i: int, frame: pd.DataFrame, where: str) -> pd.DataFrame:
@@ -243,7 +207,7 @@ def _lines_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> 
     if not len(rows):
         return None
     by = v.options.get("by", "arm")
-    _fits(rows, (by, "players"))  # two fields drawn by arm (or two arms by field) would zigzag along one line
+    fit.fits(rows, (by, "players"))  # two fields drawn by arm (or two arms by field) would zigzag along one line
     series = interval_series(rows, by, ("mean", "low", "high"), x="players")
     fair = ("fair share 1/n", [1 / p for p in exp.players]) if v.options.get("fair") else None
     title = _what(v, setup, f"Mean {v.quantity} by table size")
@@ -286,7 +250,7 @@ def _heatmap_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -
     o, field = v.options, None
     if "value" in o:
         if len(frame):
-            _fits(frame, (o["verdict"], o["rows"], o["cols"]), (o["value"],), unique=False)  # one per cell: below
+            fit.fits(frame, (o["verdict"], o["rows"], o["cols"]), (o["value"],), unique=False)  # one per cell: below
         d, value, verdict = frame, o["value"], o["verdict"]
         rows, cols, scale, unit = o["rows"], o["cols"], float(o.get("scale", 1.0)), o.get("unit", o["value"])
     else:
@@ -306,8 +270,8 @@ def _heatmap_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -
     if d.duplicated([rows, cols]).any():
         third = next(k for k in ("field", "players", "arm") if k not in (o.get("rows", "arm"), o.get("cols", "players")))
         keep = "a where" if "value" in o else f"its option {third}" if third != "arm" else "the arm as rows or cols"
-        raise Refused(f"more than one row of its frame falls in a cell of {rows} x {cols}: keep one per cell with {keep}")
-    words = partial(_filled, setup=setup, field=field or "", level=_level(d) or "95")
+        raise fit.Refused(f"more than one row of its frame falls in a cell of {rows} x {cols}: keep one per cell with {keep}")
+    words = partial(_filled, setup=setup, field=field or "", level=fit.level_of(d) or "95")
     title = words(_what(v, setup, f"Change in {v.quantity} from {{base}}"))
     what = words(o.get("caption", f"{title}, each cell with its verdict"))
     intervals = words(o.get("intervals", "verdicts read simultaneous intervals against the margin"))
@@ -377,8 +341,8 @@ def _verdicts_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) 
     up, down = o.get("words", ["higher", "lower"])
     if "cell" in o:
         form, point = forms.column_of(o["cell"][0], o["cell"][1:]), o["cell"][1]
-        _fits(frame, (), (point,))
-        said = [change_word(str(r[o["verdict"]]), _number(r[point]), up, down) for _, r in frame.iterrows()]
+        fit.fits(frame, (), (point,))
+        said = [change_word(str(r[o["verdict"]]), fit.number(r[point]), up, down) for _, r in frame.iterrows()]
         d = frame.assign(verdict=said)
     else:
         d = differences(frame, v.quantity, arm=arm)
@@ -428,7 +392,7 @@ def _table_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> 
     if not len(frame):
         return None
     o = v.options
-    values = {"rows": len(frame), **({"level": _level(frame)} if _level(frame) else {})}
+    values = {"rows": len(frame), **({"level": fit.level_of(frame)} if fit.level_of(frame) else {})}
 
     def words(text: str) -> str:
         return _filled(text, setup, **values)
@@ -439,7 +403,7 @@ def _table_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> 
         try:
             shown[words(str(h))] = forms.shown(rows, {"": c})[""].to_numpy()
         except (TypeError, ValueError, ArithmeticError) as bad:  # a form given a value it cannot write (text, 1/0)
-            raise Refused(f"its column {h!r} cannot write a value of its frame ({bad})") from None
+            raise fit.Refused(f"its column {h!r} cannot write a value of its frame ({bad})") from None
     table = pd.DataFrame(shown)
     table = table[::-1].reset_index(drop=True) if o.get("reverse") else table
     if o.get("drop_blank"):  # a column of a figure the run did not measure
@@ -457,7 +421,7 @@ def _wide(o: Mapping[str, Any], frame: pd.DataFrame) -> list[tuple[str, pd.DataF
     column, read from that value's rows (headed by ``labels``' entry for the value, if any); every other column from
     the label's first row."""
     keys, by, labels = o["label"], o.get("by"), o.get("labels", {})
-    first = _fits(frame, (*keys, by) if by else keys, unique=bool(by)).drop_duplicates(keys)
+    first = fit.fits(frame, (*keys, by) if by else keys, unique=bool(by)).drop_duplicates(keys)
     out = []
     for heading, form, *names in o["columns"]:
         if "{value}" not in heading or not by:
@@ -476,7 +440,7 @@ def _sizes_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> 
         return None
     o = v.options
     by = o.get("by", "field")
-    _fits(frame, (by, "players"), ("players", *o["columns"], *([o["reference"]] if "reference" in o else [])))
+    fit.fits(frame, (by, "players"), ("players", *o["columns"], *([o["reference"]] if "reference" in o else [])))
     series = interval_series(frame, by, o["columns"], x="players")  # each line at the sizes it has rows at
     hline = (float(o["hline"]), o.get("hline_label")) if "hline" in o else None
     reference = ("fair share 1/n", [1 / p for p in exp.players]) if o.get("fair") else None
@@ -509,7 +473,7 @@ def _bars_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> B
     p = rows["players"].iloc[0]
     by, x = o.get("by", "field"), o["x"]
     categories = list(dict.fromkeys(rows[x]))
-    rows = _fits(rows, (by, x), ("players", *o["columns"])).set_index(x, drop=False)
+    rows = fit.fits(rows, (by, x), ("players", *o["columns"])).set_index(x, drop=False)
     series = [  # each colour over every category, blank where it has no row
         plots.Series(str(m), *(rows[rows[by] == m].reindex(categories)[c] for c in o["columns"])) for m in dict.fromkeys(rows[by])
     ]
@@ -539,7 +503,7 @@ def _dots_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> B
         return None
     at = _at_size(v, frame)
     by, (point, low, high), scale = o.get("by", "field"), o["columns"], float(o.get("scale", 1.0))
-    ys = list(dict.fromkeys(_fits(at, (by, o["y"]), o["columns"])[o["y"]]))
+    ys = list(dict.fromkeys(fit.fits(at, (by, o["y"]), o["columns"])[o["y"]]))
     labels = o.get("labels", {})
     label = (lambda m: labels.replace("{value}", str(m))) if isinstance(labels, str) else (lambda m: labels.get(str(m), str(m)))
     series = [  # each marker on every row, blank where it has none
@@ -548,7 +512,7 @@ def _dots_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> B
         for rows in [at[at[by] == m].set_index(o["y"], drop=False).reindex(ys)]
     ]
     names = ", ".join(s.label for s in series)
-    words = partial(_filled, setup=setup, players=at["players"].iloc[0], n=_first_n(at), series=names)
+    words = partial(_filled, setup=setup, players=at["players"].iloc[0], n=fit.first_n(at), series=names)
     cap = _own_caption(o, setup, words)
     figure = plots.dot_chart(
         [str(y) for y in ys],
@@ -569,21 +533,9 @@ def _own_caption(o: Mapping[str, Any], setup: Setup, words: Callable[[str], str]
     return setup.caption(words(o["caption"]), words(o["intervals"]), **said)
 
 
-def _size(players: int, sizes: Collection[int]) -> int:
-    """The table size a view of one size draws: ``players`` where ``sizes`` (those it has rows or histograms at)
-    holds it, else the middle of ``sizes``: one rule for every kind, so a file naming a size the run did not play
-    (a quick run's) still draws, at a size its words name (``{players}``)."""
-    return players if players in sizes else sorted(sizes)[len(sizes) // 2]
-
-
 def _at_size(v: View, frame: pd.DataFrame) -> pd.DataFrame:
-    """The frame's rows at the view's table size (:func:`_size` of its ``players``, default 4); every row with
-    ``players = "all"``."""
-    p = v.options.get("players", 4)
-    if p == "all" or not len(frame):
-        return frame
-    sizes = set(_fits(frame, (), ("players",))["players"].dropna())  # table sizes, not text such as "all"
-    return frame[frame["players"] == _size(p, sizes)] if sizes else frame.iloc[0:0]
+    """The frame's rows at the view's table size (:func:`~unocli.report.fit.at_size` of its ``players``)."""
+    return fit.at_size(frame, v.options.get("players", 4))
 
 
 def _curves_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> Block | None:
@@ -595,7 +547,7 @@ def _curves_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) ->
         return None
     o, at = v.options, _at_size(v, frame)
     by, (point, low, high), log = o.get("by", "field"), o["columns"], bool(o.get("log", False))
-    drawn_x = _fits(at, (by, o["x"]), (o["x"], *o["columns"]))[o["x"]]
+    drawn_x = fit.fits(at, (by, o["x"]), (o["x"], *o["columns"]))[o["x"]]
     xs = [x for x in dict.fromkeys(drawn_x) if pd.notna(x) and np.isfinite(float(x))]  # a blank x has no place
     series = []
     for name in dict.fromkeys(at[by]):
@@ -604,7 +556,7 @@ def _curves_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) ->
         series.append(plots.Series(str(name), *(rows[c].where(drawn).to_numpy(float) for c in (point, low, high))))
     if log and not any(np.isfinite(s.y).any() for s in series):
         return None  # nothing above 0 to place on a log scale: left out, as a frame without rows is
-    words = partial(_filled, setup=setup, players=at["players"].iloc[0], n=_first_n(at))
+    words = partial(_filled, setup=setup, players=at["players"].iloc[0], n=fit.first_n(at))
     cap = _own_caption(o, setup, words)
     figure = plots.line_chart(
         xs,
@@ -634,9 +586,9 @@ def _panels_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) ->
     if not len(at):
         return None
     players = "all" if o.get("players") == "all" else at["players"].iloc[0]
-    at_level = _level(at) or "95"
+    at_level = fit.level_of(at) or "95"
     panels = [(c[:-1], True) if c[-1] == "pp" else (c, False) for c in o["panels"]]
-    _fits(at, (*o["label"], o["by"]) if "by" in o else (), [c for p, _ in panels for c in p[-4:-1]])  # point, low, high
+    fit.fits(at, (*o["label"], o["by"]) if "by" in o else (), [c for p, _ in panels for c in p[-4:-1]])  # point, low, high
     if "by" in o:  # a long frame: each panel's columns from its own rows, side by side
         wide, keys = at[o["label"]].drop_duplicates().reset_index(drop=True), o["label"]
         for k, ((value, xlabel, *columns, key), percent) in enumerate(panels):
@@ -710,11 +662,11 @@ def _distribution_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Set
 
     f = _field(v, list(dict.fromkeys(k[0] for k in setup.hists)))
     if isinstance(v.options.get("players"), int):
-        p = _size(v.options["players"], exp.players)
+        p = fit.size(v.options["players"], exp.players)
         arms = list(dict.fromkeys(a for (g, q, a) in setup.hists if (g, q) == (f, p)))
         hists, n = [(a, setup.hists[(f, p, a)]) for a in arms], setup.counts[p]
     else:
-        sizes = [p for p in v.options.get("players", exp.players) if p in exp.players] or [_size(0, exp.players)]
+        sizes = [p for p in v.options.get("players", exp.players) if p in exp.players] or [fit.size(0, exp.players)]
         hists, n = [(f"{q} players", setup.hists[(f, q, setup.baseline)]) for q in sizes], setup.counts[sizes[0]]
         arms, p = [], 0
     xlabel, xmax = v.options["xlabel"], max(hist_quantile(h, float(v.options.get("top", 0.995)))[0] for _, h in hists) + 10
