@@ -271,3 +271,84 @@ def test_a_template_naming_no_form_of_its_columns_is_refused_when_the_file_is_lo
     path.write_text(HEAD + text, encoding="utf-8")
     with pytest.raises(ConfigError, match="names no column form of"):
         load_experiment(path)
+
+
+# ---------------------------------------------------------------- random views over the shipped reports' own frames
+
+
+@pytest.mark.slow
+def test_random_views_over_the_frames_of_the_six_shipped_reports_draw_or_say_why_not(monkeypatch):
+    """The six shipped reports are played quick, each handing its frames to the views; over every frame, random
+    views of the kinds that draw any frame (their options naming that frame's own columns, seeded) must draw,
+    draw nothing, or raise a ConfigError naming the view. Real frames hold what a synthetic one may miss (a
+    column serving as label and value, nullable counts, every column a report writes); this fuzz found five of
+    the failures the property test above pins down. About a minute and a half; run with -m slow."""
+    import random
+
+    from unocli.report.render import run_experiment
+
+    seen = []
+    drawn = kinds.declared
+
+    def spy(views, exp, frame, setup):
+        seen.append((exp, frame, setup))
+        return drawn(views, exp, frame, setup)
+
+    monkeypatch.setattr(kinds, "declared", spy)
+    for name in ("game-length", "bluff", "stacking", "seat-advantage", "house-rules", "skill"):
+        run_experiment(load_experiment(kinds.shipped_dir() / f"{name}.toml", quick=True))
+    rng, tried, failures = random.Random(0), 0, []
+    for exp, frame, setup in seen:
+        for name, f in (frame if isinstance(frame, dict) else {"": frame}).items():
+            if not isinstance(f, pd.DataFrame) or not len(f.columns):
+                continue
+            for kind, options in _random_views(rng, [str(c) for c in f.columns], 40):
+                if view_problem(kind, options):
+                    continue
+                tried += 1
+                v = View(kind, "v", "turns" if kind == "verdicts" else "", "T {players}", options, name)
+                try:
+                    drawn([v], exp, frame if isinstance(frame, dict) else {"": frame}, setup)
+                except ConfigError:
+                    pass
+                except Exception as bad:  # any other exception is the failure this test looks for
+                    failures.append(f"{exp.name}/{name or 'design'}: {kind} {options}: {type(bad).__name__}: {bad}")
+                finally:
+                    import matplotlib.pyplot as plt
+
+                    plt.close("all")
+    assert tried > 1500 and not failures, failures[:5]
+
+
+def _random_views(rng, cols: list[str], count: int):
+    """``count`` random (kind, options) of the kinds that draw any frame, naming the columns ``cols``."""
+    for _ in range(count):
+        c = lambda: rng.choice(cols)  # noqa: E731 (a short local helper)
+        three = [c(), c(), c()]
+        kind = rng.choice(["table", "table", "sizes", "bars", "dots", "curves", "panels", "heatmap", "verdicts"])
+        words = {"caption": "c", "intervals": "i"}
+        if kind == "table":
+            form = rng.choice([f for f in forms.ARITY if f not in ("format", "formed")])
+            options = {"columns": [["h", form, *[c() for _ in range(forms.ARITY[form])]]]}
+            if rng.random() < 0.4:
+                options["label"] = [c()]
+                if rng.random() < 0.5:
+                    options |= {"by": c(), "columns": [*options["columns"], ["x {value}", "text", c()]]}
+        elif kind in ("sizes", "bars", "dots", "curves"):
+            options = {"columns": three, "by": c(), "xlabel": "x", "ylabel": "y", **words}
+            options |= {
+                "sizes": {},
+                "bars": {"players": rng.choice([2, 3, 4, 7]), "x": c()},
+                "dots": {"y": c(), "players": rng.choice([2, 4, 7, "all"])},
+                "curves": {"x": c(), "log": rng.random() < 0.5},
+            }[kind]
+            options.pop("xlabel") if kind == "sizes" else options.pop("ylabel") if kind == "dots" else None
+        elif kind == "panels":
+            options = {"label": [c()], "panels": [["a", *three, "turns"]], "players": rng.choice([2, 4, "all"]), **words}
+            if rng.random() < 0.4:
+                options |= {"by": c(), "panels": [["v", "a", *three, "turns"]]}
+        elif kind == "heatmap":
+            options = {"value": c(), "verdict": c(), "rows": c(), "cols": c()}
+        else:
+            options = {"cell": ["pp_ci", *three], "verdict": c()}
+        yield kind, options
