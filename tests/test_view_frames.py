@@ -107,6 +107,16 @@ def test_the_sentence_says_what_does_not_fit(tmp_path, kind, shape, message):
         _draw(tmp_path, VIEWS[kind], FRAMES[shape])
 
 
+@pytest.mark.parametrize("kind", ["differences", "wide", "lines", "forest", "heatmap", "verdicts"])
+def test_a_view_of_the_design_over_a_frame_whose_means_are_text_is_refused(tmp_path, kind):
+    """A design kind pointed at a frame with the design's columns but text for a mean: one sentence (pandas' or
+    the formatter's TypeError before)."""
+    from test_views import _frame
+
+    with pytest.raises(ConfigError, match=r"\(v\): its frame's column 'mean' must hold numbers"):
+        _draw(tmp_path, f'kind = "{kind}"\nquantity = "turns"', _frame().assign(mean="x"))
+
+
 def test_a_line_or_colour_lacking_a_point_leaves_it_blank_where_it_belongs(tmp_path):
     """Field g has no row for seat 'b' (bars) and none at 4 players (sizes): its bar sits over 'a' only and its
     line over 2 players only, where both used to fail (a shape mismatch); nothing is drawn at another's place."""

@@ -110,6 +110,8 @@ def declared(
         data = _rows(exp, i, data, _filled(v.where, setup)) if data is not None else empty
         said = f"experiment file {str(exp.path)!r}, key 'view[{i}]' ({v.name})"
         try:
+            if v.kind in _DESIGN and not {"value", "cell"} & set(v.options) and len(data):  # a design frame's columns
+                fit.fits(data, ("quantity",), ("mean", "low", "high"), unique=False)
             block = _DRAW[v.kind](v, exp, data, setup)
         except fit.Refused as why:  # the frame the run made does not fit what the file asks of it
             raise ConfigError(f"{said}: {why}") from None
@@ -704,5 +706,7 @@ _DRAW: dict[str, Callable[[View, Experiment, pd.DataFrame, Setup], Block | None]
     "ecdf": _distribution_view,
 }
 KINDS = tuple(_DRAW)
+# The kinds that read a design's tidy frame (but a heatmap or verdicts view of a frame of effects: value, cell).
+_DESIGN = ("differences", "wide", "lines", "forest", "heatmap", "verdicts")
 # The kinds a report draws from its frames alone (no histograms, interactions between fields or published figures).
 FRAME_KINDS = tuple(k for k in KINDS if k not in ("published", "verdicts", "interactions", "percentiles", "histogram", "ecdf"))
