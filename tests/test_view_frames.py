@@ -107,6 +107,18 @@ def test_the_sentence_says_what_does_not_fit(tmp_path, kind, shape, message):
         _draw(tmp_path, VIEWS[kind], FRAMES[shape])
 
 
+@pytest.mark.parametrize("zero", [0, 0.0, np.float64(0.0), np.int64(0)])
+def test_the_fair_form_refuses_a_table_size_of_0_whatever_its_type(tmp_path, zero):
+    """1/n of a size 0 is refused in one sentence whether the 0 is Python's or numpy's, an integer or a float
+    (numpy's 0.0 was written "inf%" without a word, Python's 0 refused)."""
+    view = 'kind = "table"\noptions = { columns = [["fair", "fair", "players"]] }'
+    frame = GOOD.assign(players=pd.Series([zero, 2, 4, 4], dtype=object))
+    with pytest.raises(ConfigError, match="its column 'fair' cannot write a value of its frame"):
+        _draw(tmp_path, view, frame)
+    (table,) = _draw(tmp_path, view, GOOD)
+    assert list(table.shown["fair"]) == ["50.0%", "50.0%", "25.0%", "25.0%"]  # 1/2 and 1/4, by hand
+
+
 @pytest.mark.parametrize("kind", ["differences", "wide", "lines", "forest", "heatmap", "verdicts"])
 def test_a_view_of_the_design_over_a_frame_whose_means_are_text_is_refused(tmp_path, kind):
     """A design kind pointed at a frame with the design's columns but text for a mean: one sentence (pandas' or

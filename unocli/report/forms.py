@@ -71,8 +71,9 @@ FORMS: dict[str, Callable[..., Any]] = {
         lambda r: "-" if r[a] == r[b] else fmt.pp_ci(r[p] / 100, r[lo] / 100, r[hi] / 100, d)
     ),
     "yes_no": lambda c, d=None: lambda r: "yes" if r[c] else "no",
-    # the fair share 1/n of a column of table sizes, as the fair = true of a chart draws it
-    "fair": lambda c, d=1: lambda r: fmt.share(1 / r[c], d),
+    # the fair share 1/n of a column of table sizes, as the fair = true of a chart draws it (float: a size of 0, a
+    # Python or a numpy one, is refused alike rather than written "inf%")
+    "fair": lambda c, d=1: lambda r: fmt.share(1 / float(r[c]), d),
     # a template naming the row's columns in braces, each number written as "num" writes it: "per {kind}"
     "format": lambda t, d=None: lambda r: t.format(**{k: fmt.num(x) if isinstance(x, float) else x for k, x in r.items()}),
     # a mean (or a change) on its interval, a share's in % (in pp) when the row's quantity column names a share
