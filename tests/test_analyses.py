@@ -579,6 +579,34 @@ def test_matches_even_the_seats_out_only_from_every_seats_equivalence_verdict():
     assert "even out:" not in text and "is shown at 2 (200,000 matches)" in text
 
 
+def _wilson_by_hand(share: float, n: int, level: float) -> tuple[float, float]:
+    """The Wilson score interval written out from its formula, with scipy's normal quantile."""
+    from scipy.stats import norm
+
+    z = norm.ppf(0.5 + level / 2)
+    centre, half = share + z * z / (2 * n), z * (share * (1 - share) / n + z * z / (4 * n * n)) ** 0.5
+    return (centre - half) / (1 + z * z / n), (centre + half) / (1 + z * z / n)
+
+
+def test_a_claim_over_every_cell_reads_the_shares_as_one_family():
+    """ "Wins above 1/n at every table size under every field" reads the k cells together: each share's Wilson
+    interval at 1 - 0.05/k. A share of 25.9% of 10,000 is above 1/4 on its own 95% interval (low 25.05%) but not on
+    the 98.33% one of a family of three (low 24.87%), which the answer of the seat report read alone before."""
+    from unocli.analysis.seat_advantage import family_level, sides
+
+    shares = [0.259, 0.27, 0.21]
+    lows, highs = zip(*(_wilson_by_hand(x, 10_000, 0.95) for x in shares), strict=True)
+    table = pd.DataFrame(
+        {"players": [4, 4, 5], "field": ["a", "b", "a"], "n": 10_000, "first_player_share": shares}
+        | {"ci_low": lows, "ci_high": highs, "fair_share": [0.25, 0.25, 0.2]}
+    )
+    assert lows[0] == pytest.approx(0.25051, abs=1e-5)
+    assert family_level(table) == pytest.approx(1 - 0.05 / 3)
+    assert _wilson_by_hand(0.259, 10_000, 1 - 0.05 / 3)[0] == pytest.approx(0.24865, abs=1e-5)
+    assert sides(table, "first") == {4: {"a": "above fair", "b": "above fair"}, 5: {"a": "above fair"}}
+    assert sides(table, "first", family_level(table)) == {4: {"a": "includes fair", "b": "above fair"}, 5: {"a": "above fair"}}
+
+
 def test_the_seat_verdicts_are_read_from_intervals_and_judged_families():
     """Where a role's interval lies against 1/n; which sizes' paired field differences are beyond the margin,
     all within it, or undecided; where every seat's match edge is within the margin, some beyond, or equal shares
@@ -597,6 +625,9 @@ def test_the_seat_verdicts_are_read_from_intervals_and_judged_families():
     pair = lambda verdict: SimpleNamespace(verdict=verdict, level=0.99)  # noqa: E731
     found = split({2: [pair("larger"), pair("equivalent")], 4: [pair("negligible")], 6: [pair("undecided")]})
     assert (list(found.differ), found.within, found.undecided, found.level) == ([2], [4], [6], 0.99)
+    # a pair whose interval excludes 0 but crosses the margin is a difference of undecided size, not "undecided"
+    found = split({2: [pair("larger"), pair("unsized")], 4: [pair("unsized"), pair("undecided")], 6: [pair("undecided")]})
+    assert (list(found.differ), list(found.unsized), found.within, found.undecided) == ([2], [4], [], [6])
     assert split({}).level is None
     rows = [(2, "a", "equivalent", 0.5), (2, "a", "negligible", 0.5), (4, "a", "larger", 0.01), (4, "a", "undecided", 0.01)]
     m = pd.DataFrame(rows, columns=["players", "field", "edge_verdict", "chi2_p_holm"]).assign(edge_sim_low=-0.01)

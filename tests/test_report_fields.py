@@ -127,6 +127,9 @@ def _inter(a: str, b: str, verdict: str) -> FieldInteraction:
 
 
 def test_only_an_interaction_beyond_the_margin_says_the_fields_differ():
+    """Larger: the fields differ beyond the margin; unsized (0 excluded, the margin crossed): a difference of
+    undecided size, never "cannot be told apart" (which the words said of it before); undecided or within the
+    margin: cannot be told apart."""
     labels = {"random": "undecided", "basic": "lengthens"}
     within = [_inter("random", "basic", "equivalent")]
     assert scope(labels, within) == (
@@ -134,6 +137,11 @@ def test_only_an_interaction_beyond_the_margin_says_the_fields_differ():
         "between fields lies within the margin (interaction on common deals))"
     )
     assert scope(labels, [_inter("random", "basic", "unsized")]).endswith(
+        "(a difference of undecided size between random and basic (interaction on common deals))"
+    )
+    mixed = [_inter("random", "basic", "undecided"), _inter("random", "tuned", "unsized"), _inter("basic", "tuned", "equivalent")]
+    assert between_text(mixed) == "a difference of undecided size between random and tuned (interaction on common deals)"
+    assert scope(labels, [_inter("random", "basic", "undecided")]).endswith(
         "(the fields cannot be told apart: the interactions on common deals are undecided)"
     )
     assert scope(labels, [_inter("random", "basic", "larger")]).endswith(
@@ -205,6 +213,18 @@ def test_game_length_reports_a_rule_that_matters_under_one_field_only(tmp_path, 
     assert UNTESTED not in " ".join(section.findings) + section.intro and said in " ".join(section.findings)
     table = next(b for b in section.blocks if getattr(b, "name", "") == "turns-field-interactions")
     assert table.data["interaction"].tolist() == [inter.diff] and table.data["verdict"].tolist() == [inter.verdict]
+    # the answer where the fields' labels differ, by the interaction's verdict (planted): beyond the margin, 0
+    # excluded but the margin crossed (it said "cannot be told apart" of this before), or undecided
+    from dataclasses import replace
+
+    for verdict, phrase in (
+        ("larger", "penalty10 differs between fields"),
+        ("unsized", "penalty10 differs between fields by an amount of undecided size"),
+        ("undecided", "penalty10 verdicts differ by field, but the fields cannot be told apart"),
+    ):
+        planted = replace(result, between={(4, "penalty10"): [replace(inter, verdict=verdict)]})
+        intro = game_length.render(planted).intro
+        assert phrase in intro and (verdict == "unsized") == ("undecided size" in intro), verdict
 
 
 def test_seat_advantage_takes_its_policies_from_the_fields(tmp_path):

@@ -190,3 +190,24 @@ def test_every_shipped_stacking_figure_names_a_figure_the_report_measures():
             p, arm = re.fullmatch(r"players == (\d+) and stacking == '([a-z0-9]+)'.*", fig.ours["where"]).groups()
             assert fig.ours["frame"] in stacking.FRAMES, fig.ours
         assert int(p) in exp.players and arm in arms, fig.ours
+
+
+def test_the_interactions_the_findings_read_are_published_and_the_balance_is_worded_from_its_interval(tiny):
+    """The findings say whether a variant's effect differs between fields from the interactions on common deals:
+    those interactions are now a table (and CSV) of the report, one row per pair of fields (3 of 3 fields) and
+    variant (1) at each table size (1), equal to the interactions the words read. The balance finding gives the
+    furthest change with its bootstrap interval and no change word (it read "largest change from stacking 0.006"
+    of an interval holding 0)."""
+    section = stacking.render(tiny)
+    for quantity in ("turns", "cards_drawn"):
+        name = f"stacking-{quantity.replace('_', '-')}-field-interactions"
+        block = next(b for b in section.blocks if getattr(b, "name", "") == name)
+        found = tiny.between[quantity][(4, "any")]
+        assert len(block.data) == 3 == len(found)
+        assert block.data["interaction"].tolist() == [i.diff for i in found]
+        assert block.data["verdict"].tolist() == [i.verdict for i in found]
+    e = tiny.effects.iloc[0]  # one variant at one size: the furthest change is its own
+    line = next(f for f in section.findings if f.startswith("Balance under off"))
+    interval = f"[{e['d_balance_low']:+.3f}, {e['d_balance_high']:+.3f}]"
+    assert f"{e['d_balance']:+.3f} {interval} (any, 4 players; 95% bootstrap interval, read alone" in line
+    assert ("which holds 0" in line) == (e["d_balance_low"] <= 0 <= e["d_balance_high"]) and "largest change" not in line

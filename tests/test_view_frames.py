@@ -374,3 +374,17 @@ def _random_views(rng, cols: list[str], count: int):
         else:
             options = {"cell": ["pp_ci", *three], "verdict": c()}
         yield kind, options
+
+
+def test_a_lines_view_captions_its_own_sample_size_when_it_names_one(tmp_path):
+    """A lines view may say its own n (a chart of matches under a report whose caption counts rounds): ``{n}`` is
+    its rows' first sample size; without the option the report's own n stands (the caption gets no n)."""
+    from test_views import _frame
+
+    path = tmp_path / "v.toml"
+    view = 'kind = "lines"\nquantity = "turns"\n'
+    path.write_text(f'{HEAD}[[view]]\n{view}options = {{ n = "{{n}} matches each" }}\n[[view]]\nname = "b"\n{view}')
+    exp = load_experiment(path)
+    said = []
+    kinds.declared(exp.views, exp, _frame(), kinds.Setup(lambda *a, **k: said.append(k) or "cap", "official"))
+    assert said == [{"n": "100 matches each"}, {}]

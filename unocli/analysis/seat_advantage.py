@@ -17,8 +17,8 @@ matches even the seats out.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from itertools import combinations
 
 import pandas as pd
@@ -29,7 +29,7 @@ from unocli.analysis.seats import balance, fair_balance, percentile_interval, se
 from unocli.analysis.verdicts import add_verdicts
 from unocli.study.compare import Comparison
 from unocli.study.interaction import FieldInteraction, judge_family
-from unocli.study.stats import ALPHA, LARGER, WITHIN_MARGIN, holm, paired_t
+from unocli.study.stats import ALPHA, LARGER, UNSIZED, WITHIN_MARGIN, holm, paired_t, wilson
 
 # The design frame's quantities as the first-player table's columns (mean, low, high).
 ROLES = {
@@ -242,33 +242,51 @@ def side(share: float, low: float, high: float, fair: float) -> str:
     return "includes fair"
 
 
-def sides(table: pd.DataFrame, role: str) -> dict[int, dict[str, str]]:
-    """Per table size and field: where the ``role``'s (first or dealer) share lies against 1/n (:func:`side`)."""
+def sides(table: pd.DataFrame, role: str, level: float | None = None) -> dict[int, dict[str, str]]:
+    """Per table size and field: where the ``role``'s (first or dealer) share lies against 1/n (:func:`side`).
+
+    ``level``: read each share's Wilson interval at that level (its wins are share x n) rather than the table's
+    95% one: a claim over every cell at once reads them at :func:`family_level`.
+    """
     out: dict[int, dict[str, str]] = {}
     for r in table.itertuples():
         point, low, high = (getattr(r, c) for c in ROLE_COLUMNS[role])
+        if level is not None:
+            w = wilson(round(point * int(r.n)), int(r.n), level)
+            low, high = w.low, w.high
         out.setdefault(int(r.players), {})[str(r.field)] = side(point, low, high, r.fair_share)
     return out
 
 
+def family_level(table: pd.DataFrame) -> float:
+    """The simultaneous level of the shares of every row of ``table`` read together (Bonferroni: 1 - 0.05/k)."""
+    return 1 - ALPHA / max(1, len(table))
+
+
 @dataclass(frozen=True)
 class Split:
-    """Where the fields' edges of one role differ: per table size the pairs beyond the margin (``differ``), the
-    sizes where every pair lies within it (``within``), the rest (``undecided``), and the family's level."""
+    """Where the fields' edges of one role differ: per table size the pairs beyond the margin (``differ``), else
+    those whose interval excludes 0 but crosses the margin (``unsized``: a difference of undecided size), the sizes
+    where every pair lies within it (``within``), the rest (``undecided``), and the family's level."""
 
     differ: dict[int, list[FieldInteraction]]
     within: list[int]
     undecided: list[int]
     level: float | None
+    unsized: dict[int, list[FieldInteraction]] = field(default_factory=dict)
 
 
 def split(found: Mapping[int, Sequence[FieldInteraction]]) -> Split:
     """The paired differences of one role's edge between fields (:func:`field_differences`) by their verdicts."""
-    differ = {p: [i for i in items if i.verdict == LARGER] for p, items in found.items()}
-    differ = {p: items for p, items in differ.items() if items}
+
+    def pairs(verdict: str, sizes: Iterable[int]) -> dict[int, list[FieldInteraction]]:
+        return {p: items for p in sizes for items in [[i for i in found[p] if i.verdict == verdict]] if items}
+
+    differ = pairs(LARGER, found)
+    unsized = pairs(UNSIZED, (p for p in found if p not in differ))
     within = [p for p, items in found.items() if all(i.verdict in WITHIN_MARGIN for i in items)]
-    rest = [p for p in found if p not in differ and p not in within]
-    return Split(differ, within, rest, next(iter(found.values()))[0].level if found else None)
+    rest = [p for p in found if p not in differ and p not in unsized and p not in within]
+    return Split(differ, within, rest, next(iter(found.values()))[0].level if found else None, unsized)
 
 
 @dataclass(frozen=True)

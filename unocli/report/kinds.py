@@ -215,7 +215,8 @@ def _lines_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) -> 
     title = _what(v, setup, f"Mean {v.quantity} by table size")
     what = f"{title} (one line per {by})" + ("; dashed line: the fair share 1/n" if fair else "")
     intervals = "error bars are 95% intervals (Wilson for a share, t for a mean)"
-    cap = setup.caption(_filled(v.options.get("caption", what), setup, title=title), intervals)
+    said = {k: _filled(v.options[k], setup, n=fit.first_n(rows)) for k in ("n", "policies") if k in v.options}
+    cap = setup.caption(_filled(v.options.get("caption", what), setup, title=title), intervals, **said)
     percent = bool(v.options.get("percent", is_binary(v.quantity)))
     ylabel = v.options.get("ylabel", v.quantity)
     return players_chart(exp, series, cap, name=v.name, alt=title, title=title, ylabel=ylabel, percent=percent, reference=fair)

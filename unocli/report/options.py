@@ -203,6 +203,8 @@ VIEW_OPTIONS: dict[str, dict[str, Check]] = {
         "percent": _bool,
         "ylabel": _text,
         "caption": _text,
+        "n": _text,
+        "policies": _text,
     },
     "sizes": {
         **_SERIES,

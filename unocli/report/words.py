@@ -55,7 +55,8 @@ def scope(verdicts: dict[str, str], between: Sequence[FieldInteraction] | None =
     Verdict labels that differ between fields do not show that the effect differs between them (each label reads
     its own interval). ``between`` is that test: the interactions (:mod:`unocli.study.interaction`) of this one
     effect for every pair of fields, judged with their family. Only an interaction ``larger`` than the margin
-    makes the phrase say the effect differs between two fields; otherwise the fields "cannot be told apart".
+    makes the phrase say the effect differs between two fields; one that excludes 0 but crosses the margin is "a
+    difference of undecided size"; otherwise the fields "cannot be told apart".
     Without ``between`` the phrase says the difference is untested.
     """
     fields = list(verdicts)
@@ -73,8 +74,10 @@ def scope(verdicts: dict[str, str], between: Sequence[FieldInteraction] | None =
 
 #: Said wherever verdicts differ between fields and no test of their difference was made.
 UNTESTED = "the fields' difference is not tested"
-#: Said when no interaction of a family is larger than the margin.
+#: Said when no interaction of a family is larger than the margin and none excludes 0.
 APART = "the fields cannot be told apart"
+#: Said of interactions whose interval excludes 0 but crosses the margin (before the pairs of fields).
+UNSIZED_BETWEEN = "a difference of undecided size between"
 
 
 def _pairs(found: Sequence[FieldInteraction]) -> str:
@@ -84,12 +87,16 @@ def _pairs(found: Sequence[FieldInteraction]) -> str:
 
 def between_text(between: Sequence[FieldInteraction] | None) -> str:
     """What the interactions of one effect say about the fields: they differ (an interaction beyond the margin),
+    differ by an amount of undecided size (one whose interval excludes 0 but crosses the margin: ``unsized``),
     cannot be told apart (within the margin, or undecided), or, with no interactions, that this is not tested."""
     if not between:
         return UNTESTED
     differ = [i for i in between if i.verdict == LARGER]
     if differ:
         return f"the effect differs by more than the margin between {_pairs(differ)} (interaction on common deals)"
+    unsized = [i for i in between if i.verdict == UNSIZED]
+    if unsized:  # told apart (0 is excluded), but not by how much: a difference worded as the verdict's own change
+        return f"{UNSIZED_BETWEEN} {_pairs(unsized)} (interaction on common deals)"
     if all(i.verdict in WITHIN_MARGIN for i in between):
         return f"{APART}: every difference between fields lies within the margin (interaction on common deals)"
     return f"{APART}: the interactions on common deals are undecided"

@@ -21,7 +21,7 @@ from unocli.report.experiment import Experiment
 from unocli.report.model import Section
 from unocli.report.options import positive_int
 from unocli.report.words import agreement, change_word
-from unocli.study.stats import LARGER, WITHIN_MARGIN
+from unocli.study.stats import LARGER, UNSIZED, WITHIN_MARGIN
 
 OPTIONS = {"fields": FIELDS_OPTION, "match_games": (1000, positive_int)}
 VIEWS = "game-length"  # a file without [[view]] tables draws the shipped file's
@@ -55,10 +55,12 @@ def render(r: GameLengthResult) -> Section:
     exp, base = r.exp, r.base
     n = f"{fmt.count(r.rounds[exp.players[0]])} rounds per rule set and table size"
 
-    def cap(what: str, intervals: str, field: str | None = None, arms: bool = True) -> str:
+    def cap(what: str, intervals: str, field: str | None = None, arms: bool = True, **own: str) -> str:
+        """A chart's caption; ``own``: a view's own ``n`` or ``policies`` (the matches chart counts matches)."""
         one = f"every seat plays {field} (the other fields are in the tables)"
-        policies = one if field else "every seat plays one field's policy: " + ", ".join(r.fields)
-        return caption(exp, what, n, rules=", ".join(r.names) if arms else None, policies=policies, intervals=intervals)
+        policies = own.get("policies") or (one if field else "every seat plays one field's policy: " + ", ".join(r.fields))
+        rules = ", ".join(r.names) if arms else None
+        return caption(exp, what, own.get("n") or n, rules=rules, policies=policies, intervals=intervals)
 
     setup = kinds.Setup(cap, base, hists=r.hists, counts=r.rounds, between={"turns": r.between}, words={"ref": r.ref})
     frames = {"": r.frame, "matches": r.match_frame, "turns": r.turns, "per-match": r.matches}
@@ -90,6 +92,8 @@ def _answer(r: GameLengthResult) -> str:
             words.append(f"{name} {next(iter(kinds))} under every field")
         elif any(i.verdict == LARGER for i in r.between.get((r.mid, name), [])):
             words.append(f"{name} differs between fields")
+        elif any(i.verdict == UNSIZED for i in r.between.get((r.mid, name), [])):
+            words.append(f"{name} differs between fields by an amount of undecided size")
         else:
             words.append(f"{name} verdicts differ by field, but the fields cannot be told apart")
     text += " (mean turns per finished round)."

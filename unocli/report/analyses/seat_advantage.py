@@ -26,6 +26,7 @@ from unocli.analysis.seat_advantage import (
     SeatAdvantage,
     even_sizes,
     evenness,
+    family_level,
     match_quantities,
     round_quantities,
     seat_advantage,
@@ -124,25 +125,28 @@ def _sizes(r: SeatAdvantageResult, ps: list[int]) -> str:
 
 def _answer(r: SeatAdvantageResult) -> str:
     """The report's answer in one paragraph: where playing first (and dealing) helps, under which fields."""
-    parts = []
+    parts, level = [], family_level(r.table)  # a claim over every table size and field reads them as one family
+    read = f" (each share's simultaneous {fmt.fixed(100 * level, 2)}% interval over the {len(r.table)} cells)"
     for role, who in (("first", "The player who takes the first turn"), ("dealer", "The dealer")):
-        verdicts = sides(r.table, role)
+        verdicts = sides(r.table, role, level)
         for kind in ("above fair", "below fair"):
             sizes = {f: [p for p, v in verdicts.items() if v[f] == kind] for f in r.names}
             every = [p for p in r.exp.players if all(p in v for v in sizes.values())]
             if every:  # the fields' own verdicts elsewhere are in the findings, with the test of their difference
                 where = _sizes(r, every) + " under " + ("every field" if len(r.names) > 1 else f"`{r.names[0]}`")
-                differ = list(split(r.between.get(role, {})).differ)
+                found = split(r.between.get(role, {}))
+                differ, unsized = list(found.differ), list(found.unsized)
                 apart = f"two fields' edges differ beyond the margin at {_listed(differ)} players"
-                said = apart if differ else "but the fields cannot be told apart"
+                sized = f"two fields' edges differ by an amount of undecided size at {_listed(unsized)} players"
+                said = apart if differ else sized if unsized else "but the fields cannot be told apart"
                 some = "" if all(v == every for v in sizes.values()) else f"; at other sizes under some fields ({said})"
-                parts.append(f"{who} wins {kind.replace('fair', 'the fair share 1/n')} {where}{some}.")
+                parts.append(f"{who} wins {kind.replace('fair', 'the fair share 1/n')} {where}{read}{some}.")
     mid = 4 if 4 in r.exp.players else r.exp.players[0]
     at = r.table[r.table["players"] == mid].set_index("field")
     shares = ", ".join(f"{fmt.share(at.loc[f, 'first_player_share'], 1)} `{f}`" for f in r.names)
     text = f"**Answer.** At {mid} players the first player wins {shares} of rounds (fair {fmt.share(1 / mid)}; "
     text += f"n = {fmt.count(r.rounds[mid])} each). "
-    return text + (" ".join(parts) if parts else "No role's share differs from 1/n under any field.") + _even_text(r)
+    return text + (" ".join(parts) if parts else f"No role's share differs from 1/n under any field{read}.") + _even_text(r)
 
 
 def _even_text(r: SeatAdvantageResult) -> str:
@@ -170,10 +174,11 @@ def _differ_text(r: SeatAdvantageResult, role: str, who: str) -> str:
     head = f"Between fields, the {who}'s edge (share minus 1/n), paired on the same deals (simultaneous {level}% "
     head += f"intervals over every pair of fields and table size, margin +/-{fmt.num(r.exp.margins['win_share_pp'])} pp): "
     parts = [
-        f"differs beyond the margin at {p} players ("
+        f"{how} at {p} players ("
         + "; ".join(f"{i.field_a} minus {i.field_b} {fmt.pp_ci(i.diff, i.low, i.high, 2)}" for i in items)
         + ")"
-        for p, items in found.differ.items()
+        for how, pairs in (("differs beyond the margin", found.differ), ("differs by an amount of undecided size", found.unsized))
+        for p, items in pairs.items()
     ]
     parts.append(f"every pair lies within the margin at {_listed(found.within)}")
     if found.undecided:

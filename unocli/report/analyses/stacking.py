@@ -80,7 +80,7 @@ class StackingResult(StackingTables):
 def check(exp: Experiment) -> str | None:
     if len(exp.arms) < 2:
         return "arms: the stacking analysis needs a baseline arm and at least one stacking variant"
-    return check_fields(exp, partial=True) or kinds.refused(exp, (*kinds.FRAME_KINDS, "published"), FRAMES)
+    return check_fields(exp, partial=True) or kinds.refused(exp, (*kinds.FRAME_KINDS, "published", "interactions"), FRAMES)
 
 
 def main_field(exp: Experiment) -> str:
@@ -128,7 +128,7 @@ def render(r: StackingResult) -> Section:
     """The declared views of the tables (sims/stacking.toml) and the report's own sentences."""
     exp, base = r.exp, r.base
     words = {"adapted": str(exp.options["adapted"]), "reference": str(exp.options["reference"]), "main": r.main_field}
-    setup = kinds.Setup(partial(_caption, r), base, _ours(r), words=words)
+    setup = kinds.Setup(partial(_caption, r), base, _ours(r), between=r.between, words=words)
     frames = {"": r.fields, "fields": r.fields, "strategy": r.strategy, "effects": r.effects, "stacks": r.stacks}
     frames |= {"chains": r.chains, "arms": r.table, "balance": r.balance_table}
     played = f"Variants: {', '.join(r.names)} (baseline {base}); fields: "
@@ -341,17 +341,20 @@ def _findings(result: StackingResult) -> list[str]:
         + ", ".join(parts)
         + f" (impossible with stacking {base}); the longest chain seen was {int(stacks['longest_seen'].max())} cards."
     ]
-    for metric, label in (("turns", "turns per round"), ("cards_drawn", "cards drawn per round")):
-        lo_row = effects.loc[effects[f"d_{metric}"].idxmin()]
-        hi_row = effects.loc[effects[f"d_{metric}"].idxmax()]
-        out.append(
-            f"Change in {label} against {base}: from {fmt.signed(lo_row[f'd_{metric}'], 1)} ({lo_row['stacking']}, "
-            f"{lo_row['players']} players) to {fmt.signed(hi_row[f'd_{metric}'], 1)} ({hi_row['stacking']}, "
-            f"{hi_row['players']} players)."
-        )
+    level = f"simultaneous {fmt.fixed(100 * effects['sim_level'].iloc[0], 2)}% intervals over the {len(effects)} cells"
+    level += " of the stacking-effects table"
+    read = (("turns", "turns per round", "turns_sim", level), ("cards_drawn", "cards drawn per round", "d_cards_drawn", ""))
+    for metric, label, bound, how in read:
+        ends = [effects.loc[effects[f"d_{metric}"].idxmin()], effects.loc[effects[f"d_{metric}"].idxmax()]]
+        said = [
+            f"{fmt.signed_ci(r[f'd_{metric}'], r[f'{bound}_low'], r[f'{bound}_high'], 1)} ({r.stacking} at {r.players} players)"
+            for r in ends
+        ]
+        how = how or "95% intervals of the stacking-effects table, each read alone"
+        out.append(f"Change in {label} against {base} ({how}): from {said[0]} to {said[1]}.")
     at = effects[effects["players"] == mid]
     out.append(
-        f"At {mid} players, turns per finished round against {base} (simultaneous intervals, n = "
+        f"At {mid} players, turns per finished round against {base} under `{result.main_field}` ({level}; n = "
         f"{fmt.count(at['n'].iloc[0]) if len(at) else 0} deals): "
         + "; ".join(
             f"{r.stacking} {fmt.signed(r.d_turns, 1)} {fmt.bounds(r.turns_sim_low, r.turns_sim_high, 1, 'signed')} "
@@ -366,9 +369,13 @@ def _findings(result: StackingResult) -> list[str]:
         f"{verdict_counts(effects['first_verdict'])}."
     )
     b = result.table[result.table["stacking"] == base]
+    r = effects.loc[effects["d_balance"].abs().idxmax()]
+    holds = r["d_balance_low"] <= 0 <= r["d_balance_high"]
     out.append(
         f"Balance under {base}: from {fmt.fixed(b['balance'].min(), 3)} to {fmt.fixed(b['balance'].max(), 3)} across "
-        f"table sizes; largest change from stacking {fmt.fixed(effects['d_balance'].abs().max(), 3)}."
+        f"table sizes; a variant's balance minus {base}'s, furthest from 0: "
+        f"{fmt.signed_ci(r['d_balance'], r['d_balance_low'], r['d_balance_high'], 3)} ({r['stacking']}, {r['players']} "
+        f"players; 95% bootstrap interval, read alone{', which holds 0' if holds else ''})."
     )
     return out
 
