@@ -83,8 +83,11 @@ def _at_mid(r: GameLengthResult) -> dict[str, pd.DataFrame]:
 def _answer(r: GameLengthResult) -> str:
     """The baseline's length under each field and each rule set's verdict in a word."""
     t = r.turns[(r.turns["rules"] == r.base) & (r.turns["players"] == r.mid)].set_index("field")
-    lengths = ", ".join(f"{fmt.num(t.loc[f, 'mean_turns'])} with `{f}`" for f in r.fields if f in t.index)
-    text = f"**Answer.** A {r.mid}-player round under {r.base} rules takes {lengths} players at every seat"
+    shown = [f"{fmt.ci(*t.loc[f, ['mean_turns', 'ci_low', 'ci_high']])} `{f}`" for f in r.fields if f in t.index]
+    text = (
+        f"**Answer.** A {r.mid}-player round under {r.base} rules takes {shown[0].replace(' `', ' turns with every seat `', 1)}"
+    )
+    text += "".join(f", {x}" for x in shown[1:])
     words = []
     for name, sub in _at_mid(r).items():
         kinds = {_word(sub.loc[f]) for f in r.fields if f in sub.index}
@@ -96,19 +99,21 @@ def _answer(r: GameLengthResult) -> str:
             words.append(f"{name} differs between fields by an amount of undecided size")
         else:
             words.append(f"{name} verdicts differ by field, but the fields cannot be told apart")
-    text += " (mean turns per finished round)."
+    text += f" (mean per finished round, 95% CI, n = {fmt.count(t['n'].min())} or more each)."
     on = f" Against {r.base} at {r.mid} players, on the same deals: "
-    return text + (on + "; ".join(words) + " (figures in the findings)." if words else "")
+    return text + (on + "; ".join(words) + "." if words else "")
 
 
 def _findings(r: GameLengthResult) -> list[str]:
     base, players, ref = r.base, r.exp.players, r.ref
     b = r.turns[(r.turns["field"] == ref) & (r.turns["rules"] == base)].set_index("players")
     parts = [
-        f"{p} players {fmt.num(b.loc[p, 'mean_turns'])} (median {int(b.loc[p, 'median'])}, p90 {int(b.loc[p, 'p90'])})"
+        f"{p} players {fmt.ci(*b.loc[p, ['mean_turns', 'ci_low', 'ci_high']])} (median {int(b.loc[p, 'median'])}, "
+        f"p90 {int(b.loc[p, 'p90'])})"
         for p in players
     ]
-    out = [f"Turns per round under {base} rules, every seat `{ref}`, mean: " + "; ".join(parts) + "."]
+    n = f"n = {fmt.count(b['n'].min())} finished rounds or more"
+    out = [f"Turns per round under {base} rules, every seat `{ref}`, mean [95% CI]: " + "; ".join(parts) + f" ({n})."]
     for f in (f for f in r.fields if f != ref):  # the baseline under the other fields: how much skill matters
         sub = r.turns[(r.turns["rules"] == base) & (r.turns["field"] == f)].set_index("players")
         each = "; ".join(f"{p} players {fmt.ci(*sub.loc[p, ['mean_turns', 'ci_low', 'ci_high']])}" for p in sub.index)
@@ -116,9 +121,10 @@ def _findings(r: GameLengthResult) -> list[str]:
             f"Every seat `{f}`, {base} rules, mean turns: {each} (n = {fmt.count(sub['n'].min())} finished rounds or more)."
         )
     m = r.matches[(r.matches["rules"] == base) & (r.matches["field"] == ref)].set_index("players")
-    each = "; ".join(f"{fmt.num(m.loc[p, 'rounds'])} rounds at {p} players" for p in players)
+    each = "; ".join(f"{fmt.ci(*m.loc[p, ['rounds', 'rounds_low', 'rounds_high']])} rounds at {p} players" for p in players)
     target = r.exp.arms_for(players[0])[0].rules.target_score
-    out.append(f"A match to {target} points (every seat `{ref}`) takes on average {each}.")
+    n = f"mean [95% CI], n = {fmt.count(m['n_matches'].min())} matches per table size"
+    out.append(f"A match to {target} points (every seat `{ref}`) takes on average {each} ({n}).")
     at = r.diffs[(r.diffs["field"] == ref) & (r.diffs["players"] == r.mid)] if len(r.diffs) else r.diffs
     if len(at):
         margin, top = fmt.num(r.exp.margins["turns"]) + " turns", at.loc[at["diff"].abs().idxmax()]

@@ -205,7 +205,8 @@ def answer(result: StackingResult) -> str:
     off = at[at["stacking"] == base]
     return (
         f"**Answer ({mid} players).** Stacking turns penalties into big draws: a player draws 8 or more cards at once "
-        f"in up to {fmt.share(big['p_draw_8'], 1)} of rounds ({big['stacking']}, {big['field']} field), against "
+        f"in up to {fmt.share_ci(big['p_draw_8'], big['p_draw_8_low'], big['p_draw_8_high'], 1)} of rounds "
+        f"({big['stacking']}, {big['field']} field, n = {fmt.count(big['n'])} deals, 95% CI), against "
         f"{fmt.share(off['p_draw_8'].max(), 1)} under {base}. Its effect on round length, per variant and field, "
         f"against the +/-{fmt.num(result.exp.margins['turns'])}-turn margin: {_kinds(var['d_turns_verdict'])}; "
         f"on the comeback chance, against +/-{fmt.num(result.exp.margins['win_share_pp'])} pp: "
@@ -285,10 +286,13 @@ def field_findings(result: StackingResult) -> list[str]:
             parts.append(f"{v}: {held if key else held.replace(UNTESTED, UNTESTED + NO_BLOCKS)}")
         head = f"Change in {label} against {base} at {mid} players, by variant ({_level(f, column)}, {margin}): "
         out.append(head + "; ".join(parts) + ".")
-    big = at.groupby("stacking")["p_draw_12"].max()
+    big = at.loc[at.groupby("stacking")["p_draw_12"].idxmax()].set_index("stacking")
     out.append(
-        f"Drawing 12 or more cards at once (at {mid} players, the most of any field): "
-        + ", ".join(f"{v} {fmt.share(big[v], 2)}" for v in result.variants)
+        f"Drawing 12 or more cards at once (at {mid} players, the most of any field, 95% CI, n = "
+        f"{fmt.count(at['n'].min())} deals or more): "
+        + ", ".join(
+            f"{v} {fmt.share_ci(*big.loc[v, ['p_draw_12', 'p_draw_12_low', 'p_draw_12_high']], 2)}" for v in result.variants
+        )
         + f"; under {base} the most one penalty can be is 6 cards (a failed challenge of a +4)."
     )
     out += _strategy_findings(result)
@@ -335,9 +339,14 @@ def _strategy_findings(result: StackingResult) -> list[str]:
 def _findings(result: StackingResult) -> list[str]:
     effects, base, stacks, mid = result.effects, result.base, result.stacks, result.mid
     at_mid = stacks[stacks["players"] == mid]
-    parts = [f"{r.stacking} {fmt.share(r.p_at_least_3, 1)}" for r in at_mid.itertuples() if r.stacking != base]
+    parts = [
+        f"{r.stacking} {fmt.share_ci(r.p_at_least_3, r.p_at_least_3_low, r.p_at_least_3_high, 1)}"
+        for r in at_mid.itertuples()
+        if r.stacking != base
+    ]
+    n = f"95% CI, n = {fmt.count(at_mid['n'].min())} rounds each" if len(at_mid) else ""
     out = [
-        f"Penalty chains: at {mid} players the share of rounds with a chain of 3 or more +2/+4 cards is "
+        f"Penalty chains: at {mid} players the share of rounds with a chain of 3 or more +2/+4 cards ({n}) is "
         + ", ".join(parts)
         + f" (impossible with stacking {base}); the longest chain seen was {int(stacks['longest_seen'].max())} cards."
     ]
