@@ -713,6 +713,21 @@ def test_a_panels_view_by_a_column_draws_one_panel_per_value_from_its_own_rows(t
     assert said == [(("c", "at 99.00%"), {"n": "basic deals", "policies": "every seat basic"})]
 
 
+def test_a_panels_view_by_a_column_leaves_out_a_panel_whose_value_no_row_has(tmp_path):
+    """The bluff decision's best-response panel when its rate is one of the listed rates (that column, never a copy):
+    a panel whose value of by no row has is not drawn, the others are; with no panel left, nothing is drawn."""
+    exp = _exp(
+        tmp_path,
+        '[[view]]\nkind = "panels"\nname = "p"\ntitle = "T"\noptions = { label = ["row"], by = "who", '
+        'panels = [["a", "A", "d", "lo", "hi", "turns"], ["gone", "G", "d", "lo", "hi", "turns"], '
+        '["b", "B", "d", "lo", "hi", "turns"]], caption = "c", intervals = "i" }\n',
+    )
+    frame = pd.DataFrame({"players": 4, "row": ["x", "x"], "who": ["a", "b"], "d": [1.0, 2.0], "lo": 0.0, "hi": 3.0})
+    (chart,) = kinds.declared(exp.views, exp, frame, kinds.Setup(lambda *a, **k: "cap"))
+    assert [ax.get_xlabel() for ax in chart.figure.axes] == ["A", "B"]
+    assert kinds.declared(exp.views, exp, frame.assign(who=["c", "d"]), kinds.Setup(lambda *a, **k: "cap")) == []
+
+
 def test_a_panels_view_by_a_column_refuses_two_rows_of_one_label_and_value(tmp_path):
     from unocli.errors import ConfigError
 

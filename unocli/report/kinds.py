@@ -593,6 +593,10 @@ def _panels_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Setup) ->
     panels = [(c[:-1], True) if c[-1] == "pp" else (c, False) for c in o["panels"]]
     fit.fits(at, (*o["label"], o["by"]) if "by" in o else (), [c for p, _ in panels for c in p[-4:-1]])  # point, low, high
     if "by" in o:  # a long frame: each panel's columns from its own rows, side by side
+        # a panel whose value of by no row has is not drawn (as a table's by makes no column for it)
+        panels = [(p, percent) for p, percent in panels if (at[o["by"]] == p[0]).any()]
+        if not panels:
+            return None
         wide, keys = at[o["label"]].drop_duplicates().reset_index(drop=True), o["label"]
         for k, ((value, xlabel, *columns, key), percent) in enumerate(panels):
             rows = at[at[o["by"]] == value]  # a column may serve twice (a point without interval) or be a label too
