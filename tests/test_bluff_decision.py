@@ -290,6 +290,96 @@ def test_the_rule_is_written_from_the_verdicts(kept: pd.DataFrame) -> None:
     assert len(text.split()) < 80  # two fields' clauses and the interactions' word still make a quotable answer
 
 
+# ---------------------------------------------------------------- the best response, one column per challenge rate
+
+GAMES = 40  # one position per game, MIN_GAMES or more in every cell it falls in
+
+
+def _planted_rows(field: str = "basic", shift: int = 0) -> pd.DataFrame:
+    """GAMES positions, one per game, every one with the victim on 1 card and the acting seat on 7 (cells 1/7+, 1/any and
+    any/any, nothing elsewhere); budget 4. Colour 0 is best at every c (selection ties go to the first); accepted, the
+    +4 wins 3 or 4 rollouts of 4, challenged none; the other card wins 0 or 1 (``shift`` moves it under a second
+    field)."""
+    from unocli.kernel.bluff_decision import COLUMNS
+
+    rows = []
+    for g in range(GAMES):
+        row = dict.fromkeys(COLUMNS, 0) | {"game": g, "own_hand": 7, "next_hand": 1, "alt_card": 1, "alt_colour": -1}
+        row |= {"accept_select_0": 4, "challenge_select_0": 1, "accept_0": 4 - g % 2, "alt": (g + shift) % 3 % 2}
+        rows.append(row)
+    return pd.DataFrame(rows, columns=list(COLUMNS)).assign(field=field)
+
+
+def test_a_best_response_at_a_listed_rate_is_that_column_once() -> None:
+    """The grid's best response c = 0 is the c = 0 column: the table has 5 columns, not a sixth copy of c = 0, and
+    its family (the simultaneous level, Holm) is over the distinct cells only; the interactions' family likewise.
+    Counted by hand: 3 situations with positions (1/7+, 1/any, any/any) x 5 rates = 15 cells, one pair of fields."""
+    rows = _planted_rows()
+    table = bd.table(rows, 4, 0.0, 0.5)
+    assert sorted(table["challenger"]) == sorted(["0", "0.25", "0.5", "0.75", "1"] * 3)
+    assert len(table) == 15 and not table.duplicated(["field", "next_hand", "own_hand", "challenge_rate"]).any()
+    assert table["sim_level"].unique().tolist() == [pytest.approx(1 - 0.05 / 15)]
+    # the c = 0 cell by hand: accepted wins minus the other card's, over the budget of 4
+    zero = table[(table["challenger"] == "0") & (table["next_hand"] == "1") & (table["own_hand"] == "7+")].iloc[0]
+    by_hand = sum((4 - g % 2) - g % 3 % 2 for g in range(GAMES)) / 4 / GAMES
+    assert (zero.n_positions, zero.n_games) == (GAMES, GAMES) and zero.value_pp == pytest.approx(100 * by_hand)
+    # within a few parts in 1e9 of a rate is that rate (the equilibrium's rate is the mean of a mixture)
+    assert bd.challengers(1.0 - 1e-12) == bd.challengers(0.0) and bd.best_column(1.0 - 1e-12) == "1"
+    two = pd.concat([rows, _planted_rows("smart", shift=1)], ignore_index=True)
+    between = bd.interactions(two, 4, 0.0, 0.5)
+    assert len(between) == 15 and set(between["family"]) == {15}
+    assert between["sim_level"].unique().tolist() == [pytest.approx(1 - 0.05 / 15)]
+    assert "best response" not in set(between["challenger"])
+
+
+def test_a_best_response_off_the_rates_keeps_its_column() -> None:
+    """The best response c = 0.3 is no listed rate: a sixth column (its own cells), 3 x 6 = 18 in each family."""
+    rows = _planted_rows()
+    table = bd.table(rows, 4, 0.3, 0.5)
+    assert len(table) == 18 and table["sim_level"].unique().tolist() == [pytest.approx(1 - 0.05 / 18)]
+    best = table[table["challenger"] == "best response"]
+    assert len(best) == 3 and set(best["challenge_rate"]) == {0.3}
+    cell = best[(best["next_hand"] == "1") & (best["own_hand"] == "7+")].iloc[0]
+    by_hand = sum(0.7 * (4 - g % 2) - g % 3 % 2 for g in range(GAMES)) / 4 / GAMES  # (1 - c) x accepted, c x 0
+    assert cell.value_pp == pytest.approx(100 * by_hand)
+    between = bd.interactions(pd.concat([rows, _planted_rows("smart", shift=1)], ignore_index=True), 4, 0.3, 0.5)
+    assert len(between) == 18 and set(between["family"]) == {18}
+
+
+def test_the_words_count_a_best_response_at_a_listed_rate_once() -> None:
+    """The findings count the fine cells over distinct columns (1/7+ x 5 rates = 5, not 6) and say which column the
+    best response is; the rule names the best-response rate inside its rate's clause; the table's note and the
+    chart's caption say it too. A best response off the rates keeps its own clause and column (6 cells)."""
+    from unocli.report.analyses.bluff import decision_views
+    from unocli.report.analyses.bluff_text import decision_findings, rule
+
+    rows = pd.concat([_planted_rows(), _planted_rows("smart", shift=1)], ignore_index=True)
+
+    def result(best: float) -> bd.DecisionResult:
+        table, between = bd.table(rows, 4, best, 0.5), bd.interactions(rows, 4, best, 0.5)
+        return bd.DecisionResult(4, {"basic": GAMES, "smart": GAMES}, 4, best, 0.5, rows, table, between)
+
+    same = result(0.0)
+    found = decision_findings(same)
+    assert all("over the 5 situation x challenger cells" in f for f in found[:2])
+    assert "(c = 0, 0.25, 0.5, 0.75, 1; the best response c = 0.00 is the c = 0 column, counted once)" in found[0]
+    assert "over 15)" in found[2]  # the interactions: 3 situations x 5 rates, one pair of fields
+    # the +4 pays at c = 0 in 1/7+ by far (about +80 pp): its clause names the best response once, inside
+    text = rule(same)
+    assert "bluff against a victim who challenges never" in text and "at the best-response rate" not in text
+    assert text.count("best-response rate 0.00") == 1
+    words = decision_views(same).words
+    assert words["best_note"].endswith("the column c=0, shown and counted once.")
+    assert words["best_panel"] == "; the best response c = 0.00 is c = 0, no panel of its own"
+    apart = result(0.3)
+    found = decision_findings(apart)
+    assert "over the 6 situation x challenger cells (c = 0, 0.25, 0.5, 0.75, 1 and the best response c = 0.30)" in found[0]
+    assert "over 18)" in found[2]
+    assert "at the best-response rate 0.30" in rule(apart)
+    words = decision_views(apart).words
+    assert words["best_panel"] == "" and "shown and counted once" not in words["best_note"]
+
+
 # ---------------------------------------------------------------- the experiment's options
 
 BLUFF_TOML = """

@@ -5,9 +5,11 @@ every turn where the acting seat could bluff is measured by rollouts
 (:mod:`unocli.kernel.bluff_decision`): the round-win value of the +4 now
 (its best colour) minus that of the best other legal card, against a victim
 who challenges with probability c, for c in :data:`RATES` and the best-response
-challenge rate of the grid (its equilibrium's). The positions are grouped by
-situation, the bands of :mod:`unocli.analysis.bluff_play` (the victim's hand,
-the bluffer's own, the +4 included).
+challenge rate of the grid (its equilibrium's), a column of its own only when it
+is not one of the rates (:func:`challengers`: a column of the same probability
+would be the same cells twice, counted twice in every family). The positions
+are grouped by situation, the bands of :mod:`unocli.analysis.bluff_play` (the
+victim's hand, the bluffer's own, the +4 included).
 
 A game gives several positions (a seat holds its +4 over several turns), so a
 cell's interval is clustered by game (CR1 sandwich: the positions' deviations
@@ -38,9 +40,11 @@ from unocli.game.rules import Rules
 from unocli.study.interaction import judge_family
 from unocli.study.stats import Difference, equivalence, holm, t_quantile, t_sf
 
-#: The victim's challenge probabilities measured (the best-response rate is added to them).
+#: The victim's challenge probabilities measured (the best-response rate is added to them when it is not one).
 RATES: tuple[float, ...] = (0.0, 0.25, 0.5, 0.75, 1.0)
 BEST = "best response"
+# A best-response rate this close to one of RATES is that rate (the grid's equilibrium is a mixture's mean).
+SAME_RATE = 1e-9
 #: The own-hand bands of the fine situations (``any`` pools them).
 FINE_OWN = tuple(band for band in OWN_BANDS if band[0] != ANY)
 #: Game indices of the measurement start here: deals no other study of the bluff report plays.
@@ -133,9 +137,17 @@ def situations() -> list[tuple[str, str, int, int, int, int]]:
     return [*cells, (ANY, ANY, 1, BIG, 1, BIG)]
 
 
+def best_column(best: float) -> str | None:
+    """The name of the rate's column whose challenge probability is the best response's, or None (none is)."""
+    return next((f"{c:g}" for c in RATES if math.isclose(c, best, rel_tol=0.0, abs_tol=SAME_RATE)), None)
+
+
 def challengers(best: float) -> list[tuple[str, float]]:
-    """(name, challenge probability) of every column: the rates, then the best response."""
-    return [*((f"{c:g}", c) for c in RATES), (BEST, best)]
+    """(name, challenge probability) of every column: the rates, then the best response when its probability is not
+    already a column's (:func:`best_column`): each distinct probability is read, shown, counted and adjusted for
+    once."""
+    rates = [(f"{c:g}", c) for c in RATES]
+    return rates if best_column(best) is not None else [*rates, (BEST, best)]
 
 
 def _cells(sub: pd.DataFrame, budget: int, best: float):

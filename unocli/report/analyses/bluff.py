@@ -271,6 +271,8 @@ def decision_views(dec: DecisionResult) -> Views:
         "decision_n": ", ".join(f"{fmt.count(int(r.n_positions))} positions under {r.field}" for r in every.itertuples()),
         "decision_policies": ", ".join(f"every seat {f}, nobody bluffing" for f in dec.fields),
         "best_rate": f"{dec.best_rate:.2f}",
+        "best_note": text.best_note(dec),
+        "best_panel": text.best_panel(dec),
         "decision_deals": fmt.count(sum(dec.games.values())),
         "decision_budget": str(dec.budget),
     }

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from unocli.analysis.bluff_decision import BEST, FINE_OWN, MIN_GAMES, DecisionResult, challengers
+from unocli.analysis.bluff_decision import BEST, FINE_OWN, MIN_GAMES, DecisionResult, best_column, challengers
 from unocli.analysis.bluff_grid import Grid
 from unocli.analysis.bluff_play import ANY, CHALLENGE_RESET, CHALLENGERS, NEXT_BANDS
 from unocli.analysis.bluff_situations import SituationResult
@@ -145,6 +145,8 @@ def _where(cells: list[tuple[str, str]]) -> str:
 def _rate_text(names: list[str], best: float) -> str:
     words = [RATE_WORDS[float(n)] for n in names if n != BEST]
     rates = (words[0] if len(words) == 1 else f"{words[0]} to {words[-1]}") if words else ""
+    if best_column(best) in names:  # the best response is one of these rates, never a column of its own
+        rates += f" (the best-response rate {best:.2f}{' among them' if len(words) > 1 else ''})"
     extra = [f"at the best-response rate {best:.2f}"] if BEST in names else []
     return " and ".join(t for t in [rates and f"who challenges {rates}", *extra] if t)
 
@@ -215,6 +217,29 @@ def rule_values(dec: DecisionResult) -> str:
     )
 
 
+def challenger_text(dec: DecisionResult) -> str:
+    """The decision table's challenger columns in words: the rates, and the best response, a column of its own only
+    when its rate is not one of them (else that column: never the same cells twice)."""
+    rates = ", ".join(name for name, _ in challengers(dec.best_rate) if name != BEST)
+    same = best_column(dec.best_rate)
+    if same is None:
+        return f"c = {rates} and the best response c = {dec.best_rate:.2f}"
+    return f"c = {rates}; the best response c = {dec.best_rate:.2f} is the c = {same} column, counted once"
+
+
+def best_note(dec: DecisionResult) -> str:
+    """The decision table's note on its best-response column: the grid's equilibrium rate, or the rate's column it is."""
+    same = best_column(dec.best_rate)
+    said = f"The best response c = {dec.best_rate:.2f} is the equilibrium challenge rate of the grid below"
+    return f"{said}." if same is None else f"{said}: the column c={same}, shown and counted once."
+
+
+def best_panel(dec: DecisionResult) -> str:
+    """The decision chart's words on the best response when its rate is one of the rates (then it has no panel), or ''."""
+    same = best_column(dec.best_rate)
+    return "" if same is None else f"; the best response c = {dec.best_rate:.2f} is c = {same}, no panel of its own"
+
+
 def decision_findings(dec: DecisionResult) -> list[str]:
     out = []
     for f in dec.fields:
@@ -222,7 +247,8 @@ def decision_findings(dec: DecisionResult) -> list[str]:
         words = pd.Series(decision_answers(cells))
         counts = verdict_counts(words, words.drop_duplicates())
         out.append(
-            f"At the decision under `{f}`, {advice(dec, f)}; over the {len(cells)} situation x challenger cells: {counts} "
+            f"At the decision under `{f}`, {advice(dec, f)}; over the {len(cells)} situation x challenger cells "
+            f"({challenger_text(dec)}): {counts} "
             f"(margin +/-{fmt.num(dec.margin_pp)} pp of round wins; a position's value is the +4 now minus the best other "
             "card, not a policy's effect divided by its bluffs)."
         )
