@@ -351,7 +351,7 @@ def test_seat_advantage_field_differences_paired_on_the_deals(files, ctx):
     row = table[(table["role"] == "first") & (table["players"] == 4) & (table["field_a"] == "random")].iloc[0]
     assert row["difference"] == by_pair[("random", "basic")].diff  # the last size checked above is 4
     answer = section.intro.split("\n\n")[0]
-    assert len(answer.split()) < 80 and "is shown at no table size (30 matches)" in answer
+    assert len(answer.split()) < 80 and "is shown at no table size under every field at once (30 matches)" in answer
     assert "not tested" not in answer + " ".join(section.findings)
 
 
@@ -571,12 +571,19 @@ def test_matches_even_the_seats_out_only_from_every_seats_equivalence_verdict():
     from types import SimpleNamespace
 
     rows = [(p, s, "equivalent") for p in (2, 4) for s in range(p)]
-    frame = pd.DataFrame(rows, columns=["players", "seat", "edge_verdict"]).assign(n=200000)
-    result = SimpleNamespace(matches=frame, exp=SimpleNamespace(margins={"win_share_pp": 0.5}))
+    frame = pd.DataFrame(rows, columns=["players", "seat", "edge_verdict"]).assign(n=200000, field="a")
+    frame = frame.assign(chi2_p_holm=1.0, edge_sim_low=-0.003, edge_sim_high=0.003)
+    result = SimpleNamespace(matches=frame, exp=SimpleNamespace(margins={"win_share_pp": 0.5}), names=("a",))
     assert "Over whole matches the seats even out" in seat_advantage._even_text(result)
     frame.loc[(frame["players"] == 4) & (frame["seat"] == 3), "edge_verdict"] = "undecided"
     text = seat_advantage._even_text(result)
     assert "even out:" not in text and "is shown at 2 (200,000 matches)" in text
+    # two fields: the claim is of every field at once, and a field that shows it at more sizes is named (field b
+    # is equivalent at 2 and 4; it said "shown at 2" as if of every field, and nothing of b's 4)
+    b = frame.assign(field="b", edge_verdict="equivalent")
+    two = SimpleNamespace(matches=pd.concat([frame, b]), exp=result.exp, names=("a", "b"))
+    text = seat_advantage._even_text(two)
+    assert "is shown at 2 under every field at once (200,000 matches; under one field: `b` at 2, 4)." in text
 
 
 def _wilson_by_hand(share: float, n: int, level: float) -> tuple[float, float]:

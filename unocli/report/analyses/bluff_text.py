@@ -194,6 +194,12 @@ def _span(dec: DecisionResult, challenger: str) -> str:
     return ends[0][0] if len(every) == 1 else "{} ({}) to {} ({})".format(*ends[0], *ends[1])
 
 
+def _positions(dec: DecisionResult) -> str:
+    """ "n = 154,007 positions under random, ..." (every position of each field, pooled over situations)."""
+    every = _rows(dec.table, next_hand=ANY, challenger="0").drop_duplicates("field")
+    return "n = " + ", ".join(f"{fmt.count(int(r.n_positions))} positions under {r.field}" for r in every.itertuples())
+
+
 def rule(dec: DecisionResult) -> str:
     """The rule a player can use (under ~80 words): one clause for the fields whose advice agrees, and where it does
     not, what the fields' interactions say. Its values over every position follow in :func:`rule_values`."""
@@ -213,7 +219,7 @@ def rule_values(dec: DecisionResult) -> str:
     """The rule's evidence in one sentence: the +4 now minus the best other card over every position."""
     return (
         f"Over every position the +4 now minus the best other card is {_span(dec, '0')} of round wins if never "
-        f"challenged, {_span(dec, '1')} if always (simultaneous intervals over the decision table)."
+        f"challenged, {_span(dec, '1')} if always (simultaneous intervals over the decision table; {_positions(dec)})."
     )
 
 
@@ -432,7 +438,8 @@ def grid_findings(g: Grid, exp: Experiment) -> list[str]:
         f"Against opponents who always challenge (c={g.cvals[-1]:g}), the same bluffing changes it by {always}.",
         _break_even(g),
         f"A bluff is caught about as often as it is challenged (share caught at c={g.cvals[half]:g}: "
-        f"{fmt.share(g.per_bluff['caught'].iloc[half], 0)}): a caught bluff costs the bluffer 4 cards, an uncaught one "
+        f"{fmt.share_ci(*g.per_bluff[['caught', 'caught_low', 'caught_high']].iloc[half], 0)}, block-bootstrap 95%, "
+        f"n = {fmt.count(g.deals)} deals per cell): a caught bluff costs the bluffer 4 cards, an uncaught one "
         "costs the victim 4, so counted in cards alone a bluff breaks even at a challenge rate of one half.",
         "A bluff does not add a +4 to the game: it plays earlier a card the honest twin keeps for when it holds nothing "
         "of the current colour, and then plays anyway. What that is worth at one decision is in the decision table.",

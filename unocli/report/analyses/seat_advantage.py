@@ -143,9 +143,9 @@ def _answer(r: SeatAdvantageResult) -> str:
                 parts.append(f"{who} wins {kind.replace('fair', 'the fair share 1/n')} {where}{read}{some}.")
     mid = 4 if 4 in r.exp.players else r.exp.players[0]
     at = r.table[r.table["players"] == mid].set_index("field")
-    shares = ", ".join(f"{fmt.share(at.loc[f, 'first_player_share'], 1)} `{f}`" for f in r.names)
+    shares = ", ".join(f"{fmt.share_ci(*at.loc[f, ['first_player_share', 'ci_low', 'ci_high']], 1)} `{f}`" for f in r.names)
     text = f"**Answer.** At {mid} players the first player wins {shares} of rounds (fair {fmt.share(1 / mid)}; "
-    text += f"n = {fmt.count(r.rounds[mid])} each). "
+    text += f"95% CI, n = {fmt.count(r.rounds[mid])} each). "
     return text + (" ".join(parts) if parts else f"No role's share differs from 1/n under any field{read}.") + _even_text(r)
 
 
@@ -157,7 +157,10 @@ def _even_text(r: SeatAdvantageResult) -> str:
     even, margin = even_sizes(m), fmt.num(r.exp.margins["win_share_pp"])
     if len(even) == len(set(m["players"])):
         return f" Over whole matches the seats even out: every seat within +/-{margin} pp of 1/n (equivalence) at every size."
-    shown = f"{_listed(even)} ({fmt.count(m['n'].min())} matches)"
+    every = " under every field at once" if len(r.names) > 1 else ""
+    alone = [f"`{f}` at {', '.join(map(str, e))}" for f in r.names for e in [evenness(m, f).even] if e and e != even]
+    some = f"; under one field: {'; '.join(alone)}" if alone and every else ""
+    shown = f"{_listed(even)}{every} ({fmt.count(m['n'].min())} matches{some})"
     return f" That whole matches even the seats out (every seat within +/-{margin} pp of 1/n) is shown at {shown}."
 
 
