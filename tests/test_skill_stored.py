@@ -98,6 +98,21 @@ def test_a_change_from_two_made_up_ladders_matches_the_hand_calculation(tmp_path
     assert lead["ratio"] == pytest.approx(0.75) and lead["ratio_high"] == pytest.approx(0.75 * math.exp(1.962937 * se), abs=2e-6)
 
 
+def test_a_best_player_whose_lead_interval_includes_0_is_named_as_a_point_estimate_only(tmp_path) -> None:
+    root = tmp_path / "ladders"
+    _ladder(root, "official", rel=0.5, lead=40, share=0.02, rating=0.4)
+    _ladder(root, "stacking", rel=0.6, lead=30, share=0.03, rating=0.5)
+    skill = root / "stacking-2" / "skill.csv"  # its lead over smart: rounds to lead infinite at the top, gap reaches 0
+    skill.write_text(skill.read_text().replace("lead_second,round,l,99,50,200,", "lead_second,round,l,99,50,inf,"))
+    m = skill_stored.measure(root, [_wanted("official"), _wanted("stacking")], "official", 1.2)
+    cells = m.cells.set_index("rules")
+    assert cells.loc["official", "second"] == "smart" and bool(cells.loc["official", "best_clear"])
+    assert not bool(cells.loc["stacking", "best_clear"])
+    text = best_players(m)
+    assert "by a rating gap whose 95% interval excludes 0 in 1 of the 2 cells" in text
+    assert "in the other one (stacking at 2 players, over `smart`) that interval includes 0" in text
+
+
 def test_the_lead_log_standard_error_is_the_numerical_derivative_of_its_normal_approximation() -> None:
     def log_m(gap: float) -> float:
         p = 1 / (1 + math.exp(-gap))

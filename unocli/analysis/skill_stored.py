@@ -41,6 +41,15 @@ error) times the derivative of the log of the lead's normal approximation,
 A measure that rests on the best player (the relative skill, the rounds to
 lead) is compared only between cells whose lone players are the same, so a
 cell rated without ``search`` is never set against one rated with it.
+
+*Whether the best is clearly best.* "The best player" is the highest point
+estimate; whether its lead is more than noise is read from the ladder's own
+interval of the rating gap to the next-rated player (its ``lead_second`` row:
+the rounds to lead are infinite at the upper end exactly when that gap's 95%
+interval reaches 0, :func:`unocli.study.ladder_skill.lead_rows`).
+:func:`search_gaps` reads every stored ladder under a folder for the gap of
+``search`` over each scripted or tuned player, for reports that say how far
+scripted play is from the strongest the ladders rate.
 """
 
 from __future__ import annotations
@@ -57,6 +66,7 @@ import pandas as pd
 from unocli.analysis.skill import Plan, Runner
 from unocli.analysis.skill_ladder import LadderMeasures, ratio_table
 from unocli.errors import ConfigError
+from unocli.game.policies import is_searching
 from unocli.game.rules import PRESETS as RULE_PRESETS
 from unocli.study.arm import TableSpec, expand_spec, parse_policy
 from unocli.study.ladder import ANCHOR, fit, plan_tables, play_ladder, play_tables
@@ -67,6 +77,8 @@ MARK = "<!-- written by unocli ladder -->"  # unocli.report.ladder.MARK (not imp
 #: The measures, in the order of the changes table; those resting on the best player need the same lone players.
 MEASURES = ("relative_skill", "share_round", "share_match", "lead_round", "lead_match")
 BEST_DEPENDENT = ("relative_skill", "lead_round")
+SEARCHER = "search:budget=512"  # the shipped ladders' strongest search (sims/ladder.sh)
+LEADS = ("lead_second", "lead")  # the key of a rounds-to-lead row against the second (``lead``: a folder without keys)
 
 
 @dataclass(frozen=True)
@@ -225,6 +237,7 @@ def read_cell(root: Path, wanted: Wanted) -> tuple[dict[str, Any], dict[str, Log
         row |= {"relative_skill": math.nan, "relative_skill_low": math.nan, "relative_skill_high": math.nan}
         row |= {"best": best["policy"], "bound": bounds["policy"].iloc[0] if len(bounds) else ""}
     row |= _level(rounds, ratings, "round", logs, folder)
+    row |= _second(rounds, str(row["best"]))
     match_file = folder / "match-ratings.csv"
     if len(matches) and match_file.is_file():
         mratings = pd.read_csv(match_file)
@@ -233,6 +246,16 @@ def read_cell(root: Path, wanted: Wanted) -> tuple[dict[str, Any], dict[str, Log
     else:
         row |= {f"{k}_match{s}": math.nan for k in ("share", "lead") for s in ("", "_low", "_high")} | {"best_match": ""}
     return row, logs
+
+
+def _second(rounds: pd.DataFrame, best: str) -> dict[str, Any]:
+    """The next-rated player after ``best`` and whether the rating gap's 95% interval excludes 0 (``clear``: NaN
+    when the ladder stores no such row): the upper end of its rounds to lead is infinite exactly when it reaches 0."""
+    lead = rounds[rounds["key"].isin(LEADS) & (rounds["better"] == best) & (rounds["other"] != ANCHOR)]
+    if not len(lead):
+        return {"second": "", "best_clear": math.nan}
+    r = lead.iloc[0]
+    return {"second": r["other"], "best_clear": bool(math.isfinite(float(r["high"])))}
 
 
 def _from_interval(r: pd.Series) -> Log:
@@ -406,4 +429,66 @@ def wanted(exp: Plan) -> list[Wanted]:
                 )
             robin = tuple(expand_spec(s, table.rules, p, table.policies) for s in exp.options["ladder_policies"])
             out.append(Wanted(arm.name, table.rules, p, robin, table.policies.path if table.policies else None, table))
+    return out
+
+
+@dataclass(frozen=True)
+class Gap:
+    """A searching player's rating gap over one scripted or tuned player in one stored ladder, and what its 95%
+    interval shows: ``sign`` +1 (above 0), -1 (below) or 0 (it includes 0). ``exact``: the ladder's own interval
+    (its rounds-to-lead row for the pair, from the cluster-robust covariance); else the worst case over the two
+    ratings' unknown correlation, ``gap -/+ Z95 (se_a + se_b)``, which holds whatever the correlation is."""
+
+    ladder: str  # the folder's name, <rules>-<players>
+    other: str
+    gap: float
+    sign: int
+    exact: bool
+
+
+def search_gaps(root: Path, searcher: str = SEARCHER) -> dict[str, list[Gap]]:
+    """Per stored ladder under ``root`` (by folder name, sorted) the gaps of ``searcher`` over every scripted or
+    tuned player it rates. A folder that is no ladder's, cannot be read or does not rate ``searcher`` is left out;
+    a missing ``root`` gives none."""
+    try:
+        folders = sorted(p for p in root.iterdir() if p.is_dir())
+    except OSError:
+        return {}
+    out = {}
+    for folder in folders:
+        try:
+            gaps = _gaps(folder, searcher)
+        except (OSError, ValueError, KeyError, TypeError, IndexError, ConfigError):
+            continue  # not a ladder this can read: say nothing of it
+        if gaps:
+            out[folder.name] = gaps
+    return out
+
+
+def _gaps(folder: Path, searcher: str) -> list[Gap]:
+    if MARK not in (folder / "README.md").read_text(encoding="utf-8", errors="replace"):
+        return []
+    ratings, skill = pd.read_csv(folder / "ratings.csv"), _skill_rows(folder)
+    if "bound" in ratings:
+        ratings = ratings[~ratings["bound"].astype(bool)]
+    mine = ratings[ratings["policy"] == searcher]
+    if len(mine) != 1:
+        return []
+    s = mine.iloc[0]
+    leads = skill[(skill["level"] == "round") & skill["key"].isin(LEADS)]
+    out = []
+    for t in ratings[~ratings["policy"].astype(str).map(is_searching)].itertuples():
+        gap = float(s["rating"]) - float(t.rating)
+        pair = leads[leads["better"].isin([searcher, t.policy]) & leads["other"].isin([searcher, t.policy])]
+        if len(pair):  # the ladder's own interval: the rounds to lead are infinite at the top when it reaches 0
+            r = pair.iloc[0]
+            clear = math.isfinite(float(r["high"]))
+            sign = 0 if not clear else (1 if r["better"] == searcher else -1)
+            out.append(Gap(folder.name, str(t.policy), gap, sign, True))
+        else:
+            half = Z95 * (float(s["se"]) + float(t.se))
+            sign = 1 if gap - half > 0 else (-1 if gap + half < 0 else 0)
+            out.append(Gap(folder.name, str(t.policy), gap, sign, False))
+    if any(not math.isfinite(g.gap) for g in out):
+        return []
     return out

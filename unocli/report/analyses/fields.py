@@ -23,12 +23,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from pathlib import Path
 
+from unocli.analysis import skill_stored
 from unocli.analysis.fields import field_interactions as field_interactions  # re-exported
 from unocli.analysis.fields import interactions_frame as interactions_frame
+from unocli.analysis.skill_stored import SEARCHER
 from unocli.errors import ConfigError
 from unocli.files import display_path
 from unocli.game.policies import is_searching
+from unocli.report import fmt
 from unocli.report.experiment import ArmSpec, Experiment
 from unocli.report.options import policy_list
 from unocli.study.arm import has_placeholders, template_name
@@ -131,15 +135,69 @@ def templates_text(exp: Experiment, option: str = "fields") -> str:
     return "".join(out)
 
 
-def strength_text(exp: Experiment, option: str = "fields") -> str:
-    """A sentence when no field searches: the findings are measured under scripted play, not the strongest player."""
+#: The shipped ladders (sims/ladder.sh) in a source checkout; absent from an installed wheel (the sentence says less).
+LADDERS = Path(__file__).resolve().parents[3] / "reports" / "ladder"
+
+
+def strength_text(exp: Experiment, option: str = "fields", ladders: Path = LADDERS) -> str:
+    """A sentence when no field searches: the findings are measured under scripted play only, and how the stored
+    ladders under ``ladders`` rate `search` at budget 512 against every scripted and tuned player, by the interval
+    of the rating gap (:func:`search_standing`)."""
     if any(is_searching(spec) for spec in field_specs(exp, option).values()):
         return ""
+    standing = search_standing(ladders)
+    if not standing:
+        return (
+            " No field here searches, so these findings are measured under scripted play only (the house rules are "
+            f"also played under `{SEARCHER}`: sims/house-rules-search.toml)."
+        )
     return (
-        " No field here searches: `search` at budget 512, the strongest player unocli has, rates above every scripted "
-        "and tuned player in every shipped ladder (reports/ladder/), so these findings are measured under scripted "
-        "play only (the house rules are also played under `search`: sims/house-rules-search.toml)."
+        f" No field here searches, so these findings are measured under scripted play only: {standing} The house "
+        "rules are also played under `search`: sims/house-rules-search.toml."
     )
+
+
+def search_standing(ladders: Path) -> str:
+    """How the stored ladders rate `search` at budget 512 against every scripted and tuned player: in how many every
+    gap's 95% interval lies above 0, and which ladders have one that includes 0 or lies below it; empty when no
+    ladder under ``ladders`` rates it or can be read (:func:`unocli.analysis.skill_stored.search_gaps`)."""
+    gaps = skill_stored.search_gaps(ladders)
+    if not gaps:
+        return ""
+    shipped = ladders == LADDERS
+    where = "reports/ladder" if shipped else display_path(ladders)
+    kind = "shipped" if shipped else "stored"
+    above = [k for k, g in gaps.items() if all(x.sign > 0 for x in g)]
+    below = [k for k, g in gaps.items() if any(x.sign < 0 for x in g)]
+    unclear = [k for k in gaps if k not in above and k not in below]
+    if len(gaps) == 1:
+        rated = f"the one {kind} ladder that rates it ({where}/)"
+        count = rated if above else f"none of {rated}"
+    else:
+        rated = f"the {fmt.count(len(gaps))} {kind} ladders that rate it ({where}/)"
+        count = f"each of {rated}" if len(above) == len(gaps) else f"{fmt.count(len(above))} of {rated}"
+    text = f"`{SEARCHER}` rates above every scripted and tuned player by a rating gap whose 95% interval excludes 0 in " + count
+    alone = bool(above) and not (unclear and below)  # one kind of exception after some above: "the other N"
+    parts = []
+    if unclear:
+        parts.append(f"in {_ladders(unclear, alone)} the interval of its gap over at least one of them includes 0")
+    if below:
+        parts.append(f"in {_ladders(below, alone)} it rates below at least one of them by an interval that excludes 0")
+    worst = [k for k in unclear if all(not x.exact for x in gaps[k] if x.sign <= 0)]
+    if worst:
+        its = "that ladder stores" if len(worst) == 1 else "those ladders store"
+        parts.append(
+            f"for {', '.join(worst)} that interval is the worst case over the two ratings' unknown correlation, as "
+            f"{its} no interval of that gap"
+        )
+    return text + ("; " + "; ".join(parts) if parts else "") + "."
+
+
+def _ladders(names: list[str], other: bool) -> str:
+    """ "official-4", "the other one (official-4)", "2 (official-4, stacking-4)" or "the other 2 (...)"."""
+    if len(names) == 1:
+        return f"the other one ({names[0]})" if other else names[0]
+    return ("the other " if other else "") + f"{fmt.count(len(names))} ({', '.join(names)})"
 
 
 def on_field(policy: str, field: str) -> str:

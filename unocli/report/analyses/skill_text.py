@@ -226,7 +226,7 @@ def best_players(m: LadderMeasures) -> str:
         f"The ladders are the stored ones ({', '.join(dict.fromkeys(c['source'].str.rsplit('/', n=1).str[0]))}/, seed "
         f"{', '.join(str(s) for s in dict.fromkeys(c['seed']))}): their measures are read, not played again (only their "
         "round robin is, to pair the changes below). Their best player, per round: "
-        f"{with_search} of the {int(c['searched'].sum())} cells that rate `search`. "
+        f"{with_search} of the {int(c['searched'].sum())} cells that rate `search`. " + clear_leads(c)
     )
     if lacking:
         bests = ", ".join(f"`{r.best}`" for r in c[~c["searched"].astype(bool)].itertuples())
@@ -237,6 +237,26 @@ def best_players(m: LadderMeasures) -> str:
             f"{its} rounds to lead are measured with a weaker best player and not compared with the official rules'. "
         )
     return text
+
+
+def clear_leads(c: pd.DataFrame) -> str:
+    """In how many stored cells the best player's lead over the next-rated one has a 95% interval that excludes 0,
+    naming the others (their best is the highest point estimate only); empty where the ladders store no such gap."""
+    if "best_clear" not in c:
+        return ""
+    known = c[c["best_clear"].notna()]
+    if known.empty:
+        return ""
+    unclear = known[~known["best_clear"].astype(bool)]
+    text = (
+        "The best leads the next-rated player by a rating gap whose 95% interval excludes 0 in "
+        f"{len(known) - len(unclear)} of the {len(known)} cells"
+    )
+    if unclear.empty:
+        return text + ". "
+    named = "; ".join(f"{r.rules} at {r.players} players, over `{r.second}`" for r in unclear.itertuples())
+    other = "the other one" if len(unclear) == 1 else f"the other {len(unclear)}"
+    return text + f"; in {other} ({named}) that interval includes 0: the best is the highest point estimate only. "
 
 
 def pairing(ch: pd.DataFrame) -> str:
