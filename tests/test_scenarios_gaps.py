@@ -355,3 +355,28 @@ def test_s8_upper_bounds_of_the_match_fields(field, high):
         Rules(**{field: high + 1})
     with pytest.raises(ConfigError, match=field):
         Rules().replace(**{field: high + 1})
+
+
+# ================================================================ §13 trust_if_lacked under stacking
+
+
+@pytest.mark.parametrize(("stack", "pending", "hand_after"), [(1.0, 8, ["Y1", "Y2"]), (0.0, 0, None)])
+def test_s13_trust_if_lacked_does_not_challenge_and_leaves_stacking_to_stack(stack, pending, hand_after):
+    """§13 Responding with `knobs`: "the first of these rules that applies decides: `trust_if_lacked` (do not
+    challenge) ... If it does not challenge and holds stackable cards, it stacks when the pending penalty is at
+    least `stack_from`, with probability `stack`, ... otherwise it accepts." Seat 0, seen lacking red, plays an
+    honest +4 on red; the victim (challenge 1, trusting) never challenges: with stack 1 it stacks its own +4 (the
+    penalty grows 4 -> 8 and passes on, its hand Y1 Y2), with stack 0 it accepts and draws the 4."""
+    victim = DET.replace(trust_if_lacked=True, challenge=1.0, stack=stack)
+    rnd = position(
+        ["W+4 G1 G2", "W+4 Y1 Y2", "B1 B2 B3"], "R5", "Y3 Y4 Y5 Y6 Y7 Y8 Y9 B9 B8", stacking="same", pols=[DET, victim, DET]
+    )
+    rnd.lacks[0] = RED
+    rnd.step()  # seat 0: an honest +4 on red (it holds no red), its lacked colour red
+    assert rnd.plus4.lacked and rnd.pending == 4
+    rnd.step()  # seat 1 faces the pending +4
+    assert rnd.stats.challenges == 0
+    if hand_after is not None:
+        assert plays(rnd)[-1] == (1, "W+4", "stacked") and rnd.pending == pending and hand(rnd, 1) == hand_after
+    else:
+        assert plays(rnd)[-1] == (0, "W+4", "hand") and rnd.pending == 0 and len(hand(rnd, 1)) == 3 + 4
