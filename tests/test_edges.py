@@ -452,3 +452,14 @@ def test_policies_file_on_trace_and_policies_show(tmp_path: Path) -> None:
     assert run("trace", "--policy", "cautious").exit_code == 2  # unknown without the file: a usage error
     f.write_text("[basic]\nbluff = 1.0\n", encoding="utf-8")
     assert "redefines the preset" in one_error_line(run("policies", "show", "basic", "--policies", str(f)))
+
+
+@pytest.mark.parametrize(
+    ("metrics", "said"),
+    [("turns,,cards_drawn", "has an empty name"), ("turns,turns", "names 'turns' twice"), (" turns, turns", "twice")],
+)
+def test_metrics_given_twice_or_empty_are_refused_before_any_game(metrics, said):
+    """--metrics with a name twice printed each row twice (and a report's view of it failed after every game); an
+    empty name between commas was dropped without a word."""
+    result = run("compare", "--games", "10", "--arm", "a: --rules official", "--arm", "b: --rules party", "--metrics", metrics)
+    assert result.exit_code != 0 and said in one_error_line(result)

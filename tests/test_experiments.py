@@ -78,6 +78,7 @@ BAD = [
     (GOOD.replace('policy = "basic"', 'policy = "basic:bluf=0.3"'), "base.policy", "unknown policy knob"),
     (GOOD.replace('policy = "basic"', 'policy = "genius"'), "base.policy", "unknown policy"),
     (GOOD.replace('"win_0"]', '"wins"]'), "metrics", "unknown metric 'wins'"),
+    (GOOD.replace('"win_0"]', '"turns"]'), "metrics", "names 'turns' twice"),
     (GOOD.replace("games = 100", "games = 100\ntarget_error = 0"), "target_error", "positive number"),
     (GOOD.replace("games = 100", "games = 100\ntarget_error = -1.5"), "target_error", "positive number"),
     (GOOD.replace("games = 100", 'games = 100\ntarget_error = "small"'), "target_error", "positive number"),

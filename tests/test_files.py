@@ -237,3 +237,37 @@ def test_writing_into_a_read_only_folder(tmp_path):
             write_text_atomic(folder / "t.txt", "x")
     finally:
         folder.chmod(0o700)
+
+
+# ---------------------------------------------------------------- a command never writes over its own input
+
+
+def test_within_a_command_no_output_is_written_over_a_file_it_read(tmp_path):
+    """Inside inputs_kept (every CLI command) a file read as input may not be written, before the work
+    (check_file_path) or at the end (write_atomic); the file is left as it was. Outside, nothing is remembered."""
+    from unocli.files import check_file_path, inputs_kept
+
+    rules = tmp_path / "house.toml"
+    rules.write_text("stacking = 'plus2'\n", encoding="utf-8")
+    via = tmp_path / "via.toml"
+    via.symlink_to(rules)
+    with inputs_kept():
+        load_rules_file(via)  # read through a link: the file it points to is the input
+        for path in (rules, via):
+            with pytest.raises(ConfigError, match=r"is the rules file this command reads: write elsewhere"):
+                check_file_path(path)
+            with pytest.raises(ConfigError, match=r"is the rules file this command reads"):
+                write_text_atomic(path, "lost")
+        write_text_atomic(tmp_path / "other.toml", "fine")
+    assert rules.read_text(encoding="utf-8") == "stacking = 'plus2'\n" and via.is_symlink()
+    write_text_atomic(rules, "outside a command, a library call may")  # nothing remembered now
+    assert rules.read_text(encoding="utf-8").startswith("outside")
+
+
+def test_a_link_given_as_an_output_file_is_written_where_it_points_and_stays_a_link(tmp_path):
+    target = tmp_path / "target.csv"
+    target.write_text("old", encoding="utf-8")
+    link = tmp_path / "link.csv"
+    link.symlink_to(target)
+    write_text_atomic(link, "new")
+    assert link.is_symlink() and target.read_text(encoding="utf-8") == "new"  # the link was replaced by a file before

@@ -92,3 +92,12 @@ def test_simulate_with_a_target_keeps_every_game(games):
     assert result.target is not None
     assert result.games == result.target.games == len(result.games_frame)
     assert list(result.games_frame["game"]) == list(range(result.games))
+
+
+@pytest.mark.parametrize("target", [1e-300, 5e-324, 1e-200])
+def test_a_tiny_target_error_asks_for_as_many_games_as_allowed_instead_of_overflowing(target):
+    """(half-width / target)^2 of a target of 1e-300 overflows a float (OverflowError, which the CLI called an
+    internal error): the next batch is then the most the rules allow, 3 x the games so far within max_games."""
+    assert next_batch(100, 1.0, target, 10**6) == 300
+    assert next_batch(100, 1.0, target, 150) == 50
+    assert next_batch(100, 1.0, 1e-30, 10**6) == 300  # a small target that does not overflow: the same cap

@@ -150,3 +150,21 @@ def test_the_sample_holds_every_single_knob_change_of_the_base():
         BASIC.replace(bluff=0.5),
     }
     assert neighbours <= sampled and BASIC in sampled and len(sampled) == 8
+
+
+def test_tune_refuses_to_write_its_policy_file_over_an_input_before_any_game(tmp_path):
+    """`tune -o FILE` naming the --policies file it reads (or its own search space) is refused before any game,
+    and the file keeps every policy (it was replaced by the tuned one alone, the others lost)."""
+    from unocli.cli.main import cli as main_cli
+
+    lib = tmp_path / "lib.toml"
+    lib.write_text('[mine]\nbase = "basic"\nbluff = 0.3\n[other]\nbase = "smart"\n', encoding="utf-8")
+    space = tmp_path / "space.toml"
+    space.write_text('base = "basic"\ncandidates = 2\n[knobs]\nbluff = [0.0, 1.0]\n', encoding="utf-8")
+    before = {p: p.read_text(encoding="utf-8") for p in (lib, space)}
+    common = [str(space), "--first", "10", "--max-deals", "20", "--fresh", "100", "--local-steps", "0", "-q"]
+    for out, what in ((lib, "policy file"), (space, "search space")):
+        result = CliRunner().invoke(main_cli, ["tune", *common, "--policies", str(lib), "--field", "mine", "-o", str(out)])
+        assert result.exit_code != 0 and f"is the {what} this command reads" in result.output, result.output
+        assert "Result:" not in result.output  # refused before the search
+    assert {p: p.read_text(encoding="utf-8") for p in (lib, space)} == before

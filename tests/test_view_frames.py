@@ -388,3 +388,18 @@ def test_a_lines_view_captions_its_own_sample_size_when_it_names_one(tmp_path):
     said = []
     kinds.declared(exp.views, exp, _frame(), kinds.Setup(lambda *a, **k: said.append(k) or "cap", "official"))
     assert said == [{"n": "100 matches each"}, {}]
+
+
+@pytest.mark.parametrize(
+    ("template", "said"),
+    [("{mean:>99999999}", "wider than 999 characters"), ("{mean:.5000f}", "wider than 999"), ("{mean", "not a template")],
+)
+def test_a_format_column_asking_for_a_huge_field_is_refused_when_the_file_is_loaded(tmp_path, template, said):
+    """One edit of a format column's template ({mean:>99999999}) wrote a 600 MB README and index.html after every
+    game was played; a width or precision over 999, or a template Python cannot read, is refused at load."""
+    path = tmp_path / "v.toml"
+    path.write_text(HEAD + f'[[view]]\nkind = "table"\noptions = {{ columns = [["h", "format", "{template}"]] }}\n')
+    with pytest.raises(ConfigError, match=said):
+        load_experiment(path)
+    path.write_text(HEAD + '[[view]]\nkind = "table"\noptions = { columns = [["h", "format", "{mean:>10.2f}"]] }\n')
+    assert load_experiment(path).views[0].options["columns"][0][2] == "{mean:>10.2f}"

@@ -9,7 +9,9 @@
   naming the file.
 - :func:`write_atomic` / :func:`write_text_atomic`: the one writer of outputs
   that must never be left half-written (tables, baselines): a temporary file in
-  the same folder, flushed to disk, then renamed over the target.
+  the same folder, flushed to disk, then renamed over the target (a link's
+  target: the link stays). Within :func:`inputs_kept` (every CLI command) no
+  output may be written over a file the command read.
 - :func:`check_table_path` / :func:`write_table`: tables as Parquet or CSV.
 """
 
@@ -23,7 +25,9 @@ import secrets
 import stat
 import sys
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -41,6 +45,35 @@ TABLE_SUFFIXES = (".parquet", ".csv")
 MAX_INPUT_BYTES = 16 * 2**20  # the largest input file read: the shipped ones are under 40 KB
 MAX_DEPTH = 32  # lists and tables nested deeper than any unocli file needs (a baseline nests 5 deep)
 _LONG_NUMBER = re.compile(rf"\d{{{(sys.get_int_max_str_digits() or 4300) + 1},}}")  # what int() refuses to read
+
+
+# The files read so far by the command running (None: outside inputs_kept, nothing is remembered).
+_INPUTS: ContextVar[dict[str, str] | None] = ContextVar("unocli_inputs", default=None)
+
+
+@contextmanager
+def inputs_kept() -> Iterator[None]:
+    """Within the block every file :func:`read_text` reads is remembered, and :func:`check_file_path` and
+    :func:`write_atomic` refuse to write over one of them: a command's output never replaces its own input (a
+    tuned policies file written over the policies file it read, a table over the experiment file)."""
+    token = _INPUTS.set({})
+    try:
+        yield
+    finally:
+        _INPUTS.reset(token)
+
+
+def _input_named(path: Path) -> str | None:
+    """What ``path`` was read as by this command ("policies file"), or None."""
+    read = _INPUTS.get()
+    return None if not read else read.get(os.path.realpath(path))
+
+
+def _refuse_input(path: Path, option: str = "") -> None:
+    """Refuse to write ``path`` when this command read it as an input."""
+    what = _input_named(path)
+    if what:
+        raise ConfigError(f"{option or 'output file'} {str(path)!r} is the {what} this command reads: write elsewhere")
 
 
 def read_text(path: str | Path, what: str, error: type[ConfigError] = ConfigError) -> str:
@@ -79,6 +112,9 @@ def read_text(path: str | Path, what: str, error: type[ConfigError] = ConfigErro
         raise error(f"{name} is larger than {MAX_INPUT_BYTES // 2**20} MB, far more than any unocli input file needs")
     if b"\0" in data:
         raise error(f"{name} is a binary file, not text")
+    read = _INPUTS.get()
+    if read is not None:
+        read.setdefault(os.path.realpath(p), what)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -174,15 +210,18 @@ def write_atomic(path: str | Path, write: Callable[[Path], object]) -> Path:
     ``open`` would create ``path``; ``tempfile.mkstemp`` would give 0600), is
     flushed to disk before the rename, and is removed on any error, so a failure
     leaves any previous ``path`` as it was. Errors become a ConfigError sentence
-    (an interrupt is re-raised as it is, after the clean-up).
+    (an interrupt is re-raised as it is, after the clean-up). A symbolic link is
+    written where it points, and stays a link.
     """
     p = Path(path)
-    parent = p.parent
+    target = Path(os.path.realpath(p)) if p.is_symlink() else p
+    parent = target.parent
     if not parent.is_dir():
         raise ConfigError(f"cannot write {str(p)!r}: the folder {str(parent)!r} does not exist")
-    if p.is_dir():
+    if target.is_dir():
         raise ConfigError(f"cannot write {str(p)!r}: it is a folder")
-    tmp = _create_temp(p)
+    _refuse_input(p)
+    tmp = _create_temp(target)
     try:
         write(tmp)
         fd = os.open(tmp, os.O_RDONLY)
@@ -190,7 +229,7 @@ def write_atomic(path: str | Path, write: Callable[[Path], object]) -> Path:
             os.fsync(fd)
         finally:
             os.close(fd)
-        os.replace(tmp, p)
+        os.replace(tmp, target)
     except BaseException as exc:
         tmp.unlink(missing_ok=True)
         if not isinstance(exc, Exception):
@@ -267,6 +306,7 @@ def check_file_path(path: str | Path, suffixes: tuple[str, ...] = (), what: str 
     _check_folder_exists(p, parent)
     if p.is_dir():
         raise ConfigError(f"cannot write {str(p)!r}: it is a folder")
+    _refuse_input(p, what)
     if p.exists() and not os.access(p, os.W_OK):
         raise ConfigError(f"cannot write {str(p)!r}: permission denied")
     _probe(p)

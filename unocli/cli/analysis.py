@@ -104,7 +104,16 @@ def _apply_arm_option(table: TableSpec, option: str, value: str, text: str) -> T
 
 
 def _metrics(text: str | None) -> tuple[str, ...] | None:
-    return tuple(m.strip() for m in text.split(",") if m.strip()) if text else None
+    """``--metrics A,B``: the names in order; an empty name or one given twice is refused (each would be a row)."""
+    if not text:
+        return None
+    names = tuple(m.strip() for m in text.split(","))
+    if "" in names:
+        raise ConfigError(f"--metrics {text!r} has an empty name: write A,B,... with one metric between commas")
+    twice = next((m for i, m in enumerate(names) if m in names[:i]), None)
+    if twice is not None:
+        raise ConfigError(f"--metrics {text!r} names {twice!r} twice")
+    return names
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from unocli.cli.options import (
     set_option,
 )
 from unocli.environment import check_environment
+from unocli.files import inputs_kept
 from unocli.game.policies import PRESETS as POLICY_PRESETS
 from unocli.game.policies import SEARCH_PRESETS, Policy, describe_knobs, parse_policy_spec
 from unocli.game.rules import PRESETS as RULE_PRESETS
@@ -61,12 +62,14 @@ class _Cli(UnoGroup):
 
 @click.group(cls=_Cli, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", prog_name="unocli", message="%(prog)s %(version)s")
-def cli() -> None:
+@click.pass_context
+def cli(ctx: click.Context) -> None:
     """unocli: settle Uno rule debates with evidence.
 
     Simulate Uno under the official rules and house rules, with scripted
     players, and narrate any single game move by move.
     """
+    ctx.with_resource(inputs_kept())  # no command writes its output over a file it read
 
 
 _gc_paused = False

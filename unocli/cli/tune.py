@@ -154,18 +154,18 @@ def tune_cmd(
     from unocli.study import tune as tuning
     from unocli.study import tune_file
 
-    # Refuse an unwritable destination before any game is played.
+    extra = load_extra_policies(policies_file)
+    rules = build_rules(rules_spec, sets, players)
+    field_policy = parse_policy_spec(field_spec, extra)
+    table = tuning.Table(rules, field_policy, seed, make_backend(backend, scheduler), match=objective == "match")
+    search_space = tuning.SearchSpace.load(space, extra)
+    # Refuse an unwritable destination, or one of the files just read, before any game is played.
     if out is not None:
         check_file_path(out, (".toml",), "policy file")
     if chart_path is not None:
         check_file_path(chart_path, (".png", ".svg"), "chart")
     if table_path is not None:
         check_table_path(table_path)
-    extra = load_extra_policies(policies_file)
-    rules = build_rules(rules_spec, sets, players)
-    field_policy = parse_policy_spec(field_spec, extra)
-    table = tuning.Table(rules, field_policy, seed, make_backend(backend, scheduler), match=objective == "match")
-    search_space = tuning.SearchSpace.load(space, extra)
     if not quiet:
         click.echo(
             f"Searching {search_space.size:,} settings of {len(search_space.knobs)} knobs around {search_space.base}"

@@ -458,8 +458,10 @@ def _metrics(g: _Getter, raw: dict[str, Any], known: tuple[str, ...]) -> tuple[s
     metrics = raw.get("metrics", ["turns", "cards_drawn", "win_0"])
     if not isinstance(metrics, list) or not metrics:
         raise g.where.error("metrics", "must be a non-empty list of metric names")
-    for m in metrics:
+    for i, m in enumerate(metrics):
         g.where.one_of(m, known, "metrics", "metric", "metrics")
+        if m in metrics[:i]:
+            raise g.where.error("metrics", f"names {m!r} twice")
     return metric, tuple(metrics)
 
 

@@ -159,7 +159,27 @@ def _columns(v: Any) -> str | None:
 
     if not (isinstance(v, list) and v and all(ok(c) for c in v)):
         return f"must be a list of [heading, form, column...] with forms {', '.join(ARITY)} (FORM:D for D decimals)"
-    return next((template_problem(c[2]) for c in v if c[1].partition(":")[0] == "formed" and template_problem(c[2])), None)
+    formats = (_format_problem(c[2]) for c in v if c[1].partition(":")[0] == "format")
+    formed = (template_problem(c[2]) for c in v if c[1].partition(":")[0] == "formed")
+    return next((m for m in (*formats, *formed) if m), None)
+
+
+# The widest field a "format" column may ask for: a width of 10**8 wrote a 600 MB README from one edit.
+MAX_FORMAT_WIDTH = 999
+
+
+def _format_problem(template: str) -> str | None:
+    """Why a ``format`` column's template will not do: Python cannot read it, or a field asks for a width or
+    precision over :data:`MAX_FORMAT_WIDTH` (None: it will do)."""
+    import string
+
+    try:
+        specs = [spec or "" for _, name, spec, _ in string.Formatter().parse(template) if name is not None]
+    except ValueError as bad:
+        return f"{template!r} is not a template Python can read ({bad})"
+    if any(int(n) > MAX_FORMAT_WIDTH for spec in specs for n in re.findall(r"\d+", spec)):
+        return f"{template!r} asks for a field wider than {MAX_FORMAT_WIDTH} characters"
+    return None
 
 
 def _form(form: str, columns: int) -> bool:

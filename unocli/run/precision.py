@@ -81,8 +81,8 @@ def next_batch(done: int, half_width: float, target: float, max_games: int) -> i
     if not math.isfinite(half_width) or half_width <= 0:
         more = done
     else:
-        needed = math.ceil(done * (half_width / target) ** 2 * 1.05)
-        more = needed - done
+        ratio = half_width / target  # a tiny target (1e-300) makes its square overflow: then as many as allowed
+        more = math.ceil(done * ratio * ratio * 1.05) - done if ratio < 1e100 else max_games
     more = max(more, math.ceil(done / 4), 1)
     return min(more, 3 * done, max_games - done)
 
