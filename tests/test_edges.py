@@ -463,3 +463,33 @@ def test_metrics_given_twice_or_empty_are_refused_before_any_game(metrics, said)
     empty name between commas was dropped without a word."""
     result = run("compare", "--games", "10", "--arm", "a: --rules official", "--arm", "b: --rules party", "--metrics", metrics)
     assert result.exit_code != 0 and said in one_error_line(result)
+
+
+COMPARE_FILE = 'games = 100\ntarget_error = 1e-9\nmax_games = 300\n[arms.a]\nrules = "official"\n[arms.b]\nrules = "party"\n'
+SWEEP_FILE = 'games = 20\n[grid]\n"rule.stacking" = ["off", "plus2"]\n'
+
+
+TABLE_OPTIONS = [["--rules", "party"], ["--set", "stacking=any"], ["--policy", "smart"], ["--seat", "0=smart"]]
+
+
+@pytest.mark.parametrize("option", TABLE_OPTIONS)
+@pytest.mark.parametrize(("command", "text"), [("compare", COMPARE_FILE), ("sweep", SWEEP_FILE)])
+def test_a_table_option_beside_an_experiment_file_is_refused_not_ignored(tmp_path, command, text, option):
+    """compare FILE and sweep FILE played the file's tables whatever --rules, --set, --policy or --seat said
+    (byte-identical output, no word): each is refused before any game, naming the option."""
+    path = tmp_path / "e.toml"
+    path.write_text(text, encoding="utf-8")
+    out = ["--out", str(tmp_path / "out")] if command == "sweep" else []
+    result = run(command, str(path), *option, "--threads", "1", *out)
+    assert result.exit_code != 0 and f"{option[0]} would be ignored" in one_error_line(result)
+
+
+def test_compare_of_a_file_plays_to_the_files_own_target_error_unless_the_options_say_otherwise(tmp_path):
+    """The file's target_error and max_games were ignored by compare (100 games) though report honoured them
+    (300): the same file now plays the same n under both; an option given overrides the file."""
+    path = tmp_path / "e.toml"
+    path.write_text(COMPARE_FILE, encoding="utf-8")
+    result = run("compare", str(path), "--threads", "1", "--quiet")
+    assert result.exit_code == 0 and "after 300 games (the max_games limit 300)" in result.output
+    result = run("compare", str(path), "--threads", "1", "--quiet", "--max-games", "200")
+    assert result.exit_code == 0 and "after 200 games (the max_games limit 200)" in result.output

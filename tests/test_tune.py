@@ -97,7 +97,7 @@ def test_a_space_file_is_validated_before_any_game(tmp_path):
 @pytest.mark.parametrize("missing", ["out", "table"])
 def test_an_unwritable_destination_is_refused_before_any_game(tmp_path, missing):
     space = tmp_path / "space.toml"
-    space.write_text('base = "basic"\n[knobs]\ncolour = ["next_lacks"]\n')
+    space.write_text('base = "basic"\n[knobs]\ncolour = ["most_held", "next_lacks"]\n')  # the inputs are read first
     flag, name = ("-o", "p.toml") if missing == "out" else ("--table", "t.csv")
     result = CliRunner().invoke(cli, ["tune", str(space), flag, str(tmp_path / "nowhere" / name)])
     assert result.exit_code == 1 and "does not exist" in result.output

@@ -9,7 +9,7 @@ import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 import pandas as pd
@@ -42,6 +42,9 @@ from unocli.run.precision import check_target
 from unocli.study.arm import Arm, TableSpec, known_policies, parse_policy
 from unocli.study.compare import Comparison, check_arms, compare, is_binary, quantity_names
 from unocli.study.sweep import CONFIRM_CELLS, SweepResult, grid_cells, parse_grid_option, sweep
+
+if TYPE_CHECKING:
+    from unocli.report.experiment import Experiment
 
 ARM_OPTIONS = ("--rules", "--set", "--players", "--policy", "--seat")
 
@@ -251,8 +254,6 @@ def compare_cmd(
     by exactly 0.
     """
     check_target(study.target_error, study.max_games)
-    if given("metric") and study.target_error is None:
-        raise ConfigError("--metric applies to --target-error: give both, or neither")
     if out_path:
         check_table_path(out_path)
     asked = CompareAsked(games=study.games, seed=study.seed, baseline=baseline, metrics=study.metrics, match=study.match)
@@ -260,7 +261,9 @@ def compare_cmd(
         plan = _plan_from_file(experiment, arm_texts, study, asked)
     else:
         plan = _plan_from_arms(arm_texts, study, asked)
-    _check_metrics(plan.arms, (*plan.metrics, study.metric))
+    if given("metric") and plan.precision.target_error is None:
+        raise ConfigError("--metric applies to --target-error: give both, or neither")
+    _check_metrics(plan.arms, (*plan.metrics, plan.precision.metric))
     say = _log(quiet or as_json)
     say(f"unocli compare: {len(plan.arms)} arms x {fmt.count(plan.games)} games, seed {plan.seed}")
     bar = _progress(quiet or as_json)
@@ -271,9 +274,9 @@ def compare_cmd(
         baseline=plan.baseline,
         quantities=None,
         match=plan.match,
-        target_error=study.target_error,
-        metric=study.metric,
-        max_games=study.max_games,
+        target_error=plan.precision.target_error,
+        metric=plan.precision.metric,
+        max_games=plan.precision.max_games,
         threads=study.threads,
         backend=make_backend(backend, scheduler),
         progress=bar,
@@ -297,6 +300,25 @@ class CompareAsked:
 
 
 @dataclass(frozen=True)
+class Precision:
+    """``--target-error``, ``--max-games`` and ``--metric``: each the experiment file's where not given."""
+
+    target_error: float | None
+    max_games: int
+    metric: str
+
+    @classmethod
+    def of(cls, study: StudyOptions, exp: Experiment | None = None) -> Precision:
+        if exp is None:
+            return cls(study.target_error, study.max_games, study.metric)
+        return cls(
+            study.target_error if given("target_error") else exp.target_error,
+            study.max_games if given("max_games") else exp.max_games,
+            study.metric if given("metric") else exp.metric,
+        )
+
+
+@dataclass(frozen=True)
 class ComparePlan:
     """What ``compare`` plays."""
 
@@ -306,6 +328,21 @@ class ComparePlan:
     baseline: str | None
     metrics: tuple[str, ...]
     match: bool
+    precision: Precision
+
+
+#: The options that shape the table; an experiment file names its own ([base], [arms]), so with one they are refused.
+TABLE_OPTIONS = (("rules_spec", "--rules"), ("sets", "--set"), ("policy", "--policy"), ("seats", "--seat"))
+
+
+def _refuse_table_options(path: str) -> None:
+    """Refuse a table option given beside an experiment file: it would be ignored without a word."""
+    named = [option for param, option in TABLE_OPTIONS if given(param)]
+    if named:
+        raise ConfigError(
+            f"{' and '.join(named)} would be ignored: {path!r} names its own tables ([base], [arms]); edit the file, "
+            "or describe the table with options and no file"
+        )
 
 
 DEFAULT_COMPARE_METRICS = ("turns", "cards_drawn", "win_0")
@@ -317,6 +354,7 @@ def _plan_from_file(path: str, arm_texts: tuple[str, ...], study: StudyOptions, 
 
     if arm_texts:
         raise ConfigError("give either an EXPERIMENT file or --arm options, not both")
+    _refuse_table_options(path)
     players = study.players
     exp = load_experiment(path, policies_file=study.experiment_policies())
     if exp.grid:
@@ -333,6 +371,7 @@ def _plan_from_file(path: str, arm_texts: tuple[str, ...], study: StudyOptions, 
         baseline=asked.baseline if asked.baseline is not None else exp.baseline,
         metrics=tuple(asked.metrics or exp.metrics or DEFAULT_COMPARE_METRICS),
         match=asked.match if given("match") else exp.match,
+        precision=Precision.of(study, exp),
     )
 
 
@@ -349,6 +388,7 @@ def _plan_from_arms(arm_texts: tuple[str, ...], study: StudyOptions, asked: Comp
         baseline=asked.baseline,
         metrics=tuple(asked.metrics or DEFAULT_COMPARE_METRICS),
         match=asked.match,
+        precision=Precision.of(study),
     )
 
 
@@ -457,7 +497,9 @@ def sweep_cmd(
     if experiment:
         from unocli.report.experiment import load_experiment
 
+        _refuse_table_options(experiment)
         exp = load_experiment(experiment, policies_file=study.experiment_policies())
+        precision = Precision.of(study, exp)
         base = replace(exp.base, players=study.players or exp.players[0])
         axes = list(exp.grid) + [parse_grid_option(t, base.policies) for t in grid_texts]
         if exp.arms:
@@ -471,7 +513,7 @@ def sweep_cmd(
         base = study.table()
         axes = [parse_grid_option(t, base.policies) for t in grid_texts]
         games = study.games or 5_000
-        match = study.match
+        match, precision = study.match, Precision.of(study)
     cells = grid_cells(axes)
     size = f"{' x '.join(f'{a.name} ({len(a.values)})' for a in axes)} = {fmt.count(cells)} cells x {fmt.count(games)} games"
     if cells > CONFIRM_CELLS and not yes:
@@ -485,17 +527,17 @@ def sweep_cmd(
         games=games,
         seed=seed,
         metrics=metrics,
-        metric=study.metric,
+        metric=precision.metric,
         match=match,
-        target_error=study.target_error,
-        max_games=study.max_games,
+        target_error=precision.target_error,
+        max_games=precision.max_games,
         threads=study.threads,
         backend=make_backend(backend, scheduler),
         progress=bar,
     )
     bar.close()
     with writing(dest, "unocli sweep") as (tmp, done):
-        text = _write_sweep(result, tmp, study.metric, seed, base, shown=dest.shown)
+        text = _write_sweep(result, tmp, precision.metric, seed, base, shown=dest.shown)
     click.echo(text)
     if done.aside_note():
         click.echo(done.aside_note(), err=True)

@@ -29,11 +29,13 @@ What every command shares:
   command.
 - Bad input gives a one-line `Error: ...` and a non-zero exit, never a
   traceback; every output destination (`--out`, `-o`, `--junit`) is checked
-  before any game is played. Ctrl-C prints `Interrupted.` and exits 130.
+  before any game is played, and none may be a file the command reads (a link
+  is written where it points). Ctrl-C prints `Interrupted.` and exits 130.
 - An option given on the command line overrides the experiment file's value
-  (`--seed 0` and `--no-match` too); an option that would be silently ignored
-  (`--metric` without `--target-error`, a seat given twice, more `--threads`
-  than cores) is refused.
+  (`--seed 0`, `--no-match`, `--target-error`, `--max-games` and `--metric`
+  too); an option that would be silently ignored (`--metric` without a target
+  error, a seat given twice, more `--threads` than cores, `--rules`, `--set`,
+  `--policy` or `--seat` beside a file, which names its own tables) is refused.
 - `--policies FILE` lets arms, `--policy`, `--seat` and `policy` sweep axes
   name the file's policies; an experiment file names its own with
   `policies = "FILE.toml"` (relative to the experiment file), which

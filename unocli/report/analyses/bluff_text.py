@@ -432,13 +432,14 @@ def grid_findings(g: Grid, exp: Experiment) -> list[str]:
     never, always, v = (fmt.pp_ci(x[0], x[1], x[2], 2) for x in (g.gain_ci[-1, 0], g.gain_ci[-1, -1], g.value_ci[-1, -1]))
     m = exp.margins["win_share_pp"]
     half = int(np.argmin(abs(g.cvals - 0.5)))
+    caught = g.per_bluff.iloc[half]
     out = [
         f"Against opponents who never challenge, bluffing at every chance (b={g.bvals[-1]:g}) changes the bluffer's win "
         f"share by {never} (paired 95% interval, {g.players} players, n = {fmt.count(g.deals)} deals).",
         f"Against opponents who always challenge (c={g.cvals[-1]:g}), the same bluffing changes it by {always}.",
         _break_even(g),
         f"A bluff is caught about as often as it is challenged (share caught at c={g.cvals[half]:g}: "
-        f"{fmt.share_ci(*g.per_bluff[['caught', 'caught_low', 'caught_high']].iloc[half], 0)}, block-bootstrap 95%, "
+        f"{fmt.share_ci(caught['caught'], caught['caught_low'], caught['caught_high'], 0)}, block-bootstrap 95%, "
         f"n = {fmt.count(g.deals)} deals per cell): a caught bluff costs the bluffer 4 cards, an uncaught one "
         "costs the victim 4, so counted in cards alone a bluff breaks even at a challenge rate of one half.",
         "A bluff does not add a +4 to the game: it plays earlier a card the honest twin keeps for when it holds nothing "

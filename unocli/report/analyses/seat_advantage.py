@@ -143,7 +143,9 @@ def _answer(r: SeatAdvantageResult) -> str:
                 parts.append(f"{who} wins {kind.replace('fair', 'the fair share 1/n')} {where}{read}{some}.")
     mid = 4 if 4 in r.exp.players else r.exp.players[0]
     at = r.table[r.table["players"] == mid].set_index("field")
-    shares = ", ".join(f"{fmt.share_ci(*at.loc[f, ['first_player_share', 'ci_low', 'ci_high']], 1)} `{f}`" for f in r.names)
+    shares = ", ".join(
+        f"{fmt.share_ci(x['first_player_share'], x['ci_low'], x['ci_high'], 1)} `{f}`" for f in r.names for x in [at.loc[f]]
+    )
     text = f"**Answer.** At {mid} players the first player wins {shares} of rounds (fair {fmt.share(1 / mid)}; "
     text += f"95% CI, n = {fmt.count(r.rounds[mid])} each). "
     return text + (" ".join(parts) if parts else f"No role's share differs from 1/n under any field{read}.") + _even_text(r)

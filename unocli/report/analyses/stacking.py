@@ -291,7 +291,9 @@ def field_findings(result: StackingResult) -> list[str]:
         f"Drawing 12 or more cards at once (at {mid} players, the most of any field, 95% CI, n = "
         f"{fmt.count(at['n'].min())} deals or more): "
         + ", ".join(
-            f"{v} {fmt.share_ci(*big.loc[v, ['p_draw_12', 'p_draw_12_low', 'p_draw_12_high']], 2)}" for v in result.variants
+            f"{v} {fmt.share_ci(r['p_draw_12'], r['p_draw_12_low'], r['p_draw_12_high'], 2)}"
+            for v in result.variants
+            for r in [big.loc[v]]
         )
         + f"; under {base} the most one penalty can be is 6 cards (a failed challenge of a +4)."
     )
