@@ -174,7 +174,7 @@ def test_ladder_command_writes_a_folder_and_rates_basic_above_random(tmp_path) -
     args = ["ladder", "--players", "3", "--policy", "random", "--policy", "basic", "--games", "300", "--out", str(out)]
     res = CliRunner().invoke(cli, args)
     assert res.exit_code == 0, res.output
-    assert {p.name for p in out.iterdir()} == {"README.md", "ratings.csv", "skill.csv", "ladder.png"}
+    assert {p.name for p in out.iterdir()} == {"README.md", "ratings.csv", "skill.csv", "ladder.png", ".unocli-manifest.json"}
     import pandas as pd
 
     df = pd.read_csv(out / "ratings.csv")
@@ -222,3 +222,24 @@ def test_ladder_refuses_a_folder_it_did_not_write(tmp_path) -> None:
     res = CliRunner().invoke(cli, ["ladder", "--policy", "random", "--policy", "basic", "--games", "50", "--out", str(tmp_path)])
     assert res.exit_code != 0 and "did not write" in res.output
     assert (tmp_path / "README.md").read_text() == "mine" and not (tmp_path / "ratings.csv").exists()
+
+
+def test_ladder_refuses_its_own_folder_once_a_file_in_it_was_changed_or_added(tmp_path) -> None:
+    """A ladder's folder trusted its README's mark alone: a rerun wrote over a note added to ratings.csv and
+    deleted a file of the user's. Its files are now listed with their SHA-256; a rerun of an untouched folder
+    replaces it, a changed or added file refuses it by name and is kept."""
+    out = tmp_path / "lad"
+    args = ["ladder", "--policy", "random", "--policy", "basic", "--games", "50", "--out", str(out)]
+    assert CliRunner().invoke(cli, args).exit_code == 0
+    assert (out / ".unocli-manifest.json").is_file()
+    assert CliRunner().invoke(cli, args).exit_code == 0  # untouched: replaced
+    with (out / "ratings.csv").open("a", encoding="utf-8") as f:
+        f.write("my annotation\n")
+    res = CliRunner().invoke(cli, args)
+    assert res.exit_code != 0 and "'ratings.csv'" in res.output and "untouched" in res.output
+    assert (out / "ratings.csv").read_text(encoding="utf-8").endswith("my annotation\n")
+    (out / "ratings.csv").write_text("mine", encoding="utf-8")
+    (out / ".unocli-manifest.json").unlink()  # a folder of an older unocli: the mark, and the ladder's files alone
+    (out / "notes.md").write_text("mine", encoding="utf-8")
+    res = CliRunner().invoke(cli, args)
+    assert res.exit_code != 0 and "holds 'notes.md'" in res.output and (out / "notes.md").is_file()

@@ -39,13 +39,29 @@ class LadderRun:
 
 
 def check_out(folder: str | Path) -> Path:
-    """Refuse, before any game is played, a folder that cannot be written or holds files a ladder did not write."""
+    """Refuse, before any game is played, a folder that cannot be written or holds anything a ladder did not write.
+
+    A ladder's folder lists its files with their SHA-256 (``.unocli-manifest.json``, as a report's): a file added
+    or changed since is refused by name. A folder of an older unocli has no manifest: it is taken only when its
+    README carries the ladder's mark and it holds the ladder's files alone.
+    """
+    from unocli.folders import MANIFEST, foreign_entry
+
     p = check_folder_path(folder)
+    if not p.is_dir() or not any(p.iterdir()):
+        return p
+    refuse = f"--out {str(p)!r} {{}}, and unocli ladder replaces only a folder it wrote, untouched: choose another"
+    if (p / MANIFEST).exists():
+        problem = foreign_entry(p)
+        if problem:
+            raise ConfigError(refuse.format(problem) + " --out folder")
+        return p
     readme = p / "README.md"
-    if p.is_dir() and any((p / f).exists() for f in FILES):
-        ours = readme.is_file() and MARK in readme.read_text(encoding="utf-8", errors="replace")
-        if not ours:
-            raise ConfigError(f"{str(p)!r} holds files that unocli ladder did not write: choose another --out folder")
+    ours = readme.is_file() and MARK in readme.read_text(encoding="utf-8", errors="replace")
+    other = next((e.name for e in sorted(p.iterdir()) if e.name not in FILES), None)
+    if not ours or other is not None:
+        what = f"holds {other!r}" if ours else "holds files that unocli ladder did not write"
+        raise ConfigError(refuse.format(what) + " --out folder")
     return p
 
 
@@ -197,7 +213,11 @@ def write(
         written.append(write_atomic(p / "match-ratings.csv", lambda tmp: match_frame.to_csv(tmp, index=False)))
     elif (p / "match-ratings.csv").exists():
         (p / "match-ratings.csv").unlink()  # a stale file from an earlier run with --match-games
-    return [*written, write_text_atomic(p / "README.md", readme(frame, skill, run))]
+    written.append(write_text_atomic(p / "README.md", readme(frame, skill, run)))
+    from unocli.folders import write_manifest
+
+    write_manifest(p, "unocli ladder")  # so a later run can tell a file changed or added since (check_out)
+    return written
 
 
 def index(root: str | Path) -> str:
