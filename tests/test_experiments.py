@@ -92,7 +92,9 @@ BAD = [
     (GOOD + "\n[grid]\nbluff = [0, 2]\n", "grid.bluff", "probability"),
     (GOOD + "\n[options]\nfoo = 1\n", "options.foo", "unknown option"),
     (GOOD + "\n[quick]\nseed = 3\n", "quick.seed", "cannot be overridden"),
-    (GOOD + "\n[quick]\ngames = -3\n", "games", "whole number"),
+    # a bad [quick] override is named where it is (it was named as the file's own key: 'games', 'options.nope')
+    (GOOD + '\n[quick]\nmetrics = ["wins"]\n', "quick.metrics", "unknown metric 'wins'"),
+    (GOOD + "\n[quick]\ngames = -3\n", "quick.games", "whole number"),
     (GOOD.replace("[arms.b]", '[arms.b]\nseats = { 7 = "basic" }'), "arms.b", "seat 7"),
 ]
 

@@ -9,6 +9,7 @@ naming the file and the key.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -162,12 +163,18 @@ class Experiment:
 class _Where:
     """Builds ConfigErrors that name the file and the key, and checks what every table of the file shares."""
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
+    def __init__(self, path: Path, quick: Collection[str] = ()) -> None:
+        self.path, self.quick = path, quick
 
     def error(self, key: str, message: str, like: ConfigError | None = None) -> ConfigError:
-        """The error naming the file and key; ``like``: keep the class of the error it rewords (an unknown policy)."""
+        """The error naming the file and key; ``like``: keep the class of the error it rewords (an unknown policy).
+
+        Building the quick experiment, a key ``[quick]`` overrides is named there (``quick.games``): the file's
+        own value was checked first, so the override is what failed.
+        """
         cls = UnknownPolicy if isinstance(like, UnknownPolicy) else ConfigError
+        if re.split(r"[.\[]", key, maxsplit=1)[0] in self.quick:
+            key = f"quick.{key}"
         return cls(f"experiment file {str(self.path)!r}, key {key!r}: {message}")
 
     def check(self, key: str, message: str | None) -> None:
@@ -228,7 +235,7 @@ def load_experiment(path: str | Path, quick: bool = False, policies_file: str | 
             merged[key] = {**raw[key], **value}
         else:
             merged[key] = value
-    quick_exp = _build(p, merged, where, quick=True, policies=policies)
+    quick_exp = _build(p, merged, _Where(p, quick=set(overrides)), quick=True, policies=policies)
     return quick_exp if quick else full
 
 
