@@ -142,3 +142,14 @@ def test_sweep_command_errors(tmp_path):
     assert result.exit_code != 0 and "positive number" in result.output
     result = runner.invoke(cli, ["sweep", "--out", str(tmp_path)])
     assert result.exit_code != 0 and "--grid" in result.output
+
+
+def test_the_rule_field_hint_is_given_only_for_a_bare_name_read_as_a_knob():
+    """'challenge' is a policy knob and a rule field: a bad value of the bare name (read as the knob) hints at
+    rule.challenge; an axis already written rule.X, or a name that is a rule field only, got the hint too."""
+    with pytest.raises(ConfigError, match=r"\(for the rule field write rule\.challenge\)"):
+        parse_axis("challenge", "0,7")
+    for name in ("rule.stacking", "stacking"):
+        with pytest.raises(ConfigError) as info:
+            parse_axis(name, "off,bogus")
+        assert "for the rule field" not in str(info.value)

@@ -169,7 +169,9 @@ def _check_values(axis: Axis, policies: PolicyFile | None = None) -> None:
             else:
                 resolve_rules(str(v))
         except ConfigError as exc:
-            hint = " (for the rule field write rule." + axis.target + ")" if axis.target in RULE_FIELDS else ""
+            # a bare name read as a policy knob that is a rule field too; a rule axis needs no hint
+            ambiguous = axis.kind == "knob" and axis.target in RULE_FIELDS
+            hint = " (for the rule field write rule." + axis.target + ")" if ambiguous else ""
             cls = UnknownPolicy if isinstance(exc, UnknownPolicy) else ConfigError  # an unknown name stays a usage error
             raise cls(f"grid axis {axis.name!r}, value {v!r}: {exc}{hint}") from None
 
