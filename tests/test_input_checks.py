@@ -566,3 +566,21 @@ def test_a_baseline_file_has_the_one_bound(tmp_path):
     path.write_text(json.dumps({**doc, "games": GAMES_MAX + 1}))
     line = one_line_error(invoke("check", "--exact", str(path)), 2)
     assert line.endswith(f"'games' {BOUND} {GAMES_MAX + 1}") or f"{BOUND} {GAMES_MAX + 1}" in line, line
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ('[a]\nbase = "b"\n[b]\nbase = "basic"\n', "'base' must name a preset or an earlier policy of the file; 'b' comes later"),
+        ('[a]\nbase = "a"\n', "'a' is this policy itself"),
+    ],
+)
+def test_a_base_naming_a_later_policy_of_the_file_says_so(tmp_path, text, said):
+    """A base naming a policy further down the file said it "names no policy" and listed the presets, though the
+    name is right there: the file is read top down, so a base must come first."""
+    from unocli.game.policies import load_policies_file
+
+    path = tmp_path / "p.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigError, match=said):
+        load_policies_file(path)

@@ -539,6 +539,9 @@ def load_policies_file(path: str | Path) -> dict[str, Policy]:
         base = table.pop("base", "random")
         if not isinstance(base, str):
             raise ConfigError(f"{where}: 'base' must name a preset or an earlier policy of the file, not {base!r}")
+        if base in data and base not in out and base not in PRESETS and base not in SEARCH_PRESETS:  # not yet read
+            later = "is this policy itself" if base == name else "comes later"
+            raise ConfigError(f"{where}: 'base' must name a preset or an earlier policy of the file; {base!r} {later}")
         if base not in out and base not in PRESETS and base not in SEARCH_PRESETS:
             raise ConfigError(f"{where}: 'base' names no policy: {base!r}; it may be {policy_choices(base, list(out))}")
         try:
