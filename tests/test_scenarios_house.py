@@ -78,9 +78,9 @@ def test_s8_stacking_variants_offer_the_right_cards(mode, first, declared, expec
 
 
 def test_s8_stacking_chain_last_player_draws_whole_penalty():
-    """§8: "The pending penalty grows by the card's value and passes to the next player; whoever does not (or
-    cannot) stack draws the whole pending penalty and loses the turn." §11.10: "A stacked card is a card played and
-    a turn"; §9 max_stack counts the +2/+4 cards of the chain; §6 a stacked response leaving one card calls Uno."""
+    """§8: "The penalty then grows by that card's value (2 or 4) and moves on to the next player. The first player who cannot or
+    will not stack takes the whole accumulated penalty and misses the turn." §11.10: "A stacked card counts as a card played and
+    as a turn"; §9 max_stack counts the +2/+4 cards of the chain; §6 a stacked response leaving one card calls Uno."""
     dec = ScriptedDecider(respond={1: ["B+2"], 2: ["G+2"]})
     rnd = position(["R+2 G1", "B+2 Y1", "G+2 Y2", "Y3 W+4"], "R5", "B1 B2 B3 B4 B5 B6 B7", stacking="plus2", decider=dec)
     assert steps(rnd, 4)
@@ -108,8 +108,8 @@ def test_s11_10_penalty_passes_to_next_seat_from_stacker():
 
 
 def test_s8_stacked_plus4_ignores_restriction_declares_colour_not_challengeable():
-    """§8: "A stacked Wild Draw Four ignores the colour restriction and cannot be challenged." §11.10: "a stacked
-    +4 declares a new colour". Seat 1 holds red (the current colour) and still stacks its +4: no bluff."""
+    """§8: "A Wild Draw Four played as a stacked answer is exempt from the colour rule and is not open to challenge." §11.10: "a
+    stacked +4 names a new colour". Seat 1 holds red (the current colour) and still stacks its +4: no bluff."""
     dec = ScriptedDecider(colour={0: ["R"], 1: ["B"]}, respond={1: ["W+4"], 2: ["accept"]})
     rnd = position(["W+4 G1", "R1 W+4 B2", "Y1 W+4", "G9"], "R5", "G1 G2 G3 G4 G5 G6 G7 G8 G9", stacking="same", decider=dec)
     assert steps(rnd, 3)
@@ -149,9 +149,9 @@ def test_s8_any_plus2_on_plus4_in_declared_colour():
 
 @pytest.mark.parametrize("mode", ["plus2", "same", "progressive", "any"])
 def test_s8_stacking_bluff_challenged_offender_draws_pending(mode):
-    """§8: "While a penalty is pending the victim may only stack, challenge (a +4 on top that was not itself a
-    stacked response) or accept. A successful challenge makes the offender draw the whole pending penalty." The
-    victim plays next (§5)."""
+    """§8: "As long as a penalty is pending, the targeted player has exactly three options: stack, accept (draw), or challenge,
+    the last one only against a +4 on top that was not itself played as a stacked answer. If the challenge succeeds, the player of
+    that +4 takes the whole pending penalty" The victim plays next (§5)."""
     dec = ScriptedDecider(bluff=[True], colour=["G"], respond=["challenge"])
     rnd = position(["R1 W+4 G1", "Y1 G4", "Y2"], "R5", "B1 B2 B3 B4 B5 B6", stacking=mode, decider=dec)
     assert steps(rnd, 2)
@@ -180,8 +180,8 @@ def test_s8_stacking_honest_challenged_victim_draws_pending_plus_two():
 
 
 def test_s11_10_final_stacked_card_cannot_be_stacked_on():
-    """§8: "A card that goes out cannot be stacked on." §11.10: "A final +2/+4 (normal or stacked) cannot be
-    stacked on: the next player faces the whole pending total." """
+    """§8: "Nobody may stack on a card that empties its player's hand." §11.10: "A +2 or +4 that empties its player's hand,
+    stacked or not, cannot be stacked on: the next player must take the full pending total" """
     dec = ScriptedDecider(respond={1: ["B+2"]})
     rnd = position(["R+2 G1", "B+2", "Y1 G+2"], "R5", "B1 B2 B3 B4 B5", stacking="plus2", decider=dec)
     stats = rnd.run()
@@ -215,7 +215,8 @@ def test_s11_10_final_non_stacked_plus4_may_still_be_challenged():
 
 
 def test_s11_10_final_normal_plus2_under_stacking_cannot_be_stacked_on():
-    """§11.10: "A final +2/+4 (normal or stacked) cannot be stacked on" — the victim holding a +2 just draws 2."""
+    """§11.10: "A +2 or +4 that empties its player's hand, stacked or not, cannot be stacked on" — the victim holding a +2 just
+    draws 2."""
     dec = ScriptedDecider()
     rnd = position(["R+2", "B+2 Y1", "Y2"], "R5", "G1 G2 G3", stacking="plus2", decider=dec)
     stats = rnd.run()
@@ -242,7 +243,8 @@ def test_s11_7_no_pending_decision_once_capped():
 
 
 def test_s8_jump_in_candidates_asked_in_order_from_next_seat():
-    """§8 `jump_in`: "Candidates are asked in order of play from the seat after the one who played." """
+    """§8 `jump_in`: "The players are offered the chance in order of play, beginning with the seat after the player of the top
+    card." """
     dec = ScriptedDecider()
     rnd = position(["R5 G1", "R5 Y1", "R5 Y2", "R5 Y3"], "R4", jump_in=True, decider=dec)
     assert step(rnd)
@@ -266,9 +268,9 @@ def test_s11_9_after_reverse_candidates_follow_the_new_direction():
 
 
 def test_s11_9_jumped_in_reverse_flips_direction_again():
-    """§8: "The jumper's card takes effect as if played on the jumper's turn, and play goes on from the jumper."
-    Seat 0's Reverse makes the direction -1, seat 3 (first asked) jumps in with the twin: the direction is +1 again
-    and the next seat after seat 3 is seat 0."""
+    """§8: "The jumped-in card acts as if its player had played it on their own turn, and play continues from that player." Seat
+    0's Reverse makes the direction -1, seat 3 (first asked) jumps in with the twin: the direction is +1 again and the next seat
+    after seat 3 is seat 0."""
     dec = ScriptedDecider(choose_card=["RR"], jump_in={3: [True]})
     rnd = position(["RR G1 R9", "RR Y1", "Y2", "RR Y3"], "R4", jump_in=True, decider=dec)
     assert step(rnd)
@@ -301,9 +303,9 @@ def test_s8_jump_in_only_identical_cards_never_wild():
 
 
 def test_s8_jump_in_takes_effect_as_on_jumpers_turn_skipped_player_eligible():
-    """§8: "The jumper's card takes effect as if played on the jumper's turn, and play goes on from the jumper."
-    §11.9: "skipped players ... are eligible." Seat 1 is skipped by seat 0's Skip, jumps in with the twin, and
-    skips seat 2."""
+    """§8: "The jumped-in card acts as if its player had played it on their own turn, and play continues from that player." §11.9:
+    "Players who were skipped and victims of a penalty are candidates too." Seat 1 is skipped by seat 0's Skip, jumps in with the
+    twin, and skips seat 2."""
     dec = ScriptedDecider(jump_in={1: [True]})
     rnd = position(["RS G1", "RS Y1", "Y2", "Y3"], "R4", jump_in=True, decider=dec)
     assert step(rnd)
@@ -322,7 +324,7 @@ def test_s8_jump_in_skip_from_a_later_seat():
 
 
 def test_s11_9_jump_ins_chain_and_window_reopens_from_jumper():
-    """§8: "Jump-ins can chain." §11.9: "The window reopens from the jumper." """
+    """§8: "A jump-in may itself be jumped in on." §11.9: "After a jump-in, the window opens again, counted from the jumper." """
     dec = ScriptedDecider(jump_in={1: [False], 2: [True], 3: [True]})
     rnd = position(["R5 G1", "R5 Y1", "R5 Y2", "R5 Y3"], "R4", jump_in=True, decider=dec)
     assert step(rnd)
@@ -342,8 +344,9 @@ def test_s8_jump_in_going_out_wins():
 
 
 def test_s11_8_stacking_off_draw_two_victim_may_jump_in():
-    """§11.8: "With stacking off, a +2's draw ... [is] part of the card's effect, resolved at once. The jump-in
-    window then opens (the victim may jump in too)." §11.9: "penalty victims are eligible." """
+    """§11.8: "Without stacking, the 2 cards of a Draw Two ... belong to the card's effect and happen at once; after them the
+    jump-in window opens, and the victim may jump in as well." §11.9: "Players who were skipped and victims of a penalty are
+    candidates too." """
     dec = ScriptedDecider(jump_in={1: [True]})
     rnd = position(["R+2 G1", "R+2 Y1", "Y2", "Y3"], "R4", "B1 B2 B3 B4", jump_in=True, decider=dec)
     assert step(rnd)
@@ -354,9 +357,9 @@ def test_s11_8_stacking_off_draw_two_victim_may_jump_in():
 
 
 def test_s11_8_stacking_on_no_jump_in_window_on_penalties():
-    """§11.8: "With stacking on, a +2 or +4 that does not go out leaves a penalty pending: no jump-in window opens
-    after it, after a stacked response, or after the penalty is drawn. So with stacking on, no one ever jumps in on a
-    Draw Two." """
+    """§11.8: "With stacking, a +2 or +4 that leaves its player with cards creates a pending penalty, and there is no jump-in
+    window after such a card, after a stacked answer, or once the penalty has been drawn. Consequently, with stacking on, a Draw
+    Two is never jumped on." """
     dec = ScriptedDecider(respond={1: ["R+2"], 2: ["accept"]})
     pols = [DET.replace(jump_in=1.0)] * 4
     rnd = position(
@@ -401,8 +404,8 @@ def test_s11_7_no_jump_in_offered_once_capped():
 
 
 def test_s8_seven_o_zero_rotates_hands_in_direction_of_play():
-    """§8 `seven_o`: "playing a 0 makes every player pass their hand to the next player in the direction of
-    play." §6: "Hands that change size by rotation ... never oblige a call." """
+    """§8 `seven_o`: "When a 0 is played, all players hand their cards on to the following player in the current direction." §6:
+    "A hand that shrinks to one card through a rotation or swap (`seven_o`, §8) creates no obligation to call." """
     pols = [DET.replace(forget_uno=1.0)] * 3
     rnd = position(["R0 G1 G2", "Y1", "B1 B2 B3 B4"], "R5", seven_o=True, pols=pols)
     assert step(rnd)
@@ -440,7 +443,7 @@ def test_s11_11_seven_swaps_with_chosen_opponent_compulsory():
 
 @pytest.mark.parametrize("last", ["R0", "R7"])
 def test_s8_seven_o_going_out_on_zero_or_seven_no_rotation_or_swap(last):
-    """§8 `seven_o`: "Going out with a 0 or 7 ends the round with no rotation or swap." """
+    """§8 `seven_o`: "A 0 or 7 that empties its player's hand ends the round, and no rotation or exchange takes place." """
     dec = ScriptedDecider()
     rnd = position([last, "Y1 Y2", "B1"], "R5", seven_o=True, decider=dec)
     stats = rnd.run()
@@ -451,9 +454,9 @@ def test_s8_seven_o_going_out_on_zero_or_seven_no_rotation_or_swap(last):
 
 
 def test_s8_seven_o_uno_settled_before_swap_receiver_needs_no_call():
-    """§6: Uno "is settled right after the card is played, before its effects"; "Hands that change size by
-    rotation or swap (§8) never oblige a call." Seat 0 forgets Uno on its 7 and draws 2 before swapping; seat 1
-    receives that hand."""
+    """§6: "The call, and any penalty, are settled immediately after the card is played and before the card's effects." "A hand
+    that shrinks to one card through a rotation or swap (`seven_o`, §8) creates no obligation to call." Seat 0 forgets Uno on its
+    7 and draws 2 before swapping; seat 1 receives that hand."""
     pols = [DET.replace(forget_uno=1.0)] * 3
     rnd = position(["R7 G5", "B1 B2 B3", "Y1"], "R5", "Y8 Y9", seven_o=True, pols=pols)
     assert step(rnd)
@@ -463,7 +466,7 @@ def test_s8_seven_o_uno_settled_before_swap_receiver_needs_no_call():
 
 
 def test_s8_seven_o_swap_leaving_one_card_obliges_no_call():
-    """§6: "Hands that change size by rotation or swap (§8) never oblige a call." """
+    """§6: "A hand that shrinks to one card through a rotation or swap (`seven_o`, §8) creates no obligation to call." """
     pols = [DET, DET.replace(forget_uno=1.0), DET]
     rnd = position(["R7 G5", "B1 B2 B3", "Y1"], "R5", "Y8 Y9", seven_o=True, pols=pols)
     assert step(rnd)
@@ -497,8 +500,8 @@ def test_s11_11_seven_and_zero_may_be_last_under_no_action_finish():
 
 
 def test_s8_draw_until_playable_keeps_drawing_then_plays():
-    """§3: "With draw_until_playable, the player keeps drawing until a drawn card is a legal play, then may play
-    it." """
+    """§3: "Under `draw_until_playable` the player instead goes on drawing, one card at a time, until they draw a playable card,
+    which they may then play." """
     rnd = position(["B1", "Y1", "Y2"], "R5", "G2 Y3 R9 G4", draw_until_playable=True)
     assert step(rnd)
     assert plays(rnd) == [(0, "R9", "drawn")]
@@ -519,8 +522,8 @@ def test_s8_draw_until_playable_may_keep_the_playable_card():
 
 
 def test_s11_4_drawn_bluff_plus4_does_not_stop_drawing():
-    """§11.4: "Under draw_until_playable, a drawn +4 that would be a bluff does not stop the drawing." The lone
-    red Skip (unplayable as a last card under no_action_finish) makes the drawn +4 a bluff (§11.3)."""
+    """§11.4: "Under `draw_until_playable`, drawing a Wild Draw Four that could only be played as a bluff does not end the
+    drawing" The lone red Skip (unplayable as a last card under no_action_finish) makes the drawn +4 a bluff (§11.3)."""
     dec = ScriptedDecider(bluff=[True])
     rnd = position(["RS", "Y1", "Y2"], "R5", "W+4 G1 R3 G4", draw_until_playable=True, no_action_finish=True, decider=dec)
     assert step(rnd)

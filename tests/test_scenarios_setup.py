@@ -84,8 +84,8 @@ def test_s2_hand_size_cards_each_from_a_shuffled_deck():
 
 
 def test_s11_14_deal_one_card_at_a_time_first_player_first_then_start_card():
-    """§11.14: "Deal: one card at a time from the top of the shuffled deck, first player first,
-    then in direction +1; the start card is the next card." """
+    """§11.14: "After shuffling, cards are dealt singly off the top of the deck, starting with the first player and continuing in
+    direction +1; the card after the last dealt card is the start card." """
     rnd = deal("R1 R2 R3 R4 R5 R6 G1 G2 G3", n=3, hand_size=2)
     assert hand(rnd, 0) == cards("R1 R4")
     assert hand(rnd, 1) == cards("R2 R5")
@@ -97,7 +97,7 @@ def test_s11_14_deal_one_card_at_a_time_first_player_first_then_start_card():
 
 
 def test_s2_single_round_is_round_0_seat_0_first():
-    """§2: "A single round is round 0: seat 0 plays first." """
+    """§2: "A game of a single round is round 0, so seat 0 plays first." """
     rnd = deal(deck_for(["R1 R2", "G1 G2", "B1 B2"], "Y7", "Y8"), n=3, hand_size=2)
     assert rnd.current == 0
     for seed in range(6):
@@ -113,8 +113,8 @@ def test_s2_single_round_is_round_0_seat_0_first():
 @pytest.mark.parametrize("n", [2, 3, 4])
 @pytest.mark.parametrize("r", [0, 1, 2, 3, 5])
 def test_s2_dealer_rotation_round_r(n, r):
-    """§2: "Round r of a match: dealer is seat (n - 1 + r) mod n; the first player is the seat
-    after the dealer in direction +1." The deal starts at the first player (§11.14)."""
+    """§2: "In round r the dealer is seat (n - 1 + r) mod n, and the first player is the seat that follows the dealer in direction
+    +1, i.e. seat r mod n." The deal starts at the first player (§11.14)."""
     dealer = (n - 1 + r) % n
     first = (dealer + 1) % n
     hands = [" ".join(f"{c}{k}" for k in (1, 2)) for c in "RYGB"[:n]]  # dealt from the first player on
@@ -148,8 +148,8 @@ def test_s2_start_number_card_no_effect_its_colour_is_current():
 
 
 def test_s2_start_wild_draw_four_returned_and_reshuffled():
-    """§2: "Wild Draw Four: put back into the draw pile, the draw pile is shuffled, and a new card is
-    turned (repeat as needed)." §9: the start-card +4 return is not a reshuffle."""
+    """§2, start card Wild Draw Four: "it goes back into the draw pile, which is shuffled before a fresh card is turned; repeated
+    as often as necessary". §9 `reshuffles`: "returning a start +4 is not one"."""
     rnd = deal(deck_for(["R1", "Y1"], "W+4", "G5"), n=2, hand_size=1)
     # Only G5 can end up turned; the +4 is back in the draw pile.
     assert discard(rnd) == ["G5"]
@@ -162,8 +162,8 @@ def test_s2_start_wild_draw_four_returned_and_reshuffled():
 
 
 def test_s11_14_start_wild_draw_four_repeat_as_needed():
-    """§11.14: "A start +4 goes back into the draw pile, the draw pile is shuffled, and the new top card
-    is turned" — repeated while a +4 turns up; no card is lost."""
+    """§11.14: "A start Wild Draw Four goes back into the draw pile, which is shuffled, and the card now on top is turned instead"
+    — repeated while a +4 turns up; no card is lost."""
     rnd = deal(deck_for(["R1", "Y1"], "W+4", "W+4 W+4 B2 R7 G8"), n=2, hand_size=1)
     assert discard(rnd)[0] in ("B2", "R7", "G8")
     assert sorted(pile(rnd) + discard(rnd)) == sorted("W+4 W+4 W+4 B2 R7 G8".split())
@@ -173,8 +173,8 @@ def test_s11_14_start_wild_draw_four_repeat_as_needed():
 
 
 def test_s2_start_wild_first_player_declares_then_plays():
-    """§2: "Wild: the first player declares the colour, then plays normally." (Round 1 of 3 players:
-    the first player is seat 1.)"""
+    """§2, start card Wild: "the first player names the colour, then takes a normal turn". (Round 1 of 3 players: the first player
+    is seat 1.)"""
     dec = ScriptedDecider(colour=["Y"])
     rnd = deal(deck_for(["Y3 R4", "B5 G6", "R7 G8"], "W", "B1"), n=3, hand_size=2, round_index=1, decider=dec)
     assert dec.called("colour") == [(1, None)]
@@ -188,8 +188,8 @@ def test_s2_start_wild_first_player_declares_then_plays():
 
 
 def test_s2_start_draw_two_first_player_draws_two_and_loses_turn():
-    """§2: "Draw Two: the first player draws 2 and loses the turn." §11.1: "The 2 cards of a start
-    Draw Two count in cards_drawn." """
+    """§2, start card Draw Two: "the first player takes 2 cards and misses the turn". §11.1: "The 2 cards a start Draw Two makes
+    the first player draw do count in `cards_drawn`." """
     rnd = deal(deck_for(["R1", "Y1", "B1"], "G+2", "B7 B8 B9"), n=3, hand_size=1)
     assert hand(rnd, 0) == cards("R1 B7 B8")
     assert pile(rnd) == ["B9"]
@@ -201,7 +201,7 @@ def test_s2_start_draw_two_first_player_draws_two_and_loses_turn():
 
 @pytest.mark.parametrize("mode", ["plus2", "same", "progressive", "any"])
 def test_s2_start_draw_two_can_never_be_stacked_on(mode):
-    """§2: "Draw Two: the first player draws 2 and loses the turn (this penalty can never be stacked on)." """
+    """§2, start card Draw Two: "the first player takes 2 cards and misses the turn; no one may stack on this penalty"."""
     dec = ScriptedDecider()
     rnd = deal(
         deck_for(["R+2 W+4", "Y1 Y2"], "G+2", "B7 B8 B9"),
@@ -218,7 +218,7 @@ def test_s2_start_draw_two_can_never_be_stacked_on(mode):
 
 
 def test_s2_start_skip_first_player_loses_turn():
-    """§2: "Skip: the first player loses the turn." (Round 2 of 3 players: first player seat 2.)"""
+    """§2, start card Skip: "the first player misses the turn". (Round 2 of 3 players: first player seat 2.)"""
     rnd = deal(deck_for(["R1", "Y1", "B1"], "GS", "B7"), n=3, hand_size=1, round_index=2)
     assert rnd.current == 0  # seat 2 is first and loses the turn
     assert rnd.direction == 1
@@ -228,7 +228,7 @@ def test_s2_start_skip_first_player_loses_turn():
 
 @pytest.mark.parametrize(("n", "r"), [(4, 0), (4, 1), (3, 2), (5, 3)])
 def test_s2_start_reverse_dealer_plays_first(n, r):
-    """§2: "Reverse: direction becomes -1 and the dealer plays first." """
+    """§2, start card Reverse: "play runs in direction -1, so the dealer moves first"."""
     dealer = (n - 1 + r) % n
     hands = ["R1 R2"] + ["B3 B4"] * (n - 1)
     rnd = deal(deck_for(hands, "GR", "Y5 Y6 Y7 Y8"), n=n, hand_size=2, round_index=r)
@@ -241,7 +241,8 @@ def test_s2_start_reverse_dealer_plays_first(n, r):
 
 
 def test_s2_start_reverse_two_players_equals_skip_of_first():
-    """§2: "Reverse: ... (With 2 players this equals a Skip of the first player.)" """
+    """§2, start card Reverse: "play runs in direction -1, so the dealer moves first (with 2 players this amounts to skipping the
+    first player)"."""
     rnd = deal(deck_for(["R1 R2", "B3 B4"], "GR", "Y5"), n=2, hand_size=2)
     assert rnd.current == 1
     assert rnd.direction == -1
@@ -253,8 +254,8 @@ def test_s2_start_reverse_two_players_equals_skip_of_first():
 
 
 def test_s11_1_start_card_not_counted_as_played():
-    """§11.1: "The turned start card is not a played card: it is not in cards_played, plus4_played or
-    max_stack." """
+    """§11.1: "The card turned to start the discard pile ... does not count towards `cards_played`, `plus4_played` or
+    `max_stack`." """
     rnd = deal(deck_for(["R1 R2", "Y1 Y2"], "B+2", "G1 G2 G3"), n=2, hand_size=2, stacking="progressive")
     s = rnd.stats
     assert (s.cards_played, s.plus4_played, s.max_stack, s.turns) == (0, 0, 0, 0)
@@ -286,9 +287,9 @@ def test_s11_1_start_zero_or_seven_does_nothing_under_seven_o(start):
 
 
 def test_s11_5_start_draw_two_draws_what_there_is():
-    """§7: "A player who must draw when no card is left draws what there is." §11.5: "If the discard pile
-    holds only its top card, nothing is drawn and no reshuffle is counted." (A start Draw Two with one card
-    left in the draw pile.)"""
+    """§7: "If there is nothing left to draw, a player who has to draw takes whatever is available, possibly nothing." §11.5:
+    "When the discard pile consists of the top card alone, nothing is drawn and the `reshuffles` counter does not move." (A start
+    Draw Two with one card left in the draw pile.)"""
     rnd = deal(deck_for(["R1", "Y1"], "B+2", "G6"), n=2, hand_size=1)
     assert hand(rnd, 0) == cards("R1 G6")
     assert rnd.stats.cards_drawn == 1

@@ -45,8 +45,8 @@ def assert_turns_identity(rnd):
 
 
 def test_s3_current_colour_is_top_colour_or_declared_colour():
-    """§3: "The current colour is the colour of the top card, or the declared colour when the top card is a
-    Wild or Wild Draw Four." """
+    """§3: "The current colour is set by the top card of the discard pile: its own colour, or, for a Wild or a Wild Draw Four, the
+    colour its player named." """
     rnd = position(["R1 B2", "G1"], "G5 Y7")
     assert rnd.colour == YELLOW
     rnd = position(["W G3", "B2 B3"], "R7", "G1", decider=ScriptedDecider(choose_card=["W"], colour=["B"]))
@@ -83,8 +83,8 @@ def test_s3_legal_by_colour_number_symbol_or_wild(top, held, expected):
     ],
 )
 def test_s11_2_wild_on_top_matched_only_by_declared_colour_or_wild(top, declared, held, expected):
-    """§11.2: "A card matches a coloured top card by colour or by equal rank (number or symbol). A Wild or Wild
-    Draw Four on top is matched only by the declared colour or by a Wild card (a Wild Draw Four subject to §3)." """
+    """§11.2: "On a coloured top card, a card matches by colour or by the same rank (number or symbol). On a Wild or Wild Draw
+    Four, only the named colour matches, besides the Wilds themselves (the Wild Draw Four still subject to §3)." """
     rnd = position([held, "B1"], top, colour=declared)
     assert legal(rnd) == (cards(expected) if expected else [])
 
@@ -109,8 +109,8 @@ def test_s3_wild_draw_four_only_without_a_card_of_current_colour(top, held, plus
 
 
 def test_s3_must_play_when_holding_a_legal_play():
-    """§3: "A player who has at least one legal play must play a card ... Drawing while holding a legal play
-    (voluntary draw) is not modelled." """
+    """§3: "A player holding one or more legal plays has to play one of them. ... Choosing to draw while holding a legal play is
+    not part of the game unocli models." """
     dec = ScriptedDecider()
     rnd = position(["B1 R2 G3", "Y1 Y2"], "R5", "R7 R8", decider=dec)
     assert step(rnd)
@@ -121,8 +121,8 @@ def test_s3_must_play_when_holding_a_legal_play():
 
 
 def test_s3_bluff_is_an_illegal_wild_draw_four():
-    """§3: "A player may also play a Wild Draw Four that is not legal: that is a bluff (possible only under
-    wild_draw_four = "restricted")." §9: bluffs and plus4_played count it."""
+    """§3: "Under `wild_draw_four = "restricted"` a player may instead put down an illegal Wild Draw Four; such a play is a bluff
+    (§5)." §9: bluffs and plus4_played count it."""
     dec = ScriptedDecider(bluff=[True], colour=["G"], respond=["accept"])
     rnd = position(["R1 W+4 G3", "Y1 Y2", "B1 B2"], "R5", "Y3 Y4 Y5 Y6", decider=dec)
     assert step(rnd)
@@ -136,8 +136,8 @@ def test_s3_bluff_is_an_illegal_wild_draw_four():
 
 
 def test_s3_no_legal_play_draws_one_and_may_play_it():
-    """§3: "A player with no legal play (and no bluff chosen) draws one card. If that card is a legal play, the
-    player may play it at once." """
+    """§3: "A player without a legal play, who does not bluff, draws one card. A drawn card that is playable may go down
+    at once" """
     rnd = position(["B1 G2", "Y1 Y2", "Y3 Y4"], "R5", "R7 Y9")
     assert step(rnd)
     assert plays(rnd) == [(0, "R7", "drawn")]
@@ -173,9 +173,9 @@ def test_s3_drawn_card_not_legal_turn_ends():
 
 
 def test_s11_4_after_drawing_only_the_drawn_card_may_be_played():
-    """§11.4: "After drawing on a turn, only the card just drawn may be played, even if the draw made a held card
-    legal." Under no_action_finish a lone red Skip is not playable; once B9 is drawn it would be, but the turn
-    ends because B9 is not a legal play."""
+    """§11.4: "Once a player has drawn on a turn, the drawn card is the only candidate for play; a held card that the draw
+    happened to make playable stays in the hand." Under no_action_finish a lone red Skip is not playable; once B9 is drawn it
+    would be, but the turn ends because B9 is not a legal play."""
     rnd = position(["RS", "Y1 Y2", "Y3 Y4"], "R5", "B9 R7", no_action_finish=True)
     assert rnd.legal_cards(0) == []
     assert step(rnd)
@@ -186,8 +186,8 @@ def test_s11_4_after_drawing_only_the_drawn_card_may_be_played():
 
 
 def test_s11_3_drawn_plus4_judged_on_hand_including_it_legal():
-    """§11.3: "A drawn +4 is judged on the hand including it": with no red card held it is legal, so
-    playing it is no bluff."""
+    """§11.3: "A Wild Draw Four that was just drawn is judged with the drawn card in the hand": with no red card held it is legal,
+    so playing it is no bluff."""
     dec = ScriptedDecider(colour=["B"], respond=["challenge"])
     rnd = position(["B1 G2", "Y1 Y2", "Y3 Y4"], "R5", "W+4 G1 G2 G3 G4 G5 G6", decider=dec)
     assert step(rnd)
@@ -199,9 +199,9 @@ def test_s11_3_drawn_plus4_judged_on_hand_including_it_legal():
 
 
 def test_s3_drawn_plus4_bluff_allowed():
-    """§3: "If that card is a legal play, the player may play it at once (a bluff with it is also allowed)";
-    §11.3: the drawn +4 is judged with the hand including it. The lone red Skip (unplayable under
-    no_action_finish) still makes the drawn +4 a bluff, and the challenge catches it."""
+    """§3: "A drawn card that is playable may go down at once, and a drawn Wild Draw Four that is not legal may be played as a
+    bluff"; §11.3: the drawn +4 is judged with the hand including it. The lone red Skip (unplayable under no_action_finish) still
+    makes the drawn +4 a bluff, and the challenge catches it."""
     dec = ScriptedDecider(bluff=[True], colour=["G"], respond=["challenge"])
     rnd = position(["RS", "Y1 Y2", "Y3 Y4"], "R5", "W+4 B1 B2 B3 B4", decider=dec, no_action_finish=True)
     assert step(rnd)
@@ -216,8 +216,8 @@ def test_s3_drawn_plus4_bluff_allowed():
 
 
 def test_s11_3_restriction_counts_current_colour_card_even_if_unplayable():
-    """§11.3: "The +4 restriction looks at every card of the current colour held, whether or not that card could
-    be played (so under no_action_finish a lone Skip of the current colour still makes the +4 a bluff)." """
+    """§11.3: "The test counts every held card of the current colour, even one that could not be played at that moment" (so under
+    no_action_finish a lone Skip of the current colour still makes the +4 a bluff)."""
     dec = ScriptedDecider(bluff=[True], colour=["B"], respond=["challenge"])
     rnd = position(["RS W+4", "Y1 Y2", "Y3 Y4"], "R5", "G1 G2 G3 G4", decider=dec, no_action_finish=True)
     assert legal(rnd) == ["RS"]
@@ -233,7 +233,7 @@ def test_s11_3_restriction_counts_current_colour_card_even_if_unplayable():
 
 
 def test_s4_skip_next_player_loses_turn():
-    """§4: "Skip: the next player loses the turn." """
+    """§4, Skip: "the next player misses a turn"."""
     rnd = position(["RS G1", "Y1", "Y2", "Y3"], "R5")
     assert step(rnd)
     assert events(rnd, Kind.SKIP)[0].seat == 1
@@ -262,7 +262,7 @@ def test_s4_reverse_flips_direction():
 
 
 def test_s11_13_two_player_reverse_same_player_plays_again():
-    """§4 / §11.13: "With 2 players a Reverse flips the direction and the same player plays again." """
+    """§4 / §11.13: "In a two-player game a Reverse changes the direction, and the player who played it takes another turn." """
     rnd = position(["RR G1 R3", "Y1 Y2"], "R5", decider=ScriptedDecider(choose_card=["RR"]))
     assert step(rnd)
     assert rnd.direction == -1
@@ -273,14 +273,14 @@ def test_s11_13_two_player_reverse_same_player_plays_again():
 
 
 def test_s4_two_player_skip_same_player_plays_again():
-    """§4: "Skip: the next player loses the turn" — with 2 players the player who skipped plays again."""
+    """§4, Skip: "the next player misses a turn" — with 2 players the player who skipped plays again."""
     rnd = position(["RS G1 R3", "Y1 Y2"], "R5", decider=ScriptedDecider(choose_card=["RS"]))
     assert step(rnd)
     assert rnd.current == 0
 
 
 def test_s4_draw_two_next_player_draws_two_and_loses_turn():
-    """§4: "Draw Two: the next player draws 2 and loses the turn." """
+    """§4, Draw Two: "the next player takes 2 cards and misses a turn"."""
     rnd = position(["R+2 G1", "Y1", "Y2", "Y3"], "R5", "B7 B8 B9", direction=-1)
     assert step(rnd)
     assert hand(rnd, 3) == cards("Y3 B7 B8")
@@ -292,7 +292,7 @@ def test_s4_draw_two_next_player_draws_two_and_loses_turn():
 
 
 def test_s4_wild_player_declares_colour():
-    """§4: "Wild: the player declares a colour." """
+    """§4, Wild: "the player names a colour"."""
     dec = ScriptedDecider(choose_card=["W"], colour=["Y"])
     rnd = position(["W G1", "B1", "B2"], "R5", decider=dec)
     assert step(rnd)
@@ -303,8 +303,8 @@ def test_s4_wild_player_declares_colour():
 
 
 def test_s4_wild_draw_four_victim_draws_four_and_loses_turn():
-    """§4: "Wild Draw Four: the player declares a colour; the next player (the victim) draws 4 and loses the turn,
-    unless they challenge." §5 "Not challenged: as §4." """
+    """§4, Wild Draw Four: "the player names a colour; the next player, called the victim, takes 4 cards and misses a turn, unless
+    the victim challenges (§5)". §5, not challenged: "as in §4: the victim draws 4 and misses the turn, bluff or not"."""
     dec = ScriptedDecider(colour=["B"], respond=["accept"])
     rnd = position(["W+4 G1", "Y1", "Y2"], "R5", "G5 G6 G7 G8 G9", decider=dec)
     assert step(rnd)
@@ -319,8 +319,9 @@ def test_s4_wild_draw_four_victim_draws_four_and_loses_turn():
 
 
 def test_s5_bluff_challenged_offender_draws_four_victim_plays_next():
-    """§5: "Bluff, challenged: the player who played it draws the penalty (4) instead. The victim draws nothing,
-    does not lose the turn, and plays next, matching the declared colour." "The declared colour stands." """
+    """§5, challenged, and it was a bluff: "the player of the +4 draws the penalty (4) in place of the victim; the victim draws
+    nothing, keeps the turn and plays next, on the named colour". "Whatever happens, the colour the player of the +4 named remains
+    the current colour." """
     dec = ScriptedDecider(bluff=[True], colour=["G"], respond=["challenge"])
     rnd = position(["R1 W+4 G3", "Y1 G7 R2", "B1 B2"], "R5", "Y3 Y4 Y5 Y6 Y7 Y8", decider=dec)
     assert step(rnd)
@@ -337,8 +338,8 @@ def test_s5_bluff_challenged_offender_draws_four_victim_plays_next():
 
 
 def test_s5_bluff_judged_on_colour_in_force_before_the_plus4():
-    """§5: "The +4 was a bluff iff, when it was played, the player held at least one other card of the current
-    colour in force before the +4" — here the declared colour of a Wild on top (yellow)."""
+    """§5: "A Wild Draw Four was a bluff exactly when its player, at the moment of playing it, had in hand some other card of the
+    colour that was current just before it" — here the declared colour of a Wild on top (yellow)."""
     dec = ScriptedDecider(bluff=[True], colour=["R"], respond=["challenge"])
     rnd = position(["Y2 W+4 R3", "B1", "B2"], "G4 W", "G1 G2 G3 G5", colour="Y", decider=dec)
     assert step(rnd)
@@ -348,7 +349,7 @@ def test_s5_bluff_judged_on_colour_in_force_before_the_plus4():
 
 
 def test_s5_honest_challenged_victim_draws_six_and_loses_turn():
-    """§5: "Not a bluff, challenged: the victim draws the penalty plus 2 (6) and loses the turn." The declared
+    """§5, challenged, and it was not a bluff: "the victim draws the penalty and 2 more (6) and misses the turn". The declared
     colour stands. G5 matches only by number, so the +4 is honest."""
     dec = ScriptedDecider(choose_card=["W+4"], colour=["B"], respond=["challenge"])
     rnd = position(["G5 W+4", "Y1", "Y2"], "R5", "G1 G2 G3 G4 G6 G7 G8", decider=dec)
@@ -391,7 +392,7 @@ def test_s5_only_the_victim_may_challenge():
 
 
 def test_s6_uno_called_no_penalty():
-    """§6: "A player whose play ... leaves exactly one card in hand must call 'Uno'." """
+    """§6: "Whenever a play leaves its player with exactly one card, that player has to call" Uno."""
     rnd = position(["R1 G2", "Y1", "Y2"], "R5", "B1 B2")
     assert step(rnd)
     assert [e.seat for e in events(rnd, Kind.UNO)] == [0]
@@ -465,8 +466,9 @@ def test_s6_no_uno_when_two_or_more_left():
 
 
 def test_s7_going_out_wins_and_scores_other_hands():
-    """§7: "The round ends when a player holds no cards ... The winner scores the point values (§1) of every card
-    left in every other hand." Numbers face value, actions 20, Wilds 50."""
+    """§7: "A player wins the round by holding no cards once the effects of the last card played have been carried out." "The
+    winner of a round scores the §1 values of all cards still held by the other players." Numbers face value, actions 20, Wilds
+    50."""
     rnd = position(["R1", "W W+4 RS B+2 GR Y9 G0", "R5 B7"], "R3")
     stats = rnd.run()
     assert stats.outcome is Outcome.WON
@@ -477,8 +479,8 @@ def test_s7_going_out_wins_and_scores_other_hands():
 
 
 def test_s7_going_out_on_draw_two_next_player_still_draws():
-    """§7: "A Draw Two or Wild Draw Four as the last card still makes the next player draw (those cards count in
-    the score)." """
+    """§7: "A Draw Two or Wild Draw Four played as the last card still hits the next player, and the cards drawn count towards the
+    score." """
     rnd = position(["R+2", "Y1", "Y2"], "R3", "B9 G8 B1")
     stats = rnd.run()
     assert stats.winner == 0
@@ -500,8 +502,8 @@ def test_s7_going_out_on_plus4_unchallenged():
 
 
 def test_s7_final_plus4_challenged_honest_victim_draws_six():
-    """§7: "A final Wild Draw Four can be challenged"; a lone +4 has no other card, so it is honest (§5) and the
-    victim draws 6, counted in the score."""
+    """§7: "A last Wild Draw Four may be challenged"; "By §5 a last Wild Draw Four can never be a bluff, since its player holds no
+    other card, so in play such a challenge always fails and the victim draws 6." The 6 cards count in the score."""
     dec = ScriptedDecider(respond=["challenge"])
     rnd = position(["W+4", "Y1", "Y2"], "R3", "B1 B2 B3 B4 B5 B6 B7", decider=dec)
     stats = rnd.run()
@@ -524,8 +526,8 @@ class _ForcedBluffDecider(ScriptedDecider):
 
 
 def test_s7_final_plus4_bluff_challenged_round_goes_on():
-    """§7: "A final Wild Draw Four can be challenged; if the challenge succeeds, the player draws 4 and the round
-    goes on." (Victim plays next, §5; the declared colour stands.)"""
+    """§7: "A last Wild Draw Four may be challenged; a challenge that succeeds makes its player draw 4, and the round continues."
+    (Victim plays next, §5; the declared colour stands.)"""
     dec = _ForcedBluffDecider(colour=["G"], respond=["challenge"])
     rnd = position(["W+4", "Y1 G2", "Y2"], "R3", "B1 B2 B3 B4 B5", decider=dec)
     assert step(rnd)
@@ -538,7 +540,7 @@ def test_s7_final_plus4_bluff_challenged_round_goes_on():
 
 
 def test_s7_final_skip_or_wild_ends_the_round_at_once():
-    """§7: "The round ends when a player holds no cards once the effects of their last card are resolved." """
+    """§7: "A player wins the round by holding no cards once the effects of the last card played have been carried out." """
     for last in ("RS", "RR", "W"):
         rnd = position([last, "Y1", "Y2"], "R3", "B1")
         stats = rnd.run()
@@ -547,8 +549,8 @@ def test_s7_final_skip_or_wild_ends_the_round_at_once():
 
 @pytest.mark.parametrize("seed", [1, 2])
 def test_s7_match_ends_when_a_total_reaches_target_score(seed):
-    """§7: "A match is played round after round until a player's total reaches target_score; that player wins
-    the match." """
+    """§7: "A match is a series of rounds that ends as soon as one player's running total reaches `target_score` (500 officially);
+    that player wins the match." """
     rules = Rules(players=3, target_score=200)
     match, rounds = play_match(rules, policies(3), seed=seed, index=0)
     assert match.outcome is Outcome.WON
@@ -569,7 +571,8 @@ def test_s7_match_ends_when_a_total_reaches_target_score(seed):
 
 
 def test_s11_5_reshuffle_is_lazy():
-    """§11.5: "Reshuffling is lazy: only at the moment a card must be drawn and the draw pile is empty." """
+    """§11.5: "The discard pile is turned into a draw pile only when a card has to be drawn and the draw pile is empty, never
+    earlier." """
     rnd = position(["R1 R2", "R3 R4"], "B5 G5 R5", "")
     assert steps(rnd, 2)
     assert rnd.stats.reshuffles == 0
@@ -578,7 +581,8 @@ def test_s11_5_reshuffle_is_lazy():
 
 
 def test_s7_reshuffle_discard_except_top_becomes_draw_pile():
-    """§7: "Draw pile empty: the discard pile except its top card is shuffled into a new draw pile." """
+    """§7: "When someone has to draw from an empty draw pile, all cards of the discard pile except the top one are shuffled to
+    form a new draw pile" """
     rnd = position(["B1 B2", "Y1 Y2"], "G7 G8 Y9 R5", "")
     assert step(rnd)
     assert rnd.stats.reshuffles == 1
@@ -589,7 +593,7 @@ def test_s7_reshuffle_discard_except_top_becomes_draw_pile():
 
 
 def test_s11_5_penalty_drawn_one_at_a_time_reshuffles_midway():
-    """§11.5: "Penalties are drawn one card at a time and may reshuffle midway." """
+    """§11.5: "Penalties are drawn card by card, so a reshuffle can happen in the middle of one." """
     rnd = position(["R+2 B1", "Y1", "Y2"], "G7 B3 R3", "G1")
     assert step(rnd)
     assert rnd.stats.reshuffles == 1
@@ -602,9 +606,9 @@ def test_s11_5_penalty_drawn_one_at_a_time_reshuffles_midway():
 
 
 def test_s11_5_draws_what_there_is_and_counts_one_reshuffle():
-    """§7: "A player who must draw when no card is left draws what there is." §11.5: "If the discard pile holds
-    only its top card, nothing is drawn and no reshuffle is counted." An honest +4 challenged costs 6, but only 2
-    cards exist."""
+    """§7: "If there is nothing left to draw, a player who has to draw takes whatever is available, possibly nothing." §11.5:
+    "When the discard pile consists of the top card alone, nothing is drawn and the `reshuffles` counter does not move." An honest
+    +4 challenged costs 6, but only 2 cards exist."""
     dec = ScriptedDecider(colour=["B"], respond=["challenge"])
     rnd = position(["W+4 G1", "Y1", "Y2"], "R5", "G9", decider=dec)
     assert step(rnd)
@@ -629,8 +633,9 @@ def test_s7_reshuffle_keeps_the_declared_colour_of_the_top_wild():
 
 
 def test_s11_6_blocked_after_n_dead_passes():
-    """§7: "If n turns in a row pass with no card played and no card drawable, the round ends blocked: no winner,
-    no points." §11.6: "a turn with no legal play is a pass even if nothing could be drawn." """
+    """§7: "When n consecutive turns are passes on which no card was played and none could be drawn, the round ends blocked:
+    nobody wins, nobody scores (§11.6)." §11.6: "A turn on which the player has no legal play and plays no card (not even one just
+    drawn, §3) is a pass, whether or not a card could be drawn." """
     rnd = position(["B1 B2", "G1 G2"], "R5", "")
     stats = rnd.run()
     assert stats.outcome is Outcome.BLOCKED
@@ -640,8 +645,8 @@ def test_s11_6_blocked_after_n_dead_passes():
 
 
 def test_s11_6_a_pass_that_drew_a_card_resets_the_count():
-    """§11.6: "The round is blocked when n passes in a row drew no card; any card played, or any pass that drew a
-    card, resets that count." """
+    """§11.6: "The round is blocked after n consecutive passes without a card drawn; playing any card, or a pass on which at least
+    one card was drawn, starts that count again from zero." """
     rnd = position(["B1 B2", "G1 G2"], "R5", "Y9")
     stats = rnd.run()
     assert stats.outcome is Outcome.BLOCKED
@@ -666,8 +671,9 @@ def test_s11_6_a_card_played_resets_the_count():
 
 
 def test_s11_7_capped_at_max_turns():
-    """§7: "A round that reaches max_turns ends capped the same way" (no winner, no points). §11.7: "before every
-    turn ..., if turns >= max_turns the round ends capped." """
+    """§7: "A round that reaches `max_turns` turns (10 000 by default) ends capped, again with no winner and no points (§11.7)."
+    §11.7: "Before each turn and before each decision on a pending penalty, the engine checks whether `turns >= max_turns`; if so
+    the round ends capped" """
     rnd = position(["R1 R2 R3 R4", "R5 R6 R7 R8"], "R9", "", max_turns=3)
     stats = rnd.run()
     assert stats.outcome is Outcome.CAPPED
@@ -676,7 +682,7 @@ def test_s11_7_capped_at_max_turns():
 
 
 def test_s11_7_card_that_wins_on_the_capping_turn_wins():
-    """§11.7: "A card that wins on the turn that reaches max_turns wins." """
+    """§11.7: "A card that empties its player's hand on the turn that reaches `max_turns` still wins." """
     rnd = position(["R1 R2", "R3 G5 G6"], "R9", "", max_turns=3)
     stats = rnd.run()
     assert plays(rnd) == [(0, "R2", "hand"), (1, "R3", "hand"), (0, "R1", "hand")]
