@@ -242,7 +242,14 @@ def test_ladder_folder_and_index_give_the_bound_the_relative_skill_and_the_match
     ]  # fmt: skip
     res = CliRunner().invoke(cli, args)
     assert res.exit_code == 0, res.output
-    assert {p.name for p in out.iterdir()} == {"README.md", "ratings.csv", "skill.csv", "ladder.png", "match-ratings.csv"}
+    assert {p.name for p in out.iterdir()} == {
+        "README.md",
+        "ratings.csv",
+        "skill.csv",
+        "ladder.png",
+        "match-ratings.csv",
+        ".unocli-manifest.json",
+    }
     text = (out / "README.md").read_text()
     assert "`peek:budget=2` (bound, not a player)" in text and "on the first 50 deals" in text and "--lone-games 50" in text
     skill = pd.read_csv(out / "skill.csv").set_index(["level", "key"])
