@@ -493,3 +493,42 @@ def test_compare_of_a_file_plays_to_the_files_own_target_error_unless_the_option
     assert result.exit_code == 0 and "after 300 games (the max_games limit 300)" in result.output
     result = run("compare", str(path), "--threads", "1", "--quiet", "--max-games", "200")
     assert result.exit_code == 0 and "after 200 games (the max_games limit 200)" in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["simulate", "--games", "5", "--max-games", "10"], "--max-games applies to --target-error"),
+        (["sweep", "--grid", "bluff=0,1", "--games", "5", "--max-games", "10"], "--max-games applies to --target-error"),
+        (["simulate", "--games", "5", "--set", "players=5", "--players", "3"], "both give the table size: give it once"),
+        (["simulate", "--games", "5", "--set", "hand_size=5", "--set", "hand_size=6"], "--set hand_size=... is given twice"),
+        (["simulate", "--games", "5", "--policy", "basic:bluff=0.3,bluff=0.5"], "knob 'bluff' is given twice"),
+        (
+            ["compare", "--games", "5", "--arm", "a: --rules official", "--arm", "b: --set stacking=any --set stacking=off"],
+            "twice",
+        ),
+        (["compare", "--games", "5", "--arm", "a: --seat 0=smart --seat 0=basic", "--arm", "b"], "--seat 0 is given twice"),
+    ],
+)
+def test_two_values_of_which_one_would_win_without_a_word_are_refused(tmp_path, args, said):
+    """--max-games with no target error to cap, the table size given by --players and --set players=, a rule field
+    or a knob given twice: the last value won (or the option did nothing) without a word; each is refused now."""
+    out = ["--out", str(tmp_path / "out")] if args[0] == "sweep" else []
+    result = run(*args, "--threads", "1", *out)
+    assert result.exit_code != 0 and said in one_error_line(result)
+
+
+def test_a_seat_named_twice_in_an_experiment_file_is_refused(tmp_path):
+    """seats = { 0 = "basic", "00" = "smart" }: two keys, one seat; the last won without a word."""
+    path = tmp_path / "e.toml"
+    path.write_text('games = 10\n[base]\nseats = { 0 = "basic", "00" = "smart" }\n[arms.a]\n[arms.b]\nrules = "party"\n')
+    result = run("compare", str(path), "--threads", "1")
+    assert result.exit_code != 0 and "key 'base.seats.00': seat 0 is given twice" in one_error_line(result)
+
+
+def test_check_exact_refuses_a_seed_it_would_ignore():
+    """--exact replays the baseline's own seed: a --seed beside it did nothing; refused with a usage error."""
+    result = run(
+        "check", "--exact", "--seed", "5", str(Path(__file__).resolve().parents[1] / "sims" / "baselines" / "balance.json")
+    )
+    assert result.exit_code == 2 and "--seed cannot be combined with --exact" in one_error_line(result)

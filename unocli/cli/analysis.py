@@ -63,12 +63,17 @@ def parse_arm(text: str, base: TableSpec) -> tuple[str, TableSpec]:
             raise ConfigError(f"--arm {text!r}: {exc}") from None
         table = base
         it = iter(tokens)
+        seen: set[tuple[str, str]] = set()  # (option, what it sets) within this arm: a second would win unsaid
         for token in it:
             if token not in ARM_OPTIONS:
                 raise ConfigError(f"--arm {text!r}: unknown option {token!r}; an arm takes {', '.join(ARM_OPTIONS)}")
             value = next(it, None)
             if value is None:
                 raise ConfigError(f"--arm {text!r}: {token} needs a value")
+            what = (token, value.partition("=")[0].strip() if token in ("--set", "--seat") else "")
+            if what in seen:
+                raise ConfigError(f"--arm {text!r}: {token} {what[1] + ' ' if what[1] else ''}is given twice: give it once")
+            seen.add(what)
             table = _apply_arm_option(table, token, value, text)
         return name, table
     if not sep and name in RULE_PRESETS:
@@ -261,8 +266,7 @@ def compare_cmd(
         plan = _plan_from_file(experiment, arm_texts, study, asked)
     else:
         plan = _plan_from_arms(arm_texts, study, asked)
-    if given("metric") and plan.precision.target_error is None:
-        raise ConfigError("--metric applies to --target-error: give both, or neither")
+    plan.precision.check(metric=True)
     _check_metrics(plan.arms, (*plan.metrics, plan.precision.metric))
     say = _log(quiet or as_json)
     say(f"unocli compare: {len(plan.arms)} arms x {fmt.count(plan.games)} games, seed {plan.seed}")
@@ -306,6 +310,12 @@ class Precision:
     target_error: float | None
     max_games: int
     metric: str
+
+    def check(self, metric: bool) -> None:
+        """Refuse ``--max-games`` (and, with ``metric``, ``--metric``) given with no target error to apply to."""
+        for option, param in (("--metric", "metric"), ("--max-games", "max_games"))[0 if metric else 1 :]:
+            if given(param) and self.target_error is None:
+                raise ConfigError(f"{option} applies to --target-error: give both, or neither")
 
     @classmethod
     def of(cls, study: StudyOptions, exp: Experiment | None = None) -> Precision:
@@ -514,6 +524,7 @@ def sweep_cmd(
         axes = [parse_grid_option(t, base.policies) for t in grid_texts]
         games = study.games or 5_000
         match, precision = study.match, Precision.of(study)
+    precision.check(metric=False)  # sweep's --metric is also the metric it plots
     cells = grid_cells(axes)
     size = f"{' x '.join(f'{a.name} ({len(a.values)})' for a in axes)} = {fmt.count(cells)} cells x {fmt.count(games)} games"
     if cells > CONFIRM_CELLS and not yes:

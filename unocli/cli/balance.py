@@ -232,6 +232,8 @@ def check_cmd(
         raise UsageProblem(str(exc)) from None
     if exact and games is not None:
         raise UsageProblem("--games cannot be combined with --exact: the fingerprint is of the baseline's own games")
+    if exact and seed is not None:
+        raise UsageProblem("--seed cannot be combined with --exact: --exact replays the baseline's own seed")
     for _, doc, _ in loaded:
         for warning in baseline_warnings(doc):
             click.echo(f"Warning: {warning}", err=True)

@@ -33,8 +33,9 @@ What every command shares:
   is written where it points). Ctrl-C prints `Interrupted.` and exits 130.
 - An option given on the command line overrides the experiment file's value
   (`--seed 0`, `--no-match`, `--target-error`, `--max-games` and `--metric`
-  too); an option that would be silently ignored (`--metric` without a target
-  error, a seat given twice, more `--threads` than cores, `--rules`, `--set`,
+  too); an option that would be silently ignored (`--metric` or `--max-games`
+  without a target error, a seat, rule field or knob given twice, `--players`
+  beside `--set players=`, more `--threads` than cores, `--rules`, `--set`,
   `--policy` or `--seat` beside a file, which names its own tables) is refused.
 - `--policies FILE` lets arms, `--policy`, `--seat` and `policy` sweep axes
   name the file's policies; an experiment file names its own with

@@ -27,7 +27,7 @@ from unocli.cli.interrupts import interrupted, terminating_signals_interrupt
 from unocli.errors import ConfigError
 from unocli.game.limits import OutOfRange, check_games, check_seed
 from unocli.game.policies import Policy, UnknownPolicy, parse_seats, resolve_policies
-from unocli.game.rules import Rules, parse_assignment, resolve_rules
+from unocli.game.rules import Rules, check_sets, parse_assignment, resolve_rules
 from unocli.run.precision import DEFAULT_MAX_GAMES as _DEFAULT_MAX_GAMES
 from unocli.study.arm import PolicyFile, TableSpec
 
@@ -326,9 +326,11 @@ def table_spec(
     ``sweep`` alike (``.build()`` gives the :class:`~unocli.study.arm.Arm` to
     play). Checked here, so bad options fail before any game is played.
     """
+    pairs = tuple(parse_assignment(s) for s in sets)
+    check_sets([name for name, _ in pairs], players)
     table = TableSpec(
         rules=rules_spec,
-        sets=tuple(parse_assignment(s) for s in sets),
+        sets=pairs,
         players=players,
         policy=policy,
         seats=parse_seats(seats),

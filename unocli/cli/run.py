@@ -331,8 +331,9 @@ def simulate_cmd(
     until the 95% CI half-width of --metric is at most X.
     """
     arm = table_spec(rules_spec, sets, players, policy, seats, load_policy_file(policies_file)).build("simulate", match=match)
-    if given("metric") and target_error is None:
-        raise ConfigError("--metric applies to --target-error: give both, or neither")
+    for option, param in (("--metric", "metric"), ("--max-games", "max_games")):
+        if given(param) and target_error is None:
+            raise ConfigError(f"{option} applies to --target-error: give both, or neither")
     if out_path:
         check_table_path(out_path)
     runner = make_backend(backend, scheduler)

@@ -483,6 +483,8 @@ def parse_policy_spec(spec: str, extra: dict[str, Policy] | None = None) -> Poli
             raise ConfigError(f"policy settings take knob=value, not {item!r} in {spec!r}")
         key = key.strip()
         Policy.check_names([key])
+        if key in changes:  # the last would win without a word
+            raise ConfigError(f"knob {key!r} is given twice in {spec!r}: give each knob once")
         changes[key] = value.strip()
     return policy.replace(**changes)
 

@@ -181,9 +181,20 @@ def resolve_rules(spec: str = "official", sets: tuple[str, ...] | list[str] = ()
         name, value = parse_assignment(item)
         Rules.check_names([name])
         changes[name] = value
+    check_sets([parse_assignment(item)[0] for item in sets], players)
     if players is not None:
         changes["players"] = players
     return rules.replace(**changes) if changes else rules
+
+
+def check_sets(names: list[str], players: int | None = None) -> None:
+    """Refuse ``--set`` naming a field twice, or the table size both by ``--set players=`` and ``--players``: one
+    of the two values would win without a word."""
+    twice = next((n for i, n in enumerate(names) if n in names[:i]), None)
+    if twice is not None:
+        raise ConfigError(f"--set {twice}=... is given twice: give each rule field once")
+    if players is not None and "players" in names:
+        raise ConfigError("--players and --set players=... both give the table size: give it once")
 
 
 def _exists(spec: str) -> bool:

@@ -559,9 +559,13 @@ def _table(raw: Any, key: str, parent: TableSpec, where: _Where) -> TableSpec:
             pairs.append((s.strip(), spec.strip()))
         seats = dict(pairs)
     seats = where.table(seats, f"{key}.seats", 'must be a table { 0 = "bluffer" } or a list ["0=bluffer"]')
+    named: dict[int, str] = {}
     for s, spec in seats.items():
         if not str(s).isdigit():
             raise where.error(f"{key}.seats.{s}", "seats are numbers from 0")
+        if int(s) in named:  # "0" and "00" are one seat: the last would win without a word
+            raise where.error(f"{key}.seats.{s}", f"seat {int(s)} is given twice ({named[int(s)]!r} and {s!r})")
+        named[int(s)] = str(s)
         _check_policy(str(spec), f"{key}.seats.{s}", where, table.policies)
         table = table.with_seat(int(s), str(spec))
     return table
