@@ -584,3 +584,16 @@ def test_a_base_naming_a_later_policy_of_the_file_says_so(tmp_path, text, said):
     path.write_text(text, encoding="utf-8")
     with pytest.raises(ConfigError, match=said):
         load_policies_file(path)
+
+
+def test_a_spec_with_knobs_on_top_names_each_knob_once():
+    """Knobs set on top of a spec (an arm's own on a field, a sweep's knob on a policy) replace the spec's value of
+    the same knob instead of naming it twice, which parse_policy_spec now refuses."""
+    from unocli.game.policies import parse_policy_spec, spec_with
+
+    assert spec_with("basic", "bluff=0.5") == "basic:bluff=0.5"
+    assert spec_with("basic:bluff=0.3,swap_target=next", {"bluff": 0.5}) == "basic:bluff=0.5,swap_target=next"
+    assert spec_with("random:jump_in=0", "swap_target=next") == "random:jump_in=0,swap_target=next"
+    assert parse_policy_spec(spec_with("basic:bluff=0.3", {"bluff": 0.5})).bluff == 0.5
+    with pytest.raises(ConfigError, match="knob 'bluff' is given twice"):
+        parse_policy_spec("basic:bluff=0.3,bluff=0.5")

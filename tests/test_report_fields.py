@@ -88,6 +88,8 @@ def test_an_arm_keeps_its_knobs_on_top_of_each_field(tmp_path):
     assert on_field("basic", "strong") == "strong"
     assert on_field("basic:swap_target=next", "strong") == "strong:swap_target=next"
     assert on_field("basic:swap_target=next", "random:jump_in=0") == "random:jump_in=0,swap_target=next"
+    # a knob both set is the arm's, named once (a spec naming a knob twice is refused)
+    assert on_field("basic:swap_target=next", "basic:swap_target=random,bluff=0.5") == "basic:swap_target=next,bluff=0.5"
     exp = field_experiment(_load(tmp_path, HOUSE), "strong")
     policies = {a.name: a.table.policy for a in exp.arms}
     assert policies == {

@@ -489,6 +489,18 @@ def parse_policy_spec(spec: str, extra: dict[str, Policy] | None = None) -> Poli
     return policy.replace(**changes)
 
 
+def spec_with(spec: str, knobs: str | dict[str, Any]) -> str:
+    """``spec`` (``NAME`` or ``NAME:knob=v,...``) with ``knobs`` (``k=v,...`` or a dict) set on top: a knob both set
+    is the later one's, named once (:func:`parse_policy_spec` refuses a knob twice)."""
+
+    def pairs(text: str) -> dict[str, str]:
+        return {k.strip(): v.strip() for k, _, v in (item.partition("=") for item in text.split(",") if item.strip())}
+
+    name, _, own = spec.partition(":")
+    merged = pairs(own) | (pairs(knobs) if isinstance(knobs, str) else {k: str(v) for k, v in knobs.items()})
+    return name + (":" + ",".join(f"{k}={v}" for k, v in merged.items()) if merged else "")
+
+
 def is_searching(spec: str) -> bool:
     """Whether ``spec`` names a searching preset (``search``, ``peek``, or a knob ``search=...``). Anything that is not
     a preset spec (a policies-file name, a ``{rules}`` template, prose) is not one."""

@@ -36,6 +36,7 @@ from unocli.game.policies import (
     policy_choices,
     preset,
     seat_specs,
+    spec_with,
 )
 from unocli.game.rules import PRESETS as RULE_PRESETS
 from unocli.game.rules import Rules, resolve_rules
@@ -263,7 +264,7 @@ class TableSpec:
         for sel, knob, value in self.knobs:
             for s in seat_selection(sel, rules.players):
                 policies[s] = policies[s].replace(**{knob: value})
-                labels[s] += ("," if ":" in labels[s] else ":") + f"{knob}={value}"
+                labels[s] = spec_with(labels[s], {knob: value})
         return Arm(name=name, rules=rules, policies=tuple(policies), labels=tuple(labels), match=match)
 
     def describe(self) -> str:

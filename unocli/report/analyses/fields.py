@@ -31,7 +31,7 @@ from unocli.analysis.fields import interactions_frame as interactions_frame
 from unocli.analysis.skill_stored import SEARCHER
 from unocli.errors import ConfigError
 from unocli.files import display_path
-from unocli.game.policies import is_searching
+from unocli.game.policies import is_searching, spec_with
 from unocli.report import fmt
 from unocli.report.experiment import ArmSpec, Experiment
 from unocli.report.options import policy_list
@@ -201,11 +201,10 @@ def _ladders(names: list[str], other: bool) -> str:
 
 
 def on_field(policy: str, field: str) -> str:
-    """``field`` with the knob changes of ``policy`` (``NAME:knob=v,...``) applied on top of it."""
+    """``field`` with the knob changes of ``policy`` (``NAME:knob=v,...``) applied on top of it: a knob both set is
+    the policy's (a spec names each knob once)."""
     knobs = policy.partition(":")[2].strip()
-    if not knobs:
-        return field
-    return field + ("," if ":" in field else ":") + knobs
+    return spec_with(field, knobs) if knobs else field
 
 
 def field_experiment(exp: Experiment, field: str) -> Experiment:
