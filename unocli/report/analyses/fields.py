@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import lru_cache
 from pathlib import Path
 
 from unocli.analysis import skill_stored
@@ -160,7 +161,19 @@ def strength_text(exp: Experiment, option: str = "fields", ladders: Path = LADDE
 def search_standing(ladders: Path) -> str:
     """How the stored ladders rate `search` at budget 512 against every scripted and tuned player: in how many every
     gap's 95% interval lies above 0, and which ladders have one that includes 0 or lies below it; empty when no
-    ladder under ``ladders`` rates it or can be read (:func:`unocli.analysis.skill_stored.search_gaps`)."""
+    ladder under ``ladders`` rates it or can be read (:func:`unocli.analysis.skill_stored.search_gaps`).
+
+    Read once per state of the folder (its files' modification times): every report of a run says it, and reading
+    the 36 shipped ladders takes about half a second."""
+    try:
+        stamp = tuple(sorted((str(f), f.stat().st_mtime_ns) for f in ladders.glob("*/*") if f.is_file()))
+    except OSError:
+        stamp = ()
+    return _standing(ladders, stamp)
+
+
+@lru_cache(maxsize=4)
+def _standing(ladders: Path, stamp: tuple[tuple[str, int], ...]) -> str:
     gaps = skill_stored.search_gaps(ladders)
     if not gaps:
         return ""
