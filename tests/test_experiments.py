@@ -79,6 +79,8 @@ BAD = [
     (GOOD.replace('policy = "basic"', 'policy = "genius"'), "base.policy", "unknown policy"),
     (GOOD.replace('"win_0"]', '"wins"]'), "metrics", "unknown metric 'wins'"),
     (GOOD.replace('"win_0"]', '"turns"]'), "metrics", "names 'turns' twice"),
+    # a table size set as a rule field was overridden by every size the file plays, without a word
+    (GOOD.replace('stacking = "plus2"', "players = 6"), "arms.b.set.players", "the table sizes are the file's own key"),
     (GOOD.replace("games = 100", "games = 100\ntarget_error = 0"), "target_error", "positive number"),
     (GOOD.replace("games = 100", "games = 100\ntarget_error = -1.5"), "target_error", "positive number"),
     (GOOD.replace("games = 100", 'games = 100\ntarget_error = "small"'), "target_error", "positive number"),

@@ -25,6 +25,7 @@ from unocli.cli.options import (
     match_option,
     policies_file_option,
     policy_options,
+    refuse_without_target,
     repeatable_option,
     rules_options,
     seed_option,
@@ -266,7 +267,7 @@ def compare_cmd(
         plan = _plan_from_file(experiment, arm_texts, study, asked)
     else:
         plan = _plan_from_arms(arm_texts, study, asked)
-    plan.precision.check(metric=True)
+    refuse_without_target(plan.precision.target_error, "metric", "max_games")
     _check_metrics(plan.arms, (*plan.metrics, plan.precision.metric))
     say = _log(quiet or as_json)
     say(f"unocli compare: {len(plan.arms)} arms x {fmt.count(plan.games)} games, seed {plan.seed}")
@@ -310,12 +311,6 @@ class Precision:
     target_error: float | None
     max_games: int
     metric: str
-
-    def check(self, metric: bool) -> None:
-        """Refuse ``--max-games`` (and, with ``metric``, ``--metric``) given with no target error to apply to."""
-        for option, param in (("--metric", "metric"), ("--max-games", "max_games"))[0 if metric else 1 :]:
-            if given(param) and self.target_error is None:
-                raise ConfigError(f"{option} applies to --target-error: give both, or neither")
 
     @classmethod
     def of(cls, study: StudyOptions, exp: Experiment | None = None) -> Precision:
@@ -524,7 +519,7 @@ def sweep_cmd(
         axes = [parse_grid_option(t, base.policies) for t in grid_texts]
         games = study.games or 5_000
         match, precision = study.match, Precision.of(study)
-    precision.check(metric=False)  # sweep's --metric is also the metric it plots
+    refuse_without_target(precision.target_error, "max_games")  # sweep's --metric is also the metric it plots
     cells = grid_cells(axes)
     size = f"{' x '.join(f'{a.name} ({len(a.values)})' for a in axes)} = {fmt.count(cells)} cells x {fmt.count(games)} games"
     if cells > CONFIRM_CELLS and not yes:

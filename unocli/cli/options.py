@@ -27,7 +27,7 @@ from unocli.cli.interrupts import interrupted, terminating_signals_interrupt
 from unocli.errors import ConfigError
 from unocli.game.limits import OutOfRange, check_games, check_seed
 from unocli.game.policies import Policy, UnknownPolicy, parse_seats, resolve_policies
-from unocli.game.rules import Rules, check_sets, parse_assignment, resolve_rules
+from unocli.game.rules import Rules, parse_assignment, resolve_rules
 from unocli.run.precision import DEFAULT_MAX_GAMES as _DEFAULT_MAX_GAMES
 from unocli.study.arm import PolicyFile, TableSpec
 
@@ -326,11 +326,9 @@ def table_spec(
     ``sweep`` alike (``.build()`` gives the :class:`~unocli.study.arm.Arm` to
     play). Checked here, so bad options fail before any game is played.
     """
-    pairs = tuple(parse_assignment(s) for s in sets)
-    check_sets([name for name, _ in pairs], players)
     table = TableSpec(
         rules=rules_spec,
-        sets=pairs,
+        sets=tuple(parse_assignment(s) for s in sets),
         players=players,
         policy=policy,
         seats=parse_seats(seats),
@@ -345,6 +343,13 @@ def build_policies(
 ) -> tuple[Policy, ...]:
     """One policy per seat from ``--policy``, ``--seat`` and ``--policies FILE`` (raises ConfigError)."""
     return resolve_policies(rules.players, policy, seats, load_extra_policies(policies_file))
+
+
+def refuse_without_target(target_error: float | None, *params: str) -> None:
+    """Refuse ``--metric`` or ``--max-games`` (by parameter name) given when there is no target error to apply to."""
+    for param in params:
+        if given(param) and target_error is None:
+            raise ConfigError(f"--{param.replace('_', '-')} applies to --target-error: give both, or neither")
 
 
 def target_options(f: F) -> F:

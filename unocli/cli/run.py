@@ -16,11 +16,11 @@ from unocli.cli.backend import backend_options, make_backend
 from unocli.cli.options import (
     UnoCommand,
     games_type,
-    given,
     load_policy_file,
     match_option,
     policies_file_option,
     policy_options,
+    refuse_without_target,
     rules_options,
     seed_option,
     table_spec,
@@ -331,9 +331,7 @@ def simulate_cmd(
     until the 95% CI half-width of --metric is at most X.
     """
     arm = table_spec(rules_spec, sets, players, policy, seats, load_policy_file(policies_file)).build("simulate", match=match)
-    for option, param in (("--metric", "metric"), ("--max-games", "max_games")):
-        if given(param) and target_error is None:
-            raise ConfigError(f"{option} applies to --target-error: give both, or neither")
+    refuse_without_target(target_error, "metric", "max_games")
     if out_path:
         check_table_path(out_path)
     runner = make_backend(backend, scheduler)

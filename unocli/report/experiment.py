@@ -539,6 +539,8 @@ def _table(raw: Any, key: str, parent: TableSpec, where: _Where) -> TableSpec:
 
     for field_name, value in sets.items():
         where.one_of(field_name, RULE_FIELDS, f"{key}.set.{field_name}", "rule field", "fields")
+        if field_name == "players":  # each arm is built at every size the file names, which would override it
+            raise where.error(f"{key}.set.players", "the table sizes are the file's own key: players = [4] (or a list)")
         try:  # the value alone (hand_size is checked against each table size when the arm is built)
             Rules().replace(**{field_name: plain(value), **({"players": 2} if field_name == "hand_size" else {})})
         except ConfigError as exc:
