@@ -83,11 +83,9 @@ def _at_mid(r: GameLengthResult) -> dict[str, pd.DataFrame]:
 def _answer(r: GameLengthResult) -> str:
     """The baseline's length under each field and each rule set's verdict in a word."""
     t = r.turns[(r.turns["rules"] == r.base) & (r.turns["players"] == r.mid)].set_index("field")
-    shown = [f"{fmt.ci(*t.loc[f, ['mean_turns', 'ci_low', 'ci_high']])} `{f}`" for f in r.fields if f in t.index]
-    text = (
-        f"**Answer.** A {r.mid}-player round under {r.base} rules takes {shown[0].replace(' `', ' turns with every seat `', 1)}"
-    )
-    text += "".join(f", {x}" for x in shown[1:])
+    (first, f0), *rest = [(fmt.ci(*t.loc[f, ["mean_turns", "ci_low", "ci_high"]]), f) for f in r.fields if f in t.index]
+    text = f"**Answer.** A {r.mid}-player round under {r.base} rules takes {first} turns with every seat `{f0}`"
+    text += "".join(f", {x} `{f}`" for x, f in rest)
     words = []
     for name, sub in _at_mid(r).items():
         kinds = {_word(sub.loc[f]) for f in r.fields if f in sub.index}
