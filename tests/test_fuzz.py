@@ -298,3 +298,53 @@ def test_a_nul_byte_in_an_argument_is_one_sentence_and_exit_2(args) -> None:
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 2
     assert result.output.strip() == "Error: an argument contains a NUL byte (\\x00), which no file name or value may hold"
+
+
+@pytest.mark.parametrize(
+    ("args", "name"),
+    [
+        (["simulate", "--games", "10", "--rules", ""], "--rules"),  # pathlib read '' as '.': "'.' is a folder"
+        (["simulate", "--games", "10", "--rules=  "], "--rules"),
+        (["report", "--quick", "--out", ""], "--out"),  # '.': "the current folder"
+        (["report", ""], "EXPERIMENTS"),
+        (["tune", "-o", "", "space.toml"], "--out"),
+        (["simulate", "--games", "10", "--set", "hand_size=5", "--set", ""], "--set"),
+        (["sweep", "--games", "10", "--grid", ""], "--grid"),
+        (["rules", "show", ""], "NAME_OR_FILE"),
+        (["simulate", "--games", "10", "--policy", " "], "--policy"),
+    ],
+)
+def test_an_empty_value_is_refused_by_its_name_before_anything_reads_it(args, name, tmp_path, monkeypatch) -> None:
+    """An empty value names no file, preset or policy; before, '' was read as '.', the current folder."""
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 2, result.output
+    assert result.output.strip() == f"Error: {name} is given an empty value, which names nothing"
+    assert list(tmp_path.iterdir()) == []  # nothing written
+
+
+def test_given_values_pass_the_empty_value_check(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    ok = CliRunner().invoke(cli, ["simulate", "--games", "10", "--rules", "official", "--set", "hand_size=5"])
+    assert ok.exit_code == 0, ok.output
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["simulate", "--games", "1_0"], "Invalid value for '--games': must be a whole number from 1 to 2**63 - 1, not '1_0'"),
+        (["simulate", "--games", "10", "--seed", "\u0663"], "Invalid value for '--seed': must be a whole number from 0"),
+        (["simulate", "--games", "10", "--players", "\u0663"], "Invalid value for '--players': '\u0663' is not a whole number"),
+        (["simulate", "--games", "10", "--players", "1_0"], "Invalid value for '--players': '1_0' is not a whole number"),
+        (["tune", "space.toml", "--first", "1_00"], "Invalid value for '--first': '1_00' is not a whole number"),
+        (["simulate", "--games", "10", "--set", "hand_size=7_0"], "rule field 'hand_size' must be a whole number between 1"),
+    ],
+)
+def test_a_whole_number_is_digits_grouped_by_thousands(args, said, tmp_path, monkeypatch) -> None:
+    """int() read "1_0" as 10, "7_0" as 70 and an Arabic-Indic three as 3; those are refused, "10_000" is not."""
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code != 0, result.output
+    assert result.output.startswith(f"Error: {said}"), result.output
+    grouped = CliRunner().invoke(cli, ["simulate", "--games", "10_000", "--players", "3", "--set", "hand_size=5"])
+    assert grouped.exit_code == 0 and "won 10,000" in grouped.output, grouped.output

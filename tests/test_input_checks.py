@@ -58,6 +58,22 @@ def test_margins_must_be_finite(tmp_path, value):
     assert line == f"Error: experiment file {str(path)!r}: 'margins.turns' is {shown}, but every number must be finite"
 
 
+@pytest.mark.parametrize(
+    ("text", "key", "shown"),
+    [
+        ("games = 2024-01-01\n", "games", "2024-01-01"),
+        ("games = 20\n[options]\nx = 1979-05-27T07:32:00\n", "options.x", "1979-05-27T07:32:00"),
+        ("games = 20\n[grid]\nbluff = [0, 07:32:00]\n", "grid.bluff[1]", "07:32:00"),
+    ],
+)
+def test_a_date_or_time_anywhere_in_a_toml_file_is_named_in_the_files_words(tmp_path, text, key, shown):
+    """A TOML date reached a loader's check and came back as "not datetime.date(2024, 1, 1)"."""
+    path = tmp_path / "exp.toml"
+    path.write_text(text)
+    line = one_line_error(invoke("compare", str(path), "--games", "5"))
+    assert line == f"Error: experiment file {str(path)!r}: {key!r} is a date or time ({shown}), which no unocli setting is"
+
+
 def test_a_number_that_is_not_finite_anywhere_in_a_toml_file(tmp_path):
     for what, loader, text in [
         ("rules file", resolve_rules, "players = 3\nhand_size = nan\n"),
@@ -186,7 +202,11 @@ def test_a_knob_value_that_is_not_a_scalar(tmp_path, value):
     path = tmp_path / "p.toml"
     path.write_text(f'[mine]\nbase = "basic"\nbluff = {value}\n')
     line = one_line_error(invoke("policies", "show", "mine", "--policies", str(path)))
-    assert line.startswith(f"Error: policy file {str(path)!r}, policy 'mine': policy knob 'bluff' must be a probability")
+    if value == "2020-01-01":  # refused where the file is read, as in any TOML file
+        said = "'mine.bluff' is a date or time (2020-01-01), which no unocli setting is"
+        assert line == f"Error: policy file {str(path)!r}: {said}"
+    else:
+        assert line.startswith(f"Error: policy file {str(path)!r}, policy 'mine': policy knob 'bluff' must be a probability")
 
 
 @pytest.mark.parametrize("value", ["{ a = 1 }", "3", "[1, 2]"])

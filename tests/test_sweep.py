@@ -153,3 +153,12 @@ def test_the_rule_field_hint_is_given_only_for_a_bare_name_read_as_a_knob():
         with pytest.raises(ConfigError) as info:
             parse_axis(name, "off,bogus")
         assert "for the rule field" not in str(info.value)
+
+
+@pytest.mark.parametrize("text", ["0,,1", "0,1,", ",0,1", "0, ,1"])
+def test_a_list_with_an_empty_item_is_refused_at_its_axis(text) -> None:
+    """'0,,1' used to be read as 0,1: a value the user left out vanished without a word."""
+    with pytest.raises(ConfigError, match=r"grid axis 'bluff': values .* hold an empty item between commas"):
+        parse_axis("bluff", text)
+    assert parse_values("0, 0.5 ,1") == ("0", "0.5", "1")
+    assert parse_values("basic") == ("basic",)

@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+import datetime
 import json
 import math
 import os
@@ -185,7 +186,9 @@ def _unreadable(name: str, text: str, exc: BaseException) -> str:
 
 
 def _check_document(doc: Any, name: str, error: type[ConfigError], finite: bool) -> None:
-    """Refuse nesting deeper than MAX_DEPTH and (``finite``) any number that is inf or nan, naming its key."""
+    """Refuse nesting deeper than MAX_DEPTH and (``finite``: TOML) any number that is inf or nan or any date or time
+    (no unocli setting is one; a loader's "not datetime.date(2024, 1, 1)" would show Python, not the file), naming
+    its key."""
     todo: list[tuple[Any, str, int]] = [(doc, "", 0)]
     while todo:
         value, key, depth = todo.pop()
@@ -198,6 +201,8 @@ def _check_document(doc: Any, name: str, error: type[ConfigError], finite: bool)
                 todo.extend((v, f"{key}[{i}]", depth + 1) for i, v in enumerate(value))
         elif finite and isinstance(value, float) and not math.isfinite(value):
             raise error(f"{name}: {key!r} is {value}, but every number must be finite")
+        elif finite and isinstance(value, datetime.date | datetime.time):
+            raise error(f"{name}: {key!r} is a date or time ({value.isoformat()}), which no unocli setting is")
 
 
 # ---------------------------------------------------------------- writing

@@ -25,7 +25,7 @@ import click
 
 from unocli.cli.interrupts import interrupted, terminating_signals_interrupt
 from unocli.errors import ConfigError
-from unocli.game.limits import OutOfRange, check_games, check_seed
+from unocli.game.limits import OutOfRange, check_games, check_seed, parse_whole
 from unocli.game.policies import Policy, UnknownPolicy, parse_seats, resolve_policies
 from unocli.game.rules import Rules, parse_assignment, resolve_rules
 from unocli.run.precision import DEFAULT_MAX_GAMES as _DEFAULT_MAX_GAMES
@@ -40,6 +40,24 @@ F = Callable[..., Any]
 class UnoCommand(click.Command):
     """A command whose ConfigErrors become click errors (one line, exit 1; exit 2 for a policy name that names
     nothing or a game count or seed out of its bound, wherever it was written)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        # Checked on the words as given, before any callback reads a file or a preset by that name: an empty value
+        # names no file, preset, policy or grid (pathlib would read '' as '.', the current folder), and a whole
+        # number is written as limits.parse_whole reads it (click's int() also reads "1_0" as 10, "\u0663" as 3).
+        if not ctx.resilient_parsing:
+            given, _, _ = self.make_parser(ctx).parse_args(args=list(args))
+            for param in self.get_params(ctx):
+                value = given.get(param.name) if param.name else None
+                values = [v for v in (value if isinstance(value, list | tuple) else [value]) if isinstance(v, str)]
+                if any(not v.strip() for v in values):
+                    name = max(param.opts, key=len) if isinstance(param, click.Option) else param.human_readable_name
+                    raise click.UsageError(f"{name} is given an empty value, which names nothing", ctx)
+                if isinstance(param.type, click.types.IntParamType):
+                    for v in values:
+                        if parse_whole(v) is None:
+                            raise click.BadParameter(f"{v!r} is not a whole number", ctx, param)
+        return super().parse_args(ctx, args)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:

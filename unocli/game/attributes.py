@@ -29,6 +29,7 @@ from enum import StrEnum
 from typing import Any, ClassVar, Self
 
 from unocli.errors import ConfigError
+from unocli.game.limits import parse_whole
 
 TRUE_WORDS = frozenset({"true", "yes", "on", "1"})
 FALSE_WORDS = frozenset({"false", "no", "off", "0"})
@@ -169,13 +170,11 @@ def to_bool(label: str, value: Any) -> bool:
 
 
 def to_int(label: str, value: Any, lo: int, hi: int) -> int:
-    """A whole number in ``lo..hi`` (a number or text such as ``"10_000"``; not a bool, not a float)."""
-    number: Any = value
-    if isinstance(value, str):
-        try:
-            number = int(value.strip().replace("_", ""))
-        except ValueError:
-            number = None
+    """A whole number in ``lo..hi`` (a number or text such as ``"10_000"``; not a bool, not a float).
+
+    Text is read by :func:`~unocli.game.limits.parse_whole` (``"7_0"`` is refused, where ``int()`` reads 70).
+    """
+    number: Any = parse_whole(value) if isinstance(value, str) else value
     if isinstance(number, bool) or not isinstance(number, numbers.Integral):
         raise ConfigError(f"{label} must be a whole number between {lo} and {hi}, not {value!r}")
     number = int(number)

@@ -20,6 +20,7 @@ something per game in memory (the ladder) checks that memory on its own.
 from __future__ import annotations
 
 import numbers
+import re
 from typing import Any
 
 from unocli.errors import ConfigError
@@ -28,7 +29,7 @@ from unocli.game.rng import SEED_MAX
 # Game counts are int64 in the kernel and the accumulators: 10**30 (or 2**63) is refused before anything runs.
 GAMES_MAX = 2**63 - 1
 
-__all__ = ["GAMES_MAX", "SEED_MAX", "OutOfRange", "check_games", "check_seed", "whole_number"]
+__all__ = ["GAMES_MAX", "SEED_MAX", "OutOfRange", "check_games", "check_seed", "parse_whole", "whole_number"]
 
 
 class OutOfRange(ConfigError):
@@ -40,14 +41,25 @@ def _shown(n: int) -> str:
     return {SEED_MAX: "2**64 - 1", GAMES_MAX: "2**63 - 1"}.get(n, f"{n:,}")
 
 
+# Text of a whole number: ASCII digits, grouped by thousands where it has underscores ("10_000"). int() alone also
+# reads "7_0" as 70 and other scripts' digits ("\u0663" as 3), which nobody means as a count or seed.
+_WHOLE = re.compile(r"[+-]?(?:[0-9]+|[0-9]{1,3}(?:_[0-9]{3})+)")
+
+
+def parse_whole(text: str) -> int | None:
+    """The whole number ``text`` writes (:data:`_WHOLE`, blanks around it allowed), or None."""
+    text = text.strip()
+    if not _WHOLE.fullmatch(text):
+        return None
+    try:
+        return int(text.replace("_", ""))
+    except ValueError:  # more digits than int() reads
+        return None
+
+
 def whole_number(value: Any, lo: int, hi: int, label: str) -> int:
     """``value`` as an int in ``lo..hi`` (an int, NumPy integer or text such as ``"10_000"``; not a bool or float)."""
-    number: Any = value
-    if isinstance(value, str):
-        try:
-            number = int(value.strip().replace("_", ""))
-        except ValueError:  # not a number, or more digits than int() reads
-            number = None
+    number: Any = parse_whole(value) if isinstance(value, str) else value
     if isinstance(number, bool) or not isinstance(number, numbers.Integral) or not lo <= int(number) <= hi:
         raise OutOfRange(f"{label} must be a whole number from {_shown(lo)} to {_shown(hi)}, not {value!r}")
     return int(number)

@@ -107,7 +107,10 @@ def parse_values(text: Any) -> tuple[Any, ...]:
         if all(float(v).is_integer() for v in (start, stop, step)):
             values = [int(v) for v in values]
         return tuple(values)
-    return tuple(v.strip() for v in s.split(",") if v.strip())
+    items = tuple(v.strip() for v in s.split(","))
+    if len(items) > 1 and not all(items):  # "0,,1" or "0,1,": a value left out, not one value fewer
+        raise ConfigError(f"values {s!r} hold an empty item between commas")
+    return tuple(v for v in items if v)
 
 
 def parse_axis(name: str, values: Any, policies: PolicyFile | None = None) -> Axis:
@@ -116,7 +119,10 @@ def parse_axis(name: str, values: Any, policies: PolicyFile | None = None) -> Ax
     ``policies``: the policies file whose names a ``policy`` axis may take.
     """
     raw = name.strip()
-    vals = parse_values(values)
+    try:
+        vals = parse_values(values)
+    except ConfigError as exc:
+        raise ConfigError(f"grid axis {raw!r}: {exc}") from None
     if not vals:
         raise ConfigError(f"grid axis {raw!r} is empty: give at least one value")
     base, _, seats = raw.partition("@")
