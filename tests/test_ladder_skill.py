@@ -312,3 +312,40 @@ def test_plan_lone_tables_without_lone_policies_is_the_round_robin_and_a_negativ
     assert plan_lone_tables(3, 0, 4) == plan_tables(3, 4)
     with pytest.raises(ConfigError, match="cannot number -1"):
         plan_lone_tables(3, -1, 4)
+
+
+def test_a_skill_share_below_zero_is_said_to_be_one_where_printed(tmp_path) -> None:
+    """At 4 deals (seed 1) the unclipped estimate is below 0; the command and the README say what that means, and a
+    share above 0 gets no such words. The sign is read from the CSV the same run writes, not from the text. (Seed 1
+    also has bootstrap resamples in which every lone player won no round: they crashed the command, dividing by 0.)"""
+    args = ["ladder", "--games", "4", "--seed", "1", "--policy", "random", "--policy", "basic"]
+    res = CliRunner().invoke(cli, [*args, "--out", str(tmp_path / "low")])
+    assert res.exit_code == 0, res.output
+    share = float(next(r for r in _csv_rows(tmp_path / "low" / "skill.csv") if r["key"] == "skill_share")["value"])
+    assert share < 0
+    note = "(below 0: the shares spread less than luck alone makes them; not clipped)"
+    assert note in res.output and note in (tmp_path / "low" / "README.md").read_text()
+    res = CliRunner().invoke(cli, ["ladder", "--games", "400", "--seed", "2", "--policy", "random", "--policy", "basic"])
+    assert res.exit_code == 0 and "skill share of one round's outcome variance: 2.91%" in res.output
+    assert "below 0" not in res.output
+
+
+def _csv_rows(path):
+    import csv
+
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def test_a_skill_share_without_variance_is_undefined_not_a_division_by_zero() -> None:
+    from types import SimpleNamespace
+
+    from unocli.report.ladder import skill_value
+    from unocli.study.ladder_skill import _skill_share
+
+    for shares in (np.zeros(3), np.ones(3)):  # every lone player won none (or all) of its rounds
+        value, true, observed = _skill_share(shares, np.zeros(3))
+        assert math.isnan(value) and true == observed == 0.0
+    assert _skill_share(np.array([0.25, 0.75]), np.zeros(2))[0] == pytest.approx(0.125 / 0.25)  # Var 0.125 by hand
+    row = SimpleNamespace(key="skill_share", value=math.nan, low=math.nan, high=math.nan)
+    assert skill_value(row) == "undefined: every policy won all or none of its rounds as the lone player"

@@ -246,21 +246,13 @@ def _records(df: pd.DataFrame) -> list[dict]:
 
 
 def _text(frame: pd.DataFrame, skill: pd.DataFrame) -> str:
+    from unocli.report.ladder import skill_value
+
     lines = [f"{'policy':<24} {'rating':>8} {'95% interval':>20} {'games':>10} {'lone vs field':>14}"]
     for r in frame.itertuples():
         interval = "(anchor)" if r.anchor else f"[{r.low:+.3f}, {r.high:+.3f}]"
         name = f"{r.policy} (bound)" if r.bound else r.policy
         lines.append(f"{name:<24} {r.rating:>+8.3f} {interval:>20} {r.games:>10,} {100 * r.field_share:>13.2f}%")
     lines.append("")
-    for r in skill.itertuples():
-        if r.key == "relative_skill":
-            lines.append(f"{r.measure}: {r.value:.3f} [{r.low:.3f}, {r.high:.3f}] (n = {r.n:,} deals)")
-        elif r.key == "skill_share":
-            lines.append(f"{r.measure}: {100 * r.value:.2f}% [{100 * r.low:.2f}, {100 * r.high:.2f}] (n = {r.n:,} deals)")
-        else:
-            lines.append(f"{r.measure}: {_n(r.value)} [{_n(r.low)}, {_n(r.high)}] (n = {r.n:,} deals)")
+    lines += [f"{r.measure}: {skill_value(r)} (n = {r.n:,} deals)" for r in skill.itertuples()]
     return "\n".join(lines)
-
-
-def _n(x: float) -> str:
-    return "inf" if math.isinf(x) else f"{int(x):,}"

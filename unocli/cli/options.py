@@ -37,6 +37,14 @@ F = Callable[..., Any]
 # ---------------------------------------------------------------- error plumbing
 
 
+def _int_reads(text: str) -> bool:
+    try:
+        int(text)
+    except ValueError:
+        return False
+    return True
+
+
 class UnoCommand(click.Command):
     """A command whose ConfigErrors become click errors (one line, exit 1; exit 2 for a policy name that names
     nothing or a game count or seed out of its bound, wherever it was written)."""
@@ -54,8 +62,8 @@ class UnoCommand(click.Command):
                     name = max(param.opts, key=len) if isinstance(param, click.Option) else param.human_readable_name
                     raise click.UsageError(f"{name} is given an empty value, which names nothing", ctx)
                 if isinstance(param.type, click.types.IntParamType):
-                    for v in values:
-                        if parse_whole(v) is None:
+                    for v in values:  # what int() refuses, click refuses in its own words
+                        if parse_whole(v) is None and _int_reads(v):
                             raise click.BadParameter(f"{v!r} is not a whole number", ctx, param)
         return super().parse_args(ctx, args)
 

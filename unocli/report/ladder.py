@@ -113,15 +113,21 @@ def _ratings_table(frame: pd.DataFrame, run: LadderRun) -> str:
     return md_table(pd.DataFrame(rows, columns=[*heads, "mixed: win share [95%]", "model"]))
 
 
-def _skill_table(skill: pd.DataFrame) -> str:
-    def value(r: Any) -> str:  # a row of itertuples
-        if r.key == "skill_share":
-            return f"{100 * r.value:.2f}% [{100 * r.low:.2f}, {100 * r.high:.2f}]"
-        if r.key == "relative_skill":
-            return f"{r.value:.3f} [{r.low:.3f}, {r.high:.3f}]"
-        return f"{_count(r.value)} [{_count(r.low)}, {_count(r.high)}]"
+def skill_value(r: Any) -> str:
+    """A skill measure's value and 95% interval (``r``: a row of the skill frame's ``itertuples``), as the README and
+    the command print it; a skill share below 0 says what that means (docs/ladder.md: the estimate is not clipped)."""
+    if r.key == "skill_share" and math.isnan(r.value):
+        return "undefined: every policy won all or none of its rounds as the lone player"
+    if r.key == "skill_share":
+        below = " (below 0: the shares spread less than luck alone makes them; not clipped)" if r.value < 0 else ""
+        return f"{100 * r.value:.2f}% [{100 * r.low:.2f}, {100 * r.high:.2f}]{below}"
+    if r.key == "relative_skill":
+        return f"{r.value:.3f} [{r.low:.3f}, {r.high:.3f}]"
+    return f"{_count(r.value)} [{_count(r.low)}, {_count(r.high)}]"
 
-    rows = [[r.measure, value(r), fmt.count(r.n), r.detail] for r in skill.itertuples()]
+
+def _skill_table(skill: pd.DataFrame) -> str:
+    rows = [[r.measure, skill_value(r), fmt.count(r.n), r.detail] for r in skill.itertuples()]
     return md_table(pd.DataFrame(rows, columns=["measure", "value [95%]", "n deals", "how"]))
 
 

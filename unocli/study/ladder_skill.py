@@ -100,11 +100,16 @@ def _all_field_wins(data: LadderData) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _skill_share(shares: np.ndarray, luck: np.ndarray) -> tuple[float, float, float]:
-    """(skill share, Var(true), Var(observed)) from the policies' shares and their luck variances."""
+    """(skill share, Var(true), Var(observed)) from the policies' shares and their luck variances.
+
+    The share is NaN where every share is 0 or every share is 1 (a round's outcome has no variance to share out):
+    at a handful of deals, in the data or in a bootstrap resample of it.
+    """
     observed = float(np.var(shares, ddof=1))
     true = observed - float(np.mean(luck))
     mean = float(np.mean(shares))
-    return true / (mean * (1 - mean)), true, observed
+    spread = mean * (1 - mean)
+    return (true / spread if spread > 0 else math.nan), true, observed
 
 
 def skill_share(data: LadderData, replicates: int = 2000, seed: int = 0) -> dict[str, float]:
@@ -124,7 +129,8 @@ def skill_share(data: LadderData, replicates: int = 2000, seed: int = 0) -> dict
         mean_b = w @ y.T  # [B, k]
         var_b = (w @ (y * y).T - mean_b**2) * g / max(g - 1, 1) / g
         boot[first : first + size] = [_skill_share(mean_b[b], var_b[b])[0] for b in range(size)]
-    low, high = np.quantile(boot, [0.025, 0.975])
+    defined = boot[np.isfinite(boot)]  # a resample with no variance has no share (_skill_share)
+    low, high = np.quantile(defined, [0.025, 0.975]) if len(defined) else (math.nan, math.nan)
     return {
         "skill_share": point,
         "skill_low": float(low),
