@@ -332,19 +332,31 @@ def test_given_values_pass_the_empty_value_check(tmp_path, monkeypatch) -> None:
 @pytest.mark.parametrize(
     ("args", "said"),
     [
-        (["simulate", "--games", "1_0"], "Invalid value for '--games': must be a whole number from 1 to 2**63 - 1, not '1_0'"),
+        (["simulate", "--games", "1__0"], "Invalid value for '--games': must be a whole number from 1 to 2**63 - 1, not '1__0'"),
         (["simulate", "--games", "10", "--seed", "\u0663"], "Invalid value for '--seed': must be a whole number from 0"),
         (["simulate", "--games", "10", "--players", "\u0663"], "Invalid value for '--players': '\u0663' is not a whole number"),
-        (["simulate", "--games", "10", "--players", "1_0"], "Invalid value for '--players': '1_0' is not a whole number"),
-        (["tune", "space.toml", "--first", "1_00"], "Invalid value for '--first': '1_00' is not a whole number"),
-        (["simulate", "--games", "10", "--set", "hand_size=7_0"], "rule field 'hand_size' must be a whole number between 1"),
+        (["simulate", "--games", "_4"], "Invalid value for '--games': must be a whole number from 1 to 2**63 - 1, not '_4'"),
+        (["simulate", "--games", "10", "--seed", "100_"], "Invalid value for '--seed': must be a whole number from 0"),
+        (["tune", "space.toml", "--first", "\u0663"], "Invalid value for '--first': '\u0663' is not a whole number"),
+        (["simulate", "--games", "10", "--set", "hand_size=5__0"], "rule field 'hand_size' must be a whole number between 1"),
+        (["simulate", "--games", "10", "--players", "four"], "Invalid value for '--players': 'four' is not a valid integer"),
     ],
 )
-def test_a_whole_number_is_digits_grouped_by_thousands(args, said, tmp_path, monkeypatch) -> None:
-    """int() read "1_0" as 10, "7_0" as 70 and an Arabic-Indic three as 3; those are refused, "10_000" is not."""
+def test_a_whole_number_is_written_as_in_toml(args, said, tmp_path, monkeypatch) -> None:
+    """Game counts, seeds, rule fields and knobs dropped every underscore ("1__0", "_4" and "100_" read as 10, 4 and
+    100) and int() reads an Arabic-Indic three as 3, which no TOML file can say; an underscore between digits reads
+    as TOML reads it ("1_0" is 10 on the command line and in a file)."""
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(cli, args)
     assert result.exit_code != 0, result.output
     assert result.output.startswith(f"Error: {said}"), result.output
-    grouped = CliRunner().invoke(cli, ["simulate", "--games", "10_000", "--players", "3", "--set", "hand_size=5"])
+    grouped = CliRunner().invoke(cli, ["simulate", "--games", "10_000", "--players", "3", "--set", "hand_size=1_0"])
     assert grouped.exit_code == 0 and "won 10,000" in grouped.output, grouped.output
+
+
+def test_an_empty_policies_file_means_none_and_says_so() -> None:
+    """--policies '' is the one empty value with a meaning (no policies file, in place of an experiment file's)."""
+    result = CliRunner().invoke(cli, ["simulate", "--games", "10", "--policies", ""])
+    assert result.exit_code == 0, result.output
+    for command in ("compare", "sweep"):
+        assert "--policies '' leaves it none" in " ".join(CliRunner().invoke(cli, [command, "--help"]).output.split())

@@ -170,7 +170,7 @@ def study_options(*, games_help: str, metrics_help: str) -> Callable[[F], F]:
 
 POLICIES_HELP = (
     "TOML file of extra named policies, usable in --policy, --seat, --arm and a 'policy' grid axis "
-    "(replaces an EXPERIMENT file's policies)."
+    "(replaces an EXPERIMENT file's policies; --policies '' leaves it none)."
 )
 
 

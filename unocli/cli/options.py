@@ -37,6 +37,10 @@ F = Callable[..., Any]
 # ---------------------------------------------------------------- error plumbing
 
 
+# The options whose empty value means something: --policies '' is no policies file (in place of an experiment file's).
+EMPTY_MEANS_NONE = frozenset({"policies_file"})
+
+
 def _int_reads(text: str) -> bool:
     try:
         int(text)
@@ -51,14 +55,15 @@ class UnoCommand(click.Command):
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         # Checked on the words as given, before any callback reads a file or a preset by that name: an empty value
-        # names no file, preset, policy or grid (pathlib would read '' as '.', the current folder), and a whole
-        # number is written as limits.parse_whole reads it (click's int() also reads "1_0" as 10, "\u0663" as 3).
+        # names no file, preset, policy or grid (pathlib would read '' as '.', the current folder; but see
+        # EMPTY_MEANS_NONE), and a whole number is written as in TOML (limits.parse_whole: click's int() also reads
+        # "\u0663", an Arabic-Indic three, as 3).
         if not ctx.resilient_parsing:
             given, _, _ = self.make_parser(ctx).parse_args(args=list(args))
             for param in self.get_params(ctx):
                 value = given.get(param.name) if param.name else None
                 values = [v for v in (value if isinstance(value, list | tuple) else [value]) if isinstance(v, str)]
-                if any(not v.strip() for v in values):
+                if param.name not in EMPTY_MEANS_NONE and any(not v.strip() for v in values):
                     name = max(param.opts, key=len) if isinstance(param, click.Option) else param.human_readable_name
                     raise click.UsageError(f"{name} is given an empty value, which names nothing", ctx)
                 if isinstance(param.type, click.types.IntParamType):

@@ -172,7 +172,7 @@ def to_bool(label: str, value: Any) -> bool:
 def to_int(label: str, value: Any, lo: int, hi: int) -> int:
     """A whole number in ``lo..hi`` (a number or text such as ``"10_000"``; not a bool, not a float).
 
-    Text is read by :func:`~unocli.game.limits.parse_whole` (``"7_0"`` is refused, where ``int()`` reads 70).
+    Text is read by :func:`~unocli.game.limits.parse_whole`, as TOML reads a number (``"1__0"`` is refused).
     """
     number: Any = parse_whole(value) if isinstance(value, str) else value
     if isinstance(number, bool) or not isinstance(number, numbers.Integral):

@@ -41,9 +41,10 @@ def _shown(n: int) -> str:
     return {SEED_MAX: "2**64 - 1", GAMES_MAX: "2**63 - 1"}.get(n, f"{n:,}")
 
 
-# Text of a whole number: ASCII digits, grouped by thousands where it has underscores ("10_000"). int() alone also
-# reads "7_0" as 70 and other scripts' digits ("\u0663" as 3), which nobody means as a count or seed.
-_WHOLE = re.compile(r"[+-]?(?:[0-9]+|[0-9]{1,3}(?:_[0-9]{3})+)")
+# Text of a whole number as TOML writes one: ASCII digits, an underscore only between two digits ("10_000"), so a
+# value reads the same on the command line and in a file (dropping every underscore read "1__0", "_4" and "100_";
+# int() alone reads other scripts' digits, "\u0663", an Arabic-Indic three, as 3).
+_WHOLE = re.compile(r"[+-]?[0-9]+(?:_[0-9]+)*")
 
 
 def parse_whole(text: str) -> int | None:
