@@ -1,6 +1,6 @@
 """Scenario tests written for the mutants of the reference engine that the other tests let live.
 
-`mutation/run.sh engine` (README "Mutation testing") mutates unocli/reference/engine.py and
+`mutation/run.sh engine` (the README's section on mutation testing) mutates unocli/reference/engine.py and
 decisions.py; each test below pins a behaviour one or more of its survivors changed. As in the
 other scenario tests, every expected value is worked out by hand from docs/rules.md (the section is
 named in the docstring) or from the documented meaning of a method or knob, never copied from the
@@ -40,7 +40,7 @@ from unocli.reference.engine import play_match, play_round
 
 
 def test_from_deck_takes_a_list_of_card_types_as_well_as_text():
-    """``Round.from_deck``: the deck is "a scripted deck (top card first)", as text or as card types;
+    """``Round.from_deck``: the deck is a scripted deck, top card first (its docstring), as text or as card types;
     both spellings deal the same round (§11.14: one card at a time, first player first)."""
     text = "R1 G1 R2 G2 B5 Y9 Y8"
     rules = Rules(players=2, hand_size=2)
@@ -61,7 +61,7 @@ def test_from_position_takes_card_types_as_well_as_text():
 
 
 def test_step_reports_false_once_the_round_is_over():
-    """``Round.step``: "False once it is over". Seat 0 plays its last card, R1 on R5 (§3 colour), and
+    """``Round.step`` returns False once the round is over (its docstring). Seat 0 plays its last card, R1 on R5 (§3 colour), and
     wins (§7); the step that ends the round returns False."""
     rnd = position(["R1", "B2"], "R5")
     assert rnd.step() is False
@@ -164,9 +164,10 @@ def test_challenge_if_hand_is_at_least_that_many_cards(at, challenged):
 
 @pytest.mark.parametrize("own_colour", [False, True])
 def test_challenge_if_own_colour_only_when_set(own_colour):
-    """§13 challenge_if_own_colour: "always challenge when the card under the +4 had been played by the
-    same player". Two players: seat 0 plays RR, so plays again (§11.13), then its W+4 (no red left, an
-    honest play) on its own Reverse. The victim challenges exactly when the knob is on (challenge = 0)."""
+    """§13 challenge_if_own_colour: "always challenge when the last card the player of the +4 played before it
+    showed the colour under the +4: was of that colour". Two players: seat 0 plays RR, so plays again (§11.13),
+    then its W+4 (no red left, an honest play) on its own Reverse. The victim challenges exactly when the knob is on
+    (challenge = 0)."""
     rnd = position(
         ["RR W+4 G1", "B3 B4"], "R5", "Y1 Y2 Y3 Y4 Y5 Y6 Y7", pols=[DET, DET.replace(challenge_if_own_colour=own_colour)]
     )
@@ -555,7 +556,7 @@ def test_attack_preference_applies_at_or_below_attack_at(attack_at, next_hand, e
 
 
 def test_penalties_reshuffle_card_by_card_and_take_what_there_is():
-    """§7 empty draw pile: the discard pile but its top card becomes the draw pile; "if there is nothing
+    """§7 empty draw pile: the discard pile but its top card becomes the draw pile; "If there is nothing
     left to draw, a player who has to draw takes whatever is available". §11.5: a reshuffle can happen in
     the middle of a penalty, and none happens when the discard pile is the top card alone. Two players, no
     draw pile: each R+2 of seat 0 makes seat 1 draw 2, but only the one card under it can be drawn (one

@@ -50,9 +50,10 @@ def offered(dec: ScriptedDecider, k: int = 0) -> tuple[int, list[str], bool]:
     ],
 )
 def test_s8_stacking_variants_offer_the_right_cards(mode, first, declared, expected):
-    """§8 `stacking`: "plus2": +2 on +2; "same": +2 on +2 and +4 on +4; "progressive": same plus +4 on +2; "any":
-    progressive plus +2 on +4 when the +2 has the declared colour. §11.10: "+2 on +2" takes a +2 of any colour;
-    "+4 on +4" and "+4 on +2" take any +4; "+2 on +4" needs a +2 of the declared colour."""
+    """§8 `stacking`: `plus2`: +2 on +2; `same`: "+2 on +2, +4 on +4"; `progressive`: "as `same`, and +4 on +2"; `any`:
+    "as `progressive`, and +2 on +4 if the +2 is of the colour named for the +4". §11.10: "+2 on +2" allows "a +2
+    whatever its colour"; "+4 on +4" and "+4 on +2" allow "every +4"; "+2 on +4" (`any`) requires "a +2 of the named
+    colour"."""
     colours = [declared] if declared else []
     dec = ScriptedDecider(choose_card=[first], colour=colours, respond=["accept"])
     top = "R5" if first == "R+2" else "B5"  # on B5 seat 0 holds no blue: its +4 is legal
@@ -98,7 +99,7 @@ def test_s8_stacking_chain_last_player_draws_whole_penalty():
 
 
 def test_s11_10_penalty_passes_to_next_seat_from_stacker():
-    """§11.10: "the penalty passes to the next seat from the stacker" — in direction -1 here."""
+    """§11.10: "the penalty moves to the seat after the stacker" — in direction -1 here."""
     dec = ScriptedDecider(respond={2: ["Y+2"]})
     rnd = position(["R+2 G1", "Y1", "Y+2 Y2"], "R5", "B1 B2 B3 B4", stacking="plus2", direction=-1, decider=dec)
     assert steps(rnd, 3)
@@ -123,8 +124,8 @@ def test_s8_stacked_plus4_ignores_restriction_declares_colour_not_challengeable(
 
 
 def test_s8_plus4_on_plus2_not_challengeable():
-    """§8: challenge is open only on "a +4 on top that was not itself a stacked response"; "+4 on +2" under
-    progressive is a stacked response."""
+    """§8: challenge is open "only against a +4 on top that was not itself played as a stacked answer"; "+4 on +2"
+    under progressive is a stacked answer."""
     dec = ScriptedDecider(respond={1: ["W+4"]}, colour=["Y"])
     rnd = position(["R+2 G1", "W+4 R1", "B1"], "R5", "G1 G2 G3 G4 G5 G6 G7", stacking="progressive", decider=dec)
     assert steps(rnd, 3)
@@ -135,7 +136,8 @@ def test_s8_plus4_on_plus2_not_challengeable():
 
 
 def test_s8_any_plus2_on_plus4_in_declared_colour():
-    """§8 "any": "+2 on +4 when the +2 has the declared colour"; the penalty grows to 6 and passes on."""
+    """§8 `any`: "as `progressive`, and +2 on +4 if the +2 is of the colour named for the +4"; the penalty grows to 6
+    and passes on."""
     dec = ScriptedDecider(colour=["R"], respond={1: ["R+2"], 2: ["accept"]})
     rnd = position(["W+4 G1", "R+2 B+2 Y7", "Y1"], "B5", "G1 G2 G3 G4 G5 G6 G7", stacking="any", decider=dec)
     # Seat 0 holds no blue: its +4 is legal.
@@ -167,7 +169,7 @@ def test_s8_stacking_bluff_challenged_offender_draws_pending(mode):
 
 
 def test_s8_stacking_honest_challenged_victim_draws_pending_plus_two():
-    """§8: "a failed [challenge] makes the victim draw it plus 2" and lose the turn."""
+    """§8: "if it fails, the challenger takes the pending penalty plus 2" and loses the turn."""
     dec = ScriptedDecider(colour=["B"], respond=["challenge"])
     rnd = position(["W+4 G1", "Y1 W+4", "Y2"], "R5", "B1 B2 B3 B4 B5 B6 B7", stacking="same", decider=dec)
     assert steps(rnd, 2)
@@ -204,7 +206,8 @@ def test_s11_10_final_stacked_plus4_not_challengeable():
 
 
 def test_s11_10_final_non_stacked_plus4_may_still_be_challenged():
-    """§11.10: "a final non-stacked +4 may still be challenged" (and not stacked on, though the victim holds one)."""
+    """§11.10: "a last +4 that was not a stacked answer may still be challenged" (and not stacked on, though the
+    victim holds one)."""
     dec = ScriptedDecider(respond=["challenge"])
     rnd = position(["W+4", "Y1 W+4", "Y2"], "R5", "B1 B2 B3 B4 B5 B6 B7", stacking="same", decider=dec)
     stats = rnd.run()
@@ -228,8 +231,8 @@ def test_s11_10_final_normal_plus2_under_stacking_cannot_be_stacked_on():
 
 
 def test_s11_7_no_pending_decision_once_capped():
-    """§11.7: "before every turn and every pending-penalty decision, if turns >= max_turns the round ends
-    capped." """
+    """§11.7: "Before each turn and before each decision on a pending penalty, the engine checks whether
+    `turns >= max_turns`; if so the round ends capped." """
     dec = ScriptedDecider()
     rnd = position(["R+2 G1", "B+2 Y1", "Y2"], "R5", "B1 B2", stacking="plus2", max_turns=1, decider=dec)
     stats = rnd.run()
@@ -257,8 +260,8 @@ def test_s8_jump_in_candidates_asked_in_order_from_next_seat():
 
 
 def test_s11_9_after_reverse_candidates_follow_the_new_direction():
-    """§11.9: candidates are asked "in the direction of play in force after the top card's effects (after a
-    Reverse, the new direction), starting at the next seat"."""
+    """§11.9: candidates are asked "seat by seat, starting with the next seat, in the direction that holds once the
+    top card's effects are done (after a Reverse, the new one)"."""
     dec = ScriptedDecider(choose_card=["RR"])
     rnd = position(["RR G1 R9", "RR Y1", "RR Y2", "RR Y3"], "R4", jump_in=True, decider=dec)
     assert step(rnd)
@@ -282,8 +285,8 @@ def test_s11_9_jumped_in_reverse_flips_direction_again():
 
 
 def test_s8_jump_in_only_identical_cards_never_wild():
-    """§8: "any other player holding a card identical to the top card (same colour and same number or symbol;
-    never a Wild) may play it out of turn." """
+    """§8: "any other player holding a twin of the top card (same colour, same rank; a Wild never qualifies) may
+    play it out of turn." """
     dec = ScriptedDecider()
     pols = [DET.replace(jump_in=1.0)] * 4
     rnd = position(["R5 G1", "G5 R6", "R5 B1", "W Y9"], "R4", jump_in=True, pols=pols, decider=dec)
@@ -381,8 +384,8 @@ def test_s11_8_stacking_on_no_jump_in_window_on_penalties():
 
 
 def test_s11_8_stacking_on_window_opens_after_other_cards():
-    """§8 jump_in: "once a played card's effects are resolved (and no penalty is pending)" — with stacking on, a
-    number card still opens the window."""
+    """§8 jump_in: "After a played card's effects have been carried out, provided nothing is left pending" — with
+    stacking on, a number card still opens the window."""
     dec = ScriptedDecider(jump_in={2: [True]})
     rnd = position(["R5 G1", "Y1", "R5 Y2"], "R4", stacking="progressive", jump_in=True, decider=dec)
     assert step(rnd)
@@ -391,7 +394,8 @@ def test_s11_8_stacking_on_window_opens_after_other_cards():
 
 
 def test_s11_7_no_jump_in_offered_once_capped():
-    """§11.7: "if turns >= max_turns the round ends capped; no jump-in is offered then." """
+    """§11.7: "the engine checks whether `turns >= max_turns`; if so the round ends capped, and no jump-in is
+    offered at that point." """
     dec = ScriptedDecider()
     pols = [DET.replace(jump_in=1.0)] * 2
     rnd = position(["R5 G1", "R5 Y1"], "R4", jump_in=True, max_turns=1, pols=pols, decider=dec)
@@ -418,7 +422,7 @@ def test_s8_seven_o_zero_rotates_hands_in_direction_of_play():
 
 
 def test_s8_seven_o_zero_rotates_backwards_in_direction_minus_one():
-    """§8 `seven_o`: the hands pass "to the next player in the direction of play" (direction -1 here)."""
+    """§8 `seven_o`: the hands pass "on to the following player in the current direction" (direction -1 here)."""
     rnd = position(["R0 G1 G2", "Y1", "B1 B2 B3 B4"], "R5", seven_o=True, direction=-1)
     assert step(rnd)
     assert hand(rnd, 2) == cards("G1 G2")
@@ -428,8 +432,8 @@ def test_s8_seven_o_zero_rotates_backwards_in_direction_minus_one():
 
 
 def test_s11_11_seven_swaps_with_chosen_opponent_compulsory():
-    """§8 `seven_o`: "playing a 7 makes the player swap hands with an opponent of their choice." §11.11: "the 7
-    swap is compulsory" — even into a bigger hand."""
+    """§8 `seven_o`: "When a 7 is played, its player exchanges hands with an opponent of their choosing." §11.11:
+    "The 7 exchange is compulsory." — even into a bigger hand."""
     dec = ScriptedDecider(swap_target=[2])
     rnd = position(["R7 G1", "Y1 Y2", "B1 B2 B3 B4"], "R5", seven_o=True, decider=dec)
     assert step(rnd)
@@ -476,7 +480,7 @@ def test_s8_seven_o_swap_leaving_one_card_obliges_no_call():
 
 
 def test_s11_11_jumped_in_seven_swaps_too():
-    """§11.11: "a jumped-in 7 swaps too." """
+    """§11.11: "A 7 played by jumping in also exchanges hands." """
     dec = ScriptedDecider(swap_target={0: [1], 2: [0]}, jump_in={2: [True]})
     rnd = position(["R7 G1 G2", "Y1 Y2", "R7 B1 B2 B3"], "R5", seven_o=True, jump_in=True, decider=dec)
     assert step(rnd)
@@ -489,7 +493,7 @@ def test_s11_11_jumped_in_seven_swaps_too():
 
 
 def test_s11_11_seven_and_zero_may_be_last_under_no_action_finish():
-    """§11.11: "0 and 7 are number cards, so no_action_finish lets them be the last card." """
+    """§11.11: "Since 0 and 7 are number cards, `no_action_finish` allows them as a last card." """
     for last in ("R0", "R7"):
         rnd = position([last, "Y1"], "R5", seven_o=True, no_action_finish=True)
         assert names(rnd.legal_cards(0)) == [last]
@@ -546,7 +550,8 @@ def test_s8_draw_until_playable_legal_plus4_stops_drawing():
 
 
 def test_s11_4_draw_until_playable_piles_run_dry_is_a_pass_that_drew():
-    """§11.4: "if the piles run dry first, the turn is a pass (the cards drawn still count)." It drew cards, so it
+    """§11.4: "if the draw and discard piles are exhausted first, the turn is a pass, and the cards drawn are still
+    counted." It drew cards, so it
     does not count towards a block (§11.6): 2 players need 2 more dead passes."""
     rnd = position(["B1", "Y1"], "R5", "G2 G3", draw_until_playable=True)
     stats = rnd.run()
@@ -561,8 +566,8 @@ def test_s11_4_draw_until_playable_piles_run_dry_is_a_pass_that_drew():
 
 @pytest.mark.parametrize("last", ["RS", "RR", "R+2", "W", "W+4"])
 def test_s11_12_no_action_finish_last_card_not_playable(last):
-    """§8 `no_action_finish`: "an action card or a Wild of any kind is not a legal play (nor a bluff, stack or
-    jump-in) when it would be the player's last card." §11.12: "normal"."""
+    """§8 `no_action_finish`: "An action card, Wild or Wild Draw Four may not be a player's last card: in that
+    position it is not a legal play, and cannot be used to bluff, to stack or to jump in." §11.12: "a normal play"."""
     dec = ScriptedDecider(bluff=[True])
     rnd = position([last, "Y1", "Y2"], "R5", "G1", no_action_finish=True, decider=dec)
     assert rnd.legal_cards(0) == []
@@ -613,7 +618,7 @@ def test_s11_12_no_action_finish_with_jump_in():
 
 
 def test_s8_wild_draw_four_free_legal_anytime_no_bluff_no_challenge():
-    """§8 `wild_draw_four`: ""free" (legal anytime; no bluff exists and no challenge is possible)." """
+    """§8 `wild_draw_four`: "`"free"`: legal at any time, so bluffs do not exist and no challenge can happen." """
     dec = ScriptedDecider(choose_card=["W+4"], colour=["G"])
     rnd = position(["R1 W+4", "Y1", "Y2"], "R5", "B1 B2 B3 B4", wild_draw_four="free", decider=dec)
     assert names(rnd.legal_cards(0)) == cards("R1 W+4")
@@ -637,7 +642,7 @@ def test_s8_wild_draw_four_free_with_stacking_no_challenge():
 
 @pytest.mark.parametrize("mode", ["off", "progressive"])
 def test_s8_challenge_false_no_challenges(mode):
-    """§8 `challenge`: "false (no challenges)." A bluff still counts as one (§9) and the victim draws 4."""
+    """§8 `challenge`: "`false`: no challenges." A bluff still counts as one (§9) and the victim draws 4."""
     dec = ScriptedDecider(bluff=[True], colour=["Y"])
     rnd = position(["R1 W+4", "G1", "G2"], "R5", "B1 B2 B3 B4", challenge=False, stacking=mode, decider=dec)
     assert steps(rnd, 1 if mode == "off" else 2)
@@ -649,7 +654,7 @@ def test_s8_challenge_false_no_challenges(mode):
 
 
 def test_s8_house_rules_all_off_by_default():
-    """§8: "All off by default." """
+    """§8: "Every house rule is a field of the rule set and is off in the official rules." """
     from unocli.game.rules import Rules
 
     r = Rules()

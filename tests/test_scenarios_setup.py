@@ -40,7 +40,7 @@ def deal(deck: str, n: int, hand_size: int, *, round_index: int = 0, decider=Non
 
 @pytest.mark.parametrize("n", [2, 3, 10])
 def test_s2_two_to_ten_players_accepted(n):
-    """§2: "2 to 10 players, seats 0 .. n-1." """
+    """§2: "A game seats 2 to 10 players in seats numbered 0 to n-1." """
     assert Rules(players=n).players == n
 
 
@@ -53,14 +53,15 @@ def test_s2_fewer_than_two_or_more_than_ten_players_refused(n):
 
 @pytest.mark.parametrize(("n", "size"), [(10, 10), (2, 53), (4, 7), (3, 35)])
 def test_s2_hand_size_fits_the_deck(n, size):
-    """§2: "`n * hand_size + 1 <= 108`" — the boundary cases are valid."""
+    """§2: "a rule set with n x `hand_size` + 1 > 108 is invalid" — the boundary cases (= 108) are valid."""
     assert n * size + 1 <= DECK_SIZE
     assert Rules(players=n, hand_size=size).hand_size == size
 
 
 @pytest.mark.parametrize(("n", "size"), [(10, 11), (2, 54), (4, 27)])
 def test_s2_hand_size_too_large_refused_with_clear_error(n, size):
-    """§2: "`n * hand_size + 1 <= 108`, else the rule set is invalid and is refused with a clear error." """
+    """§2: "a rule set with n x `hand_size` + 1 > 108 is invalid, and unocli refuses it with an error" (naming
+    `hand_size`)."""
     assert n * size + 1 > DECK_SIZE
     with pytest.raises(ConfigError, match="hand_size"):
         Rules(players=n, hand_size=size)
@@ -69,7 +70,7 @@ def test_s2_hand_size_too_large_refused_with_clear_error(n, size):
 
 
 def test_s2_hand_size_cards_each_from_a_shuffled_deck():
-    """§2: "`hand_size` cards each"; §1: the deck is 108 cards, and every card stays in play."""
+    """§2: "Every player is dealt `hand_size` cards"; §1: the deck is 108 cards, and every card stays in play."""
     rules = Rules(players=5, hand_size=3)
     rnd = Round.deal(rules, policies(5), seed=7, index=3)
     (deal_event,) = events(rnd, Kind.DEAL)
@@ -139,7 +140,7 @@ def test_s2_dealer_rotation_in_a_match():
 
 
 def test_s2_start_number_card_no_effect_its_colour_is_current():
-    """§2: "number card: none; its colour is the current colour." """
+    """§2, number card: "nothing; its colour becomes the current colour"."""
     rnd = deal(deck_for(["R1", "G1", "Y1"], "B4", "Y2"), n=3, hand_size=1)
     assert rnd.colour == BLUE
     assert (rnd.current, rnd.direction) == (0, 1)
@@ -275,7 +276,7 @@ def test_s11_1_start_card_opens_no_jump_in():
 
 @pytest.mark.parametrize("start", ["G0", "G7"])
 def test_s11_1_start_zero_or_seven_does_nothing_under_seven_o(start):
-    """§11.1: "a start 0 or 7 does nothing under seven_o." """
+    """§11.1: "under `seven_o` a start 0 or 7 has no effect." """
     dec = ScriptedDecider()
     rnd = deal(deck_for(["R1 R2", "Y1 Y2", "B1 B2"], start, "G9"), n=3, hand_size=2, seven_o=True, decider=dec)
     assert hand(rnd, 0) == cards("R1 R2")

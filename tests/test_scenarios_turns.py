@@ -66,8 +66,9 @@ def test_s3_current_colour_is_top_colour_or_declared_colour():
     ],
 )
 def test_s3_legal_by_colour_number_symbol_or_wild(top, held, expected):
-    """§3: a card is a legal play when "it is coloured and has the current colour, or the same number as a top
-    number card, or the same symbol (Skip, Reverse, Draw Two) as a top action card; it is a Wild: always"."""
+    """§3: a held card is a legal play when it is "a coloured card whose colour is the current colour, or whose rank
+    equals the rank of a coloured top card (a number on the same number, a Skip, Reverse or Draw Two on the same
+    symbol); ... a Wild, at any time"."""
     rnd = position([held, "B1"], top)
     assert legal(rnd) == cards(expected)
 
@@ -101,8 +102,8 @@ def test_s11_2_wild_on_top_matched_only_by_declared_colour_or_wild(top, declared
     ],
 )
 def test_s3_wild_draw_four_only_without_a_card_of_current_colour(top, held, plus4_legal):
-    """§3: a Wild Draw Four is legal "only when the player holds no other card of the current colour (cards that
-    only match by number or symbol, and Wild cards, do not count)." """
+    """§3: a Wild Draw Four is legal "only if none of the player's other cards has the current colour. Cards that
+    would match only by rank, and Wilds, do not count here." """
     rnd = position([held, "B1"], top)
     assert ("W+4" in legal(rnd)) is plus4_legal
     assert rnd.can_bluff(0) is (not plus4_legal)
@@ -161,7 +162,7 @@ def test_s3_drawn_legal_card_may_be_kept():
 
 
 def test_s3_drawn_card_not_legal_turn_ends():
-    """§3: "otherwise the turn ends" — only one card is drawn (draw_until_playable off)."""
+    """§3: "otherwise, or if the player keeps the card, the turn is over" — only one card is drawn (draw_until_playable off)."""
     rnd = position(["B1 G2", "Y1 Y2", "Y3 Y4"], "R5", "Y9 R7")
     assert step(rnd)
     assert hand(rnd, 0) == cards("B1 G2 Y9")
@@ -242,7 +243,7 @@ def test_s4_skip_next_player_loses_turn():
 
 
 def test_s4_skip_in_direction_minus_one():
-    """§4: "'Next player' is always the next seat in the current direction." """
+    """§4: "The next player is always the following seat in the direction of play currently in force." """
     rnd = position(["RS G1", "Y1", "Y2", "Y3"], "R5", direction=-1)
     assert step(rnd)
     assert events(rnd, Kind.SKIP)[0].seat == 3
@@ -250,7 +251,7 @@ def test_s4_skip_in_direction_minus_one():
 
 
 def test_s4_reverse_flips_direction():
-    """§4: "Reverse: direction flips." """
+    """§4, Reverse: "the direction of play is flipped"."""
     rnd = position(["RR G1", "Y1", "Y2", "Y3"], "R5", current=0)
     assert step(rnd)
     assert rnd.direction == -1
@@ -365,7 +366,8 @@ def test_s5_honest_challenged_victim_draws_six_and_loses_turn():
 
 
 def test_s5_bluff_unchallenged_victim_draws_four():
-    """§5: "Not challenged: as §4" — a bluff that is not challenged costs the victim 4 and the turn."""
+    """§5, not challenged: "as in §4: the victim draws 4 and misses the turn, bluff or not" — a bluff that is not
+    challenged costs the victim 4 and the turn."""
     dec = ScriptedDecider(bluff=[True], colour=["Y"], respond=["accept"])
     rnd = position(["R1 W+4", "B1", "B2"], "R5", "G1 G2 G3 G4", decider=dec)
     assert step(rnd)
@@ -378,7 +380,7 @@ def test_s5_bluff_unchallenged_victim_draws_four():
 
 
 def test_s5_only_the_victim_may_challenge():
-    """§5: "Only the victim may challenge" — only the next seat (here in direction -1) is asked."""
+    """§5: "The right to challenge belongs to the victim alone" — only the next seat (here in direction -1) is asked."""
     dec = ScriptedDecider(colour=["B"], respond=["accept"])
     rnd = position(["W+4 G1", "Y1", "Y2", "Y3"], "R5", "G5 G6 G7 G8", direction=-1, decider=dec)
     assert step(rnd)
@@ -401,8 +403,9 @@ def test_s6_uno_called_no_penalty():
 
 
 def test_s6_uno_forgotten_and_caught_settled_before_effects():
-    """§6: "a caught player draws uno_penalty (2) cards. This is settled right after the card is played, before
-    its effects." The offender draws first, then the Draw Two victim."""
+    """§6: "the player is caught and draws `uno_penalty` cards (2 officially). The call, and any penalty, are
+    settled immediately after the card is played and before the card's effects." The offender draws first, then
+    the Draw Two victim."""
     pols = [DET.replace(forget_uno=1.0), DET, DET]
     rnd = position(["R+2 G2", "Y1", "Y2"], "R5", "B1 B2 B3 B4", pols=pols)
     assert step(rnd)
@@ -422,7 +425,8 @@ def test_s6_uno_penalty_is_a_rule_field():
 
 
 def test_s6_uno_forgotten_not_caught():
-    """§6: the forgetful player is caught only "when at least one opponent notices"; nobody does here."""
+    """§6: every opponent "may notice it with their own `catch_uno` chance; if at least one does, the player is
+    caught"; nobody does here."""
     pols = [DET.replace(forget_uno=1.0)] + [DET.replace(catch_uno=0.0)] * 2
     rnd = position(["R1 G2", "Y1", "Y2"], "R5", "B1 B2", pols=pols)
     assert step(rnd)
@@ -433,8 +437,8 @@ def test_s6_uno_forgotten_not_caught():
 
 
 def test_s6_uno_each_opponent_notices_independently():
-    """§6: "caught when at least one opponent notices (each independently, with that opponent's catch_uno
-    probability)": seat 1 never notices, seat 2 always does."""
+    """§6: "every opponent, independently, may notice it with their own `catch_uno` chance; if at least one does,
+    the player is caught": seat 1 never notices, seat 2 always does."""
     pols = [DET.replace(forget_uno=1.0), DET.replace(catch_uno=0.0), DET.replace(catch_uno=1.0)]
     rnd = position(["R1 G2", "Y1", "Y2"], "R5", "B1 B2", pols=pols)
     assert step(rnd)
@@ -444,7 +448,7 @@ def test_s6_uno_each_opponent_notices_independently():
 
 
 def test_s6_uno_on_a_just_drawn_card():
-    """§6: the call is due after a play "from hand, a just-drawn card, ..." that leaves one card."""
+    """§6: the call is due after a play "from the hand, a card just drawn, ..." that leaves one card."""
     pols = [DET.replace(forget_uno=1.0), DET, DET]
     rnd = position(["B1", "Y1", "Y2"], "R5", "R7 G1 G2", pols=pols)
     assert step(rnd)
@@ -516,8 +520,8 @@ def test_s7_final_plus4_challenged_honest_victim_draws_six():
 class _ForcedBluffDecider(ScriptedDecider):
     """Marks the +4 just played as a bluff when its colour is declared (before its effects).
 
-    Under §5 a final +4 is never a bluff (no other card is held), so §7's "if the challenge succeeds" cannot
-    arise in play; this exercises the engine's handling of it anyway.
+    Under §5 a final +4 is never a bluff (no other card is held), so §7's "a challenge that succeeds makes its
+    player draw 4" cannot arise in play; this exercises the engine's handling of it anyway.
     """
 
     def colour(self, rnd, seat):
@@ -620,8 +624,8 @@ def test_s11_5_draws_what_there_is_and_counts_one_reshuffle():
 
 
 def test_s7_reshuffle_keeps_the_declared_colour_of_the_top_wild():
-    """§7: "(declared colours are forgotten)" — of the shuffled Wilds; the top card stays, and so does the colour
-    declared for it."""
+    """§7: "colours named for Wilds among them no longer matter" — among the shuffled cards; the top card stays,
+    and so does the colour declared for it."""
     rnd = position(["R1 R2", "Y1 Y2"], "W G4 W", "", colour="B")
     assert step(rnd)
     assert rnd.stats.reshuffles == 1
@@ -656,7 +660,7 @@ def test_s11_6_a_pass_that_drew_a_card_resets_the_count():
 
 
 def test_s11_6_a_card_played_resets_the_count():
-    """§11.6: "any card played ... resets that count." Two dead passes, a Draw Two, then two dead passes in a row
+    """§11.6: "playing any card ... starts that count again from zero." Two dead passes, a Draw Two, then two dead passes in a row
     again: with 3 players the round is not yet blocked."""
     rnd = position(["G1 G2", "Y1 Y2", "B+2 R9"], "W", "", colour="B")
     assert steps(rnd, 2)  # seats 0 and 1: dead passes
@@ -699,7 +703,7 @@ def test_s11_7_capped_counts_passes_as_turns():
 
 
 def test_s9_turns_is_cards_played_plus_passes_over_a_round():
-    """§9: "turns = cards_played + passes. Skipped players and penalty draws take no turn." """
+    """§9 `turns`: "`cards_played + passes`; a skipped player and a penalty draw take no turn"."""
     rnd = position(["R+2 RS G1", "Y1 Y2", "B1 R6"], "R5", "Y3 Y4 Y5 G9")
     assert step(rnd)  # seat 0: R+2 (seat 1 draws 2, skipped)
     assert rnd.stats.turns == 1

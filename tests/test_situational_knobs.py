@@ -89,7 +89,8 @@ def _challenged(rnd, k: int) -> bool:
 
 @pytest.mark.parametrize(("last", "challenged"), [("R7", True), ("Y7", False)])
 def test_challenge_if_own_colour_reads_the_offenders_last_play(last, challenged):
-    """ "always challenge when the +4's player's own last play showed the colour under the +4".
+    """§13 `challenge_if_own_colour`: "always challenge when the last card the player of the +4 played before it
+    showed the colour under the +4: was of that colour".
 
     Seat 0 plays ``last`` on the 5/7 cards, seats 1 and 2 turn the colour to red (R7, R9), then seat 0, holding
     no red, plays W+4 on red. Its last play was R7 (red: challenge) or Y7 (yellow: no challenge).
@@ -102,9 +103,9 @@ def test_challenge_if_own_colour_reads_the_offenders_last_play(last, challenged)
 
 
 def test_challenge_if_own_colour_counts_a_colour_declared_with_a_wild():
-    """ "(a card of that colour, or that colour declared for a Wild)": seat 0 plays W (on R5, holding no red, its
-    order puts the Wild before the +4) and names green, its most held colour; seats 1 and 2 play green; seat 0,
-    holding green, bluffs the W+4 (bluff 1). Seat 1 challenges and catches it: seat 0 draws 4."""
+    """§13 `challenge_if_own_colour`: "or was a Wild for which that colour was named": seat 0 plays W (on R5,
+    holding no red, its order puts the Wild before the +4) and names green, its most held colour; seats 1 and 2
+    play green; seat 0, holding green, bluffs the W+4 (bluff 1). Seat 1 challenges and catches it: seat 0 draws 4."""
     pols = [DET.replace(bluff=1.0), DET.replace(challenge=0.0, challenge_if_own_colour=True), DET]
     rnd = position(["W W+4 G1 G2", "G7 B1 B2", "G8 B3 B4"], "R5", "Y1 Y2 Y3 Y4 Y5 Y6", pols=pols)
     assert _challenged(rnd, 4)
@@ -114,8 +115,8 @@ def test_challenge_if_own_colour_counts_a_colour_declared_with_a_wild():
 
 @pytest.mark.parametrize(("trust", "challenged"), [(True, False), (False, True)])
 def test_trust_if_lacked(trust, challenged):
-    """ "never challenge when the +4's player was seen failing to match the colour under it": seat 0 holds no red
-    on R5, draws W+4 and plays it; seat 1 would always challenge (challenge 1) but trusts it."""
+    """§13: "never challenge when the player of the +4 was seen failing to match the colour under it": seat 0 holds
+    no red on R5, draws W+4 and plays it; seat 1 would always challenge (challenge 1) but trusts it."""
     pols = [DET, DET.replace(challenge=1.0, trust_if_lacked=trust), DET]
     rnd = position(["G1 G2", "Y1 Y2 Y3", "B1 B2"], "R5", "W+4 Y4 Y5 Y6 Y7 Y8 Y9", pols=pols)
     assert _challenged(rnd, 1) == challenged
@@ -139,8 +140,8 @@ def test_lacked_colour_is_remembered_on_later_turns():
 
 @pytest.mark.parametrize(("threshold", "challenged"), [(5, False), (6, True), (0, True)])
 def test_trust_if_seen_counts_the_discard_pile_and_the_own_hand(threshold, challenged):
-    """ "never challenge when at least this many cards of the colour under the +4 are in sight: in the discard pile
-    under the +4 or in one's own hand". Under the +4: R1 R2 R5 (3 reds); seat 1 holds R7 R8 (2): 5 in sight."""
+    """§13: "never challenge when at least this many cards of the colour under the +4 are in sight: in the discard
+    pile under the +4, or in one's own hand". Under the +4: R1 R2 R5 (3 reds); seat 1 holds R7 R8 (2): 5 in sight."""
     pols = [DET, DET.replace(challenge=1.0, trust_if_seen=threshold), DET]
     rnd = position(["W+4 G1", "R7 R8 Y1", "B1 B2"], "R1 R2 G3 R5", "Y4 Y5 Y6 Y7 Y8 Y9", pols=pols)
     assert _challenged(rnd, 1) == challenged
