@@ -180,6 +180,22 @@ def test_declared_views_draw_the_frame(tmp_path):
     assert list(means.data["mean"]) == [40.0, 42.0, 40.0, 39.75] and list(means.shown["n"]) == ["100"] * 4
 
 
+def test_a_change_from_a_baseline_of_zero_has_no_relative_size_and_no_warning(tmp_path):
+    """A tiny run where the baseline's mean is 0 (no jump-ins, say): +0.5 / 0 is undefined, so the relative change
+    is NaN, shown as n/a, where numpy's division printed two RuntimeWarnings on the user's terminal."""
+    import warnings
+
+    frame = _frame()
+    frame.loc[frame["arm"] == "official", "mean"] = 0.0
+    exp = _exp(tmp_path, '[[view]]\nkind = "differences"\nname = "diffs"\nquantity = "turns"\n')
+    setup = kinds.Setup(lambda what, intervals: f"{what}. {intervals}.", "official")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        (table,) = kinds.declared(exp.views, exp, frame, setup)
+    assert table.data["relative"].isna().all() and list(table.shown["relative"]) == ["n/a", "n/a"]
+    assert list(table.data["diff"]) == [2.0, -0.25]  # the change itself stands
+
+
 def test_a_view_reads_the_frame_it_names(tmp_path):
     exp = _exp(tmp_path, '[[view]]\nkind = "wide"\nquantity = "turns"\nframe = "matches"\n')
     assert exp.views[0].frame == "matches"

@@ -54,6 +54,8 @@ def differences(frame: pd.DataFrame, quantity: str, arm: str = "arm") -> pd.Data
     rows = frame[frame["quantity"] == quantity]
     base = rows[rows["arm"] == rows["baseline"]].set_index(["field", "players"])["mean"]
     d = rows[rows["arm"] != rows["baseline"]]
+    of = base.loc[list(zip(d["field"], d["players"], strict=True))].to_numpy(dtype=float)
+    safe = np.where(of != 0, of, 1.0)  # a change relative to a baseline of 0 is undefined: NaN, and no warning
     out = pd.DataFrame(
         {
             "field": d["field"],
@@ -64,7 +66,7 @@ def differences(frame: pd.DataFrame, quantity: str, arm: str = "arm") -> pd.Data
             "diff": d["difference"],
             "diff_low": d["diff_low"],
             "diff_high": d["diff_high"],
-            "relative": d["difference"].to_numpy() / base.loc[list(zip(d["field"], d["players"], strict=True))].to_numpy(),
+            "relative": np.where(of != 0, d["difference"].to_numpy(dtype=float) / safe, np.nan),
             "p": d["p"],
             "p_holm": d["p_adj"],
         }

@@ -170,7 +170,7 @@ def _shown_differences(d: pd.DataFrame, arm: str, unit: str, percent: bool) -> p
     lows, highs = d["sim_low"].fillna(d["diff_low"]), d["sim_high"].fillna(d["diff_high"])
     shown = pd.DataFrame({k: d[k] for k in ("field", "players", arm) if d[k].astype(str).ne("").any()})
     shown[f"change [simultaneous {level_text}% CI]"] = [form(*x) for x in zip(d["diff"], lows, highs, strict=True)]
-    shown["relative"] = [fmt.fixed(100 * r, 1, sign=True) + "%" for r in d["relative"]]
+    shown["relative"] = [fmt.fixed(100 * r, 1, sign=True) + "%" if fmt.finite(r) else fmt.NA for r in d["relative"]]
     shown["n (pairs)"] = d["n"].map(fmt.count)
     margin = d["margin"].dropna()
     if len(margin):
