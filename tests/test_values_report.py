@@ -166,7 +166,7 @@ def test_field_rows_fold_a_large_seed_into_32_bits_for_the_bootstrap(stack_run):
     assert close(got["turns_skips_low"], want[0]) and close(got["turns_skips_high"], want[1])
 
 
-def test_field_rows_changes_paired_on_the_deals_and_welch_for_comebacks(stack_run):
+def test_field_rows_changes_paired_on_the_deals_comebacks_as_a_paired_ratio(stack_run):
     _, comp, rows = stack_run
     got = {r["stacking"]: r for r in field_rows(comp, P, "random", ["off", "any"], "off", 40, SEED)}["any"]
     a, b = rows["any"], rows["off"]
@@ -187,21 +187,24 @@ def test_field_rows_changes_paired_on_the_deals_and_welch_for_comebacks(stack_ru
     assert close(got["d_turns_skips_low"], np.quantile(reps, 0.025)) and close(
         got["d_turns_skips_high"], np.quantile(reps, 0.975)
     )
-    # comebacks: Welch on two independent shares (scipy's summary-statistics t test; interval by Welch-Satterthwaite)
-    shares = []
-    for r in (a, b):
+    # comebacks: the difference of two ratios (comebacks over rounds a seat reached one card), paired on the deals:
+    # each ratio linearised per block of deals (game i in block i mod blocks), scipy's t test on the pseudo-values
+    blocks = comp.sums.blocks
+    block = np.arange(comp.start, comp.start + GAMES) % blocks
+    used = np.bincount(block, minlength=blocks) > 0
+    point, contrib = 0.0, np.zeros(int(used.sum()))
+    for r, sign in ((a, 1.0), (b, -1.0)):
         first = r[:, COL["first_to_one"]]
         reached = first >= 0
-        k, n = int((reached & (r[:, COL["winner"]] != first)).sum()), int(reached.sum())
-        shares.append((k / n, n))
-    (pa, na), (pb, nb) = shares
-    sa, sb = math.sqrt(pa * (1 - pa)), math.sqrt(pb * (1 - pb))
-    test = sps.ttest_ind_from_stats(pa, sa, na, pb, sb, nb, equal_var=False)
-    va, vb = sa * sa / na, sb * sb / nb
-    df = (va + vb) ** 2 / (va * va / (na - 1) + vb * vb / (nb - 1))
-    half = sps.t.ppf(0.975, df) * math.sqrt(va + vb)
-    assert close(got["d_comeback"], pa - pb, 1e-12) and close(got["d_comeback_p"], test.pvalue)
-    assert close(got["d_comeback_low"], pa - pb - half) and close(got["d_comeback_high"], pa - pb + half)
+        lost = reached & (r[:, COL["winner"]] != first)
+        lb, rb = np.bincount(block, lost, blocks)[used], np.bincount(block, reached, blocks)[used]
+        share = lb.sum() / rb.sum()
+        point += sign * share
+        contrib += sign * used.sum() * (lb - share * rb) / rb.sum()
+    test = sps.ttest_1samp(point + contrib, 0.0)
+    ci = test.confidence_interval(0.95)
+    assert close(got["d_comeback"], point, 1e-12) and close(got["d_comeback_p"], test.pvalue)
+    assert close(got["d_comeback_low"], ci.low) and close(got["d_comeback_high"], ci.high)
 
 
 def test_strategy_rows_edge_gap_and_interaction_from_the_rows(stack_run):

@@ -27,8 +27,10 @@ def field_interactions(
     base: str,
     quantity: str,
     margin: float,
+    per: str | None = None,
 ) -> dict[tuple, list[FieldInteraction]]:
-    """Every arm's effect on ``quantity`` under each field minus under each other field, per table size.
+    """Every arm's effect on ``quantity`` under each field minus under each other field, per table size (with
+    ``per``: on the ratio of ``quantity`` to ``per``, as :func:`~unocli.study.interaction.interaction` reads it).
 
     ``comps`` holds each (field, players)'s comparison, all on the same deals;
     the key of the result is (players, arm), its value the interactions of
@@ -44,7 +46,7 @@ def field_interactions(
         for a, b in combinations(played, 2):
             for arm in arms:
                 if arm != base:
-                    found.append(((p, arm), a, b, interaction(comps[(a, p)], comps[(b, p)], arm, base, quantity)))
+                    found.append(((p, arm), a, b, interaction(comps[(a, p)], comps[(b, p)], arm, base, quantity, per=per)))
     out: dict[tuple, list[FieldInteraction]] = {}
     for i in judge_family(found, margin):
         out.setdefault(i.key, []).append(i)

@@ -34,16 +34,20 @@ from unocli.analysis.measures import Plan, arm_diff, arm_mean, total_games
 from unocli.analysis.seats import arm_rows, fair_balance, percentile_interval
 from unocli.analysis.verdicts import add_verdicts
 from unocli.game.policies import parse_policy_spec
+from unocli.run.quantities import COMEBACK_PARTS
 from unocli.study.arm import Arm, has_placeholders
 from unocli.study.arm import template_name as field_name
 from unocli.study.compare import Comparison
 from unocli.study.interaction import FieldInteraction, contrast_interaction, judge_family
-from unocli.study.stats import Difference, equivalence, holm, paired_t, welch, wilson
+from unocli.study.interaction import contrast as block_contrast
+from unocli.study.stats import Difference, equivalence, holm, paired_t, wilson
 
 ADAPTED = "adapted"  # a field named so plays the experiment's ``adapted`` option
 DRAW_AT_ONCE = (8, 12)  # P(max_draw >= k)
 SEAT0 = ("adapted", "reference")  # the two players compared at seat 0
-QUANTITIES = ("turns", "skips", "cards_drawn", "max_stack", "max_draw", "won", "stuck", "capped", "win_first", "win_dealer")
+# the comeback chance is the ratio comeback / one_reached (COMEBACK_PARTS), paired per block of deals
+QUANTITIES: tuple[str, ...] = ("turns", "skips", "cards_drawn", "max_stack", "max_draw", "won", "stuck", "capped")
+QUANTITIES += ("win_first", "win_dealer", *COMEBACK_PARTS)
 STACK_BINS = 9  # longest stack 0..7, and 8 or more
 EFFECTS = ("turns", "cards_drawn", "win_first")
 
@@ -197,18 +201,16 @@ def field_rows(
 
 
 def _changes(comp: Comparison, v: str, base: str, boot_long: np.ndarray, dmeans: np.ndarray) -> dict[str, Any]:
-    """Changes from ``base``: paired t for turns and cards drawn, bootstrap for turns + skips, Welch for comebacks."""
+    """Changes from ``base``: paired t for turns and cards drawn, bootstrap for turns + skips, and for the comeback
+    chance the paired difference of ratios clustered over blocks of deals."""
     q = comp.quantities
     out = _diff(arm_diff(comp, v, base, "turns"), "d_turns") | _diff(arm_diff(comp, v, base, "cards_drawn"), "d_cards_drawn")
     lo, hi = percentile_interval(boot_long)
     out |= {"d_turns_skips": dmeans[q.index("turns")] + dmeans[q.index("skips")]}
     out |= {"d_turns_skips_low": lo, "d_turns_skips_high": hi}
-    (la, na), (lb, nb) = _comeback(comp, v), _comeback(comp, base)
-    pa, pb = la / max(na, 1), lb / max(nb, 1)
-    # Comebacks are conditional on someone reaching one card, so the two shares do not pair deal by deal:
-    # Welch's interval treats them as independent (conservative when the deals correlate them positively).
-    w = welch(pa, math.sqrt(pa * (1 - pa)), na, pb, math.sqrt(pb * (1 - pb)), nb)
-    return out | _diff(w, "d_comeback")
+    # A comeback chance is a ratio (comebacks over rounds in which a seat reached one card), so its change is the
+    # difference of two ratios on common deals, linearised and clustered over the blocks of deals both arms share.
+    return out | _diff(block_contrast(comp, {v: 1, base: -1}, "comeback", per="one_reached"), "d_comeback")
 
 
 def strategy_rows(comp: Comparison, p: int, field: str, variants: Sequence[str], base: str, opt: dict[str, Any]) -> list:
@@ -328,13 +330,10 @@ class StackingTables:
     the fair share (``gap``) and the interaction (empty when not played), the
     gain and interaction judged likewise. ``stack_hists``: each (players,
     stacking)'s histogram of the longest chain, main field. ``between``: per
-    quantity (``turns``, ``cards_drawn``) the interactions between fields, keyed
-    (players, variant), and under ``keep_draws`` the seat-0 interaction's
-    difference between fields (:func:`strategy_between`). The comeback chance
-    has none: the comparisons keep its counts only as totals per arm
-    (``Accumulator.one_lost``/``one_reached``), no per-block sums, so two fields'
-    changes of it cannot be paired over blocks of common deals.
-    ``field_names``: the fields as reports name them.
+    quantity (``turns``, ``cards_drawn``, ``comeback``: the chance, a ratio) the
+    interactions between fields, keyed (players, variant), and under
+    ``keep_draws`` the seat-0 interaction's difference between fields
+    (:func:`strategy_between`). ``field_names``: the fields as reports name them.
     """
 
     names: tuple[str, ...]
@@ -436,6 +435,7 @@ def play(
     between = {
         "turns": field_interactions(by_field, names_of, names, base, "turns", turns),
         "cards_drawn": field_interactions(by_field, names_of, names, base, "cards_drawn", 0.0),
+        "comeback": field_interactions(by_field, names_of, names, base, "comeback", share, per="one_reached"),
         "keep_draws": strategy_between(by_field, specs, names, base, opt, share),
     }
     return StackingTables(

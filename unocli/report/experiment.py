@@ -33,7 +33,7 @@ from unocli.report.options import (
 from unocli.report.registry import DEFAULT_SET, REPORTS
 from unocli.run.precision import DEFAULT_MAX_GAMES, check_target
 from unocli.study.arm import Arm, PolicyFile, TableSpec, check_spec, plain
-from unocli.study.compare import quantity_names
+from unocli.study.compare import quantity_names, recordable
 from unocli.study.sweep import Axis, parse_axis
 
 T = TypeVar("T")
@@ -298,7 +298,7 @@ def _build(p: Path, raw: dict[str, Any], where: _Where, quick: bool, policies: P
         quick=quick,
         margins=_margins(raw.get("margins", {}), where),
         published=_published(raw.get("published", []), where),
-        views=_views(raw.get("view", []), where, quantity_names(min(players))),
+        views=_views(raw.get("view", []), where, recordable(min(players))),
     )
     if "{target}" in exp.description:  # the rules' own score, so the words cannot go stale
         target = str(exp.arms_for(players[0])[0].rules.target_score)

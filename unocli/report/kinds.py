@@ -370,13 +370,14 @@ def _interactions_view(v: View, exp: Experiment, frame: pd.DataFrame, setup: Set
     between = setup.between.get(v.quantity)
     if not between:
         return None
-    data = interactions_frame({v.quantity: dict(between)}, {})
+    share = is_binary(v.quantity)  # a share's interactions in pp, in the table and its CSV
+    data = interactions_frame({v.quantity: dict(between)}, {v.quantity: 100.0} if share else {})
     table = pd.DataFrame(
         {
             "players": data["players"],
             v.options.get("arm", "arm"): data["arm"],
             "fields": [f"{a} minus {b}" for a, b in zip(data["field_a"], data["field_b"], strict=True)],
-            "interaction [simultaneous CI]": [
+            "interaction [simultaneous CI]" + (" (pp)" if share else ""): [
                 fmt.signed_ci(*x, 2) for x in zip(data["interaction"], data["sim_low"], data["sim_high"], strict=True)
             ],
             "verdict": data["verdict"],

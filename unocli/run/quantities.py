@@ -14,13 +14,17 @@ from collections.abc import Sequence
 import numpy as np
 
 from unocli.kernel import ROW_NAMES
-from unocli.kernel.encode import DEALER, FIRST_PLAYER, OUTCOME, WINNER
+from unocli.kernel.encode import DEALER, FIRST_PLAYER, FIRST_TO_ONE, OUTCOME, WINNER
 from unocli.run.accumulate import METRICS
 
 BINARY_PREFIXES = ("win_", "lose_")
 OUTCOME_QUANTITIES = ("won", "blocked", "capped", "stuck")
 # Who won, by role: the seat that took the first turn, the dealer (docs/rules.md §2).
 ROLE_QUANTITIES = ("win_first", "win_dealer")
+# The parts of the comeback chance (docs/rules.md §9 first_to_one): a seat was left with one card by its own play,
+# and that seat did not win. The chance is their ratio, not the mean of either, so they are recorded only when a
+# computation asks for them (:func:`recordable`), never in a comparison's default list.
+COMEBACK_PARTS = ("one_reached", "comeback")
 
 
 def quantity_names(players: int) -> tuple[str, ...]:
@@ -37,9 +41,15 @@ def quantity_names(players: int) -> tuple[str, ...]:
     )
 
 
+def recordable(players: int) -> tuple[str, ...]:
+    """Every quantity a comparison can record for a table of ``players``: :func:`quantity_names` and the parts of a
+    ratio a computation reads (:data:`COMEBACK_PARTS`)."""
+    return (*quantity_names(players), *COMEBACK_PARTS)
+
+
 def is_binary(name: str) -> bool:
     """Is the quantity a 0/1 indicator (summarised as a share with a Wilson interval)?"""
-    return name in OUTCOME_QUANTITIES or name.startswith(BINARY_PREFIXES)
+    return name in OUTCOME_QUANTITIES or name in COMEBACK_PARTS or name.startswith(BINARY_PREFIXES)
 
 
 def over_finished(name: str) -> bool:
@@ -66,6 +76,9 @@ def quantity_matrix(rows: np.ndarray, names: Sequence[str], players: int, out: n
             out[:, j] = rows[:, ROW_NAMES.index(name)]
         elif name in OUTCOME_QUANTITIES:
             out[:, j] = rows[:, OUTCOME] == OUTCOME_QUANTITIES.index(name)
+        elif name in COMEBACK_PARTS:
+            reached = rows[:, FIRST_TO_ONE] >= 0
+            out[:, j] = reached if name == "one_reached" else reached & (rows[:, WINNER] != rows[:, FIRST_TO_ONE])
         elif name in ROLE_QUANTITIES:
             out[:, j] = rows[:, WINNER] == rows[:, FIRST_PLAYER if name == "win_first" else DEALER]
         elif name.startswith("win_place_"):

@@ -23,7 +23,9 @@ Quantities (:func:`quantity_names`): the metrics of ``run.accumulate.METRICS``
 ``stuck``, who won by role (``win_first``, ``win_dealer``, ``win_place_K``),
 and per seat ``win_S``
 (1 when seat S won), ``lose_S`` (1 when another seat won), ``cards_left_S``
-and ``points_S``.
+and ``points_S``; and, recorded only when asked for, ``one_reached`` and
+``comeback``, the parts of the comeback chance (a ratio of the two,
+:data:`~unocli.run.quantities.COMEBACK_PARTS`).
 
 Lengths and counters (every quantity but the 0/1 indicators) are summarised
 over *finished* games, won or blocked (:func:`over_finished`): an arm's mean
@@ -56,6 +58,7 @@ from unocli.run.quantities import is_binary as is_binary
 from unocli.run.quantities import over_finished
 from unocli.run.quantities import quantity_matrix as quantity_matrix
 from unocli.run.quantities import quantity_names as quantity_names
+from unocli.run.quantities import recordable as recordable
 from unocli.run.shards import DEFAULT_BLOCKS, PairShard, PairSpec, run_pair_shard
 from unocli.study.arm import Arm
 from unocli.study.simulate import check_run_args
@@ -425,9 +428,9 @@ def _played_as(arms: Sequence[Arm], match: bool | None) -> tuple[Arm, ...]:
 
 
 def _recorded(players: int, quantities: Sequence[str] | None, metric: str | None) -> tuple[str, ...]:
-    """The quantities to record: those asked for (default all), plus the targeted ``metric``."""
-    known = quantity_names(players)
-    names = tuple(quantities) if quantities is not None else known
+    """The quantities to record: those asked for (default all of :func:`quantity_names`), plus the targeted ``metric``."""
+    known = recordable(players)
+    names = tuple(quantities) if quantities is not None else quantity_names(players)
     for q in (*names, metric if metric is not None else names[0]):
         if q not in known:
             raise ConfigError(f"unknown metric {q!r}; the metrics are: {', '.join(known)}")

@@ -86,18 +86,23 @@ def check_common_deals(first: Comparison, second: Comparison) -> None:
         )
 
 
-def _linearised(comp: Comparison, arm: str, quantity: str) -> tuple[float, np.ndarray]:
+def _linearised(comp: Comparison, arm: str, quantity: str, per: str | None = None) -> tuple[float, np.ndarray]:
     """An arm's mean ``S / F`` of ``quantity`` and its per-block contributions ``B * (S_b - mean * F_b) / F``.
 
     ``F`` counts the arm's finished games for a length, every game for a 0/1
-    quantity; the contributions sum to 0 and their sample variance over ``B``
-    is the cluster-robust variance of the mean (``B`` blocks with games).
+    quantity, or with ``per`` the sum of that quantity (a ratio such as
+    comebacks per round in which a seat reached one card); the contributions
+    sum to 0 and their sample variance over ``B`` is the cluster-robust variance
+    of the mean (``B`` blocks with games).
     """
     k, j = comp.index(arm), comp.quantities.index(quantity)
     sums = comp.sums
     used = sums.block_games > 0
     s_b = sums.block_s1[used, k, j].astype(np.float64)
-    f_b = (sums.block_fin[used, k] if over_finished(quantity) else sums.block_games[used]).astype(np.float64)
+    if per is not None:
+        f_b = sums.block_s1[used, k, comp.quantities.index(per)].astype(np.float64)
+    else:
+        f_b = (sums.block_fin[used, k] if over_finished(quantity) else sums.block_games[used]).astype(np.float64)
     total = float(f_b.sum())
     if total == 0:
         return math.nan, np.full(s_b.size, math.nan)
@@ -105,7 +110,9 @@ def _linearised(comp: Comparison, arm: str, quantity: str) -> tuple[float, np.nd
     return mean, s_b.size * (s_b - mean * f_b) / total
 
 
-def interaction(first: Comparison, second: Comparison, arm: str, ref: str, quantity: str, level: float = 0.95) -> Difference:
+def interaction(
+    first: Comparison, second: Comparison, arm: str, ref: str, quantity: str, level: float = 0.95, per: str | None = None
+) -> Difference:
     """(``arm`` - ``ref`` under ``first``) - (the same under ``second``), clustered over blocks of common deals.
 
     ``n`` of the result counts the blocks (the independent clusters); its
@@ -114,7 +121,7 @@ def interaction(first: Comparison, second: Comparison, arm: str, ref: str, quant
     interval of the blocks' pseudo-values ``point + contribution``, whose mean
     is the point and whose spread is the contributions'.
     """
-    return contrast_interaction(first, second, {arm: 1, ref: -1}, {arm: 1, ref: -1}, quantity, level)
+    return contrast_interaction(first, second, {arm: 1, ref: -1}, {arm: 1, ref: -1}, quantity, level, per)
 
 
 def contrast_interaction(
@@ -124,6 +131,7 @@ def contrast_interaction(
     coefs_second: Mapping[str, float],
     quantity: str,
     level: float = 0.95,
+    per: str | None = None,
 ) -> Difference:
     """(sum_k c_k mean_k under ``first``) - (sum_k c'_k mean_k under ``second``), clustered over blocks of common deals.
 
@@ -131,15 +139,30 @@ def contrast_interaction(
     contrast arm - ref under both); a contrast of four arms, such as a seat's
     gain under a rule minus its gain under the baseline, gives the difference
     of that interaction between two fields (a difference of paired
-    differences of paired differences, on the same deals).
+    differences of paired differences, on the same deals). ``per``: each mean
+    is the ratio of ``quantity`` to that quantity (:func:`_linearised`).
     """
     check_common_deals(first, second)
     terms = [(first, n, float(c)) for n, c in coefs_first.items()] + [(second, n, -float(c)) for n, c in coefs_second.items()]
-    point, contrib = 0.0, np.zeros(int((first.sums.block_games > 0).sum()))
+    return _contrast(terms, quantity, level, per)
+
+
+def contrast(
+    comp: Comparison, coefs: Mapping[str, float], quantity: str, level: float = 0.95, per: str | None = None
+) -> Difference:
+    """sum_k c_k mean_k of one comparison's arms, clustered over its blocks of deals (the arms share them): a paired
+    difference of means, or with ``per`` of ratios (:func:`_linearised`), such as a comeback chance under a rule
+    minus under the baseline."""
+    return _contrast([(comp, n, float(c)) for n, c in coefs.items()], quantity, level, per)
+
+
+def _contrast(terms: Sequence[tuple[Comparison, str, float]], quantity: str, level: float, per: str | None) -> Difference:
+    """The t interval over blocks of the pseudo-values ``point + contribution`` of a contrast of linearised means."""
+    point, contrib = 0.0, np.zeros(int((terms[0][0].sums.block_games > 0).sum()))
     for comp, name, sign in terms:
         if sign == 0.0:
             continue
-        mean, u = _linearised(comp, name, quantity)
+        mean, u = _linearised(comp, name, quantity, per)
         point, contrib = point + sign * mean, contrib + sign * u
     values = point + contrib
     return paired_t(values.size, float(values.sum()), float((values * values).sum()), level)

@@ -36,7 +36,7 @@ from unocli.report.analyses.fields import (
 from unocli.report.experiment import Experiment
 from unocli.report.model import Section
 from unocli.report.options import players_list, policy_spec, positive_int
-from unocli.report.words import UNTESTED, agreement, change_word, listed
+from unocli.report.words import agreement, change_word, listed
 from unocli.study.arm import Arm, has_placeholders
 from unocli.study.compare import Comparison
 from unocli.study.stats import LARGER
@@ -159,10 +159,6 @@ def _sim(row: Any, column: str, kind: str) -> str:
     return (fmt.pp_ci if pp else fmt.signed_ci)(getattr(row, column), low, high, 2 if pp else 1)
 
 
-#: Why the comeback chance's difference between fields is not tested (after UNTESTED).
-NO_BLOCKS = ": the comparisons keep comebacks only as totals per arm, no per-block figure to pair the fields on"
-
-
 def _holds(rows: pd.DataFrame, column: str, words: tuple[str, str], kind: str, between: Any = None) -> str:
     """Each field's verdict on ``column`` (simultaneous intervals, :func:`~unocli.analysis.stacking.judge_column`) as
     the word for its change, and what the interaction between fields says (:func:`~fields.agreement`): "lowers
@@ -259,8 +255,7 @@ def strategy_summary(result: StackingResult, mid: int) -> str:
 
 def field_findings(result: StackingResult) -> list[str]:
     """Findings over the fields, each naming the fields it holds under, and whether the fields differ only from
-    the interaction between them (turns, cards drawn and the seat-0 interaction; the comeback chance has no per-block
-    figure to test it, and says so)."""
+    the interaction between them (turns, cards drawn, the comeback chance and the seat-0 interaction)."""
     mid, base, f, m = result.mid, result.base, result.fields, result.exp.margins
     at = f[(f["players"] == mid) & (f["stacking"] != base)]
     off = f[(f["players"] == mid) & (f["stacking"] == base)]
@@ -275,15 +270,14 @@ def field_findings(result: StackingResult) -> list[str]:
         )
     families = [("d_turns", "turns per finished round", "turns", ("lengthens", "shortens"), "signed")]
     families += [("d_cards_drawn", "cards drawn per round", "cards_drawn", ("raises", "lowers"), "signed")]
-    families += [("d_comeback", "the comeback chance", "", ("raises", "lowers"), "pp")]
+    families += [("d_comeback", "the comeback chance", "comeback", ("raises", "lowers"), "pp")]
     margins = [f"margin +/-{fmt.num(m['turns'])} turn", "no margin, so any change that excludes 0 counts"]
     margins += [f"margin +/-{fmt.num(m['win_share_pp'])} pp"]
     for (column, label, key, words, kind), margin in zip(families, margins, strict=True):
         parts = []
         for v in result.variants:
-            between = result.between.get(key, {}).get((mid, v)) if key else None
-            held = _holds(at[at["stacking"] == v], column, words, kind, between)
-            parts.append(f"{v}: {held if key else held.replace(UNTESTED, UNTESTED + NO_BLOCKS)}")
+            between = result.between.get(key, {}).get((mid, v))
+            parts.append(f"{v}: {_holds(at[at['stacking'] == v], column, words, kind, between)}")
         head = f"Change in {label} against {base} at {mid} players, by variant ({_level(f, column)}, {margin}): "
         out.append(head + "; ".join(parts) + ".")
     big = at.loc[at.groupby("stacking")["p_draw_12"].idxmax()].set_index("stacking")
