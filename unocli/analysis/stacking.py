@@ -277,6 +277,25 @@ def strategy_between(
     return out
 
 
+def _between(
+    by_field: Mapping[tuple[str, int], Comparison],
+    specs: Mapping[str, str],
+    names: Sequence[str],
+    base: str,
+    opt: dict[str, Any],
+    turns: float,
+    share: float,
+) -> dict[str, dict[tuple, list[FieldInteraction]]]:
+    """The interactions between fields of :class:`StackingTables`' ``between``, each family against its margin."""
+    fields, comps = list(specs), dict(by_field)
+    return {
+        "turns": field_interactions(comps, fields, names, base, "turns", turns),
+        "cards_drawn": field_interactions(comps, fields, names, base, "cards_drawn", 0.0),
+        "comeback": field_interactions(comps, fields, names, base, "comeback", share, per="one_reached"),
+        "keep_draws": strategy_between(by_field, specs, names, base, opt, share),
+    }
+
+
 def _arm_rows(comp: Comparison, p: int, names: tuple[str, ...], base: str, replicates: int, seed: int) -> list[dict]:
     rows = []
     for name, row, change in arm_rows(comp, p, names, base, replicates, seed, "stacking"):
@@ -431,13 +450,7 @@ def play(
         judge_column(fields_df, column, margin)
     for column in ("edge", "interaction"):
         judge_column(strategy_df, column, share)
-    names_of = list(specs)
-    between = {
-        "turns": field_interactions(by_field, names_of, names, base, "turns", turns),
-        "cards_drawn": field_interactions(by_field, names_of, names, base, "cards_drawn", 0.0),
-        "comeback": field_interactions(by_field, names_of, names, base, "comeback", share, per="one_reached"),
-        "keep_draws": strategy_between(by_field, specs, names, base, opt, share),
-    }
+    between = _between(by_field, specs, names, base, opt, turns, share)
     return StackingTables(
         names=names,
         base=base,
