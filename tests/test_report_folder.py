@@ -495,6 +495,39 @@ def test_signals_during_the_swap_arrive_after_it() -> None:
     assert reached == ["end of block"] and caught.value.signum == signal.SIGTERM
 
 
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # the dropped exception is the case
+def test_a_signal_whose_exception_was_dropped_still_stops_the_next_held_step() -> None:
+    """Found by CI: SIGTERM landed while the import system ran a weakref callback, where Python prints an exception
+    ("Exception ignored in ...") and drops it; the report ran on and swapped its folder in, exit 0. The handler now
+    remembers what it raised, and the next step that must not run after a signal (the swap, a kernel's threads)
+    raises it again."""
+    import weakref
+
+    from unocli.cli.interrupts import Terminated, terminating_signals_interrupt
+    from unocli.signals import signals_held as _signals_held
+
+    class Thing:
+        pass
+
+    def callback(_ref: object) -> None:  # the signal's handler runs here, and its exception is dropped
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(0.05)
+
+    swapped = []
+    with terminating_signals_interrupt():
+        thing = Thing()
+        ref = weakref.ref(thing, callback)
+        del thing  # the callback runs; Python prints "Exception ignored in" and goes on
+        assert ref() is None
+        with pytest.raises(Terminated) as caught:
+            with _signals_held():
+                swapped.append("swapped")
+    assert swapped == [] and caught.value.signum == signal.SIGTERM
+    with _signals_held():  # the next command starts afresh
+        swapped.append("next command")
+    assert swapped == ["next command"]
+
+
 def test_an_ignored_sighup_stays_ignored_as_under_nohup() -> None:
     from unocli.cli.interrupts import terminating_signals_interrupt
 

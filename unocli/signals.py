@@ -12,11 +12,40 @@ from __future__ import annotations
 import signal
 from collections.abc import Iterator
 from contextlib import contextmanager
+from types import FrameType
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP arrived: a KeyboardInterrupt, so every clean-up that Ctrl-C runs runs for it too."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+# The signals raised as Terminated since the command started. Python prints and drops an exception raised where
+# it cannot propagate (a weakref callback such as the import system's module-lock clean-up, a __del__), so a
+# signal can be lost; signals_held raises it again before a step that must not run after it.
+_raised: list[int] = []
+
+
+def terminate(signum: int, _frame: FrameType | None) -> None:
+    """The handler of SIGTERM and SIGHUP: raise :class:`Terminated`, and remember that it was raised."""
+    _raised.append(signum)
+    raise Terminated(signum)
+
+
+def forget_raised() -> None:
+    """A command starts (or ends): no signal has been raised in it."""
+    _raised.clear()
 
 
 @contextmanager
 def signals_held() -> Iterator[None]:
     """Hold back Ctrl-C, SIGTERM and SIGHUP for the block: each one that arrives is raised again when it ends.
+
+    A SIGTERM or SIGHUP whose :class:`Terminated` was raised and lost (:data:`_raised`) is raised again before the
+    block, so a report interrupted at any moment never swaps its folder in.
 
     Python runs signal handlers in the main thread only, so recording them
     there holds them back whichever thread the system delivered them to (a
@@ -25,6 +54,8 @@ def signals_held() -> Iterator[None]:
     """
     import threading
 
+    if _raised:  # a Terminated that was raised and dropped: the command stops here, before the step
+        raise Terminated(_raised[0])
     if threading.current_thread() is not threading.main_thread():
         yield
         return

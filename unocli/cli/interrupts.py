@@ -7,19 +7,10 @@ import signal
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from types import FrameType
 
+from unocli.signals import Terminated, forget_raised, terminate
 
-class Terminated(KeyboardInterrupt):
-    """SIGTERM or SIGHUP arrived: a KeyboardInterrupt, so every clean-up that Ctrl-C runs runs for it too."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
-
-
-def _raise(signum: int, _frame: FrameType | None) -> None:
-    raise Terminated(signum)
+__all__ = ["Terminated", "interrupted", "terminating_signals_interrupt"]
 
 
 @contextmanager
@@ -35,14 +26,16 @@ def terminating_signals_interrupt() -> Iterator[None]:
         yield
         return
     previous = {}
+    forget_raised()
     for s in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
         if s is not None and signal.getsignal(s) is not signal.SIG_IGN:
-            previous[s] = signal.signal(s, _raise)
+            previous[s] = signal.signal(s, terminate)
     try:
         yield
     finally:
         for s, handler in previous.items():
             signal.signal(s, handler)
+        forget_raised()
 
 
 def interrupted(exc: BaseException) -> tuple[str, int]:
