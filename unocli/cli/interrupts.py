@@ -4,9 +4,12 @@ were), prints one line and exits with 128 + the signal's number (130 for Ctrl-C,
 from __future__ import annotations
 
 import signal
+import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
+from typing import Any
 
 from unocli.signals import Terminated, forget_raised, terminate
 
@@ -27,6 +30,8 @@ def terminating_signals_interrupt() -> Iterator[None]:
         return
     previous = {}
     forget_raised()
+    hook = sys.unraisablehook
+    sys.unraisablehook = partial(_quiet_terminated, hook)
     for s in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
         if s is not None and signal.getsignal(s) is not signal.SIG_IGN:
             previous[s] = signal.signal(s, terminate)
@@ -35,7 +40,15 @@ def terminating_signals_interrupt() -> Iterator[None]:
     finally:
         for s, handler in previous.items():
             signal.signal(s, handler)
+        sys.unraisablehook = hook
         forget_raised()
+
+
+def _quiet_terminated(hook: Callable[[Any], object], unraisable: Any) -> None:
+    """Python's report of an exception it had to drop, but for :class:`Terminated`: that one is raised again at the
+    next held step (:func:`unocli.signals.signals_held`), so the command still ends with one line, not a traceback."""
+    if not isinstance(unraisable.exc_value, Terminated):
+        hook(unraisable)
 
 
 def interrupted(exc: BaseException) -> tuple[str, int]:
