@@ -55,7 +55,9 @@ def differences(frame: pd.DataFrame, quantity: str, arm: str = "arm") -> pd.Data
     base = rows[rows["arm"] == rows["baseline"]].set_index(["field", "players"])["mean"]
     d = rows[rows["arm"] != rows["baseline"]]
     of = base.loc[list(zip(d["field"], d["players"], strict=True))].to_numpy(dtype=float)
-    safe = np.where(of != 0, of, 1.0)  # a change relative to a baseline of 0 is undefined: NaN, and no warning
+    diff = d["difference"].to_numpy(dtype=float)
+    # a change relative to a baseline of 0 is undefined: NaN, and no division (numpy would warn on the terminal)
+    relative = np.divide(diff, of, out=np.full_like(diff, np.nan), where=of != 0)
     out = pd.DataFrame(
         {
             "field": d["field"],
@@ -66,7 +68,7 @@ def differences(frame: pd.DataFrame, quantity: str, arm: str = "arm") -> pd.Data
             "diff": d["difference"],
             "diff_low": d["diff_low"],
             "diff_high": d["diff_high"],
-            "relative": np.where(of != 0, d["difference"].to_numpy(dtype=float) / safe, np.nan),
+            "relative": relative,
             "p": d["p"],
             "p_holm": d["p_adj"],
         }

@@ -79,6 +79,13 @@ def finished(rows: np.ndarray) -> np.ndarray:
     return (outcome == OUTCOME_WON) | (outcome == OUTCOME_BLOCKED)
 
 
+def first_to_one(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per game: a seat was left with one card by its own play (``first_to_one``, docs/rules.md §9), and that seat
+    did not win (a comeback)."""
+    reached = rows[:, FIRST_TO_ONE] >= 0
+    return reached, reached & (rows[:, WINNER] != rows[:, FIRST_TO_ONE])
+
+
 @dataclass
 class Accumulator:
     """Exact running totals over games (Python ints: no overflow however many).
@@ -152,9 +159,9 @@ class Accumulator:
         self.drawn_hist += _clipped_counts(rows[:, ROW_NAMES.index("cards_drawn")], DRAWN_BINS)
         self.stack_hist += _clipped_counts(rows[:, ROW_NAMES.index("max_stack")], STACK_BINS)
         self.penalty_hist += _clipped_counts(rows[:, ROW_NAMES.index("max_draw")], PENALTY_BINS)
-        reached = rows[:, FIRST_TO_ONE] >= 0
+        reached, lost = first_to_one(rows)
         self.one_reached += int(reached.sum())
-        self.one_lost += int((reached & (rows[:, WINNER] != rows[:, FIRST_TO_ONE])).sum())
+        self.one_lost += int(lost.sum())
 
     @classmethod
     def from_kernel(cls, players: int, acc: np.ndarray) -> Accumulator:

@@ -14,15 +14,15 @@ from collections.abc import Sequence
 import numpy as np
 
 from unocli.kernel import ROW_NAMES
-from unocli.kernel.encode import DEALER, FIRST_PLAYER, FIRST_TO_ONE, OUTCOME, WINNER
-from unocli.run.accumulate import METRICS
+from unocli.kernel.encode import DEALER, FIRST_PLAYER, OUTCOME, WINNER
+from unocli.run.accumulate import METRICS, first_to_one
 
 BINARY_PREFIXES = ("win_", "lose_")
 OUTCOME_QUANTITIES = ("won", "blocked", "capped", "stuck")
 # Who won, by role: the seat that took the first turn, the dealer (docs/rules.md §2).
 ROLE_QUANTITIES = ("win_first", "win_dealer")
-# The parts of the comeback chance (docs/rules.md §9 first_to_one): a seat was left with one card by its own play,
-# and that seat did not win. The chance is their ratio, not the mean of either, so they are recorded only when a
+# The parts of the comeback chance (run.accumulate.first_to_one, in this order): a seat was left with one card by its
+# own play, and that seat did not win. The chance is their ratio, not the mean of either, so they are recorded only when a
 # computation asks for them (:func:`recordable`), never in a comparison's default list.
 COMEBACK_PARTS = ("one_reached", "comeback")
 
@@ -77,8 +77,7 @@ def quantity_matrix(rows: np.ndarray, names: Sequence[str], players: int, out: n
         elif name in OUTCOME_QUANTITIES:
             out[:, j] = rows[:, OUTCOME] == OUTCOME_QUANTITIES.index(name)
         elif name in COMEBACK_PARTS:
-            reached = rows[:, FIRST_TO_ONE] >= 0
-            out[:, j] = reached if name == "one_reached" else reached & (rows[:, WINNER] != rows[:, FIRST_TO_ONE])
+            out[:, j] = first_to_one(rows)[COMEBACK_PARTS.index(name)]
         elif name in ROLE_QUANTITIES:
             out[:, j] = rows[:, WINNER] == rows[:, FIRST_PLAYER if name == "win_first" else DEALER]
         elif name.startswith("win_place_"):
