@@ -380,6 +380,20 @@ def test_the_words_count_a_best_response_at_a_listed_rate_once() -> None:
     assert words["best_panel"] == "" and "shown and counted once" not in words["best_note"]
 
 
+def test_a_field_under_min_games_is_said_without_an_interval() -> None:
+    """The rule's evidence over every position: a field with an interval shows it; one of fewer than MIN_GAMES deals
+    says it has none and why, where it printed "[n/a, n/a]"."""
+    from unocli.report.analyses.bluff_text import rule_values
+
+    few = _planted_rows("few").iloc[: bd.MIN_GAMES - 1]
+    rows = pd.concat([_planted_rows(), few], ignore_index=True)
+    table = bd.table(rows, 4, 0.3, 0.5)
+    text = rule_values(bd.DecisionResult(4, {"basic": GAMES, "few": len(few)}, 4, 0.3, 0.5, rows, table, pd.DataFrame()))
+    assert "n/a" not in text
+    assert f"(few; no interval, under {bd.MIN_GAMES} deals)" in text
+    assert re.search(r"pp \[[-+]\d+\.\d, [-+]\d+\.\d\] \(basic\)", text), text
+
+
 # ---------------------------------------------------------------- the experiment's options
 
 BLUFF_TOML = """

@@ -90,6 +90,13 @@ def test_values_that_do_not_exist():
     assert fmt.interval(math.nan, 0.0, 1.0, 2) == "n/a [0.00, 1.00]"
 
 
+def test_a_point_without_an_interval_says_so():
+    # a cell too small for an interval (the bluff decision's under 30 deals) printed "-2.80 pp [n/a, n/a]"
+    assert fmt.pp_ci(-0.028, math.nan, math.nan, 1) == "-2.8 pp (no interval)"
+    assert fmt.share_ci(0.25, math.nan, math.nan, 0) == "25% (no interval)"
+    assert fmt.interval(1.5, math.nan, 2.0, 1) == "1.5 [n/a, 2.0]"  # one bound: the interval is shown as it is
+
+
 def test_quantile_of_a_clipped_histogram():
     assert fmt.quantile(25, 24, 26, top=400) == "25 [24, 26]"
     assert fmt.quantile(399, 398, 400, top=400) == "399 [398, >=400]"

@@ -371,7 +371,10 @@ def _cell_values(parts: list) -> dict:
     e = (mine - anyone / n) / n
     em, elo, ehi = t_ci(e)
     rounds = sum(p.acc.metric_sums("rounds")[0] for _, p in parts)
+    squares = sum(p.acc.metric_sums("rounds")[1] for _, p in parts)
     fin = sum(p.acc.finished for _, p in parts)
+    # rounds per match, bounded for the rotations' correlation: SS / (N - n) x n / N, t over the g deals
+    rounds_half = sps.t.ppf(0.975, g - 1) * math.sqrt(n * (squares - rounds**2 / fin) / ((fin - n) * fin)) if fin else math.nan
     return {
         "n": g,
         "games": sum(p.acc.games for _, p in parts),
@@ -384,6 +387,8 @@ def _cell_values(parts: list) -> dict:
         "gap_high": ehi,
         "per_deal": e,
         "rounds": rounds / fin if fin else math.nan,
+        "rounds_low": rounds / fin - rounds_half if fin else math.nan,
+        "rounds_high": rounds / fin + rounds_half if fin else math.nan,
     }
 
 
@@ -422,6 +427,8 @@ def test_skill_gaps_table_against_cluster_robust_counts(skill_run):
             assert close(row[f"{kind}_{key}"], want[key]), (p, f, name, kind, key)
         if kind == "match":
             assert close(row["match_rounds"], want["rounds"], 1e-12)
+            assert close(row["match_rounds_low"], want["rounds_low"]) and close(row["match_rounds_high"], want["rounds_high"])
+            assert row["match_rounds_low"] < row["match_rounds"] < row["match_rounds_high"]
     # a planted edge: basic against random wins more than an average seat (the figures are not all alike)
     assert g.loc[(2, "random", "official"), "round_gap_low"] > 0
 

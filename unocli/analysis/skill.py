@@ -38,7 +38,16 @@ from unocli.run.accumulate import Accumulator
 from unocli.run.backends import Backend
 from unocli.run.shards import RunSpec, run_shard, split
 from unocli.study.arm import Arm, TableSpec
-from unocli.study.stats import ALPHA, Difference, Estimate, clustered_share, paired_diff, t_interval, t_quantile
+from unocli.study.stats import (
+    ALPHA,
+    Difference,
+    Estimate,
+    cluster_bound_mean,
+    clustered_share,
+    paired_diff,
+    t_interval,
+    t_quantile,
+)
 
 SHARD = 1 << 14  # deals per shard: each is played once per rotation, so a shard is n kernel calls
 KINDS = ("round", "match")
@@ -103,7 +112,8 @@ class Edges:
     ``gaps``: for ``kind`` in round and match, ``{kind}_n`` (deals),
     ``{kind}_games`` (deals x players), ``{kind}_share`` with ``_low``/``_high``
     (clustered 95% t), ``{kind}_fair`` and ``{kind}_gap`` with ``_low``/``_high``
-    (95% t over deals); ``match_rounds`` the mean rounds per match.
+    (95% t over deals); ``match_rounds`` the mean rounds per match with ``_low``/``_high`` (a 95% interval clustered
+    by deal that cannot be too narrow, :func:`~unocli.study.stats.cluster_bound_mean`).
     ``changes``: ``n`` (deals), ``d_gap`` with ``d_low``/``d_high`` (paired 95%),
     ``sim_low``/``sim_high``/``sim_level`` (simultaneous over the kind's rows),
     ``margin_pp``, ``verdict``, ``p_tost``.
@@ -177,8 +187,9 @@ def _gap_row(cells: dict[tuple[str, int, str, str], _Cell], p: int, field: str, 
             f"{kind}_gap_high": c.gap.high,
         }
     match = cells[("match", p, field, name)].acc
-    total, _ = match.metric_sums("rounds")
-    row["match_rounds"] = total / match.finished if match.finished else math.nan
+    # the rotations of a deal are matches of one deck, so the interval is clustered by deal (a bound: see the function)
+    rounds = cluster_bound_mean(match.finished, *match.metric_sums("rounds"), per_cluster=p)
+    row |= {"match_rounds": rounds.mean, "match_rounds_low": rounds.low, "match_rounds_high": rounds.high}
     return row
 
 

@@ -10,7 +10,7 @@
   interval (:func:`decimals_for`: two significant figures of the
   half-width, so a number shows as many digits as its precision warrants);
 - never scientific notation; ``n/a`` for a value that does not exist (NaN or
-  infinite);
+  infinite), and ``(no interval)`` for an interval whose bounds both do not;
 - p-values: three decimals, ``<0.001`` below that, empty when there is none.
 
 A value is formatted as one of four kinds: ``number``, ``signed`` (a
@@ -115,8 +115,11 @@ def point(x: float, lo: float, hi: float, decimals: int | None = None, kind: Kin
 
 
 def interval(x: float, lo: float, hi: float, decimals: int | None = None, kind: Kind = "number") -> str:
-    """``x [lo, hi]``: a point and its interval with the same decimals (given, or from the interval's width)."""
+    """``x [lo, hi]``: a point and its interval with the same decimals (given, or from the interval's width);
+    ``x (no interval)`` when neither bound exists (a cell too small for one), rather than ``[n/a, n/a]``."""
     k = _auto(lo, hi, kind, decimals)
+    if not (finite(lo) or finite(hi)):
+        return f"{value(x, k, kind)} (no interval)"
     return f"{value(x, k, kind)} {bounds(lo, hi, k, kind)}"
 
 

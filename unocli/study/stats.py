@@ -336,3 +336,28 @@ def clustered_share(clusters: int, total: float, total_sq: float, per_cluster: i
         return Estimate(math.nan, math.nan, clusters, math.nan, math.nan, level, method="cluster-t")
     est = t_interval(clusters, total / per_cluster, total_sq / (per_cluster * per_cluster), level)
     return Estimate(est.mean, est.sd, est.n, est.low, est.high, level, method="cluster-t")
+
+
+def cluster_bound_mean(n: int, total: float, total_sq: float, per_cluster: int, level: float = 0.95) -> Estimate:
+    """A mean of ``n`` observations in clusters of ``per_cluster`` whose per-cluster sums were not kept: a t interval
+    that cannot be too narrow, whatever the correlation within a cluster.
+
+    With intraclass correlation rho in [0, 1] the design effect is
+    ``1 + (per_cluster - 1) rho <= per_cluster``, so ``Var(mean) <= per_cluster *
+    sigma^2 / n``; and the sum of squared deviations has expectation
+    ``sigma^2 (n - 1 - (per_cluster - 1) rho) >= sigma^2 (n - per_cluster)``, so
+    ``SS / (n - per_cluster)`` does not underestimate ``sigma^2``. The interval is
+    Student's t with ``n / per_cluster - 1`` degrees of freedom: when every
+    cluster repeats one value it is exactly the t interval over the cluster
+    means, and for independent observations it is wider (about
+    ``sqrt(per_cluster)`` times). ``n`` counts observations.
+    """
+    clusters = n // per_cluster if per_cluster > 0 else 0
+    if clusters < 2:
+        mean = total / n if n > 0 else math.nan
+        return Estimate(mean, math.nan, n, math.nan, math.nan, level, method="cluster-bound-t")
+    mean = total / n
+    squares = max(0.0, total_sq - total * total / n)
+    se = math.sqrt(per_cluster * squares / ((n - per_cluster) * n))
+    half = t_quantile(0.5 + level / 2, clusters - 1) * se
+    return Estimate(mean, math.sqrt(squares / (n - 1)), n, mean - half, mean + half, level, method="cluster-bound-t")

@@ -190,8 +190,15 @@ def _apart(dec: DecisionResult) -> str:
 def _span(dec: DecisionResult, challenger: str) -> str:
     """The +4 now minus the best other card over every position, lowest field to highest."""
     every = _rows(dec.table, next_hand=ANY, challenger=challenger).sort_values("value_pp")
-    ends = [(pp(r.value_pp, r.sim_low, r.sim_high, 1), r.field) for r in every.iloc[[0, -1]].itertuples()]
-    return ends[0][0] if len(every) == 1 else "{} ({}) to {} ({})".format(*ends[0], *ends[1])
+    ends = [_end(r) for r in every.iloc[[0, -1]].itertuples()]
+    return ends[0].removesuffix(f" ({every['field'].iloc[0]})") if len(every) == 1 else f"{ends[0]} to {ends[1]}"
+
+
+def _end(r: Any) -> str:
+    """One field's value over every position: ``-5.7 pp [-6.2, -5.2] (basic)``, or without an interval, why not."""
+    if math.isfinite(r.sim_low):
+        return f"{pp(r.value_pp, r.sim_low, r.sim_high, 1)} ({r.field})"
+    return f"{fmt.pp(r.value_pp / 100, 1)} ({r.field}; no interval, under {MIN_GAMES} deals)"
 
 
 def _positions(dec: DecisionResult) -> str:

@@ -151,12 +151,11 @@ def findings(result: SkillResult, target: int) -> str:
             + "; ".join(f"{gap_text(x, 'match')} at {x['players']}" for _, x in sub.iterrows())
             + "."
         )
-    rounds = g.groupby("players")["match_rounds"].mean()
     lines.append(
         f"- Sizes: {fmt.count(exp.games)} deals per cell for rounds and {fmt.count(exp.options['match_games'])} for "
-        f"matches to {fmt.count(target)} points, each deal played once per seat rotation; a match took "
-        + ", ".join(f"{fmt.num(v)} rounds at {p} players" for p, v in rounds.items())
-        + " on average (over rule sets and fields)."
+        f"matches to {fmt.count(target)} points, each deal played once per seat rotation; a match took on average "
+        + "; ".join(_rounds(sub, p) for p, sub in g.groupby("players"))
+        + " (95% intervals clustered by deal, bounded for the rotations' unknown correlation)."
     )
     if not result.changes.empty:
         m = result.changes[result.changes["kind"] == "match"]
@@ -167,6 +166,15 @@ def findings(result: SkillResult, target: int) -> str:
             f"more than the margin (negligible or equivalent), of {len(m)}."
         )
     return "\n".join(lines)
+
+
+def _rounds(cells: pd.DataFrame, players: int) -> str:
+    """Rounds per match at one table size: its one cell, or the cells' lowest and highest, each with its interval."""
+    ends = cells.sort_values("match_rounds", kind="stable").iloc[[0, -1]]
+    shown = [fmt.ci(r.match_rounds, r.match_rounds_low, r.match_rounds_high) for r in ends.itertuples()]
+    if len(cells) == 1:
+        return f"{shown[0]} rounds at {players} players"
+    return f"{shown[0]} to {shown[1]} rounds at {players} players (the lowest and highest of its {len(cells)} cells)"
 
 
 def share(row: pd.Series, key: str) -> str:
