@@ -112,6 +112,21 @@ def test_match_shares_and_sizes(result):
     assert cell(result, 2, "random")["match_gap_low"] > 0.1
 
 
+def test_the_sizes_finding_gives_each_table_sizes_lowest_and_highest_rounds_per_match(result):
+    """The findings' rounds per match are a table size's lowest and highest cells, each with its interval, read off
+    the gaps frame by hand."""
+    from unocli.report import fmt
+    from unocli.report.analyses.skill_text import findings
+
+    line = next(x for x in findings(result, 500).splitlines() if x.startswith("- Sizes:"))
+    for p, sub in result.gaps.groupby("players"):
+        lo, hi = sub.loc[sub["match_rounds"].idxmin()], sub.loc[sub["match_rounds"].idxmax()]
+        ends = [fmt.ci(r["match_rounds"], r["match_rounds_low"], r["match_rounds_high"]) for r in (lo, hi)]
+        assert f"{ends[0]} to {ends[1]} rounds at {p} players" in line
+    cells = len(result.gaps) // result.gaps["players"].nunique()
+    assert f"the lowest and highest of each size's {cells} cells of rule set and field; 95% intervals clustered" in line
+
+
 def test_identical_rule_sets_differ_by_exactly_zero(result):
     ch = result.changes
     assert set(ch["rules"]) == {"twin", "stacking"}

@@ -155,7 +155,7 @@ def findings(result: SkillResult, target: int) -> str:
         f"- Sizes: {fmt.count(exp.games)} deals per cell for rounds and {fmt.count(exp.options['match_games'])} for "
         f"matches to {fmt.count(target)} points, each deal played once per seat rotation; a match took on average "
         + "; ".join(_rounds(sub, p) for p, sub in g.groupby("players"))
-        + " (95% intervals clustered by deal, bounded for the rotations' unknown correlation)."
+        + f" ({_cells(g)}95% intervals clustered by deal, bounded for the rotations' unknown correlation)."
     )
     if not result.changes.empty:
         m = result.changes[result.changes["kind"] == "match"]
@@ -172,9 +172,16 @@ def _rounds(cells: pd.DataFrame, players: int) -> str:
     """Rounds per match at one table size: its one cell, or the cells' lowest and highest, each with its interval."""
     ends = cells.sort_values("match_rounds", kind="stable").iloc[[0, -1]]
     shown = [fmt.ci(r.match_rounds, r.match_rounds_low, r.match_rounds_high) for r in ends.itertuples()]
-    if len(cells) == 1:
-        return f"{shown[0]} rounds at {players} players"
-    return f"{shown[0]} to {shown[1]} rounds at {players} players (the lowest and highest of its {len(cells)} cells)"
+    return f"{shown[0] if len(cells) == 1 else ' to '.join(shown)} rounds at {players} players"
+
+
+def _cells(gaps: pd.DataFrame) -> str:
+    """What a table size's rounds per match range over, when it has more than one cell of rule set and field."""
+    per = gaps.groupby("players").size()
+    if per.max() == 1:
+        return ""
+    counts = str(per.iloc[0]) if per.nunique() == 1 else "/".join(map(str, per))
+    return f"the lowest and highest of each size's {counts} cells of rule set and field; "
 
 
 def share(row: pd.Series, key: str) -> str:
