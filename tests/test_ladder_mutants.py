@@ -147,14 +147,16 @@ def test_the_cluster_robust_covariance_is_the_sandwich_of_finite_differences():
     assert result.diff_se(0, 1) == pytest.approx(math.sqrt(want[0, 0]), rel=1e-4)
 
 
-def _three_seat_mixed(rng_seed: int = 4, deals: int = 60) -> LadderData:
-    """Three policies at three seats with rounds decided only at the mixed table (0, 1, 2).
+def _three_seat_table(rng_seed: int = 4, deals: int = 60) -> LadderData:
+    """Three policies at three seats with rounds decided only at one table seating them once each, (0, 1, 2).
 
-    Rotation winners drawn at random per deal, so the deals' counts vary; field tables decide nothing
-    (every round locked), so they add nothing to the likelihood.
+    Rotation winners drawn at random per deal, so the deals' counts vary; the other tables decide nothing
+    (every round locked), so they add nothing to the likelihood. The table is the plan's mixed one, which the
+    ratings are not fitted to, so here it is named a field table: the fit reads it.
     """
     tables = plan_tables(3, 3)
     assert tables[-1] == LadderTable("mixed", (0, 1, 2))
+    tables = (*tables[:-1], LadderTable("field", (0, 1, 2)))
     rng = np.random.default_rng(rng_seed)
     wins = np.zeros((len(tables), deals, 3), dtype=np.int16)
     for d in range(deals):
@@ -167,9 +169,9 @@ def test_a_three_seat_table_fit_is_the_log_ratio_of_the_shares_with_a_delta_meth
     # One table with every policy once: the model is saturated, the maximum is at the observed shares
     # p_k (r_k = log(p_k / p_0)), and the cluster-robust covariance is the delta method on the clustered
     # means: Cov(p) = G/(G-1) sum_d (y_d - m_d p)(y_d - m_d p)' / N^2, J = d log(p_k/p_0) / dp.
-    data = _three_seat_mixed()
+    data = _three_seat_table()
     result = fit(data)
-    y = data.wins[-1].astype(float)  # [deals, slots]; slot s is policy s at the mixed table
+    y = data.wins[-1].astype(float)  # [deals, slots]; slot s is policy s at that table
     n_total = y.sum()
     p = y.sum(axis=0) / n_total
     assert result.ratings == pytest.approx([0.0, math.log(p[1] / p[0]), math.log(p[2] / p[0])], abs=1e-6)

@@ -93,17 +93,18 @@ def ladder_cmd(
     backend: str,
     scheduler: str | None,
 ) -> None:
-    """Rate policies by a Luce model fitted to tables of one policy against fields of another and mixed tables.
+    """Rate policies by a Luce model fitted to tables of one policy against a field of another.
 
     Every ordered pair plays one policy against a field of the other (heads-up: every pair), and at
-    three or more players mixed tables seat the policies in turn; all tables play the same deals, each
-    once per seat rotation. Ratings are log-odds of winning a decided round (random = 0 when it plays,
-    else the first policy), by maximum likelihood, with 95% cluster-robust intervals over deals. Also
-    printed: the share of one round's outcome variance due to skill, and the rounds until the best
-    player leads with 90% chance. A --lone policy (search, or the clairvoyant bound peek) plays only as
-    the lone player against a field of each --policy, on the first --lone-games deals; with a peek
-    among them the relative skill (the best player's gain over random over the bound's) is given.
-    With --match-games the --policy tables are also played as matches, for the match-level measures.
+    three or more players mixed tables seat the policies in turn, a check of the model that its fit
+    leaves out; all tables play the same deals, each once per seat rotation. Ratings are log-odds of
+    winning a decided round (random = 0 when it plays, else the first policy), by maximum likelihood,
+    with 95% cluster-robust intervals over deals. Also printed: the share of one round's outcome
+    variance due to skill, and the rounds until the best player leads with 90% chance. A --lone policy
+    (search, or the clairvoyant bound peek) plays only as the lone player against a field of each
+    --policy, on the first --lone-games deals; with a peek among them the relative skill (the best
+    player's gain over random over the bound's) is given. With --match-games the --policy tables are
+    also played as matches, for the match-level measures.
     See docs/ladder.md.
     """
     import pandas as pd

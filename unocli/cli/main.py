@@ -286,7 +286,7 @@ LAZY_HELP = {
     "baseline": "Run EXPERIMENT and store its per-arm statistics and exact fingerprint.",
     "check": "Rerun BASELINE files and give every metric a verdict: pass, fail or inconclusive.",
     "tune": "Find the best knob setting in SPACE (a TOML file) for one seat against a field of --field players.",
-    "ladder": "Rate policies by a Luce model fitted to tables of one policy against fields of another and mixed tables.",
+    "ladder": "Rate policies by a Luce model fitted to tables of one policy against a field of another.",
 }
 # The commands that draw charts with matplotlib, which reads MPLBACKEND when imported.
 DRAWS = frozenset({"sweep", "report", "tune"})

@@ -166,14 +166,18 @@ def readme(frame: pd.DataFrame, skill: pd.DataFrame, run: LadderRun) -> str:
 {_ratings_table(frame, run)}
 
 Model: in a {unit} with a winner, seat i wins with chance exp(r_i) / sum_j exp(r_j) over the table's seats (a Luce
-first-place model; Bradley-Terry heads-up), fitted by maximum likelihood (scipy.optimize). No seat effect: every
-deal is played once per rotation, so each policy sits at every seat equally often and a seat term cancels.
+first-place model; Bradley-Terry heads-up), fitted by maximum likelihood (scipy.optimize) to the tables of one
+policy against a field of another (the lone ones included), where swapping two policies swaps their tables; the
+mixed tables keep each policy beside the same neighbours, so they are a check of the model, not part of its fit.
+No seat effect: every deal is played once per rotation, so each policy sits at every seat equally often and a seat
+term cancels.
 Anchor: `{anchor}` = 0. Intervals: 95% Wald, cluster-robust (sandwich) covariance clustered by deal, as every
 table plays the same deals. A rating gap d means the better player wins exp(d) / (1 + exp(d)) of the
 {unit}s decided between the two. Win shares: a policy's seats' share of the {unit}s it played, as the lone player
 against a field of each other policy ("lone vs field"; heads-up, every pair) or at the mixed tables that seat the
 policies in turn; 95% t intervals over deals. "model": the share the fitted ratings expect at the same tables;
-where it falls outside the observed interval, one rating per policy does not describe that policy at every table.
+where it falls outside the observed interval, one rating per policy does not describe that policy at every table
+(at the mixed tables, a policy's neighbours may matter as well).
 See docs/ladder.md.
 
 ## Skill and luck

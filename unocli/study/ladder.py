@@ -7,7 +7,10 @@ three or more players, *mixed* tables that seat the policies in turn (seat s
 of mixed table m plays policy ``(m * n + s) mod k``), so each policy sits as
 often as any other and meets every other one. Every table plays the same deals
 ``0 .. games - 1`` of the seed, each once per rotation of the seats, through
-the simulation shards (:func:`unocli.run.shards.run_shard`).
+the simulation shards (:func:`unocli.run.shards.run_shard`). The ratings are
+fitted to the field tables (and a lone-only policy's tables), where swapping
+two policies swaps their tables; a mixed table keeps each policy beside the
+same neighbours, so its shares are a check of the model, not part of its fit.
 
 Model: in a round with a winner, seat i wins with probability
 ``exp(r_i) / sum_j exp(r_j)`` over the table's seats, ``r`` the rating of the
@@ -44,6 +47,11 @@ from unocli.study.stats import Z95, clustered_share
 SHARD = 1 << 14  # deals per shard; each is played once per rotation
 KINDS = ("field", "mixed")
 LONE = "lone"  # the kind of a table where a lone-only policy (a costly searcher, a bound) meets a field
+# The kinds of table the ratings are fitted to. A mixed table seats its policies in one cyclic order, so a policy
+# always has the same neighbours (who plays just before it, whose +2 it takes): two copies of one policy were rated
+# 0.016 apart in the official 4-player ladder. A field table, or a lone one, gives every seat but one the same policy,
+# so swapping two policies swaps their tables; mixed tables stay as a check of the model, out of its sample.
+RATED = ("field", LONE)
 ANCHOR = "random"
 Progress = Callable[[str], None]
 
@@ -113,6 +121,12 @@ class LadderData:
     def seats(self) -> np.ndarray:
         """``c[t, k]``: seats of table t played by policy k."""
         return self.design().sum(axis=1)
+
+    def rated(self) -> LadderData:
+        """The tables the ratings are fitted to (:data:`RATED`: field and lone tables, not mixed ones)."""
+        keep = [t for t, table in enumerate(self.tables) if table.kind in RATED]
+        played = None if self.played is None else tuple(self.played[t] for t in keep)
+        return LadderData(self.names, tuple(self.tables[t] for t in keep), self.wins[keep], self.players, played)
 
 
 def _check_memory(size: int, games: int) -> None:
@@ -328,13 +342,15 @@ def _check_exists(won: np.ndarray, seats: np.ndarray, names: Sequence[str]) -> N
 
 
 def fit(data: LadderData, anchor: int | None = None) -> Fit:
-    """Ratings of the ladder's policies with the cluster-robust covariance, clustered by deal.
+    """Ratings of the ladder's policies with the cluster-robust covariance, clustered by deal, fitted to its field and
+    lone tables (:meth:`LadderData.rated`).
 
     The sandwich ``A^-1 B A^-1`` over the free ratings: ``A`` the information,
     ``B = G/(G-1) sum_d g_d g_d'`` with ``g_d`` the score of deal d's rounds at
-    every table.
+    every rated table.
     """
     a = anchor_index(data.names) if anchor is None else anchor
+    data = data.rated()
     v = data.by_policy()  # [t, d, k]
     seats = data.seats()
     won = v.sum(axis=1)
@@ -359,6 +375,7 @@ def deal_influence(data: LadderData, result: Fit) -> np.ndarray:
     a smooth function of the ratings of one ladder, or of two ladders played
     on the same deals, gets its clustered standard error from these rows.
     """
+    data = data.rated()
     v = data.by_policy()  # [t, d, k]
     seats = data.seats()
     pi = _probabilities(result.ratings, seats)
