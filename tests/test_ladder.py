@@ -185,6 +185,21 @@ def test_two_copies_of_one_policy_get_one_rating() -> None:
     assert abs(apart.ratings[3] - apart.ratings[2]) > 1e-3  # the mixed tables, were they fitted, tell them apart
 
 
+def test_gaps_take_the_covariance_of_the_two_ratings() -> None:
+    """Every pair's gap, the higher rated first, with se sqrt(var_a + var_b - 2 cov_ab) worked out by hand; a bound is
+    left out."""
+    from unocli.study.ladder import Fit, gaps_frame
+
+    cov = np.array([[0.0, 0.0, 0.0, 0.0], [0.0, 0.04, 0.03, 0.0], [0.0, 0.03, 0.09, 0.0], [0.0, 0.0, 0.0, 0.01]])
+    result = Fit(("random", "a", "b", "peek"), 0, np.array([0.0, 0.5, 0.8, 2.0]), cov, 0.0, 100)
+    g = gaps_frame(result, bounds=[3])
+    assert list(zip(g["better"], g["other"], strict=True)) == [("b", "a"), ("b", "random"), ("a", "random")]
+    assert g["se"].tolist() == pytest.approx([math.sqrt(0.04 + 0.09 - 0.06), 0.3, 0.2])
+    assert g["gap"].tolist() == pytest.approx([0.3, 0.8, 0.5])
+    # 0.3 - 1.96 x 0.2646 < 0: b's lead over a is not clear; the others are
+    assert g["clear"].tolist() == [False, True, True]
+
+
 def test_plan_tables_counts() -> None:
     assert len(plan_tables(5, 2)) == 10  # every unordered pair heads-up
     tables = plan_tables(6, 4)
@@ -201,7 +216,8 @@ def test_ladder_command_writes_a_folder_and_rates_basic_above_random(tmp_path) -
     args = ["ladder", "--players", "3", "--policy", "random", "--policy", "basic", "--games", "300", "--out", str(out)]
     res = CliRunner().invoke(cli, args)
     assert res.exit_code == 0, res.output
-    assert {p.name for p in out.iterdir()} == {"README.md", "ratings.csv", "skill.csv", "ladder.png", ".unocli-manifest.json"}
+    files = {"README.md", "ratings.csv", "gaps.csv", "skill.csv", "ladder.png", ".unocli-manifest.json"}
+    assert {p.name for p in out.iterdir()} == files
     import pandas as pd
 
     df = pd.read_csv(out / "ratings.csv")
@@ -209,8 +225,15 @@ def test_ladder_command_writes_a_folder_and_rates_basic_above_random(tmp_path) -
     assert row.loc["random", "rating"] == 0.0 and row.loc["basic", "low"] > 0  # basic beats random by far (~+0.3)
     # by hand: tables (r,b,b), (b,r,r) and mixed (r,b,r), (b,r,b): 6 seats each, x 3 rotations x 300 deals
     assert (row["games"] == 6 * 3 * 300).all()
+    # one pair: its gap is basic's rating over the anchor's, whose se is 0, so the gap's se is basic's
+    gap = pd.read_csv(out / "gaps.csv").iloc[0]
+    assert (gap["better"], gap["other"]) == ("basic", "random") and bool(gap["clear"])
+    assert gap["gap"] == pytest.approx(row.loc["basic", "rating"]) and gap["se"] == pytest.approx(row.loc["basic", "se"])
+    assert gap["low"] == pytest.approx(gap["gap"] - 1.959964 * gap["se"], rel=1e-6)
     text = (out / "README.md").read_text()
     assert "unocli ladder" in text and "300 deals" in text
+    shown = f"{gap['gap']:+.3f} [{gap['low']:+.3f}, {gap['high']:+.3f}]"
+    assert f"its lead over the next, `random`, is {shown}, an interval that excludes 0" in text
     again = CliRunner().invoke(cli, args)  # a folder the ladder wrote may be written again
     assert again.exit_code == 0, again.output
     from unocli.report.ladder import write_index

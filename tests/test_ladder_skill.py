@@ -245,6 +245,7 @@ def test_ladder_folder_and_index_give_the_bound_the_relative_skill_and_the_match
     assert {p.name for p in out.iterdir()} == {
         "README.md",
         "ratings.csv",
+        "gaps.csv",
         "skill.csv",
         "ladder.png",
         "match-ratings.csv",

@@ -58,7 +58,7 @@ def _ladder(root: Path, rules: str, rel: float, lead: float, share: float, ratin
     (folder / "skill.csv").write_text(
         SKILL + f"skill_share,round,s,{share},{share - Z * 0.001},{share + Z * 0.001},1000,,,x\n"
         f"relative_skill,round,r,{rel},{rel - Z * 0.025},{rel + Z * 0.025},800,search:budget=4,peek:budget=4,x\n"
-        f"lead_second,round,l,99,50,200,800,search:budget=4,smart,x\n"
+        f'lead_second,round,l,99,50,200,800,search:budget=4,smart,"p = 0.53 that it wins (rating gap 0.100 [0.060, 0.140])"\n'
         f"lead_anchor,round,l,{lead},{lead - 2},{lead + 2},800,search:budget=4,random,x\n"
         "skill_share,match,s,0.2,0.18040036,0.21959964,500,,,x\n"
         "lead_anchor,match,l,3,3,5,500,smart,random,x\n",
@@ -103,14 +103,28 @@ def test_a_best_player_whose_lead_interval_includes_0_is_named_as_a_point_estima
     _ladder(root, "official", rel=0.5, lead=40, share=0.02, rating=0.4)
     _ladder(root, "stacking", rel=0.6, lead=30, share=0.03, rating=0.5)
     skill = root / "stacking-2" / "skill.csv"  # its lead over smart: rounds to lead infinite at the top, gap reaches 0
-    skill.write_text(skill.read_text().replace("lead_second,round,l,99,50,200,", "lead_second,round,l,99,50,inf,"))
+    text = skill.read_text().replace("lead_second,round,l,99,50,200,", "lead_second,round,l,99,50,inf,")
+    skill.write_text(text.replace("rating gap 0.100 [0.060, 0.140]", "rating gap 0.030 [-0.010, 0.070]"))
     m = skill_stored.measure(root, [_wanted("official"), _wanted("stacking")], "official", 1.2)
     cells = m.cells.set_index("rules")
-    assert cells.loc["official", "second"] == "smart" and bool(cells.loc["official", "best_clear"])
-    assert not bool(cells.loc["stacking", "best_clear"])
+    assert cells.loc["official", "second"] == "smart"
+    assert cells.loc["official", "best_gap"] == 0.1 and cells.loc["official", "best_gap_se"] == pytest.approx(0.08 / 3.919928)
+    assert cells.loc["stacking", "best_gap"] == 0.03
     text = best_players(m)
-    assert "by a rating gap whose 95% interval excludes 0 in 1 of the 2 cells" in text
+    # two cells read together: z = 2.241 (0.05 / 2 each side); 0.1 - 2.241 x 0.0204 > 0, 0.03 - 2.241 x 0.0204 < 0
+    assert "by a rating gap whose interval excludes 0 in 1 of the 2 cells (simultaneous 97.50% intervals over the 2" in text
     assert "in the other one (stacking at 2 players, over `smart`) that interval includes 0" in text
+
+
+def test_a_lead_clear_read_alone_but_not_with_the_other_cells_is_named(tmp_path) -> None:
+    """A lead of 0.05 [0.005, 0.095] excludes 0 at 95%, but not on the simultaneous intervals over the 2 cells."""
+    root = tmp_path / "ladders"
+    _ladder(root, "official", rel=0.5, lead=40, share=0.02, rating=0.4)
+    _ladder(root, "stacking", rel=0.6, lead=30, share=0.03, rating=0.5)
+    skill = root / "stacking-2" / "skill.csv"
+    skill.write_text(skill.read_text().replace("rating gap 0.100 [0.060, 0.140]", "rating gap 0.050 [0.005, 0.095]"))
+    text = best_players(skill_stored.measure(root, [_wanted("official"), _wanted("stacking")], "official", 1.2))
+    assert "excludes 0 in 1 of the 2 cells" in text and "(stacking at 2 players, over `smart`)" in text
 
 
 def test_the_lead_log_standard_error_is_the_numerical_derivative_of_its_normal_approximation() -> None:

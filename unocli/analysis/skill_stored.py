@@ -55,6 +55,7 @@ scripted play is from the strongest the ladders rate.
 from __future__ import annotations
 
 import math
+import re
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -249,13 +250,21 @@ def read_cell(root: Path, wanted: Wanted) -> tuple[dict[str, Any], dict[str, Log
 
 
 def _second(rounds: pd.DataFrame, best: str) -> dict[str, Any]:
-    """The next-rated player after ``best`` and whether the rating gap's 95% interval excludes 0 (``clear``: NaN
-    when the ladder stores no such row): the upper end of its rounds to lead is infinite exactly when it reaches 0."""
+    """The next-rated player after ``best``, the rating gap to it and that gap's standard error (NaN when the ladder
+    stores no such row), from the 95% interval its rounds-to-lead row gives in words; the cells' count reads them
+    together (:func:`clear_count`)."""
     lead = rounds[rounds["key"].isin(LEADS) & (rounds["better"] == best) & (rounds["other"] != ANCHOR)]
-    if not len(lead):
-        return {"second": "", "best_clear": math.nan}
-    r = lead.iloc[0]
-    return {"second": r["other"], "best_clear": bool(math.isfinite(float(r["high"])))}
+    m = _GAP_TEXT.search(str(lead["detail"].iloc[0])) if len(lead) else None
+    if m is None:
+        return {"second": lead["other"].iloc[0] if len(lead) else "", "best_gap": math.nan, "best_gap_se": math.nan}
+    return {"second": lead["other"].iloc[0], "best_gap": float(m[1]), "best_gap_se": (float(m[3]) - float(m[2])) / (2 * Z95)}
+
+
+def family_z(family: int, alpha: float = 0.05) -> float:
+    """The normal quantile of Bonferroni's simultaneous two-sided intervals over ``family`` estimates."""
+    from unocli.study.stats import norm_quantile
+
+    return norm_quantile(1 - alpha / (2 * max(family, 1)))
 
 
 def _from_interval(r: pd.Series) -> Log:
@@ -434,16 +443,20 @@ def wanted(exp: Plan) -> list[Wanted]:
 
 @dataclass(frozen=True)
 class Gap:
-    """A searching player's rating gap over one scripted or tuned player in one stored ladder, and what its 95%
-    interval shows: ``sign`` +1 (above 0), -1 (below) or 0 (it includes 0). ``exact``: the ladder's own interval
-    (its rounds-to-lead row for the pair, from the cluster-robust covariance); else the worst case over the two
-    ratings' unknown correlation, ``gap -/+ Z95 (se_a + se_b)``, which holds whatever the correlation is."""
+    """A searching player's rating gap over one scripted or tuned player in one stored ladder, with its standard
+    error. ``exact``: the ladder's own, from the cluster-robust covariance (its ``gaps.csv``, or the 95% interval of
+    its rounds-to-lead row for the pair); else the worst case over the two ratings' unknown correlation,
+    ``se_a + se_b``, which holds whatever the correlation is."""
 
     ladder: str  # the folder's name, <rules>-<players>
     other: str
     gap: float
-    sign: int
+    se: float
     exact: bool
+
+    def sign(self, z: float = Z95) -> int:
+        """+1 when the interval ``gap -/+ z se`` lies above 0, -1 below, 0 when it includes 0."""
+        return 1 if self.gap - z * self.se > 0 else (-1 if self.gap + z * self.se < 0 else 0)
 
 
 def search_gaps(root: Path, searcher: str = SEARCHER) -> dict[str, list[Gap]]:
@@ -475,20 +488,34 @@ def _gaps(folder: Path, searcher: str) -> list[Gap]:
     if len(mine) != 1:
         return []
     s = mine.iloc[0]
-    leads = skill[(skill["level"] == "round") & skill["key"].isin(LEADS)]
+    exact = _stored_gaps(folder, skill)
     out = []
     for t in ratings[~ratings["policy"].astype(str).map(is_searching)].itertuples():
         gap = float(s["rating"]) - float(t.rating)
-        pair = leads[leads["better"].isin([searcher, t.policy]) & leads["other"].isin([searcher, t.policy])]
-        if len(pair):  # the ladder's own interval: the rounds to lead are infinite at the top when it reaches 0
-            r = pair.iloc[0]
-            clear = math.isfinite(float(r["high"]))
-            sign = 0 if not clear else (1 if r["better"] == searcher else -1)
-            out.append(Gap(folder.name, str(t.policy), gap, sign, True))
+        se = exact.get(frozenset((searcher, str(t.policy))))
+        if se is not None:
+            out.append(Gap(folder.name, str(t.policy), gap, se, True))
         else:
-            half = Z95 * (float(s["se"]) + float(t.se))
-            sign = 1 if gap - half > 0 else (-1 if gap + half < 0 else 0)
-            out.append(Gap(folder.name, str(t.policy), gap, sign, False))
-    if any(not math.isfinite(g.gap) for g in out):
+            out.append(Gap(folder.name, str(t.policy), gap, float(s["se"]) + float(t.se), False))
+    if any(not (math.isfinite(g.gap) and math.isfinite(g.se)) for g in out):
         return []
+    return out
+
+
+# "rating gap 0.036 [-0.008, 0.080]" in a rounds-to-lead row's detail (study.ladder_skill.lead_rows)
+_GAP_TEXT = re.compile(r"rating gap (-?\d+(?:\.\d+)?) \[(-?\d+(?:\.\d+)?), (-?\d+(?:\.\d+)?)\]")
+
+
+def _stored_gaps(folder: Path, skill: pd.DataFrame) -> dict[frozenset[str], float]:
+    """The standard errors of the rating gaps a ladder stores, by pair: every pair from its ``gaps.csv``; from an
+    older folder's rounds-to-lead rows, their gap's 95% Wald interval (in the row's words) over 2 x 1.96."""
+    path = folder / "gaps.csv"
+    if path.is_file():
+        gaps = pd.read_csv(path)
+        return {frozenset((str(r.better), str(r.other))): float(r.se) for r in gaps.itertuples()}
+    out = {}
+    for r in skill[(skill["level"] == "round") & skill["key"].isin(LEADS)].itertuples():
+        m = _GAP_TEXT.search(str(r.detail))
+        if m:  # three decimals: the standard error to about 1e-3 / 3.92 of its own size, enough for a count
+            out[frozenset((str(r.better), str(r.other)))] = (float(m[3]) - float(m[2])) / (2 * Z95)
     return out

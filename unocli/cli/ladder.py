@@ -136,13 +136,14 @@ def ladder_cmd(
     frame = lad.ratings_frame(data, result, list(everyone)).assign(
         bound=lambda f: f["policy"].isin([everyone[b] for b in bounds])
     )
+    gaps = lad.gaps_frame(result, bounds)
     skill = skill_frame(data, result, seed=seed, bounds=bounds, level="match" if as_match else "round")
     match_frame = None
     if match_games is not None:
         match_frame, match_skill = _match_ladder(rules, policies[: len(specs)], specs, match_games, seed, runner, progress)
         skill = pd.concat([skill, match_skill], ignore_index=True)
     if as_json:
-        body = {"ratings": _records(frame), "skill": _records(skill)}
+        body = {"ratings": _records(frame), "gaps": _records(gaps), "skill": _records(skill)}
         if match_frame is not None:
             body["match_ratings"] = _records(match_frame)
         click.echo(json.dumps(body, indent=2))
@@ -154,7 +155,7 @@ def ladder_cmd(
         run = output.LadderRun(
             rules_spec, rules.players, seed, games, len(tables), as_match, command, lone, match_games or 0, lone_specs
         )
-        for path in output.write(out, frame, skill, run, match_frame):
+        for path in output.write(out, frame, skill, run, match_frame, gaps):
             click.echo(f"wrote {path}", err=True)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,7 +19,7 @@ from unocli.version import __version__
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-FILES = ("README.md", "ratings.csv", "skill.csv", "ladder.png", "match-ratings.csv")
+FILES = ("README.md", "ratings.csv", "gaps.csv", "skill.csv", "ladder.png", "match-ratings.csv")
 MARK = "<!-- written by unocli ladder -->"
 
 
@@ -135,12 +136,26 @@ def _count(x: float) -> str:
     return "inf" if math.isinf(x) else fmt.count(int(x))
 
 
-def readme(frame: pd.DataFrame, skill: pd.DataFrame, run: LadderRun) -> str:
+def lead_text(gaps: pd.DataFrame | None, best: str) -> str:
+    """The best player's lead over the next-rated one, with its interval and what the interval says ('' without
+    a gaps frame, or with one player)."""
+    if gaps is None:
+        return ""
+    mine = gaps[gaps["better"] == best]
+    if mine.empty:
+        return ""
+    r = mine.loc[mine["gap"].idxmin()]  # the next-rated player: the smallest of the best's gaps
+    said = "excludes 0" if r["clear"] else "includes 0: the two are not told apart"
+    gap = f"{r['gap']:+.3f} [{r['low']:+.3f}, {r['high']:+.3f}]"
+    return f"; its lead over the next, `{r['other']}`, is {gap}, an interval that {said}"
+
+
+def readme(frame: pd.DataFrame, skill: pd.DataFrame, run: LadderRun, gaps: pd.DataFrame | None = None) -> str:
     """The folder's README.md: the answer, the model, n, the tables and the exact command."""
     bound = frame["bound"] if "bound" in frame else pd.Series(False, index=frame.index)
     top = frame[~bound].iloc[0]
     anchor = str(frame.loc[frame["anchor"], "policy"].iloc[0])
-    unit = _unit(run)
+    unit, lead = _unit(run), lead_text(gaps, str(top["policy"]))
     lone = (
         f" The lone-only policies ({', '.join(f'`{p}`' for p in run.lone)}) play only as the lone player against a field "
         f"of each other policy, on the first {fmt.count(run.lone_games)} deals."
@@ -156,7 +171,7 @@ def readme(frame: pd.DataFrame, skill: pd.DataFrame, run: LadderRun) -> str:
     return f"""# Ladder: {run.rules} rules, {run.players} players
 {MARK}
 
-`{top["policy"]}` rates highest: {top["rating"]:+.3f} [{top["low"]:+.3f}, {top["high"]:+.3f}] over `{anchor}` (0), from
+`{top["policy"]}` rates highest: {top["rating"]:+.3f} [{top["low"]:+.3f}, {top["high"]:+.3f}] over `{anchor}` (0){lead}, from
 {fmt.count(run.deals)} deals at each of {run.tables} tables, every deal played once per seat rotation ({unit}s).{lone}{matches}
 
 ![ratings](ladder.png)
@@ -208,9 +223,15 @@ unocli {__version__}, seed {run.seed}.
 
 
 def write(
-    folder: str | Path, frame: pd.DataFrame, skill: pd.DataFrame, run: LadderRun, match_frame: pd.DataFrame | None = None
+    folder: str | Path,
+    frame: pd.DataFrame,
+    skill: pd.DataFrame,
+    run: LadderRun,
+    match_frame: pd.DataFrame | None = None,
+    gaps: pd.DataFrame | None = None,
 ) -> list[Path]:
-    """Write the four files (five with the match ratings) into ``folder`` (made if missing), each atomically."""
+    """Write the files (the match ratings with ``match_frame``, the gaps with ``gaps``) into ``folder`` (made if
+    missing), each atomically."""
     p = check_out(folder)
     p.mkdir(parents=True, exist_ok=True)
     fig = chart(frame, run)
@@ -219,15 +240,21 @@ def write(
         write_atomic(p / "skill.csv", lambda tmp: skill.to_csv(tmp, index=False)),
         write_atomic(p / "ladder.png", lambda tmp: fig.savefig(tmp, dpi=110, format="png")),
     ]
-    if match_frame is not None:
-        written.append(write_atomic(p / "match-ratings.csv", lambda tmp: match_frame.to_csv(tmp, index=False)))
-    elif (p / "match-ratings.csv").exists():
-        (p / "match-ratings.csv").unlink()  # a stale file from an earlier run with --match-games
-    written.append(write_text_atomic(p / "README.md", readme(frame, skill, run)))
+    optional: tuple[tuple[str, pd.DataFrame | None], ...] = (("match-ratings.csv", match_frame), ("gaps.csv", gaps))
+    for name, table in optional:
+        if table is not None:
+            written.append(write_atomic(p / name, partial(_csv, table)))
+        elif (p / name).exists():
+            (p / name).unlink()  # a stale file from an earlier run that wrote it
+    written.append(write_text_atomic(p / "README.md", readme(frame, skill, run, gaps)))
     from unocli.folders import write_manifest
 
     write_manifest(p, "unocli ladder")  # so a later run can tell a file changed or added since (check_out)
     return written
+
+
+def _csv(frame: pd.DataFrame, path: Path) -> None:
+    frame.to_csv(path, index=False)
 
 
 def index(root: str | Path) -> str:

@@ -457,3 +457,20 @@ def ratings_frame(data: LadderData, result: Fit, specs: Sequence[str] | None = N
             row |= {f"{kind}_{key}": s[col] for key, col in _SHARE_COLUMNS}
         rows.append(row)
     return pd.DataFrame(rows).sort_values("rating", ascending=False, kind="stable").reset_index(drop=True)
+
+
+def gaps_frame(result: Fit, bounds: Sequence[int] = ()) -> pd.DataFrame:
+    """The rating gap of every pair of policies (not the ``bounds``), the higher rated first: ``gap`` with its
+    cluster-robust ``se`` (:meth:`Fit.diff_se`, the two ratings' covariance included) and 95% Wald ``low``/``high``;
+    ``clear``: the interval excludes 0. Highest pairs first, as the ratings are ordered."""
+    order = [k for k in np.argsort(-result.ratings, kind="stable") if k not in set(bounds)]
+    rows = []
+    for i, a in enumerate(order):
+        for b in order[i + 1 :]:
+            gap, se = float(result.ratings[a] - result.ratings[b]), result.diff_se(int(a), int(b))
+            low, high = gap - Z95 * se, gap + Z95 * se
+            rows.append(
+                {"better": result.names[a], "other": result.names[b], "gap": gap, "se": se, "low": low, "high": high}
+                | {"clear": bool(low > 0)}
+            )
+    return pd.DataFrame(rows, columns=["better", "other", "gap", "se", "low", "high", "clear"])

@@ -180,23 +180,28 @@ def _standing(ladders: Path, stamp: tuple[tuple[str, int], ...]) -> str:
     shipped = ladders == LADDERS
     where = "reports/ladder" if shipped else display_path(ladders)
     kind = "shipped" if shipped else "stored"
-    above = [k for k, g in gaps.items() if all(x.sign > 0 for x in g)]
-    below = [k for k, g in gaps.items() if any(x.sign < 0 for x in g)]
+    # a count over the ladders is read together: simultaneous (Bonferroni) intervals over them; within one ladder,
+    # "above every one" needs each gap above 0 at that level (an intersection of tests, no further adjustment)
+    z = skill_stored.family_z(len(gaps))
+    above = [k for k, g in gaps.items() if all(x.sign(z) > 0 for x in g)]
+    below = [k for k, g in gaps.items() if any(x.sign(z) < 0 for x in g)]
     unclear = [k for k in gaps if k not in above and k not in below]
     if len(gaps) == 1:
         rated = f"the one {kind} ladder that rates it ({where}/)"
         count = rated if above else f"none of {rated}"
+        level = "95% interval"
     else:
         rated = f"the {fmt.count(len(gaps))} {kind} ladders that rate it ({where}/)"
         count = f"each of {rated}" if len(above) == len(gaps) else f"{fmt.count(len(above))} of {rated}"
-    text = f"`{SEARCHER}` rates above every scripted and tuned player by a rating gap whose 95% interval excludes 0 in " + count
+        level = f"interval (simultaneous {100 * (1 - 0.05 / len(gaps)):.2f}% over the {fmt.count(len(gaps))}, Bonferroni)"
+    text = f"`{SEARCHER}` rates above every scripted and tuned player by a rating gap whose {level} excludes 0 in " + count
     alone = bool(above) and not (unclear and below)  # one kind of exception after some above: "the other N"
     parts = []
     if unclear:
         parts.append(f"in {_ladders(unclear, alone)} the interval of its gap over at least one of them includes 0")
     if below:
         parts.append(f"in {_ladders(below, alone)} it rates below at least one of them by an interval that excludes 0")
-    worst = [k for k in unclear if all(not x.exact for x in gaps[k] if x.sign <= 0)]
+    worst = [k for k in unclear if all(not x.exact for x in gaps[k] if x.sign(z) <= 0)]
     if worst:
         its = "that ladder stores" if len(worst) == 1 else "those ladders store"
         parts.append(

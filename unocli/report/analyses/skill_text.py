@@ -255,17 +255,20 @@ def best_players(m: LadderMeasures) -> str:
 
 
 def clear_leads(c: pd.DataFrame) -> str:
-    """In how many stored cells the best player's lead over the next-rated one has a 95% interval that excludes 0,
-    naming the others (their best is the highest point estimate only); empty where the ladders store no such gap."""
-    if "best_clear" not in c:
+    """In how many stored cells the best player's lead over the next-rated one has an interval that excludes 0, on
+    simultaneous (Bonferroni) intervals over the cells read together, naming the others (their best is the highest
+    point estimate only); empty where the ladders store no such gap."""
+    if "best_gap_se" not in c:
         return ""
-    known = c[c["best_clear"].notna()]
+    known = c[c["best_gap_se"].notna()]
     if known.empty:
         return ""
-    unclear = known[~known["best_clear"].astype(bool)]
+    z = skill_stored.family_z(len(known))
+    unclear = known[~(known["best_gap"] - z * known["best_gap_se"] > 0)]
     text = (
-        "The best leads the next-rated player by a rating gap whose 95% interval excludes 0 in "
-        f"{len(known) - len(unclear)} of the {len(known)} cells"
+        "The best leads the next-rated player by a rating gap whose interval excludes 0 in "
+        f"{len(known) - len(unclear)} of the {len(known)} cells (simultaneous {100 * (1 - 0.05 / len(known)):.2f}% "
+        f"intervals over the {len(known)}, Bonferroni, from each ladder's clustered standard error)"
     )
     if unclear.empty:
         return text + ". "
