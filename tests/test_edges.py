@@ -290,6 +290,28 @@ def test_silently_dropped_options_are_refused(args) -> None:
     one_error_line(result)
 
 
+def test_compare_and_sweep_of_a_file_of_several_sizes_say_which_they_play(tmp_path: Path) -> None:
+    """A file naming 3 and 5 players: compare and sweep play one size (the first, or --players), and say so on
+    stderr when none was chosen; a size the file does not name is refused by both, in one sentence."""
+    arms = tmp_path / "a.toml"
+    arms.write_text(TINY.replace("players = [3]", "players = [3, 5]"), encoding="utf-8")
+    grid = tmp_path / "g.toml"
+    grid.write_text('games = 10\nplayers = [3, 5]\n[grid]\n"bluff@0" = [0, 1]\n', encoding="utf-8")
+    for command, path in (("compare", arms), ("sweep", grid)):
+        out = ["--out", str(tmp_path / "sw")] if command == "sweep" else []
+        first = run(command, str(path), "--games", "5", *out)
+        assert first.exit_code == 0, first.output
+        assert f"{str(path)!r} names 3, 5 players: this plays 3 (--players N for another" in first.stderr
+        chosen = run(command, str(path), "--games", "5", "--players", "5", *(["--force"] if out else []), *out)
+        assert chosen.exit_code == 0 and "names 3, 5 players" not in chosen.stderr, chosen.output
+        refused = run(command, str(path), "--players", "4", *out)
+        assert refused.exit_code == 1
+        assert f"--players 4: {str(path)!r} plays at 3, 5 players only" in one_error_line(refused)
+    import pandas as pd
+
+    assert set(pd.read_csv(tmp_path / "sw" / "sweep.csv")["players"]) == {5}  # the sweep chosen at 5 players
+
+
 def test_a_sweep_file_is_refused_by_compare(tmp_path: Path) -> None:
     exp = tmp_path / "s.toml"
     exp.write_text('games = 10\n[grid]\n"bluff@0" = [0, 1]\n', encoding="utf-8")

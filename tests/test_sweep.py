@@ -108,6 +108,27 @@ def test_sweep_over_players_groups_cells_by_table_size():
     assert set(t["players"]) == {2, 3}
 
 
+def test_a_sweep_counts_every_cell_s_games():
+    """2 bluff values x 2 table sizes x 200 games: 800 games, each cell's n summed over the table (a hand count)."""
+    result = sweep(TableSpec(), [parse_axis("bluff@0", [0, 1]), parse_axis("players", [2, 3])], games=200, seed=1)
+    t = result.table()
+    assert result.games == 800 == int(t[t["metric"] == "turns"]["n"].sum())
+
+
+def test_a_sweep_report_of_two_axes_at_two_sizes_says_why_it_has_no_chart(tmp_path):
+    from unocli.report.analyses import Context, generic_sweep
+    from unocli.report.experiment import load_experiment
+    from unocli.run.backends import LocalBackend
+
+    path = tmp_path / "g.toml"
+    path.write_text('games = 20\nplayers = [2, 3]\n[grid]\n"bluff@0" = [0, 1]\n"challenge@1" = [0, 1]\n', encoding="utf-8")
+    exp = load_experiment(path)
+    section = generic_sweep.render(generic_sweep.compute(exp, Context(LocalBackend(), lambda _: None, 1)))
+    assert "8 cells x 3 metrics; 160 games in all." in section.findings[0]  # 2 x 2 values x 2 sizes x 20 games
+    assert section.findings[1].startswith("No chart: a line shows one axis and a heatmap two at one table size")
+    assert "this grid has 2 axes at 2 table sizes" in section.findings[1]
+
+
 def test_sweep_target_error():
     result = sweep(TableSpec(), [parse_axis("stacking", ["off", "plus2"])], games=200, seed=2, target_error=3.0, metric="turns")
     info = result.targets[4]

@@ -228,7 +228,7 @@ def format_comparison(df: pd.DataFrame) -> str:
 )
 @click.option("--baseline", default=None, help="The arm the others are compared with (default: the first).")
 @study_options(
-    games_help="Games per arm, 1 to 2**63 - 1 [default: 20000, or the file's].",
+    games_help="Games per arm, 1 to 2**63 - 1 [default: 20000; with a file, the file's, 10000 if it names none].",
     metrics_help="Metrics to show (default: turns, cards_drawn, win_0; or the file's).",
 )
 @click.option(
@@ -270,6 +270,8 @@ def compare_cmd(
     refuse_without_target(plan.precision.target_error, "metric", "max_games")
     _check_metrics(plan.arms, (*plan.metrics, plan.precision.metric))
     say = _log(quiet or as_json)
+    if plan.note:
+        say(plan.note)
     say(f"unocli compare: {len(plan.arms)} arms x {fmt.count(plan.games)} games, seed {plan.seed}")
     bar = _progress(quiet or as_json)
     result = compare(
@@ -334,6 +336,7 @@ class ComparePlan:
     metrics: tuple[str, ...]
     match: bool
     precision: Precision
+    note: str = ""  # said on stderr before playing: which of the file's table sizes this plays
 
 
 #: The options that shape the table; an experiment file names its own ([base], [arms]), so with one they are refused.
@@ -353,6 +356,19 @@ def _refuse_table_options(path: str) -> None:
 DEFAULT_COMPARE_METRICS = ("turns", "cards_drawn", "win_0")
 
 
+def file_size(path: str, sizes: tuple[int, ...], players: int | None) -> tuple[int, str]:
+    """The one table size a compare or sweep of an experiment file plays: ``--players``, which must be one of the
+    file's ``sizes``, or its first; and a note to say when the file names several and none was chosen (a report of
+    the file plays every one)."""
+    shown = ", ".join(map(str, sizes))
+    if players is not None and players not in sizes:
+        raise ConfigError(f"--players {players}: {path!r} plays at {shown} players only")
+    if players is not None or len(sizes) == 1:
+        return players or sizes[0], ""
+    note = f"{path!r} names {shown} players: this plays {sizes[0]} (--players N for another; 'unocli report' plays each)"
+    return sizes[0], note
+
+
 def _plan_from_file(path: str, arm_texts: tuple[str, ...], study: StudyOptions, asked: CompareAsked) -> ComparePlan:
     """The experiment file's arms at ``--players`` (or its first table size); options given override the file."""
     from unocli.report.experiment import load_experiment
@@ -366,17 +382,16 @@ def _plan_from_file(path: str, arm_texts: tuple[str, ...], study: StudyOptions, 
         raise ConfigError(f"{path!r} is a sweep (it has a [grid]): run it with 'unocli sweep {path}'")
     if not exp.arms:
         raise ConfigError(f"{path!r} has no [arms] to compare (its analysis {exp.analysis!r} runs with 'unocli report')")
-    if players is not None and players not in exp.players:
-        sizes = ", ".join(map(str, exp.players))
-        raise ConfigError(f"--players {players}: {path!r} plays at {sizes} players only")
+    size, note = file_size(path, exp.players, players)
     return ComparePlan(
-        arms=tuple(exp.arms_for(players or exp.players[0])),
+        arms=tuple(exp.arms_for(size)),
         games=asked.games if asked.games is not None else exp.games,
         seed=asked.seed if given("seed") else exp.seed,
         baseline=asked.baseline if asked.baseline is not None else exp.baseline,
         metrics=tuple(asked.metrics or exp.metrics or DEFAULT_COMPARE_METRICS),
         match=asked.match if given("match") else exp.match,
         precision=Precision.of(study, exp),
+        note=note,
     )
 
 
@@ -462,7 +477,7 @@ force_option = click.option(
     "START:STOP:STEP, e.g. --grid bluff=0:1:0.1 (repeatable).",
 )
 @study_options(
-    games_help="Games per cell, 1 to 2**63 - 1 [default: 5000].",
+    games_help="Games per cell, 1 to 2**63 - 1 [default: 5000; with a file, the file's, 10000 if it names none].",
     metrics_help="Metrics in the table (default: --metric, win_0, cards_drawn).",
 )
 @click.option(
@@ -505,7 +520,8 @@ def sweep_cmd(
         _refuse_table_options(experiment)
         exp = load_experiment(experiment, policies_file=study.experiment_policies())
         precision = Precision.of(study, exp)
-        base = replace(exp.base, players=study.players or exp.players[0])
+        players, note = file_size(experiment, exp.players, study.players)
+        base = replace(exp.base, players=players)
         axes = list(exp.grid) + [parse_grid_option(t, base.policies) for t in grid_texts]
         if exp.arms:
             raise ConfigError(f"{experiment!r} has [arms], which a sweep does not play: run it with 'unocli compare'")
@@ -515,7 +531,7 @@ def sweep_cmd(
         match = study.match if given("match") else exp.match
         metrics = metrics or exp.metrics
     else:
-        base = study.table()
+        base, note = study.table(), ""
         axes = [parse_grid_option(t, base.policies) for t in grid_texts]
         games = study.games or 5_000
         match, precision = study.match, Precision.of(study)
@@ -525,6 +541,8 @@ def sweep_cmd(
     if cells > CONFIRM_CELLS and not yes:
         raise ConfigError(f"the grid is {size}, over {fmt.count(CONFIRM_CELLS)} cells: give --yes to play it")
     say = _log(quiet)
+    if note:
+        say(note)
     say(f"unocli sweep: {size}")
     bar = _progress(quiet)
     result = sweep(

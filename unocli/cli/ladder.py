@@ -71,8 +71,9 @@ from unocli.cli.options import UnoCommand, build_rules, games_type, rules_option
     "out",
     type=click.Path(file_okay=False),
     default=None,
-    help="Write ratings.csv, skill.csv, ladder.png and README.md (with --match-games, match-ratings.csv) into this folder, "
-    "with a manifest of their SHA-256; a folder holding anything else, or a file changed since, is refused.",
+    help="Write ratings.csv, gaps.csv (every pair's rating gap), skill.csv, ladder.png and README.md (with --match-games, "
+    "match-ratings.csv) into this folder, with a manifest of their SHA-256; a folder holding anything else, or a file "
+    "changed since, is refused.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the ratings and skill measures as JSON.")
 @backend_options

@@ -219,7 +219,8 @@ class SweepResult:
 
     @property
     def games(self) -> int:
-        return sum(c.games for c in self.groups.values())
+        """Games played in all: each table size's games per cell times its cells."""
+        return sum(c.games * len(c.arms) for c in self.groups.values())
 
     def table(self) -> pd.DataFrame:
         """Tidy rows (cell x metric) with the mean, its interval, n, and the paired difference from the

@@ -85,6 +85,12 @@ def render(outcome: SweepOutcome) -> Section:
     setup = kinds.Setup(lambda what, intervals, **_: caption(exp, what, cap_n(table), intervals=intervals), blocks=own)
     blocks = kinds.declared(kinds.chosen(exp, default_views(outcome.axis_names)), exp, table, setup)
     findings = [f"{len(result.cells)} cells x {len(result.metrics)} metrics; {fmt.count(result.games)} games in all."]
+    if fig is None:
+        sizes = len(table["players"].unique())
+        findings.append(
+            f"No chart: a line shows one axis and a heatmap two at one table size, and this grid has "
+            f"{len(outcome.axis_names)} axes at {sizes} table size{'s' if sizes > 1 else ''}; every cell is in the table."
+        )
     return Section(exp.name, exp.title, exp.intro, findings, blocks, {"games": result.games})
 
 
