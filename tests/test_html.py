@@ -142,6 +142,20 @@ def test_a_section_page_holds_the_answer_first_then_findings_every_chart_table_a
             assert fact in repro, (name, fact)
 
 
+def test_every_page_ends_with_what_its_intervals_are(site):
+    """The footer of index.html, as of README.md, says intervals are 95% unless a level is given (simultaneous ones
+    say theirs), in the one text both read."""
+    from html import escape
+
+    from unocli.report.words import INTERVALS
+
+    _, out, done = site
+    assert "unless a table, chart or sentence gives another level" in INTERVALS
+    for page in [out / PAGE] + [folder / PAGE for _, _, folder in done.values()]:
+        footer = page.read_text(encoding="utf-8").split("<footer>")[-1]
+        assert escape(INTERVALS, quote=False) in " ".join(footer.split()), page
+
+
 def test_ids_are_unique_on_every_page(site):
     # matplotlib names glyphs and clip paths alike in every SVG; two inlined charts must not share one
     _, out, done = site

@@ -145,8 +145,7 @@ def ladder_cmd(
         skill = pd.concat([skill, match_skill], ignore_index=True)
     if as_json:
         body = {"ratings": _records(frame), "gaps": _records(gaps), "skill": _records(skill)}
-        if match_frame is not None:
-            body["match_ratings"] = _records(match_frame)
+        body |= {"match_ratings": _records(match_frame)} if match_frame is not None else {}
         click.echo(json.dumps(body, indent=2))
         return
     click.echo(_text(frame, skill))

@@ -22,6 +22,7 @@ from unocli.report.card import CARD, draw_card
 from unocli.report.experiment import Experiment
 from unocli.report.model import Chart, Section, TableBlock, sentences
 from unocli.report.repro import Reproduce
+from unocli.report.words import INTERVALS
 from unocli.version import __version__
 
 PAGE = "index.html"
@@ -201,7 +202,7 @@ def section_page(section: Section, folder: Path, repro: Reproduce, card: bool) -
     view = _section_view(section, folder, repro, "", "c", full=True)
     env = _environment()
     return env.get_template("section.html.j2").render(
-        s=view, card=CARD if card else None, page_title=section.title, version=__version__
+        s=view, card=CARD if card else None, page_title=section.title, version=__version__, intervals=INTERVALS
     )
 
 
@@ -214,7 +215,15 @@ def run_page(parts: Sequence[tuple[Section, Path, Reproduce]], command: str) -> 
     return (
         _environment()
         .get_template("run.html.j2")
-        .render(sections=views, page=PAGE, card=CARD, command=command, version=__version__, page_title="unocli report")
+        .render(
+            sections=views,
+            page=PAGE,
+            card=CARD,
+            command=command,
+            version=__version__,
+            page_title="unocli report",
+            intervals=INTERVALS,
+        )
     )
 
 

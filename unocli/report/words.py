@@ -157,3 +157,12 @@ def _holds(verdicts: dict[str, str], between: Sequence[FieldInteraction] | None 
     kinds = list(dict.fromkeys(verdicts.values()))
     by = "; ".join(f"{k}: {', '.join(f for f, v in verdicts.items() if v == k)}" for k in kinds)
     return f"{by} ({between_text(between)})"
+
+
+#: What every page's intervals are, said once for a report's README.md and index.html (the footer of both).
+INTERVALS = (
+    "Intervals are 95% unless a table, chart or sentence gives another level: a simultaneous interval, read together "
+    "with its family, says its level and adjustment. Means have t intervals, shares Wilson or deal-clustered t "
+    "intervals, differences between arms paired intervals on the same deals, derived figures block-bootstrap "
+    "percentile intervals; a p-value is Holm-adjusted where its column says so."
+)
