@@ -311,6 +311,22 @@ def test_seat_advantage_shares_against_a_hand_count_of_the_rows(files, ctx):
     assert not mt["edge_verdict"].isin(["negligible", "equivalent"]).any()
     assert ((mt["edge_sim_high"] - mt["edge_sim_low"]) > 0.2).all()
     findings = " ".join(seat_advantage.render(result).findings)
+    # the side of 1/n each role's share lies on, read over every size and field at once: Wilson (scipy) at the
+    # simultaneous level 1 - 0.05 / cells, and the sizes where every field's side agrees
+    level, cells = 1 - 0.05 / len(result.table), len(result.table)
+    for role, key, who in (
+        ("first", "first_player_share", "first player"),
+        ("dealer", "dealer_share", "dealer"),
+    ):
+        labels: dict[int, set[str]] = {}
+        for r in result.table.itertuples():
+            k, n = round(getattr(r, key) * r.n), int(r.n)
+            ci = sps.binomtest(k, n).proportion_ci(level, method="wilson")
+            side = "above fair" if ci.low > 1 / r.players else "below fair" if ci.high < 1 / r.players else "includes fair"
+            labels.setdefault(int(r.players), set()).add(side)
+        same = ", ".join(f"{p} ({next(iter(v))})" for p, v in labels.items() if len(v) == 1) or "no table size"
+        head = f"The side of 1/n the {who}'s interval (simultaneous {100 * level:.2f}% over the {cells} cells) lies on"
+        assert f"{head} is the same under all fields at {same}" in findings, role
     assert "every seat's match share is within +/-0.50 pp of 1/n" in findings
     assert "at no table size; some seat" in findings
     assert "elsewhere whether the seats even out over a match is not shown" in findings

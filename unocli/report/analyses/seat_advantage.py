@@ -193,11 +193,14 @@ def _differ_text(r: SeatAdvantageResult, role: str, who: str) -> str:
 
 def _findings(r: SeatAdvantageResult) -> list[str]:
     """Per role whether its side of 1/n holds under every field; each field's shares; the matches."""
-    out, players = [], r.exp.players
+    out, players, level = [], r.exp.players, family_level(r.table)  # read over every size and field: one family
     for role, who in ROLES:
-        verdicts = sides(r.table, role)
+        verdicts = sides(r.table, role, level)
         same = [f"{p} ({next(iter(v.values()))})" for p, v in verdicts.items() if len(set(v.values())) == 1]
-        text = f"The side of 1/n the {who}'s 95% interval lies on is the same under all fields at {_listed(same)}"
+        text = (
+            f"The side of 1/n the {who}'s interval (simultaneous {fmt.fixed(100 * level, 2)}% over the {len(r.table)} "
+            f"cells) lies on is the same under all fields at {_listed(same)}"
+        )
         split_at = [(p, v) for p, v in verdicts.items() if len(set(v.values())) > 1]
         if split_at:
             text += "; the labels differ between fields at " + "; ".join(
