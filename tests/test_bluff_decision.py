@@ -391,6 +391,9 @@ def test_a_field_under_min_games_is_said_without_an_interval() -> None:
     text = rule_values(bd.DecisionResult(4, {"basic": GAMES, "few": len(few)}, 4, 0.3, 0.5, rows, table, pd.DataFrame()))
     assert "n/a" not in text
     assert f"(few; no interval, under {bd.MIN_GAMES} deals)" in text
+    # what the rule's words rest on: "bluff" beyond the margin only, the other card the advice elsewhere
+    assert "bluff only where the +4 is shown to beat the best other card by more than the margin (+/-0.50 pp)" in text
+    assert "the equilibrium challenge rate of the grid of blind bluff rates below" in text
     assert re.search(r"pp \[[-+]\d+\.\d, [-+]\d+\.\d\] \(basic\)", text), text
 
 

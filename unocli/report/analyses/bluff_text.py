@@ -223,10 +223,15 @@ def rule(dec: DecisionResult) -> str:
 
 
 def rule_values(dec: DecisionResult) -> str:
-    """The rule's evidence in one sentence: the +4 now minus the best other card over every position."""
+    """The rule's evidence: the +4 now minus the best other card over every position; what "bluff" and "play your
+    best other card" rest on; where the best-response rate comes from."""
     return (
         f"Over every position the +4 now minus the best other card is {_span(dec, '0')} of round wins if never "
-        f"challenged, {_span(dec, '1')} if always (simultaneous intervals over the decision table; {_positions(dec)})."
+        f"challenged, {_span(dec, '1')} if always (simultaneous intervals over the decision table; {_positions(dec)}). "
+        f"The rule says bluff only where the +4 is shown to beat the best other card by more than the margin "
+        f"(+/-{fmt.num(dec.margin_pp)} pp); elsewhere playing the other card is the advice, not a play shown better: in "
+        "some cells neither is (the decision table's verdicts). The best-response rate is the equilibrium challenge "
+        "rate of the grid of blind bluff rates below, played by `basic` against `basic`."
     )
 
 
@@ -471,9 +476,10 @@ def grid_findings(g: Grid, exp: Experiment) -> list[str]:
     )
     others = g.others[g.others["players"] != g.players] if len(g.others) else g.others
     sizes = [
-        f"{r.players} players, c={r.challenge_rate:g}: {fmt.pp_ci(r.diff, r.diff_low, r.diff_high, 2)}"
+        f"{r.players} players, c={r.challenge_rate:g}: {fmt.pp_ci(r.diff, r.diff_low, r.diff_high, 2)} (n = {fmt.count(r.n)})"
         for r in others.itertuples()
     ]
-    out += [f"Other table sizes: {'; '.join(sizes)}."] if sizes else []
+    said = "paired 95% intervals, each read alone; the other-table-sizes table gives Holm-adjusted p"
+    out += [f"Other table sizes, the bluffer's gain at b={g.bvals[-1]:g}: {'; '.join(sizes)} ({said})."] if sizes else []
     pair = f"Grid, `{exp.options['bluffer']}` against `{exp.options['opponents']}` only: "
     return [pair + f[0].lower() + f[1:] for f in out]
