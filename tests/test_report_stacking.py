@@ -15,6 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from unocli.analysis.stacking import contrast, field_rows
@@ -211,3 +212,18 @@ def test_the_interactions_the_findings_read_are_published_and_the_balance_is_wor
     interval = f"[{e['d_balance_low']:+.3f}, {e['d_balance_high']:+.3f}]"
     assert f"{e['d_balance']:+.3f} {interval} (any, 4 players; 95% bootstrap interval, read alone" in line
     assert ("which holds 0" in line) == (e["d_balance_low"] <= 0 <= e["d_balance_high"]) and "largest change" not in line
+    # a figure picked as the most of its family says that its 95% interval overstates it
+    assert "95% CI of the highest of 3 cells, which overstates it" in section.intro
+    assert any("the most of any field: a 95% CI of the highest of 3 fields overstates it" in f for f in section.findings)
+    assert any("each read alone: at the two ends they overstate it" in f for f in section.findings)
+
+
+def test_the_longest_chain_is_said_at_the_table_size_of_its_sentence():
+    """The findings' sentence is about one table size: its longest chain is that size's (a hand count of the frame),
+    and a longer one elsewhere is named with its size and variant (it said 10 at 4 players, where 8 was seen)."""
+    from unocli.report.analyses.stacking import _longest
+
+    stacks = pd.DataFrame({"players": [4, 4, 6, 10], "stacking": ["plus2", "any", "any", "any"], "longest_seen": [5, 8, 10, 10]})
+    said = _longest(stacks, 4)
+    assert said == "the longest chain seen at 4 players was 8 cards, 10 at any table size (6 players (any), 10 players (any))"
+    assert _longest(stacks[stacks["players"] == 4], 4) == "the longest chain seen at 4 players was 8 cards"

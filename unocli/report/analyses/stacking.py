@@ -202,7 +202,8 @@ def answer(result: StackingResult) -> str:
     return (
         f"**Answer ({mid} players).** Stacking turns penalties into big draws: a player draws 8 or more cards at once "
         f"in up to {fmt.share_ci(big['p_draw_8'], big['p_draw_8_low'], big['p_draw_8_high'], 1)} of rounds "
-        f"({big['stacking']}, {big['field']} field, n = {fmt.count(big['n'])} deals, 95% CI), against "
+        f"({big['stacking']}, {big['field']} field, n = {fmt.count(big['n'])} deals, 95% CI of the highest of "
+        f"{len(var)} cells, which overstates it), against "
         f"{fmt.share(off['p_draw_8'].max(), 1)} under {base}. Its effect on round length, per variant and field, "
         f"against the +/-{fmt.num(result.exp.margins['turns'])}-turn margin: {_kinds(var['d_turns_verdict'])}; "
         f"on the comeback chance, against +/-{fmt.num(result.exp.margins['win_share_pp'])} pp: "
@@ -282,8 +283,8 @@ def field_findings(result: StackingResult) -> list[str]:
         out.append(head + "; ".join(parts) + ".")
     big = at.loc[at.groupby("stacking")["p_draw_12"].idxmax()].set_index("stacking")
     out.append(
-        f"Drawing 12 or more cards at once (at {mid} players, the most of any field, 95% CI, n = "
-        f"{fmt.count(at['n'].min())} deals or more): "
+        f"Drawing 12 or more cards at once (at {mid} players, the most of any field: a 95% CI of the highest of "
+        f"{at['field'].nunique()} fields overstates it; n = {fmt.count(at['n'].min())} deals or more): "
         + ", ".join(
             f"{v} {fmt.share_ci(r['p_draw_12'], r['p_draw_12_low'], r['p_draw_12_high'], 2)}"
             for v in result.variants
@@ -344,7 +345,7 @@ def _findings(result: StackingResult) -> list[str]:
     out = [
         f"Penalty chains: at {mid} players the share of rounds with a chain of 3 or more +2/+4 cards ({n}) is "
         + ", ".join(parts)
-        + f" (impossible with stacking {base}); the longest chain seen was {int(stacks['longest_seen'].max())} cards."
+        + f" (impossible with stacking {base}); {_longest(stacks, mid)}."
     ]
     level = f"simultaneous {fmt.fixed(100 * effects['sim_level'].iloc[0], 2)}% intervals over the {len(effects)} cells"
     level += " of the stacking-effects table"
@@ -355,7 +356,7 @@ def _findings(result: StackingResult) -> list[str]:
             f"{fmt.signed_ci(r[f'd_{metric}'], r[f'{bound}_low'], r[f'{bound}_high'], 1)} ({r.stacking} at {r.players} players)"
             for r in ends
         ]
-        how = how or "95% intervals of the stacking-effects table, each read alone"
+        how = how or "95% intervals of the stacking-effects table, each read alone: at the two ends they overstate it"
         out.append(f"Change in {label} against {base} ({how}): from {said[0]} to {said[1]}.")
     at = effects[effects["players"] == mid]
     out.append(
@@ -386,6 +387,17 @@ def _findings(result: StackingResult) -> list[str]:
 
 
 # ---------------------------------------------------------------- unocli's figures beside the published ones
+
+
+def _longest(stacks: pd.DataFrame, mid: int) -> str:
+    """The longest chain seen at ``mid`` players, and at any table size where that is longer (with where)."""
+    here = int(stacks.loc[stacks["players"] == mid, "longest_seen"].max()) if (stacks["players"] == mid).any() else 0
+    top = stacks[stacks["longest_seen"] == stacks["longest_seen"].max()]
+    said = f"the longest chain seen at {mid} players was {here} cards"
+    if int(top["longest_seen"].iloc[0]) > here:
+        where = ", ".join(f"{r.players} players ({r.stacking})" for r in top.itertuples())
+        said += f", {int(top['longest_seen'].iloc[0])} at any table size ({where})"
+    return said
 
 
 def _ours(result: StackingResult) -> dict[str, views.Ours]:
