@@ -39,17 +39,26 @@ def test_beyond_zero_with_one_cell_is_the_95_interval():
     assert beyond_zero(_cells([just * 0.999], se, n))[:2] == (0, 0)
 
 
-def test_magnified_counts_cells_whose_match_edge_is_larger_and_of_the_same_sign():
+def test_magnified_counts_cells_whose_match_edge_is_larger_beyond_its_interval_over_the_family():
+    """Five cells read together (z = 2.576, Bonferroni 0.05 / 5 two-sided, normal at 10,000 deals): a round edge is
+    clear beyond z se; a match edge counts when it exceeds it, same sign, by more than z (se_round + se_match)."""
+    n, se_r, se_m = 10_000, 0.002, 0.006
+    z = sps.norm.ppf(1 - 0.05 / 10)
+    half_r, half_m = sps.t.ppf(0.975, n - 1) * se_r, sps.t.ppf(0.975, n - 1) * se_m
+    need = z * (se_r + se_m)  # 0.0206
+    rounds = np.array([0.02, 0.02, -0.03, 0.003, 0.05])  # the fourth: 0.003 < z x 0.002 = 0.0052, not clear
+    matches = np.array([0.02 + need * 1.05, 0.02 + need * 0.95, -0.03 - need * 1.2, 0.5, 0.04])
     frame = pd.DataFrame(
         {
-            "round_gap": [0.02, 0.02, -0.03, 0.001, 0.05],
-            "round_gap_low": [0.01, 0.01, -0.04, -0.01, 0.04],  # the fourth is not clear of 0: not counted
-            "round_gap_high": [0.03, 0.03, -0.02, 0.01, 0.06],
-            "match_gap": [0.05, -0.08, -0.09, 0.5, 0.04],  # larger; other sign; larger, same sign; -; smaller
+            "round_n": n, "match_n": n, "round_gap": rounds, "round_gap_low": rounds - half_r, "round_gap_high": rounds + half_r,
+            "match_gap": matches, "match_gap_low": matches - half_m, "match_gap_high": matches + half_m,
         }
-    )
+    )  # fmt: skip
+    # larger beyond the worst case: the first and the third; the second only by its point; the last is smaller
     assert magnified(frame) == (2, 4)
     assert magnified(frame.iloc[3:4]) == (0, 0)
+    # read alone at 95% the second would count: the family's level is what keeps it out
+    assert matches[1] - rounds[1] > 1.96 * (se_r + se_m)
 
 
 def test_shown_takes_columns_by_name_or_by_row_and_blanks_a_missing_interval():

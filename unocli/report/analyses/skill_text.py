@@ -80,7 +80,9 @@ def details(result: SkillResult) -> str:
     ]
     larger, clear = magnified(g)
     magnify = (
-        f"larger than the per-round edge, same sign, in {larger} of the {clear} cells with a clear per-round edge"
+        f"larger than the per-round edge, same sign, by an interval that excludes 0 in {larger} of the {clear} cells "
+        f"whose per-round edge excludes 0 (simultaneous {fmt.fixed(100 * (1 - 0.05 / len(g)), 2)}% intervals over the "
+        f"{len(g)} cells; the difference at the worst case of the two edges' correlation)"
         if clear
         else "with no per-round edge to magnify"
     )
