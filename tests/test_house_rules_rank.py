@@ -142,6 +142,11 @@ def test_the_answer_is_short_quotable_and_follows_the_verdicts(result):
     assert len(answer.split()) < 80
     assert "Longer rounds (beyond +/-1 turn): draw-until-playable" in answer
     assert "Within every margin: twin." in answer  # equivalent on all four figures
+    n = f"{result.ranking['n'].iloc[0]:,}"
+    assert answer.endswith(
+        f"(Each rule on the same {n} deals as official; every verdict reads the simultaneous intervals "
+        "of the ranking table below, which gives their levels.)"
+    )
     table = result.ranking.set_index("rule")
     for rule in ("seven-o", "seven-o-next"):
         # a rule named in a clause changes that figure beyond its margin, and only then

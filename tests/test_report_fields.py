@@ -204,8 +204,11 @@ def test_game_length_reports_a_rule_that_matters_under_one_field_only(tmp_path, 
     assert "**Answer.**" in section.intro and "`basic`" in section.intro
     assert len(section.intro.split("\n\n")[0].split()) < 80  # the answer a reader can quote
     assert "penalty10 verdicts differ by field, but the fields cannot be told apart" in section.intro or (
-        "penalty10 differs between fields" in section.intro
+        "penalty10's effect differs" in section.intro
     )
+    # the answer names what its verdicts read: n, the family's level, the margin
+    level = f"{100 * result.diffs['sim_level'].iloc[0]:.2f}"
+    assert f"(n = 300 deals a rule set; simultaneous {level}% intervals, +/-1-turn margin)." in section.intro
     # whether the fields differ comes from their interaction on common deals, never "not tested": the effect under
     # basic is exactly 0, so the interaction (basic minus the forgetful field) is minus the forgetful field's effect
     (inter,) = result.between[(4, "penalty10")]
@@ -220,8 +223,8 @@ def test_game_length_reports_a_rule_that_matters_under_one_field_only(tmp_path, 
     from dataclasses import replace
 
     for verdict, phrase in (
-        ("larger", "penalty10 differs between fields"),
-        ("unsized", "penalty10 differs between fields by an amount of undecided size"),
+        ("larger", f"penalty10's effect differs by more than the margin between basic and {FORGETFUL}"),
+        ("unsized", "penalty10's effect differs between fields by an amount of undecided size"),
         ("undecided", "penalty10 verdicts differ by field, but the fields cannot be told apart"),
     ):
         planted = replace(result, between={(4, "penalty10"): [replace(inter, verdict=verdict)]})

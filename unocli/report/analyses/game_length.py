@@ -20,7 +20,7 @@ from unocli.report.design import Design, play
 from unocli.report.experiment import Experiment
 from unocli.report.model import Section
 from unocli.report.options import positive_int
-from unocli.report.words import agreement, change_word
+from unocli.report.words import agreement, change_word, level, listed
 from unocli.study.stats import LARGER, UNSIZED, WITHIN_MARGIN
 
 OPTIONS = {"fields": FIELDS_OPTION, "match_games": (1000, positive_int)}
@@ -86,20 +86,25 @@ def _answer(r: GameLengthResult) -> str:
     (first, f0), *rest = [(fmt.ci(*t.loc[f, ["mean_turns", "ci_low", "ci_high"]]), f) for f in r.fields if f in t.index]
     text = f"**Answer.** A {r.mid}-player round under {r.base} rules takes {first} turns with every seat `{f0}`"
     text += "".join(f", {x} `{f}`" for x, f in rest)
-    words = []
-    for name, sub in _at_mid(r).items():
+    words, at = [], _at_mid(r)
+    for name, sub in at.items():
         kinds = {_word(sub.loc[f]) for f in r.fields if f in sub.index}
+        between = r.between.get((r.mid, name), [])
+        larger = [f"{i.field_a} and {i.field_b}" for i in between if i.verdict == LARGER]
         if len(kinds) == 1:
             words.append(f"{name} {next(iter(kinds))} under every field")
-        elif any(i.verdict == LARGER for i in r.between.get((r.mid, name), [])):
-            words.append(f"{name} differs between fields")
-        elif any(i.verdict == UNSIZED for i in r.between.get((r.mid, name), [])):
-            words.append(f"{name} differs between fields by an amount of undecided size")
+        elif larger:
+            words.append(f"{name}'s effect differs by more than the margin between {listed(larger)}")
+        elif any(i.verdict == UNSIZED for i in between):
+            words.append(f"{name}'s effect differs between fields by an amount of undecided size")
         else:
             words.append(f"{name} verdicts differ by field, but the fields cannot be told apart")
     text += f" (mean per finished round, 95% CI, n = {fmt.count(t['n'].min())} or more each)."
     on = f" Against {r.base} at {r.mid} players, on the same deals: "
-    return text + (on + "; ".join(words) + "." if words else "")
+    n = min((int(sub["n"].min()) for sub in at.values()), default=0)
+    margin = fmt.num(r.exp.margins["turns"])
+    how = f" (n = {fmt.count(n)} deals a rule set; simultaneous {level(r.diffs)}% intervals, +/-{margin}-turn margin)"
+    return text + (on + "; ".join(words) + how + "." if words else "")
 
 
 def _findings(r: GameLengthResult) -> list[str]:

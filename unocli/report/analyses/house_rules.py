@@ -270,6 +270,11 @@ def answer(result: HouseRulesResult, table: pd.DataFrame) -> str:
         text += f" Within every margin: {_names(result, within)}."
     if open_ and clauses:
         text += f" Undecided on some figure, none beyond its margin: {_names(result, open_)}."
+    if len(table):  # what every verdict above reads: the ranking table's n and its simultaneous intervals
+        text += (
+            f" (Each rule on the same {fmt.count(table['n'].iloc[0])} deals as {result.base}; every verdict reads the "
+            "simultaneous intervals of the ranking table below, which gives their levels.)"
+        )
     return text
 
 
