@@ -127,6 +127,20 @@ def test_the_sizes_finding_gives_each_table_sizes_lowest_and_highest_rounds_per_
     assert f"the lowest and highest of each size's {cells} cells of rule set and field; 95% intervals clustered" in line
 
 
+def test_each_rule_set_s_range_of_changes_carries_its_ends_intervals(result):
+    """The rules sentence counts each rule set's cells by verdict and gives its lowest and highest change with their
+    simultaneous intervals (read off the changes frame by hand)."""
+    from unocli.report import fmt
+    from unocli.report.analyses.skill_text import details
+
+    text = details(result)
+    r = result.changes[result.changes["kind"] == "round"]
+    for name, sub in r.groupby("rules", sort=False):
+        lo, hi = sub.loc[sub["d_gap"].idxmin()], sub.loc[sub["d_gap"].idxmax()]
+        ends = [fmt.pp_ci(e["d_gap"], e["sim_low"], e["sim_high"], 2) for e in (lo, hi)]
+        assert f"of {len(sub)} ({ends[0]} to {ends[1]})" in text, name
+
+
 def test_identical_rule_sets_differ_by_exactly_zero(result):
     ch = result.changes
     assert set(ch["rules"]) == {"twin", "stacking"}

@@ -213,9 +213,18 @@ def test_the_interactions_the_findings_read_are_published_and_the_balance_is_wor
     assert f"{e['d_balance']:+.3f} {interval} (any, 4 players; 95% bootstrap interval, read alone" in line
     assert ("which holds 0" in line) == (e["d_balance_low"] <= 0 <= e["d_balance_high"]) and "largest change" not in line
     # a figure picked as the most of its family says that its 95% interval overstates it
-    assert "95% CI of the highest of 3 cells, which overstates it" in section.intro
+    assert "95% CI of the highest of 3 cells: it overstates)" in section.intro
     assert any("the most of any field: a 95% CI of the highest of 3 fields overstates it" in f for f in section.findings)
     assert any("each read alone: at the two ends they overstate it" in f for f in section.findings)
+    # the range of the effect on round length: its ends with their simultaneous intervals, variant and field
+    from unocli.report import fmt
+
+    line = next(f for f in section.findings if "the effect on round length lies between" in f)
+    at = tiny.fields[(tiny.fields["players"] == 4) & (tiny.fields["stacking"] != "off")]
+    low = at.loc[at["d_turns"].idxmin()]
+    shown = fmt.signed_ci(low["d_turns"], low["d_turns_sim_low"], low["d_turns_sim_high"], 1)
+    assert f"lies between {shown} ({low['stacking']}, {low['field']}) and " in line
+    assert f"(simultaneous {100 * low['d_turns_sim_level']:.2f}% intervals)" in line
 
 
 def test_the_longest_chain_is_said_at_the_table_size_of_its_sentence():

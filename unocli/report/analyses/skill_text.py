@@ -126,9 +126,11 @@ def _rules_sentence(result: SkillResult, fixed: bool = False) -> str:
     for name in dict.fromkeys(r["rules"]):
         sub = r[r["rules"] == name]
         up, down, within = _counts(sub, "d_gap")
+        ends = [sub.loc[sub["d_gap"].idxmin()], sub.loc[sub["d_gap"].idxmax()]]
+        span = " to ".join(fmt.pp_ci(e["d_gap"], e["sim_low"], e["sim_high"], 2) for e in ends)
         parts.append(
             f"{name} raises it beyond the margin in {up}, lowers it beyond the margin in {down} and changes it by no "
-            f"more than the margin in {within} of {len(sub)} ({fmt.pp(sub['d_gap'].min())} to {fmt.pp(sub['d_gap'].max())})"
+            f"more than the margin in {within} of {len(sub)} ({span})"
         )
     lead = f"With one fixed `{result.fixed}` player instead, under every rule set: " if fixed else ""
     return (

@@ -15,6 +15,7 @@ sets beside the published ones (``[[published]]``, keys of :func:`_ours`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from functools import partial
 from typing import Any
@@ -202,8 +203,8 @@ def answer(result: StackingResult) -> str:
     return (
         f"**Answer ({mid} players).** Stacking turns penalties into big draws: a player draws 8 or more cards at once "
         f"in up to {fmt.share_ci(big['p_draw_8'], big['p_draw_8_low'], big['p_draw_8_high'], 1)} of rounds "
-        f"({big['stacking']}, {big['field']} field, n = {fmt.count(big['n'])} deals, 95% CI of the highest of "
-        f"{len(var)} cells, which overstates it), against "
+        f"({big['stacking']}, `{big['field']}`, n = {fmt.count(big['n'])} deals, 95% CI of the highest of "
+        f"{len(var)} cells: it overstates), against "
         f"{fmt.share(off['p_draw_8'].max(), 1)} under {base}. Its effect on round length, per variant and field, "
         f"against the +/-{fmt.num(result.exp.margins['turns'])}-turn margin: {_kinds(var['d_turns_verdict'])}; "
         f"on the comeback chance, against +/-{fmt.num(result.exp.margins['win_share_pp'])} pp: "
@@ -254,6 +255,13 @@ def strategy_summary(result: StackingResult, mid: int) -> str:
 # ---------------------------------------------------------------- findings
 
 
+def _ends(rows: pd.DataFrame, point: str, low: str, high: str, show: Callable[[float, float, float], str]) -> str:
+    """The lowest and highest of ``rows``' ``point`` with their intervals, each with its variant and field."""
+    ends = [rows.loc[rows[point].idxmin()], rows.loc[rows[point].idxmax()]]
+    said = [f"{show(r[point], r[low], r[high])} ({r['stacking']}, {r['field']})" for r in ends]
+    return said[0] if len(rows) == 1 else f"{said[0]} and {said[1]}"
+
+
 def field_findings(result: StackingResult) -> list[str]:
     """Findings over the fields, each naming the fields it holds under, and whether the fields differ only from
     the interaction between them (turns, cards drawn, the comeback chance and the seat-0 interaction)."""
@@ -262,12 +270,17 @@ def field_findings(result: StackingResult) -> list[str]:
     off = f[(f["players"] == mid) & (f["stacking"] == base)]
     out = [line for line in [strategy_summary(result, mid)] if line]
     if len(at):
+        turns = _ends(at, "d_turns", "d_turns_sim_low", "d_turns_sim_high", lambda x, lo, hi: fmt.signed_ci(x, lo, hi, 1))
+        comeback = [
+            _ends(rows, "comeback", "comeback_low", "comeback_high", lambda x, lo, hi: fmt.share_ci(x, lo, hi, 1))
+            for rows in (off, at)
+        ]
         out.append(
-            f"At {mid} players the effect on round length lies between {fmt.signed(at['d_turns'].min(), 1)} and "
-            f"{fmt.signed(at['d_turns'].max(), 1)} turns across variants and fields; the comeback chance (the first "
-            f"player left with one card does not win) is {fmt.share(off['comeback'].min(), 1)}-"
-            f"{fmt.share(off['comeback'].max(), 1)} under {base} and {fmt.share(at['comeback'].min(), 1)}-"
-            f"{fmt.share(at['comeback'].max(), 1)} under the variants."
+            f"At {mid} players (n = {fmt.count(at['n'].min())} deals a cell) the effect on round length lies between "
+            f"{turns} turns across variants and fields (simultaneous {fmt.fixed(100 * at['d_turns_sim_level'].iloc[0], 2)}% "
+            f"intervals); the comeback chance (the first player left with one card does not win) is {comeback[0]} "
+            f"under {base} and {comeback[1]} under the variants (95% intervals, each read alone: at the two ends "
+            "they overstate it)."
         )
     families = [("d_turns", "turns per finished round", "turns", ("lengthens", "shortens"), "signed")]
     families += [("d_cards_drawn", "cards drawn per round", "cards_drawn", ("raises", "lowers"), "signed")]
