@@ -316,3 +316,23 @@ def test_a_stored_ladder_the_replay_does_not_reproduce_is_refused(tiny_ladders, 
     frame.to_csv(skill, index=False)
     with pytest.raises(ConfigError, match=r"played again gives a round skill share of .* not the stored"):
         skill_stored.measure(root, _tiny_wanted(), "official", 1.2, _ctx())
+
+
+def test_a_shipped_ladder_written_before_the_mixed_tables_left_the_fit_is_replayed_as_it_was_made(shipped, monkeypatch) -> None:
+    """official-4 was fitted to every table (its folder holds no gaps.csv): its match lead replays exactly with that
+    fit; the fit of today (field and lone tables only) does not reproduce it, and the replay refuses it."""
+    from unocli.study import ladder as lad
+
+    _, root = shipped
+    exp = load_experiment(ROOT / "sims" / "skill.toml")
+    w = next(x for x in skill_stored.wanted(plan(exp)) if (x.rules, x.players) == ("official", 4))
+    folder = skill_stored.folder_of(root, w)
+    if (folder / "gaps.csv").is_file():
+        pytest.skip("official-4 has been remade with the fit of today")
+    assert skill_stored.fitted_kinds(folder) == lad.EVERY_TABLE
+    row, _ = skill_stored.read_cell(root, w)
+    out = skill_stored.replay(root, w, row, _ctx())
+    assert out["lead_match"].value == pytest.approx(row["lead_match"], rel=1e-9)
+    monkeypatch.setattr(skill_stored, "fitted_kinds", lambda folder: lad.RATED)
+    with pytest.raises(ConfigError, match="played again"):
+        skill_stored.replay(root, w, row, _ctx())

@@ -70,7 +70,7 @@ from unocli.errors import ConfigError
 from unocli.game.policies import is_searching
 from unocli.game.rules import PRESETS as RULE_PRESETS
 from unocli.study.arm import TableSpec, expand_spec, parse_policy
-from unocli.study.ladder import ANCHOR, fit, plan_tables, play_ladder, play_tables
+from unocli.study.ladder import ANCHOR, EVERY_TABLE, RATED, fit, plan_tables, play_ladder, play_tables
 from unocli.study.ladder_skill import Linear, best_player, lead_linear, lead_probability, paired_change, skill_share_linear
 from unocli.study.stats import Z95, Difference, t_quantile, t_sf
 
@@ -326,13 +326,19 @@ def replay(root: Path, w: Wanted, row: dict[str, Any], ctx: Runner) -> dict[str,
         mdata = play_ladder(
             rules, pols, names, games=cmd.match_games, seed=cmd.seed, match=True, backend=backend, threads=threads
         )
-        mres = fit(mdata)
+        mres = fit(mdata, kinds=fitted_kinds(folder_of(root, w)))
         best = best_player(mres)
         if mres.names[best] != row["best_match"]:
             raise ConfigError(f"{label}: its matches played again rate {mres.names[best]} best, not {row['best_match']}")
         out["share_match"] = _verified(skill_share_linear(mdata), row["share_match"], "match skill share", label)
         out["lead_match"] = _verified(lead_linear(mdata, mres, best, mres.anchor), row["lead_match"], "match lead", label)
     return out
+
+
+def fitted_kinds(folder: Path) -> tuple[str, ...]:
+    """The kinds of table a stored ladder's ratings were fitted to: the field and lone tables for a folder with
+    ``gaps.csv`` (written since the mixed tables were left out of the fit), every table for an older one."""
+    return RATED if (folder / "gaps.csv").is_file() else EVERY_TABLE
 
 
 def _verified(lin: Linear, stored: float, what: str, label: str) -> Linear:

@@ -52,6 +52,9 @@ LONE = "lone"  # the kind of a table where a lone-only policy (a costly searcher
 # 0.016 apart in the official 4-player ladder. A field table, or a lone one, gives every seat but one the same policy,
 # so swapping two policies swaps their tables; mixed tables stay as a check of the model, out of its sample.
 RATED = ("field", LONE)
+#: Every kind of table: how ladders written before the fit left the mixed tables out were fitted (their folders hold
+#: no gaps.csv), so a replay of one reproduces it (unocli.analysis.skill_stored).
+EVERY_TABLE = ("field", "mixed", LONE)
 ANCHOR = "random"
 Progress = Callable[[str], None]
 
@@ -122,9 +125,9 @@ class LadderData:
         """``c[t, k]``: seats of table t played by policy k."""
         return self.design().sum(axis=1)
 
-    def rated(self) -> LadderData:
-        """The tables the ratings are fitted to (:data:`RATED`: field and lone tables, not mixed ones)."""
-        keep = [t for t, table in enumerate(self.tables) if table.kind in RATED]
+    def rated(self, kinds: Sequence[str] = RATED) -> LadderData:
+        """The tables of ``kinds`` (by default those the ratings are fitted to, :data:`RATED`: not the mixed ones)."""
+        keep = [t for t, table in enumerate(self.tables) if table.kind in kinds]
         played = None if self.played is None else tuple(self.played[t] for t in keep)
         return LadderData(self.names, tuple(self.tables[t] for t in keep), self.wins[keep], self.players, played)
 
@@ -273,6 +276,7 @@ class Fit:
     cov: np.ndarray
     loglik: float
     deals: int
+    kinds: tuple[str, ...] = RATED  # the kinds of table fitted (deal_influence reads the same ones)
 
     @property
     def se(self) -> np.ndarray:
@@ -341,16 +345,17 @@ def _check_exists(won: np.ndarray, seats: np.ndarray, names: Sequence[str]) -> N
             raise ConfigError(f"{names[k]} won every round it played, so its rating is +infinity: play more games")
 
 
-def fit(data: LadderData, anchor: int | None = None) -> Fit:
-    """Ratings of the ladder's policies with the cluster-robust covariance, clustered by deal, fitted to its field and
-    lone tables (:meth:`LadderData.rated`).
+def fit(data: LadderData, anchor: int | None = None, kinds: Sequence[str] = RATED) -> Fit:
+    """Ratings of the ladder's policies with the cluster-robust covariance, clustered by deal, fitted to its tables of
+    ``kinds`` (:meth:`LadderData.rated`: the field and lone tables; :data:`EVERY_TABLE` only to reproduce a ladder
+    written before the mixed tables were left out).
 
     The sandwich ``A^-1 B A^-1`` over the free ratings: ``A`` the information,
     ``B = G/(G-1) sum_d g_d g_d'`` with ``g_d`` the score of deal d's rounds at
     every rated table.
     """
     a = anchor_index(data.names) if anchor is None else anchor
-    data = data.rated()
+    data = data.rated(kinds)
     v = data.by_policy()  # [t, d, k]
     seats = data.seats()
     won = v.sum(axis=1)
@@ -364,7 +369,7 @@ def fit(data: LadderData, anchor: int | None = None) -> Fit:
     bread = np.linalg.inv(_information(r, won.sum(axis=1), seats)[np.ix_(free, free)])
     cov = np.zeros((len(r), len(r)))
     cov[np.ix_(free, free)] = bread @ meat @ bread
-    return Fit(data.names, a, r, cov, ll, g)
+    return Fit(data.names, a, r, cov, ll, g, tuple(kinds))
 
 
 def deal_influence(data: LadderData, result: Fit) -> np.ndarray:
@@ -375,7 +380,7 @@ def deal_influence(data: LadderData, result: Fit) -> np.ndarray:
     a smooth function of the ratings of one ladder, or of two ladders played
     on the same deals, gets its clustered standard error from these rows.
     """
-    data = data.rated()
+    data = data.rated(result.kinds)
     v = data.by_policy()  # [t, d, k]
     seats = data.seats()
     pi = _probabilities(result.ratings, seats)
