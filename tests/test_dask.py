@@ -147,6 +147,51 @@ def test_cli_unreachable_scheduler_is_one_line(monkeypatch):
     assert "dask scheduler" in result.output and "Traceback" not in result.output
 
 
+@pytest.mark.parametrize(
+    ("greeting", "words"),
+    [
+        (None, "within 1.5 s (no Dask handshake: is it a Dask scheduler's port?)"),  # accepts, then stays silent
+        (b"SSH-2.0-OpenSSH_9.6p1\r\n", "the other end does not answer as a Dask scheduler"),  # speaks first
+        (b"HTTP/1.0 200 OK\r\n\r\nhello", "within 1 s ("),  # a web server's reply
+    ],
+)
+def test_a_port_that_is_no_dask_scheduler_is_one_sentence_not_a_hang(monkeypatch, greeting, words):
+    """A port that accepts and then stays silent (a dashboard, a proxy) hung the command for good, and one that
+    speaks first made distributed fail with an internal error (a banner read as a frame length: MemoryError)."""
+    import socket
+    import threading
+
+    server = socket.create_server(("127.0.0.1", 0))
+    port, held = server.getsockname()[1], []
+
+    def serve() -> None:
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            held.append(conn)
+            if greeting is not None:
+                conn.sendall(greeting)
+
+    threading.Thread(target=serve, daemon=True).start()
+    monkeypatch.setattr(dask_backend, "HANDSHAKE_GRACE", 0.5)
+    t0 = time.perf_counter()
+    try:
+        with pytest.raises(ConfigError, match=r"cannot reach the Dask scheduler at tcp://127\.0\.0\.1:\d+ within") as info:
+            DaskBackend(f"tcp://127.0.0.1:{port}", timeout=1)
+    finally:
+        server.close()
+        for conn in held:
+            conn.close()
+    assert words in str(info.value) and time.perf_counter() - t0 < 20
+
+
+def test_a_tls_scheduler_is_refused_by_its_scheme():
+    with pytest.raises(ConfigError, match=r"over tcp:// only \(a tls:// one needs security settings"):
+        DaskBackend("tls://127.0.0.1:8786", timeout=1)
+
+
 def test_scheduler_needs_the_dask_backend():
     result = CliRunner().invoke(command("simulate", simulate_cmd), ["--games", "100", "--scheduler", UNREACHABLE])
     assert result.exit_code == 1

@@ -20,6 +20,7 @@ import itertools
 import logging
 import os
 import tempfile
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -39,6 +40,7 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 CONNECT_TIMEOUT = 10.0  # seconds to reach a scheduler before giving up
+HANDSHAKE_GRACE = 5.0  # seconds more for the handshake after the connect, before a silent port is given up
 WORKER_TIMEOUT = 60.0  # seconds to wait for a first worker at a scheduler that has none
 IN_FLIGHT_PER_WORKER = 4  # shards submitted ahead per worker thread: enough to keep it busy, few enough to stream
 RETRIES = 2  # extra tries of a shard that raised; a dead worker's shards are rescheduled regardless
@@ -173,14 +175,38 @@ class DaskBackend:
                 f"--scheduler {address!r} is not a Dask scheduler address ({exc}): give tcp://HOST:PORT, as "
                 f"'dask scheduler' prints it"
             ) from None
-        try:
-            return Client(address, timeout=timeout, set_as_default=False)
-        except (OSError, TimeoutError, ValueError) as exc:
+        if not address.startswith("tcp://") and "://" in address:
             raise ConfigError(
-                f"cannot reach the Dask scheduler at {address} within {timeout:g} s ({type(exc).__name__}): start one "
-                f"with 'dask scheduler' and pass the address it prints (tcp://HOST:8786), or leave out --scheduler "
-                f"to run on a LocalCluster"
-            ) from None
+                f"--scheduler {address!r}: unocli connects to a Dask scheduler over tcp:// only (a tls:// one needs "
+                "security settings it does not pass); give tcp://HOST:PORT, as 'dask scheduler' prints it"
+            )
+        done: list[Any] = []
+
+        def connect() -> None:
+            try:
+                done.append(Client(address, timeout=timeout, set_as_default=False))
+            except Exception as exc:  # whatever the other end made distributed raise, said in one sentence below
+                done.append(exc)
+
+        # Client's own timeout covers the TCP connect, not the handshake after it: a port that accepts and then
+        # stays silent (a dashboard, a web server, a proxy) would hang the command, so the whole connect has a
+        # deadline, in a daemon thread that a hung handshake cannot keep alive at exit
+        thread = threading.Thread(target=connect, name="unocli-dask-connect", daemon=True)
+        thread.start()
+        thread.join(timeout + HANDSHAKE_GRACE)
+        if done and not isinstance(done[0], BaseException):
+            return done[0]
+        if not done:
+            why, timeout = "no Dask handshake: is it a Dask scheduler's port?", timeout + HANDSHAKE_GRACE
+        elif isinstance(done[0], OSError | TimeoutError | ValueError):
+            why = f"{type(done[0]).__name__}: {str(done[0])[:120]}"
+        else:  # a banner, an HTTP reply read as a frame length: distributed fails in whatever way it does
+            why = f"the other end does not answer as a Dask scheduler: {type(done[0]).__name__}"
+        raise ConfigError(
+            f"cannot reach the Dask scheduler at {address} within {timeout:g} s ({why}): start one with 'dask "
+            f"scheduler' and pass the address it prints (tcp://HOST:8786), or leave out --scheduler to run on a "
+            f"LocalCluster"
+        )
 
     @property
     def workers(self) -> int:
