@@ -114,7 +114,13 @@ TEXT_CASES = [
     ("1e999", json.dumps(DOC).replace('"mean": 51.14535', '"mean": 1e999'), ["metrics.turns.mean", "inf", "finite"]),
     ("a newer format", json.dumps({**DOC, "format_version": 3}), ["format version 3", "newer", "upgrade unocli"]),
     ("not a baseline", json.dumps({**DOC, "format": "other"}), ["is not a unocli baseline"]),
-    ("truncated", json.dumps(DOC)[:-10], ["not valid JSON"]),
+    ("truncated", json.dumps(DOC)[:-10], ["not valid JSON", ": line 1, column"]),
+    # a key given twice: json keeps the last silently, and the message said "format version 2, newer than 1, 2"
+    (
+        "a key twice",
+        json.dumps(DOC).replace('"format_version": 2', '"format_version": 2, "format_version": 3'),
+        ["gives the key 'format_version' twice in one object"],
+    ),
     ("a list", "[1, 2]", ["is not a unocli baseline"]),
 ]
 
@@ -124,6 +130,13 @@ def test_a_crafted_text_is_refused_before_any_game(what, text, needles, tmp_path
     assert text != json.dumps(DOC)  # the replacement found its target
     path = _write(tmp_path, text=text)
     _refused(CliRunner().invoke(cli, ["check", "--exact", str(path)]), path, *needles)
+
+
+def test_a_file_over_the_input_limit_is_refused_by_its_size(tmp_path, no_games) -> None:
+    from unocli.files import MAX_INPUT_BYTES
+
+    path = _write(tmp_path, text=json.dumps(DOC) + " " * MAX_INPUT_BYTES)
+    _refused(CliRunner().invoke(cli, ["check", str(path)]), path, f"at most {MAX_INPUT_BYTES:,} are read")
 
 
 def test_a_fifo_is_refused_without_blocking(tmp_path, no_games) -> None:

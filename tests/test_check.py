@@ -113,6 +113,20 @@ def test_cli_baseline_and_check(tmp_path):
     assert r.exit_code in (0, 3), r.output
 
 
+def test_baseline_refuses_to_write_over_its_experiment_before_any_game(tmp_path, monkeypatch):
+    """-o naming the experiment file itself is refused before a game is played (it was refused only at the write,
+    after every game), and the file is left as it was."""
+    from unocli.cli import balance
+
+    exp = tmp_path / "e.json"  # an experiment file is TOML whatever it is named
+    exp.write_text('seed = 3\ngames = 3000\nplayers = [3]\n[arms.a]\n[arms.b]\nrules = "stacking"\n', encoding="utf-8")
+    before = exp.read_bytes()
+    monkeypatch.setattr(balance, "make_baseline", lambda *a, **k: pytest.fail("a game was played"))
+    r = CliRunner().invoke(cli, ["baseline", str(exp), "-o", str(exp)])
+    assert r.exit_code == 1 and "is the experiment file this command reads" in r.output, r.output
+    assert exp.read_bytes() == before
+
+
 @pytest.mark.parametrize(
     "content, needle",
     [

@@ -554,3 +554,15 @@ def test_check_exact_refuses_a_seed_it_would_ignore():
         "check", "--exact", "--seed", "5", str(Path(__file__).resolve().parents[1] / "sims" / "baselines" / "balance.json")
     )
     assert result.exit_code == 2 and "--seed cannot be combined with --exact" in one_error_line(result)
+
+
+@pytest.mark.parametrize("option", [["--alpha", "0.2"], ["--tolerance", "0.9"], ["--games", "600"]])
+def test_check_exact_refuses_what_it_would_ignore_before_a_cluster_starts(option, monkeypatch):
+    """--exact judges the fingerprint alone: --alpha and --tolerance beside it did nothing (accepted silently) and
+    --games was refused only after --backend dask had started a LocalCluster; each is a usage error first."""
+    from unocli.cli import balance
+
+    monkeypatch.setattr(balance, "make_backend", lambda *a: pytest.fail("a backend was made before the refusal"))
+    baseline = str(Path(__file__).resolve().parents[1] / "sims" / "baselines" / "balance.json")
+    result = run("check", "--exact", *option, baseline, "--backend", "dask")
+    assert result.exit_code == 2 and f"{option[0]} cannot be combined with --exact" in one_error_line(result)

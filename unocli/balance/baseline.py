@@ -18,7 +18,7 @@ from typing import Any
 from unocli.balance import schema
 from unocli.balance.power import ALPHA, POWER, detectable
 from unocli.errors import ConfigError
-from unocli.files import read_text, write_text_atomic
+from unocli.files import MAX_INPUT_BYTES, read_text, write_text_atomic
 from unocli.game.policies import POLICY_FIELDS, Policy
 from unocli.game.rules import RULE_FIELDS, Rules
 from unocli.run.backends import Backend
@@ -198,10 +198,10 @@ def _read(p: Path) -> str:
         raise BaselineError(f"baseline file {str(p)!r} is a folder, not a file")
     if info is not None and not stat.S_ISREG(info.st_mode):
         raise BaselineError(f"baseline file {str(p)!r} is not a regular file (a pipe or a device?)")
-    if info is not None and info.st_size > schema.FILE_LIMIT:
+    if info is not None and info.st_size > MAX_INPUT_BYTES:
         raise BaselineError(
             f"baseline file {str(p)!r} is {info.st_size:,} bytes, larger than any baseline "
-            f"(at most {schema.FILE_LIMIT:,} are read)"
+            f"(at most {MAX_INPUT_BYTES:,} are read, as of every file unocli reads)"
         )
     return read_text(p, "baseline file", BaselineError)
 

@@ -33,7 +33,6 @@ NAME_LIMIT = 1000  # characters of an arm name (free text: experiments' table ke
 TEXT_LIMIT = 4096  # characters of any other string
 NUMBER_DIGITS = 40  # digits of a number in the file (64-bit values need 20; more is never ours)
 DEPTH_LIMIT = 64  # nesting of the document (ours is 5 deep)
-FILE_LIMIT = 64 * 2**20  # bytes: a baseline of 1000 arms is about 3 MB
 VALUE_LIMIT = 1e15  # a metric's mean, sd or detectable change (a count per game)
 
 
@@ -359,13 +358,22 @@ def parse_json(text: str) -> Any:
     def constant(name: str) -> float:
         raise SchemaError("", f"holds {name}, which is not a finite number")
 
+    def once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        """An object whose keys are each given once (json keeps the last of two silently)."""
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise SchemaError("", f"gives the key {key!r} twice in one object")
+            seen.add(key)
+        return dict(pairs)
+
     depth = _depth(text)
     if depth > DEPTH_LIMIT:
         raise SchemaError("", f"is nested {depth:,} levels deep (at most {DEPTH_LIMIT} are allowed)")
     try:
-        return json.loads(text, parse_int=whole, parse_float=real, parse_constant=constant)
+        return json.loads(text, parse_int=whole, parse_float=real, parse_constant=constant, object_pairs_hook=once)
     except json.JSONDecodeError as exc:
-        raise SchemaError("", f"is not valid JSON ({exc.msg} at line {exc.lineno})") from None
+        raise SchemaError("", f"is not valid JSON ({exc.msg}: line {exc.lineno}, column {exc.colno})") from None
     except RecursionError:  # pragma: no cover - _depth refuses such documents first
         raise SchemaError("", "is nested too deeply") from None
 

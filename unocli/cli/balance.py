@@ -83,8 +83,8 @@ def experiment_arms(path: str) -> tuple[list[Arm], int, int]:
 @backend_options
 def baseline_cmd(experiment: str, output: str, games: int | None, seed: int | None, backend: str, scheduler: str | None) -> None:
     """Run EXPERIMENT and store its per-arm statistics and exact fingerprint."""
-    check_file_path(output, (".json",), "baseline file")
     arms, exp_games, exp_seed = experiment_arms(experiment)
+    check_file_path(output, (".json",), "baseline file")  # after the files it reads: -o may not name one of them
     games = games or exp_games
     if games < MIN_GAMES:
         raise ConfigError(
@@ -215,10 +215,19 @@ def check_cmd(
 
     Exit status: 0 all pass, 1 any fail, 3 only inconclusive results, 2 usage errors.
     """
+    given = click.get_current_context().get_parameter_source
     if exact and sequential:
         raise UsageProblem("--exact and --sequential cannot be combined: --exact replays the baseline's own games")
-    if not sequential and click.get_current_context().get_parameter_source("beta") is ParameterSource.COMMANDLINE:
+    if not sequential and given("beta") is ParameterSource.COMMANDLINE:
         raise UsageProblem("--beta is the sequential check's error rate: give it with --sequential")
+    # every conflict of options before a file is read or a cluster started
+    if exact and games is not None:
+        raise UsageProblem("--games cannot be combined with --exact: the fingerprint is of the baseline's own games")
+    if exact and seed is not None:
+        raise UsageProblem("--seed cannot be combined with --exact: --exact replays the baseline's own seed")
+    for name in ("alpha", "tolerance"):
+        if exact and given(name) is ParameterSource.COMMANDLINE:
+            raise UsageProblem(f"--{name} cannot be combined with --exact: its verdict is the fingerprint's, bit for bit")
     try:
         for path, suffixes, what in ((junit, (".xml",), "--junit file"), (json_file, (".json",), "--json file")):
             if path:
@@ -230,10 +239,6 @@ def check_cmd(
         runner = make_backend(backend, scheduler)
     except ConfigError as exc:
         raise UsageProblem(str(exc)) from None
-    if exact and games is not None:
-        raise UsageProblem("--games cannot be combined with --exact: the fingerprint is of the baseline's own games")
-    if exact and seed is not None:
-        raise UsageProblem("--seed cannot be combined with --exact: --exact replays the baseline's own seed")
     for _, doc, _ in loaded:
         for warning in baseline_warnings(doc):
             click.echo(f"Warning: {warning}", err=True)
