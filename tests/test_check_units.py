@@ -98,16 +98,16 @@ def test_exit_code(verdicts: tuple[Verdict, ...], code: int) -> None:
 def test_junit_file(tmp_path) -> None:
     rows = [_row("turns", Verdict.PASS), _row("passes", Verdict.FAIL), _row("skips", Verdict.INCONCLUSIVE, arm="b")]
     path = tmp_path / "check.xml"
-    write_junit(CheckReport("statistical", 1, 100, 0.001, 0.05, rows), path)
+    write_junit([("sims/baselines/balance.json", CheckReport("statistical", 1, 100, 0.001, 0.05, rows))], path)
     assert path.read_bytes().startswith(b"<?xml version='1.0' encoding='utf-8'?>")
     suite = ET.parse(path).getroot()
     assert suite.tag == "testsuite"
     assert suite.attrib == {"name": "unocli check", "tests": "3", "failures": "1", "skipped": "1"}
     cases = suite.findall("testcase")
     assert [(c.get("classname"), c.get("name")) for c in cases] == [
-        ("unocli.check.a", "turns"),
-        ("unocli.check.a", "passes"),
-        ("unocli.check.b", "skips"),
+        ("unocli.check.balance.a", "turns"),
+        ("unocli.check.balance.a", "passes"),
+        ("unocli.check.balance.b", "skips"),
     ]
     text = "baseline 50, now 51.5, difference +1.5, interval [+0.25, +2.75], adjusted p 0.0123"
     assert list(cases[0]) == []
@@ -115,8 +115,13 @@ def test_junit_file(tmp_path) -> None:
     assert (failure.tag, failure.get("message"), failure.text) == ("failure", "passes changed", text)
     (skipped,) = list(cases[2])
     assert (skipped.tag, skipped.get("message"), skipped.text) == ("skipped", "inconclusive: more games needed", text)
-    write_junit(CheckReport("exact", 1, 100, 0.0, 0.0, rows[:1]), path, name="mine")
+    write_junit([("b.json", CheckReport("exact", 1, 100, 0.0, 0.0, rows[:1]))], path, name="mine")
     assert ET.parse(path).getroot().attrib == {"name": "mine", "tests": "1", "failures": "0", "skipped": "0"}
+    # two baseline files with the same arms and metrics: every case keeps a name of its own (it had 38 of 76)
+    two = [(f"{d}/x{k}.json", CheckReport("statistical", 1, 100, 0.001, 0.05, rows)) for k, d in ((1, "a"), (2, "b"))]
+    write_junit(two, path)
+    names = [(c.get("classname"), c.get("name")) for c in ET.parse(path).getroot().findall("testcase")]
+    assert len(names) == 6 == len(set(names)) and names[0] == ("unocli.check.x1.a", "turns")
 
 
 class _Recording(LocalBackend):
@@ -167,8 +172,13 @@ def test_both_checks_run_on_the_backend_they_are_given(tiny) -> None:
         assert (row.arm, row.now, row.diff, row.verdict) == ("basic", row.baseline, 0.0, Verdict.PASS)
     (fingerprint,) = [r for r in report.rows if r.metric.startswith("fingerprint")]
     assert fingerprint.arm == "basic" and fingerprint.verdict is Verdict.PASS
-    # the fingerprint row carries no numbers
-    assert (fingerprint.baseline, fingerprint.now, fingerprint.diff, fingerprint.ci_low, fingerprint.ci_high) == (0,) * 5
+    # the fingerprint row is named alike in every run, carries no numbers (it had made-up zeros), and says both sides
+    stored = doc["arms"][0]["fingerprint"]
+    assert fingerprint.metric == "fingerprint" and fingerprint.detail == f"{stored} -> {stored}"
+    values = (fingerprint.baseline, fingerprint.now, fingerprint.diff, fingerprint.ci_low, fingerprint.ci_high)
+    assert all(math.isnan(x) for x in values)
+    # every row counts the fresh games behind it (it said 0); a metric's difference has no interval in an exact rerun
+    assert all(r.games == 500 for r in report.rows) and all(math.isnan(r.ci_low) for r in metrics)
     check_statistical(doc, arms, seed=9, backend=statistical)
     assert exact.shards > 0 and statistical.shards > 0
 

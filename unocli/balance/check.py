@@ -56,6 +56,7 @@ class CheckRow:
     verdict: Verdict
     detectable: float = math.nan  # smallest change this check fails with probability POWER (power.py)
     games: int = 0  # games of the fresh sample behind the row (a sequential check stops arms early)
+    detail: str = ""  # what a row without numbers compared: an exact check's fingerprints, "baseline -> now"
 
 
 @dataclass
@@ -265,37 +266,29 @@ def check_exact(
         same = now == rec["fingerprint"]
         missing += unchecked(arm.name, rec, result)
         summary = result.summary().set_index("metric")
-        for name, base in rec["metrics"].items():
+        verdict, nan = Verdict.PASS if same else Verdict.FAIL, math.nan
+        for name, base in rec["metrics"].items():  # the same games again: a difference, and no interval to it
             value = float(summary.loc[name, "mean"])
-            d = value - base["mean"]
-            rows.append(CheckRow(arm.name, name, base["mean"], value, d, d, d, math.nan, Verdict.PASS if same else Verdict.FAIL))
-        rows.append(
-            CheckRow(
-                arm.name,
-                f"fingerprint {rec['fingerprint']} -> {now}",
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                math.nan,
-                Verdict.PASS if same else Verdict.FAIL,
-            )
-        )
+            rows.append(CheckRow(arm.name, name, base["mean"], value, value - base["mean"], nan, nan, nan, verdict, games=games))
+        detail = f"{rec['fingerprint']} -> {now}"
+        rows.append(CheckRow(arm.name, "fingerprint", nan, nan, nan, nan, nan, nan, verdict, games=games, detail=detail))
     return CheckReport("exact", seed, games, 0.0, 0.0, rows, played=games * len(arms), arms=len(arms), unchecked=missing)
 
 
-def write_junit(report: CheckReport, path: str | Path, name: str = "unocli check") -> None:
-    """JUnit XML: one test case per arm and metric (inconclusive ones are reported as skipped)."""
-    fails = sum(r.verdict is Verdict.FAIL for r in report.rows)
-    skips = sum(r.verdict is Verdict.INCONCLUSIVE for r in report.rows)
-    suite = ET.Element("testsuite", name=name, tests=str(len(report.rows)), failures=str(fails), skipped=str(skips))
-    for r in report.rows:
-        case = ET.SubElement(suite, "testcase", classname=f"unocli.check.{r.arm}", name=r.metric)
-        text = (
-            f"baseline {r.baseline:.6g}, now {r.now:.6g}, difference {r.diff:+.6g}, "
-            f"interval [{r.ci_low:+.6g}, {r.ci_high:+.6g}]" + ("" if math.isnan(r.p) else f", adjusted p {r.p:.3g}")
-        )
+def write_junit(checks: list[tuple[str, CheckReport]], path: str | Path, name: str = "unocli check") -> None:
+    """JUnit XML: one test case per baseline file, arm and metric (inconclusive ones are reported as skipped); a
+    case's class names the file (its stem) and the arm, so the cases of several files stay apart."""
+    rows = [(Path(file).stem, r) for file, report in checks for r in report.rows]
+    fails = sum(r.verdict is Verdict.FAIL for _, r in rows)
+    skips = sum(r.verdict is Verdict.INCONCLUSIVE for _, r in rows)
+    suite = ET.Element("testsuite", name=name, tests=str(len(rows)), failures=str(fails), skipped=str(skips))
+    for stem, r in rows:
+        case = ET.SubElement(suite, "testcase", classname=f"unocli.check.{stem}.{r.arm}", name=r.metric)
+        numbers = [("baseline", r.baseline, ".6g"), ("now", r.now, ".6g"), ("difference", r.diff, "+.6g")]
+        said = [f"{what} {x:{form}}" for what, x, form in numbers if math.isfinite(x)]
+        said += [f"interval [{r.ci_low:+.6g}, {r.ci_high:+.6g}]"] if math.isfinite(r.ci_low) else []
+        said += [f"adjusted p {r.p:.3g}"] if math.isfinite(r.p) else []
+        text = ", ".join([r.detail] * bool(r.detail) + said)
         if r.verdict is Verdict.FAIL:
             ET.SubElement(case, "failure", message=f"{r.metric} changed").text = text
         elif r.verdict is Verdict.INCONCLUSIVE:

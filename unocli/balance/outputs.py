@@ -27,6 +27,11 @@ def row_cells(r: CheckRow) -> dict[str, str]:
     """A check row's figures: shares as percentages and their differences in percentage points (pp), differences signed, the
     difference and its interval with the decimals the interval warrants (an exact rerun's difference, which has
     no interval, to four significant figures); the detectable change with the difference's decimals."""
+    if r.detail:  # an exact check's fingerprint: the two sides are the detail's, and it has no numbers
+        before, _, after = r.detail.partition(" -> ")
+        return {"baseline": before, "now": after, "difference": "same" if before == after else "differs"} | dict.fromkeys(
+            ("interval", "detectable"), "-"
+        )
     share = is_binary(r.metric)
     kind: fmt.Kind = "pp" if share else "signed"
     scale = 100 if share else 1
@@ -36,7 +41,7 @@ def row_cells(r: CheckRow) -> dict[str, str]:
         "baseline": fmt.share(r.baseline, 2) if share else fmt.sig(r.baseline),
         "now": fmt.share(r.now, 2) if share else fmt.sig(r.now),
         "difference": fmt.value(r.diff, k, kind),
-        "interval": fmt.bounds(r.ci_low, r.ci_high, k, kind),
+        "interval": fmt.bounds(r.ci_low, r.ci_high, k, kind) if math.isfinite(r.ci_low) else "-",  # exact: none
         "detectable": detect,
     }
 
@@ -228,6 +233,7 @@ def report_json(checks: list[tuple[str, CheckReport]], exit_code: int) -> dict[s
                         "p_adjusted": _num(r.p),
                         "detectable": _num(r.detectable),
                         "games": r.games,
+                        **({"detail": r.detail} if r.detail else {}),
                     }
                     for r in report.rows
                 ],

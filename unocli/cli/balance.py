@@ -289,11 +289,7 @@ def _write_outputs(
 ) -> None:
     """The files and workflow commands CI reads, after the verdicts are known."""
     if junit:
-        first = checks[0][1]
-        merged = CheckReport(
-            first.mode, first.seed, first.games, first.alpha, first.tolerance, [r for _, c in checks for r in c.rows]
-        )
-        write_junit(merged, junit)
+        write_junit(checks, junit)
     if json_file:
         write_json(report_json(checks, code), json_file)
     if summary:
