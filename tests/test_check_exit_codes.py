@@ -94,3 +94,23 @@ def test_exit_2_on_a_baseline_naming_an_unknown_rule(baseline: Path, tmp_path: P
     path = tmp_path / "unknown.json"
     path.write_text(json.dumps(doc))
     assert _check(str(path)).exit_code == 2
+
+
+@pytest.mark.parametrize(
+    ("error", "words"),
+    [
+        (RuntimeError("a bug"), "unocli hit an internal error (RuntimeError: a bug)"),
+        (OSError(28, "No space left on device", "check.json"), "the system refused an operation on 'check.json'"),
+    ],
+)
+def test_exit_2_when_the_check_cannot_run_never_1(baseline: Path, monkeypatch, error: Exception, words: str) -> None:
+    """An internal or system error is no verdict: it exited 1, which CI reads as "a metric failed"."""
+    from unocli.cli import balance
+
+    def broken(*args, **kwargs):
+        raise error
+
+    monkeypatch.setattr(balance, "check_exact", broken)
+    result = _check("--exact", str(baseline))
+    assert result.exit_code == 2 and words in result.output, result.output
+    assert "Traceback" not in result.output

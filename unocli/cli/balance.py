@@ -33,21 +33,28 @@ ADVISED_GAMES = 10_000  # below this a baseline can only show large changes
 
 
 class UsageProblem(click.ClickException):
-    """A user error of ``check``: exit status 2 (1 and 3 are verdicts)."""
+    """A ``check`` that could not run: exit status 2 (1 and 3 are verdicts)."""
 
     exit_code = 2
 
 
 class CheckCommand(UnoCommand):
-    """``check``: every user error (a bad baseline, option or destination) exits 2, as CI reads 1 as "fail"."""
+    """``check``: whatever stops it from giving verdicts (a bad baseline, option or destination, a lost cluster, the
+    system refusing a file, a bug) exits 2, as CI reads 1 as "a metric failed"."""
 
     def invoke(self, ctx: click.Context) -> object:
+        from unocli.cli.options import internal_error_sentence, os_error_sentence
+
         try:
             return super().invoke(ctx)
         except UsageProblem:
             raise
         except click.ClickException as exc:
             raise UsageProblem(exc.format_message()) from None
+        except OSError as exc:
+            raise UsageProblem(os_error_sentence(exc)) from None
+        except Exception as exc:  # a bug in unocli is not a failed metric either (sys.exit is no Exception)
+            raise UsageProblem(internal_error_sentence(exc)) from None
 
 
 def _bar() -> Any:
@@ -213,7 +220,8 @@ def check_cmd(
 ) -> None:
     """Rerun BASELINE files and give every metric a verdict: pass, fail or inconclusive.
 
-    Exit status: 0 all pass, 1 any fail, 3 only inconclusive results, 2 usage errors.
+    Exit status: 0 all pass, 1 any fail, 3 only inconclusive results, 2 the check could not run (a usage error,
+    an unusable baseline or output path, a lost cluster, a system or internal error).
     """
     given = click.get_current_context().get_parameter_source
     if exact and sequential:
