@@ -283,3 +283,23 @@ def test_losing_the_scheduler_mid_run_is_one_clear_error():
         with pytest.raises(dask_backend.ClusterError, match="lost the Dask scheduler at tcp://"):
             simulate(rules_preset("official"), games=100_000, batch_size=1000, backend=b, progress=progress)
         b.close()
+
+
+def test_a_run_whose_workers_all_leave_stops_in_one_sentence(monkeypatch):
+    """Every worker gone in the middle of a run: the shards wait for one for ever, and the command hung without a
+    word; it now stops once the cluster has had no worker for WORKER_TIMEOUT (here 2 s, looked at every 0.5 s)."""
+    from unocli.run.dask import ClusterError
+
+    monkeypatch.setattr(dask_backend, "WORKER_TIMEOUT", 2.0)
+    monkeypatch.setattr(dask_backend, "WATCH_SECONDS", 0.5)
+    cluster = dict(processes=False, protocol="tcp", dashboard_address=":0", silence_logs=logging.ERROR)
+    with LocalCluster(n_workers=1, threads_per_worker=1, **cluster) as c:
+        with DaskBackend(c.scheduler_address) as b:
+            b._warmed = True  # these shards are sleeps, not games: no kernel to load
+            results = b.map_unordered(time.sleep, [0.05] + [0.5] * 20)
+            assert next(results) is None  # a first shard finishes; then the only worker leaves
+            c.scale(0)
+            t0 = time.perf_counter()
+            with pytest.raises(ClusterError, match=r"every Dask worker of tcp://[\d.:]+ has been gone for 2 s"):
+                list(results)
+            assert time.perf_counter() - t0 < 30

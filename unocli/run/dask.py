@@ -31,7 +31,7 @@ from typing import Any, TypeVar
 from unocli.errors import ConfigError
 
 try:  # optional dependency: pip install 'unocli[dask]'
-    from distributed import Client, KilledWorker, LocalCluster, WorkerPlugin, as_completed, get_worker
+    from distributed import Client, KilledWorker, LocalCluster, WorkerPlugin, get_worker, wait
 except ImportError:  # pragma: no cover - exercised only without the extra
     Client = None  # type: ignore[assignment,misc]
     WorkerPlugin = object  # type: ignore[assignment,misc]
@@ -41,7 +41,8 @@ R = TypeVar("R")
 
 CONNECT_TIMEOUT = 10.0  # seconds to reach a scheduler before giving up
 HANDSHAKE_GRACE = 5.0  # seconds more for the handshake after the connect, before a silent port is given up
-WORKER_TIMEOUT = 60.0  # seconds to wait for a first worker at a scheduler that has none
+WORKER_TIMEOUT = 60.0  # seconds to wait for a first worker at a scheduler that has none, or for one to come back
+WATCH_SECONDS = 5.0  # a run that finishes no shard for this long looks whether any worker is left
 IN_FLIGHT_PER_WORKER = 4  # shards submitted ahead per worker thread: enough to keep it busy, few enough to stream
 RETRIES = 2  # extra tries of a shard that raised; a dead worker's shards are rescheduled regardless
 WORKER_THREADS = 1  # kernel threads per shard on a worker (see the module docstring)
@@ -239,35 +240,53 @@ class DaskBackend:
         first = [self._submit(fn, item) for _, item in zip(range(window), todo, strict=False)]
         if not first:
             return
-        pending = as_completed(first, loop=self.client.loop)
-        del first  # as_completed holds the only references: each result is released once merged
+        pending = set(first)
+        del first  # the set holds the only references: each result is released once merged
+        alone_since: float | None = None  # when the cluster was last seen without a worker
         try:
-            for future in pending:
-                for item in itertools.islice(todo, 1):
-                    pending.add(self._submit(fn, item))
+            while pending:
                 try:
-                    where, seconds, result = future.result()
-                except KilledWorker as exc:
-                    raise ClusterError(
-                        f"a shard killed every Dask worker that ran it ({exc}); the cluster is unhealthy or a "
-                        f"worker runs out of memory: try smaller shards or more memory per worker"
-                    ) from exc
-                except CancelledError as exc:
-                    if getattr(exc, "reason", None) != "scheduler-connection-lost" and self.client.status == "running":
-                        raise
-                    raise ClusterError(
-                        f"lost the Dask scheduler at {self.scheduler or 'the LocalCluster'} in the middle of the run: "
-                        f"check it is still up and run the command again"
-                    ) from exc
-                self.shards_by_worker[where] += 1
-                self.compute_seconds += seconds
-                del future
-                yield result
+                    with self.client.as_current():  # distributed.wait asks for the current client: this one
+                        done = wait(pending, timeout=WATCH_SECONDS, return_when="FIRST_COMPLETED").done
+                except TimeoutError:  # nothing finished for a while: a run stalls for good when every worker is gone
+                    alone_since = None if self.workers else (alone_since or time.monotonic())
+                    if alone_since is not None and time.monotonic() - alone_since > WORKER_TIMEOUT:
+                        raise ClusterError(
+                            f"every Dask worker of {self.scheduler or 'the LocalCluster'} has been gone for "
+                            f"{WORKER_TIMEOUT:g} s in the middle of the run: start workers again and run the command again"
+                        ) from None
+                    continue
+                for future in done:
+                    pending.discard(future)
+                    for item in itertools.islice(todo, 1):
+                        pending.add(self._submit(fn, item))
+                    yield self._result(future)
+                del done
         finally:
-            remaining = list(pending.futures)  # left when the caller stopped early or a shard failed
+            remaining = list(pending)  # left when the caller stopped early or a shard failed
             pending.clear()
             if remaining:
                 self.client.cancel(remaining)
+
+    def _result(self, future: Any) -> Any:
+        """A finished shard's result (counted by worker), or the cluster's failure in one sentence."""
+        try:
+            where, seconds, result = future.result()
+        except KilledWorker as exc:
+            raise ClusterError(
+                f"a shard killed every Dask worker that ran it ({exc}); the cluster is unhealthy or a "
+                f"worker runs out of memory: try smaller shards or more memory per worker"
+            ) from exc
+        except CancelledError as exc:
+            if getattr(exc, "reason", None) != "scheduler-connection-lost" and self.client.status == "running":
+                raise
+            raise ClusterError(
+                f"lost the Dask scheduler at {self.scheduler or 'the LocalCluster'} in the middle of the run: "
+                f"check it is still up and run the command again"
+            ) from exc
+        self.shards_by_worker[where] += 1
+        self.compute_seconds += seconds
+        return result
 
     def _submit(self, fn: Callable[[T], R], item: T) -> Any:
         return self.client.submit(_shard_task, fn, item, pure=False, retries=RETRIES)
