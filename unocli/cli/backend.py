@@ -31,14 +31,15 @@ def backend_options(f: F) -> F:
 
 
 @contextmanager
-def _children_ignore_interrupts(active: bool) -> Iterator[None]:
-    """Ignore Ctrl-C in the processes started inside the block (a LocalCluster's workers).
+def _signals_held_while_starting(active: bool) -> Iterator[None]:
+    """Keep Ctrl-C from the processes a LocalCluster starts, and SIGTERM and SIGHUP from cutting its start in two.
 
-    Ctrl-C reaches every process of the terminal's process group; the workers
-    would each print a KeyboardInterrupt traceback. An ignored signal stays
-    ignored in a child (and Python leaves an ignored SIGINT alone at start-up),
-    so only this process sees the interrupt, prints one line, and closes the
-    cluster. The handler is restored when the block ends.
+    Ctrl-C reaches every process of the terminal's process group; the workers would each print a KeyboardInterrupt
+    traceback. An ignored signal stays ignored in a child (and Python leaves an ignored SIGINT alone at start-up),
+    so SIGINT is ignored while the cluster starts: the price is that a Ctrl-C in those seconds is not seen. SIGTERM
+    and SIGHUP (sent to this process, by a CI runner's timeout or a closing terminal) are blocked instead, not
+    ignored: one that comes meanwhile is taken as soon as the cluster is whole, and the command ends with its one
+    line and closes the cluster, where a cluster cut off half-started printed Dask's tracebacks.
     """
     import signal
     import threading
@@ -47,10 +48,12 @@ def _children_ignore_interrupts(active: bool) -> Iterator[None]:
         yield
         return
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM, signal.SIGHUP})
     try:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
 
 def make_backend(backend: str, scheduler: str | None) -> Backend:
@@ -63,7 +66,12 @@ def make_backend(backend: str, scheduler: str | None) -> Backend:
         from unocli.errors import ConfigError
 
         raise ConfigError("--scheduler needs --backend dask")
-    with _children_ignore_interrupts(backend == "dask" and not scheduler):
+    local_cluster = backend == "dask" and not scheduler
+    if local_cluster:  # the cluster's scheduler runs in this process: an interrupt leaves its futures unread,
+        import logging  # and asyncio would print each one's traceback; unocli says the one line itself
+
+        logging.getLogger("asyncio").setLevel(logging.CRITICAL)
+    with _signals_held_while_starting(local_cluster):
         runner = get_backend(backend, scheduler)
     close = getattr(runner, "close", None)
     ctx = click.get_current_context(silent=True)

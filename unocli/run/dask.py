@@ -161,7 +161,7 @@ class DaskBackend:
                 threads_per_worker=1,
                 processes=True,
                 dashboard_address=":0",
-                silence_logs=logging.ERROR,
+                silence_logs=logging.CRITICAL,  # its workers say nothing: unocli says what went wrong, once
             )
             self.client = Client(self.cluster, set_as_default=False)
 
