@@ -56,6 +56,18 @@ def _signals_held_while_starting(active: bool) -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
 
+def _quiet_dask_logs() -> None:
+    """Silence Dask's loggers and asyncio's in this process: the client logs a lost scheduler's reconnects, and a
+    LocalCluster, whose scheduler runs here, leaves futures unread when a run is interrupted, which asyncio logs
+    with their tracebacks. unocli says what went wrong itself, in one line. distributed sets its loggers' levels as
+    it is imported, so this runs after the backend is made, on every logger it has by then."""
+    import logging
+
+    names = ["asyncio", *(n for n in list(logging.root.manager.loggerDict) if n.split(".")[0] == "distributed")]
+    for name in names:
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+
+
 def make_backend(backend: str, scheduler: str | None) -> Backend:
     """The backend the options name (raises ConfigError with a clear sentence).
 
@@ -66,13 +78,10 @@ def make_backend(backend: str, scheduler: str | None) -> Backend:
         from unocli.errors import ConfigError
 
         raise ConfigError("--scheduler needs --backend dask")
-    local_cluster = backend == "dask" and not scheduler
-    if local_cluster:  # the cluster's scheduler runs in this process: an interrupt leaves its futures unread,
-        import logging  # and asyncio would print each one's traceback; unocli says the one line itself
-
-        logging.getLogger("asyncio").setLevel(logging.CRITICAL)
-    with _signals_held_while_starting(local_cluster):
+    with _signals_held_while_starting(backend == "dask" and not scheduler):
         runner = get_backend(backend, scheduler)
+    if backend == "dask":
+        _quiet_dask_logs()
     close = getattr(runner, "close", None)
     ctx = click.get_current_context(silent=True)
     if close is not None and ctx is not None:

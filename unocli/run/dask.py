@@ -248,6 +248,8 @@ class DaskBackend:
                 try:
                     with self.client.as_current():  # distributed.wait asks for the current client: this one
                         done = wait(pending, timeout=WATCH_SECONDS, return_when="FIRST_COMPLETED").done
+                except CancelledError as exc:  # the scheduler went away under the wait: every future is cancelled
+                    raise self._lost(exc) from exc
                 except TimeoutError:  # nothing finished for a while: a run stalls for good when every worker is gone
                     alone_since = None if self.workers else (alone_since or time.monotonic())
                     if alone_since is not None and time.monotonic() - alone_since > WORKER_TIMEOUT:
@@ -278,15 +280,20 @@ class DaskBackend:
                 f"worker runs out of memory: try smaller shards or more memory per worker"
             ) from exc
         except CancelledError as exc:
-            if getattr(exc, "reason", None) != "scheduler-connection-lost" and self.client.status == "running":
-                raise
-            raise ClusterError(
-                f"lost the Dask scheduler at {self.scheduler or 'the LocalCluster'} in the middle of the run: "
-                f"check it is still up and run the command again"
-            ) from exc
+            raise self._lost(exc) from exc
         self.shards_by_worker[where] += 1
         self.compute_seconds += seconds
         return result
+
+    def _lost(self, exc: CancelledError) -> BaseException:
+        """What a cancelled shard means: the scheduler lost (one sentence), or, cancelled for another reason while
+        the client still runs, the error itself."""
+        if "scheduler-connection-lost" not in f"{getattr(exc, 'reason', '')} {exc}" and self.client.status == "running":
+            return exc
+        return ClusterError(
+            f"lost the Dask scheduler at {self.scheduler or 'the LocalCluster'} in the middle of the run: check it is "
+            "still up and run the command again"
+        )
 
     def _submit(self, fn: Callable[[T], R], item: T) -> Any:
         return self.client.submit(_shard_task, fn, item, pure=False, retries=RETRIES)
