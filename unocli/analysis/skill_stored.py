@@ -254,10 +254,8 @@ def _second(rounds: pd.DataFrame, best: str) -> dict[str, Any]:
     stores no such row), from the 95% interval its rounds-to-lead row gives in words; the cells' count reads them
     together (:func:`clear_count`)."""
     lead = rounds[rounds["key"].isin(LEADS) & (rounds["better"] == best) & (rounds["other"] != ANCHOR)]
-    m = _GAP_TEXT.search(str(lead["detail"].iloc[0])) if len(lead) else None
-    if m is None:
-        return {"second": lead["other"].iloc[0] if len(lead) else "", "best_gap": math.nan, "best_gap_se": math.nan}
-    return {"second": lead["other"].iloc[0], "best_gap": float(m[1]), "best_gap_se": (float(m[3]) - float(m[2])) / (2 * Z95)}
+    gap, se = gap_in_words(str(lead["detail"].iloc[0])) if len(lead) else (math.nan, math.nan)
+    return {"second": lead["other"].iloc[0] if len(lead) else "", "best_gap": gap, "best_gap_se": se}
 
 
 def family_z(family: int, alpha: float = 0.05) -> float:
@@ -521,7 +519,15 @@ def _stored_gaps(folder: Path, skill: pd.DataFrame) -> dict[frozenset[str], floa
         return {frozenset((str(r.better), str(r.other))): float(r.se) for r in gaps.itertuples()}
     out = {}
     for r in skill[(skill["level"] == "round") & skill["key"].isin(LEADS)].itertuples():
-        m = _GAP_TEXT.search(str(r.detail))
-        if m:  # three decimals: the standard error to about 1e-3 / 3.92 of its own size, enough for a count
-            out[frozenset((str(r.better), str(r.other)))] = (float(m[3]) - float(m[2])) / (2 * Z95)
+        _, se = gap_in_words(str(r.detail))
+        if math.isfinite(se):
+            out[frozenset((str(r.better), str(r.other)))] = se
     return out
+
+
+def gap_in_words(detail: str) -> tuple[float, float]:
+    """The rating gap a rounds-to-lead row gives in words ("rating gap 0.036 [-0.008, 0.080]") and its standard
+    error, the 95% Wald interval's width over 2 x 1.96 (three decimals: to about 1e-3 / 3.92, enough for a count);
+    NaNs when the row says none."""
+    m = _GAP_TEXT.search(detail)
+    return (float(m[1]), (float(m[3]) - float(m[2])) / (2 * Z95)) if m else (math.nan, math.nan)
