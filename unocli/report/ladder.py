@@ -293,8 +293,9 @@ def index(root: str | Path) -> str:
 {MARK}
 
 Policies rated by a Luce first-place model under each rule set and table size (`unocli ladder`; the model, the
-intervals and the skill measures: docs/ladder.md). Each folder holds the ratings, the skill measures, a chart
-and the exact command; sims/ladder.sh remakes them all. The skill share depends on the policies rated (here
+intervals and the skill measures: docs/ladder.md). Each folder holds the ratings, every pair's rating gap with its
+interval (gaps.csv; a folder made before it was written has none), the skill measures, a chart and the exact
+command; sims/ladder.sh remakes them all. The skill share depends on the policies rated (here
 `random` among them): it is the share of one round's (or match's) outcome variance explained by which of these
 policies plays. The relative skill is the best player's rating gain over `random` divided by the clairvoyant bound
 `peek`'s (a bound, not a player). At more than two players the rounds to lead count the rounds won by one of the two.
