@@ -303,3 +303,18 @@ def test_a_run_whose_workers_all_leave_stops_in_one_sentence(monkeypatch):
             with pytest.raises(ClusterError, match=r"every Dask worker of tcp://[\d.:]+ has been gone for 2 s"):
                 list(results)
             assert time.perf_counter() - t0 < 30
+
+
+def test_a_worker_that_cannot_load_the_kernel_is_one_sentence(monkeypatch):
+    """A worker whose Python lacks unocli (or has a broken one) failed the warm-up plugin, and the command said
+    "internal error"; it now says which cluster, what the worker raised, and what every worker needs."""
+    from unocli.run.dask import ClusterError
+
+    def broken(threads=None):
+        raise ImportError("this unocli is broken")
+
+    monkeypatch.setattr(dask_backend, "warm_up_kernel", broken)  # the workers run in this process here
+    cluster = dict(processes=False, protocol="tcp", dashboard_address=":0", silence_logs=logging.CRITICAL)
+    with LocalCluster(n_workers=1, threads_per_worker=1, **cluster) as c, DaskBackend(c.scheduler_address) as b:
+        with pytest.raises(ClusterError, match=r"could not load unocli's kernel \(.*this unocli is broken.*every worker needs"):
+            b.warm_up()

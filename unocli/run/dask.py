@@ -227,7 +227,13 @@ class DaskBackend:
                     ) from None
             if self.cluster is not None:
                 load_kernel()  # its workers share this machine's cache: compile here once, not in each of them
-            self.client.register_plugin(KernelWarmUp(), name=PLUGIN_NAME)
+            try:
+                self.client.register_plugin(KernelWarmUp(), name=PLUGIN_NAME)
+            except Exception as exc:  # raised on a worker: its Python cannot load unocli (or not this one)
+                raise ClusterError(
+                    f"a Dask worker of {self.scheduler or 'the LocalCluster'} could not load unocli's kernel "
+                    f"({type(exc).__name__}: {str(exc)[:160]}): every worker needs this unocli installed"
+                ) from None
             self._warmed = True
 
     def map_unordered(self, fn: Callable[[T], R], items: Iterable[T]) -> Iterator[R]:
